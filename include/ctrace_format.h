@@ -1,0 +1,208 @@
+/* ctrace_format.h -- the ctrace trace file format.
+ *
+ * This header is the only thing the recorder (libctrace.a) and the
+ * symbolizer (ctrace-symbolize) share.  doc/format.md explains the design;
+ * the definitions here are normative.
+ *
+ * ---------------------------------------------------------------------------
+ * File layout
+ * ---------------------------------------------------------------------------
+ *
+ *   offset 0                      struct ctrace_file_header, padded to
+ *                                 header_size bytes (4096)
+ *   header_size + i * chunk_size  chunk i, for i = 0, 1, 2, ...
+ *
+ * All integers are in the byte order of the machine that wrote the trace;
+ * byte_order in the header tells which.  A reader that finds a different
+ * byte order refuses the file.
+ *
+ * Every chunk starts with struct ctrace_chunk_header.  A chunk belongs to
+ * one stream: the event stream of one thread, the signal stream of one
+ * thread (events from signal handlers that interrupted the recorder itself),
+ * or the process metadata stream.  Within its stream a chunk has a sequence
+ * number; a stream is decoded by reading its chunks in sequence order.
+ * Chunks are claimed by threads at run time, so chunks of different streams
+ * interleave in the file in no particular order.
+ *
+ * Crash safety: a chunk header's magic and every record's first byte (its
+ * tag) are stored after the rest of the header or record.  A chunk whose
+ * magic is not CTRACE_CHUNK_MAGIC was never started; a zero tag marks the
+ * end of the valid data in a chunk.  So a trace cut short by SIGKILL holds
+ * every event completed before the kill, and nothing half-written.
+ *
+ * ---------------------------------------------------------------------------
+ * Records
+ * ---------------------------------------------------------------------------
+ *
+ * The data after a chunk header is a sequence of records, each starting with
+ * a one-byte tag:
+ *
+ *   0x00                  end of data in this chunk
+ *   0x01..0x7f  ENTRY     call entered; tag = pair slot (1..127)
+ *   0x81..0xff  EXIT      call returned; tag & 0x7f = pair slot (1..127)
+ *   0x80        EXTENDED  followed by: u8 type, uleb128 length, payload
+ *
+ * ENTRY and EXIT are followed by a uleb128 timestamp delta: clock ticks since
+ * the previous timed record of the stream (the first is relative to the
+ * chunk header's base_time).  A pair slot names a (function, call site)
+ * pair defined earlier in the same chunk by a CTRACE_REC_DEFINE record;
+ * every chunk starts with all slots undefined, so each chunk decodes on its
+ * own.  An EXIT names the pair its ENTRY named (the hook receives the same
+ * function and call site at both ends of a call).
+ *
+ * An EXTENDED record's payload is exactly `length` bytes; a reader skips
+ * types it does not know, so new record types never break old readers.
+ * Payload fields below are listed in order, packed, with no padding.
+ * "u64" is a little/big-endian (per byte_order) unaligned 8-byte integer;
+ * "uleb" is unsigned LEB128.  Addresses are u64 whatever the pointer size.
+ */
+#ifndef CTRACE_FORMAT_H
+#define CTRACE_FORMAT_H
+
+#include <stdint.h>
+
+/* ---------------------------------------------------------------------------
+ * File header
+ * ------------------------------------------------------------------------ */
+
+#define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
+#define CTRACE_VERSION_MAJOR 1           /* incompatible layout changes */
+#define CTRACE_VERSION_MINOR 0           /* compatible additions */
+#define CTRACE_BYTE_ORDER_MARK 0x01020304u
+#define CTRACE_HEADER_SIZE 4096u
+
+enum ctrace_clock {
+	CTRACE_CLOCK_TSC = 1,       /* x86 invariant time-stamp counter */
+	CTRACE_CLOCK_MONOTONIC = 2, /* clock_gettime(CLOCK_MONOTONIC), in ns */
+};
+
+/* header flags */
+#define CTRACE_FLAG_FINALIZED 0x1u /* the process exited through exit() */
+#define CTRACE_FLAG_FORKED 0x2u    /* written by a fork()ed child */
+
+struct ctrace_file_header {
+	char magic[8];          /* CTRACE_FILE_MAGIC */
+	uint16_t version_major; /* CTRACE_VERSION_MAJOR */
+	uint16_t version_minor; /* CTRACE_VERSION_MINOR */
+	uint32_t byte_order;    /* CTRACE_BYTE_ORDER_MARK, native order */
+	uint16_t machine;       /* ELF e_machine: 62 x86-64, 3 i386 */
+	uint8_t pointer_size;   /* 8 or 4 */
+	uint8_t clock;          /* enum ctrace_clock */
+	uint32_t header_size;   /* CTRACE_HEADER_SIZE; chunk 0 starts here */
+	uint32_t chunk_size;    /* bytes per chunk, a power of two >= 4096 */
+	uint32_t pid;
+	uint32_t ppid;
+	uint32_t flags;         /* CTRACE_FLAG_* */
+	uint64_t start_realtime_ns; /* CLOCK_REALTIME at start, ns since epoch */
+	/* Clock calibration: the recorder reads (ticks, CLOCK_MONOTONIC ns)
+	 * pairs.  base_* is the first, taken at start-up; last_* is updated
+	 * as the program runs (at every chunk claim and at exit), under the
+	 * sequence counter last_seq (odd while being written: ignore the
+	 * pair then).  ticks_per_sec is the start-up estimate, used when the
+	 * two pairs are too close to measure the rate. */
+	uint64_t base_ticks;
+	uint64_t base_ns;
+	uint64_t ticks_per_sec;
+	uint64_t last_seq;
+	uint64_t last_ticks;
+	uint64_t last_ns;
+	/* Updated atomically while the program runs: */
+	uint64_t chunks_claimed; /* chunks handed out so far */
+	uint64_t lost_events;    /* events that could not be stored */
+	uint64_t parent_ticks;   /* FORKED: parent's clock reading at fork */
+	uint32_t parent_pid;     /* FORKED: the parent's pid */
+	uint32_t parent_thread;  /* FORKED: thread serial that called fork */
+};
+
+/* ---------------------------------------------------------------------------
+ * Chunk header
+ * ------------------------------------------------------------------------ */
+
+#define CTRACE_CHUNK_MAGIC 0x4b484354u /* "TCHK" read as little-endian */
+
+enum ctrace_chunk_kind {
+	CTRACE_CHUNK_EVENTS = 1, /* a thread's events */
+	CTRACE_CHUNK_SIGNAL = 2, /* events of signal handlers that ran while
+				    the thread was inside the recorder */
+	CTRACE_CHUNK_META = 3,   /* process metadata (modules, threads) */
+};
+
+struct ctrace_chunk_header {
+	uint32_t magic;       /* CTRACE_CHUNK_MAGIC, stored last */
+	uint16_t kind;        /* enum ctrace_chunk_kind */
+	uint16_t header_size; /* sizeof(struct ctrace_chunk_header) */
+	uint32_t thread;      /* process-unique thread serial, from 1; 0 META */
+	uint32_t tid;         /* kernel thread id */
+	uint64_t seq;         /* position of this chunk in its stream, from 0 */
+	uint64_t base_time;   /* clock ticks the first delta is relative to */
+};
+
+/* ---------------------------------------------------------------------------
+ * Record tags
+ * ------------------------------------------------------------------------ */
+
+#define CTRACE_TAG_END 0x00
+#define CTRACE_TAG_EXIT_BIT 0x80
+#define CTRACE_TAG_EXTENDED 0x80
+#define CTRACE_PAIR_SLOTS 128 /* slots 1..127 are used; 0 never is */
+
+/* Extended record types. */
+enum ctrace_record_type {
+	/* --- in event and signal streams ----------------------------------- */
+
+	/* Define pair slot: u8 slot, u64 function, u64 call_site. */
+	CTRACE_REC_DEFINE = 1,
+
+	/* Events that could not be stored: uleb count, u8 reason
+	 * (enum ctrace_lost_reason), u64 first_ticks, u64 last_ticks
+	 * (absolute clock readings of the first and last lost event).
+	 * Written at the point of the stream where they were lost. */
+	CTRACE_REC_LOST = 2,
+
+	/* The thread exited normally: u64 ticks (absolute). */
+	CTRACE_REC_THREAD_END = 3,
+
+	/* Reserved for later versions (arguments and return values,
+	 * user markers, enable/disable).  Readers skip them today. */
+	CTRACE_REC_ARGS = 4,
+	CTRACE_REC_RETVAL = 5,
+	CTRACE_REC_MARK = 6,
+	CTRACE_REC_CONTROL = 7,
+
+	/* --- in the metadata stream ---------------------------------------- */
+
+	/* The process: u64 ticks, u32 pid, u32 ppid, then the executable's
+	 * path (rest of the payload, no terminator). */
+	CTRACE_REC_PROCESS = 32,
+
+	/* A loaded ELF object, seen at the time given: u64 ticks,
+	 * u64 load_bias (runtime address minus link-time address),
+	 * u64 start, u64 end (runtime address range of its PT_LOAD segments),
+	 * u8 build_id_length, build_id bytes, then its path (rest of the
+	 * payload, no terminator; "" never: the main program's real path is
+	 * recorded). */
+	CTRACE_REC_MODULE = 33,
+
+	/* An ELF object was unloaded: u64 ticks, u64 start. */
+	CTRACE_REC_MODULE_GONE = 34,
+
+	/* A thread's identity: u64 ticks, u32 thread serial, u32 tid,
+	 * then its name (rest of the payload; may be empty). */
+	CTRACE_REC_THREAD = 35,
+
+	/* The command line: the arguments, each NUL-terminated. */
+	CTRACE_REC_ARGV = 36,
+};
+
+enum ctrace_lost_reason {
+	CTRACE_LOST_NO_SPACE = 1,  /* the file could not grow (disk full) */
+	CTRACE_LOST_NO_MEMORY = 2, /* the file could not be mapped */
+	CTRACE_LOST_NESTED = 3,    /* signal within a signal within the hook */
+	CTRACE_LOST_TOO_LARGE = 4, /* the trace reached its address limit */
+};
+
+/* The largest ENTRY or EXIT group: DEFINE (3 + 17) plus tag and a 10-byte
+ * delta.  The recorder keeps at least this much room at a chunk's end. */
+#define CTRACE_MAX_EVENT_BYTES 32
+
+#endif /* CTRACE_FORMAT_H */

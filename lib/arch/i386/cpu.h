@@ -1,0 +1,25 @@
+/* arch/i386/cpu.h -- clock and CPU queries for i386. */
+#ifndef CTRACE_ARCH_CPU_H
+#define CTRACE_ARCH_CPU_H
+
+#include <stdint.h>
+
+#define CTRACE_ARCH_MACHINE 3 /* EM_386 */
+#define CTRACE_ARCH_HAS_TSC 1
+
+static inline uint64_t ctrace__rdtsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* ebx may be the PIC register on i386: save it around cpuid. */
+static inline void ctrace__cpuid(uint32_t leaf, uint32_t r[4])
+{
+	__asm__ volatile("xchgl %%ebx, %1\n\tcpuid\n\txchgl %%ebx, %1"
+			 : "=a"(r[0]), "=&r"(r[1]), "=c"(r[2]), "=d"(r[3])
+			 : "a"(leaf), "c"(0));
+}
+
+#endif

@@ -1,0 +1,253 @@
+/* init.c -- the recorder's life: start-up on the first event, thread
+ * registration and exit, fork, and process exit.
+ *
+ * There is no constructor that must run first: the first event of the
+ * process (possibly in a constructor of the program that runs before ours)
+ * starts the recorder, so constructors are traced.  The process's end is
+ * marked by a destructor of the lowest priority, and the file stays mapped
+ * after it, so destructors and atexit handlers that run later are traced
+ * too.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ctrace.h"
+#include "internal.h"
+
+_Atomic int ctrace__global;
+static struct ctrace__config config;
+static pthread_key_t thread_key;
+static _Atomic uint32_t next_thread = 1;
+static __thread int starting __attribute__((tls_model("initial-exec")));
+static sigset_t fork_saved_mask;
+
+uint32_t ctrace__gettid(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+/* ---------------------------------------------------------------------------
+ * Metadata
+ * ------------------------------------------------------------------------ */
+
+static void record_thread(const struct ctrace__stream *s)
+{
+	uint8_t rec[8 + 4 + 4 + 16];
+	uint64_t now = ctrace__now();
+	char name[17] = "";
+	prctl(PR_GET_NAME, name, 0, 0, 0);
+	size_t len = strnlen(name, 16);
+	memcpy(rec, &now, 8);
+	memcpy(rec + 8, &s->thread, 4);
+	memcpy(rec + 12, &s->tid, 4);
+	memcpy(rec + 16, name, len);
+
+	sigset_t saved;
+	ctrace__meta_lock(&saved);
+	ctrace__meta_record(CTRACE_REC_THREAD, rec, 16 + len);
+	ctrace__meta_unlock(&saved);
+}
+
+/* The executable's path and the command line, from /proc (argv is not
+ * reachable from a library without the program's help). */
+static void record_process(void)
+{
+	size_t size = 64u << 10;
+	uint8_t *buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return;
+	uint64_t now = ctrace__now();
+	uint32_t pid = (uint32_t)getpid(), ppid = (uint32_t)getppid();
+	memcpy(buf, &now, 8);
+	memcpy(buf + 8, &pid, 4);
+	memcpy(buf + 12, &ppid, 4);
+	ssize_t n = readlink("/proc/self/exe", (char *)buf + 16, 4096);
+	size_t process_len = 16 + (n > 0 ? (size_t)n : 0);
+
+	size_t argv_len = 0;
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		uint8_t *a = buf + 8192;
+		size_t room = size - 8192 - 64; /* fits a chunk of 64k */
+		ssize_t r;
+		while (argv_len < room &&
+		       (r = read(fd, a + argv_len, room - argv_len)) > 0)
+			argv_len += (size_t)r;
+		close(fd);
+	}
+
+	sigset_t saved;
+	ctrace__meta_lock(&saved);
+	ctrace__meta_record(CTRACE_REC_PROCESS, buf, process_len);
+	if (argv_len > 0 &&
+	    argv_len <= ctrace__file.chunk_size - sizeof(struct ctrace_chunk_header) - 16)
+		ctrace__meta_record(CTRACE_REC_ARGV, buf + 8192, argv_len);
+	ctrace__meta_unlock(&saved);
+	munmap(buf, size);
+}
+
+/* ---------------------------------------------------------------------------
+ * Threads
+ * ------------------------------------------------------------------------ */
+
+static void register_thread(struct ctrace__thread *t)
+{
+	uint32_t serial = atomic_fetch_add(&next_thread, 1);
+	ctrace__stream_init(&t->main, CTRACE_CHUNK_EVENTS, serial,
+			    ctrace__gettid());
+	if (t->signal != NULL)
+		ctrace__stream_init(t->signal, CTRACE_CHUNK_SIGNAL, serial,
+				    t->main.tid);
+	pthread_setspecific(thread_key, t);
+	record_thread(&t->main);
+}
+
+/* pthread key destructor: the thread is exiting through pthread_exit or
+ * by returning from its start routine. */
+static void thread_exit(void *arg)
+{
+	struct ctrace__thread *t = arg;
+	if (t->state != CTRACE_T_IDLE)
+		return;
+	t->state = CTRACE_T_BUSY;
+	ctrace__barrier();
+	uint64_t now = ctrace__now();
+	ctrace__stream_record(&t->main, CTRACE_REC_THREAD_END, &now, 8);
+	record_thread(&t->main); /* now with the name it was given */
+	/* Events after this (other TLS destructors) claim a new chunk. */
+	ctrace__stream_release(&t->main);
+	if (t->signal != NULL)
+		ctrace__stream_release(t->signal);
+	ctrace__barrier();
+	t->state = CTRACE_T_IDLE;
+}
+
+/* ---------------------------------------------------------------------------
+ * fork
+ * ------------------------------------------------------------------------ */
+
+static void before_fork(void)
+{
+	ctrace__meta_lock(&fork_saved_mask);
+	ctrace__file_lock_for_fork();
+}
+
+static void after_fork_parent(void)
+{
+	ctrace__file_unlock_after_fork();
+	ctrace__meta_unlock(&fork_saved_mask);
+}
+
+static void after_fork_child(void)
+{
+	struct ctrace__thread *t = &ctrace__self;
+	uint32_t parent_pid = ctrace__file.header->pid;
+	uint32_t parent_thread = t->main.thread;
+	uint64_t now = ctrace__now();
+
+	/* The chunks this thread holds are the parent's: forget them
+	 * without writing anything. */
+	t->main.cur = t->main.limit = t->main.chunk_end = NULL;
+	if (t->signal != NULL)
+		t->signal->cur = t->signal->limit = t->signal->chunk_end = NULL;
+	ctrace__meta_reset();
+	ctrace__modules_reset();
+	pthread_sigmask(SIG_SETMASK, &fork_saved_mask, NULL);
+
+	if (ctrace__file_reopen_child(parent_pid, parent_thread, now) < 0) {
+		atomic_store(&ctrace__global, CTRACE_G_OFF);
+		t->state = CTRACE_T_OFF;
+		return;
+	}
+	atomic_store(&next_thread, 1);
+	record_process();
+	ctrace__modules_scan();
+	if (t->state == CTRACE_T_IDLE)
+		register_thread(t);
+}
+
+/* ---------------------------------------------------------------------------
+ * Start-up and exit
+ * ------------------------------------------------------------------------ */
+
+static int start_process(void)
+{
+	ctrace__config_load(&config);
+	if (!config.enabled)
+		return -ECANCELED;
+	int err = ctrace__file_open(&config);
+	if (err < 0)
+		return err;
+	if (pthread_key_create(&thread_key, thread_exit) != 0)
+		return -EAGAIN;
+	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+	record_process();
+	ctrace__modules_scan();
+	return 0;
+}
+
+void ctrace__thread_start(struct ctrace__thread *t)
+{
+	int g = atomic_load(&ctrace__global);
+	if (g == CTRACE_G_UNINIT) {
+		int expected = CTRACE_G_UNINIT;
+		if (atomic_compare_exchange_strong(&ctrace__global, &expected,
+						   CTRACE_G_STARTING)) {
+			starting = 1;
+			g = start_process() == 0 ? CTRACE_G_ON : CTRACE_G_OFF;
+			starting = 0;
+			atomic_store(&ctrace__global, g);
+		}
+	}
+	while ((g = atomic_load(&ctrace__global)) == CTRACE_G_STARTING) {
+		if (starting)
+			return; /* our own start-up called back: stay NEW */
+		sched_yield();
+	}
+	if (g != CTRACE_G_ON) {
+		t->state = CTRACE_T_OFF;
+		return;
+	}
+	register_thread(t);
+	t->state = CTRACE_T_IDLE;
+}
+
+__attribute__((destructor(101))) static void finish_process(void)
+{
+	if (atomic_load(&ctrace__global) != CTRACE_G_ON)
+		return;
+	struct ctrace__thread *t = &ctrace__self;
+	if (t->state == CTRACE_T_IDLE)
+		record_thread(&t->main);
+	ctrace__modules_scan();
+	ctrace__file_finish();
+}
+
+/* ---------------------------------------------------------------------------
+ * Public API
+ * ------------------------------------------------------------------------ */
+
+const char *ctrace_trace_path(void)
+{
+	if (atomic_load(&ctrace__global) != CTRACE_G_ON)
+		return NULL;
+	return ctrace__file.path;
+}
+
+int ctrace_flush(void)
+{
+	if (atomic_load(&ctrace__global) != CTRACE_G_ON)
+		return -ENODEV;
+	int saved_errno = errno;
+	ctrace__modules_scan();
+	ctrace__file_sync();
+	errno = saved_errno;
+	return 0;
+}

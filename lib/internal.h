@@ -1,0 +1,215 @@
+/* internal.h -- the recorder's private interfaces.
+ *
+ * The recorder is split by concern:
+ *   hooks.c    __cyg_profile_func_enter/exit: the hot path, and its slow path
+ *   stream.c   per-thread event streams: chunk switching, lost events,
+ *              extended records, the metadata stream
+ *   file.c     the trace file: naming, creation, growth, mapping, chunks
+ *   clock.c    timestamps: TSC or CLOCK_MONOTONIC, calibration
+ *   modules.c  the module map (dl_iterate_phdr, build-ids)
+ *   config.c   environment variables
+ *   init.c     start-up, thread registration and exit, fork, process exit
+ * Nothing here is instrumented (-fno-instrument-functions), and nothing
+ * calls malloc: memory comes from mmap, so an instrumented allocator in
+ * the program cannot recurse into the recorder.
+ */
+#ifndef CTRACE_INTERNAL_H
+#define CTRACE_INTERNAL_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctrace_format.h"
+
+#if defined(__x86_64__)
+#include "arch/x86_64/cpu.h"
+#elif defined(__i386__)
+#include "arch/i386/cpu.h"
+#else
+#error "ctrace: unsupported architecture (x86-64 and i386 only)"
+#endif
+
+#define CTRACE_HIDDEN __attribute__((visibility("hidden")))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* Orders our own stores against a signal handler on this thread and
+ * against a SIGKILL: x86 keeps stores in program order, so only the
+ * compiler must be stopped from reordering. */
+#define ctrace__barrier() atomic_signal_fence(memory_order_seq_cst)
+
+/* ---------------------------------------------------------------------------
+ * Configuration (config.c)
+ * ------------------------------------------------------------------------ */
+
+struct ctrace__config {
+	int enabled;           /* CTRACE != off */
+	const char *output;    /* CTRACE_OUTPUT, default "trace.bin" */
+	uint32_t chunk_size;   /* CTRACE_CHUNK_SIZE, bytes */
+	int quiet;             /* CTRACE_QUIET: no messages on stderr */
+};
+
+CTRACE_HIDDEN void ctrace__config_load(struct ctrace__config *c);
+/* Prints "ctrace: <message>" on stderr unless quiet; async-signal-safe. */
+CTRACE_HIDDEN void ctrace__warn(const char *a, const char *b, const char *c);
+
+/* ---------------------------------------------------------------------------
+ * Clock (clock.c)
+ * ------------------------------------------------------------------------ */
+
+CTRACE_HIDDEN extern int ctrace__use_tsc;
+
+/* CLOCK_MONOTONIC in ns (through the vDSO: no system call). */
+CTRACE_HIDDEN uint64_t ctrace__monotonic_ns(void);
+
+static inline uint64_t ctrace__now(void)
+{
+	if (likely(ctrace__use_tsc))
+		return ctrace__rdtsc();
+	return ctrace__monotonic_ns();
+}
+
+/* Chooses the clock and fills the header's calibration fields. */
+CTRACE_HIDDEN void ctrace__clock_init(struct ctrace_file_header *h);
+/* Records a fresh (ticks, ns) pair in the header for the symbolizer. */
+CTRACE_HIDDEN void ctrace__clock_update(struct ctrace_file_header *h);
+
+/* ---------------------------------------------------------------------------
+ * Streams (stream.c)
+ * ------------------------------------------------------------------------ */
+
+struct ctrace__pair {
+	uintptr_t fn, site;
+};
+
+/* One writer's position in its current chunk.  A thread has a main
+ * stream and, once a signal handler has interrupted the recorder itself,
+ * a signal stream; the process has one metadata stream. */
+struct ctrace__stream {
+	uint8_t *cur;   /* next byte to write */
+	uint8_t *limit; /* chunk end minus CTRACE_MAX_EVENT_BYTES */
+	uint64_t last;  /* clock reading of the previous timed record */
+	struct ctrace__pair pair[CTRACE_PAIR_SLOTS];
+	uint8_t *chunk_end;
+	uint64_t chunk;   /* index of the current chunk, if cur != NULL */
+	uint64_t seq;     /* sequence number of the next chunk */
+	uint16_t kind;    /* enum ctrace_chunk_kind */
+	uint32_t thread;  /* thread serial (0: metadata) */
+	uint32_t tid;
+	/* Events not stored since the last LOST record. */
+	uint64_t lost, lost_first, lost_last;
+	uint8_t lost_reason;
+};
+
+CTRACE_HIDDEN void ctrace__stream_init(struct ctrace__stream *s, uint16_t kind,
+				       uint32_t thread, uint32_t tid);
+/* Moves the stream to a new chunk.  Returns the write position, or NULL
+ * if no chunk could be had (the event is then counted as lost). */
+CTRACE_HIDDEN uint8_t *ctrace__stream_refill(struct ctrace__stream *s,
+					     uint64_t now);
+/* Counts one event that could not be stored. */
+CTRACE_HIDDEN void ctrace__stream_lost(struct ctrace__stream *s, uint64_t now,
+				       uint8_t reason);
+/* Gives the stream's chunk back (thread exit, fork). */
+CTRACE_HIDDEN void ctrace__stream_release(struct ctrace__stream *s);
+/* Appends one extended record; returns 0 or -ENOSPC.  The caller makes
+ * sure nothing else writes to the stream meanwhile. */
+CTRACE_HIDDEN int ctrace__stream_record(struct ctrace__stream *s, uint8_t type,
+					const void *payload, size_t len);
+
+/* The metadata stream, shared by all threads: these take a lock with
+ * signals blocked, so they must not be called from the hot path. */
+CTRACE_HIDDEN void ctrace__meta_lock(sigset_t *saved);
+CTRACE_HIDDEN void ctrace__meta_unlock(const sigset_t *saved);
+CTRACE_HIDDEN int ctrace__meta_record(uint8_t type, const void *payload,
+				      size_t len); /* with the lock held */
+CTRACE_HIDDEN void ctrace__meta_reset(void);
+
+/* ---------------------------------------------------------------------------
+ * Trace file (file.c)
+ * ------------------------------------------------------------------------ */
+
+struct ctrace__file {
+	int fd;
+	struct ctrace_file_header *header; /* mapped, shared */
+	uint32_t chunk_size;
+	uint64_t size;                     /* bytes allocated on disk */
+	char path[4096];                   /* the file actually written */
+	char base[4096];                   /* CTRACE_OUTPUT, made absolute */
+};
+
+CTRACE_HIDDEN extern struct ctrace__file ctrace__file;
+
+/* Creates the trace file and its header.  Returns 0 or a negative errno;
+ * prints why on failure. */
+CTRACE_HIDDEN int ctrace__file_open(const struct ctrace__config *c);
+/* In a fork()ed child: leaves the parent's file alone and starts
+ * <base>.<pid>.  Returns 0 or a negative errno. */
+CTRACE_HIDDEN int ctrace__file_reopen_child(uint32_t parent_pid,
+					    uint32_t parent_thread,
+					    uint64_t fork_ticks);
+/* Claims the next chunk: returns its address and index, or NULL with
+ * *reason set (enum ctrace_lost_reason). */
+CTRACE_HIDDEN uint8_t *ctrace__file_claim(uint64_t *index, uint8_t *reason);
+/* A writer is done with chunk `index`. */
+CTRACE_HIDDEN void ctrace__file_release(uint64_t index);
+/* Trims preallocated space and marks the trace finalized. */
+CTRACE_HIDDEN void ctrace__file_finish(void);
+/* Refreshes the clock calibration in the header. */
+CTRACE_HIDDEN void ctrace__file_sync(void);
+/* pthread_atfork: hold the file lock across fork() in the parent. */
+CTRACE_HIDDEN void ctrace__file_lock_for_fork(void);
+CTRACE_HIDDEN void ctrace__file_unlock_after_fork(void);
+
+/* ---------------------------------------------------------------------------
+ * Modules (modules.c)
+ * ------------------------------------------------------------------------ */
+
+/* Records every loaded object not yet recorded, and unloads.  Takes the
+ * metadata lock itself. */
+CTRACE_HIDDEN void ctrace__modules_scan(void);
+/* Called when a new address shows up: rescans if it lies outside every
+ * known module and the loader's object list has changed. */
+CTRACE_HIDDEN void ctrace__modules_check(uintptr_t addr);
+CTRACE_HIDDEN void ctrace__modules_reset(void);
+
+/* ---------------------------------------------------------------------------
+ * Threads and process life (init.c, hooks.c)
+ * ------------------------------------------------------------------------ */
+
+enum ctrace__state {
+	CTRACE_T_NEW = 0, /* first event of this thread not seen yet */
+	CTRACE_T_IDLE,    /* recording, not inside the recorder */
+	CTRACE_T_BUSY,    /* inside the recorder */
+	CTRACE_T_OFF,     /* not recording */
+};
+
+struct ctrace__thread {
+	uint8_t state;          /* enum ctrace__state */
+	uint8_t signal_busy;    /* inside the recorder for the signal stream */
+	struct ctrace__stream main;
+	struct ctrace__stream *signal; /* allocated on first use */
+};
+
+/* initial-exec: the recorder lives in the executable, so its TLS is in the
+ * static block and each access is one %fs-relative instruction. */
+extern __thread struct ctrace__thread ctrace__self
+	__attribute__((tls_model("initial-exec"))) CTRACE_HIDDEN;
+
+enum ctrace__global_state {
+	CTRACE_G_UNINIT = 0,
+	CTRACE_G_STARTING,
+	CTRACE_G_ON,
+	CTRACE_G_OFF,
+};
+CTRACE_HIDDEN extern _Atomic int ctrace__global;
+
+/* First event of a thread: starts the recorder if needed and registers the
+ * thread.  Leaves t->state IDLE (record) or OFF. */
+CTRACE_HIDDEN void ctrace__thread_start(struct ctrace__thread *t);
+CTRACE_HIDDEN uint32_t ctrace__gettid(void);
+
+#endif /* CTRACE_INTERNAL_H */

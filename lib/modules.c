@@ -1,0 +1,283 @@
+/* modules.c -- the module map: which ELF object is loaded where.
+ *
+ * The trace stores raw addresses; the symbolizer needs, for each loaded
+ * object, its path, load bias, address range and build-id.  Objects are
+ * recorded at start-up, and again whenever an address shows up that no
+ * known object covers and the loader's list has changed since (dlopen),
+ * and at exit.  dl_iterate_phdr runs without our lock held: user code may
+ * call it with an instrumented callback, which would otherwise order the
+ * two locks both ways.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <link.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct known {
+	uintptr_t start, end;
+	uint64_t path_hash;
+	uint32_t generation; /* of the last scan that saw it */
+	_Atomic int gone;
+};
+
+#define MAX_KNOWN 65536 /* virtual room; pages are touched as used */
+static struct known *known;
+static _Atomic size_t n_known;
+static uint32_t generation;
+static uint64_t seen_adds = ~0ull, seen_subs = ~0ull;
+static __thread uintptr_t hit_start, hit_end
+	__attribute__((tls_model("initial-exec")));
+
+/* ---------------------------------------------------------------------------
+ * Collecting the loader's list
+ * ------------------------------------------------------------------------ */
+
+struct object {
+	uint64_t bias, start, end;
+	uint16_t path_len;
+	uint8_t build_id_len;
+	uint8_t build_id[64];
+	char path[]; /* path_len bytes, no terminator */
+};
+
+struct collection {
+	uint8_t *buf;
+	size_t size, used;
+	int overflow;
+	int first;
+	uint64_t adds, subs;
+};
+
+static size_t object_size(size_t path_len)
+{
+	return (sizeof(struct object) + path_len + 7) & ~(size_t)7;
+}
+
+static void find_build_id(const struct dl_phdr_info *info, struct object *o)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		const uint8_t *end = p + ph->p_memsz;
+		while (p + sizeof(ElfW(Nhdr)) <= end) {
+			const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+			size_t name = (n->n_namesz + 3) & ~3u;
+			size_t desc = (n->n_descsz + 3) & ~3u;
+			const uint8_t *d = p + sizeof *n + name;
+			if (d + n->n_descsz > end)
+				break;
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    !memcmp(p + sizeof *n, "GNU", 4) &&
+			    n->n_descsz <= sizeof o->build_id) {
+				o->build_id_len = (uint8_t)n->n_descsz;
+				memcpy(o->build_id, d, n->n_descsz);
+				return;
+			}
+			p = d + desc;
+		}
+	}
+}
+
+static int collect_one(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct collection *c = data;
+	int first = c->first;
+	c->first = 0;
+	if (first && size >= offsetof(struct dl_phdr_info, dlpi_subs) +
+				     sizeof info->dlpi_subs) {
+		c->adds = info->dlpi_adds;
+		c->subs = info->dlpi_subs;
+	}
+	if (c->buf == NULL)
+		return 1; /* only the counters were wanted */
+
+	char exe[4096];
+	const char *path = info->dlpi_name;
+	size_t len;
+	if (first && (path == NULL || *path == '\0')) {
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe);
+		if (n <= 0 || n >= (ssize_t)sizeof exe)
+			return 0;
+		path = exe;
+		len = (size_t)n;
+	} else if (path == NULL || strchr(path, '/') == NULL) {
+		return 0; /* the vDSO: no file to read symbols from */
+	} else {
+		len = strlen(path);
+	}
+
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD)
+			continue;
+		uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+		if (s < lo)
+			lo = s;
+		if (s + ph->p_memsz > hi)
+			hi = s + ph->p_memsz;
+	}
+	if (lo >= hi || len > 4096)
+		return 0;
+
+	size_t need = object_size(len);
+	if (c->used + need > c->size) {
+		c->overflow = 1;
+		return 1;
+	}
+	struct object *o = (struct object *)(c->buf + c->used);
+	o->bias = info->dlpi_addr;
+	o->start = lo;
+	o->end = hi;
+	o->path_len = (uint16_t)len;
+	o->build_id_len = 0;
+	find_build_id(info, o);
+	memcpy(o->path, path, len);
+	c->used += need;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Recording
+ * ------------------------------------------------------------------------ */
+
+static uint64_t hash_path(const char *p, size_t n)
+{
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)p[i]) * 1099511628211ull;
+	return h;
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+/* With the metadata lock held. */
+static void record_object(const struct object *o, uint64_t now)
+{
+	uint64_t h = hash_path(o->path, o->path_len);
+	size_t n = atomic_load(&n_known);
+	for (size_t i = 0; i < n; i++) {
+		struct known *k = &known[i];
+		if (!atomic_load(&k->gone) && k->start == o->start &&
+		    k->end == o->end && k->path_hash == h) {
+			k->generation = generation;
+			return;
+		}
+	}
+	if (n == MAX_KNOWN)
+		return;
+
+	uint8_t rec[8 * 4 + 1 + 64 + 4096];
+	size_t len = 0;
+	put_u64(rec + len, now), len += 8;
+	put_u64(rec + len, o->bias), len += 8;
+	put_u64(rec + len, o->start), len += 8;
+	put_u64(rec + len, o->end), len += 8;
+	rec[len++] = o->build_id_len;
+	memcpy(rec + len, o->build_id, o->build_id_len), len += o->build_id_len;
+	memcpy(rec + len, o->path, o->path_len), len += o->path_len;
+	ctrace__meta_record(CTRACE_REC_MODULE, rec, len);
+
+	known[n].start = o->start;
+	known[n].end = o->end;
+	known[n].path_hash = h;
+	known[n].generation = generation;
+	atomic_store(&known[n].gone, 0);
+	atomic_store_explicit(&n_known, n + 1, memory_order_release);
+}
+
+void ctrace__modules_scan(void)
+{
+	if (known == NULL) {
+		void *m = mmap(NULL, MAX_KNOWN * sizeof *known,
+			       PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+			       0);
+		if (m == MAP_FAILED)
+			return;
+		known = m;
+	}
+
+	struct collection c = {.size = 256u << 10};
+	for (;;) {
+		void *m = mmap(NULL, c.size, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return;
+		c.buf = m;
+		c.used = 0;
+		c.overflow = 0;
+		c.first = 1;
+		dl_iterate_phdr(collect_one, &c);
+		if (!c.overflow)
+			break;
+		munmap(c.buf, c.size);
+		c.size *= 4;
+	}
+
+	sigset_t saved;
+	ctrace__meta_lock(&saved);
+	uint64_t now = ctrace__now();
+	generation++;
+	for (size_t off = 0; off < c.used;) {
+		const struct object *o = (const struct object *)(c.buf + off);
+		record_object(o, now);
+		off += object_size(o->path_len);
+	}
+	size_t n = atomic_load(&n_known);
+	for (size_t i = 0; i < n; i++) {
+		struct known *k = &known[i];
+		if (atomic_load(&k->gone) || k->generation == generation)
+			continue;
+		atomic_store(&k->gone, 1);
+		uint8_t rec[16];
+		put_u64(rec, now);
+		put_u64(rec + 8, k->start);
+		ctrace__meta_record(CTRACE_REC_MODULE_GONE, rec, sizeof rec);
+	}
+	seen_adds = c.adds;
+	seen_subs = c.subs;
+	ctrace__meta_unlock(&saved);
+	munmap(c.buf, c.size);
+}
+
+void ctrace__modules_check(uintptr_t addr)
+{
+	if (addr - hit_start < hit_end - hit_start)
+		return;
+	size_t n = atomic_load_explicit(&n_known, memory_order_acquire);
+	for (size_t i = 0; i < n; i++) {
+		const struct known *k = &known[i];
+		if (addr >= k->start && addr < k->end &&
+		    !atomic_load_explicit(&k->gone, memory_order_relaxed)) {
+			hit_start = k->start;
+			hit_end = k->end;
+			return;
+		}
+	}
+	/* Not in any module we know: rescan only if the loader's list has
+	 * changed, or code outside every object (JIT) would rescan on each
+	 * new pair. */
+	struct collection c = {.first = 1};
+	dl_iterate_phdr(collect_one, &c);
+	if (c.adds != seen_adds || c.subs != seen_subs)
+		ctrace__modules_scan();
+}
+
+/* In a fork()ed child: the new file has recorded nothing yet. */
+void ctrace__modules_reset(void)
+{
+	atomic_store(&n_known, 0);
+	seen_adds = seen_subs = ~0ull;
+	hit_start = hit_end = 0;
+}

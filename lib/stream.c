@@ -1,0 +1,177 @@
+/* stream.c -- event streams: chunk switching, lost events, extended
+ * records, and the process metadata stream. */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---------------------------------------------------------------------------
+ * Streams
+ * ------------------------------------------------------------------------ */
+
+void ctrace__stream_init(struct ctrace__stream *s, uint16_t kind,
+			 uint32_t thread, uint32_t tid)
+{
+	memset(s, 0, sizeof *s);
+	s->kind = kind;
+	s->thread = thread;
+	s->tid = tid;
+}
+
+static size_t uleb_put(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+static size_t uleb_size(uint64_t v)
+{
+	size_t n = 1;
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/* Writes a record known to fit between cur and chunk_end. */
+static void put_record(struct ctrace__stream *s, uint8_t type,
+		       const void *payload, size_t len)
+{
+	uint8_t *p = s->cur;
+	size_t n = 1;
+	p[n++] = type;
+	n += uleb_put(p + n, len);
+	memcpy(p + n, payload, len);
+	n += len;
+	ctrace__barrier();
+	p[0] = CTRACE_TAG_EXTENDED;
+	s->cur = p + n;
+}
+
+static void put_lost_record(struct ctrace__stream *s)
+{
+	uint8_t b[1 + 10 + 16];
+	size_t n = uleb_put(b, s->lost);
+	b[n++] = s->lost_reason ? s->lost_reason : CTRACE_LOST_NO_SPACE;
+	memcpy(b + n, &s->lost_first, 8);
+	memcpy(b + n + 8, &s->lost_last, 8);
+	n += 16;
+	put_record(s, CTRACE_REC_LOST, b, n);
+	s->lost = 0;
+	s->lost_reason = 0;
+}
+
+uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
+{
+	int saved_errno = errno;
+	ctrace__stream_release(s);
+
+	uint64_t index;
+	uint8_t reason = 0;
+	uint8_t *c = ctrace__file_claim(&index, &reason);
+	if (c == NULL) {
+		s->lost_reason = reason;
+		errno = saved_errno;
+		return NULL;
+	}
+
+	struct ctrace_chunk_header *h = (struct ctrace_chunk_header *)c;
+	h->kind = s->kind;
+	h->header_size = sizeof *h;
+	h->thread = s->thread;
+	h->tid = s->tid;
+	h->seq = s->seq++;
+	h->base_time = now;
+	ctrace__barrier();
+	h->magic = CTRACE_CHUNK_MAGIC;
+
+	s->chunk = index;
+	s->cur = c + sizeof *h;
+	s->chunk_end = c + ctrace__file.chunk_size;
+	s->limit = s->chunk_end - CTRACE_MAX_EVENT_BYTES;
+	s->last = now;
+	memset(s->pair, 0, sizeof s->pair);
+	if (s->lost)
+		put_lost_record(s);
+	errno = saved_errno;
+	return s->cur;
+}
+
+void ctrace__stream_lost(struct ctrace__stream *s, uint64_t now,
+			 uint8_t reason)
+{
+	if (s->lost++ == 0)
+		s->lost_first = now;
+	s->lost_last = now;
+	if (reason)
+		s->lost_reason = reason;
+	struct ctrace_file_header *h = ctrace__file.header;
+	if (h != NULL)
+		__atomic_fetch_add(&h->lost_events, 1, __ATOMIC_RELAXED);
+}
+
+void ctrace__stream_release(struct ctrace__stream *s)
+{
+	if (s->cur != NULL)
+		ctrace__file_release(s->chunk);
+	s->cur = s->limit = s->chunk_end = NULL;
+}
+
+int ctrace__stream_record(struct ctrace__stream *s, uint8_t type,
+			  const void *payload, size_t len)
+{
+	size_t need = 2 + uleb_size(len) + len;
+	if (need > ctrace__file.chunk_size - sizeof(struct ctrace_chunk_header))
+		return -E2BIG;
+	if (s->cur == NULL || need > (size_t)(s->chunk_end - s->cur)) {
+		if (ctrace__stream_refill(s, ctrace__now()) == NULL) {
+			ctrace__stream_lost(s, ctrace__now(), 0);
+			return -ENOSPC;
+		}
+	}
+	put_record(s, type, payload, len);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * The metadata stream
+ * ------------------------------------------------------------------------ */
+
+static pthread_mutex_t meta_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct ctrace__stream meta = {.kind = CTRACE_CHUNK_META};
+
+/* Signals are blocked while the lock is held, so a signal handler that
+ * reaches a metadata write on this thread cannot deadlock on it. */
+void ctrace__meta_lock(sigset_t *saved)
+{
+	sigset_t all;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, saved);
+	pthread_mutex_lock(&meta_mutex);
+}
+
+void ctrace__meta_unlock(const sigset_t *saved)
+{
+	pthread_mutex_unlock(&meta_mutex);
+	pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
+int ctrace__meta_record(uint8_t type, const void *payload, size_t len)
+{
+	return ctrace__stream_record(&meta, type, payload, len);
+}
+
+/* In a fork()ed child: the parent's chunk is not ours, and the lock may
+ * have been taken by a thread that does not exist here. */
+void ctrace__meta_reset(void)
+{
+	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+	meta_mutex = fresh;
+	ctrace__stream_init(&meta, CTRACE_CHUNK_META, 0, 0);
+}

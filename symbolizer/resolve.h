@@ -1,0 +1,93 @@
+/* resolve.h -- addresses to names and source lines (libbfd, libiberty).
+ *
+ * The resolver knows the modules (ELF objects) a trace recorded, opens each
+ * one with libbfd the first time one of its addresses is asked for, and
+ * caches every answer: one lookup per distinct address, never per event.
+ * Errors and warnings go to the error callback given at creation; nothing
+ * here prints.
+ */
+#ifndef CTRACE_RESOLVE_H
+#define CTRACE_RESOLVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Called for each problem found: msg is a complete sentence fragment
+ * without the program name ("./a.out: build-id differs from the trace").
+ * errnum is an errno value or 0.  Warnings do not stop the resolver. */
+typedef void (*resolve_error_fn)(void *data, const char *msg, int errnum);
+
+enum resolve_demangle {
+	RESOLVE_DEMANGLE_NAME = 0, /* ns::Class<int>::method, no parameters */
+	RESOLVE_DEMANGLE_FULL = 1, /* ns::Class<int>::method(int, char*) */
+	RESOLVE_DEMANGLE_NONE = 2, /* _ZN2ns5ClassIiE6methodEi */
+};
+
+struct resolve_options {
+	enum resolve_demangle demangle;
+	/* Directories searched, in order, for a module whose recorded path
+	 * does not exist (by its base name).  May be NULL. */
+	const char *const *search_dirs;
+	size_t n_search_dirs;
+	/* Directories searched, in order, for separate debug files: by
+	 * build-id as DIR/.build-id/xx/rest.debug and by the .gnu_debuglink
+	 * name as DIR/NAME.  The search dirs are tried next, then the places
+	 * gdb uses (next to the module, its .debug/ subdirectory,
+	 * /usr/lib/debug).  May be NULL. */
+	const char *const *debug_dirs;
+	size_t n_debug_dirs;
+};
+
+/* One frame of source location.  For an address in inlined code, the
+ * innermost frame comes first and `next` leads outwards to the function
+ * the code was inlined into. */
+struct resolve_frame {
+	const char *function; /* display name, NULL if unknown */
+	const char *file;     /* source file, NULL if unknown */
+	unsigned line;        /* 0 if unknown */
+	const struct resolve_frame *next;
+};
+
+struct resolve_info {
+	/* Name of the function containing the address; never NULL: falls
+	 * back to the ELF symbol, the dynamic symbol, and finally
+	 * "module+0xoffset" (or "0xaddress" when no module covers it). */
+	const char *name;
+	const char *module;       /* module path, NULL if none covers it */
+	uint64_t module_offset;   /* address minus load bias */
+	struct resolve_frame src; /* source location, innermost first */
+};
+
+struct resolver;
+
+/* Returns a new resolver, or NULL when out of memory. */
+struct resolver *resolver_new(const struct resolve_options *opts,
+			      resolve_error_fn error, void *data);
+
+/* Declares a module seen at `ticks` (trace clock).  build_id may be NULL.
+ * Modules may overlap in time (dlclose then dlopen at the same address):
+ * lookups pick the newest module loaded at or before the event's time that
+ * covers the address.  Returns 0 or -ENOMEM. */
+int resolver_add_module(struct resolver *r, const char *path, uint64_t bias,
+			uint64_t start, uint64_t end, const uint8_t *build_id,
+			size_t build_id_len, uint64_t ticks);
+
+/* Marks the module containing `start` as unloaded at `ticks`. */
+void resolver_remove_module(struct resolver *r, uint64_t start,
+			    uint64_t ticks);
+
+/* The function at `addr` (a function's entry address, as the hooks see it),
+ * for an event at time `ticks`.  Never NULL; the result lives as long as the
+ * resolver. */
+const struct resolve_info *resolve_function(struct resolver *r, uint64_t addr,
+					    uint64_t ticks);
+
+/* The call site whose return address is `ret` (as the hooks see it): the
+ * source location is that of the call instruction (ret - 1).  Never NULL. */
+const struct resolve_info *resolve_call_site(struct resolver *r, uint64_t ret,
+					     uint64_t ticks);
+
+/* Frees the resolver and every result it returned. */
+void resolver_free(struct resolver *r);
+
+#endif /* CTRACE_RESOLVE_H */
