@@ -44,7 +44,12 @@
  *
  * ENTRY and EXIT are followed by a uleb128 timestamp delta: clock ticks since
  * the previous timed record of the stream (the first is relative to the
- * chunk header's base_time).  A pair slot names a (function, call site)
+ * chunk header's base_time).  An ENTRY then has an sleb128 stack delta: the
+ * caller's stack pointer at the call (the hook's CFA), minus that of the
+ * previous ENTRY of the chunk (0 for the first), divided by pointer_size.
+ * Stack pointers let a reader close the frames that longjmp, C++ exceptions
+ * and other non-local exits leave without an EXIT: a call entered at or
+ * above the stack pointer of an open frame means that frame is gone.  A pair slot names a (function, call site)
  * pair defined earlier in the same chunk by a CTRACE_REC_DEFINE record;
  * every chunk starts with all slots undefined, so each chunk decodes on its
  * own.  An EXIT names the pair its ENTRY named (the hook receives the same
@@ -162,11 +167,18 @@ enum ctrace_record_type {
 	/* The thread exited normally: u64 ticks (absolute). */
 	CTRACE_REC_THREAD_END = 3,
 
-	/* Reserved for later versions (arguments and return values,
-	 * user markers, enable/disable).  Readers skip them today. */
+	/* Reserved: captured machine state for arguments and return
+	 * values (see doc/format.md when defined). */
 	CTRACE_REC_ARGS = 4,
 	CTRACE_REC_RETVAL = 5,
+
+	/* A user marker or tracepoint hit: u64 ticks (absolute), u8 kind
+	 * (enum ctrace_mark_kind); for a tracepoint its name and a NUL;
+	 * then the message (rest of the payload, no terminator). */
 	CTRACE_REC_MARK = 6,
+
+	/* Recording switched: u64 ticks (absolute), u8 what
+	 * (enum ctrace_control), u8 scope (enum ctrace_control_scope). */
 	CTRACE_REC_CONTROL = 7,
 
 	/* --- in the metadata stream ---------------------------------------- */
@@ -194,6 +206,21 @@ enum ctrace_record_type {
 	CTRACE_REC_ARGV = 36,
 };
 
+enum ctrace_mark_kind {
+	CTRACE_MARK_USER = 0,       /* ctrace_mark() */
+	CTRACE_MARK_TRACEPOINT = 1, /* CTRACE_TRACEPOINT() */
+};
+
+enum ctrace_control {
+	CTRACE_CONTROL_OFF = 1,
+	CTRACE_CONTROL_ON = 2,
+};
+
+enum ctrace_control_scope {
+	CTRACE_CONTROL_PROCESS = 0,
+	CTRACE_CONTROL_THREAD = 1,
+};
+
 enum ctrace_lost_reason {
 	CTRACE_LOST_NO_SPACE = 1,  /* the file could not grow (disk full) */
 	CTRACE_LOST_NO_MEMORY = 2, /* the file could not be mapped */
@@ -201,8 +228,9 @@ enum ctrace_lost_reason {
 	CTRACE_LOST_TOO_LARGE = 4, /* the trace reached its address limit */
 };
 
-/* The largest ENTRY or EXIT group: DEFINE (3 + 17) plus tag and a 10-byte
- * delta.  The recorder keeps at least this much room at a chunk's end. */
-#define CTRACE_MAX_EVENT_BYTES 32
+/* The largest ENTRY or EXIT group: DEFINE (3 + 17) plus tag, a 10-byte
+ * time delta and a 10-byte stack delta.  The recorder keeps at least this
+ * much room at a chunk's end. */
+#define CTRACE_MAX_EVENT_BYTES 48
 
 #endif /* CTRACE_FORMAT_H */

@@ -1,5 +1,6 @@
 /* config.c -- the environment variables that configure the recorder.
  * README lists them all; keep the two in step. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,6 +38,43 @@ static uint32_t parse_chunk_size(const char *v)
 	return (uint32_t)n;
 }
 
+/* "5us", "2ms", "1s", "300" (ns).  Returns 0 on a bad value. */
+static uint64_t parse_duration(const char *v)
+{
+	char *end;
+	double n = strtod(v, &end);
+	double unit = !strcmp(end, "") || !strcmp(end, "ns") ? 1
+		    : !strcmp(end, "us") ? 1e3
+		    : !strcmp(end, "ms") ? 1e6
+		    : !strcmp(end, "s") ? 1e9 : -1;
+	if (end == v || unit < 0 || n < 0)
+		return 0;
+	return (uint64_t)(n * unit + 0.5);
+}
+
+static int parse_signal(const char *v)
+{
+	static const struct {
+		const char *name;
+		int sig;
+	} names[] = {
+		{"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"HUP", SIGHUP},
+		{"INT", SIGINT},   {"QUIT", SIGQUIT}, {"TERM", SIGTERM},
+		{"PROF", SIGPROF}, {"WINCH", SIGWINCH}, {"URG", SIGURG},
+	};
+	if (!strncmp(v, "SIG", 3))
+		v += 3;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(v, names[i].name))
+			return names[i].sig;
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (*v != '\0' && *end == '\0' && n > 0 && n < NSIG && n != SIGKILL &&
+	    n != SIGSTOP)
+		return (int)n;
+	return 0;
+}
+
 void ctrace__config_load(struct ctrace__config *c)
 {
 	quiet = getenv("CTRACE_QUIET") != NULL && !is_off(getenv("CTRACE_QUIET"));
@@ -46,6 +84,33 @@ void ctrace__config_load(struct ctrace__config *c)
 	if (c->output == NULL || *c->output == '\0')
 		c->output = "trace.bin";
 	c->chunk_size = parse_chunk_size(getenv("CTRACE_CHUNK_SIZE"));
+
+	c->start_off = is_off(getenv("CTRACE_START"));
+	const char *match = getenv("CTRACE_MATCH");
+	c->match_regex = match != NULL && !strcmp(match, "regex");
+	if (match != NULL && *match && !c->match_regex && strcmp(match, "glob"))
+		ctrace__warn("CTRACE_MATCH=", match,
+			     ": expected glob or regex; using glob");
+
+	const char *v = getenv("CTRACE_DEPTH");
+	if (v != NULL && *v) {
+		char *end;
+		unsigned long d = strtoul(v, &end, 10);
+		if (*end != '\0' || d == 0 || d > UINT32_MAX)
+			ctrace__warn("CTRACE_DEPTH=", v,
+				     ": not a positive number; ignored");
+		else
+			c->max_depth = (uint32_t)d;
+	}
+	v = getenv("CTRACE_MIN_DURATION");
+	if (v != NULL && *v && (c->min_ns = parse_duration(v)) == 0)
+		ctrace__warn("CTRACE_MIN_DURATION=", v,
+			     ": expected a time like 5us or 2ms; ignored");
+	v = getenv("CTRACE_SIGNAL");
+	if (v != NULL && *v && (c->toggle_signal = parse_signal(v)) == 0)
+		ctrace__warn("CTRACE_SIGNAL=", v,
+			     ": not a signal name or number; ignored");
+	c->tracepoints = getenv("CTRACE_TRACEPOINTS");
 
 	const char *clock = getenv("CTRACE_CLOCK");
 	if (clock != NULL && !strcmp(clock, "monotonic"))

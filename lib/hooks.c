@@ -11,109 +11,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "internal.h"
+#include "emit.h"
 
 __thread struct ctrace__thread ctrace__self
 	__attribute__((tls_model("initial-exec"))) CTRACE_HIDDEN;
-
-/* ---------------------------------------------------------------------------
- * Pair slots
- * ------------------------------------------------------------------------ */
-
-/* Slots 1..127: tags 0x00 and 0x80 are taken by END and EXTENDED. */
-static inline unsigned pair_slot(uintptr_t fn, uintptr_t site)
-{
-#if UINTPTR_MAX > 0xffffffffu
-	uint64_t h = ((uint64_t)fn ^ ((uint64_t)site << 7)) *
-		     0x9e3779b97f4a7c15ull;
-	unsigned slot = (unsigned)(h >> 57);
-#else
-	uint32_t h = ((uint32_t)fn ^ ((uint32_t)site << 7)) * 0x9e3779b1u;
-	unsigned slot = (unsigned)(h >> 25);
-#endif
-	return slot + (slot == 0);
-}
-
-static inline void put_u64(uint8_t *p, uint64_t v)
-{
-	memcpy(p, &v, sizeof v);
-}
-
-/* Writes the body of a DEFINE record at p (its tag is stored by the
- * caller, last) and returns the byte after it.  Out of line: it runs once
- * per pair per chunk. */
-static __attribute__((noinline)) uint8_t *
-define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
-	    uintptr_t site, int may_scan)
-{
-	p[1] = CTRACE_REC_DEFINE;
-	p[2] = 17;
-	p[3] = (uint8_t)slot;
-	put_u64(p + 4, fn);
-	put_u64(p + 12, site);
-	s->pair[slot].fn = fn;
-	s->pair[slot].site = site;
-	if (may_scan) {
-		int saved_errno = errno;
-		ctrace__modules_check(fn);
-		errno = saved_errno;
-	}
-	return p + 20;
-}
-
-/* ---------------------------------------------------------------------------
- * Emitting one event
- * ------------------------------------------------------------------------ */
-
-static inline __attribute__((always_inline)) void
-emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
-     int may_scan)
-{
-	uint64_t now = ctrace__now();
-	uint8_t *p = s->cur;
-
-	/* `>=`, not `>`: a fresh stream has cur == limit == NULL. */
-	if (unlikely(p >= s->limit)) {
-		p = ctrace__stream_refill(s, now);
-		if (unlikely(p == NULL)) {
-			ctrace__stream_lost(s, now, 0);
-			return;
-		}
-	}
-
-	unsigned slot = pair_slot(fn, site);
-	uint8_t *q = p;
-	if (unlikely(s->pair[slot].fn != fn || s->pair[slot].site != site))
-		q = define_pair(s, p, slot, fn, site, may_scan);
-
-	/* The TSC of another CPU may lag by a few ticks after a migration:
-	 * never let time run backwards inside a stream. */
-	uint64_t delta = now - s->last;
-	if (unlikely((int64_t)delta < 0)) {
-		delta = 0;
-		now = s->last;
-	}
-	uint8_t *d = q + 1;
-	while (delta >= 0x80) {
-		*d++ = (uint8_t)(delta | 0x80);
-		delta >>= 7;
-	}
-	*d++ = (uint8_t)delta;
-	s->last = now;
-
-	/* The group's first tag is stored last: a reader (or a SIGKILL) sees
-	 * either the whole group or a zero byte. */
-	uint8_t tag = (uint8_t)(exit_bit | slot);
-	if (likely(q == p)) {
-		ctrace__barrier();
-		*p = tag;
-	} else {
-		*q = tag;
-		ctrace__barrier();
-		*p = CTRACE_TAG_EXTENDED;
-	}
-	s->cur = d;
-}
 
 /* ---------------------------------------------------------------------------
  * Slow path
@@ -133,9 +34,18 @@ static struct ctrace__stream *signal_stream(struct ctrace__thread *t)
 	return t->signal;
 }
 
+static inline void policy(struct ctrace__thread *t, uint8_t exit_bit,
+			  uintptr_t fn, uintptr_t site, uintptr_t sp)
+{
+	if (exit_bit)
+		ctrace__policy_exit(t, fn, site);
+	else
+		ctrace__policy_enter(t, fn, site, sp);
+}
+
 static __attribute__((noinline)) void
 hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
-	  uintptr_t site)
+	  uintptr_t site, uintptr_t sp)
 {
 	int saved_errno = errno;
 
@@ -146,7 +56,11 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 			break;
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
-		emit(&t->main, exit_bit, fn, site, 1);
+		if (atomic_load_explicit(&ctrace__gate, memory_order_relaxed))
+			policy(t, exit_bit, fn, site, sp);
+		else
+			emit(&t->main, exit_bit, fn, site, sp, ctrace__now(),
+			     1);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		break;
@@ -157,6 +71,12 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		 * when the trace is read.  A signal inside that one is counted,
 		 * not stored. */
 		uint64_t now = ctrace__now();
+		uint8_t gate = atomic_load_explicit(&ctrace__gate,
+						    memory_order_relaxed);
+		if ((gate & CTRACE_GATE_OFF) || t->thread_off ||
+		    ((gate & CTRACE_GATE_TABLE) &&
+		     (ctrace__function_flags(fn) & CTRACE_F_SKIP)))
+			break;
 		if (t->signal_busy) {
 			ctrace__stream_lost(&t->main, now, CTRACE_LOST_NESTED);
 			break;
@@ -165,7 +85,7 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		ctrace__barrier();
 		struct ctrace__stream *s = signal_stream(t);
 		if (s != NULL)
-			emit(s, exit_bit, fn, site, 0);
+			emit(s, exit_bit, fn, site, sp, now, 0);
 		else
 			ctrace__stream_lost(&t->main, now,
 					    CTRACE_LOST_NO_MEMORY);
@@ -174,7 +94,7 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		break;
 	}
 
-	default: /* CTRACE_T_OFF */
+	default: /* CTRACE_T_OFF, CTRACE_T_CALLBACK */
 		break;
 	}
 	errno = saved_errno;
@@ -191,12 +111,20 @@ __cyg_profile_func_enter(void *fn, void *site)
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
-		emit(&t->main, 0, (uintptr_t)fn, (uintptr_t)site, 1);
+		if (unlikely(atomic_load_explicit(&ctrace__gate,
+						  memory_order_relaxed)))
+			ctrace__policy_enter(t, (uintptr_t)fn, (uintptr_t)site,
+					     CTRACE_CALLER_SP());
+		else
+			emit(&t->main, 0, (uintptr_t)fn, (uintptr_t)site,
+			     CTRACE_CALLER_SP(), ctrace__now(), 1);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		return;
 	}
-	hook_slow(t, 0, (uintptr_t)fn, (uintptr_t)site);
+	if (t->state != CTRACE_T_OFF)
+		hook_slow(t, 0, (uintptr_t)fn, (uintptr_t)site,
+			  CTRACE_CALLER_SP());
 }
 
 __attribute__((visibility("default"))) void
@@ -206,11 +134,17 @@ __cyg_profile_func_exit(void *fn, void *site)
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
-		emit(&t->main, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
-		     (uintptr_t)site, 1);
+		if (unlikely(atomic_load_explicit(&ctrace__gate,
+						  memory_order_relaxed)))
+			ctrace__policy_exit(t, (uintptr_t)fn, (uintptr_t)site);
+		else
+			emit(&t->main, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
+			     (uintptr_t)site, 0, ctrace__now(), 1);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		return;
 	}
-	hook_slow(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn, (uintptr_t)site);
+	if (t->state != CTRACE_T_OFF)
+		hook_slow(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
+			  (uintptr_t)site, 0);
 }

@@ -190,6 +190,7 @@ static int start_process(void)
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 	record_process();
 	ctrace__modules_scan();
+	ctrace__control_init(&config);
 	return 0;
 }
 

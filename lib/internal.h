@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctrace.h"
 #include "ctrace_format.h"
 
 #if defined(__x86_64__)
@@ -50,6 +51,12 @@ struct ctrace__config {
 	const char *output;    /* CTRACE_OUTPUT, default "trace.bin" */
 	uint32_t chunk_size;   /* CTRACE_CHUNK_SIZE, bytes */
 	int quiet;             /* CTRACE_QUIET: no messages on stderr */
+	int start_off;         /* CTRACE_START=off */
+	int match_regex;       /* CTRACE_MATCH=regex */
+	uint32_t max_depth;    /* CTRACE_DEPTH, 0: none */
+	uint64_t min_ns;       /* CTRACE_MIN_DURATION */
+	int toggle_signal;     /* CTRACE_SIGNAL, 0: none */
+	const char *tracepoints; /* CTRACE_TRACEPOINTS */
 };
 
 CTRACE_HIDDEN void ctrace__config_load(struct ctrace__config *c);
@@ -76,6 +83,9 @@ static inline uint64_t ctrace__now(void)
 CTRACE_HIDDEN void ctrace__clock_init(struct ctrace_file_header *h);
 /* Records a fresh (ticks, ns) pair in the header for the symbolizer. */
 CTRACE_HIDDEN void ctrace__clock_update(struct ctrace_file_header *h);
+/* Nanoseconds since the start of the trace (for callbacks). */
+CTRACE_HIDDEN uint64_t ctrace__ticks_to_ns(uint64_t ticks);
+CTRACE_HIDDEN uint64_t ctrace__ns_to_ticks(uint64_t ns);
 
 /* ---------------------------------------------------------------------------
  * Streams (stream.c)
@@ -92,6 +102,7 @@ struct ctrace__stream {
 	uint8_t *cur;   /* next byte to write */
 	uint8_t *limit; /* chunk end minus CTRACE_MAX_EVENT_BYTES */
 	uint64_t last;  /* clock reading of the previous timed record */
+	uintptr_t last_sp; /* stack pointer of the previous ENTRY */
 	struct ctrace__pair pair[CTRACE_PAIR_SLOTS];
 	uint8_t *chunk_end;
 	uint64_t chunk;   /* index of the current chunk, if cur != NULL */
@@ -181,17 +192,34 @@ CTRACE_HIDDEN void ctrace__modules_reset(void);
  * ------------------------------------------------------------------------ */
 
 enum ctrace__state {
-	CTRACE_T_NEW = 0, /* first event of this thread not seen yet */
-	CTRACE_T_IDLE,    /* recording, not inside the recorder */
-	CTRACE_T_BUSY,    /* inside the recorder */
-	CTRACE_T_OFF,     /* not recording */
+	CTRACE_T_NEW = 0,  /* first event of this thread not seen yet */
+	CTRACE_T_IDLE,     /* recording, not inside the recorder */
+	CTRACE_T_BUSY,     /* inside the recorder */
+	CTRACE_T_OFF,      /* never recording (CTRACE=off, no file) */
+	CTRACE_T_CALLBACK, /* running the user's callback: ignore events */
+};
+
+/* A call on the shadow stack (policy.c). */
+struct ctrace__frame {
+	uintptr_t fn, sp;
+	uint8_t *pos, *end;  /* its ENTRY group in the stream, if recorded */
+	uint64_t chunk;
+	uint64_t ticks;      /* when it was entered */
+	uint64_t prev_last;  /* stream state before the ENTRY */
+	uintptr_t prev_sp;
+	uint8_t recorded;
 };
 
 struct ctrace__thread {
 	uint8_t state;          /* enum ctrace__state */
 	uint8_t signal_busy;    /* inside the recorder for the signal stream */
+	uint8_t thread_off;     /* ctrace_thread_disable() */
 	struct ctrace__stream main;
 	struct ctrace__stream *signal; /* allocated on first use */
+	/* Shadow stack, kept only on the policy path. */
+	struct ctrace__frame *stack;
+	size_t depth, capacity;
+	size_t recorded;        /* frames on it whose ENTRY was recorded */
 };
 
 /* initial-exec: the recorder lives in the executable, so its TLS is in the
@@ -211,5 +239,41 @@ CTRACE_HIDDEN extern _Atomic int ctrace__global;
  * thread.  Leaves t->state IDLE (record) or OFF. */
 CTRACE_HIDDEN void ctrace__thread_start(struct ctrace__thread *t);
 CTRACE_HIDDEN uint32_t ctrace__gettid(void);
+
+/* ---------------------------------------------------------------------------
+ * Control (policy.c, filter.c, control.c)
+ * ------------------------------------------------------------------------ */
+
+/* Any bit set sends every hook through the policy path. */
+#define CTRACE_GATE_TABLE 0x01    /* per-function flags (filters, capture) */
+#define CTRACE_GATE_DEPTH 0x02    /* CTRACE_DEPTH */
+#define CTRACE_GATE_DURATION 0x04 /* CTRACE_MIN_DURATION */
+#define CTRACE_GATE_OFF 0x08      /* tracing switched off process-wide */
+#define CTRACE_GATE_SHADOW 0x10   /* tracing may be switched: keep stacks */
+#define CTRACE_GATE_CALLBACK 0x20 /* ctrace_set_callback */
+CTRACE_HIDDEN extern _Atomic uint8_t ctrace__gate;
+CTRACE_HIDDEN extern uint32_t ctrace__max_depth;
+CTRACE_HIDDEN extern uint64_t ctrace__min_ticks;
+CTRACE_HIDDEN extern ctrace_callback_fn ctrace__callback;
+CTRACE_HIDDEN extern void *ctrace__callback_data;
+
+/* Per-function flags. */
+#define CTRACE_F_SKIP 0x01   /* not recorded (CTRACE_FILTER) */
+#define CTRACE_F_ARGS 0x02   /* capture arguments (CTRACE_ARGS) */
+#define CTRACE_F_RETVAL 0x04 /* capture the return value (CTRACE_RETVAL) */
+
+/* Reads the pattern lists; returns 1 if a table is in use, 0 if none is
+ * needed, or a negative errno. */
+CTRACE_HIDDEN int ctrace__filter_init(const struct ctrace__config *c);
+CTRACE_HIDDEN int ctrace__filter_rescan(void);
+CTRACE_HIDDEN uint8_t ctrace__function_flags(uintptr_t fn);
+
+CTRACE_HIDDEN void ctrace__policy_enter(struct ctrace__thread *t,
+					uintptr_t fn, uintptr_t site,
+					uintptr_t sp);
+CTRACE_HIDDEN void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
+				       uintptr_t site);
+/* Sets up signals, tracepoints and the gate from the configuration. */
+CTRACE_HIDDEN void ctrace__control_init(const struct ctrace__config *c);
 
 #endif /* CTRACE_INTERNAL_H */

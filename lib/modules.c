@@ -161,8 +161,8 @@ static void put_u64(uint8_t *p, uint64_t v)
 	memcpy(p, &v, 8);
 }
 
-/* With the metadata lock held. */
-static void record_object(const struct object *o, uint64_t now)
+/* With the metadata lock held.  Returns 1 if the object is new. */
+static int record_object(const struct object *o, uint64_t now)
 {
 	uint64_t h = hash_path(o->path, o->path_len);
 	size_t n = atomic_load(&n_known);
@@ -171,11 +171,11 @@ static void record_object(const struct object *o, uint64_t now)
 		if (!atomic_load(&k->gone) && k->start == o->start &&
 		    k->end == o->end && k->path_hash == h) {
 			k->generation = generation;
-			return;
+			return 0;
 		}
 	}
 	if (n == MAX_KNOWN)
-		return;
+		return 0;
 
 	uint8_t rec[8 * 4 + 1 + 64 + 4096];
 	size_t len = 0;
@@ -194,6 +194,7 @@ static void record_object(const struct object *o, uint64_t now)
 	known[n].generation = generation;
 	atomic_store(&known[n].gone, 0);
 	atomic_store_explicit(&n_known, n + 1, memory_order_release);
+	return 1;
 }
 
 void ctrace__modules_scan(void)
@@ -229,9 +230,10 @@ void ctrace__modules_scan(void)
 	ctrace__meta_lock(&saved);
 	uint64_t now = ctrace__now();
 	generation++;
+	int added = 0;
 	for (size_t off = 0; off < c.used;) {
 		const struct object *o = (const struct object *)(c.buf + off);
-		record_object(o, now);
+		added |= record_object(o, now);
 		off += object_size(o->path_len);
 	}
 	size_t n = atomic_load(&n_known);
@@ -249,6 +251,10 @@ void ctrace__modules_scan(void)
 	seen_subs = c.subs;
 	ctrace__meta_unlock(&saved);
 	munmap(c.buf, c.size);
+	/* A new object's functions need their filter flags (a no-op without
+	 * filters).  The first scan runs before the filters are read. */
+	if (added && generation > 1)
+		ctrace__filter_rescan();
 }
 
 void ctrace__modules_check(uintptr_t addr)

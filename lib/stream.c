@@ -96,6 +96,7 @@ uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
 	s->chunk_end = c + ctrace__file.chunk_size;
 	s->limit = s->chunk_end - CTRACE_MAX_EVENT_BYTES;
 	s->last = now;
+	s->last_sp = 0;
 	memset(s->pair, 0, sizeof s->pair);
 	if (s->lost)
 		put_lost_record(s);

@@ -14,6 +14,9 @@ static inline uint64_t ctrace__rdtsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* The caller's stack pointer at the call to the hook (the hook's CFA). */
+#define CTRACE_CALLER_SP() ((uintptr_t)__builtin_frame_address(0) + 8)
+
 /* ebx may be the PIC register on i386: save it around cpuid. */
 static inline void ctrace__cpuid(uint32_t leaf, uint32_t r[4])
 {

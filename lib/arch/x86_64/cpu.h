@@ -16,6 +16,11 @@ static inline uint64_t ctrace__rdtsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* The caller's stack pointer at the call to the hook (the hook's CFA),
+ * from the hook's own frame: saved rbp and return address lie above it.
+ * Must be expanded in the hook itself. */
+#define CTRACE_CALLER_SP() ((uintptr_t)__builtin_frame_address(0) + 16)
+
 static inline void ctrace__cpuid(uint32_t leaf, uint32_t r[4])
 {
 	__asm__ volatile("cpuid"

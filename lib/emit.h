@@ -1,0 +1,121 @@
+/* emit.h -- writing one ENTRY or EXIT into a stream: the inner loop of
+ * the recorder, inlined into each hook. */
+#ifndef CTRACE_EMIT_H
+#define CTRACE_EMIT_H
+
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---------------------------------------------------------------------------
+ * Pair slots
+ * ------------------------------------------------------------------------ */
+
+/* Slots 1..127: tags 0x00 and 0x80 are taken by END and EXTENDED. */
+static inline unsigned pair_slot(uintptr_t fn, uintptr_t site)
+{
+#if UINTPTR_MAX > 0xffffffffu
+	uint64_t h = ((uint64_t)fn ^ ((uint64_t)site << 7)) *
+		     0x9e3779b97f4a7c15ull;
+	unsigned slot = (unsigned)(h >> 57);
+#else
+	uint32_t h = ((uint32_t)fn ^ ((uint32_t)site << 7)) * 0x9e3779b1u;
+	unsigned slot = (unsigned)(h >> 25);
+#endif
+	return slot + (slot == 0);
+}
+
+static inline void put_u64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, sizeof v);
+}
+
+/* Writes the body of a DEFINE record at p (its tag is stored by the
+ * caller, last) and returns the byte after it.  Out of line: it runs once
+ * per pair per chunk. */
+static __attribute__((noinline, unused)) uint8_t *
+define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
+	    uintptr_t site, int may_scan)
+{
+	p[1] = CTRACE_REC_DEFINE;
+	p[2] = 17;
+	p[3] = (uint8_t)slot;
+	put_u64(p + 4, fn);
+	put_u64(p + 12, site);
+	s->pair[slot].fn = fn;
+	s->pair[slot].site = site;
+	if (may_scan) {
+		int saved_errno = errno;
+		ctrace__modules_check(fn);
+		errno = saved_errno;
+	}
+	return p + 20;
+}
+
+/* ---------------------------------------------------------------------------
+ * Emitting one event
+ * ------------------------------------------------------------------------ */
+
+static inline __attribute__((always_inline, unused)) void
+emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
+     uintptr_t sp, uint64_t now, int may_scan)
+{
+	uint8_t *p = s->cur;
+
+	/* `>=`, not `>`: a fresh stream has cur == limit == NULL. */
+	if (unlikely(p >= s->limit)) {
+		p = ctrace__stream_refill(s, now);
+		if (unlikely(p == NULL)) {
+			ctrace__stream_lost(s, now, 0);
+			return;
+		}
+	}
+
+	unsigned slot = pair_slot(fn, site);
+	uint8_t *q = p;
+	if (unlikely(s->pair[slot].fn != fn || s->pair[slot].site != site))
+		q = define_pair(s, p, slot, fn, site, may_scan);
+
+	/* The TSC of another CPU may lag by a few ticks after a migration:
+	 * never let time run backwards inside a stream. */
+	uint64_t delta = now - s->last;
+	if (unlikely((int64_t)delta < 0)) {
+		delta = 0;
+		now = s->last;
+	}
+	uint8_t *d = q + 1;
+	while (delta >= 0x80) {
+		*d++ = (uint8_t)(delta | 0x80);
+		delta >>= 7;
+	}
+	*d++ = (uint8_t)delta;
+	s->last = now;
+	if (!exit_bit) {
+		/* sleb128 of the stack delta in words: one byte for frames
+		 * up to 512 bytes apart on x86-64. */
+		intptr_t w = ((intptr_t)sp - (intptr_t)s->last_sp) /
+			     (intptr_t)sizeof(void *);
+		s->last_sp = sp;
+		while (w < -64 || w > 63) {
+			*d++ = (uint8_t)(w | 0x80);
+			w >>= 7; /* arithmetic shift: gcc and clang */
+		}
+		*d++ = (uint8_t)(w & 0x7f);
+	}
+
+	/* The group's first tag is stored last: a reader (or a SIGKILL) sees
+	 * either the whole group or a zero byte. */
+	uint8_t tag = (uint8_t)(exit_bit | slot);
+	if (likely(q == p)) {
+		ctrace__barrier();
+		*p = tag;
+	} else {
+		*q = tag;
+		ctrace__barrier();
+		*p = CTRACE_TAG_EXTENDED;
+	}
+	s->cur = d;
+}
+
+#endif /* CTRACE_EMIT_H */

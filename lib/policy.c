@@ -1,0 +1,175 @@
+/* policy.c -- the hooks' path when the program asked for any control:
+ * filters, a depth limit, a duration threshold, tracing switched off (by
+ * API, CTRACE_START=off or CTRACE_SIGNAL), or a live callback.
+ *
+ * The plain hot path (hooks.c) keeps no per-call state.  This one keeps a
+ * shadow stack per thread, one frame per instrumented call, so that an
+ * exit is recorded exactly when its entry was, whatever changed in
+ * between, and so that a call shorter than the threshold can be taken back
+ * out of the buffer when it returns.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "emit.h"
+
+_Atomic uint8_t ctrace__gate;
+uint32_t ctrace__max_depth;      /* CTRACE_DEPTH; 0: no limit */
+uint64_t ctrace__min_ticks;      /* CTRACE_MIN_DURATION in clock ticks */
+ctrace_callback_fn ctrace__callback;
+void *ctrace__callback_data;
+
+/* ---------------------------------------------------------------------------
+ * Shadow stack
+ * ------------------------------------------------------------------------ */
+
+static struct ctrace__frame *push(struct ctrace__thread *t, uintptr_t fn,
+				  uintptr_t sp)
+{
+	/* A call at or above the stack pointer of an open frame means that
+	 * frame is gone (longjmp, an exception).  A stack pointer above the
+	 * outermost frame is another stack (sigaltstack): keep everything. */
+	if (t->depth > 0 && sp < t->stack[0].sp)
+		while (t->depth > 0 && t->stack[t->depth - 1].sp <= sp)
+			t->recorded -= t->stack[--t->depth].recorded;
+
+	if (t->depth == t->capacity) {
+		size_t cap = t->capacity ? t->capacity * 2 : 4096;
+		void *m = t->stack == NULL
+			? mmap(NULL, cap * sizeof *t->stack,
+			       PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+			: mremap(t->stack, t->capacity * sizeof *t->stack,
+				 cap * sizeof *t->stack, MREMAP_MAYMOVE);
+		if (m == MAP_FAILED)
+			return NULL;
+		t->stack = m;
+		t->capacity = cap;
+	}
+	struct ctrace__frame *f = &t->stack[t->depth++];
+	f->fn = fn;
+	f->sp = sp;
+	f->recorded = 0;
+	return f;
+}
+
+/* The open frame of `fn`, frames above it dropped (their exits were
+ * skipped); NULL if it was entered before the shadow stack was kept. */
+static struct ctrace__frame *pop(struct ctrace__thread *t, uintptr_t fn)
+{
+	size_t i = t->depth;
+	while (i > 0 && t->stack[i - 1].fn != fn)
+		i--;
+	if (i == 0)
+		return NULL;
+	while (t->depth > i)
+		t->recorded -= t->stack[--t->depth].recorded;
+	t->depth--;
+	return &t->stack[i - 1];
+}
+
+/* ---------------------------------------------------------------------------
+ * Recording
+ * ------------------------------------------------------------------------ */
+
+static int recording(const struct ctrace__thread *t, uint8_t gate)
+{
+	return !(gate & CTRACE_GATE_OFF) && !t->thread_off;
+}
+
+static void notify(struct ctrace__thread *t, int kind, uintptr_t fn,
+		   uintptr_t site, uint64_t now)
+{
+	struct ctrace_event ev = {
+		.kind = kind,
+		.function = (void *)fn,
+		.call_site = (void *)site,
+		.time_ns = ctrace__ticks_to_ns(now),
+		.thread = t->main.thread,
+		.depth = (unsigned)t->recorded,
+	};
+	ctrace_callback_fn cb = ctrace__callback;
+	if (cb == NULL)
+		return;
+	/* Instrumented code the callback runs is not recorded. */
+	t->state = CTRACE_T_CALLBACK;
+	cb(&ev, ctrace__callback_data);
+	t->state = CTRACE_T_BUSY;
+}
+
+/* Takes a short call back out of the buffer: it is the last thing in the
+ * stream, so zero it (tag first, for a concurrent reader) and restore the
+ * state from before it. */
+static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
+{
+	uint8_t *p = f->pos;
+	if (p[0] == CTRACE_TAG_EXTENDED && p[1] == CTRACE_REC_DEFINE) {
+		s->pair[p[3]].fn = 0;
+		s->pair[p[3]].site = 0;
+	}
+	p[0] = 0;
+	ctrace__barrier();
+	memset(p + 1, 0, (size_t)(f->end - p - 1));
+	s->cur = p;
+	s->last = f->prev_last;
+	s->last_sp = f->prev_sp;
+}
+
+void ctrace__policy_enter(struct ctrace__thread *t, uintptr_t fn,
+			  uintptr_t site, uintptr_t sp)
+{
+	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
+	uint8_t flags = (gate & CTRACE_GATE_TABLE) ? ctrace__function_flags(fn)
+						   : 0;
+	struct ctrace__frame *f = push(t, fn, sp);
+	if (f == NULL || (flags & CTRACE_F_SKIP) || !recording(t, gate) ||
+	    (ctrace__max_depth && t->recorded >= ctrace__max_depth))
+		return;
+
+	struct ctrace__stream *s = &t->main;
+	uint64_t now = ctrace__now();
+	if (s->cur >= s->limit && ctrace__stream_refill(s, now) == NULL) {
+		ctrace__stream_lost(s, now, 0);
+		return;
+	}
+	f->pos = s->cur;
+	f->chunk = s->chunk;
+	f->prev_last = s->last;
+	f->prev_sp = s->last_sp;
+	f->ticks = now;
+	emit(s, 0, fn, site, sp, now, 1);
+	f->end = s->cur;
+	f->recorded = 1;
+	t->recorded++;
+	if (gate & CTRACE_GATE_CALLBACK)
+		notify(t, CTRACE_EVENT_ENTRY, fn, site, now);
+}
+
+void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
+			 uintptr_t site)
+{
+	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
+	struct ctrace__frame *f = pop(t, fn);
+	if (f != NULL) {
+		if (!f->recorded)
+			return;
+		t->recorded--;
+	} else if (!recording(t, gate) ||
+		   ((gate & CTRACE_GATE_TABLE) &&
+		    (ctrace__function_flags(fn) & CTRACE_F_SKIP))) {
+		return;
+	}
+
+	struct ctrace__stream *s = &t->main;
+	uint64_t now = ctrace__now();
+	if (f != NULL && now - f->ticks < ctrace__min_ticks &&
+	    s->cur == f->end && s->chunk == f->chunk && s->cur != NULL) {
+		rewind_call(s, f);
+		return;
+	}
+	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, 0, now, 1);
+	if (gate & CTRACE_GATE_CALLBACK)
+		notify(t, CTRACE_EVENT_EXIT, fn, site, now);
+}
