@@ -1,0 +1,391 @@
+/* record.c -- ctrace record: the options, checked, become the recorder's
+ * environment variables; then the program runs (program.c).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "launcher.h"
+
+/* ---------------------------------------------------------------------------
+ * Lists
+ * ------------------------------------------------------------------------ */
+
+/* Returns "A,B": frees A. */
+static char *join_list(char *a, const char *b)
+{
+	if (a == NULL)
+		return must_strdup(b);
+	char *r = must_alloc(strlen(a) + strlen(b) + 2);
+	sprintf(r, "%s,%s", a, b);
+	free(a);
+	return r;
+}
+
+/* Whether the comma-separated LIST holds "all". */
+static int list_has_all(const char *list)
+{
+	for (const char *p = list;; p++) {
+		size_t len = strcspn(p, ",");
+		if (len == 3 && !strncmp(p, "all", 3))
+			return 1;
+		p += len;
+		if (*p == '\0')
+			return 0;
+	}
+}
+
+/* ---------------------------------------------------------------------------
+ * Checking option values
+ *
+ * The recorder reads its variables in a process that is already running
+ * and can only warn about a bad value; here a bad value stops everything
+ * before the program starts.
+ * ------------------------------------------------------------------------ */
+
+/* Parses a whole decimal number in [lo, hi], or returns -1. */
+static long parse_number(const char *s, long lo, long hi)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end != '\0' || errno || v < lo || v > hi)
+		return -1;
+	return v;
+}
+
+/* The recorder names a fork()ed child's file OUTPUT.PID: OUTPUT must name
+ * a file, not a directory. */
+static void check_output(const char *s)
+{
+	size_t len = strlen(s);
+	if (len == 0)
+		usage_error("empty output file name");
+	if (s[len - 1] == '/' || !strcmp(s, ".") || !strcmp(s, "..") ||
+	    (len >= 2 && !strcmp(s + len - 2, "/.")) ||
+	    (len >= 3 && !strcmp(s + len - 3, "/..")))
+		usage_error("invalid output file name '%s': a directory", s);
+}
+
+static void check_depth(const char *s)
+{
+	if (parse_number(s, 1, INT_MAX) < 0)
+		usage_error("invalid depth '%s': expected a positive integer", s);
+}
+
+/* A duration: "5us", "2ms", "1.5s"; the unit is required, since uftrace
+ * users expect microseconds and the recorder nanoseconds. */
+static void check_time(const char *s)
+{
+	static const char *const units[] = {"ns", "us", "ms", "s"};
+	const char *p = s + strspn(s, "0123456789");
+
+	if (*p == '.' && p > s)
+		p += 1 + strspn(p + 1, "0123456789");
+	if (p == s || p[-1] == '.')
+		usage_error("invalid time '%s': expected a number and a unit "
+			    "(5us, 2ms; ns, us, ms or s)",
+			    s);
+	if (strtod(s, NULL) <= 0)
+		usage_error("invalid time '%s': must be more than zero", s);
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+		if (!strcmp(p, units[i]))
+			return;
+	usage_error("invalid time '%s': %s (ns, us, ms or s)", s,
+		    *p ? "unknown unit" : "missing unit");
+}
+
+static const struct {
+	const char *name;
+	int number;
+} signal_names[] = {
+	{"HUP", SIGHUP},       {"INT", SIGINT},       {"QUIT", SIGQUIT},
+	{"ILL", SIGILL},       {"TRAP", SIGTRAP},     {"ABRT", SIGABRT},
+	{"BUS", SIGBUS},       {"FPE", SIGFPE},       {"KILL", SIGKILL},
+	{"USR1", SIGUSR1},     {"SEGV", SIGSEGV},     {"USR2", SIGUSR2},
+	{"PIPE", SIGPIPE},     {"ALRM", SIGALRM},     {"TERM", SIGTERM},
+	{"CHLD", SIGCHLD},     {"CONT", SIGCONT},     {"STOP", SIGSTOP},
+	{"TSTP", SIGTSTP},     {"TTIN", SIGTTIN},     {"TTOU", SIGTTOU},
+	{"URG", SIGURG},       {"XCPU", SIGXCPU},     {"XFSZ", SIGXFSZ},
+	{"VTALRM", SIGVTALRM}, {"PROF", SIGPROF},     {"WINCH", SIGWINCH},
+	{"IO", SIGIO},         {"PWR", SIGPWR},       {"SYS", SIGSYS},
+};
+
+/* Returns the number of the signal named S: "USR2", "SIGUSR2", "12",
+ * "RTMIN+2", "SIGRTMAX-1". */
+static int check_signal(const char *s)
+{
+	const char *name = strncasecmp(s, "SIG", 3) ? s : s + 3;
+	long n = parse_number(s, 1, SIGRTMAX);
+
+	for (size_t i = 0; n < 0 && i < sizeof signal_names /
+						sizeof *signal_names; i++)
+		if (!strcasecmp(name, signal_names[i].name))
+			n = signal_names[i].number;
+	if (n < 0 && !strncasecmp(name, "RTMIN", 5)) {
+		long k = name[5] == '\0' ? 0 :
+			 name[5] == '+'	 ? parse_number(name + 6, 0, INT_MAX) :
+					   -1;
+		if (k >= 0 && k <= SIGRTMAX - SIGRTMIN)
+			n = SIGRTMIN + k;
+	}
+	if (n < 0 && !strncasecmp(name, "RTMAX", 5)) {
+		long k = name[5] == '\0' ? 0 :
+			 name[5] == '-'	 ? parse_number(name + 6, 0, INT_MAX) :
+					   -1;
+		if (k >= 0 && k <= SIGRTMAX - SIGRTMIN)
+			n = SIGRTMAX - k;
+	}
+	if (n < 0)
+		usage_error("invalid signal '%s': expected a name (USR2, "
+			    "SIGUSR2) or a number",
+			    s);
+	if (n == SIGKILL || n == SIGSTOP)
+		usage_error("invalid signal '%s': it cannot be caught", s);
+	return (int)n;
+}
+
+/* The recorder splits its lists at commas, so a pattern cannot hold
+ * one; a leading `!' would turn an -F pattern into an -N one. */
+static void check_pattern(const char *pat, int include, int regex)
+{
+	if (*pat == '\0')
+		usage_error("empty pattern");
+	if (strchr(pat, ',') != NULL)
+		usage_error("invalid pattern '%s': patterns cannot contain a "
+			    "comma (give one pattern per -F or -N)",
+			    pat);
+	if (include && *pat == '!')
+		usage_error("invalid pattern '%s': patterns cannot start with "
+			    "'!' (use -N to exclude)",
+			    pat);
+	if (regex) {
+		regex_t re;
+		int err = regcomp(&re, pat, REG_EXTENDED | REG_NOSUB);
+		if (err != 0) {
+			char why[256];
+			regerror(err, &re, why, sizeof why);
+			usage_error("invalid regular expression '%s': %s", pat,
+				    why);
+		}
+		regfree(&re);
+	}
+}
+
+/* ---------------------------------------------------------------------------
+ * ctrace record
+ * ------------------------------------------------------------------------ */
+
+enum {
+	OPT_MATCH = 256,
+	OPT_ARGS,
+	OPT_RETVAL,
+	OPT_SIGNAL,
+	OPT_NO_START,
+	OPT_FORCE,
+};
+
+static const struct option record_options[] = {
+	{"output", required_argument, NULL, 'o'},
+	{"filter", required_argument, NULL, 'F'},
+	{"notrace", required_argument, NULL, 'N'},
+	{"match", required_argument, NULL, OPT_MATCH},
+	{"depth", required_argument, NULL, 'D'},
+	{"time-filter", required_argument, NULL, 't'},
+	{"args", optional_argument, NULL, OPT_ARGS},
+	{"retval", optional_argument, NULL, OPT_RETVAL},
+	{"signal", required_argument, NULL, OPT_SIGNAL},
+	{"no-start", no_argument, NULL, OPT_NO_START},
+	{"force", no_argument, NULL, OPT_FORCE},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{NULL, 0, NULL, 0},
+};
+
+/* The variables record sets from its options.  Those whose option is not
+ * given are removed, so that a recording depends on the command line
+ * only, not on what the shell happens to export. */
+static const char *const record_variables[] = {
+	"CTRACE",	 "CTRACE_OUTPUT", "CTRACE_FILTER",
+	"CTRACE_MATCH",	 "CTRACE_DEPTH",  "CTRACE_MIN_DURATION",
+	"CTRACE_ARGS",	 "CTRACE_RETVAL", "CTRACE_SIGNAL",
+	"CTRACE_START",
+};
+
+/* What the command line asks for, as the recorder's variables spell it
+ * (NULL: not set). */
+struct recording {
+	const char *output;
+	char *filter;
+	const char *match;
+	const char *depth;
+	const char *min_duration;
+	char *args;
+	char *retval;
+	char signal[16];
+	int no_start;
+	int force;
+};
+
+/* Parses and checks record's options; returns the index of PROGRAM. */
+static int parse_options(int argc, char **argv, struct recording *r)
+{
+	int regex = 0, c;
+
+	/* Patterns are checked once --match is known. */
+	struct {
+		const char *text;
+		int exclude;
+	} *patterns = must_alloc(argc * sizeof *patterns);
+	int n_patterns = 0;
+
+	/* "+": PROGRAM's own options are not ctrace's. */
+	while ((c = getopt_long(argc, argv, "+o:F:N:D:t:hV", record_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			check_output(optarg);
+			r->output = optarg;
+			break;
+		case 'F':
+		case 'N':
+			patterns[n_patterns].text = optarg;
+			patterns[n_patterns++].exclude = c == 'N';
+			break;
+		case OPT_MATCH:
+			if (strcmp(optarg, "glob") && strcmp(optarg, "regex"))
+				usage_error("invalid --match '%s': expected "
+					    "glob or regex",
+					    optarg);
+			r->match = optarg;
+			regex = !strcmp(optarg, "regex");
+			break;
+		case 'D':
+			check_depth(optarg);
+			r->depth = optarg;
+			break;
+		case 't':
+			check_time(optarg);
+			r->min_duration = optarg;
+			break;
+		case OPT_ARGS:
+		case OPT_RETVAL: {
+			char **list = c == OPT_ARGS ? &r->args : &r->retval;
+			if (optarg != NULL && *optarg == '\0')
+				usage_error("empty --%s pattern list",
+					    c == OPT_ARGS ? "args" : "retval");
+			*list = join_list(*list, optarg ? optarg : "all");
+			break;
+		}
+		case OPT_SIGNAL:
+			snprintf(r->signal, sizeof r->signal, "%d",
+				 check_signal(optarg));
+			break;
+		case OPT_NO_START:
+			r->no_start = 1;
+			break;
+		case OPT_FORCE:
+			r->force = 1;
+			break;
+		case 'h':
+			print_usage(stdout);
+			exit(0);
+		case 'V':
+			print_version();
+		default:
+			fputs("Try 'ctrace --help' for more information.\n",
+			      stderr);
+			exit(2);
+		}
+	}
+	if (optind >= argc)
+		usage_error("record: no program given");
+
+	/* In the order given, as the first that matches decides; "!"
+	 * marks an exclusion. */
+	for (int i = 0; i < n_patterns; i++) {
+		const char *pat = patterns[i].text;
+		check_pattern(pat, !patterns[i].exclude, regex);
+		if (patterns[i].exclude) {
+			char *bang = must_alloc(strlen(pat) + 2);
+			sprintf(bang, "!%s", pat);
+			r->filter = join_list(r->filter, bang);
+			free(bang);
+		} else {
+			r->filter = join_list(r->filter, pat);
+		}
+	}
+	free(patterns);
+	/* "all" covers every other pattern. */
+	if (r->args != NULL && list_has_all(r->args))
+		strcpy(r->args, "all");
+	if (r->retval != NULL && list_has_all(r->retval))
+		strcpy(r->retval, "all");
+	return optind;
+}
+
+static void set_variable(const char *name, const char *value)
+{
+	if (value != NULL && setenv(name, value, 1) < 0) {
+		error_msg("cannot set %s: %s", name, strerror(errno));
+		exit(2);
+	}
+}
+
+static void set_environment(const struct recording *r)
+{
+	for (size_t i = 0;
+	     i < sizeof record_variables / sizeof *record_variables; i++)
+		unsetenv(record_variables[i]);
+	set_variable("CTRACE_OUTPUT", r->output);
+	set_variable("CTRACE_FILTER", r->filter);
+	set_variable("CTRACE_MATCH", r->match);
+	set_variable("CTRACE_DEPTH", r->depth);
+	set_variable("CTRACE_MIN_DURATION", r->min_duration);
+	set_variable("CTRACE_ARGS", r->args);
+	set_variable("CTRACE_RETVAL", r->retval);
+	set_variable("CTRACE_SIGNAL", *r->signal ? r->signal : NULL);
+	set_variable("CTRACE_START", r->no_start ? "off" : NULL);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct recording r = {.output = DEFAULT_TRACE};
+	char **program_argv = argv + parse_options(argc, argv, &r);
+
+	char *path = find_program(program_argv[0]);
+	if (!r.force)
+		check_program(path, strchr(program_argv[0], '/') ?
+					    program_argv[0] :
+					    path);
+	set_environment(&r);
+
+	/* The directory and name the recorder's files will have. */
+	const char *slash = strrchr(r.output, '/');
+	const char *base = slash ? slash + 1 : r.output;
+	char *dir = must_strdup(slash == NULL ? "." : r.output);
+	if (slash != NULL)
+		dir[slash == r.output ? 1 : slash - r.output] = '\0';
+	struct trace_files before;
+	list_trace_files(dir, base, &before);
+
+	int status = run_program(path, program_argv);
+	int exit_status;
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		error_msg("%s terminated by signal %d (%s)%s", program_argv[0],
+			  sig, strsignal(sig),
+			  WCOREDUMP(status) ? ", core dumped" : "");
+		exit_status = 128 + sig;
+	} else {
+		exit_status = WEXITSTATUS(status);
+	}
+	report_trace_files(r.output, dir, base, &before, program_argv[0]);
+	return exit_status;
+}
