@@ -48,8 +48,11 @@
  * caller's stack pointer at the call (the hook's CFA), minus that of the
  * previous ENTRY of the chunk (0 for the first), divided by pointer_size.
  * Stack pointers let a reader close the frames that longjmp, C++ exceptions
- * and other non-local exits leave without an EXIT: a call entered at or
- * above the stack pointer of an open frame means that frame is gone.  A pair slot names a (function, call site)
+ * and other non-local exits leave without an EXIT: a call entered above the
+ * stack pointer of an open frame, or at it from a different call site,
+ * means that frame is gone.  (At the same pointer and call site, the new
+ * call is a function inlined into the open one: its hooks run in the
+ * caller's frame with the caller's return address.)  A pair slot names a (function, call site)
  * pair defined earlier in the same chunk by a CTRACE_REC_DEFINE record;
  * every chunk starts with all slots undefined, so each chunk decodes on its
  * own.  An EXIT names the pair its ENTRY named (the hook receives the same
@@ -167,9 +170,25 @@ enum ctrace_record_type {
 	/* The thread exited normally: u64 ticks (absolute). */
 	CTRACE_REC_THREAD_END = 3,
 
-	/* Reserved: captured machine state for arguments and return
-	 * values (see doc/format.md when defined). */
+	/* Machine state at a call's entry, for its arguments (CTRACE_ARGS);
+	 * directly follows the ENTRY it belongs to, in the same chunk:
+	 * u64 pc (the return address of the entry hook: a PC inside the
+	 * function), u64 sp (the function's stack pointer at that call: the
+	 * ENTRY's), u64 cfa (the function's canonical frame address as the
+	 * recorder found it in its CFI; 0 if unknown), u8 n, then n times
+	 * (u8 DWARF register number, u64 value): the callee-saved registers;
+	 * then memory blocks up to the end of the payload, each u64 address,
+	 * uleb length, the bytes: stack windows around sp and cfa, and the
+	 * text of string arguments (CTRACE_STRLEN bytes at most). */
 	CTRACE_REC_ARGS = 4,
+	/* A call's return registers (CTRACE_RETVAL); directly follows the
+	 * EXIT it belongs to.  The exit hook reserves it and the function's
+	 * return fills it in: u8 state (0: not filled, the function left
+	 * another way; 1: filled), u64 r0 (rax/eax), u64 r1 (rdx/edx),
+	 * 16 bytes xmm0, 16 bytes xmm1 (zero on i386), 10 bytes st0, u8 st0
+	 * valid, u64 address, u8 length, 64 bytes: memory at r0 when it
+	 * points into the caller's stack frame (a returned struct).  Payload
+	 * CTRACE_RETVAL_PAYLOAD bytes. */
 	CTRACE_REC_RETVAL = 5,
 
 	/* A user marker or tracepoint hit: u64 ticks (absolute), u8 kind
@@ -227,6 +246,8 @@ enum ctrace_lost_reason {
 	CTRACE_LOST_NESTED = 3,    /* signal within a signal within the hook */
 	CTRACE_LOST_TOO_LARGE = 4, /* the trace reached its address limit */
 };
+
+#define CTRACE_RETVAL_PAYLOAD 133
 
 /* The largest ENTRY or EXIT group: DEFINE (3 + 17) plus tag, a 10-byte
  * time delta and a 10-byte stack delta.  The recorder keeps at least this

@@ -36,7 +36,7 @@ static inline void put_u64(uint8_t *p, uint64_t v)
  * per pair per chunk. */
 static __attribute__((noinline, unused)) uint8_t *
 define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
-	    uintptr_t site, int may_scan)
+	    uintptr_t site, uint64_t now, int may_scan)
 {
 	p[1] = CTRACE_REC_DEFINE;
 	p[2] = 17;
@@ -47,7 +47,7 @@ define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
 	s->pair[slot].site = site;
 	if (may_scan) {
 		int saved_errno = errno;
-		ctrace__modules_check(fn);
+		ctrace__modules_check(fn, now);
 		errno = saved_errno;
 	}
 	return p + 20;
@@ -75,7 +75,7 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 	unsigned slot = pair_slot(fn, site);
 	uint8_t *q = p;
 	if (unlikely(s->pair[slot].fn != fn || s->pair[slot].site != site))
-		q = define_pair(s, p, slot, fn, site, may_scan);
+		q = define_pair(s, p, slot, fn, site, now, may_scan);
 
 	/* The TSC of another CPU may lag by a few ticks after a migration:
 	 * never let time run backwards inside a stream. */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "capture.h"
 #include "emit.h"
 
 __thread struct ctrace__thread ctrace__self
@@ -54,6 +55,7 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		ctrace__thread_start(t);
 		if (t->state != CTRACE_T_IDLE)
 			break;
+		ctrace__capture_setup();
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
 		if (atomic_load_explicit(&ctrace__gate, memory_order_relaxed))
@@ -104,8 +106,10 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
  * The hooks
  * ------------------------------------------------------------------------ */
 
-__attribute__((visibility("default"))) void
-__cyg_profile_func_enter(void *fn, void *site)
+/* __cyg_profile_func_enter is a stub in arch/<cpu>/hooks.S: it jumps here
+ * (same frame, so CTRACE_CALLER_SP holds) unless arguments or return
+ * values are captured, and then calls ctrace__hook_enter_regs. */
+void ctrace__hook_enter(void *fn, void *site)
 {
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
@@ -125,6 +129,25 @@ __cyg_profile_func_enter(void *fn, void *site)
 	if (t->state != CTRACE_T_OFF)
 		hook_slow(t, 0, (uintptr_t)fn, (uintptr_t)site,
 			  CTRACE_CALLER_SP());
+}
+
+void ctrace__hook_enter_regs(void *fn, void *site,
+			     const struct ctrace__regs *r)
+{
+	struct ctrace__thread *t = &ctrace__self;
+	if (likely(t->state == CTRACE_T_IDLE)) {
+		int saved_errno = errno;
+		t->state = CTRACE_T_BUSY;
+		ctrace__barrier();
+		ctrace__policy_enter_regs(t, (uintptr_t)fn, (uintptr_t)site,
+					  r->sp, r);
+		ctrace__barrier();
+		t->state = CTRACE_T_IDLE;
+		errno = saved_errno;
+		return;
+	}
+	if (t->state != CTRACE_T_OFF)
+		hook_slow(t, 0, (uintptr_t)fn, (uintptr_t)site, r->sp);
 }
 
 __attribute__((visibility("default"))) void

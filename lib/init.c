@@ -168,7 +168,7 @@ static void after_fork_child(void)
 	}
 	atomic_store(&next_thread, 1);
 	record_process();
-	ctrace__modules_scan();
+	ctrace__modules_scan(ctrace__now());
 	if (t->state == CTRACE_T_IDLE)
 		register_thread(t);
 }
@@ -189,7 +189,7 @@ static int start_process(void)
 		return -EAGAIN;
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 	record_process();
-	ctrace__modules_scan();
+	ctrace__modules_scan(ctrace__now());
 	ctrace__control_init(&config);
 	return 0;
 }
@@ -227,7 +227,7 @@ __attribute__((destructor(101))) static void finish_process(void)
 	struct ctrace__thread *t = &ctrace__self;
 	if (t->state == CTRACE_T_IDLE)
 		record_thread(&t->main);
-	ctrace__modules_scan();
+	ctrace__modules_scan(ctrace__now());
 	ctrace__file_finish();
 }
 
@@ -247,7 +247,7 @@ int ctrace_flush(void)
 	if (atomic_load(&ctrace__global) != CTRACE_G_ON)
 		return -ENODEV;
 	int saved_errno = errno;
-	ctrace__modules_scan();
+	ctrace__modules_scan(ctrace__now());
 	ctrace__file_sync();
 	errno = saved_errno;
 	return 0;

@@ -179,12 +179,13 @@ CTRACE_HIDDEN void ctrace__file_unlock_after_fork(void);
  * Modules (modules.c)
  * ------------------------------------------------------------------------ */
 
-/* Records every loaded object not yet recorded, and unloads.  Takes the
- * metadata lock itself. */
-CTRACE_HIDDEN void ctrace__modules_scan(void);
-/* Called when a new address shows up: rescans if it lies outside every
- * known module and the loader's object list has changed. */
-CTRACE_HIDDEN void ctrace__modules_check(uintptr_t addr);
+/* Records every loaded object not yet recorded, and unloads, as seen at
+ * clock reading `now`.  Takes the metadata lock itself. */
+CTRACE_HIDDEN void ctrace__modules_scan(uint64_t now);
+/* Called when a new address shows up in an event at `now`: rescans if it
+ * lies outside every known module and the loader's list has changed.
+ * The scan is dated `now`, so the module is known from that event on. */
+CTRACE_HIDDEN void ctrace__modules_check(uintptr_t addr, uint64_t now);
 CTRACE_HIDDEN void ctrace__modules_reset(void);
 
 /* ---------------------------------------------------------------------------
@@ -201,7 +202,7 @@ enum ctrace__state {
 
 /* A call on the shadow stack (policy.c). */
 struct ctrace__frame {
-	uintptr_t fn, sp;
+	uintptr_t fn, site, sp;
 	uint8_t *pos, *end;  /* its ENTRY group in the stream, if recorded */
 	uint64_t chunk;
 	uint64_t ticks;      /* when it was entered */

@@ -197,7 +197,7 @@ static int record_object(const struct object *o, uint64_t now)
 	return 1;
 }
 
-void ctrace__modules_scan(void)
+void ctrace__modules_scan(uint64_t now)
 {
 	if (known == NULL) {
 		void *m = mmap(NULL, MAX_KNOWN * sizeof *known,
@@ -228,7 +228,6 @@ void ctrace__modules_scan(void)
 
 	sigset_t saved;
 	ctrace__meta_lock(&saved);
-	uint64_t now = ctrace__now();
 	generation++;
 	int added = 0;
 	for (size_t off = 0; off < c.used;) {
@@ -257,7 +256,7 @@ void ctrace__modules_scan(void)
 		ctrace__filter_rescan();
 }
 
-void ctrace__modules_check(uintptr_t addr)
+void ctrace__modules_check(uintptr_t addr, uint64_t now)
 {
 	if (addr - hit_start < hit_end - hit_start)
 		return;
@@ -277,7 +276,7 @@ void ctrace__modules_check(uintptr_t addr)
 	struct collection c = {.first = 1};
 	dl_iterate_phdr(collect_one, &c);
 	if (c.adds != seen_adds || c.subs != seen_subs)
-		ctrace__modules_scan();
+		ctrace__modules_scan(now);
 }
 
 /* In a fork()ed child: the new file has recorded nothing yet. */

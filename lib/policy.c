@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "capture.h"
 #include "emit.h"
 
 _Atomic uint8_t ctrace__gate;
@@ -25,14 +26,23 @@ void *ctrace__callback_data;
  * Shadow stack
  * ------------------------------------------------------------------------ */
 
+/* An open frame is gone when a new call is made above its stack pointer,
+ * or at it from another call site: at the same pointer and site, the new
+ * call is a function inlined into the open one (its hooks run in the
+ * caller's frame, with the caller's return address). */
+static int gone(const struct ctrace__frame *f, uintptr_t sp, uintptr_t site)
+{
+	return f->sp < sp || (f->sp == sp && f->site != site);
+}
+
 static struct ctrace__frame *push(struct ctrace__thread *t, uintptr_t fn,
-				  uintptr_t sp)
+				  uintptr_t site, uintptr_t sp)
 {
 	/* A call at or above the stack pointer of an open frame means that
 	 * frame is gone (longjmp, an exception).  A stack pointer above the
 	 * outermost frame is another stack (sigaltstack): keep everything. */
 	if (t->depth > 0 && sp < t->stack[0].sp)
-		while (t->depth > 0 && t->stack[t->depth - 1].sp <= sp)
+		while (t->depth > 0 && gone(&t->stack[t->depth - 1], sp, site))
 			t->recorded -= t->stack[--t->depth].recorded;
 
 	if (t->depth == t->capacity) {
@@ -50,6 +60,7 @@ static struct ctrace__frame *push(struct ctrace__thread *t, uintptr_t fn,
 	}
 	struct ctrace__frame *f = &t->stack[t->depth++];
 	f->fn = fn;
+	f->site = site;
 	f->sp = sp;
 	f->recorded = 0;
 	return f;
@@ -117,20 +128,27 @@ static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 	s->last_sp = f->prev_sp;
 }
 
-void ctrace__policy_enter(struct ctrace__thread *t, uintptr_t fn,
-			  uintptr_t site, uintptr_t sp)
+static inline __attribute__((always_inline)) void
+policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
+	     uintptr_t sp, const struct ctrace__regs *regs)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
 	uint8_t flags = (gate & CTRACE_GATE_TABLE) ? ctrace__function_flags(fn)
 						   : 0;
-	struct ctrace__frame *f = push(t, fn, sp);
+	struct ctrace__frame *f = push(t, fn, site, sp);
 	if (f == NULL || (flags & CTRACE_F_SKIP) || !recording(t, gate) ||
 	    (ctrace__max_depth && t->recorded >= ctrace__max_depth))
 		return;
 
 	struct ctrace__stream *s = &t->main;
 	uint64_t now = ctrace__now();
-	if (s->cur >= s->limit && ctrace__stream_refill(s, now) == NULL) {
+	uint8_t capture = regs != NULL ? flags & (CTRACE_F_ARGS |
+						  CTRACE_F_RETVAL) : 0;
+	/* The ARGS record goes in the ENTRY's chunk: make room for both. */
+	if ((s->cur >= s->limit ||
+	     (capture && (size_t)(s->chunk_end - s->cur) <
+				 CTRACE_MAX_EVENT_BYTES + ctrace__args_max())) &&
+	    ctrace__stream_refill(s, now) == NULL) {
 		ctrace__stream_lost(s, now, 0);
 		return;
 	}
@@ -140,6 +158,8 @@ void ctrace__policy_enter(struct ctrace__thread *t, uintptr_t fn,
 	f->prev_sp = s->last_sp;
 	f->ticks = now;
 	emit(s, 0, fn, site, sp, now, 1);
+	if (capture)
+		ctrace__capture_entry(s, capture, fn, site, regs);
 	f->end = s->cur;
 	f->recorded = 1;
 	t->recorded++;
@@ -147,10 +167,26 @@ void ctrace__policy_enter(struct ctrace__thread *t, uintptr_t fn,
 		notify(t, CTRACE_EVENT_ENTRY, fn, site, now);
 }
 
+void ctrace__policy_enter(struct ctrace__thread *t, uintptr_t fn,
+			  uintptr_t site, uintptr_t sp)
+{
+	policy_enter(t, fn, site, sp, NULL);
+}
+
+void ctrace__policy_enter_regs(struct ctrace__thread *t, uintptr_t fn,
+			       uintptr_t site, uintptr_t sp,
+			       const struct ctrace__regs *r)
+{
+	policy_enter(t, fn, site, sp, r);
+}
+
 void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 			 uintptr_t site)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
+	/* The function's return address may be the trampoline by now. */
+	if (unlikely(site == (uintptr_t)ctrace__return_trampoline))
+		site = ctrace__retval_real_site(fn);
 	struct ctrace__frame *f = pop(t, fn);
 	if (f != NULL) {
 		if (!f->recorded)
@@ -169,7 +205,19 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 		rewind_call(s, f);
 		return;
 	}
+	/* A patched return address: reserve the RETVAL record right after
+	 * the EXIT, in the same chunk, for the trampoline to fill. */
+	int retval = ctrace__capture_on && ctrace__retval_pending(fn, 0);
+	if (retval && s->cur != NULL &&
+	    (size_t)(s->chunk_end - s->cur) <
+		    CTRACE_MAX_EVENT_BYTES + CTRACE_RETVAL_REC_BYTES &&
+	    ctrace__stream_refill(s, now) == NULL) {
+		ctrace__stream_lost(s, now, 0);
+		return;
+	}
 	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, 0, now, 1);
+	if (retval)
+		ctrace__retval_reserve(s, fn);
 	if (gate & CTRACE_GATE_CALLBACK)
 		notify(t, CTRACE_EVENT_EXIT, fn, site, now);
 }

@@ -90,13 +90,16 @@ AC_SUBST([ZLIB_LIBS])
 
 # CTRACE_CHECK_LIBDW
 # ------------------
-# elfutils' libdw is optional: nothing needs it yet.  Sets DW_LIBS, defines
-# HAVE_LIBDW and the automake conditional HAVE_LIBDW when it is usable.
-# With --with-libdw=yes a missing libdw is an error naming libdw-dev.
+# elfutils' libdw: the symbolizer reads arguments, return values and their
+# types from DWARF with it.  Required: a missing libdw is an error naming
+# libdw-dev.  Sets DW_LIBS, defines HAVE_LIBDW and the automake conditional
+# HAVE_LIBDW.
 AC_DEFUN([CTRACE_CHECK_LIBDW], [
 AC_ARG_WITH([libdw],
-  [AS_HELP_STRING([--with-libdw], [use elfutils libdw if available @<:@default=check@:>@])],
-  [], [with_libdw=check])
+  [AS_HELP_STRING([--with-libdw], [elfutils libdw (required) @<:@default=yes@:>@])],
+  [], [with_libdw=yes])
+AS_IF([test "x$with_libdw" = xno],
+  [AC_MSG_ERROR([libdw is required: install libdw-dev (apt-get install libdw-dev)])])
 ctrace_have_libdw=no
 AS_IF([test "x$with_libdw" != xno], [
   AC_CHECK_HEADER([elfutils/libdw.h], [

@@ -49,18 +49,27 @@ struct resolve_frame {
 };
 
 struct resolve_info {
-	/* Name of the function containing the address; never NULL: falls
-	 * back to the ELF symbol, the dynamic symbol, and finally
-	 * "module+0xoffset" (or "0xaddress" when no module covers it). */
+	/* Name of the function containing the address; never NULL.  The
+	 * ELF symbol (.symtab, the debug file's .symtab, else .dynsym) as
+	 * it is, clones like "f.cold" included; else the DWARF function;
+	 * finally "module+0xoffset" (module is the base name of the path)
+	 * or "0xaddress" when no module covers it.  Equal names are equal
+	 * pointers. */
 	const char *name;
 	const char *module;       /* module path, NULL if none covers it */
-	uint64_t module_offset;   /* address minus load bias */
-	struct resolve_frame src; /* source location, innermost first */
+	uint64_t module_offset;   /* address (as passed) minus load bias */
+	/* Source location, innermost inline frame first; from DWARF (src
+	 * has no file when there is none; its function is then `name` if
+	 * a symbol was found). */
+	struct resolve_frame src;
 };
 
 struct resolver;
 
-/* Returns a new resolver, or NULL when out of memory. */
+/* Returns a new resolver, or NULL when out of memory.  opts may be NULL
+ * (defaults); its strings are copied.  libbfd reports its own problems
+ * through one process-wide handler, which the resolvers share: use them
+ * from one thread. */
 struct resolver *resolver_new(const struct resolve_options *opts,
 			      resolve_error_fn error, void *data);
 
@@ -83,7 +92,8 @@ const struct resolve_info *resolve_function(struct resolver *r, uint64_t addr,
 					    uint64_t ticks);
 
 /* The call site whose return address is `ret` (as the hooks see it): the
- * source location is that of the call instruction (ret - 1).  Never NULL. */
+ * source location is that of the call instruction (ret - 1), and `name`
+ * the function making the call.  Never NULL. */
 const struct resolve_info *resolve_call_site(struct resolver *r, uint64_t ret,
 					     uint64_t ticks);
 

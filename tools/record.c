@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "launcher.h"
 
@@ -215,7 +216,7 @@ static const char *const record_variables[] = {
 	"CTRACE",	 "CTRACE_OUTPUT", "CTRACE_FILTER",
 	"CTRACE_MATCH",	 "CTRACE_DEPTH",  "CTRACE_MIN_DURATION",
 	"CTRACE_ARGS",	 "CTRACE_RETVAL", "CTRACE_SIGNAL",
-	"CTRACE_START",
+	"CTRACE_START",	 "CTRACE_PLAN",
 };
 
 /* What the command line asks for, as the recorder's variables spell it
@@ -354,6 +355,76 @@ static void set_environment(const struct recording *r)
 	set_variable("CTRACE_START", r->no_start ? "off" : NULL);
 }
 
+/* ---------------------------------------------------------------------------
+ * The capture plan
+ *
+ * With --args, ctrace-symbolize --make-plan reads the program's DWARF and
+ * tells the recorder what each function's arguments need (CTRACE_PLAN):
+ * far less copying, and the text of string arguments.  It is made for
+ * each recording, in a temporary file removed afterwards.
+ * ------------------------------------------------------------------------ */
+
+static void exec_symbolizer(char **args)
+{
+	const char *path = getenv("CTRACE_SYMBOLIZE");
+	if (path != NULL && *path != '\0') {
+		execv(path, args);
+		return;
+	}
+	char self[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (len > 0) {
+		self[len] = '\0';
+		char *slash = strrchr(self, '/');
+		if (slash != NULL && (size_t)(slash - self) +
+					     sizeof "/ctrace-symbolize" <=
+				     sizeof self) {
+			strcpy(slash + 1, "ctrace-symbolize");
+			execv(self, args);
+		}
+	}
+	execvp("ctrace-symbolize", args);
+}
+
+/* Returns the plan's file name (to remove), or NULL without a plan. */
+static char *make_plan(const char *program)
+{
+	const char *tmp = getenv("TMPDIR");
+	if (tmp == NULL || *tmp == '\0')
+		tmp = "/tmp";
+	char *file = must_alloc(strlen(tmp) + sizeof "/ctrace-plan.XXXXXX");
+	sprintf(file, "%s/ctrace-plan.XXXXXX", tmp);
+	int fd = mkstemp(file);
+	if (fd < 0) {
+		error_msg("cannot create a capture plan in %s: %s; string "
+			  "arguments will show as addresses",
+			  tmp, strerror(errno));
+		free(file);
+		return NULL;
+	}
+	close(fd);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		char *args[] = {"ctrace-symbolize", "--make-plan", "-o", file,
+				(char *)program, NULL};
+		exec_symbolizer(args);
+		_exit(127);
+	}
+	int status = 0;
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		error_msg("no capture plan for %s: string arguments will show "
+			  "as addresses",
+			  program);
+		unlink(file);
+		free(file);
+		return NULL;
+	}
+	set_variable("CTRACE_PLAN", file);
+	return file;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct recording r = {.output = DEFAULT_TRACE};
@@ -365,6 +436,7 @@ int cmd_record(int argc, char **argv)
 					    program_argv[0] :
 					    path);
 	set_environment(&r);
+	char *plan = r.args != NULL ? make_plan(path) : NULL;
 
 	/* The directory and name the recorder's files will have. */
 	const char *slash = strrchr(r.output, '/');
@@ -376,6 +448,10 @@ int cmd_record(int argc, char **argv)
 	list_trace_files(dir, base, &before);
 
 	int status = run_program(path, program_argv);
+	if (plan != NULL) {
+		unlink(plan);
+		free(plan);
+	}
 	int exit_status;
 	if (WIFSIGNALED(status)) {
 		int sig = WTERMSIG(status);

@@ -1,0 +1,959 @@
+/* capture.c -- arguments and return values (CTRACE_ARGS, CTRACE_RETVAL).
+ *
+ * The recorder knows nothing of types or parameters: it saves machine
+ * state, and the symbolizer finds the values in it with the program's
+ * DWARF.  At entry that is the callee-saved registers and the stack around
+ * the function's frame (where optimized code keeps its arguments across
+ * the call to the hook, and where -O0 code spilled them).  At return it is
+ * the return registers, caught by a trampoline: the exit hook runs before
+ * an optimized function has computed its result, so the value is only
+ * certain once the function has returned.
+ *
+ * The frame's canonical frame address (CFA) comes from the function's CFI
+ * in .eh_frame, found through _dl_find_object and .eh_frame_hdr's search
+ * table and evaluated up to the hook's call, once per call site: the
+ * answer is cached per thread, keyed by PC.  The return address lies just
+ * below the CFA; the recorder checks it holds the call site the hook was
+ * given before replacing it.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "capture.h"
+
+uint8_t ctrace__capture_on;
+static size_t string_max = 64; /* CTRACE_STRLEN */
+#define STRING_MAX_LIMIT 1024
+#define STRING_BUDGET 1024 /* string bytes per ARGS record */
+
+#define PTR_SIZE sizeof(uintptr_t)
+#if defined(__x86_64__)
+#define DW_REG_SP 7
+#define DW_REG_BP 6
+static const uint8_t saved_regnos[CTRACE_NREGS] = {3, 6, 12, 13, 14, 15};
+#define RET0 rax
+#define RET1 rdx
+#else
+#define RET0 eax
+#define RET1 edx
+#define DW_REG_SP 4
+#define DW_REG_BP 5
+static const uint8_t saved_regnos[CTRACE_NREGS] = {3, 6, 7, 5};
+#endif
+
+/* Stack windows: below the frame (spills, -O0 slots) and above it (stack
+ * arguments, the return address). */
+#define WINDOW_BELOW 256
+#define WINDOW_ABOVE 128
+#define WINDOW_JOINED 640
+#define WINDOW_NO_CFA 512
+
+/* ---------------------------------------------------------------------------
+ * Per-thread state
+ * ------------------------------------------------------------------------ */
+
+/* One patched return address. */
+struct tramp_entry {
+	uintptr_t slot;     /* where the return address lives */
+	uintptr_t real;     /* the real return address */
+	uintptr_t fn;
+	uint8_t *rec;       /* the reserved RETVAL payload, or NULL */
+	uint64_t chunk;     /* the chunk rec lies in */
+};
+
+#define CACHE_SIZE 1024 /* entries, a power of two */
+struct cfa_rule {
+	uintptr_t pc;
+	int32_t offset;
+	uint8_t reg;      /* 0: unknown, else DW_REG_SP or DW_REG_BP + 1 */
+	uint8_t own_body; /* pc lies in fn's own FDE: not an inlined copy */
+	uintptr_t fn;
+};
+
+#define TRAMP_MAX 16384 /* patched frames per thread */
+
+struct cap_thread {
+	struct tramp_entry *stack;
+	size_t depth;
+	struct cfa_rule *cache;
+	int failed; /* no memory: capture nothing more on this thread */
+	/* The top of this thread's stack (0: unknown): memory from the stack
+	 * pointer up to it is mapped. */
+	uintptr_t stack_top;
+};
+
+/* Set by the dynamic loader: the initial thread's stack pointer at
+ * start-up, below argv and the environment. */
+extern void *__libc_stack_end;
+
+static uintptr_t find_stack_top(void)
+{
+	if (ctrace__self.main.tid == (uint32_t)getpid())
+		return ((uintptr_t)__libc_stack_end + 4095) & ~(uintptr_t)4095;
+	/* glibc puts a thread's descriptor (and its static TLS) at the top
+	 * of its stack block, be it allocated or given by the program. */
+	return (uintptr_t)pthread_self();
+}
+
+static __thread struct cap_thread cap
+	__attribute__((tls_model("initial-exec")));
+
+static int thread_ready(struct cap_thread *c)
+{
+	if (c->stack != NULL)
+		return 1;
+	if (c->failed)
+		return 0;
+	size_t bytes = TRAMP_MAX * sizeof *c->stack +
+		       CACHE_SIZE * sizeof *c->cache;
+	uint8_t *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED) {
+		c->failed = 1;
+		return 0;
+	}
+	c->cache = (struct cfa_rule *)(m + TRAMP_MAX * sizeof *c->stack);
+	c->stack_top = find_stack_top();
+	ctrace__barrier();
+	c->stack = (struct tramp_entry *)m;
+	return 1;
+}
+
+/* ---------------------------------------------------------------------------
+ * Set-up
+ * ------------------------------------------------------------------------ */
+
+/* The executable's readable segments: string literals are read there
+ * directly (it is never unloaded), other strings through the kernel. */
+#define MAX_SEGMENTS 8
+static struct {
+	uintptr_t start, end;
+} readable[MAX_SEGMENTS];
+static size_t n_readable;
+
+static int executable_segments(struct dl_phdr_info *info, size_t size,
+			       void *data)
+{
+	(void)size;
+	(void)data;
+	for (int i = 0; i < info->dlpi_phnum && n_readable < MAX_SEGMENTS; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_R))
+			continue;
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+		readable[n_readable].start = start;
+		readable[n_readable].end =
+			(start + ph->p_memsz + 4095) & ~(uintptr_t)4095;
+		n_readable++;
+	}
+	return 1; /* the executable comes first */
+}
+
+static void find_readonly_text(void)
+{
+	dl_iterate_phdr(executable_segments, NULL);
+}
+
+void ctrace__capture_setup(void)
+{
+	static int done;
+	if (done)
+		return;
+	done = 1;
+	const char *a = getenv("CTRACE_ARGS"), *r = getenv("CTRACE_RETVAL");
+	const char *n = getenv("CTRACE_STRLEN");
+	if (n != NULL && *n) {
+		char *end;
+		unsigned long v = strtoul(n, &end, 10);
+		if (*end != '\0' || v > STRING_MAX_LIMIT)
+			ctrace__warn("CTRACE_STRLEN=", n,
+				     ": expected a number up to 1024; using 64");
+		else
+			string_max = v;
+	}
+	if ((a != NULL && *a) || (r != NULL && *r))
+		ctrace__capture_on = 1;
+	if (a != NULL && *a) {
+		ctrace__plan_load();
+		find_readonly_text();
+	}
+}
+
+/* Before main, so main's own arguments are captured; constructors of the
+ * program that run earlier are caught by the hooks' start-up path. */
+__attribute__((constructor(101))) static void capture_constructor(void)
+{
+	ctrace__capture_setup();
+}
+
+/* ---------------------------------------------------------------------------
+ * Reading .eh_frame
+ * ------------------------------------------------------------------------ */
+
+struct cursor {
+	const uint8_t *p, *end;
+	int bad;
+};
+
+static uint64_t get_uleb(struct cursor *c)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+	while (c->p < c->end) {
+		uint8_t b = *c->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return v;
+	}
+	c->bad = 1;
+	return 0;
+}
+
+static int64_t get_sleb(struct cursor *c)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+	while (c->p < c->end) {
+		uint8_t b = *c->p++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			if (shift < 64 && (b & 0x40))
+				v |= ~(uint64_t)0 << shift;
+			return (int64_t)v;
+		}
+	}
+	c->bad = 1;
+	return 0;
+}
+
+static uint64_t get_fixed(struct cursor *c, size_t n)
+{
+	uint64_t v = 0;
+	if ((size_t)(c->end - c->p) < n) {
+		c->bad = 1;
+		return 0;
+	}
+	memcpy(&v, c->p, n); /* little-endian */
+	c->p += n;
+	return v;
+}
+
+/* DW_EH_PE_* pointer encodings; `data` is the base for datarel. */
+static uintptr_t get_encoded(struct cursor *c, uint8_t enc, uintptr_t data)
+{
+	if (enc == 0xff)
+		return 0;
+	uintptr_t field = (uintptr_t)c->p, v;
+	switch (enc & 0x0f) {
+	case 0x00: v = (uintptr_t)get_fixed(c, PTR_SIZE); break;
+	case 0x01: v = (uintptr_t)get_uleb(c); break;
+	case 0x02: v = (uintptr_t)get_fixed(c, 2); break;
+	case 0x03: v = (uintptr_t)get_fixed(c, 4); break;
+	case 0x04: v = (uintptr_t)get_fixed(c, 8); break;
+	case 0x09: v = (uintptr_t)get_sleb(c); break;
+	case 0x0a: v = (uintptr_t)(int16_t)get_fixed(c, 2); break;
+	case 0x0b: v = (uintptr_t)(int32_t)get_fixed(c, 4); break;
+	case 0x0c: v = (uintptr_t)get_fixed(c, 8); break;
+	default: c->bad = 1; return 0;
+	}
+	switch (enc & 0x70) {
+	case 0x00: break;
+	case 0x10: v += field; break;
+	case 0x30: v += data; break;
+	default: c->bad = 1; return 0;
+	}
+	if (enc & 0x80) { /* indirect: our own mapped data */
+		if (v == 0) {
+			c->bad = 1;
+			return 0;
+		}
+		v = *(const uintptr_t *)v;
+	}
+	return v;
+}
+
+/* The FDE covering pc, from .eh_frame_hdr's sorted table; NULL if none. */
+static const uint8_t *find_fde(const uint8_t *hdr, uintptr_t pc)
+{
+	if (hdr[0] != 1 || hdr[3] != 0x3b) /* version 1, datarel sdata4 */
+		return NULL;
+	struct cursor c = {hdr + 4, hdr + 4 + 2 * 8, 0};
+	get_encoded(&c, hdr[1], (uintptr_t)hdr); /* eh_frame_ptr */
+	uintptr_t count = get_encoded(&c, hdr[2], (uintptr_t)hdr);
+	if (c.bad || count == 0)
+		return NULL;
+	const int32_t *table = (const int32_t *)c.p;
+	size_t lo = 0, hi = count;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if ((uintptr_t)hdr + (intptr_t)table[2 * mid] <= pc)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if ((uintptr_t)hdr + (intptr_t)table[2 * lo] > pc)
+		return NULL;
+	return hdr + table[2 * lo + 1];
+}
+
+struct cie_info {
+	uint64_t code_align;
+	int64_t data_align;
+	uint8_t fde_enc;
+	int has_z;
+	const uint8_t *insns, *end;
+};
+
+static int parse_cie(const uint8_t *cie, struct cie_info *ci)
+{
+	uint32_t len;
+	memcpy(&len, cie, 4);
+	if (len == 0 || len == 0xffffffffu)
+		return -1;
+	struct cursor c = {cie + 8, cie + 4 + len, 0};
+	uint8_t version = (uint8_t)get_fixed(&c, 1);
+	const char *aug = (const char *)c.p;
+	size_t alen = strnlen(aug, (size_t)(c.end - c.p));
+	c.p += alen + 1;
+	if (strstr(aug, "eh") != NULL)
+		get_fixed(&c, PTR_SIZE);
+	ci->code_align = get_uleb(&c);
+	ci->data_align = get_sleb(&c);
+	if (version == 1)
+		get_fixed(&c, 1);
+	else
+		get_uleb(&c);
+	ci->fde_enc = 0;
+	ci->has_z = aug[0] == 'z';
+	if (ci->has_z) {
+		uint64_t zlen = get_uleb(&c);
+		const uint8_t *after = c.p + zlen;
+		for (const char *a = aug + 1; *a && !c.bad; a++) {
+			if (*a == 'R') {
+				ci->fde_enc = (uint8_t)get_fixed(&c, 1);
+			} else if (*a == 'L') {
+				get_fixed(&c, 1);
+			} else if (*a == 'P') {
+				uint8_t e = (uint8_t)get_fixed(&c, 1);
+				get_encoded(&c, e & 0x7f, 0);
+			} else if (*a != 'S' && *a != 'B') {
+				break;
+			}
+		}
+		c.p = after;
+	}
+	if (c.bad || c.p > c.end)
+		return -1;
+	ci->insns = c.p;
+	ci->end = c.end;
+	return 0;
+}
+
+struct cfa_state {
+	uint64_t reg;
+	int64_t offset;
+	int unknown; /* an expression or something we do not follow */
+};
+
+/* Runs CFA instructions while the location stays at or below target.
+ * Returns 1 when it stopped because the location went past target. */
+static int run_cfa(struct cursor *c, const struct cie_info *ci,
+		   uintptr_t *loc, uintptr_t target, struct cfa_state *st,
+		   struct cfa_state *saved, int *nsaved)
+{
+	while (c->p < c->end && !c->bad) {
+		uint8_t op = *c->p++;
+		uint64_t adv = 0;
+		switch (op >> 6) {
+		case 1:
+			adv = op & 0x3f;
+			goto advance;
+		case 2:
+			get_uleb(c);
+			continue;
+		case 3:
+			continue;
+		}
+		switch (op) {
+		case 0x00: break;                                  /* nop */
+		case 0x01: *loc = (uintptr_t)get_fixed(c, PTR_SIZE); /* set_loc */
+			   if (*loc > target) return 1;
+			   break;
+		case 0x02: adv = get_fixed(c, 1); goto advance;
+		case 0x03: adv = get_fixed(c, 2); goto advance;
+		case 0x04: adv = get_fixed(c, 4); goto advance;
+		case 0x05: get_uleb(c); get_uleb(c); break;      /* offset_ext */
+		case 0x06: case 0x07: case 0x08: get_uleb(c); break;
+		case 0x09: get_uleb(c); get_uleb(c); break;      /* register */
+		case 0x0a:                                         /* remember */
+			if (*nsaved < 8)
+				saved[(*nsaved)++] = *st;
+			else
+				st->unknown = 1;
+			break;
+		case 0x0b:                                         /* restore */
+			if (*nsaved > 0)
+				*st = saved[--(*nsaved)];
+			else
+				st->unknown = 1;
+			break;
+		case 0x0c:                                         /* def_cfa */
+			st->reg = get_uleb(c);
+			st->offset = (int64_t)get_uleb(c);
+			st->unknown = 0;
+			break;
+		case 0x0d: st->reg = get_uleb(c); break;
+		case 0x0e: st->offset = (int64_t)get_uleb(c); break;
+		case 0x0f: {                                       /* def_cfa_expr */
+			uint64_t n = get_uleb(c);
+			c->p += n;
+			st->unknown = 1;
+			break;
+		}
+		case 0x10: case 0x16: {                           /* (val_)expr */
+			get_uleb(c);
+			uint64_t n = get_uleb(c);
+			c->p += n;
+			break;
+		}
+		case 0x11: get_uleb(c); get_sleb(c); break;
+		case 0x12:                                         /* def_cfa_sf */
+			st->reg = get_uleb(c);
+			st->offset = get_sleb(c) * ci->data_align;
+			st->unknown = 0;
+			break;
+		case 0x13: st->offset = get_sleb(c) * ci->data_align; break;
+		case 0x14: get_uleb(c); get_uleb(c); break;
+		case 0x15: get_uleb(c); get_sleb(c); break;
+		case 0x2e: get_uleb(c); break;                     /* args_size */
+		case 0x2f: get_uleb(c); get_uleb(c); break;
+		default:
+			c->bad = 1;
+			return 0;
+		}
+		continue;
+	advance:
+		*loc += adv * ci->code_align;
+		if (*loc > target)
+			return 1;
+	}
+	return 0;
+}
+
+/* The CFA rule in effect at pc - 1 (the call to the hook), from the FDE
+ * covering it.  Fills *begin with the FDE's first address. */
+static int cfa_rule_at(uintptr_t pc, struct cfa_state *st, uintptr_t *begin)
+{
+	struct dl_find_object obj;
+	if (_dl_find_object((void *)(pc - 1), &obj) != 0 ||
+	    obj.dlfo_eh_frame == NULL)
+		return -1;
+	const uint8_t *fde = find_fde(obj.dlfo_eh_frame, pc - 1);
+	if (fde == NULL)
+		return -1;
+	uint32_t len, cie_off;
+	memcpy(&len, fde, 4);
+	memcpy(&cie_off, fde + 4, 4);
+	if (len == 0 || len == 0xffffffffu || cie_off == 0)
+		return -1;
+	struct cie_info ci;
+	if (parse_cie(fde + 4 - cie_off, &ci) < 0)
+		return -1;
+	struct cursor c = {fde + 8, fde + 4 + len, 0};
+	uintptr_t start = get_encoded(&c, ci.fde_enc, 0);
+	uintptr_t range = get_encoded(&c, ci.fde_enc & 0x0f, 0);
+	if (c.bad || pc - 1 < start || pc - 1 >= start + range)
+		return -1;
+	if (ci.has_z)
+		c.p += get_uleb(&c);
+	*begin = start;
+
+	struct cfa_state saved[8];
+	int nsaved = 0;
+	uintptr_t loc = start;
+	memset(st, 0, sizeof *st);
+	struct cursor cc = {ci.insns, ci.end, 0};
+	run_cfa(&cc, &ci, &loc, pc - 1, st, saved, &nsaved);
+	if (cc.bad)
+		return -1;
+	loc = start;
+	run_cfa(&c, &ci, &loc, pc - 1, st, saved, &nsaved);
+	if (c.bad || st->unknown ||
+	    (st->reg != DW_REG_SP && st->reg != DW_REG_BP))
+		return -1;
+	return 0;
+}
+
+static const struct cfa_rule *lookup_rule(struct cap_thread *c, uintptr_t pc,
+					  uintptr_t fn)
+{
+	struct cfa_rule *e =
+		&c->cache[((pc >> 1) ^ (pc >> 11)) & (CACHE_SIZE - 1)];
+	if (e->pc == pc && e->fn == fn)
+		return e;
+	struct cfa_state st;
+	uintptr_t begin = 0;
+	e->pc = pc;
+	e->fn = fn;
+	if (cfa_rule_at(pc, &st, &begin) == 0) {
+		e->reg = (uint8_t)(st.reg + 1);
+		e->offset = (int32_t)st.offset;
+		e->own_body = begin == fn;
+	} else {
+		e->reg = 0;
+		e->own_body = 0;
+	}
+	return e;
+}
+
+static uintptr_t cfa_of(const struct cfa_rule *rule,
+			const struct ctrace__regs *r)
+{
+	if (rule->reg == DW_REG_SP + 1)
+		return r->sp + (uintptr_t)(intptr_t)rule->offset;
+#if defined(__x86_64__)
+	if (rule->reg == DW_REG_BP + 1)
+		return r->rbp + (uintptr_t)(intptr_t)rule->offset;
+#else
+	if (rule->reg == DW_REG_BP + 1)
+		return r->ebp + (uintptr_t)(intptr_t)rule->offset;
+#endif
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * The ARGS record
+ * ------------------------------------------------------------------------ */
+
+size_t ctrace__args_max(void)
+{
+	size_t strings = CTRACE_PLAN_MAX_STR * string_max;
+	if (strings > STRING_BUDGET)
+		strings = STRING_BUDGET;
+	return 4 + 24 + 1 + CTRACE_NREGS * 9 + 2 * 12 + WINDOW_JOINED +
+	       CTRACE_PLAN_MAX_MEM * 12 + CTRACE_PLAN_MAX_BYTES +
+	       CTRACE_PLAN_MAX_STR * 12 + strings;
+}
+
+static uint8_t *put_block_header(uint8_t *p, uintptr_t addr, size_t len)
+{
+	uint64_t a = addr;
+	memcpy(p, &a, 8);
+	p += 8;
+	while (len >= 0x80) {
+		*p++ = (uint8_t)(len | 0x80);
+		len >>= 7;
+	}
+	*p++ = (uint8_t)len;
+	return p;
+}
+
+/* Stack memory [start, end), cut to what is known to be mapped: from the
+ * stack pointer up to the top of the stack. */
+static uint8_t *put_block(uint8_t *p, uintptr_t start, uintptr_t end,
+			  uintptr_t sp, uintptr_t top)
+{
+	if (start < sp)
+		start = sp;
+	if (end > top)
+		end = top;
+	if (start >= end)
+		return p;
+	p = put_block_header(p, start, end - start);
+	memcpy(p, (const void *)start, end - start);
+	return p + (end - start);
+}
+
+/* How far up stack memory may be read.  On a stack whose top is not
+ * known (sigaltstack, a coroutine's), the page holding the CFA's return
+ * address is mapped, and nothing above it is assumed. */
+static uintptr_t stack_limit(const struct cap_thread *c, uintptr_t sp,
+			     uintptr_t cfa)
+{
+	if (c->stack_top > sp && c->stack_top - sp < ((uintptr_t)1 << 28))
+		return c->stack_top;
+	uintptr_t known = cfa > sp ? cfa : sp + 1;
+	return (known + 4095) & ~(uintptr_t)4095;
+}
+
+/* Reads the string at a into out, at most max bytes: its length with the
+ * terminator, max when it is longer, or 0 when a is not readable.  Never
+ * faults: memory not known to be mapped is read by the kernel. */
+static size_t read_string(uintptr_t a, uint8_t *out, size_t max,
+			  uintptr_t sp, uintptr_t top)
+{
+	uintptr_t limit = 0;
+	if (a >= sp && a < top)
+		limit = top;
+	for (size_t i = 0; limit == 0 && i < n_readable; i++)
+		if (a >= readable[i].start && a < readable[i].end)
+			limit = readable[i].end;
+	size_t n;
+	if (limit != 0) {
+		n = limit - a < max ? limit - a : max;
+		memcpy(out, (const void *)a, n);
+	} else {
+		/* Split at the page boundary: the kernel copies whole iovecs
+		 * only, and the string may end just before an unmapped page. */
+		uintptr_t page = (a | 4095) + 1;
+		struct iovec local = {out, max};
+		struct iovec remote[2] = {{(void *)a, max}, {NULL, 0}};
+		int nr = 1;
+		if (page - a < max) {
+			remote[0].iov_len = page - a;
+			remote[1].iov_base = (void *)page;
+			remote[1].iov_len = max - (page - a);
+			nr = 2;
+		}
+		ssize_t got = syscall(SYS_process_vm_readv,
+				      (long)ctrace__self.main.tid, &local, 1L,
+				      remote, (long)nr, 0L);
+		if (got <= 0)
+			return 0;
+		n = (size_t)got;
+	}
+	const uint8_t *z = memchr(out, '\0', n);
+	size_t len = z != NULL ? (size_t)(z - out) + 1 : n;
+	/* What lies past the record in the chunk must stay zero: readers
+	 * stop at a zero tag. */
+	memset(out + len, 0, n - len);
+	return len;
+}
+
+static uintptr_t saved_register(const struct ctrace__regs *r, int regno)
+{
+	const uintptr_t *regs = (const uintptr_t *)r;
+	for (int i = 0; i < CTRACE_NREGS; i++)
+		if (saved_regnos[i] == regno)
+			return regs[i];
+	return 0;
+}
+
+/* The text of the string arguments the plan names.  A pointer that
+ * cannot be read leaves an empty block at its address; NULL none. */
+static uint8_t *put_strings(uint8_t *p, const struct ctrace__plan_entry *e,
+			    const struct ctrace__regs *r, uintptr_t cfa,
+			    uintptr_t top)
+{
+	size_t budget = STRING_BUDGET;
+	for (int i = 0; i < e->nstr && budget > 0; i++) {
+		const struct ctrace__plan_str *ps = &e->str[i];
+		uintptr_t a;
+		if (ps->base == CTRACE_PLAN_REG) {
+			a = saved_register(r, ps->off);
+		} else {
+			uintptr_t base = ps->base == CTRACE_PLAN_CFA ? cfa
+								     : r->sp;
+			uintptr_t slot = base + (uintptr_t)(intptr_t)ps->off;
+			if (base == 0 || slot < r->sp || slot + PTR_SIZE > top)
+				continue;
+			memcpy(&a, (const void *)slot, PTR_SIZE);
+		}
+		if (a == 0)
+			continue;
+		size_t max = string_max < budget ? string_max : budget;
+		uint8_t *hdr = p;
+		/* The length fits in two bytes: write it after the text. */
+		size_t n = read_string(a, hdr + 10, max, r->sp, top);
+		uint64_t a64 = a;
+		memcpy(hdr, &a64, 8);
+		hdr[8] = (uint8_t)(n | 0x80);
+		hdr[9] = (uint8_t)(n >> 7);
+		p = hdr + 10 + n;
+		budget -= n;
+	}
+	return p;
+}
+
+static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
+		       const struct ctrace__regs *r, uintptr_t cfa,
+		       const struct ctrace__plan_entry *e)
+{
+	uint8_t *rec = s->cur, *p = rec + 4; /* tag, type, 2-byte length */
+	uint64_t v[3] = {r->pc, r->sp, cfa};
+	memcpy(p, v, 24);
+	p += 24;
+	*p++ = CTRACE_NREGS;
+	const uintptr_t *regs = (const uintptr_t *)r;
+	for (int i = 0; i < CTRACE_NREGS; i++) {
+		uint64_t x = regs[i];
+		*p++ = saved_regnos[i];
+		memcpy(p, &x, 8);
+		p += 8;
+	}
+	uintptr_t sp = r->sp, top = stack_limit(c, sp, cfa);
+	if (e != NULL) {
+		for (int i = 0; i < e->nmem; i++) {
+			const struct ctrace__plan_mem *m = &e->mem[i];
+			uintptr_t base = m->base == CTRACE_PLAN_CFA ? cfa : sp;
+			if (base == 0)
+				continue;
+			uintptr_t a = base + (uintptr_t)(intptr_t)m->off;
+			p = put_block(p, a, a + m->len, sp, top);
+		}
+	}
+	if (e == NULL || e->wide) {
+		if (cfa > sp && cfa + WINDOW_ABOVE - sp <= WINDOW_JOINED) {
+			p = put_block(p, sp, cfa + WINDOW_ABOVE, sp, top);
+		} else if (cfa > sp) {
+			p = put_block(p, sp, sp + WINDOW_BELOW, sp, top);
+			uintptr_t lo = cfa - WINDOW_BELOW;
+			if (lo < sp + WINDOW_BELOW)
+				lo = sp + WINDOW_BELOW;
+			p = put_block(p, lo, cfa + WINDOW_ABOVE, sp, top);
+		} else {
+			p = put_block(p, sp, sp + WINDOW_NO_CFA, sp, top);
+		}
+	}
+	if (e != NULL && e->nstr)
+		p = put_strings(p, e, r, cfa, top);
+	size_t len = (size_t)(p - rec) - 4;
+	rec[1] = CTRACE_REC_ARGS;
+	rec[2] = (uint8_t)(len | 0x80);
+	rec[3] = (uint8_t)(len >> 7);
+	ctrace__barrier();
+	rec[0] = CTRACE_TAG_EXTENDED;
+	s->cur = p;
+}
+
+/* ---------------------------------------------------------------------------
+ * Return addresses
+ * ------------------------------------------------------------------------ */
+
+static void patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
+			 uintptr_t cfa)
+{
+	uintptr_t slot = cfa - PTR_SIZE;
+	if (*(uintptr_t *)slot != site)
+		return; /* not where the CFI says: leave it alone */
+	/* Entries above whose slot no longer holds the trampoline belong
+	 * to frames that are gone (longjmp). */
+	while (c->depth > 0) {
+		const struct tramp_entry *top = &c->stack[c->depth - 1];
+		if (top->slot > slot ||
+		    *(const uintptr_t *)top->slot ==
+			    (uintptr_t)ctrace__return_trampoline)
+			break;
+		c->depth--;
+	}
+	if (c->depth == TRAMP_MAX)
+		return;
+	/* Fill, publish, then patch: a signal handler on this thread sees
+	 * either no entry or a complete one. */
+	struct tramp_entry *e = &c->stack[c->depth];
+	e->slot = slot;
+	e->real = site;
+	e->fn = fn;
+	e->rec = NULL;
+	e->chunk = 0;
+	ctrace__barrier();
+	c->depth++;
+	ctrace__barrier();
+	*(uintptr_t *)slot = (uintptr_t)ctrace__return_trampoline;
+}
+
+void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
+			   uintptr_t fn, uintptr_t site,
+			   const struct ctrace__regs *r)
+{
+	struct cap_thread *c = &cap;
+	if (!thread_ready(c))
+		return;
+	/* The plan knows the CFA rule; else the CFI, read at run time. */
+	const struct ctrace__plan_entry *e = ctrace__plan_find(r->pc);
+	uintptr_t cfa;
+	int own_body;
+	if (e != NULL) {
+		struct cfa_rule rule = {r->pc, e->cfa_off, e->cfa_reg, 0, fn};
+		cfa = cfa_of(&rule, r);
+		own_body = e->fde == fn;
+	} else {
+		const struct cfa_rule *rule = lookup_rule(c, r->pc, fn);
+		cfa = cfa_of(rule, r);
+		own_body = rule->own_body;
+	}
+	if (cfa != 0 && (cfa <= r->sp || cfa - r->sp > (1u << 20)))
+		cfa = 0; /* not believable */
+	if (flags & CTRACE_F_ARGS)
+		write_args(s, c, r, cfa, e);
+	if ((flags & CTRACE_F_RETVAL) && cfa != 0 && own_body)
+		patch_return(c, fn, site, cfa);
+}
+
+/* The patched frame of fn still waiting for its exit hook. */
+static struct tramp_entry *pending(struct cap_thread *c, uintptr_t fn,
+				   uintptr_t sp)
+{
+	if (c->stack == NULL)
+		return NULL;
+	for (size_t i = c->depth, n = 0; i > 0 && n < 8; i--, n++) {
+		struct tramp_entry *e = &c->stack[i - 1];
+		if (e->slot < sp ||
+		    *(const uintptr_t *)e->slot !=
+			    (uintptr_t)ctrace__return_trampoline)
+			continue; /* a frame that is gone (longjmp) */
+		return e->fn == fn && e->rec == NULL ? e : NULL;
+	}
+	return NULL;
+}
+
+int ctrace__retval_pending(uintptr_t fn, uintptr_t sp)
+{
+	return pending(&cap, fn, sp) != NULL;
+}
+
+uintptr_t ctrace__retval_real_site(uintptr_t fn)
+{
+	const struct tramp_entry *e = pending(&cap, fn, 0);
+	return e != NULL ? e->real : 0;
+}
+
+void ctrace__retval_reserve(struct ctrace__stream *s, uintptr_t fn)
+{
+	struct cap_thread *c = &cap;
+	struct tramp_entry *e = pending(c, fn, 0);
+	if (e == NULL || s->cur == NULL ||
+	    (size_t)(s->chunk_end - s->cur) < CTRACE_RETVAL_PAYLOAD + 4)
+		return;
+	uint8_t *rec = s->cur;
+	rec[1] = CTRACE_REC_RETVAL;
+	rec[2] = (uint8_t)(CTRACE_RETVAL_PAYLOAD | 0x80);
+	rec[3] = (uint8_t)(CTRACE_RETVAL_PAYLOAD >> 7);
+	memset(rec + 4, 0, CTRACE_RETVAL_PAYLOAD);
+	ctrace__barrier();
+	rec[0] = CTRACE_TAG_EXTENDED;
+	s->cur = rec + 4 + CTRACE_RETVAL_PAYLOAD;
+	e->rec = rec + 4;
+	e->chunk = s->chunk;
+}
+
+static void fill_retval(uint8_t *p, const struct ctrace__retregs *r)
+{
+	uint64_t r0 = r->RET0, r1 = r->RET1;
+	memcpy(p + 1, &r0, 8);
+	memcpy(p + 9, &r1, 8);
+#if defined(__x86_64__)
+	memcpy(p + 17, r->xmm0, 16);
+	memcpy(p + 33, r->xmm1, 16);
+#endif
+	memcpy(p + 49, r->st0, 10);
+	p[59] = (uint8_t)r->st0_valid;
+	/* A struct returned in memory: rax holds the buffer, which is
+	 * usually in the caller's frame, just above the stack pointer. */
+	uintptr_t a = (uintptr_t)r->RET0;
+	if (a >= r->sp && a < r->sp + 4096) {
+		uint64_t a64 = a;
+		memcpy(p + 60, &a64, 8);
+		p[68] = 64;
+		memcpy(p + 69, (const void *)a, 64);
+	}
+	ctrace__barrier();
+	p[0] = 1;
+}
+
+static __attribute__((noreturn)) void lost_return(void)
+{
+	ctrace__warn("return trampoline: the real return address is lost",
+		     "", "");
+	abort();
+}
+
+uintptr_t ctrace__trampoline_exit(struct ctrace__retregs *r)
+{
+	int saved_errno = errno;
+	struct cap_thread *c = &cap;
+	struct ctrace__thread *t = &ctrace__self;
+	/* The slot is just below the stack pointer after ret, or a few words
+	 * further down after `ret $n` (i386 struct returns). */
+	size_t found = 0;
+	for (uintptr_t slot = r->sp - PTR_SIZE;
+	     !found && slot >= r->sp - PTR_SIZE * 4; slot -= PTR_SIZE)
+		for (size_t i = c->depth; i > 0; i--)
+			if (c->stack[i - 1].slot == slot) {
+				found = i;
+				break;
+			}
+	if (!found)
+		lost_return();
+	struct tramp_entry *e = &c->stack[found - 1];
+	uintptr_t real = e->real;
+	if (e->rec != NULL && t->main.cur != NULL && t->main.chunk == e->chunk)
+		fill_retval(e->rec, r);
+	ctrace__barrier();
+	c->depth = found - 1;
+	errno = saved_errno;
+	return real;
+}
+
+/* ---------------------------------------------------------------------------
+ * Unwinding through patched frames
+ *
+ * The unwinder finds no CFI for the trampoline: before an exception (or
+ * a forced unwind) walks the stack, put every real return address back.
+ * Those calls then show no return value.
+ * ------------------------------------------------------------------------ */
+
+static void restore_all(void)
+{
+	struct cap_thread *c = &cap;
+	if (c->stack == NULL)
+		return;
+	while (c->depth > 0) {
+		struct tramp_entry *e = &c->stack[c->depth - 1];
+		if (*(uintptr_t *)e->slot == (uintptr_t)ctrace__return_trampoline)
+			*(uintptr_t *)e->slot = e->real;
+		ctrace__barrier();
+		c->depth--;
+	}
+}
+
+static void *next_symbol(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}
+
+struct _Unwind_Exception;
+typedef int (*raise_fn)(struct _Unwind_Exception *);
+typedef int (*forced_fn)(struct _Unwind_Exception *, void *, void *);
+
+__attribute__((weak, visibility("default"))) int
+_Unwind_RaiseException(struct _Unwind_Exception *e)
+{
+	static raise_fn real;
+	restore_all();
+	if (real == NULL)
+		real = (raise_fn)next_symbol("_Unwind_RaiseException");
+	return real ? real(e) : 5; /* _URC_END_OF_STACK */
+}
+
+__attribute__((weak, visibility("default"))) int
+_Unwind_Resume_or_Rethrow(struct _Unwind_Exception *e)
+{
+	static raise_fn real;
+	restore_all();
+	if (real == NULL)
+		real = (raise_fn)next_symbol("_Unwind_Resume_or_Rethrow");
+	return real ? real(e) : 5;
+}
+
+__attribute__((weak, visibility("default"))) int
+_Unwind_ForcedUnwind(struct _Unwind_Exception *e, void *stop, void *arg)
+{
+	static forced_fn real;
+	restore_all();
+	if (real == NULL)
+		real = (forced_fn)next_symbol("_Unwind_ForcedUnwind");
+	return real ? real(e, stop, arg) : 5;
+}

@@ -1,0 +1,132 @@
+/* capture.h -- arguments and return values: what the entry stub, the
+ * return trampoline and the policy path share.
+ *
+ * With CTRACE_ARGS or CTRACE_RETVAL set, __cyg_profile_func_enter (an asm
+ * stub, arch/<cpu>/hooks.S) saves the callee-saved registers, the stack
+ * pointer and its return address before any C code can change them, and
+ * calls ctrace__hook_enter_regs.  For the functions selected, the policy
+ * path then
+ *   - writes an ARGS record after the ENTRY: the registers and a window of
+ *     stack memory (the symbolizer finds the arguments in them with DWARF);
+ *   - replaces the function's return address with ctrace__return_trampoline,
+ *     which records the return registers into a RETVAL record reserved by
+ *     the exit hook, and jumps to the real return address.
+ * Without either variable the stub costs one compare and one jump.
+ */
+#ifndef CTRACE_CAPTURE_H
+#define CTRACE_CAPTURE_H
+
+#include "internal.h"
+
+/* Registers saved by the entry stub; the layout is shared with hooks.S. */
+struct ctrace__regs {
+#if defined(__x86_64__)
+	uintptr_t rbx, rbp, r12, r13, r14, r15;
+#define CTRACE_NREGS 6
+#else
+	uintptr_t ebx, esi, edi, ebp;
+#define CTRACE_NREGS 4
+#endif
+	uintptr_t sp; /* the stub's CFA: the function's stack pointer */
+	uintptr_t pc; /* the stub's return address, in the function */
+};
+
+/* What the trampoline saved; the layout is shared with hooks.S. */
+struct ctrace__retregs {
+#if defined(__x86_64__)
+	uint64_t rax, rdx;
+	uint8_t xmm0[16], xmm1[16];
+	uint8_t st0[16];
+	uint64_t st0_valid;
+	uint64_t sp; /* stack pointer after the function's ret */
+#else
+	uint32_t eax, edx;
+	uint8_t st0[12];
+	uint32_t st0_valid;
+	uint32_t sp;
+#endif
+};
+
+/* ---------------------------------------------------------------------------
+ * The capture plan (plan.c)
+ * ------------------------------------------------------------------------ */
+
+#define CTRACE_PLAN_CFA 0 /* bases of plan offsets */
+#define CTRACE_PLAN_SP 1
+#define CTRACE_PLAN_REG 2 /* a string's pointer in a saved register */
+#define CTRACE_PLAN_MAX_MEM 4
+#define CTRACE_PLAN_MAX_STR 6
+#define CTRACE_PLAN_MAX_BYTES 512 /* planned stack bytes per call */
+
+struct ctrace__plan_mem {
+	uint8_t base;
+	int32_t off;
+	uint32_t len;
+};
+
+/* Where a string argument's pointer is: a register (off is its DWARF
+ * number) or a stack slot. */
+struct ctrace__plan_str {
+	uint8_t base;
+	int32_t off;
+};
+
+/* What to save at one call of the entry hook, keyed by its return
+ * address (runtime). */
+struct ctrace__plan_entry {
+	uintptr_t pc;
+	uintptr_t fde;     /* start of the function whose body holds pc */
+	int32_t cfa_off;
+	uint8_t cfa_reg;   /* DWARF number + 1 */
+	uint8_t wide;      /* also the generic windows */
+	uint8_t nmem, nstr;
+	struct ctrace__plan_mem mem[CTRACE_PLAN_MAX_MEM];
+	struct ctrace__plan_str str[CTRACE_PLAN_MAX_STR];
+};
+
+/* Reads CTRACE_PLAN (or PROGRAM.ctrace-plan) once, at set-up. */
+CTRACE_HIDDEN void ctrace__plan_load(void);
+/* The plan for a hook return address, or NULL. */
+CTRACE_HIDDEN const struct ctrace__plan_entry *ctrace__plan_find(uintptr_t pc);
+
+/* ---------------------------------------------------------------------------
+ * Capture (capture.c)
+ * ------------------------------------------------------------------------ */
+
+/* Nonzero when any capture list is set: the entry stub takes the slow
+ * path.  Read by hooks.S. */
+CTRACE_HIDDEN extern uint8_t ctrace__capture_on;
+/* Reads CTRACE_ARGS, CTRACE_RETVAL and CTRACE_STRLEN (once). */
+CTRACE_HIDDEN void ctrace__capture_setup(void);
+
+CTRACE_HIDDEN void ctrace__hook_enter(void *fn, void *site);
+CTRACE_HIDDEN void ctrace__hook_enter_regs(void *fn, void *site,
+					   const struct ctrace__regs *r);
+CTRACE_HIDDEN void ctrace__policy_enter_regs(struct ctrace__thread *t,
+					     uintptr_t fn, uintptr_t site,
+					     uintptr_t sp,
+					     const struct ctrace__regs *r);
+
+/* The largest ARGS record, extended header included. */
+CTRACE_HIDDEN size_t ctrace__args_max(void);
+/* Writes the ARGS record (room checked by the caller) and, with
+ * CTRACE_F_RETVAL, patches the return address. */
+CTRACE_HIDDEN void ctrace__capture_entry(struct ctrace__stream *s,
+					 uint8_t flags, uintptr_t fn,
+					 uintptr_t site,
+					 const struct ctrace__regs *r);
+/* Exit hook: reserves the RETVAL record if the call's return address was
+ * patched.  Called before the EXIT is emitted (to make room) and after. */
+CTRACE_HIDDEN int ctrace__retval_pending(uintptr_t fn, uintptr_t sp);
+/* The real return address of fn's patched frame (0 if none). */
+CTRACE_HIDDEN uintptr_t ctrace__retval_real_site(uintptr_t fn);
+CTRACE_HIDDEN void ctrace__retval_reserve(struct ctrace__stream *s,
+					  uintptr_t fn);
+#define CTRACE_RETVAL_REC_BYTES 128
+
+/* Called by the trampoline: fills the RETVAL record, returns the real
+ * return address. */
+CTRACE_HIDDEN uintptr_t ctrace__trampoline_exit(struct ctrace__retregs *r);
+CTRACE_HIDDEN void ctrace__return_trampoline(void);
+
+#endif /* CTRACE_CAPTURE_H */

@@ -1,0 +1,342 @@
+/* plan.c -- the capture plan: what to save at each entry hook.
+ *
+ * Without a plan the recorder saves a generic window of stack memory at
+ * every call (about 700 bytes), and string arguments only as addresses.
+ * `ctrace-symbolize --make-plan PROGRAM` reads the program's DWARF and
+ * writes, for each call of the entry hook, the few stack bytes the
+ * parameters need there, the frame's CFA rule, and where each string
+ * argument's pointer is.  The recorder loads the plan at start-up
+ * (CTRACE_PLAN, or PROGRAM.ctrace-plan next to the executable) into a table
+ * keyed by the hook's return address.
+ *
+ * The file is text, one record per line (doc in include/ctrace_format.h):
+ *   ctrace-plan 1
+ *   module BUILD-ID-HEX
+ *   pc PC fde START cfa REG OFFSET [wide] [mem BASE OFFSET LENGTH]...
+ *      [str r REG | str BASE OFFSET]...
+ * Numbers are hexadecimal for addresses (PC, START), decimal otherwise;
+ * BASE is `c` (the CFA) or `s` (the stack pointer).  A module whose build-id
+ * matches no loaded object is ignored, so a stale plan never applies.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "capture.h"
+
+/* ---------------------------------------------------------------------------
+ * The table
+ * ------------------------------------------------------------------------ */
+
+static struct ctrace__plan_entry *slots;
+static size_t slot_mask;
+static int modules_matched;
+
+const struct ctrace__plan_entry *ctrace__plan_find(uintptr_t pc)
+{
+	if (slots == NULL)
+		return NULL;
+	for (size_t i = (size_t)(((uint64_t)pc * 0x9e3779b97f4a7c15ull) >>
+				 40) & slot_mask;;
+	     i = (i + 1) & slot_mask) {
+		if (slots[i].pc == pc)
+			return &slots[i];
+		if (slots[i].pc == 0)
+			return NULL;
+	}
+}
+
+static void table_put(const struct ctrace__plan_entry *e)
+{
+	size_t i = (size_t)(((uint64_t)e->pc * 0x9e3779b97f4a7c15ull) >> 40) &
+		   slot_mask;
+	while (slots[i].pc != 0 && slots[i].pc != e->pc)
+		i = (i + 1) & slot_mask;
+	slots[i] = *e;
+}
+
+/* ---------------------------------------------------------------------------
+ * Loaded objects by build-id
+ * ------------------------------------------------------------------------ */
+
+struct find_module {
+	uint8_t id[64];
+	size_t len;
+	uintptr_t bias;
+	int found;
+};
+
+static int match_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	struct find_module *f = data;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		const uint8_t *end = p + ph->p_memsz;
+		while ((size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
+			const ElfW(Nhdr) *n = (const void *)p;
+			size_t name = (n->n_namesz + 3) & ~(size_t)3;
+			size_t desc = (n->n_descsz + 3) & ~(size_t)3;
+			const uint8_t *d = p + sizeof *n + name;
+			if (name + desc > (size_t)(end - p) - sizeof *n)
+				break;
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    !memcmp(p + sizeof *n, "GNU", 4) &&
+			    n->n_descsz == f->len && !memcmp(d, f->id, f->len)) {
+				f->bias = info->dlpi_addr;
+				f->found = 1;
+				return 1;
+			}
+			p = d + desc;
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Parsing
+ * ------------------------------------------------------------------------ */
+
+struct lexer {
+	const char *p, *end;
+};
+
+/* The next word of the current line, or NULL at its end. */
+static const char *word(struct lexer *l, size_t *len)
+{
+	while (l->p < l->end && (*l->p == ' ' || *l->p == '\t'))
+		l->p++;
+	if (l->p == l->end || *l->p == '\n')
+		return NULL;
+	const char *w = l->p;
+	while (l->p < l->end && *l->p != ' ' && *l->p != '\t' && *l->p != '\n')
+		l->p++;
+	*len = (size_t)(l->p - w);
+	return w;
+}
+
+static void next_line(struct lexer *l)
+{
+	while (l->p < l->end && *l->p++ != '\n')
+		;
+}
+
+static int is_word(const char *w, size_t len, const char *s)
+{
+	return w != NULL && len == strlen(s) && !memcmp(w, s, len);
+}
+
+static int number(struct lexer *l, int base, long long *v)
+{
+	size_t len;
+	const char *w = word(l, &len);
+	char buf[32];
+	if (w == NULL || len == 0 || len >= sizeof buf)
+		return -1;
+	memcpy(buf, w, len);
+	buf[len] = '\0';
+	char *e;
+	*v = strtoll(buf, &e, base);
+	return *e == '\0' ? 0 : -1;
+}
+
+static int base_of(const char *w, size_t len)
+{
+	if (is_word(w, len, "c"))
+		return CTRACE_PLAN_CFA;
+	if (is_word(w, len, "s"))
+		return CTRACE_PLAN_SP;
+	return -1;
+}
+
+/* One `pc` line after the keyword; 0, or -1 if it is malformed. */
+static int parse_pc(struct lexer *l, uintptr_t bias,
+		    struct ctrace__plan_entry *e)
+{
+	long long v, w;
+	size_t len;
+	const char *k;
+	memset(e, 0, sizeof *e);
+	if (number(l, 16, &v) < 0 || v == 0)
+		return -1;
+	e->pc = bias + (uintptr_t)v;
+	while ((k = word(l, &len)) != NULL) {
+		if (is_word(k, len, "fde")) {
+			if (number(l, 16, &v) < 0)
+				return -1;
+			e->fde = bias + (uintptr_t)v;
+		} else if (is_word(k, len, "cfa")) {
+			if (number(l, 10, &v) < 0 || number(l, 10, &w) < 0 ||
+			    v < 0 || v > 60 || w < -(1 << 20) || w > (1 << 20))
+				return -1;
+			e->cfa_reg = (uint8_t)(v + 1);
+			e->cfa_off = (int32_t)w;
+		} else if (is_word(k, len, "wide")) {
+			e->wide = 1;
+		} else if (is_word(k, len, "mem")) {
+			const char *b = word(l, &len);
+			int base = base_of(b, len);
+			long long n;
+			if (base < 0 || number(l, 10, &v) < 0 ||
+			    number(l, 10, &n) < 0 || n <= 0 || n > 4096 ||
+			    v < -65536 || v > 65536 ||
+			    e->nmem == CTRACE_PLAN_MAX_MEM)
+				return -1;
+			e->mem[e->nmem].base = (uint8_t)base;
+			e->mem[e->nmem].off = (int32_t)v;
+			e->mem[e->nmem].len = (uint32_t)n;
+			e->nmem++;
+		} else if (is_word(k, len, "str")) {
+			const char *b = word(l, &len);
+			if (e->nstr == CTRACE_PLAN_MAX_STR)
+				return -1;
+			struct ctrace__plan_str *s = &e->str[e->nstr];
+			if (is_word(b, len, "r")) {
+				if (number(l, 10, &v) < 0 || v < 0 || v > 60)
+					return -1;
+				s->base = CTRACE_PLAN_REG;
+				s->off = (int32_t)v;
+			} else {
+				int base = base_of(b, len);
+				if (base < 0 || number(l, 10, &v) < 0 ||
+				    v < -65536 || v > 65536)
+					return -1;
+				s->base = (uint8_t)base;
+				s->off = (int32_t)v;
+			}
+			e->nstr++;
+		} else {
+			return -1;
+		}
+	}
+	uint32_t total = 0;
+	for (int i = 0; i < e->nmem; i++)
+		total += e->mem[i].len;
+	if (total > CTRACE_PLAN_MAX_BYTES) { /* the generic windows instead */
+		e->nmem = 0;
+		e->wide = 1;
+	}
+	return e->cfa_reg ? 0 : -1;
+}
+
+/* Two passes over the text: count the entries of matching modules, then
+ * fill the table. */
+static size_t parse(const char *text, size_t size, int fill)
+{
+	struct lexer l = {text, text + size};
+	uintptr_t bias = 0;
+	int active = 0;
+	size_t n = 0, len;
+	const char *k = word(&l, &len);
+	long long version;
+	if (!is_word(k, len, "ctrace-plan") || number(&l, 10, &version) < 0 ||
+	    version != 1)
+		return 0;
+	for (next_line(&l); l.p < l.end; next_line(&l)) {
+		k = word(&l, &len);
+		if (is_word(k, len, "module")) {
+			const char *h = word(&l, &len);
+			struct find_module f = {{0}, 0, 0, 0};
+			active = 0;
+			if (h == NULL || len % 2 || len / 2 > sizeof f.id)
+				continue;
+			for (size_t i = 0; i < len; i++) {
+				char c = h[i];
+				int d = c >= '0' && c <= '9'   ? c - '0'
+					: c >= 'a' && c <= 'f' ? c - 'a' + 10
+							       : -1;
+				if (d < 0)
+					goto next;
+				f.id[i / 2] = (uint8_t)(f.id[i / 2] << 4 | d);
+			}
+			f.len = len / 2;
+			dl_iterate_phdr(match_build_id, &f);
+			active = f.found;
+			modules_matched += f.found;
+			bias = f.bias;
+		} else if (is_word(k, len, "pc") && active) {
+			struct ctrace__plan_entry e;
+			if (parse_pc(&l, bias, &e) < 0)
+				continue;
+			n++;
+			if (fill)
+				table_put(&e);
+		}
+	next:;
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------------------------
+ * Loading
+ * ------------------------------------------------------------------------ */
+
+static int load(const char *path, int quiet_if_missing)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (!quiet_if_missing)
+			ctrace__warn("CTRACE_PLAN=", path,
+				     ": cannot open the capture plan");
+		return -errno;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0 || st.st_size == 0) {
+		close(fd);
+		return -EINVAL;
+	}
+	size_t size = (size_t)st.st_size;
+	const char *text = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (text == MAP_FAILED)
+		return -ENOMEM;
+	size_t n = parse(text, size, 0);
+	if (n == 0) {
+		munmap((void *)text, size);
+		if (!quiet_if_missing && modules_matched == 0)
+			ctrace__warn("CTRACE_PLAN=", path,
+				     ": no entry for this program (rebuilt "
+				     "since the plan was made?)");
+		return 0;
+	}
+	size_t cap = 64;
+	while (cap < n * 2)
+		cap *= 2;
+	void *m = mmap(NULL, cap * sizeof *slots, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED) {
+		munmap((void *)text, size);
+		return -ENOMEM;
+	}
+	slots = m;
+	slot_mask = cap - 1;
+	parse(text, size, 1);
+	munmap((void *)text, size);
+	return (int)n;
+}
+
+void ctrace__plan_load(void)
+{
+	const char *p = getenv("CTRACE_PLAN");
+	if (p != NULL && *p) {
+		load(p, 0);
+		return;
+	}
+	/* PROGRAM.ctrace-plan, if there is one. */
+	char exe[4096 + 16];
+	ssize_t n = readlink("/proc/self/exe", exe, 4096);
+	if (n <= 0)
+		return;
+	memcpy(exe + n, ".ctrace-plan", sizeof ".ctrace-plan");
+	load(exe, 1);
+}

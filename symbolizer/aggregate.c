@@ -1,0 +1,199 @@
+/* aggregate.c -- interned names, the integer map and per-thread stacks of
+ * the summarizing outputs (see aggregate.h).
+ */
+#include <stdlib.h>
+
+#include "aggregate.h"
+
+/* ---------------------------------------------------------------------------
+ * Integer map
+ * ------------------------------------------------------------------------ */
+
+void u64map_init(struct u64map *m)
+{
+	m->n = 0;
+	m->mask = 255;
+	m->keys = must_calloc(m->mask + 1, sizeof *m->keys);
+	m->values = must_calloc(m->mask + 1, sizeof *m->values);
+}
+
+void u64map_free(struct u64map *m)
+{
+	free(m->keys);
+	free(m->values);
+	m->keys = NULL;
+	m->values = NULL;
+	m->n = m->mask = 0;
+}
+
+static void u64map_grow(struct u64map *m)
+{
+	struct u64map big = {
+		.mask = 2 * m->mask + 1,
+		.n = m->n,
+	};
+
+	big.keys = must_calloc(big.mask + 1, sizeof *big.keys);
+	big.values = must_calloc(big.mask + 1, sizeof *big.values);
+	for (size_t i = 0; i <= m->mask; i++) {
+		size_t j;
+		if (!m->keys[i])
+			continue;
+		for (j = u64map_slot(&big, m->keys[i]); big.keys[j];
+		     j = (j + 1) & big.mask)
+			;
+		big.keys[j] = m->keys[i];
+		big.values[j] = m->values[i];
+	}
+	u64map_free(m);
+	*m = big;
+}
+
+uint32_t *u64map_get(struct u64map *m, uint64_t key, uint32_t fresh,
+		     bool *inserted)
+{
+	size_t i = u64map_slot(m, key);
+
+	for (;; i = (i + 1) & m->mask) {
+		if (m->keys[i] == key) {
+			*inserted = false;
+			return &m->values[i];
+		}
+		if (!m->keys[i])
+			break;
+	}
+	if (2 * (m->n + 1) > m->mask + 1) { /* at most half full */
+		u64map_grow(m);
+		for (i = u64map_slot(m, key); m->keys[i]; i = (i + 1) & m->mask)
+			;
+	}
+	m->keys[i] = key;
+	m->values[i] = fresh;
+	m->n++;
+	*inserted = true;
+	return &m->values[i];
+}
+
+/* ---------------------------------------------------------------------------
+ * Names
+ * ------------------------------------------------------------------------ */
+
+struct name {
+	char *text;
+	size_t len;
+	uint64_t hash;
+};
+
+static struct {
+	struct name *all; /* by id; [0] unused */
+	size_t n, cap;
+	uint32_t *slots;  /* open addressing: ids, 0 empty */
+	size_t mask;
+} names;
+
+static uint64_t name_hash(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
+	return h;
+}
+
+static void names_grow(void)
+{
+	size_t mask = names.mask ? 2 * names.mask + 1 : 1023;
+	uint32_t *slots = must_calloc(mask + 1, sizeof *slots);
+
+	for (size_t id = 1; id < names.n; id++) {
+		size_t i = names.all[id].hash & mask;
+		while (slots[i])
+			i = (i + 1) & mask;
+		slots[i] = (uint32_t)id;
+	}
+	free(names.slots);
+	names.slots = slots;
+	names.mask = mask;
+}
+
+static uint32_t intern(const char *s, size_t n)
+{
+	uint64_t h = name_hash(s, n);
+	size_t i;
+
+	if (!names.n)
+		names.n = 1;
+	if (2 * names.n > names.mask)
+		names_grow();
+	for (i = h & names.mask; names.slots[i]; i = (i + 1) & names.mask) {
+		const struct name *x = &names.all[names.slots[i]];
+		if (x->hash == h && x->len == n && !memcmp(x->text, s, n))
+			return names.slots[i];
+	}
+	if (names.n >= names.cap) {
+		names.cap = names.cap ? 2 * names.cap : 1024;
+		names.all = must_realloc(names.all, names.cap,
+					 sizeof *names.all);
+	}
+	names.all[names.n] = (struct name){must_strndup(s, n), n, h};
+	names.slots[i] = (uint32_t)names.n;
+	return (uint32_t)names.n++;
+}
+
+uint32_t agg_name_id(const struct pair *p)
+{
+	struct func *f = p->func;
+
+	if (!f->name_id)
+		f->name_id = intern(f->info->name, f->name_len);
+	return f->name_id;
+}
+
+const char *agg_name(uint32_t id)
+{
+	return id && id < names.n ? names.all[id].text : "?";
+}
+
+size_t agg_name_len(uint32_t id)
+{
+	return id && id < names.n ? names.all[id].len : 1;
+}
+
+uint32_t agg_names_end(void)
+{
+	return names.n ? (uint32_t)names.n : 1;
+}
+
+/* ---------------------------------------------------------------------------
+ * Threads
+ * ------------------------------------------------------------------------ */
+
+struct agg_thread *agg_thread_get(struct agg_threads *ts, struct thread *th)
+{
+	struct agg_thread *at = th->output_state;
+
+	if (at)
+		return at;
+	at = must_calloc(1, sizeof *at);
+	at->index = (uint32_t)ts->n;
+	at->pid = th->trace->pid;
+	at->id = th->id;
+	if (th->info->name && th->info->name[0])
+		at->name = must_strndup(th->info->name, strlen(th->info->name));
+	ts->all = must_realloc(ts->all, ts->n + 1, sizeof *ts->all);
+	ts->all[ts->n++] = at;
+	th->output_state = at;
+	return at;
+}
+
+void agg_threads_free(struct agg_threads *ts)
+{
+	for (size_t i = 0; i < ts->n; i++) {
+		free(ts->all[i]->stack);
+		free(ts->all[i]->name);
+		free(ts->all[i]);
+	}
+	free(ts->all);
+	ts->all = NULL;
+	ts->n = 0;
+}

@@ -1,0 +1,208 @@
+/* aggregate.h -- what the summarizing outputs share.
+ *
+ * report, dot, folded and flamegraph never keep events: they add each
+ * call into a table as it returns.  Tables are keyed by small integers
+ * (interned names, thread numbers, call-path nodes), so their size is the
+ * number of distinct functions, threads or call paths, whatever the
+ * length of the trace.
+ *
+ *   names      function names interned across traces: equal names, equal
+ *              ids, even after the trace that named them is closed
+ *   u64map     open addressing from a nonzero 64-bit key to a 32-bit value
+ *   agg_thread a thread's stack of open calls with the time of their
+ *              callees, so that self time = duration - callees' time
+ */
+#ifndef CTRACE_SYMBOLIZER_AGGREGATE_H
+#define CTRACE_SYMBOLIZER_AGGREGATE_H
+
+#include "internal.h"
+
+/* ---------------------------------------------------------------------------
+ * Names
+ * ------------------------------------------------------------------------ */
+
+/* The id (from 1) of the function's name; cached in the func. */
+uint32_t agg_name_id(const struct pair *p);
+const char *agg_name(uint32_t id);
+size_t agg_name_len(uint32_t id);
+/* Ids handed out so far, plus one: valid ids are 1 .. agg_names_end()-1. */
+uint32_t agg_names_end(void);
+
+/* ---------------------------------------------------------------------------
+ * Integer map
+ * ------------------------------------------------------------------------ */
+
+struct u64map {
+	uint64_t *keys; /* 0: empty slot */
+	uint32_t *values;
+	size_t n, mask;
+};
+
+void u64map_init(struct u64map *m);
+void u64map_free(struct u64map *m);
+/* The slot of key, inserting it with value `fresh` when missing; returns
+ * a pointer to the value (valid until the next insertion). */
+uint32_t *u64map_get(struct u64map *m, uint64_t key, uint32_t fresh,
+		     bool *inserted);
+
+static inline size_t u64map_slot(const struct u64map *m, uint64_t key)
+{
+	key *= 0x9e3779b97f4a7c15u;
+	return (size_t)(key >> 29) & m->mask;
+}
+
+/* ---------------------------------------------------------------------------
+ * Threads
+ * ------------------------------------------------------------------------ */
+
+struct agg_frame {
+	uint32_t ref;      /* the output's: a statistics row or a path node */
+	uint32_t name;     /* the function's name id */
+	uint64_t child_ns; /* time of the returned callees */
+};
+
+struct agg_thread {
+	uint32_t index; /* 0, 1, 2... in the order threads were first seen */
+	uint32_t pid;
+	uint64_t id;  /* as shown: tid or serial */
+	char *name;   /* the thread's name, or NULL */
+	struct agg_frame *stack;
+	size_t depth, cap;
+};
+
+struct agg_threads {
+	struct agg_thread **all;
+	size_t n;
+};
+
+/* The output's state for th, created on first use. */
+struct agg_thread *agg_thread_get(struct agg_threads *ts, struct thread *th);
+void agg_threads_free(struct agg_threads *ts);
+
+/* Makes room for and returns the frame at `depth`, leaving depth + 1 open
+ * calls (the filter and calls.c give consistent depths; this never trusts
+ * them to). */
+static inline struct agg_frame *agg_push(struct agg_thread *at, size_t depth)
+{
+	if (depth >= at->cap) {
+		at->cap = at->cap ? 2 * at->cap : 64;
+		while (at->cap <= depth)
+			at->cap *= 2;
+		at->stack = must_realloc(at->stack, at->cap, sizeof *at->stack);
+	}
+	for (size_t i = at->depth; i < depth; i++) /* only after damage */
+		at->stack[i] = (struct agg_frame){0, 0, 0};
+	at->depth = depth + 1;
+	return &at->stack[depth];
+}
+
+/* The frame closed at `depth`, or NULL if there is none. */
+static inline struct agg_frame *agg_pop(struct agg_thread *at, size_t depth)
+{
+	if (depth >= at->depth)
+		return NULL;
+	at->depth = depth;
+	return &at->stack[depth];
+}
+
+/* The caller of a call at `depth`, or NULL. */
+static inline struct agg_frame *agg_parent(struct agg_thread *at,
+					   size_t depth)
+{
+	return depth && depth <= at->depth ? &at->stack[depth - 1] : NULL;
+}
+
+/* ---------------------------------------------------------------------------
+ * Call statistics (out_report.c; out_dot.c uses them too)
+ * ------------------------------------------------------------------------ */
+
+/* One function, in one thread.  A call of a function already running in
+ * the same thread (recursion) adds to every column but total: total is
+ * the time of the outermost calls only, so that it never exceeds the time
+ * the thread ran. */
+struct stat_row {
+	uint32_t name, thread; /* name id, agg_thread index */
+	uint32_t active;       /* calls running now */
+	uint64_t calls;
+	uint64_t total, self, sum; /* ns; sum: of every call's duration */
+	uint64_t min, max;         /* ns, of the returned calls */
+	uint64_t returned;         /* calls whose duration is known */
+};
+
+/* Calls from one function to another, all threads together. */
+struct stat_edge {
+	uint32_t caller, callee; /* name ids */
+	uint64_t calls, total;   /* total: sum of the calls' durations */
+};
+
+struct callstats {
+	struct agg_threads threads;
+	struct u64map row_index; /* (thread + 1) << 32 | name -> row */
+	struct stat_row *rows;
+	size_t n_rows, cap_rows;
+	bool with_edges;
+	struct u64map edge_index; /* caller << 32 | callee -> edge */
+	struct stat_edge *edges;
+	size_t n_edges, cap_edges;
+};
+
+void callstats_init(struct callstats *cs, bool with_edges);
+void callstats_free(struct callstats *cs);
+void callstats_entry(struct callstats *cs, struct thread *th,
+		     const struct pair *p, size_t depth);
+void callstats_leaf(struct callstats *cs, struct thread *th,
+		    const struct pair *p, uint64_t start, uint64_t end,
+		    size_t depth);
+void callstats_close(struct callstats *cs, struct thread *th,
+		     const struct pair *p, uint64_t start, uint64_t end,
+		     size_t depth, enum close_kind kind);
+/* The rows summed over threads: one per name, in a new array. */
+struct stat_row *callstats_by_name(const struct callstats *cs, size_t *n);
+
+/* ---------------------------------------------------------------------------
+ * Call paths (out_folded.c; out_flamegraph.c uses them too)
+ * ------------------------------------------------------------------------ */
+
+/* A trie of the call paths that occurred: node = (parent node, function
+ * name), node 0 the root above every thread's outermost calls.  Parents
+ * come before their children in the array. */
+struct path_node {
+	uint32_t parent, name;
+	uint64_t self;  /* ns: durations minus the callees' */
+	uint64_t calls;
+};
+
+struct paths {
+	struct agg_threads threads;
+	struct u64map index; /* parent << 32 | name -> node */
+	struct path_node *nodes;
+	size_t n, cap;
+};
+
+void paths_init(struct paths *ps);
+void paths_free(struct paths *ps);
+void paths_entry(struct paths *ps, struct thread *th, const struct pair *p,
+		 size_t depth);
+void paths_leaf(struct paths *ps, struct thread *th, const struct pair *p,
+		uint64_t start, uint64_t end, size_t depth);
+void paths_close(struct paths *ps, struct thread *th, const struct pair *p,
+		 uint64_t start, uint64_t end, size_t depth,
+		 enum close_kind kind);
+
+/* The nodes' children, sorted by name: the children of node i are
+ * order[first[i]] .. order[first[i + 1] - 1].  Free both. */
+void paths_children(const struct paths *ps, uint32_t **order,
+		    uint32_t **first);
+
+/* ---------------------------------------------------------------------------
+ * Shared text helpers
+ * ------------------------------------------------------------------------ */
+
+/* A JSON string with its quotes (out_chrome.c). */
+void put_json_str(struct outbuf *out, const char *s, size_t n);
+/* Text escaped for XML (out_flamegraph.c). */
+void put_xml_str(struct outbuf *out, const char *s, size_t n);
+/* ns as microseconds with three decimals: "12.345". */
+void put_us(struct outbuf *out, int64_t ns);
+
+#endif /* CTRACE_SYMBOLIZER_AGGREGATE_H */

@@ -1,0 +1,334 @@
+/* calls.c -- from events to calls.
+ *
+ * Each thread keeps a stack of open calls.  An exit closes the innermost
+ * open call of the same (function, call site); calls above it never saw
+ * their exit (longjmp, exceptions) and are closed as such.  An entry whose
+ * stack pointer is above an open call's closes that call the same way, at
+ * once rather than at the next exit further out.  An exit that
+ * matches no open call belongs to a call entered before the trace began
+ * (a fork()ed child returning through its parent's frames).  So the depth
+ * never goes negative and never drifts, whatever the trace holds.
+ *
+ * A thread's events come from its main stream and, rarely, its signal
+ * stream, merged by time.  All threads are merged by time (ties by thread
+ * serial) through a binary heap, unless --per-thread asks for one thread
+ * after another.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+#include "values.h"
+
+/* The earlier head of the thread's two streams; ties go to the main
+ * stream, whose events the signal handler interrupted. */
+static inline struct event *thread_peek(struct thread *th)
+{
+	if (!th->main.has_head)
+		return th->sig.has_head ? &th->sig.head : NULL;
+	if (!th->sig.has_head || th->main.head.ticks <= th->sig.head.ticks)
+		return &th->main.head;
+	return &th->sig.head;
+}
+
+static inline void thread_consume(struct thread *th, const struct event *ev)
+{
+	stream_advance(ev == &th->main.head ? &th->main : &th->sig);
+}
+
+static void thread_init(struct thread *th, struct trace *t,
+			const struct thread_info *ti, const struct options *opts,
+			bool with_pid)
+{
+	char digits[48];
+	size_t n;
+
+	memset(th, 0, sizeof *th);
+	th->trace = t;
+	th->info = ti;
+	th->id = opts->serial_ids ? ti->serial : ti->tid;
+	/* the tree's " [%6s] | " column, formatted once; "PID/TID" when
+	 * several processes share the timeline */
+	n = 0;
+	if (with_pid) {
+		n = format_u64(digits, t->pid);
+		digits[n++] = '/';
+	}
+	n += format_u64(digits + n, th->id);
+	th->id_text[0] = ' ';
+	th->id_text[1] = '[';
+	th->id_len = 2;
+	for (size_t i = n; i < 6; i++)
+		th->id_text[th->id_len++] = ' ';
+	memcpy(th->id_text + th->id_len, digits, n);
+	th->id_len += n;
+	memcpy(th->id_text + th->id_len, "] | ", 4);
+	th->id_len += 4;
+
+	stream_init(&th->main, t, ti->events);
+	stream_init(&th->sig, t, ti->signal);
+	stream_advance(&th->main);
+	stream_advance(&th->sig);
+}
+
+static void push(struct thread *th, const struct pair *p, uint64_t ticks,
+		 uint64_t sp, struct values *args)
+{
+	if (th->depth == th->cap) {
+		th->cap = th->cap ? 2 * th->cap : 64;
+		th->stack = must_realloc(th->stack, th->cap, sizeof *th->stack);
+	}
+	th->stack[th->depth].pair = p;
+	th->stack[th->depth].start = ticks;
+	th->stack[th->depth].sp = sp;
+	th->stack[th->depth].args = args;
+	th->depth++;
+}
+
+/* Closes open calls, innermost first, until `keep` are left. */
+static void unwind(struct output *o, struct thread *th, size_t keep,
+		   uint64_t ticks, enum close_kind kind)
+{
+	while (th->depth > keep) {
+		struct frame *f = &th->stack[--th->depth];
+		th->args = f->args;
+		o->ops->close(o, th, f->pair, f->start, ticks, th->depth, kind);
+		th->args = NULL;
+		values_free(f->args);
+		f->args = NULL;
+	}
+}
+
+static void on_exit_event(struct output *o, struct thread *th,
+			  const struct event *ev)
+{
+	uint64_t fn = ev->pair->fn, site = ev->pair->site;
+	size_t i = th->depth;
+
+	while (i > 0) {
+		const struct pair *p = th->stack[--i].pair;
+		if (p->fn == fn && p->site == site) {
+			unwind(o, th, i + 1, ev->ticks, CLOSE_NO_EXIT);
+			th->retval = ev->extra ? values_retval(th->trace, ev->pair,
+							       ev->extra,
+							       ev->extra_len)
+					       : NULL;
+			unwind(o, th, i, ev->ticks, CLOSE_RETURNED);
+			values_free((struct values *)th->retval);
+			th->retval = NULL;
+			return;
+		}
+	}
+	/* Entered before the trace: whatever is open was entered after it,
+	 * inside it, and left without an exit. */
+	unwind(o, th, 0, ev->ticks, CLOSE_NO_EXIT);
+	o->ops->close(o, th, ev->pair, ev->ticks, ev->ticks, 0,
+		      CLOSE_BEFORE_TRACE);
+}
+
+/* A call entered above an open call's stack pointer means that call is
+ * gone: longjmp or an exception left it without an exit.  At the same
+ * stack pointer, the new call is either inlined into the open one (its
+ * hooks run in the same frame and report the same call site) or a sibling
+ * called after the open one was abandoned. */
+static void close_abandoned(struct output *o, struct thread *th,
+			    const struct event *ev)
+{
+	size_t keep = th->depth;
+
+	while (keep) {
+		const struct frame *f = &th->stack[keep - 1];
+		if (!f->sp || f->sp > ev->sp ||
+		    (f->sp == ev->sp && f->pair->site == ev->pair->site))
+			break;
+		keep--;
+	}
+	if (keep < th->depth)
+		unwind(o, th, keep, ev->ticks, CLOSE_NO_EXIT);
+}
+
+/* Handles the thread's next event (there is one). */
+static void thread_step(struct output *o, struct thread *th)
+{
+	struct event *head = thread_peek(th), *next;
+	struct event ev = *head;
+	struct values *args;
+
+	thread_consume(th, head);
+	switch (ev.kind) {
+	case EV_ENTRY:
+		if (ev.sp)
+			close_abandoned(o, th, &ev);
+		next = o->leaves ? thread_peek(th) : NULL;
+		args = ev.extra ? values_args(th->trace, ev.pair, ev.extra,
+					      ev.extra_len)
+				: NULL;
+		free(ev.extra);
+		th->args = args;
+		if (next && next->kind == EV_EXIT &&
+		    next->pair->fn == ev.pair->fn &&
+		    next->pair->site == ev.pair->site) {
+			th->retval = next->extra
+				? values_retval(th->trace, next->pair,
+						next->extra, next->extra_len)
+				: NULL;
+			o->ops->leaf(o, th, ev.pair, ev.ticks, next->ticks,
+				     th->depth);
+			values_free((struct values *)th->retval);
+			values_free(args);
+			th->retval = NULL;
+			free(next->extra);
+			next->extra = NULL;
+			thread_consume(th, next);
+		} else {
+			o->ops->entry(o, th, ev.pair, ev.ticks, th->depth);
+			push(th, ev.pair, ev.ticks, ev.sp, args);
+		}
+		th->args = NULL;
+		break;
+	case EV_EXIT:
+		on_exit_event(o, th, &ev);
+		free(ev.extra);
+		break;
+	case EV_LOST:
+		o->ops->lost(o, th, ev.count, ev.reason, th->depth);
+		break;
+	case EV_THREAD_END:
+		unwind(o, th, 0, ev.ticks, CLOSE_UNFINISHED);
+		break;
+	}
+}
+
+static void thread_finish(struct output *o, struct thread *th)
+{
+	unwind(o, th, 0, 0, CLOSE_UNFINISHED);
+	free(th->stack);
+	th->stack = NULL;
+	th->cap = 0;
+	stream_fini(&th->main);
+	stream_fini(&th->sig);
+}
+
+/* ---------------------------------------------------------------------------
+ * Merging threads by time
+ * ------------------------------------------------------------------------ */
+
+struct heap {
+	struct thread **a;
+	size_t n;
+};
+
+/* Threads in the heap have an event, at next_ticks. */
+static inline bool heap_before(const struct thread *x, const struct thread *y)
+{
+	if (x->next_ticks != y->next_ticks)
+		return x->next_ticks < y->next_ticks;
+	if (x->trace != y->trace)
+		return x->trace->time_offset < y->trace->time_offset;
+	return x->info->serial < y->info->serial;
+}
+
+/* The merge's clock: a trace's own ticks when it is alone, else ns on the
+ * timeline of all traces (offset so that early events stay positive). */
+static inline uint64_t merge_key(const struct thread *th, uint64_t ticks,
+				 bool several)
+{
+	if (!several)
+		return ticks;
+	return (uint64_t)trace_ns(th->trace, ticks) + ((uint64_t)1 << 62);
+}
+
+static void heap_sift_down(struct heap *h, size_t i)
+{
+	struct thread *x = h->a[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && heap_before(h->a[c + 1], h->a[c]))
+			c++;
+		if (!heap_before(h->a[c], x))
+			break;
+		h->a[i] = h->a[c];
+		i = c;
+	}
+	h->a[i] = x;
+}
+
+static void replay_merged(struct output *o, struct thread *threads, size_t n,
+			  bool several)
+{
+	struct heap h = {must_calloc(n, sizeof *h.a), 0};
+
+	for (size_t i = 0; i < n; i++) {
+		const struct event *ev = thread_peek(&threads[i]);
+		if (ev) {
+			threads[i].next_ticks =
+				merge_key(&threads[i], ev->ticks, several);
+			h.a[h.n++] = &threads[i];
+		} else
+			thread_finish(o, &threads[i]);
+	}
+	for (size_t i = h.n / 2; i-- > 0;)
+		heap_sift_down(&h, i);
+
+	while (h.n) {
+		struct thread *th = h.a[0];
+		const struct event *ev;
+
+		thread_step(o, th);
+		if (!--progress_countdown)
+			progress_tick();
+		ev = thread_peek(th);
+		if (ev) {
+			th->next_ticks = merge_key(th, ev->ticks, several);
+		} else {
+			thread_finish(o, th);
+			h.a[0] = h.a[--h.n];
+			if (!h.n)
+				break;
+		}
+		if (h.n > 1)
+			heap_sift_down(&h, 0);
+	}
+	free(h.a);
+}
+
+void calls_replay(struct trace **traces, size_t n_traces, struct output *o)
+{
+	size_t n = 0, k = 0;
+	struct thread *threads;
+	bool several = n_traces > 1;
+
+	for (size_t i = 0; i < n_traces; i++)
+		n += traces[i]->n_threads;
+	threads = must_calloc(n, sizeof *threads);
+	progress_start(o->opts->progress, traces, n_traces, threads, n);
+	if (o->opts->per_thread) {
+		/* one thread in memory at a time */
+		for (size_t i = 0; i < n_traces; i++) {
+			struct trace *t = traces[i];
+			for (size_t j = 0; j < t->n_threads; j++, k++) {
+				struct thread *th = &threads[k];
+				thread_init(th, t, &t->threads[j], o->opts,
+					    several);
+				while (thread_peek(th)) {
+					thread_step(o, th);
+					if (!--progress_countdown)
+						progress_tick();
+				}
+				thread_finish(o, th);
+			}
+		}
+	} else {
+		for (size_t i = 0; i < n_traces; i++)
+			for (size_t j = 0; j < traces[i]->n_threads; j++, k++)
+				thread_init(&threads[k], traces[i],
+					    &traces[i]->threads[j], o->opts,
+					    several);
+		replay_merged(o, threads, n, several);
+	}
+	progress_end();
+	free(threads);
+}

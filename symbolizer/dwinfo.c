@@ -1,0 +1,1236 @@
+/* dwinfo.c -- modules' DWARF (elfutils libdw) and DWARF expressions
+ * evaluated against a call's captured registers and stack.
+ *
+ * The state at the entry hook is the instrumented function's: its
+ * callee-saved registers, its stack pointer, and stack memory around its
+ * frame.  Its CFA comes from its CFI at the hook's call.  A parameter whose
+ * location is DW_OP_entry_value(reg) (gcc, for values the function no
+ * longer keeps) is found at the caller: one CFI step gives the caller's
+ * registers at the call, and the caller's DW_TAG_call_site for that return
+ * address says what it passed in reg.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dwinfo.h"
+#include "internal.h"
+
+/* ---------------------------------------------------------------------------
+ * Modules
+ * ------------------------------------------------------------------------ */
+
+static struct dw_module *modules;
+
+struct dw_module *dw_module(const char *path)
+{
+	for (struct dw_module *m = modules; m; m = m->next)
+		if (!strcmp(m->path, path))
+			return m->elf ? m : NULL;
+	struct dw_module *m = must_calloc(1, sizeof *m);
+	m->path = must_strndup(path, strlen(path));
+	m->fd = -1;
+	m->next = modules;
+	modules = m;
+
+	elf_version(EV_CURRENT);
+	m->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (m->fd < 0)
+		return NULL;
+	m->elf = elf_begin(m->fd, ELF_C_READ_MMAP, NULL);
+	if (!m->elf || elf_kind(m->elf) != ELF_K_ELF) {
+		if (m->elf)
+			elf_end(m->elf);
+		m->elf = NULL;
+		return NULL;
+	}
+	m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
+	m->cfi = dwarf_getcfi_elf(m->elf);
+	return m;
+}
+
+void dw_modules_free(void)
+{
+	while (modules) {
+		struct dw_module *m = modules;
+		modules = m->next;
+		if (m->cfi)
+			dwarf_cfi_end(m->cfi);
+		if (m->dw)
+			dwarf_end(m->dw);
+		if (m->elf)
+			elf_end(m->elf);
+		if (m->fd >= 0)
+			close(m->fd);
+		free(m->cu_ranges);
+		free(m->path);
+		free(m);
+	}
+}
+
+bool dw_read_code(struct dw_module *m, uint64_t rel, uint8_t *out, size_t n)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || rel < sh.sh_addr ||
+		    rel + n > sh.sh_addr + sh.sh_size)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || rel - sh.sh_addr + n > d->d_size)
+			return false;
+		memcpy(out, (const uint8_t *)d->d_buf + (rel - sh.sh_addr), n);
+		return true;
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------------------
+ * Captured state
+ * ------------------------------------------------------------------------ */
+
+int capture_parse(const uint8_t *p, size_t len, struct capture *c)
+{
+	const uint8_t *end = p + len;
+	memset(c, 0, sizeof *c);
+	if (len < 25)
+		return -1;
+	c->pc = load_u64(p);
+	c->sp = load_u64(p + 8);
+	c->cfa = load_u64(p + 16);
+	unsigned n = p[24];
+	p += 25;
+	if (n > CAPTURE_MAX_REGS || (size_t)(end - p) < n * 9u)
+		return -1;
+	for (unsigned i = 0; i < n; i++, p += 9) {
+		c->regno[i] = p[0];
+		c->regval[i] = load_u64(p + 1);
+	}
+	c->nregs = (int)n;
+	while (p < end && c->nblocks < CAPTURE_MAX_BLOCKS) {
+		uint64_t addr, blen;
+		if (end - p < 9)
+			return -1;
+		addr = load_u64(p);
+		p += 8;
+		if (read_uleb(&p, end, &blen) < 0 || blen > (uint64_t)(end - p))
+			return -1;
+		c->blocks[c->nblocks++] =
+			(struct capture_block){addr, (size_t)blen, p};
+		p += blen;
+	}
+	return 0;
+}
+
+bool capture_read(const struct capture *c, uint64_t addr, void *out,
+		  size_t n)
+{
+	for (size_t i = 0; i < c->nblocks; i++) {
+		const struct capture_block *b = &c->blocks[i];
+		if (addr >= b->addr && addr - b->addr <= b->len &&
+		    n <= b->len - (addr - b->addr)) {
+			memcpy(out, b->bytes + (addr - b->addr), n);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------------------
+ * Expressions
+ * ------------------------------------------------------------------------ */
+
+enum loc_kind { LOC_MEMORY, LOC_REGISTER, LOC_VALUE, LOC_IMPLICIT };
+
+struct loc {
+	enum loc_kind kind;
+	uint64_t v;         /* address, register number or value */
+	const uint8_t *data; /* LOC_IMPLICIT */
+	size_t data_len;
+};
+
+#define STACK_MAX 64
+
+static int eval_ops(struct frame_state *f, Dwarf_Attribute *attr,
+		    const Dwarf_Op *ops, size_t n, struct loc *out,
+		    const char **why, int depth);
+
+static int reg_value(struct frame_state *f, uint64_t reg, uint64_t *v,
+		     const char **why)
+{
+	if (reg < DW_MAX_REG && f->have[reg]) {
+		*v = f->reg[reg];
+		return 0;
+	}
+	*why = "not captured (a call-clobbered register)";
+	return -1;
+}
+
+/* The value of a CFI or frame-base expression that yields an address or a
+ * register's value. */
+static int eval_value(struct frame_state *f, Dwarf_Attribute *attr,
+		      const Dwarf_Op *ops, size_t n, uint64_t *v,
+		      const char **why, int depth)
+{
+	struct loc l;
+	if (eval_ops(f, attr, ops, n, &l, why, depth) < 0)
+		return -1;
+	switch (l.kind) {
+	case LOC_MEMORY:
+	case LOC_VALUE:
+		*v = l.v;
+		return 0;
+	case LOC_REGISTER:
+		return reg_value(f, l.v, v, why);
+	default:
+		*why = "unsupported location";
+		return -1;
+	}
+}
+
+static int frame_base(struct frame_state *f, uint64_t *v, const char **why,
+		      int depth)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t n;
+	if (!f->have_subprogram ||
+	    !dwarf_attr_integrate(&f->subprogram, DW_AT_frame_base, &a) ||
+	    dwarf_getlocation_addr(&a, f->rel_pc - f->is_caller, &ops, &n,
+				   1) <= 0) {
+		*why = "no frame base";
+		return -1;
+	}
+	if (f->machine == 3 && n == 1 && ops[0].atom == DW_OP_reg0 + 4) {
+		/* clang on i386: the frame base is esp as the function body
+		 * keeps it, but the hook's arguments were pushed on top of it.
+		 * The `add $n, %esp` after the call says by how much. */
+		uint8_t code[3];
+		if (f->is_caller || !f->have[4] ||
+		    !dw_read_code(f->m, f->rel_pc, code, 3) || code[0] != 0x83 ||
+		    code[1] != 0xc4) {
+			*why = "no frame base";
+			return -1;
+		}
+		*v = (f->reg[4] + code[2]) & 0xffffffffu;
+		return 0;
+	}
+	return eval_value(f, &a, ops, n, v, why, depth);
+}
+
+static int read_mem(struct frame_state *f, uint64_t addr, size_t size,
+		    uint64_t *v, const char **why)
+{
+	uint8_t buf[8] = {0};
+	if (size > 8 || !capture_read(f->mem, addr, buf, size)) {
+		*why = "outside the captured stack";
+		return -1;
+	}
+	memcpy(v, buf, 8);
+	return 0;
+}
+
+static int entry_value(struct frame_state *f, Dwarf_Attribute *attr,
+		       const Dwarf_Op *op, uint64_t *v, const char **why,
+		       int depth);
+
+static int eval_ops(struct frame_state *f, Dwarf_Attribute *attr,
+		    const Dwarf_Op *ops, size_t n, struct loc *out,
+		    const char **why, int depth)
+{
+	uint64_t st[STACK_MAX];
+	size_t sp = 0;
+	bool value = false;
+
+#define NEED(k)                                                              \
+	do {                                                                 \
+		if (sp < (k))                                                \
+			goto bad;                                            \
+	} while (0)
+#define PUSH(x)                                                              \
+	do {                                                                 \
+		uint64_t pushed_ = (x);                                      \
+		if (sp == STACK_MAX)                                         \
+			goto bad;                                            \
+		st[sp++] = pushed_;                                          \
+	} while (0)
+
+	for (size_t i = 0; i < n; i++) {
+		const Dwarf_Op *op = &ops[i];
+		uint8_t a = op->atom;
+		uint64_t x, y;
+
+		if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
+			PUSH((uint64_t)(a - DW_OP_lit0));
+			continue;
+		}
+		if (a >= DW_OP_reg0 && a <= DW_OP_reg31) {
+			if (n != 1)
+				goto unsupported;
+			*out = (struct loc){LOC_REGISTER, a - DW_OP_reg0, 0, 0};
+			return 0;
+		}
+		if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
+			if (reg_value(f, a - DW_OP_breg0, &x, why) < 0)
+				return -1;
+			PUSH(x + (uint64_t)(int64_t)op->number);
+			continue;
+		}
+		switch (a) {
+		case DW_OP_regx:
+			if (n != 1)
+				goto unsupported;
+			*out = (struct loc){LOC_REGISTER, op->number, 0, 0};
+			return 0;
+		case DW_OP_bregx:
+			if (reg_value(f, op->number, &x, why) < 0)
+				return -1;
+			PUSH(x + op->number2);
+			break;
+		case DW_OP_addr:
+			PUSH(op->number + f->bias);
+			break;
+		case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
+		case DW_OP_const8u: case DW_OP_constu:
+		case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s:
+		case DW_OP_const8s: case DW_OP_consts:
+			PUSH(op->number);
+			break;
+		case DW_OP_fbreg:
+			if (depth > 2 || frame_base(f, &x, why, depth + 1) < 0)
+				return -1;
+			PUSH(x + op->number);
+			break;
+		case DW_OP_call_frame_cfa:
+			if (!f->have_cfa) {
+				*why = "no CFI for the frame";
+				return -1;
+			}
+			PUSH(f->cfa);
+			break;
+		case DW_OP_dup: NEED(1); PUSH(st[sp - 1]); break;
+		case DW_OP_drop: NEED(1); sp--; break;
+		case DW_OP_over: NEED(2); PUSH(st[sp - 2]); break;
+		case DW_OP_pick:
+			NEED(op->number + 1);
+			PUSH(st[sp - 1 - op->number]);
+			break;
+		case DW_OP_swap:
+			NEED(2);
+			x = st[sp - 1];
+			st[sp - 1] = st[sp - 2];
+			st[sp - 2] = x;
+			break;
+		case DW_OP_plus_uconst: NEED(1); st[sp - 1] += op->number; break;
+		case DW_OP_neg: NEED(1); st[sp - 1] = -st[sp - 1]; break;
+		case DW_OP_not: NEED(1); st[sp - 1] = ~st[sp - 1]; break;
+		case DW_OP_abs:
+			NEED(1);
+			if ((int64_t)st[sp - 1] < 0)
+				st[sp - 1] = -st[sp - 1];
+			break;
+		case DW_OP_plus: case DW_OP_minus: case DW_OP_mul:
+		case DW_OP_and: case DW_OP_or: case DW_OP_xor:
+		case DW_OP_shl: case DW_OP_shr: case DW_OP_shra:
+		case DW_OP_div: case DW_OP_mod:
+			NEED(2);
+			y = st[--sp];
+			x = st[sp - 1];
+			switch (a) {
+			case DW_OP_plus: x += y; break;
+			case DW_OP_minus: x -= y; break;
+			case DW_OP_mul: x *= y; break;
+			case DW_OP_and: x &= y; break;
+			case DW_OP_or: x |= y; break;
+			case DW_OP_xor: x ^= y; break;
+			case DW_OP_shl: x = y < 64 ? x << y : 0; break;
+			case DW_OP_shr: x = y < 64 ? x >> y : 0; break;
+			case DW_OP_shra:
+				x = (uint64_t)((int64_t)x >> (y < 63 ? y : 63));
+				break;
+			case DW_OP_div:
+				if (y == 0)
+					goto bad;
+				x = (uint64_t)((int64_t)x / (int64_t)y);
+				break;
+			case DW_OP_mod:
+				if (y == 0)
+					goto bad;
+				x %= y;
+				break;
+			}
+			st[sp - 1] = x;
+			break;
+		case DW_OP_deref:
+			NEED(1);
+			if (read_mem(f, st[sp - 1], (size_t)f->ptr_size, &x,
+				     why) < 0)
+				return -1;
+			if (f->ptr_size == 4)
+				x &= 0xffffffffu;
+			st[sp - 1] = x;
+			break;
+		case DW_OP_deref_size:
+			NEED(1);
+			if (op->number == 0 || op->number > 8 ||
+			    read_mem(f, st[sp - 1], op->number, &x, why) < 0)
+				return -1;
+			if (op->number < 8)
+				x &= (1ull << (8 * op->number)) - 1;
+			st[sp - 1] = x;
+			break;
+		case DW_OP_stack_value:
+			value = true;
+			break;
+		case DW_OP_implicit_value:
+			if (n != 1)
+				goto unsupported;
+			*out = (struct loc){LOC_IMPLICIT, 0,
+					    (const uint8_t *)(uintptr_t)op->number2,
+					    op->number};
+			return 0;
+		case DW_OP_entry_value:
+		case DW_OP_GNU_entry_value:
+			if (entry_value(f, attr, op, &x, why, depth) < 0)
+				return -1;
+			PUSH(x);
+			break;
+		case DW_OP_nop:
+			break;
+		default:
+			goto unsupported;
+		}
+	}
+	NEED(1);
+	out->kind = value ? LOC_VALUE : LOC_MEMORY;
+	out->v = st[sp - 1];
+	if (f->ptr_size == 4 && !value)
+		out->v &= 0xffffffffu;
+	return 0;
+unsupported:
+	*why = "unsupported location";
+	return -1;
+bad:
+	*why = "bad location expression";
+	return -1;
+#undef NEED
+#undef PUSH
+}
+
+/* ---------------------------------------------------------------------------
+ * Registers and CFA of a frame, from CFI
+ * ------------------------------------------------------------------------ */
+
+static int frame_cfa(struct frame_state *f, uint64_t lookup_pc)
+{
+	Dwarf_Frame *fr = NULL;
+	Dwarf_Op *ops;
+	size_t n;
+	const char *why;
+	int ok = -1;
+	if (!f->m->cfi || dwarf_cfi_addrframe(f->m->cfi, lookup_pc, &fr) != 0)
+		return -1;
+	if (dwarf_frame_cfa(fr, &ops, &n) == 0 && n > 0) {
+		uint64_t v;
+		if (eval_value(f, NULL, ops, n, &v, &why, 3) == 0) {
+			f->cfa = v;
+			f->have_cfa = true;
+			ok = 0;
+		}
+	}
+	free(fr);
+	return ok;
+}
+
+static const int saved_x86_64[] = {3, 6, 12, 13, 14, 15};
+static const int saved_i386[] = {3, 5, 6, 7};
+
+void frame_init(struct frame_state *f, struct dw_module *m, uint64_t bias,
+		const struct capture *c, struct trace *t, uint64_t site,
+		uint64_t ticks, uint16_t machine, int ptr_size)
+{
+	memset(f, 0, sizeof *f);
+	f->m = m;
+	f->bias = bias;
+	f->rel_pc = c->pc - bias;
+	f->mem = c;
+	f->trace = t;
+	f->site = site;
+	f->ticks = ticks;
+	f->machine = machine;
+	f->ptr_size = ptr_size;
+	f->sp_reg = machine == 3 ? 4 : 7;
+	for (int i = 0; i < c->nregs; i++)
+		if (c->regno[i] < DW_MAX_REG) {
+			f->have[c->regno[i]] = true;
+			f->reg[c->regno[i]] = c->regval[i];
+		}
+	f->have[f->sp_reg] = true;
+	f->reg[f->sp_reg] = c->sp;
+	/* The CFA at the hook's call: pc - 1 lies in the call. */
+	if (frame_cfa(f, f->rel_pc - 1) < 0 && c->cfa) {
+		f->cfa = c->cfa;
+		f->have_cfa = true;
+	}
+}
+
+/* The caller's registers at the call: one CFI step from f. */
+static int unwind_to_caller(struct frame_state *f, struct frame_state *c)
+{
+	Dwarf_Frame *fr = NULL;
+	const int *saved = f->machine == 3 ? saved_i386 : saved_x86_64;
+	size_t nsaved = f->machine == 3 ? 4 : 6;
+	const char *why;
+
+	if (!f->have_cfa || !f->m->cfi ||
+	    dwarf_cfi_addrframe(f->m->cfi, f->rel_pc - 1, &fr) != 0)
+		return -1;
+	for (size_t i = 0; i < nsaved; i++) {
+		int r = saved[i];
+		Dwarf_Op mem[3], *ops;
+		size_t n;
+		if (dwarf_frame_register(fr, r, mem, &ops, &n) != 0)
+			continue;
+		if (n == 0) {
+			if (ops == NULL && f->have[r]) { /* same value */
+				c->have[r] = true;
+				c->reg[r] = f->reg[r];
+			}
+			continue;
+		}
+		struct loc l;
+		if (eval_ops(f, NULL, ops, n, &l, &why, 3) < 0)
+			continue;
+		uint64_t v;
+		if (l.kind == LOC_VALUE) {
+			c->reg[r] = l.v;
+			c->have[r] = true;
+		} else if (l.kind == LOC_MEMORY &&
+			   read_mem(f, l.v, (size_t)f->ptr_size, &v, &why) == 0) {
+			if (f->ptr_size == 4)
+				v &= 0xffffffffu;
+			c->reg[r] = v;
+			c->have[r] = true;
+		} else if (l.kind == LOC_REGISTER && l.v < DW_MAX_REG &&
+			   f->have[l.v]) {
+			c->reg[r] = f->reg[l.v];
+			c->have[r] = true;
+		}
+	}
+	free(fr);
+	c->have[f->sp_reg] = true;
+	c->reg[f->sp_reg] = f->cfa;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Scopes
+ * ------------------------------------------------------------------------ */
+
+void dw_root(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Die cur = *die;
+	for (int i = 0; i < 8; i++) {
+		Dwarf_Attribute a;
+		Dwarf_Die next;
+		if ((dwarf_attr(&cur, DW_AT_abstract_origin, &a) ||
+		     dwarf_attr(&cur, DW_AT_specification, &a)) &&
+		    dwarf_formref_die(&a, &next)) {
+			cur = next;
+			continue;
+		}
+		break;
+	}
+	*out = cur;
+}
+
+bool dw_is_clang(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	Dwarf_Attribute a;
+	const char *p;
+	if (!dwarf_diecu(die, &cu, NULL, NULL) ||
+	    !dwarf_attr(&cu, DW_AT_producer, &a) || !(p = dwarf_formstring(&a)))
+		return false;
+	return strstr(p, "clang") != NULL;
+}
+
+/* A pointer to a character type (char, signed or unsigned char, through
+ * typedefs and qualifiers): its target is shown as a string. */
+bool dw_is_string_type(Dwarf_Die *type)
+{
+	Dwarf_Die t = *type;
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < 16; i++) {
+			int tag = dwarf_tag(&t);
+			if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+			    tag != DW_TAG_volatile_type &&
+			    tag != DW_TAG_restrict_type &&
+			    tag != DW_TAG_atomic_type)
+				break;
+			Dwarf_Attribute a;
+			if (!dwarf_attr_integrate(&t, DW_AT_type, &a) ||
+			    !dwarf_formref_die(&a, &t))
+				return false;
+		}
+		if (k == 0) {
+			Dwarf_Attribute a;
+			if (dwarf_tag(&t) != DW_TAG_pointer_type ||
+			    !dwarf_attr_integrate(&t, DW_AT_type, &a) ||
+			    !dwarf_formref_die(&a, &t))
+				return false;
+		}
+	}
+	Dwarf_Attribute a;
+	Dwarf_Word enc, size;
+	if (dwarf_tag(&t) != DW_TAG_base_type ||
+	    !dwarf_attr(&t, DW_AT_encoding, &a) || dwarf_formudata(&a, &enc) ||
+	    !dwarf_attr(&t, DW_AT_byte_size, &a) || dwarf_formudata(&a, &size))
+		return false;
+	const char *name = dwarf_diename(&t);
+	return size == 1 && (enc == DW_ATE_signed_char ||
+			     enc == DW_ATE_unsigned_char ||
+			     ((enc == DW_ATE_signed || enc == DW_ATE_unsigned) &&
+			      name && strstr(name, "char")));
+}
+
+/* The CU covering rel_pc.  .debug_aranges first; clang does not write
+ * it, so then the CUs' own ranges, listed once per module. */
+static bool find_cu(struct dw_module *m, uint64_t rel_pc, Dwarf_Die *cu)
+{
+	if (!m->dw)
+		return false;
+	if (dwarf_addrdie(m->dw, rel_pc, cu))
+		return true;
+	if (!m->cu_ranges_done) {
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+		m->cu_ranges_done = true;
+		while (dwarf_nextcu(m->dw, off, &next, &hsize, NULL, NULL,
+				    NULL) == 0) {
+			Dwarf_Die d;
+			if (dwarf_offdie(m->dw, off + hsize, &d)) {
+				Dwarf_Addr base, lo, hi;
+				ptrdiff_t it = 0;
+				while ((it = dwarf_ranges(&d, it, &base, &lo,
+							  &hi)) > 0) {
+					m->cu_ranges = must_realloc(
+						m->cu_ranges, m->n_cu_ranges + 1,
+						sizeof *m->cu_ranges);
+					m->cu_ranges[m->n_cu_ranges++] =
+						(struct dw_cu_range){lo, hi,
+								     off + hsize};
+				}
+			}
+			off = next;
+		}
+	}
+	for (size_t i = 0; i < m->n_cu_ranges; i++)
+		if (rel_pc >= m->cu_ranges[i].lo && rel_pc < m->cu_ranges[i].hi)
+			return dwarf_offdie(m->dw, m->cu_ranges[i].die, cu) != NULL;
+	return false;
+}
+
+int dw_scope_at(struct dw_module *m, uint64_t rel_pc, Dwarf_Die *scope,
+		Dwarf_Die *subprogram)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	int n, found = -1;
+	if (!find_cu(m, rel_pc, &cu))
+		return -1;
+	n = dwarf_getscopes(&cu, rel_pc, &scopes);
+	for (int i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag != DW_TAG_subprogram &&
+		    tag != DW_TAG_inlined_subroutine)
+			continue;
+		if (found < 0) {
+			*scope = scopes[i];
+			found = i;
+		}
+		if (tag == DW_TAG_subprogram) {
+			*subprogram = scopes[i];
+			free(scopes);
+			return 0;
+		}
+	}
+	free(scopes);
+	return -1;
+}
+
+int dw_function_at(struct dw_module *m, uint64_t rel_addr, Dwarf_Die *out)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	int n;
+	if (!find_cu(m, rel_addr, &cu))
+		return -1;
+	n = dwarf_getscopes(&cu, rel_addr, &scopes);
+	for (int i = 0; i < n; i++) {
+		Dwarf_Addr entry, base, lo, hi;
+		bool found = false;
+		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+			continue;
+		if (dwarf_entrypc(&scopes[i], &entry) == 0) {
+			found = entry == rel_addr;
+		} else {
+			/* split hot and cold (C++ with exceptions): the
+			 * part that starts at the address */
+			ptrdiff_t it = 0;
+			while (!found && (it = dwarf_ranges(&scopes[i], it, &base,
+							     &lo, &hi)) > 0)
+				found = lo == rel_addr;
+		}
+		if (found) {
+			*out = scopes[i];
+			free(scopes);
+			return 0;
+		}
+	}
+	free(scopes);
+	return -1;
+}
+
+/* ---------------------------------------------------------------------------
+ * DW_OP_entry_value: what the caller passed
+ * ------------------------------------------------------------------------ */
+
+/* Searches the subtree of die for the call site returning to ret. */
+static bool find_call_site(Dwarf_Die *die, uint64_t ret, Dwarf_Die *out,
+			   int depth)
+{
+	Dwarf_Die child;
+	if (depth > 32 || dwarf_child(die, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site) {
+			Dwarf_Attribute a;
+			Dwarf_Addr pc;
+			if (((dwarf_attr(&child, DW_AT_call_return_pc, &a) ||
+			      dwarf_attr(&child, DW_AT_low_pc, &a)) &&
+			     dwarf_formaddr(&a, &pc) == 0 && pc == ret)) {
+				*out = child;
+				return true;
+			}
+		} else if (tag == DW_TAG_lexical_block ||
+			   tag == DW_TAG_inlined_subroutine) {
+			if (find_call_site(&child, ret, out, depth + 1))
+				return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* The call-site parameter for register reg, or false. */
+static bool find_site_param(Dwarf_Die *site, uint64_t reg, Dwarf_Die *out)
+{
+	Dwarf_Die child;
+	if (dwarf_child(site, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		Dwarf_Attribute a;
+		Dwarf_Op *ops;
+		size_t n;
+		if ((tag != DW_TAG_call_site_parameter &&
+		     tag != DW_TAG_GNU_call_site_parameter) ||
+		    !dwarf_attr(&child, DW_AT_location, &a) ||
+		    dwarf_getlocation(&a, &ops, &n) != 0 || n != 1)
+			continue;
+		uint64_t r = ops[0].atom == DW_OP_regx
+				     ? ops[0].number
+				     : (uint64_t)(ops[0].atom - DW_OP_reg0);
+		if ((ops[0].atom == DW_OP_regx ||
+		     (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)) &&
+		    r == reg) {
+			*out = child;
+			return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+static int entry_value(struct frame_state *f, Dwarf_Attribute *attr,
+		       const Dwarf_Op *op, uint64_t *v, const char **why,
+		       int depth)
+{
+	Dwarf_Attribute sub;
+	Dwarf_Op *ops;
+	size_t n;
+	*why = "optimized out";
+	if (f->is_caller || depth > 1 || attr == NULL ||
+	    dwarf_getlocation_attr(attr, op, &sub) != 0 ||
+	    dwarf_getlocation(&sub, &ops, &n) != 0 || n != 1)
+		return -1;
+	uint64_t reg;
+	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)
+		reg = ops[0].atom - DW_OP_reg0;
+	else if (ops[0].atom == DW_OP_regx)
+		reg = ops[0].number;
+	else
+		return -1;
+	/* A callee-saved register the function has not changed yet. */
+	struct frame_state c;
+	memset(&c, 0, sizeof c);
+	if (unwind_to_caller(f, &c) < 0)
+		return -1;
+	if (reg < DW_MAX_REG && c.have[reg] && reg != (uint64_t)f->sp_reg) {
+		*v = c.reg[reg];
+		return 0;
+	}
+
+	/* The caller: its module, scope and call site. */
+	const struct resolve_info *si = resolve_call_site(
+		f->trace->resolver, f->site, f->ticks);
+	if (!si->module)
+		return -1;
+	struct dw_module *cm = dw_module(si->module);
+	if (!cm || !cm->dw)
+		return -1;
+	c.m = cm;
+	c.bias = f->site - si->module_offset;
+	c.rel_pc = si->module_offset;
+	c.is_caller = true;
+	c.mem = f->mem;
+	c.ptr_size = f->ptr_size;
+	c.sp_reg = f->sp_reg;
+	c.machine = f->machine;
+	c.callee = f;
+	Dwarf_Die scope, sub_die, site_die, param;
+	if (dw_scope_at(cm, c.rel_pc - 1, &scope, &sub_die) < 0 ||
+	    !find_call_site(&sub_die, c.rel_pc, &site_die, 0) ||
+	    !find_site_param(&site_die, reg, &param))
+		return -1;
+	c.subprogram = sub_die;
+	c.have_subprogram = true;
+	/* The caller's CFA, from its own CFI at the call. */
+	Dwarf_Frame *fr = NULL;
+	if (cm->cfi && dwarf_cfi_addrframe(cm->cfi, c.rel_pc - 1, &fr) == 0) {
+		Dwarf_Op *cops;
+		size_t cn;
+		const char *w;
+		uint64_t cfa;
+		if (dwarf_frame_cfa(fr, &cops, &cn) == 0 && cn > 0 &&
+		    eval_value(&c, NULL, cops, cn, &cfa, &w, 3) == 0) {
+			c.cfa = cfa;
+			c.have_cfa = true;
+		}
+		free(fr);
+	}
+	Dwarf_Attribute val;
+	if (!dwarf_attr(&param, DW_AT_call_value, &val) &&
+	    !dwarf_attr(&param, DW_AT_GNU_call_site_value, &val))
+		return -1;
+	if (dwarf_getlocation(&val, &ops, &n) != 0 || n == 0)
+		return -1;
+	struct loc l;
+	if (eval_ops(&c, &val, ops, n, &l, why, depth + 1) < 0)
+		return -1;
+	/* DW_AT_call_value is a DWARF expression: its result is the value. */
+	if (l.kind == LOC_REGISTER)
+		return reg_value(&c, l.v, v, why);
+	if (l.kind == LOC_IMPLICIT) {
+		*why = "unsupported location";
+		return -1;
+	}
+	*v = l.v;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Locations to bytes
+ * ------------------------------------------------------------------------ */
+
+static int fetch(struct frame_state *f, const struct loc *l, uint8_t *out,
+		 size_t size, const char **why)
+{
+	uint64_t v;
+	switch (l->kind) {
+	case LOC_MEMORY:
+		if (!capture_read(f->mem, l->v, out, size)) {
+			*why = "outside the captured stack";
+			return -1;
+		}
+		return 0;
+	case LOC_REGISTER:
+		if (size > 8 || reg_value(f, l->v, &v, why) < 0) {
+			if (size > 8)
+				*why = "not captured (a call-clobbered register)";
+			return -1;
+		}
+		memcpy(out, &v, size);
+		return 0;
+	case LOC_VALUE:
+		if (size > 8) {
+			memset(out, 0, size);
+			memcpy(out, &l->v, 8);
+			return 0;
+		}
+		memcpy(out, &l->v, size);
+		return 0;
+	case LOC_IMPLICIT:
+		if (l->data_len < size) {
+			*why = "unsupported location";
+			return -1;
+		}
+		memcpy(out, l->data, size);
+		return 0;
+	}
+	return -1;
+}
+
+/* clang -O0 stores the arguments in their DWARF homes only after the
+ * entry hook: before it they sit in spill slots.  The code right after the
+ * hook's call reloads each spill and stores it in its home; read those
+ * moves to map a home (rbp offset) to its spill. */
+static bool clang_spill(struct frame_state *f, int64_t home, size_t size,
+			int64_t *spill)
+{
+	uint8_t code[160];
+	int64_t loaded[2][16];
+	bool have[2][16] = {{false}};
+	if (f->machine != 62 || !dw_read_code(f->m, f->rel_pc, code, sizeof code))
+		return false;
+	size_t i = 0;
+	while (i + 4 < sizeof code - 8) {
+		size_t k = i, width = 4;
+		int cls = 0, rex = 0, store;
+		if (code[k] == 0x66) {
+			width = 2;
+			k++;
+		}
+		if (code[k] == 0xf2 || code[k] == 0xf3) {
+			cls = 1;
+			width = code[k] == 0xf2 ? 8 : 4;
+			k++;
+		}
+		if ((code[k] & 0xf0) == 0x40)
+			rex = code[k++];
+		if (rex & 8)
+			width = 8;
+		if (cls) {
+			if (code[k] != 0x0f ||
+			    (code[k + 1] != 0x10 && code[k + 1] != 0x11))
+				break;
+			store = code[k + 1] == 0x11;
+			k += 2;
+		} else if (code[k] == 0x89 || code[k] == 0x88) {
+			store = 1;
+			width = code[k] == 0x88 ? 1 : width;
+			k++;
+		} else if (code[k] == 0x8b || code[k] == 0x8a) {
+			store = 0;
+			k++;
+		} else {
+			break;
+		}
+		uint8_t modrm = code[k++];
+		int mod = modrm >> 6, rm = modrm & 7;
+		int reg = ((modrm >> 3) & 7) | ((rex & 4) ? 8 : 0);
+		if (rm != 5 || (rex & 1) || (mod != 1 && mod != 2))
+			break;
+		int64_t disp;
+		if (mod == 1) {
+			disp = (int8_t)code[k++];
+		} else {
+			int32_t d32;
+			memcpy(&d32, code + k, 4);
+			disp = d32;
+			k += 4;
+		}
+		if (!store) {
+			loaded[cls][reg] = disp;
+			have[cls][reg] = true;
+		} else if (disp == home) {
+			/* one move of the whole value, or we do not know */
+			if (!have[cls][reg] || width != size)
+				return false;
+			*spill = loaded[cls][reg];
+			return true;
+		}
+		i = k;
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------------------
+ * i386 stack parameters the DWARF gives up on
+ *
+ * clang on i386 ends a stack parameter's location where the code starts
+ * pushing the hook's arguments (it does not follow esp there).  The value
+ * is still in its slot above the CFA if nothing between the function's
+ * entry and the hook's call can have written there: the prologue is read
+ * and accepted only when every instruction is one that writes no memory
+ * but below the stack pointer.
+ * ------------------------------------------------------------------------ */
+
+/* The length of a ModRM operand (32-bit addressing), from the ModRM byte
+ * at p; 0 when p runs past end. */
+static size_t modrm_len(const uint8_t *p, const uint8_t *end)
+{
+	if (p >= end)
+		return 0;
+	unsigned mod = p[0] >> 6, rm = p[0] & 7;
+	size_t n = 1;
+	if (mod == 3)
+		return n;
+	if (rm == 4) {
+		if (p + 1 >= end)
+			return 0;
+		if (mod == 0 && (p[1] & 7) == 5)
+			n += 4;
+		n++;
+	} else if (mod == 0 && rm == 5) {
+		n += 4;
+	}
+	n += mod == 1 ? 1 : mod == 2 ? 4 : 0;
+	return p + n <= end ? n : 0;
+}
+
+/* Whether the code [lo, call) writes no memory at or above the CFA. */
+static bool prologue_harmless(struct dw_module *m, uint64_t lo, uint64_t call)
+{
+	uint8_t code[128];
+	if (call <= lo || call - lo > sizeof code ||
+	    !dw_read_code(m, lo, code, call - lo))
+		return false;
+	const uint8_t *p = code, *end = code + (call - lo);
+	int64_t esp = -4; /* relative to the CFA */
+	while (p < end) {
+		uint8_t op = p[0];
+		size_t n;
+		if (op >= 0x50 && op <= 0x57) {
+			n = 1;                          /* push */
+			esp -= 4;
+		} else if (op >= 0x58 && op <= 0x5f && op != 0x5c) {
+			n = 1;                          /* pop */
+			esp += 4;
+		} else if (op == 0x90) {
+			n = 1;
+		} else if ((op == 0x83 || op == 0x81) && end - p >= 3 &&
+			   (p[1] == 0xec || p[1] == 0xc4)) {
+			int32_t imm = op == 0x83 ? (int8_t)p[2] : 0;
+			if (op == 0x81) {
+				if (end - p < 6)
+					return false;
+				memcpy(&imm, p + 2, 4);
+			}
+			esp += p[1] == 0xec ? -(int64_t)imm : imm;
+			n = op == 0x83 ? 3 : 6;         /* sub/add $imm, esp */
+		} else if ((op == 0x89 || op == 0x88 || op == 0xc7) &&
+			   end - p >= 3 && (p[1] >> 6) != 3) {
+			/* a store: only into the frame, below the CFA,
+			 * addressed from esp */
+			unsigned mod = p[1] >> 6;
+			int64_t disp = 0;
+			if ((p[1] & 7) != 4 || p[2] != 0x24 ||
+			    (op == 0xc7 && ((p[1] >> 3) & 7) != 0))
+				return false;
+			if (mod == 0) {
+				n = 3;
+			} else if (mod == 1) {
+				disp = (int8_t)p[3];
+				n = 4;
+			} else {
+				int32_t d32;
+				if (end - p < 7)
+					return false;
+				memcpy(&d32, p + 3, 4);
+				disp = d32;
+				n = 7;
+			}
+			n += op == 0xc7 ? 4 : 0;
+			if (esp + disp + 4 > 0 || (size_t)(end - p) < n)
+				return false;
+		} else if (op == 0x0f && end - p >= 3 &&
+			   (p[1] == 0xb6 || p[1] == 0xb7 || p[1] == 0xbe ||
+			    p[1] == 0xbf)) {
+			n = 2 + modrm_len(p + 2, end);  /* movzx, movsx */
+			if (n == 2 || ((p[2] >> 3) & 7) == 4)
+				return false;
+		} else if (op >= 0xb8 && op <= 0xbf) {
+			n = 5;                          /* mov $imm, reg */
+		} else if (op == 0x6a) {
+			n = 2;
+			esp -= 4;
+		} else if (op == 0x68) {
+			n = 5;
+			esp -= 4;
+		} else if ((op == 0x83 || op == 0x81) && p + 1 < end &&
+			   (p[1] >> 6) == 3 && (p[1] & 7) != 4) {
+			n = op == 0x83 ? 3 : 6;         /* op $imm, reg */
+		} else if (op == 0x8b || op == 0x8d || op == 0x03 ||
+			   op == 0x2b || op == 0x0b || op == 0x23 ||
+			   op == 0x33 || op == 0x85 || op == 0x3b ||
+			   op == 0x39) {
+			n = 1 + modrm_len(p + 1, end);  /* loads, lea, tests */
+			if (n == 1 || ((op == 0x8b || op == 0x8d) &&
+				       ((p[1] >> 3) & 7) == 4))
+				return false;
+		} else if ((op == 0x89 || op == 0x01 || op == 0x29 ||
+			    op == 0x09 || op == 0x21 || op == 0x31) &&
+			   p + 1 < end && (p[1] >> 6) == 3 && (p[1] & 7) != 4) {
+			n = 2;                          /* reg to reg */
+		} else if (op == 0xff && p + 1 < end && ((p[1] >> 3) & 7) == 6) {
+			n = 1 + modrm_len(p + 1, end);  /* push mem */
+			if (n == 1)
+				return false;
+			esp -= 4;
+		} else if (op == 0xf3 && end - p >= 4 && p[1] == 0x0f &&
+			   p[2] == 0x1e && p[3] == 0xfb) {
+			n = 4;                          /* endbr32 */
+		} else if (op == 0xe8 && end - p >= 5) {
+			/* the PIC register: call to the next instruction, or
+			 * to a thunk `mov (%esp), %reg; ret` */
+			int32_t rel;
+			memcpy(&rel, p + 1, 4);
+			uint64_t target = lo + (uint64_t)(p - code) + 5 +
+					  (uint64_t)(int64_t)rel;
+			uint8_t t[4];
+			if (rel != 0 &&
+			    (!dw_read_code(m, target, t, 4) || t[0] != 0x8b ||
+			     (t[1] & 0xc7) != 0x04 || t[2] != 0x24 || t[3] != 0xc3))
+				return false;
+			if (rel == 0)
+				esp -= 4; /* popped next */
+			n = 5;
+		} else {
+			return false;
+		}
+		p += n;
+	}
+	return p == end;
+}
+
+bool dw_i386_stack_slot(struct dw_module *m, Dwarf_Attribute *loc,
+			Dwarf_Die *sub, uint64_t ra, int64_t *slot)
+{
+	Dwarf_Addr base, lo = 0, hi, start, end;
+	ptrdiff_t it = 0;
+	uint8_t call;
+	while ((it = dwarf_ranges(sub, it, &base, &lo, &hi)) > 0)
+		if (ra - 1 >= lo && ra - 1 < hi)
+			break;
+	if (it <= 0 || !m->cfi || !dw_read_code(m, ra - 5, &call, 1) ||
+	    call != 0xe8 || !prologue_harmless(m, lo, ra - 5))
+		return false;
+	Dwarf_Op *ops;
+	size_t n;
+	ptrdiff_t off = 0;
+	while ((off = dwarf_getlocations(loc, off, &base, &start, &end, &ops,
+					 &n)) > 0) {
+		if (start < lo || start >= ra - 5 || n != 1 ||
+		    (ops[0].atom != DW_OP_breg4 && ops[0].atom != DW_OP_fbreg))
+			continue;
+		if (ops[0].atom == DW_OP_fbreg) {
+			Dwarf_Attribute fa;
+			Dwarf_Op *fops;
+			size_t fn;
+			if (!dwarf_attr_integrate(sub, DW_AT_frame_base, &fa) ||
+			    dwarf_getlocation(&fa, &fops, &fn) != 0 || fn != 1 ||
+			    fops[0].atom != DW_OP_reg4)
+				continue;
+		}
+		Dwarf_Frame *fr = NULL;
+		Dwarf_Op *cops;
+		size_t cn;
+		bool ok = false;
+		int64_t cfa_off = 0;
+		if (dwarf_cfi_addrframe(m->cfi, start, &fr) == 0 &&
+		    dwarf_frame_cfa(fr, &cops, &cn) == 0 && cn == 1) {
+			if (cops[0].atom == DW_OP_bregx && cops[0].number == 4) {
+				cfa_off = (int64_t)cops[0].number2;
+				ok = true;
+			} else if (cops[0].atom == DW_OP_breg4) {
+				cfa_off = (int64_t)cops[0].number;
+				ok = true;
+			}
+		}
+		free(fr);
+		int64_t k = (int64_t)ops[0].number - cfa_off;
+		if (ok && k >= 0) {
+			*slot = k;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool dw_clang_spill_at(struct dw_module *m, uint16_t machine, uint64_t rel_pc,
+		       int64_t home, size_t size, int64_t *spill)
+{
+	struct frame_state f;
+	memset(&f, 0, sizeof f);
+	f.m = m;
+	f.machine = machine;
+	f.rel_pc = rel_pc;
+	return clang_spill(&f, home, size, spill);
+}
+
+int dw_eval_location(struct frame_state *f, Dwarf_Attribute *attr,
+		     uint8_t *out, size_t size, const char **why)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	const uint64_t pcs[2] = {f->rel_pc, f->rel_pc - 1};
+	*why = "optimized out";
+	for (int k = 0; k < 2; k++) {
+		int r = dwarf_getlocation_addr(attr, pcs[k], &ops, &n, 1);
+		if (r <= 0 || n == 0)
+			continue;
+		/* Pieces: each part of the value from its own place. */
+		size_t done = 0, start = 0;
+		bool pieces = false;
+		for (size_t i = 0; i <= n; i++) {
+			if (i < n && ops[i].atom != DW_OP_piece)
+				continue;
+			size_t len = i < n ? ops[i].number : size - done;
+			if (i < n)
+				pieces = true;
+			if (!pieces || i < n) {
+				if (len > size - done) {
+					*why = "bad location expression";
+					goto next;
+				}
+				struct loc l;
+				if (i == start) {
+					*why = "optimized out";
+					goto next;
+				}
+				if (eval_ops(f, attr, ops + start, i - start, &l,
+					     why, 0) < 0)
+					goto next;
+				if (l.kind == LOC_MEMORY && i - start == 1 &&
+				    ops[start].atom == DW_OP_fbreg &&
+				    (int64_t)ops[start].number < 0 &&
+				    !f->is_caller && dw_is_clang(&f->subprogram)) {
+					int64_t spill;
+					if (!clang_spill(f, (int64_t)ops[start].number,
+							 len, &spill)) {
+						*why = "not yet stored";
+						goto next;
+					}
+					l.v += (uint64_t)(spill -
+							  (int64_t)ops[start].number);
+				}
+				if (fetch(f, &l, out + done, len, why) < 0)
+					goto next;
+				done += len;
+			}
+			start = i + 1;
+		}
+		if (done == size)
+			return 0;
+		*why = "optimized out";
+	next:;
+	}
+	return -1;
+}

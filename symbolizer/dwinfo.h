@@ -1,0 +1,122 @@
+/* dwinfo.h -- what dwinfo.c gives values.c: modules' DWARF, captured state,
+ * and DWARF expressions evaluated against it. */
+#ifndef CTRACE_SYMBOLIZER_DWINFO_H
+#define CTRACE_SYMBOLIZER_DWINFO_H
+
+#include <elfutils/libdw.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct trace;
+
+struct dw_cu_range {
+	uint64_t lo, hi;
+	Dwarf_Off die; /* the CU's DIE */
+};
+
+struct dw_module {
+	char *path;
+	int fd;
+	Elf *elf;
+	Dwarf *dw;      /* NULL: no DWARF */
+	Dwarf_CFI *cfi; /* .eh_frame (or .debug_frame), NULL if none */
+	struct dw_cu_range *cu_ranges; /* when .debug_aranges is missing */
+	size_t n_cu_ranges;
+	bool cu_ranges_done;
+	struct dw_module *next;
+};
+
+/* The module's DWARF, opened once; NULL when the file cannot be read. */
+struct dw_module *dw_module(const char *path);
+void dw_modules_free(void);
+
+/* An ARGS payload, decoded.  Blocks point into the payload. */
+#define CAPTURE_MAX_REGS 16
+#define CAPTURE_MAX_BLOCKS 32
+struct capture_block {
+	uint64_t addr;
+	size_t len;
+	const uint8_t *bytes;
+};
+
+struct capture {
+	uint64_t pc, sp, cfa;
+	int nregs;
+	uint8_t regno[CAPTURE_MAX_REGS];
+	uint64_t regval[CAPTURE_MAX_REGS];
+	size_t nblocks;
+	struct capture_block blocks[CAPTURE_MAX_BLOCKS];
+};
+
+int capture_parse(const uint8_t *p, size_t len, struct capture *c);
+/* Copies n captured bytes at addr; false if any of them was not saved. */
+bool capture_read(const struct capture *c, uint64_t addr, void *out,
+		  size_t n);
+
+#define DW_MAX_REG 64
+
+/* One frame's known state: the instrumented function's at its entry
+ * hook, or its caller's at the call (for DW_OP_entry_value). */
+struct frame_state {
+	struct dw_module *m;
+	uint64_t bias;   /* runtime minus link-time addresses */
+	uint64_t rel_pc; /* link-time PC the state belongs to */
+	bool have[DW_MAX_REG];
+	uint64_t reg[DW_MAX_REG];
+	bool have_cfa;
+	uint64_t cfa;
+	Dwarf_Die subprogram; /* for DW_AT_frame_base */
+	bool have_subprogram;
+	bool is_caller;       /* at a call: rel_pc is the return address */
+	const struct capture *mem;
+	/* For DW_OP_entry_value: the caller's return address (runtime) and
+	 * how to find its module. */
+	uint64_t site;
+	struct trace *trace;
+	uint64_t ticks;
+	struct frame_state *callee; /* set on the caller's state */
+	int ptr_size;
+	int sp_reg; /* DWARF number of the stack pointer */
+	uint16_t machine;
+};
+
+/* Sets up the state of the instrumented function at the hook's return
+ * address pc (runtime): registers, CFA from CFI. */
+void frame_init(struct frame_state *f, struct dw_module *m, uint64_t bias,
+		const struct capture *c, struct trace *t, uint64_t site,
+		uint64_t ticks, uint16_t machine, int ptr_size);
+
+/* Evaluates the location of attr (DW_AT_location) at f's PC into `size`
+ * bytes at out.  Returns 0, or -1 with *why set. */
+int dw_eval_location(struct frame_state *f, Dwarf_Attribute *attr,
+		     uint8_t *out, size_t size, const char **why);
+
+/* The origin of a DIE: DW_AT_abstract_origin and DW_AT_specification
+ * followed to the end. */
+void dw_root(Dwarf_Die *die, Dwarf_Die *out);
+
+/* The innermost subprogram or inlined_subroutine at rel_pc, and its
+ * enclosing subprogram.  Returns 0 or -1. */
+int dw_scope_at(struct dw_module *m, uint64_t rel_pc, Dwarf_Die *scope,
+		Dwarf_Die *subprogram);
+/* The subprogram whose entry is rel_addr.  Returns 0 or -1. */
+int dw_function_at(struct dw_module *m, uint64_t rel_addr, Dwarf_Die *out);
+/* Reads link-time addresses [rel, rel + n) of the module's code. */
+bool dw_read_code(struct dw_module *m, uint64_t rel, uint8_t *out, size_t n);
+/* The CU's producer names clang. */
+bool dw_is_clang(Dwarf_Die *die);
+/* type is a pointer to char, signed char or unsigned char (qualified or
+ * through typedefs). */
+bool dw_is_string_type(Dwarf_Die *type);
+/* i386: the slot above the CFA (its offset) where a stack parameter whose
+ * location list stops before the hook's call at ra still is; see
+ * dwinfo.c. */
+bool dw_i386_stack_slot(struct dw_module *m, Dwarf_Attribute *loc,
+			Dwarf_Die *sub, uint64_t ra, int64_t *slot);
+/* clang -O0: the spill slot (frame-base offset) the code after the hook's
+ * call at rel_pc copies into the home at `home`; see dwinfo.c. */
+bool dw_clang_spill_at(struct dw_module *m, uint16_t machine, uint64_t rel_pc,
+		       int64_t home, size_t size, int64_t *spill);
+
+#endif /* CTRACE_SYMBOLIZER_DWINFO_H */

@@ -1,0 +1,484 @@
+/* elfinfo.c -- function symbols with sizes, and the build-id, from ELF files.
+ *
+ * Only files of this machine's byte order are read: a trace from another
+ * byte order is refused long before any of its modules is opened.  Both
+ * ELF classes are read, so a 64-bit symbolizer handles -m32 programs.
+ */
+#include "elfinfo.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---------------------------------------------------------------------------
+ * Reading the file
+ * ------------------------------------------------------------------------ */
+
+/* The fields of the ELF headers the readers below use, whatever the
+ * class. */
+struct elf_section {
+	uint32_t type;
+	uint32_t link;
+	uint64_t offset;
+	uint64_t size;
+	uint64_t entsize;
+};
+
+struct elf_file {
+	int fd;
+	bool is64;
+	size_t n_sections;
+	struct elf_section *sections;
+};
+
+static int read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+	char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -ENOEXEC; /* truncated file */
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+/* Reads `len` bytes at `off` into a new buffer (with a NUL after them, so
+ * string tables can be used in place). */
+static int read_alloc(int fd, uint64_t off, uint64_t len, char **out)
+{
+	char *buf;
+	int err;
+
+	if (len > (uint64_t)1 << 32)
+		return -EFBIG;
+	buf = malloc((size_t)len + 1);
+	if (buf == NULL)
+		return -ENOMEM;
+	err = read_at(fd, buf, (size_t)len, off);
+	if (err < 0) {
+		free(buf);
+		return err;
+	}
+	buf[len] = '\0';
+	*out = buf;
+	return 0;
+}
+
+static uint64_t fetch(const void *p, size_t size)
+{
+	uint64_t v = 0;
+	if (size == 8) {
+		memcpy(&v, p, 8);
+	} else if (size == 4) {
+		uint32_t u;
+		memcpy(&u, p, 4);
+		v = u;
+	} else {
+		uint16_t u;
+		memcpy(&u, p, 2);
+		v = u;
+	}
+	return v;
+}
+
+static int elf_open(const char *path, struct elf_file *ef)
+{
+	unsigned char ident[EI_NIDENT];
+	union {
+		Elf32_Ehdr h32;
+		Elf64_Ehdr h64;
+	} eh;
+	uint64_t shoff, shnum, shentsize;
+	char *raw;
+	int err;
+
+	memset(ef, 0, sizeof *ef);
+	ef->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ef->fd < 0)
+		return -errno;
+	err = read_at(ef->fd, ident, sizeof ident, 0);
+	if (err < 0)
+		goto fail;
+	err = -ENOEXEC;
+	if (memcmp(ident, ELFMAG, SELFMAG) != 0)
+		goto fail;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (ident[EI_DATA] != ELFDATA2LSB)
+		goto fail;
+#else
+	if (ident[EI_DATA] != ELFDATA2MSB)
+		goto fail;
+#endif
+	if (ident[EI_CLASS] == ELFCLASS64) {
+		ef->is64 = true;
+		err = read_at(ef->fd, &eh.h64, sizeof eh.h64, 0);
+		shoff = eh.h64.e_shoff;
+		shnum = eh.h64.e_shnum;
+		shentsize = eh.h64.e_shentsize;
+	} else if (ident[EI_CLASS] == ELFCLASS32) {
+		err = read_at(ef->fd, &eh.h32, sizeof eh.h32, 0);
+		shoff = eh.h32.e_shoff;
+		shnum = eh.h32.e_shnum;
+		shentsize = eh.h32.e_shentsize;
+	} else {
+		goto fail;
+	}
+	if (err < 0)
+		goto fail;
+	err = -ENOEXEC;
+	if (shoff == 0)
+		return 0; /* no section headers: nothing to find */
+	if (shentsize != (ef->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
+		goto fail;
+	if (shnum == 0) {
+		/* More than SHN_LORESERVE sections: the count is in the
+		 * first section header's size. */
+		union {
+			Elf32_Shdr s32;
+			Elf64_Shdr s64;
+		} first;
+		err = read_at(ef->fd, &first, (size_t)shentsize, shoff);
+		if (err < 0)
+			goto fail;
+		shnum = ef->is64 ? first.s64.sh_size : first.s32.sh_size;
+		err = -ENOEXEC;
+		if (shnum == 0 || shnum > 1u << 24)
+			goto fail;
+	}
+	err = read_alloc(ef->fd, shoff, shnum * shentsize, &raw);
+	if (err < 0)
+		goto fail;
+	ef->sections = calloc((size_t)shnum, sizeof *ef->sections);
+	if (ef->sections == NULL) {
+		free(raw);
+		err = -ENOMEM;
+		goto fail;
+	}
+	ef->n_sections = (size_t)shnum;
+	for (size_t i = 0; i < ef->n_sections; i++) {
+		struct elf_section *s = &ef->sections[i];
+		const char *p = raw + i * shentsize;
+		if (ef->is64) {
+			const Elf64_Shdr *sh = (const void *)p;
+			Elf64_Shdr copy;
+			memcpy(&copy, sh, sizeof copy);
+			s->type = copy.sh_type;
+			s->link = copy.sh_link;
+			s->offset = copy.sh_offset;
+			s->size = copy.sh_type == SHT_NOBITS ? 0 : copy.sh_size;
+			s->entsize = copy.sh_entsize;
+		} else {
+			Elf32_Shdr copy;
+			memcpy(&copy, p, sizeof copy);
+			s->type = copy.sh_type;
+			s->link = copy.sh_link;
+			s->offset = copy.sh_offset;
+			s->size = copy.sh_type == SHT_NOBITS ? 0 : copy.sh_size;
+			s->entsize = copy.sh_entsize;
+		}
+	}
+	free(raw);
+	return 0;
+
+fail:
+	close(ef->fd);
+	ef->fd = -1;
+	return err;
+}
+
+static void elf_close(struct elf_file *ef)
+{
+	if (ef->fd >= 0)
+		close(ef->fd);
+	free(ef->sections);
+}
+
+/* ---------------------------------------------------------------------------
+ * Build-id
+ * ------------------------------------------------------------------------ */
+
+/* Note headers have the same layout (three 4-byte words) in both classes;
+ * name and descriptor are padded to 4 bytes. */
+static int find_build_id(const char *notes, uint64_t size, uint8_t *id)
+{
+	uint64_t off = 0;
+
+	while (size - off >= 12) {
+		uint32_t namesz = (uint32_t)fetch(notes + off, 4);
+		uint32_t descsz = (uint32_t)fetch(notes + off + 4, 4);
+		uint32_t type = (uint32_t)fetch(notes + off + 8, 4);
+		uint64_t name_off = off + 12;
+		uint64_t desc_off = name_off + (((uint64_t)namesz + 3) & ~3u);
+		uint64_t next = desc_off + (((uint64_t)descsz + 3) & ~3u);
+
+		if (next > size)
+			break;
+		if (type == NT_GNU_BUILD_ID && namesz == 4 &&
+		    memcmp(notes + name_off, "GNU", 4) == 0 && descsz > 0 &&
+		    descsz <= ELFINFO_BUILD_ID_MAX) {
+			memcpy(id, notes + desc_off, descsz);
+			return (int)descsz;
+		}
+		off = next;
+	}
+	return 0;
+}
+
+int elfinfo_build_id(const char *path, uint8_t *id)
+{
+	struct elf_file ef;
+	int ret = 0;
+	int err = elf_open(path, &ef);
+
+	if (err < 0)
+		return err;
+	for (size_t i = 0; i < ef.n_sections && ret == 0; i++) {
+		const struct elf_section *s = &ef.sections[i];
+		char *notes;
+		if (s->type != SHT_NOTE || s->size == 0 || s->size > 1u << 20)
+			continue;
+		err = read_alloc(ef.fd, s->offset, s->size, &notes);
+		if (err < 0) {
+			ret = err;
+			break;
+		}
+		ret = find_build_id(notes, s->size, id);
+		free(notes);
+	}
+	elf_close(&ef);
+	return ret;
+}
+
+/* ---------------------------------------------------------------------------
+ * Function symbols
+ * ------------------------------------------------------------------------ */
+
+/* Among symbols at one address, which name to show: a global one over a
+ * local alias (glibc's __GI_ names), then the one with fewer leading
+ * underscores (puts over _IO_puts), then strong over weak. */
+static uint8_t symbol_rank(unsigned bind, const char *name)
+{
+	uint8_t rank = 0;
+
+	if (bind != STB_LOCAL)
+		rank += 8;
+	if (name[0] != '_' || name[1] == 'Z')
+		rank += 4;
+	else if (name[1] != '_')
+		rank += 2;
+	if (bind == STB_GLOBAL)
+		rank += 1;
+	return rank;
+}
+
+static int compare_functions(const void *a, const void *b)
+{
+	const struct elf_function *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank > y->rank ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int read_table(struct elf_file *ef, const struct elf_section *tab,
+		      struct elf_functions *out)
+{
+	size_t entsize = ef->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	const struct elf_section *strsec;
+	size_t count;
+	char *raw = NULL;
+	int err;
+
+	if (tab->link >= ef->n_sections || tab->size % entsize != 0)
+		return -ENOEXEC;
+	strsec = &ef->sections[tab->link];
+	count = (size_t)(tab->size / entsize);
+	err = read_alloc(ef->fd, strsec->offset, strsec->size, &out->strings);
+	if (err < 0)
+		return err;
+	err = read_alloc(ef->fd, tab->offset, tab->size, &raw);
+	if (err < 0)
+		return err;
+	out->syms = malloc((count ? count : 1) * sizeof *out->syms);
+	if (out->syms == NULL) {
+		free(raw);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < count; i++) {
+		uint64_t value, size, name;
+		unsigned info, shndx;
+		if (ef->is64) {
+			Elf64_Sym s;
+			memcpy(&s, raw + i * entsize, sizeof s);
+			value = s.st_value;
+			size = s.st_size;
+			name = s.st_name;
+			info = s.st_info;
+			shndx = s.st_shndx;
+		} else {
+			Elf32_Sym s;
+			memcpy(&s, raw + i * entsize, sizeof s);
+			value = s.st_value;
+			size = s.st_size;
+			name = s.st_name;
+			info = s.st_info;
+			shndx = s.st_shndx;
+		}
+		unsigned type = ELF64_ST_TYPE(info);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC)
+			continue;
+		if (shndx == SHN_UNDEF || shndx == SHN_ABS ||
+		    name >= strsec->size || out->strings[name] == '\0')
+			continue;
+		struct elf_function *f = &out->syms[out->n++];
+		f->addr = value;
+		f->size = size;
+		f->name = out->strings + name;
+		f->rank = symbol_rank(ELF64_ST_BIND(info), f->name);
+	}
+	free(raw);
+	qsort(out->syms, out->n, sizeof *out->syms, compare_functions);
+	return 0;
+}
+
+int elfinfo_functions(const char *path, struct elf_functions *out)
+{
+	const struct elf_section *symtab = NULL, *dynsym = NULL;
+	struct elf_file ef;
+	int err;
+
+	memset(out, 0, sizeof *out);
+	err = elf_open(path, &ef);
+	if (err < 0)
+		return err;
+	for (size_t i = 0; i < ef.n_sections; i++) {
+		if (ef.sections[i].type == SHT_SYMTAB && ef.sections[i].size)
+			symtab = &ef.sections[i];
+		else if (ef.sections[i].type == SHT_DYNSYM &&
+			 ef.sections[i].size)
+			dynsym = &ef.sections[i];
+	}
+	if (symtab != NULL) {
+		err = read_table(&ef, symtab, out);
+	} else if (dynsym != NULL) {
+		out->from_dynsym = true;
+		err = read_table(&ef, dynsym, out);
+	} else {
+		err = -ENOENT;
+	}
+	elf_close(&ef);
+	if (err < 0 && err != -ENOENT) {
+		elfinfo_functions_free(out);
+		memset(out, 0, sizeof *out);
+	}
+	return err;
+}
+
+int elfinfo_add_functions(struct elf_functions *f,
+			  const struct elf_function *add, size_t n)
+{
+	size_t bytes = 0;
+	for (size_t i = 0; i < n; i++)
+		bytes += strlen(add[i].name) + 1;
+	if (n == 0 || f->extra_strings != NULL)
+		return 0;
+	struct elf_function *syms = realloc(f->syms, (f->n + n) * sizeof *syms);
+	if (syms == NULL)
+		return -ENOMEM;
+	f->syms = syms;
+	char *strings = malloc(bytes);
+	if (strings == NULL)
+		return -ENOMEM;
+	f->extra_strings = strings;
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(add[i].name) + 1;
+		memcpy(strings, add[i].name, len);
+		syms[f->n] = add[i];
+		syms[f->n].name = strings;
+		syms[f->n].rank = 0;
+		f->n++;
+		strings += len;
+	}
+	qsort(f->syms, f->n, sizeof *f->syms, compare_functions);
+	return 0;
+}
+
+void elfinfo_functions_free(struct elf_functions *f)
+{
+	free(f->syms);
+	free(f->strings);
+	free(f->extra_strings);
+	f->syms = NULL;
+	f->strings = NULL;
+	f->extra_strings = NULL;
+	f->n = 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Lookup
+ * ------------------------------------------------------------------------ */
+
+/* Index of the first symbol whose address is greater than addr. */
+static size_t upper_bound(const struct elf_functions *f, uint64_t addr)
+{
+	size_t lo = 0, hi = f->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct elf_function *elfinfo_lookup(const struct elf_functions *f,
+					  uint64_t addr, bool exact)
+{
+	size_t end = upper_bound(f, addr);
+	const struct elf_function *best = NULL;
+	uint64_t last, next;
+
+	if (end == 0)
+		return NULL;
+	last = f->syms[end - 1].addr;
+	if (exact) {
+		size_t i = end - 1;
+		if (last != addr)
+			return NULL;
+		while (i > 0 && f->syms[i - 1].addr == addr)
+			i--;
+		return &f->syms[i]; /* sorted best rank first */
+	}
+	/* A symbol without a size (hand-written assembly) reaches as far as
+	 * the next symbol, so only the nearest ones can cover addr. */
+	next = end < f->n ? f->syms[end].addr : UINT64_MAX;
+	/* Sized functions rarely overlap, but a small one may sit inside a
+	 * big one: look back a few symbols, stop at the first address with a
+	 * covering symbol, and take its best-ranked one. */
+	for (size_t i = end, seen = 0; i > 0 && seen < 8; i--, seen++) {
+		const struct elf_function *s = &f->syms[i - 1];
+		bool covers = s->size ? addr - s->addr < s->size
+				      : s->addr == last && addr < next;
+		if (best != NULL && s->addr != best->addr)
+			break;
+		if (covers && (best == NULL || s->rank >= best->rank))
+			best = s;
+	}
+	return best;
+}

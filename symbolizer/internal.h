@@ -1,0 +1,523 @@
+/* internal.h -- the parts of ctrace-symbolize and what they share.
+ *
+ * The pipeline, one trace at a time:
+ *
+ *   reader.c    file header and chunk index; one decoder per stream that
+ *               turns chunks into events, one chunk in memory at a time
+ *   meta.c      the metadata stream: modules (to the resolver), threads
+ *   symtab.c    (function, call site) pairs and their names, each distinct
+ *               address resolved once
+ *   calls.c     events to calls: per-thread stacks, leaf detection, the
+ *               merge of all threads (of all traces) by time
+ *   filter.c    -F, -N, -H, -D, -t...: an output in front of the output
+ *   out_tree.c  the call tree;  out_json.c  the JSON document (its
+ *               header: json_header.c);  out_chrome.c  Trace Event Format;
+ *               out_report.c, out_dot.c, out_folded.c, out_flamegraph.c
+ *               summaries, with the tables of aggregate.c
+ *   outbuf.c    buffered output with hand-rolled number formatting
+ *   inputs.c    the command line's traces;  progress.c  the progress line
+ *
+ * Memory depends on the number of threads, of distinct pairs and on the
+ * deepest call stack, never on the length of the trace (the chunk index
+ * aside: a few dozen bytes per chunk).
+ */
+#ifndef CTRACE_SYMBOLIZER_INTERNAL_H
+#define CTRACE_SYMBOLIZER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ctrace_format.h"
+#include "resolve.h"
+
+#define PROGRAM_NAME "ctrace-symbolize"
+
+/* ---------------------------------------------------------------------------
+ * Options (main.c)
+ * ------------------------------------------------------------------------ */
+
+enum output_format {
+	FORMAT_TREE,
+	FORMAT_JSON,
+	FORMAT_REPORT,
+	FORMAT_DOT,
+	FORMAT_CHROME,
+	FORMAT_FOLDED,
+	FORMAT_FLAMEGRAPH,
+};
+
+/* report: --sort=KEY */
+enum report_sort { SORT_TOTAL, SORT_CALLS, SORT_SELF, SORT_AVG, SORT_MAX,
+		   SORT_NAME };
+
+struct filters;
+
+struct options {
+	enum output_format format;
+	bool srcline;
+	bool per_thread;
+	bool no_duration;
+	bool serial_ids; /* --thread-ids=serial */
+	bool progress;   /* a progress line on stderr (a terminal) */
+	enum report_sort sort;
+	bool weight_calls;        /* folded, flamegraph: --weight=calls */
+	struct filters *filters;  /* filter.c; NULL when there is none */
+	struct resolve_options resolve;
+};
+
+/* The trace files of the command line, a directory standing for every
+ * trace in it (inputs.c).  Problems are reported and set *status to 1. */
+char **expand_inputs(char **args, size_t n_args, size_t *n, int *status);
+void free_inputs(char **list, size_t n);
+
+/* ---------------------------------------------------------------------------
+ * Small helpers (util.c)
+ * ------------------------------------------------------------------------ */
+
+void *must_malloc(size_t size);
+void *must_calloc(size_t n, size_t size);
+void *must_realloc(void *p, size_t n, size_t size); /* n * size, checked */
+char *must_strndup(const char *s, size_t n);
+
+/* Prints "ctrace-symbolize: MSG" (with ": strerror" when errnum != 0). */
+void warn_msg(int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Unaligned native-order loads. */
+static inline uint64_t load_u64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static inline uint32_t load_u32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+/* Reads an unsigned LEB128 number from [*p, end).  Returns 0 and advances
+ * *p, or -1 when the number runs past end or is longer than 10 bytes. */
+static inline int read_uleb(const uint8_t **p, const uint8_t *end,
+			    uint64_t *out)
+{
+	const uint8_t *q = *p;
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (q < end) {
+		uint8_t b = *q++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*p = q;
+			*out = v;
+			return 0;
+		}
+		shift += 7;
+		if (shift >= 70)
+			return -1;
+	}
+	return -1;
+}
+
+/* The same for a signed LEB128 number. */
+static inline int read_sleb(const uint8_t **p, const uint8_t *end,
+			    int64_t *out)
+{
+	const uint8_t *q = *p;
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (q < end) {
+		uint8_t b = *q++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			if (shift < 64 && (b & 0x40))
+				v |= ~(uint64_t)0 << shift; /* sign */
+			*p = q;
+			*out = (int64_t)v;
+			return 0;
+		}
+		if (shift >= 70)
+			return -1;
+	}
+	return -1;
+}
+
+/* ---------------------------------------------------------------------------
+ * Buffered output (outbuf.c)
+ * ------------------------------------------------------------------------ */
+
+#define OUTBUF_SIZE (64 * 1024)
+
+struct outbuf {
+	int fd;           /* -1: flushes go to mem instead */
+	const char *name; /* for error messages */
+	int error;        /* errno of the first failed write, or 0 */
+	size_t len;
+	char *mem;
+	size_t mem_len, mem_cap;
+	char buf[OUTBUF_SIZE];
+};
+
+void outbuf_init(struct outbuf *o, int fd, const char *name);
+/* An outbuf that collects everything in o->mem (after a flush). */
+void outbuf_init_memory(struct outbuf *o);
+void outbuf_free_memory(struct outbuf *o);
+void outbuf_flush(struct outbuf *o);
+void outbuf_write_slow(struct outbuf *o, const void *p, size_t n);
+
+static inline void outbuf_write(struct outbuf *o, const void *p, size_t n)
+{
+	if (n > OUTBUF_SIZE - o->len) {
+		outbuf_write_slow(o, p, n);
+		return;
+	}
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+}
+
+static inline void outbuf_str(struct outbuf *o, const char *s)
+{
+	outbuf_write(o, s, strlen(s));
+}
+
+static inline void outbuf_putc(struct outbuf *o, char c)
+{
+	if (o->len == OUTBUF_SIZE)
+		outbuf_flush(o);
+	o->buf[o->len++] = c;
+}
+
+/* Room for n (<= OUTBUF_SIZE) bytes at the end of the buffer. */
+static inline char *outbuf_reserve(struct outbuf *o, size_t n)
+{
+	if (n > OUTBUF_SIZE - o->len)
+		outbuf_flush(o);
+	return o->buf + o->len;
+}
+
+void outbuf_spaces(struct outbuf *o, size_t n);
+void outbuf_u64(struct outbuf *o, uint64_t v);
+void outbuf_i64(struct outbuf *o, int64_t v);
+
+/* Decimal digits of v at dst (at least 20 bytes); returns their count. */
+size_t format_u64(char *dst, uint64_t v);
+
+/* The tree's duration column: exactly 10 characters for anything below
+ * 1000 s ("  0.412 us", " 12.000 ms", "  1.500  s"). Returns the length. */
+size_t format_duration(char *dst, uint64_t ns);
+
+/* ---------------------------------------------------------------------------
+ * Names of (function, call site) pairs (symtab.c)
+ * ------------------------------------------------------------------------ */
+
+struct func {
+	uint64_t addr;
+	unsigned epoch;
+	const struct resolve_info *info;
+	size_t name_len;
+	bool has_params; /* the name ends in its parameter list already */
+	uint8_t filter_verdict; /* filter.c's, cached; 0 until asked */
+	uint32_t name_id; /* aggregate.c's interned name; 0 until asked */
+	struct func *hash_next;
+};
+
+/* What a DEFINE record names.  Interned: one per distinct (function, call
+ * site, module epoch), so events carry a pointer and names are looked up
+ * once per pair. */
+struct pair {
+	uint64_t fn;
+	uint64_t site;
+	uint64_t ticks;  /* when first seen: for the call site's lookup */
+	unsigned epoch;
+	struct func *func;
+	bool site_done;
+	const struct resolve_info *site_info; /* lazy: see pair_site */
+	const char *srcline; /* " /" "* file.c:42 *" "/", lazy; "" if unknown */
+	size_t srcline_len;
+	struct pair *hash_next;
+};
+
+struct symtab;
+
+/* full_names: --demangle=full, names may carry their parameter list. */
+struct symtab *symtab_new(struct resolver *r, bool full_names);
+void symtab_free(struct symtab *st);
+
+/* Declares that the modules changed at `ticks` (a MODULE or MODULE_GONE
+ * record): names resolved before and after may differ.  Call in any order,
+ * before the first symtab_pair. */
+void symtab_module_event(struct symtab *st, uint64_t ticks);
+
+const struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
+			       uint64_t ticks);
+const struct resolve_info *pair_site(struct symtab *st, const struct pair *p);
+/* The --srcline suffix of a pair (cached). */
+const char *pair_srcline(struct symtab *st, const struct pair *p,
+			 size_t *len);
+
+/* ---------------------------------------------------------------------------
+ * Trace files (reader.c, meta.c)
+ * ------------------------------------------------------------------------ */
+
+struct chunk_ref {
+	uint64_t offset; /* of the chunk header in the file */
+	uint64_t seq;
+	uint64_t base_time;
+	uint32_t thread;
+	uint32_t tid;
+	uint16_t kind;
+	uint16_t header_size;
+	uint32_t size; /* bytes present in the file (< chunk_size: cut short) */
+};
+
+/* A run of chunk_refs: one stream, in sequence order. */
+struct chunk_span {
+	const struct chunk_ref *first;
+	size_t n;
+};
+
+struct thread_info {
+	uint32_t serial;
+	uint32_t tid;
+	char *name; /* from the THREAD record, or NULL */
+	struct chunk_span events;
+	struct chunk_span signal;
+};
+
+struct trace_module {
+	char *path;
+	uint64_t start, end, bias;
+	uint8_t build_id[64];
+	size_t build_id_len;
+};
+
+struct trace {
+	const char *path;
+	int fd;
+	uint64_t file_size;
+	struct ctrace_file_header hdr;
+
+	/* Chunk index, sorted by (thread, kind, seq); META first. */
+	struct chunk_ref *chunks;
+	size_t n_chunks;
+	/* The largest chunk_ref.size: what a chunk buffer needs, never more
+	 * than the file holds whatever chunk_size claims. */
+	uint32_t max_chunk_bytes;
+	struct chunk_span meta;
+	struct thread_info *threads; /* by serial */
+	size_t n_threads;
+
+	/* Stack pointers wrap at the pointer size. */
+	uint64_t sp_mask;
+
+	/* Clock: ns since the start = (ticks - base_ticks) * ns_per_tick. */
+	bool ticks_are_ns;
+	double ns_per_tick;
+
+	/* Metadata */
+	char *exe;
+	uint32_t pid, ppid;
+	struct trace_module *modules; /* as recorded, for the JSON header */
+	size_t n_modules;
+	char *argv;      /* the command line, NUL-separated; or NULL */
+	size_t argv_len;
+
+	/* ns from the start of the earliest of the traces shown together to
+	 * this one's (0 when alone): trace_ns() counts from there. */
+	int64_t time_offset;
+
+	struct resolver *resolver;
+	struct symtab *symtab;
+
+	/* Lost events seen in LOST records while decoding. */
+	uint64_t lost_recorded;
+	unsigned lost_reasons; /* bit (1 << reason) for each reason seen */
+
+	bool damaged; /* an error was reported: exit status 1 */
+	unsigned n_errors;
+};
+
+/* Reports a damaged input, "ctrace-symbolize: FILE: MSG at offset N", and
+ * marks the trace damaged.  offset (uint64_t)-1 leaves out " at offset". */
+void trace_error(struct trace *t, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#define NO_OFFSET UINT64_MAX
+
+/* Opens and indexes a trace, reads its metadata and sets up the resolver.
+ * Returns 0, or -1 when nothing of the file can be used (reported). */
+int trace_open(struct trace *t, const char *path, const struct options *o);
+void trace_close(struct trace *t);
+
+/* Reads the META chunks (meta.c). */
+void trace_read_meta(struct trace *t);
+
+/* Reads `size` bytes of a chunk; returns 0 or -1 (reported). */
+int trace_read_chunk(struct trace *t, const struct chunk_ref *c, void *buf);
+
+static inline int64_t trace_ns(const struct trace *t, uint64_t ticks)
+{
+	int64_t d = (int64_t)(ticks - t->hdr.base_ticks);
+	return t->time_offset +
+	       (t->ticks_are_ns ? d : (int64_t)((double)d * t->ns_per_tick));
+}
+
+static inline uint64_t trace_duration(const struct trace *t, uint64_t start,
+				      uint64_t end)
+{
+	if (end <= start)
+		return 0;
+	return t->ticks_are_ns ? end - start
+			       : (uint64_t)((double)(end - start) *
+						    t->ns_per_tick + 0.5);
+}
+
+/* Total lost events: see the definition. */
+uint64_t trace_lost_events(const struct trace *t);
+/* "no space left on device", ...; "" when none recorded. */
+const char *lost_reason_text(unsigned reason);
+
+/* ---------------------------------------------------------------------------
+ * Event streams (reader.c)
+ * ------------------------------------------------------------------------ */
+
+enum event_kind {
+	EV_ENTRY,
+	EV_EXIT,
+	EV_LOST,
+	EV_THREAD_END,
+};
+
+struct event {
+	uint64_t ticks;
+	const struct pair *pair; /* ENTRY, EXIT */
+	uint64_t sp;             /* ENTRY: the stack pointer, 0 if unknown */
+	uint64_t count;          /* LOST */
+	uint8_t reason;          /* LOST */
+	uint8_t kind;            /* enum event_kind */
+	/* ENTRY: its ARGS payload; EXIT: its RETVAL payload (malloc'd,
+	 * owned by whoever holds the event; NULL when none). */
+	uint8_t *extra;
+	size_t extra_len;
+};
+
+/* Decodes the chunks of one stream, one at a time, with one event of
+ * lookahead in `head`. */
+struct stream {
+	struct trace *trace;
+	const struct chunk_ref *next_chunk, *chunks_end;
+	const struct chunk_ref *chunk; /* being decoded */
+	uint8_t *buf;
+	const uint8_t *pos, *end;
+	uint64_t time;
+	uint64_t sp;      /* stack pointer of the chunk's previous ENTRY */
+	bool has_head;
+	struct event head;
+	const struct pair *slots[CTRACE_PAIR_SLOTS];
+};
+
+void stream_init(struct stream *s, struct trace *t, struct chunk_span span);
+void stream_fini(struct stream *s);
+/* Decodes the next event into s->head; false at the end of the stream. */
+bool stream_advance(struct stream *s);
+
+/* ---------------------------------------------------------------------------
+ * Calls (calls.c) and outputs
+ * ------------------------------------------------------------------------ */
+
+enum close_kind {
+	CLOSE_RETURNED,     /* the exit was recorded */
+	CLOSE_NO_EXIT,      /* skipped by longjmp or an exception */
+	CLOSE_UNFINISHED,   /* still open at the end of the thread's data */
+	CLOSE_BEFORE_TRACE, /* exit of a call entered before the trace began */
+};
+
+struct values;
+
+struct frame {
+	const struct pair *pair;
+	uint64_t start;
+	uint64_t sp; /* 0 if unknown */
+	struct values *args; /* captured arguments, NULL if none */
+};
+
+struct thread {
+	struct trace *trace;
+	const struct thread_info *info;
+	struct stream main, sig;
+	struct frame *stack;
+	size_t depth, cap;
+	char id_text[48]; /* the tid column, already formatted */
+	size_t id_len;
+	uint64_t id;      /* the thread id shown (tid or serial) */
+	uint64_t next_ticks; /* time of the next event, while merging */
+	/* The arguments and return value of the call an output callback is
+	 * given (values.h); NULL when not captured. */
+	const struct values *args, *retval;
+	/* Per-thread state of the filter and of the output, theirs to
+	 * allocate on first use (NULL until then) and to free. */
+	void *filter_state, *output_state;
+};
+
+struct output;
+
+struct output_ops {
+	void (*begin_trace)(struct output *o, struct trace *t);
+	/* entry of a call that has callees */
+	void (*entry)(struct output *o, struct thread *th, const struct pair *p,
+		      uint64_t ticks, size_t depth);
+	/* a call whose exit is the thread's next event */
+	void (*leaf)(struct output *o, struct thread *th, const struct pair *p,
+		     uint64_t start, uint64_t end, size_t depth);
+	/* end of a call that had callees; start/end per kind */
+	void (*close)(struct output *o, struct thread *th, const struct pair *p,
+		      uint64_t start, uint64_t end, size_t depth,
+		      enum close_kind kind);
+	void (*lost)(struct output *o, struct thread *th, uint64_t count,
+		     unsigned reason, size_t depth);
+	void (*end_trace)(struct output *o, struct trace *t);
+	void (*finish)(struct output *o);
+};
+
+struct output {
+	const struct output_ops *ops;
+	/* Whether a call without callees comes as one leaf() rather than
+	 * entry() and close(): the leaf is reported at its entry's place in
+	 * time, its exit read ahead. */
+	bool leaves;
+	const struct options *opts;
+	struct outbuf *out;
+	size_t n_traces; /* how many TRACE arguments */
+	void *state;
+};
+
+void output_tree_init(struct output *o);
+void output_json_init(struct output *o);
+void output_report_init(struct output *o);
+void output_dot_init(struct output *o);
+void output_chrome_init(struct output *o);
+void output_folded_init(struct output *o);
+void output_flamegraph_init(struct output *o);
+
+/* Replays the traces' events through the output, all on one timeline. */
+void calls_replay(struct trace **traces, size_t n_traces, struct output *o);
+
+/* A progress line on stderr (progress.c), when opts->progress and the
+ * replay takes more than a second: calls.c counts events down and calls
+ * progress_tick() at zero. */
+extern uint32_t progress_countdown;
+void progress_start(bool enabled, struct trace **traces, size_t n_traces,
+		    const struct thread *threads, size_t n_threads);
+void progress_tick(void);
+void progress_end(void);
+
+#endif /* CTRACE_SYMBOLIZER_INTERNAL_H */

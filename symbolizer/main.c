@@ -1,0 +1,446 @@
+/* main.c -- ctrace-symbolize: the command line.
+ *
+ * Exit status: 0 when every trace was read whole, 1 when one was damaged
+ * or unreadable (everything valid in it is still printed), 2 on a usage
+ * error.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "filter.h"
+#include "internal.h"
+#include "values.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+static void usage(FILE *f)
+{
+	fputs("Usage: " PROGRAM_NAME " [OPTION]... TRACE...\n"
+	      "Print the calls recorded in ctrace trace files.\n"
+	      "\n"
+	      "  -f, --format=FORMAT        output format: tree (default), json, "
+	      "report,\n"
+	      "                             dot, chrome, folded or flamegraph\n"
+	      "  -o, --output=FILE          write to FILE instead of standard "
+	      "output\n"
+	      "      --srcline              tree: append the call site "
+	      "(file.c:LINE)\n"
+	      "      --per-thread           tree: one thread after another, "
+	      "not interleaved;\n"
+	      "                             report: one table per thread\n"
+	      "      --sort=KEY             report: sort by total (default), "
+	      "calls, self,\n"
+	      "                             avg, max or name\n"
+	      "      --weight=time|calls    folded, flamegraph: weigh stacks by "
+	      "self time\n"
+	      "                             in ns (default) or by calls\n"
+	      "\n"
+	      "Filters (every format):\n"
+	      "  -F, --filter=PATTERN       only these functions and their "
+	      "callees\n"
+	      "  -N, --notrace=PATTERN      hide these functions and their "
+	      "callees\n"
+	      "  -H, --hide=PATTERN         hide these functions, keep their "
+	      "callees\n"
+	      "      --match=glob|regex     how patterns match names (default "
+	      "glob)\n"
+	      "  -D, --depth=DEPTH          hide calls DEPTH levels deep or "
+	      "deeper\n"
+	      "  -t, --time-filter=TIME     hide calls shorter than TIME (5us, "
+	      "2ms...)\n"
+	      "      --tid=ID[,ID...]       only these threads (or processes)\n"
+	      "      --time-range=[START]~[END]\n"
+	      "                             only calls that start in this time "
+	      "range,\n"
+	      "                             counted from the start of the "
+	      "trace\n"
+	      "      --no-progress          no progress line on a terminal\n"
+	      "\n"
+	      "      --no-duration          tree: leave the duration column "
+	      "blank\n"
+	      "      --thread-ids=kernel|serial\n"
+	      "                             kernel thread ids (default) or the "
+	      "trace's\n"
+	      "                             thread serials 1, 2, 3...\n"
+	      "      --demangle=name|full|none\n"
+	      "                             C++ names without parameters "
+	      "(default),\n"
+	      "                             with parameters, or mangled\n"
+	      "      --search-dir=DIR       look in DIR for binaries whose "
+	      "recorded path\n"
+	      "                             is missing (repeatable)\n"
+	      "  -h, --help                 show this help and exit\n"
+	      "  -V, --version              show the version and exit\n"
+	      "\n"
+	      "  " PROGRAM_NAME " --make-plan [-o FILE] PROGRAM...\n"
+	      "                             write the capture plan the "
+	      "recorder's\n"
+	      "                             CTRACE_PLAN reads (strings, less "
+	      "copying)\n"
+	      "\n"
+	      "Exit status: 0 on success, 1 if a trace is damaged (all of it "
+	      "that is\n"
+	      "valid is printed), 2 on a usage error.\n",
+	      f);
+}
+
+static int parse_sort(const char *s, enum report_sort *key)
+{
+	static const char *const names[] = {
+		[SORT_TOTAL] = "total", [SORT_CALLS] = "calls",
+		[SORT_SELF] = "self",   [SORT_AVG] = "avg",
+		[SORT_MAX] = "max",     [SORT_NAME] = "name",
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		if (!strcmp(s, names[i])) {
+			*key = (enum report_sort)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static void usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, PROGRAM_NAME ": ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry '" PROGRAM_NAME " --help' for more "
+			"information.\n");
+	exit(2);
+}
+
+enum {
+	OPT_SRCLINE = 256,
+	OPT_PER_THREAD,
+	OPT_NO_DURATION,
+	OPT_THREAD_IDS,
+	OPT_DEMANGLE,
+	OPT_SEARCH_DIR,
+	OPT_SORT,
+	OPT_WEIGHT,
+	OPT_NO_PROGRESS,
+	OPT_MATCH = FILTER_OPT_MATCH,
+	OPT_TID = FILTER_OPT_TID,
+	OPT_TIME_RANGE = FILTER_OPT_TIME_RANGE,
+};
+
+static const struct option long_options[] = {
+	{"format", required_argument, NULL, 'f'},
+	{"output", required_argument, NULL, 'o'},
+	{"srcline", no_argument, NULL, OPT_SRCLINE},
+	{"per-thread", no_argument, NULL, OPT_PER_THREAD},
+	{"no-duration", no_argument, NULL, OPT_NO_DURATION},
+	{"thread-ids", required_argument, NULL, OPT_THREAD_IDS},
+	{"demangle", required_argument, NULL, OPT_DEMANGLE},
+	{"search-dir", required_argument, NULL, OPT_SEARCH_DIR},
+	{"sort", required_argument, NULL, OPT_SORT},
+	{"weight", required_argument, NULL, OPT_WEIGHT},
+	{"filter", required_argument, NULL, 'F'},
+	{"notrace", required_argument, NULL, 'N'},
+	{"hide", required_argument, NULL, 'H'},
+	{"match", required_argument, NULL, OPT_MATCH},
+	{"depth", required_argument, NULL, 'D'},
+	{"time-filter", required_argument, NULL, 't'},
+	{"tid", required_argument, NULL, OPT_TID},
+	{"time-range", required_argument, NULL, OPT_TIME_RANGE},
+	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{NULL, 0, NULL, 0},
+};
+
+static void parse_options(int argc, char **argv, struct options *opts,
+			  const char **output)
+{
+	const char **dirs = NULL;
+	size_t n_dirs = 0;
+	const char *bad = NULL;
+	int c;
+
+	memset(opts, 0, sizeof *opts);
+	opts->progress = isatty(STDERR_FILENO);
+	opts->resolve.demangle = RESOLVE_DEMANGLE_NAME;
+	while ((c = getopt_long(argc, argv, "f:o:F:N:H:D:t:hV",
+				long_options, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'f':
+			if (!strcmp(optarg, "tree"))
+				opts->format = FORMAT_TREE;
+			else if (!strcmp(optarg, "json"))
+				opts->format = FORMAT_JSON;
+			else if (!strcmp(optarg, "report"))
+				opts->format = FORMAT_REPORT;
+			else if (!strcmp(optarg, "dot"))
+				opts->format = FORMAT_DOT;
+			else if (!strcmp(optarg, "chrome"))
+				opts->format = FORMAT_CHROME;
+			else if (!strcmp(optarg, "folded"))
+				opts->format = FORMAT_FOLDED;
+			else if (!strcmp(optarg, "flamegraph"))
+				opts->format = FORMAT_FLAMEGRAPH;
+			else
+				usage_error("unknown format '%s' (tree, json, "
+					    "report, dot, chrome, folded or "
+					    "flamegraph)",
+					    optarg);
+			break;
+		case OPT_SORT:
+			if (parse_sort(optarg, &opts->sort) < 0)
+				usage_error("unknown sort key '%s' (total, "
+					    "calls, self, avg, max or name)",
+					    optarg);
+			break;
+		case OPT_WEIGHT:
+			if (!strcmp(optarg, "time"))
+				opts->weight_calls = false;
+			else if (!strcmp(optarg, "calls"))
+				opts->weight_calls = true;
+			else
+				usage_error("unknown weight '%s' (time or calls)",
+					    optarg);
+			break;
+		case OPT_NO_PROGRESS:
+			opts->progress = false;
+			break;
+		case 'F':
+		case 'N':
+		case 'H':
+		case 'D':
+		case 't':
+		case OPT_MATCH:
+		case OPT_TID:
+		case OPT_TIME_RANGE: {
+			const char *why;
+			if (!opts->filters)
+				opts->filters = filters_new();
+			why = filters_option(opts->filters, c, optarg);
+			if (why)
+				usage_error(why, optarg);
+			break;
+		}
+		case 'o':
+			*output = optarg;
+			break;
+		case OPT_SRCLINE:
+			opts->srcline = true;
+			break;
+		case OPT_PER_THREAD:
+			opts->per_thread = true;
+			break;
+		case OPT_NO_DURATION:
+			opts->no_duration = true;
+			break;
+		case OPT_THREAD_IDS:
+			if (!strcmp(optarg, "kernel"))
+				opts->serial_ids = false;
+			else if (!strcmp(optarg, "serial"))
+				opts->serial_ids = true;
+			else
+				usage_error("unknown thread ids '%s' (kernel or "
+					    "serial)",
+					    optarg);
+			break;
+		case OPT_DEMANGLE:
+			if (!strcmp(optarg, "name"))
+				opts->resolve.demangle = RESOLVE_DEMANGLE_NAME;
+			else if (!strcmp(optarg, "full"))
+				opts->resolve.demangle = RESOLVE_DEMANGLE_FULL;
+			else if (!strcmp(optarg, "none"))
+				opts->resolve.demangle = RESOLVE_DEMANGLE_NONE;
+			else
+				usage_error("unknown demangling '%s' (name, "
+					    "full or none)",
+					    optarg);
+			break;
+		case OPT_SEARCH_DIR:
+			dirs = must_realloc(dirs, n_dirs + 1, sizeof *dirs);
+			dirs[n_dirs++] = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'V':
+			printf(PROGRAM_NAME " (ctrace) " PACKAGE_VERSION "\n"
+					    "trace format %d.%d\n",
+			       CTRACE_VERSION_MAJOR, CTRACE_VERSION_MINOR);
+			exit(0);
+		default:
+			fprintf(stderr, "Try '" PROGRAM_NAME
+					" --help' for more information.\n");
+			exit(2);
+		}
+	}
+	if (optind >= argc)
+		usage_error("%s", "no trace file given");
+	if (opts->filters) {
+		const char *why = filters_ready(opts->filters, &bad);
+		if (why)
+			usage_error(why, bad);
+	}
+	opts->resolve.search_dirs = dirs;
+	opts->resolve.n_search_dirs = n_dirs;
+}
+
+/* "ctrace-symbolize: trace.bin: 1234 events were lost (no space left on
+ * device)", after the output, so it is seen last. */
+static void report_lost(const struct trace *t)
+{
+	uint64_t lost = trace_lost_events(t);
+	bool first = true;
+
+	if (!lost)
+		return;
+	fprintf(stderr, PROGRAM_NAME ": %s: %llu event%s lost", t->path,
+		(unsigned long long)lost, lost == 1 ? " was" : "s were");
+	for (unsigned r = 0; r < 32; r++) {
+		if (!(t->lost_reasons & (1u << r)))
+			continue;
+		fprintf(stderr, "%s%s", first ? " (" : ", ",
+			lost_reason_text(r));
+		first = false;
+	}
+	fputs(first ? "\n" : ")\n", stderr);
+}
+
+/* Several traces (the processes of a program that forks) share one
+ * timeline: each file converts its clock with its own calibration to
+ * CLOCK_MONOTONIC ns, the same clock in every process of the machine, and
+ * times count from the earliest start. */
+static void align_clocks(struct trace **traces, size_t n)
+{
+	uint64_t origin = UINT64_MAX;
+
+	if (n < 2)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (traces[i]->hdr.base_ns < origin)
+			origin = traces[i]->hdr.base_ns;
+	for (size_t i = 0; i < n; i++)
+		traces[i]->time_offset =
+			(int64_t)(traces[i]->hdr.base_ns - origin);
+}
+
+int main(int argc, char **argv)
+{
+	static struct outbuf out;
+	struct output output, *shown = &output;
+	struct options opts;
+	const char *output_path = NULL;
+	int fd = STDOUT_FILENO, status = 0;
+	char **paths;
+	size_t n_paths, n_traces = 0;
+	struct trace *traces, **trace_ptrs;
+
+	if (argc > 1 && !strcmp(argv[1], "--make-plan"))
+		return plan_main(argc - 1, argv + 1);
+	parse_options(argc, argv, &opts, &output_path);
+	if (output_path) {
+		fd = open(output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			  0666);
+		if (fd < 0) {
+			warn_msg(errno, "%s", output_path);
+			return 1;
+		}
+	}
+	outbuf_init(&out, fd, output_path ? output_path : "standard output");
+
+	memset(&output, 0, sizeof output);
+	output.opts = &opts;
+	output.out = &out;
+	output.n_traces = (size_t)(argc - optind);
+	switch (opts.format) {
+	case FORMAT_TREE:
+		output_tree_init(&output);
+		break;
+	case FORMAT_JSON:
+		output_json_init(&output);
+		break;
+	case FORMAT_REPORT:
+		output_report_init(&output);
+		break;
+	case FORMAT_DOT:
+		output_dot_init(&output);
+		break;
+	case FORMAT_CHROME:
+		output_chrome_init(&output);
+		break;
+	case FORMAT_FOLDED:
+		output_folded_init(&output);
+		break;
+	case FORMAT_FLAMEGRAPH:
+		output_flamegraph_init(&output);
+		break;
+	}
+
+	if (opts.filters)
+		shown = filter_wrap(opts.filters, &output);
+
+	/* Every trace (a directory gives all those in it), open together:
+	 * their threads go through one replay, on one timeline. */
+	paths = expand_inputs(argv + optind, (size_t)(argc - optind),
+			      &n_paths, &status);
+	traces = must_calloc(n_paths + 1, sizeof *traces);
+	trace_ptrs = must_calloc(n_paths + 1, sizeof *trace_ptrs);
+	for (size_t i = 0; i < n_paths; i++) {
+		if (trace_open(&traces[n_traces], paths[i], &opts) < 0) {
+			status = 1;
+			continue;
+		}
+		trace_ptrs[n_traces] = &traces[n_traces];
+		n_traces++;
+	}
+	output.n_traces = n_traces;
+	shown->n_traces = n_traces;
+	align_clocks(trace_ptrs, n_traces);
+	if (opts.per_thread) {
+		/* one thread after another, so one process after another */
+		for (size_t i = 0; i < n_traces; i++) {
+			shown->ops->begin_trace(shown, trace_ptrs[i]);
+			calls_replay(trace_ptrs + i, 1, shown);
+			shown->ops->end_trace(shown, trace_ptrs[i]);
+		}
+	} else {
+		for (size_t i = 0; i < n_traces; i++)
+			shown->ops->begin_trace(shown, trace_ptrs[i]);
+		if (n_traces)
+			calls_replay(trace_ptrs, n_traces, shown);
+		for (size_t i = 0; i < n_traces; i++)
+			shown->ops->end_trace(shown, trace_ptrs[i]);
+	}
+	for (size_t i = 0; i < n_traces; i++) {
+		report_lost(trace_ptrs[i]);
+		if (trace_ptrs[i]->damaged)
+			status = 1;
+	}
+	shown->ops->finish(shown);
+	for (size_t i = 0; i < n_traces; i++)
+		trace_close(trace_ptrs[i]);
+	values_reset();
+	free(traces);
+	free(trace_ptrs);
+	free_inputs(paths, n_paths);
+	filters_free(opts.filters);
+
+	if (out.error) {
+		warn_msg(out.error, "%s: write error", out.name);
+		status = 1;
+	} else if (fd != STDOUT_FILENO && close(fd) < 0) {
+		warn_msg(errno, "%s", out.name);
+		status = 1;
+	}
+	free((void *)opts.resolve.search_dirs);
+	return status;
+}

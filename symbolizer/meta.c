@@ -1,0 +1,165 @@
+/* meta.c -- the metadata stream: the process, its modules and threads.
+ *
+ * Read completely before any event, since names depend on it: modules go to
+ * the resolver (and, by their times, to the symbol table's epochs), thread
+ * records give threads their kernel ids and names.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+static struct thread_info *find_thread(struct trace *t, uint32_t serial)
+{
+	size_t lo = 0, hi = t->n_threads;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->threads[mid].serial == serial)
+			return &t->threads[mid];
+		if (t->threads[mid].serial < serial)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Keeps a MODULE record's path (taking it) and identity for the JSON
+ * header. */
+static void record_module(struct trace *t, char *path, const uint8_t *p,
+			  size_t id_len)
+{
+	struct trace_module *m;
+
+	t->modules = must_realloc(t->modules, t->n_modules + 1,
+				  sizeof *t->modules);
+	m = &t->modules[t->n_modules++];
+	m->path = path;
+	m->bias = load_u64(p + 8);
+	m->start = load_u64(p + 16);
+	m->end = load_u64(p + 24);
+	m->build_id_len = id_len < sizeof m->build_id ? id_len
+						      : sizeof m->build_id;
+	memcpy(m->build_id, p + 33, m->build_id_len);
+}
+
+/* One record's payload; returns false when it is too short (reported). */
+static bool meta_record(struct trace *t, unsigned type, const uint8_t *p,
+			size_t len, uint64_t off)
+{
+	switch (type) {
+	case CTRACE_REC_PROCESS:
+		if (len < 16)
+			break;
+		t->pid = load_u32(p + 8);
+		t->ppid = load_u32(p + 12);
+		free(t->exe);
+		t->exe = must_strndup((const char *)p + 16, len - 16);
+		return true;
+	case CTRACE_REC_MODULE: {
+		size_t id_len;
+		char *path;
+		if (len < 33)
+			break;
+		id_len = p[32];
+		if (len < 33 + id_len)
+			break;
+		path = must_strndup((const char *)p + 33 + id_len,
+				len - 33 - id_len);
+		if (resolver_add_module(t->resolver, path, load_u64(p + 8),
+					load_u64(p + 16), load_u64(p + 24),
+					id_len ? p + 33 : NULL, id_len,
+					load_u64(p)) < 0) {
+			warn_msg(0, "out of memory");
+			exit(1);
+		}
+		record_module(t, path, p, id_len);
+		symtab_module_event(t->symtab, load_u64(p));
+		return true;
+	}
+	case CTRACE_REC_MODULE_GONE:
+		if (len < 16)
+			break;
+		resolver_remove_module(t->resolver, load_u64(p + 8),
+				       load_u64(p));
+		symtab_module_event(t->symtab, load_u64(p));
+		return true;
+	case CTRACE_REC_THREAD: {
+		struct thread_info *ti;
+		if (len < 16)
+			break;
+		ti = find_thread(t, load_u32(p + 8));
+		if (ti) {
+			ti->tid = load_u32(p + 12);
+			free(ti->name);
+			ti->name = must_strndup((const char *)p + 16, len - 16);
+		}
+		return true;
+	}
+	case CTRACE_REC_ARGV:
+		free(t->argv);
+		t->argv = must_strndup((const char *)p, len);
+		t->argv_len = len;
+		return true;
+	default: /* types from later versions */
+		return true;
+	}
+	trace_error(t, off, "metadata record of type %u too short (%zu bytes)",
+		    type, len);
+	return false;
+}
+
+static void meta_chunk(struct trace *t, const struct chunk_ref *c,
+		       const uint8_t *buf)
+{
+	const uint8_t *p = buf + c->header_size, *end = buf + c->size;
+	bool cut = c->size < t->hdr.chunk_size;
+
+	if (c->header_size > c->size)
+		goto truncated;
+	while (p < end && *p != CTRACE_TAG_END) {
+		uint64_t off = c->offset + (uint64_t)(p - buf), len;
+		unsigned type;
+
+		if (*p != CTRACE_TAG_EXTENDED) {
+			trace_error(t, off, "event record in the metadata");
+			return;
+		}
+		if (end - p < 2)
+			goto past_end;
+		type = p[1];
+		p += 2;
+		if (read_uleb(&p, end, &len) < 0)
+			goto past_end;
+		if (len > (uint64_t)(end - p))
+			goto past_end;
+		if (!meta_record(t, type, p, (size_t)len, off))
+			return;
+		p += len;
+		continue;
+past_end:
+		if (cut)
+			goto truncated;
+		trace_error(t, off, "record runs past the end of its chunk");
+		return;
+	}
+	if (!cut)
+		return;
+truncated: /* the file ends inside this chunk */
+	trace_error(t, c->offset, "truncated chunk");
+}
+
+void trace_read_meta(struct trace *t)
+{
+	uint8_t *buf;
+
+	if (!t->meta.n)
+		return;
+	buf = must_malloc(t->max_chunk_bytes);
+	for (size_t i = 0; i < t->meta.n; i++) {
+		const struct chunk_ref *c = &t->meta.first[i];
+		if (trace_read_chunk(t, c, buf) == 0)
+			meta_chunk(t, c, buf);
+	}
+	free(buf);
+}

@@ -1,0 +1,329 @@
+/* out_chrome.c -- the Trace Event Format of chrome://tracing and Perfetto.
+ *
+ *   {"traceEvents": [
+ *   {"ph": "M", "name": "process_name", "pid": 41424, "tid": 41424,
+ *    "args": {"name": "/usr/bin/fib"}},
+ *   {"ph": "B", "name": "main", "pid": 41424, "tid": 41424, "ts": 0.120},
+ *   {"ph": "X", "name": "fib", "pid": 41424, "tid": 41424, "ts": 0.180,
+ *    "dur": 0.052},
+ *   {"ph": "E", "pid": 41424, "tid": 41424, "ts": 1.140},
+ *   ...
+ *   ], "displayTimeUnit": "ns"}
+ *
+ * Written as the calls happen, in time order: a call with callees as a
+ * B(egin) and an E(nd) event, a call without as one complete X event; so
+ * nothing is kept whatever the length of the trace, and every thread's
+ * events nest.  Timestamps are microseconds since the start of the trace
+ * (the earliest one when there are several), with three decimals: the
+ * nanoseconds.  Process and thread names come first, as metadata (M)
+ * events; lost events are instant (i) events.  Arguments and return
+ * values go in "args", as text.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "aggregate.h"
+#include "values.h"
+
+struct chrome_state {
+	bool started;
+	size_t n_events;
+	void **states; /* every chrome_thread, to free them */
+	size_t n_states;
+};
+
+/* The time of each thread's latest event: calls still open at the end of
+ * its data end there. */
+struct chrome_thread {
+	uint64_t last;
+};
+
+void put_json_str(struct outbuf *out, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t run = 0;
+
+	outbuf_putc(out, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		outbuf_write(out, s + run, i - run);
+		run = i + 1;
+		outbuf_putc(out, '\\');
+		if (c == '"' || c == '\\') {
+			outbuf_putc(out, (char)c);
+		} else if (c == '\n') {
+			outbuf_putc(out, 'n');
+		} else {
+			outbuf_write(out, "u00", 3);
+			outbuf_putc(out, hex[c >> 4]);
+			outbuf_putc(out, hex[c & 15]);
+		}
+	}
+	outbuf_write(out, s + run, n - run);
+	outbuf_putc(out, '"');
+}
+
+void put_us(struct outbuf *out, int64_t ns)
+{
+	uint64_t v = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	char *p = outbuf_reserve(out, 32);
+	size_t n = 0;
+	unsigned frac = (unsigned)(v % 1000);
+
+	if (ns < 0)
+		p[n++] = '-';
+	n += format_u64(p + n, v / 1000);
+	p[n++] = '.';
+	p[n++] = (char)('0' + frac / 100);
+	p[n++] = (char)('0' + frac / 10 % 10);
+	p[n++] = (char)('0' + frac % 10);
+	out->len += n;
+}
+
+static struct chrome_thread *cthread(struct output *o, struct thread *th)
+{
+	struct chrome_thread *ct = th->output_state;
+	struct chrome_state *cs = o->state;
+
+	if (!ct) {
+		ct = must_calloc(1, sizeof *ct);
+		th->output_state = ct;
+		cs->states = must_realloc(cs->states, cs->n_states + 1,
+					  sizeof *cs->states);
+		cs->states[cs->n_states++] = ct;
+	}
+	return ct;
+}
+
+/* `{"ph": "X", "pid": 1, "tid": 2, "ts": 1.000` and the separator. */
+static void event_start(struct output *o, const char *ph, uint32_t pid,
+			uint64_t tid, int64_t ns)
+{
+	struct chrome_state *cs = o->state;
+	struct outbuf *out = o->out;
+
+	outbuf_str(out, cs->n_events++ ? ",\n{\"ph\": \"" : "\n{\"ph\": \"");
+	outbuf_str(out, ph);
+	outbuf_str(out, "\", \"pid\": ");
+	outbuf_u64(out, pid);
+	outbuf_str(out, ", \"tid\": ");
+	outbuf_u64(out, tid);
+	if (ns != INT64_MIN) {
+		outbuf_str(out, ", \"ts\": ");
+		put_us(out, ns);
+	}
+}
+
+static void put_name(struct outbuf *out, const struct pair *p)
+{
+	outbuf_str(out, ", \"name\": ");
+	put_json_str(out, p->func->info->name, p->func->name_len);
+}
+
+/* `, "args": {...}` from the arguments and the return value, if any. */
+static void put_values(struct outbuf *out, const struct values *args,
+		       const struct values *retval, const char *note)
+{
+	bool any = false;
+
+	if (!(args && args->n) && !(retval && retval->n) && !note)
+		return;
+	outbuf_str(out, ", \"args\": {");
+	for (size_t i = 0; args && i < args->n; i++) {
+		const struct value *v = &args->v[i];
+		const char *name = v->name ? v->name : "?";
+		const char *text = v->text ? v->text : "?";
+		if (any)
+			outbuf_str(out, ", ");
+		put_json_str(out, name, strlen(name));
+		outbuf_str(out, ": ");
+		put_json_str(out, text, strlen(text));
+		any = true;
+	}
+	if (retval && retval->n) {
+		const char *text = retval->v[0].text ? retval->v[0].text : "?";
+		if (any)
+			outbuf_str(out, ", ");
+		outbuf_str(out, "\"return\": ");
+		put_json_str(out, text, strlen(text));
+		any = true;
+	}
+	if (note) {
+		if (any)
+			outbuf_str(out, ", ");
+		outbuf_str(out, "\"ctrace\": ");
+		put_json_str(out, note, strlen(note));
+	}
+	outbuf_putc(out, '}');
+}
+
+static void put_meta(struct output *o, const char *what, uint32_t pid,
+		     uint64_t tid, const char *key, const char *name,
+		     uint64_t number)
+{
+	struct outbuf *out = o->out;
+
+	event_start(o, "M", pid, tid, INT64_MIN);
+	outbuf_str(out, ", \"name\": \"");
+	outbuf_str(out, what);
+	outbuf_str(out, "\", \"args\": {\"");
+	outbuf_str(out, key);
+	outbuf_str(out, "\": ");
+	if (name)
+		put_json_str(out, name, strlen(name));
+	else
+		outbuf_u64(out, number);
+	outbuf_str(out, "}}");
+}
+
+static void chrome_begin_trace(struct output *o, struct trace *t)
+{
+	struct chrome_state *cs = o->state;
+
+	if (!cs->started) {
+		outbuf_str(o->out, "{\"traceEvents\": [");
+		cs->started = true;
+	}
+	put_meta(o, "process_name", t->pid, t->pid, "name",
+		 t->exe ? t->exe : t->path, 0);
+	put_meta(o, "process_sort_index", t->pid, t->pid, "sort_index", NULL,
+		 t->pid);
+	for (size_t i = 0; i < t->n_threads; i++) {
+		const struct thread_info *ti = &t->threads[i];
+		uint64_t id = o->opts->serial_ids ? ti->serial : ti->tid;
+		char name[64];
+		const char *shown = ti->name && ti->name[0] ? ti->name : NULL;
+		if (!shown) {
+			snprintf(name, sizeof name, "thread %u", ti->serial);
+			shown = name;
+		}
+		put_meta(o, "thread_name", t->pid, id, "name", shown, 0);
+		put_meta(o, "thread_sort_index", t->pid, id, "sort_index",
+			 NULL, ti->serial);
+	}
+}
+
+static void chrome_entry(struct output *o, struct thread *th,
+			 const struct pair *p, uint64_t ticks, size_t depth)
+{
+	(void)depth;
+	cthread(o, th)->last = ticks;
+	event_start(o, "B", th->trace->pid, th->id, trace_ns(th->trace, ticks));
+	put_name(o->out, p);
+	put_values(o->out, th->args, NULL, NULL);
+	outbuf_putc(o->out, '}');
+}
+
+static void chrome_leaf(struct output *o, struct thread *th,
+			const struct pair *p, uint64_t start, uint64_t end,
+			size_t depth)
+{
+	(void)depth;
+	cthread(o, th)->last = end;
+	event_start(o, "X", th->trace->pid, th->id, trace_ns(th->trace, start));
+	outbuf_str(o->out, ", \"dur\": ");
+	put_us(o->out, (int64_t)trace_duration(th->trace, start, end));
+	put_name(o->out, p);
+	put_values(o->out, th->args, th->retval, NULL);
+	outbuf_putc(o->out, '}');
+}
+
+static void chrome_close(struct output *o, struct thread *th,
+			 const struct pair *p, uint64_t start, uint64_t end,
+			 size_t depth, enum close_kind kind)
+{
+	struct chrome_thread *ct = cthread(o, th);
+	const char *note = NULL;
+
+	(void)depth;
+	switch (kind) {
+	case CLOSE_RETURNED:
+		break;
+	case CLOSE_NO_EXIT:
+		note = "no exit recorded";
+		break;
+	case CLOSE_UNFINISHED:
+		note = "unfinished";
+		break;
+	case CLOSE_BEFORE_TRACE:
+		/* no B to end: an instant event where it returned */
+		ct->last = end;
+		event_start(o, "i", th->trace->pid, th->id,
+			    trace_ns(th->trace, end));
+		outbuf_str(o->out, ", \"s\": \"t\"");
+		put_name(o->out, p);
+		put_values(o->out, NULL, th->retval,
+			   "returned, entered before the trace");
+		outbuf_putc(o->out, '}');
+		return;
+	}
+	if (!end || end < ct->last)
+		end = ct->last;
+	if (end < start)
+		end = start;
+	ct->last = end;
+	event_start(o, "E", th->trace->pid, th->id, trace_ns(th->trace, end));
+	put_name(o->out, p);
+	put_values(o->out, NULL, kind == CLOSE_RETURNED ? th->retval : NULL,
+		   note);
+	outbuf_putc(o->out, '}');
+}
+
+static void chrome_lost(struct output *o, struct thread *th, uint64_t count,
+			unsigned reason, size_t depth)
+{
+	struct chrome_thread *ct = cthread(o, th);
+	char name[96];
+
+	(void)depth;
+	snprintf(name, sizeof name, "ctrace: %llu events lost (%s)",
+		 (unsigned long long)count, lost_reason_text(reason));
+	event_start(o, "i", th->trace->pid, th->id,
+		    trace_ns(th->trace, ct->last));
+	outbuf_str(o->out, ", \"s\": \"t\", \"name\": ");
+	put_json_str(o->out, name, strlen(name));
+	outbuf_putc(o->out, '}');
+}
+
+static void chrome_end_trace(struct output *o, struct trace *t)
+{
+	(void)o, (void)t;
+}
+
+/* Always a complete document, even when no trace could be read. */
+static void chrome_finish(struct output *o)
+{
+	struct chrome_state *cs = o->state;
+
+	if (!cs->started)
+		outbuf_str(o->out, "{\"traceEvents\": [");
+	outbuf_str(o->out, cs->n_events ? "\n], \"displayTimeUnit\": \"ns\"}\n"
+					: "], \"displayTimeUnit\": \"ns\"}\n");
+	outbuf_flush(o->out);
+	for (size_t i = 0; i < cs->n_states; i++)
+		free(cs->states[i]);
+	free(cs->states);
+	cs->states = NULL;
+	cs->n_states = 0;
+}
+
+static const struct output_ops chrome_ops = {
+	.begin_trace = chrome_begin_trace,
+	.entry = chrome_entry,
+	.leaf = chrome_leaf,
+	.close = chrome_close,
+	.lost = chrome_lost,
+	.end_trace = chrome_end_trace,
+	.finish = chrome_finish,
+};
+
+void output_chrome_init(struct output *o)
+{
+	static struct chrome_state state;
+
+	o->ops = &chrome_ops;
+	o->leaves = true;
+	o->state = &state;
+}

@@ -1,0 +1,249 @@
+/* out_json.c -- the calls as one JSON document.
+ *
+ *   {"calls": [
+ *   {"function": "fib", "library": "/usr/bin/fib", "address": "0x401136",
+ *    "call_site": "src/fib.c:12", "timestamp": 1200, "duration": 52,
+ *    "thread_id": 41424, "depth": 1},
+ *   ...
+ *   ], "lost_events": 0,
+ *   "header": {"processes": [{"program": "/usr/bin/fib", "pid": 41424, ...}]}}
+ *
+ * One call per line, written when it returns: post-order, in the time
+ * order of the returns across threads.  Calls left without an exit
+ * (longjmp) come, with "duration": null, where they were found to be gone;
+ * calls still running when the trace ended come last, also with null, so
+ * only those are kept back.  Exits of calls entered before the trace are
+ * left out: neither their start nor their depth is known.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+#include "json_header.h"
+#include "values.h"
+
+struct json_state {
+	bool started;
+	const struct trace **traces; /* for the header */
+	size_t n_traces;
+	size_t n_calls; /* written to the output */
+	uint64_t lost;
+	/* Calls that never returned, each as ",\n{...}", kept for the end
+	 * of the document: at most the open calls of every thread. */
+	struct outbuf unfinished;
+	size_t n_unfinished;
+};
+
+/* The characters of a JSON string, escaped, without the quotes.  Bytes
+ * above 0x7f pass through: paths are bytes, and names are UTF-8. */
+static void put_json_chars(struct outbuf *out, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (const char *run = s;; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		outbuf_write(out, run, (size_t)(s - run));
+		if (!c)
+			break;
+		outbuf_putc(out, '\\');
+		if (c == '"' || c == '\\') {
+			outbuf_putc(out, (char)c);
+		} else if (c == '\n') {
+			outbuf_putc(out, 'n');
+		} else if (c == '\t') {
+			outbuf_putc(out, 't');
+		} else {
+			outbuf_write(out, "u00", 3);
+			outbuf_putc(out, hex[c >> 4]);
+			outbuf_putc(out, hex[c & 15]);
+		}
+		run = s + 1;
+	}
+}
+
+static void put_json_string(struct outbuf *out, const char *s)
+{
+	outbuf_putc(out, '"');
+	put_json_chars(out, s);
+	outbuf_putc(out, '"');
+}
+
+static void put_hex(struct outbuf *out, uint64_t v)
+{
+	char buf[18];
+	size_t n = sizeof buf;
+
+	do {
+		buf[--n] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	buf[--n] = 'x';
+	buf[--n] = '0';
+	outbuf_write(out, buf + n, sizeof buf - n);
+}
+
+/* Traces stay open until the output is finished: the header, which comes
+ * last so that its counts are final, describes them then. */
+static void json_begin_trace(struct output *o, struct trace *t)
+{
+	struct json_state *js = o->state;
+
+	if (!js->started) {
+		outbuf_str(o->out, "{\"calls\": [");
+		js->started = true;
+	}
+	js->traces = must_realloc(js->traces, js->n_traces + 1,
+				  sizeof *js->traces);
+	js->traces[js->n_traces++] = t;
+}
+
+static void put_call(struct outbuf *out, const char *sep, struct thread *th,
+		     const struct pair *p, uint64_t start,
+		     const uint64_t *duration, size_t depth)
+{
+	const struct resolve_info *fi = p->func->info;
+	const struct resolve_info *si = pair_site(th->trace->symtab, p);
+
+	outbuf_str(out, sep);
+	outbuf_str(out, "{\"function\": ");
+	put_json_string(out, fi->name);
+	outbuf_str(out, ", \"library\": ");
+	if (fi->module)
+		put_json_string(out, fi->module);
+	else
+		outbuf_str(out, "null");
+	outbuf_str(out, ", \"address\": \"");
+	put_hex(out, p->fn);
+	outbuf_str(out, "\", \"call_site\": ");
+	if (si->src.file) {
+		char line[24];
+		size_t n = format_u64(line + 1, si->src.line);
+		line[0] = ':';
+		outbuf_putc(out, '"');
+		put_json_chars(out, si->src.file);
+		outbuf_write(out, line, n + 1);
+		outbuf_putc(out, '"');
+	} else {
+		outbuf_str(out, "null");
+	}
+	outbuf_str(out, ", \"timestamp\": ");
+	outbuf_i64(out, trace_ns(th->trace, start));
+	outbuf_str(out, ", \"duration\": ");
+	if (duration)
+		outbuf_u64(out, *duration);
+	else
+		outbuf_str(out, "null");
+	outbuf_str(out, ", \"thread_id\": ");
+	outbuf_u64(out, th->id);
+	outbuf_str(out, ", \"depth\": ");
+	outbuf_u64(out, depth);
+	values_put_args_json(out, th->args);
+	values_put_ret_json(out, th->retval);
+	outbuf_putc(out, '}');
+}
+
+static void json_entry(struct output *o, struct thread *th,
+		       const struct pair *p, uint64_t ticks, size_t depth)
+{
+	(void)o, (void)th, (void)p, (void)ticks, (void)depth;
+}
+
+static void json_leaf(struct output *o, struct thread *th,
+		      const struct pair *p, uint64_t start, uint64_t end,
+		      size_t depth)
+{
+	struct json_state *js = o->state;
+	uint64_t d = trace_duration(th->trace, start, end);
+
+	put_call(o->out, js->n_calls++ ? ",\n" : "\n", th, p, start, &d, depth);
+}
+
+static void json_close(struct output *o, struct thread *th,
+		       const struct pair *p, uint64_t start, uint64_t end,
+		       size_t depth, enum close_kind kind)
+{
+	struct json_state *js = o->state;
+
+	switch (kind) {
+	case CLOSE_RETURNED:
+		json_leaf(o, th, p, start, end, depth);
+		break;
+	case CLOSE_NO_EXIT: /* it ended somewhere before this point */
+		put_call(o->out, js->n_calls++ ? ",\n" : "\n", th, p, start,
+			 NULL, depth);
+		break;
+	case CLOSE_UNFINISHED:
+		put_call(&js->unfinished, ",\n", th, p, start, NULL, depth);
+		js->n_unfinished++;
+		break;
+	case CLOSE_BEFORE_TRACE:
+		break;
+	}
+}
+
+static void json_lost(struct output *o, struct thread *th, uint64_t count,
+		      unsigned reason, size_t depth)
+{
+	(void)o, (void)th, (void)count, (void)reason, (void)depth;
+}
+
+static void json_end_trace(struct output *o, struct trace *t)
+{
+	struct json_state *js = o->state;
+	uint64_t lost = trace_lost_events(t);
+
+	js->lost = js->lost + lost < js->lost ? UINT64_MAX : js->lost + lost;
+}
+
+/* Always a complete document, even when no trace could be read. */
+static void json_finish(struct output *o)
+{
+	struct json_state *js = o->state;
+
+	if (!js->started)
+		outbuf_str(o->out, "{\"calls\": [");
+	outbuf_flush(&js->unfinished);
+	if (js->n_unfinished) {
+		/* the first one needs no comma if nothing came before */
+		size_t skip = js->n_calls ? 0 : 1;
+		outbuf_write(o->out, js->unfinished.mem + skip,
+			     js->unfinished.mem_len - skip);
+	}
+	outbuf_free_memory(&js->unfinished);
+	outbuf_str(o->out, js->n_calls + js->n_unfinished
+				   ? "\n], \"lost_events\": "
+				   : "], \"lost_events\": ");
+	outbuf_u64(o->out, js->lost);
+	outbuf_str(o->out, ",\n\"header\": {\"processes\": [");
+	for (size_t i = 0; i < js->n_traces; i++) {
+		if (i)
+			outbuf_putc(o->out, ',');
+		json_put_process(o->out, js->traces[i], o->opts);
+	}
+	outbuf_str(o->out, js->n_traces ? "\n]}}\n" : "]}}\n");
+	outbuf_flush(o->out);
+	free(js->traces);
+	js->traces = NULL;
+	js->n_traces = 0;
+}
+
+static const struct output_ops json_ops = {
+	.begin_trace = json_begin_trace,
+	.entry = json_entry,
+	.leaf = json_leaf,
+	.close = json_close,
+	.lost = json_lost,
+	.end_trace = json_end_trace,
+	.finish = json_finish,
+};
+
+void output_json_init(struct output *o)
+{
+	static struct json_state state;
+
+	o->ops = &json_ops;
+	outbuf_init_memory(&state.unfinished);
+	o->leaves = false; /* every call at its exit's place in time */
+	o->state = &state;
+}

@@ -1,0 +1,184 @@
+/* out_tree.c -- the call tree, in the manner of `uftrace replay`.
+ *
+ *   # DURATION     TID     FUNCTION
+ *               [ 41424] | main() {
+ *      0.052 us [ 41424] |   fib();
+ *      1.020 us [ 41424] | } /+ main +/
+ *
+ * Every line is printf("%10s [%6s] | %s%s\n", duration, tid, indent, text)
+ * but built with memcpy: this runs once per event.
+ */
+#include <stdio.h>
+
+#include "internal.h"
+#include "values.h"
+
+#define HEADER_LINE "# DURATION     TID     FUNCTION\n"
+
+struct tree_state {
+	bool header_done;
+};
+
+/* Duration column (blank when ns is UINT64_MAX or --no-duration), thread
+ * column and indentation. */
+static inline void line_start(struct output *o, const struct thread *th,
+			      uint64_t ns, size_t depth)
+{
+	struct outbuf *out = o->out;
+	char *p = outbuf_reserve(out, 32 + sizeof th->id_text);
+	size_t n;
+
+	if (ns == UINT64_MAX || o->opts->no_duration) {
+		memset(p, ' ', 10);
+		n = 10;
+	} else {
+		n = format_duration(p, ns);
+	}
+	memcpy(p + n, th->id_text, th->id_len);
+	out->len += n + th->id_len;
+	outbuf_spaces(out, 2 * depth);
+}
+
+static inline void put_name(struct output *o, const struct pair *p)
+{
+	outbuf_write(o->out, p->func->info->name, p->func->name_len);
+}
+
+static void put_srcline(struct output *o, const struct thread *th,
+			const struct pair *p)
+{
+	if (o->opts->srcline) {
+		size_t len;
+		const char *s = pair_srcline(th->trace->symtab, p, &len);
+		outbuf_write(o->out, s, len);
+	}
+}
+
+static void tree_begin_trace(struct output *o, struct trace *t)
+{
+	struct tree_state *ts = o->state;
+
+	if (!ts->header_done) {
+		outbuf_str(o->out, HEADER_LINE);
+		ts->header_done = true;
+	}
+	if (o->n_traces > 1) {
+		/* which process the following lines belong to */
+		outbuf_str(o->out, "# ");
+		outbuf_str(o->out, t->path);
+		outbuf_str(o->out, ": pid ");
+		outbuf_u64(o->out, t->pid);
+		if (t->exe) {
+			outbuf_str(o->out, " (");
+			outbuf_str(o->out, t->exe);
+			outbuf_putc(o->out, ')');
+		}
+		outbuf_putc(o->out, '\n');
+	}
+}
+
+/* "()" or, with captured arguments, "(a=1, b=2)"; nothing after a name
+ * that already has its parameter types (--demangle=full). */
+static void put_params(struct output *o, const struct thread *th,
+		       const struct pair *p)
+{
+	if (th->args) {
+		outbuf_putc(o->out, '(');
+		values_put_args_tree(o->out, th->args);
+		outbuf_putc(o->out, ')');
+	} else if (!p->func->has_params) {
+		outbuf_write(o->out, "()", 2);
+	}
+}
+
+static void tree_entry(struct output *o, struct thread *th,
+		       const struct pair *p, uint64_t ticks, size_t depth)
+{
+	(void)ticks;
+	line_start(o, th, UINT64_MAX, depth);
+	put_name(o, p);
+	put_params(o, th, p);
+	outbuf_write(o->out, " {", 2);
+	put_srcline(o, th, p);
+	outbuf_putc(o->out, '\n');
+}
+
+static void tree_leaf(struct output *o, struct thread *th,
+		      const struct pair *p, uint64_t start, uint64_t end,
+		      size_t depth)
+{
+	line_start(o, th, trace_duration(th->trace, start, end), depth);
+	put_name(o, p);
+	put_params(o, th, p);
+	values_put_ret_tree(o->out, th->retval);
+	outbuf_putc(o->out, ';');
+	put_srcline(o, th, p);
+	outbuf_putc(o->out, '\n');
+}
+
+static void tree_close(struct output *o, struct thread *th,
+		       const struct pair *p, uint64_t start, uint64_t end,
+		       size_t depth, enum close_kind kind)
+{
+	static const char *const note[] = {
+		[CLOSE_RETURNED] = " */\n",
+		[CLOSE_NO_EXIT] = " (no exit recorded) */\n",
+		[CLOSE_UNFINISHED] = " (unfinished) */\n",
+		[CLOSE_BEFORE_TRACE] = " (entered before the trace) */\n",
+	};
+
+	line_start(o, th,
+		   kind == CLOSE_RETURNED ? trace_duration(th->trace, start, end)
+					  : UINT64_MAX,
+		   depth);
+	if (th->retval && kind == CLOSE_RETURNED) {
+		outbuf_putc(o->out, '}');
+		values_put_ret_tree(o->out, th->retval);
+		outbuf_write(o->out, "; /* ", 5);
+	} else {
+		outbuf_write(o->out, "} /* ", 5);
+	}
+	put_name(o, p);
+	outbuf_str(o->out, note[kind]);
+}
+
+static void tree_lost(struct output *o, struct thread *th, uint64_t count,
+		      unsigned reason, size_t depth)
+{
+	line_start(o, th, UINT64_MAX, depth);
+	outbuf_str(o->out, "/* ctrace: ");
+	outbuf_u64(o->out, count);
+	outbuf_str(o->out, " events lost (");
+	outbuf_str(o->out, lost_reason_text(reason));
+	outbuf_str(o->out, ") */\n");
+}
+
+static void tree_end_trace(struct output *o, struct trace *t)
+{
+	(void)t;
+	outbuf_flush(o->out);
+}
+
+static void tree_finish(struct output *o)
+{
+	outbuf_flush(o->out);
+}
+
+static const struct output_ops tree_ops = {
+	.begin_trace = tree_begin_trace,
+	.entry = tree_entry,
+	.leaf = tree_leaf,
+	.close = tree_close,
+	.lost = tree_lost,
+	.end_trace = tree_end_trace,
+	.finish = tree_finish,
+};
+
+void output_tree_init(struct output *o)
+{
+	static struct tree_state state;
+
+	o->ops = &tree_ops;
+	o->leaves = true;
+	o->state = &state;
+}

@@ -1,0 +1,173 @@
+/* outbuf.c -- buffered output and number formatting for the hot loop.
+ *
+ * A tree line costs a handful of memcpy calls into a 64 KiB buffer; stdio's
+ * locking and format parsing would cost more than everything else per
+ * event together.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+void outbuf_init(struct outbuf *o, int fd, const char *name)
+{
+	o->fd = fd;
+	o->name = name;
+	o->error = 0;
+	o->len = 0;
+	o->mem = NULL;
+	o->mem_len = o->mem_cap = 0;
+}
+
+void outbuf_init_memory(struct outbuf *o)
+{
+	outbuf_init(o, -1, "memory");
+}
+
+void outbuf_free_memory(struct outbuf *o)
+{
+	free(o->mem);
+	o->mem = NULL;
+	o->mem_len = o->mem_cap = 0;
+}
+
+static void flush_to_memory(struct outbuf *o)
+{
+	if (!o->len)
+		return;
+	if (o->len > o->mem_cap - o->mem_len) {
+		size_t cap = o->mem_cap ? o->mem_cap : OUTBUF_SIZE;
+		while (o->len > cap - o->mem_len)
+			cap *= 2;
+		o->mem = must_realloc(o->mem, cap, 1);
+		o->mem_cap = cap;
+	}
+	memcpy(o->mem + o->mem_len, o->buf, o->len);
+	o->mem_len += o->len;
+	o->len = 0;
+}
+
+/* After a write error the output is discarded: main reports the error once
+ * at the end, instead of once per buffer. */
+void outbuf_flush(struct outbuf *o)
+{
+	const char *p = o->buf;
+	size_t n = o->len;
+
+	if (o->fd < 0) {
+		flush_to_memory(o);
+		return;
+	}
+	o->len = 0;
+	while (n && !o->error) {
+		ssize_t w = write(o->fd, p, n);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			o->error = errno;
+			break;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+void outbuf_write_slow(struct outbuf *o, const void *p, size_t n)
+{
+	const char *s = p;
+
+	while (n) {
+		size_t room = OUTBUF_SIZE - o->len;
+		size_t k = n < room ? n : room;
+		memcpy(o->buf + o->len, s, k);
+		o->len += k;
+		s += k;
+		n -= k;
+		if (o->len == OUTBUF_SIZE)
+			outbuf_flush(o);
+	}
+}
+
+static const char spaces[256] = {
+#define S8 ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '
+#define S64 S8, S8, S8, S8, S8, S8, S8, S8
+	S64, S64, S64, S64
+#undef S64
+#undef S8
+};
+
+void outbuf_spaces(struct outbuf *o, size_t n)
+{
+	while (n > sizeof spaces) {
+		outbuf_write(o, spaces, sizeof spaces);
+		n -= sizeof spaces;
+	}
+	outbuf_write(o, spaces, n);
+}
+
+size_t format_u64(char *dst, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		dst[i] = tmp[n - 1 - i];
+	return n;
+}
+
+void outbuf_u64(struct outbuf *o, uint64_t v)
+{
+	char *p = outbuf_reserve(o, 20);
+	o->len += format_u64(p, v);
+}
+
+void outbuf_i64(struct outbuf *o, int64_t v)
+{
+	if (v < 0) {
+		outbuf_putc(o, '-');
+		outbuf_u64(o, -(uint64_t)v);
+	} else {
+		outbuf_u64(o, (uint64_t)v);
+	}
+}
+
+/* printf("%7.3f %s", whole + frac / 1000.0, unit): the whole part is right
+ * aligned in three columns and grows past them when it must. */
+static size_t format_fixed3(char *dst, uint64_t whole, unsigned frac,
+			    const char *unit)
+{
+	char digits[20];
+	size_t n = format_u64(digits, whole), len = 0;
+
+	for (size_t i = n; i < 3; i++)
+		dst[len++] = ' ';
+	memcpy(dst + len, digits, n);
+	len += n;
+	dst[len++] = '.';
+	dst[len++] = (char)('0' + frac / 100);
+	dst[len++] = (char)('0' + frac / 10 % 10);
+	dst[len++] = (char)('0' + frac % 10);
+	dst[len++] = ' ';
+	dst[len++] = unit[0];
+	dst[len++] = unit[1];
+	return len;
+}
+
+size_t format_duration(char *dst, uint64_t ns)
+{
+	uint64_t r;
+
+	if (ns < 1000000)
+		return format_fixed3(dst, ns / 1000, (unsigned)(ns % 1000), "us");
+	if (ns < 1000000000) {
+		r = (ns + 500) / 1000; /* us, rounded like %.3f of ms */
+		return format_fixed3(dst, r / 1000, (unsigned)(r % 1000), "ms");
+	}
+	r = ns / 1000000 + (ns % 1000000 >= 500000);
+	return format_fixed3(dst, r / 1000, (unsigned)(r % 1000), " s");
+}

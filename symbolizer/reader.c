@@ -1,0 +1,512 @@
+/* reader.c -- trace files: the header, the chunk index, the clock.
+ *
+ * Everything is read with pread, never mmap: a trace may be truncated or
+ * still growing, and a mapping past the end of a file raises SIGBUS.  The
+ * chunk headers are all read once, up front, to find out which chunks
+ * belong to which stream; the chunks' data is read later, one chunk at a
+ * time per stream (stream.c).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* SEEK_DATA */
+#endif
+#ifndef _FILE_OFFSET_BITS
+#define _FILE_OFFSET_BITS 64 /* traces beyond 2 GiB on 32-bit hosts */
+#endif
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Chunks larger than this are refused rather than allocated: a stream keeps
+ * one chunk in memory, and the recorder's chunks are far smaller. */
+#define MAX_CHUNK_SIZE (256u << 20)
+
+/* A badly damaged trace is summed up in its first few problems. */
+#define MAX_ERRORS 20
+
+void trace_error(struct trace *t, uint64_t offset, const char *fmt, ...)
+{
+	va_list ap;
+
+	t->damaged = true;
+	if (++t->n_errors > MAX_ERRORS) {
+		if (t->n_errors == MAX_ERRORS + 1)
+			fprintf(stderr, PROGRAM_NAME ": %s: more problems, "
+					"not shown\n", t->path);
+		return;
+	}
+	fprintf(stderr, PROGRAM_NAME ": %s: ", t->path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (offset != NO_OFFSET)
+		fprintf(stderr, " at offset %llu", (unsigned long long)offset);
+	fputc('\n', stderr);
+}
+
+/* Reads exactly n bytes at off, or fewer at the end of the file.  Returns
+ * the count read, or -1 with errno set. */
+static ssize_t pread_full(int fd, void *buf, size_t n, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(fd, (char *)buf + got, n - got,
+				  (off_t)(off + got));
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+int trace_read_chunk(struct trace *t, const struct chunk_ref *c, void *buf)
+{
+	ssize_t r = pread_full(t->fd, buf, c->size, c->offset);
+
+	if (r < 0) {
+		trace_error(t, c->offset, "cannot read chunk: %s",
+			    strerror(errno));
+		return -1;
+	}
+	if ((size_t)r < c->size) /* the file shrank under us */
+		memset((char *)buf + r, 0, c->size - (size_t)r);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * File header
+ * ------------------------------------------------------------------------ */
+
+static bool is_power_of_two(uint32_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static int check_header(struct trace *t)
+{
+	struct ctrace_file_header *h = &t->hdr;
+	ssize_t n;
+
+	memset(h, 0, sizeof *h);
+	n = pread_full(t->fd, h, sizeof *h, 0);
+	if (n < 0) {
+		trace_error(t, NO_OFFSET, "cannot read: %s", strerror(errno));
+		return -1;
+	}
+	if (n == 0) {
+		trace_error(t, NO_OFFSET, "empty file, not a ctrace trace");
+		return -1;
+	}
+	if ((size_t)n < sizeof h->magic ||
+	    memcmp(h->magic, CTRACE_FILE_MAGIC, sizeof h->magic) != 0) {
+		trace_error(t, NO_OFFSET, "not a ctrace trace");
+		return -1;
+	}
+	if ((size_t)n < sizeof *h) {
+		trace_error(t, (uint64_t)n, "truncated file header");
+		return -1;
+	}
+	if (h->byte_order != CTRACE_BYTE_ORDER_MARK) {
+		if (h->byte_order == __builtin_bswap32(CTRACE_BYTE_ORDER_MARK))
+			trace_error(t, NO_OFFSET,
+				    "trace written with the other byte order, "
+				    "not supported");
+		else
+			trace_error(t, offsetof(struct ctrace_file_header,
+						byte_order),
+				    "bad byte order mark");
+		return -1;
+	}
+	if (h->version_major > CTRACE_VERSION_MAJOR) {
+		trace_error(t, NO_OFFSET,
+			    "trace version %u.%u is newer than this symbolizer "
+			    "(%u.%u)",
+			    h->version_major, h->version_minor,
+			    CTRACE_VERSION_MAJOR, CTRACE_VERSION_MINOR);
+		return -1;
+	}
+	if (h->version_major < 1) {
+		trace_error(t, NO_OFFSET, "unsupported trace version %u.%u",
+			    h->version_major, h->version_minor);
+		return -1;
+	}
+	if (h->pointer_size != 4 && h->pointer_size != 8) {
+		trace_error(t, offsetof(struct ctrace_file_header, pointer_size),
+			    "bad pointer size %u", h->pointer_size);
+		return -1;
+	}
+	if (h->machine == 0) {
+		trace_error(t, offsetof(struct ctrace_file_header, machine),
+			    "no machine type");
+		return -1;
+	}
+	if (h->clock != CTRACE_CLOCK_TSC && h->clock != CTRACE_CLOCK_MONOTONIC) {
+		trace_error(t, offsetof(struct ctrace_file_header, clock),
+			    "unknown clock %u", h->clock);
+		return -1;
+	}
+	if (h->header_size < sizeof *h || h->header_size > MAX_CHUNK_SIZE) {
+		trace_error(t, offsetof(struct ctrace_file_header, header_size),
+			    "bad header size %u", h->header_size);
+		return -1;
+	}
+	if (h->chunk_size < 4096 || !is_power_of_two(h->chunk_size) ||
+	    h->chunk_size > MAX_CHUNK_SIZE) {
+		trace_error(t, offsetof(struct ctrace_file_header, chunk_size),
+			    "bad chunk size %u", h->chunk_size);
+		return -1;
+	}
+	if (t->file_size < h->header_size) {
+		trace_error(t, t->file_size, "truncated file header");
+		return -1;
+	}
+	return 0;
+}
+
+/* TSC ticks: the rate measured between the start-up and the latest
+ * calibration pair when they are far enough apart (an odd last_seq means
+ * the recorder was updating the pair when the trace was cut), else the
+ * recorder's start-up estimate. */
+static void setup_clock(struct trace *t)
+{
+	const struct ctrace_file_header *h = &t->hdr;
+
+	t->ticks_are_ns = h->clock == CTRACE_CLOCK_MONOTONIC;
+	t->ns_per_tick = 1.0;
+	if (t->ticks_are_ns)
+		return;
+	if (!(h->last_seq & 1) && h->last_ns >= h->base_ns + 1000000 &&
+	    h->last_ticks > h->base_ticks) {
+		t->ns_per_tick = (double)(h->last_ns - h->base_ns) /
+				 (double)(h->last_ticks - h->base_ticks);
+	} else if (h->ticks_per_sec) {
+		t->ns_per_tick = 1e9 / (double)h->ticks_per_sec;
+	} else {
+		warn_msg(0, "%s: no clock calibration: durations are in "
+			 "clock ticks", t->path);
+	}
+}
+
+/* ---------------------------------------------------------------------------
+ * Chunk index
+ * ------------------------------------------------------------------------ */
+
+static int chunk_cmp(const void *a, const void *b)
+{
+	const struct chunk_ref *x = a, *y = b;
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->kind != y->kind) /* META sorts before everything (thread 0) */
+		return x->kind < y->kind ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* Checks one chunk header; returns true when the chunk goes in the index. */
+static bool check_chunk(struct trace *t, const struct ctrace_chunk_header *ch,
+			uint64_t off, uint64_t max_seq)
+{
+	if (ch->kind < CTRACE_CHUNK_EVENTS || ch->kind > CTRACE_CHUNK_META) {
+		trace_error(t, off, "unknown chunk kind %u", ch->kind);
+		return false;
+	}
+	if (ch->header_size < sizeof *ch ||
+	    ch->header_size > t->hdr.chunk_size) {
+		trace_error(t, off, "bad chunk header size %u", ch->header_size);
+		return false;
+	}
+	if ((ch->kind == CTRACE_CHUNK_META) != (ch->thread == 0)) {
+		trace_error(t, off, "chunk of kind %u for thread %u", ch->kind,
+			    ch->thread);
+		return false;
+	}
+	if (ch->seq > max_seq) {
+		trace_error(t, off, "impossible chunk sequence number %llu",
+			    (unsigned long long)ch->seq);
+		return false;
+	}
+	return true;
+}
+
+/* A chunk at `off` starts with zeros, perhaps in a hole of a sparse file:
+ * returns the offset of the last chunk before the next data, so that the
+ * scan's next step lands on it (the file's end when only a hole is left). */
+static uint64_t skip_hole(struct trace *t, uint64_t off)
+{
+	uint64_t cs = t->hdr.chunk_size, first = t->hdr.header_size;
+	off_t data = lseek(t->fd, (off_t)off, SEEK_DATA);
+
+	if (data < 0)
+		return errno == ENXIO ? t->file_size : off;
+	if ((uint64_t)data < off + cs)
+		return off;
+	return first + ((uint64_t)data - first) / cs * cs - cs;
+}
+
+/* Reads every chunk header.  Chunks without the magic were never started
+ * (a zero-filled or preallocated tail) and are skipped quietly; holes of a
+ * sparse file are skipped with SEEK_DATA rather than read. */
+static int scan_chunks(struct trace *t)
+{
+	uint64_t cs = t->hdr.chunk_size, off = t->hdr.header_size;
+	uint64_t n_slots = (t->file_size - off + cs - 1) / cs;
+	size_t cap = 0;
+
+	for (; off < t->file_size; off += cs) {
+		struct ctrace_chunk_header ch;
+		uint64_t size;
+		ssize_t n;
+
+		memset(&ch, 0, sizeof ch);
+		n = pread_full(t->fd, &ch, sizeof ch, off);
+		if (n < 0) {
+			trace_error(t, off, "cannot read: %s", strerror(errno));
+			return -1;
+		}
+		if (ch.magic != CTRACE_CHUNK_MAGIC) {
+			static const struct ctrace_chunk_header zero;
+			if (!memcmp(&ch, &zero, sizeof ch))
+				off = skip_hole(t, off);
+			continue;
+		}
+		if ((size_t)n < sizeof ch) {
+			trace_error(t, off, "truncated chunk");
+			continue;
+		}
+		if (!check_chunk(t, &ch, off, n_slots - 1))
+			continue;
+		if (t->n_chunks == cap) {
+			cap = cap ? 2 * cap : 64;
+			t->chunks = must_realloc(t->chunks, cap, sizeof *t->chunks);
+		}
+		size = t->file_size - off < cs ? t->file_size - off : cs;
+		if (size > t->max_chunk_bytes)
+			t->max_chunk_bytes = (uint32_t)size;
+		t->chunks[t->n_chunks++] = (struct chunk_ref){
+			.offset = off,
+			.seq = ch.seq,
+			.base_time = ch.base_time,
+			.thread = ch.thread,
+			.tid = ch.tid,
+			.kind = ch.kind,
+			.header_size = ch.header_size,
+			.size = (uint32_t)size, /* the last may be cut short */
+		};
+	}
+	return 0;
+}
+
+/* "thread 3", "the signal stream of thread 3", "the metadata". */
+static const char *stream_name(const struct chunk_ref *c, char *buf,
+			       size_t size)
+{
+	if (c->kind == CTRACE_CHUNK_META)
+		return "the metadata";
+	snprintf(buf, size, "%sthread %u",
+		 c->kind == CTRACE_CHUNK_SIGNAL ? "the signal stream of " : "",
+		 c->thread);
+	return buf;
+}
+
+static bool same_stream(const struct chunk_ref *a, const struct chunk_ref *b)
+{
+	return a->thread == b->thread && a->kind == b->kind;
+}
+
+/* Sorts the index into streams, drops duplicated chunks and reports gaps:
+ * the recorder numbers a stream's chunks 0, 1, 2... as it claims them. */
+static void check_sequences(struct trace *t)
+{
+	size_t n = 0;
+	char name[64];
+
+	if (t->n_chunks)
+		qsort(t->chunks, t->n_chunks, sizeof *t->chunks, chunk_cmp);
+	for (size_t i = 0; i < t->n_chunks; i++) {
+		const struct chunk_ref *c = &t->chunks[i];
+		const struct chunk_ref *prev = n ? &t->chunks[n - 1] : NULL;
+		uint64_t expect = prev && same_stream(prev, c) ? prev->seq + 1
+							      : 0;
+
+		if (c->seq + 1 == expect) {
+			trace_error(t, c->offset,
+				    "duplicate chunk %llu of %s (ignored)",
+				    (unsigned long long)c->seq,
+				    stream_name(c, name, sizeof name));
+			continue;
+		}
+		if (c->seq == expect + 1)
+			trace_error(t, c->offset, "chunk %llu of %s is missing",
+				    (unsigned long long)expect,
+				    stream_name(c, name, sizeof name));
+		else if (c->seq != expect)
+			trace_error(t, c->offset,
+				    "chunks %llu to %llu of %s are missing",
+				    (unsigned long long)expect,
+				    (unsigned long long)c->seq - 1,
+				    stream_name(c, name, sizeof name));
+		t->chunks[n++] = *c;
+	}
+	t->n_chunks = n;
+}
+
+/* Splits the sorted index into the metadata and the threads' streams. */
+static void build_streams(struct trace *t)
+{
+	size_t n_threads = 0;
+
+	check_sequences(t);
+	for (size_t i = 0; i < t->n_chunks; i++)
+		if (t->chunks[i].thread &&
+		    (!i || t->chunks[i - 1].thread != t->chunks[i].thread))
+			n_threads++;
+	t->threads = must_calloc(n_threads, sizeof *t->threads);
+
+	for (size_t i = 0, j; i < t->n_chunks; i = j) {
+		const struct chunk_ref *c = &t->chunks[i];
+		struct chunk_span span;
+		struct thread_info *ti;
+
+		for (j = i + 1; j < t->n_chunks && same_stream(c, &t->chunks[j]);)
+			j++;
+		span = (struct chunk_span){c, j - i};
+		if (c->kind == CTRACE_CHUNK_META) {
+			t->meta = span;
+			continue;
+		}
+		if (!t->n_threads ||
+		    t->threads[t->n_threads - 1].serial != c->thread) {
+			ti = &t->threads[t->n_threads++];
+			ti->serial = c->thread;
+			ti->tid = c->tid; /* until a THREAD record says */
+		}
+		ti = &t->threads[t->n_threads - 1];
+		if (c->kind == CTRACE_CHUNK_EVENTS)
+			ti->events = span;
+		else
+			ti->signal = span;
+	}
+}
+
+/* ---------------------------------------------------------------------------
+ * Opening and closing
+ * ------------------------------------------------------------------------ */
+
+/* Resolver messages quote paths read from the trace: a damaged one must
+ * not break the one-line-per-message rule of stderr. */
+static void resolver_error(void *data, const char *msg, int errnum)
+{
+	char *clean = must_strndup(msg, strlen(msg));
+
+	(void)data;
+	for (char *p = clean; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	warn_msg(errnum, "%s", clean);
+	free(clean);
+}
+
+int trace_open(struct trace *t, const char *path, const struct options *o)
+{
+	struct stat st;
+
+	memset(t, 0, sizeof *t);
+	t->path = path;
+	t->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (t->fd < 0) {
+		trace_error(t, NO_OFFSET, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(t->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		trace_error(t, NO_OFFSET, "not a regular file");
+		goto fail;
+	}
+	t->file_size = (uint64_t)st.st_size;
+	if (check_header(t) < 0)
+		goto fail;
+	setup_clock(t);
+	t->sp_mask = t->hdr.pointer_size == 8 ? UINT64_MAX : UINT32_MAX;
+	t->pid = t->hdr.pid;
+	t->ppid = t->hdr.ppid;
+	if (scan_chunks(t) < 0)
+		goto fail;
+	build_streams(t);
+
+	t->resolver = resolver_new(&o->resolve, resolver_error, t);
+	if (!t->resolver) {
+		warn_msg(ENOMEM, "%s", path);
+		exit(1);
+	}
+	t->symtab = symtab_new(t->resolver, o->resolve.demangle ==
+							    RESOLVE_DEMANGLE_FULL);
+	trace_read_meta(t);
+	return 0;
+fail:
+	close(t->fd);
+	t->fd = -1;
+	return -1;
+}
+
+void trace_close(struct trace *t)
+{
+	if (t->symtab)
+		symtab_free(t->symtab);
+	if (t->resolver)
+		resolver_free(t->resolver);
+	for (size_t i = 0; i < t->n_threads; i++)
+		free(t->threads[i].name);
+	free(t->threads);
+	free(t->chunks);
+	free(t->exe);
+	for (size_t i = 0; i < t->n_modules; i++)
+		free(t->modules[i].path);
+	free(t->modules);
+	free(t->argv);
+	if (t->fd >= 0)
+		close(t->fd);
+	t->fd = -1;
+}
+
+/* The recorder counts every lost event in the header as well as writing a
+ * LOST record where it could: the two count the same events, so the total
+ * is the larger of them, not their sum.  The header wins when LOST records
+ * could not be written (no chunk left); the records win when the trace was
+ * cut before the header's counter was last updated. */
+uint64_t trace_lost_events(const struct trace *t)
+{
+	return t->hdr.lost_events > t->lost_recorded ? t->hdr.lost_events
+						      : t->lost_recorded;
+}
+
+const char *lost_reason_text(unsigned reason)
+{
+	switch (reason) {
+	case CTRACE_LOST_NO_SPACE:
+		return "no space left on device";
+	case CTRACE_LOST_NO_MEMORY:
+		return "the trace file could not be mapped";
+	case CTRACE_LOST_NESTED:
+		return "nested signal handlers";
+	case CTRACE_LOST_TOO_LARGE:
+		return "the trace reached its size limit";
+	default:
+		return "unknown reason";
+	}
+}

@@ -1,0 +1,576 @@
+/* resolve.c -- addresses to names and source lines (libbfd, libiberty).
+ *
+ * Where each answer comes from:
+ *
+ *   name       the ELF symbol at (function entry) or around (call site)
+ *              the address, from .symtab -- or the separate debug file's
+ *              .symtab, or .dynsym when both are gone; then the DWARF
+ *              function; then "module+0xoffset"
+ *   file:line  DWARF line tables through bfd_find_nearest_line, with
+ *              bfd_find_inliner_info for the functions inlined there
+ *
+ * DWARF comes from the module itself or from a separate debug file found
+ * by build-id or .gnu_debuglink (debuginfo.c).  libbfd reads DWARF 2 to 5,
+ * compressed sections included.
+ *
+ * Answers are cached by address.  The module is chosen by address and
+ * time, so the cache key is really (address, module); an entry also
+ * remembers whether its address was covered by one module only, which
+ * lets a hit skip choosing the module -- the common case, and then a hit
+ * costs one hash probe and allocates nothing.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "resolve.h"
+#include "resolve_internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The most inline levels reported for one address. */
+#define MAX_FRAMES 64
+
+/* ---------------------------------------------------------------------------
+ * Data
+ * ------------------------------------------------------------------------ */
+
+enum module_state { MODULE_UNOPENED, MODULE_OPEN, MODULE_FAILED };
+
+struct entry {
+	struct entry *next; /* hash chain */
+	uint64_t addr;      /* as passed in */
+	const struct module *module;
+	uint64_t generation; /* r->generation when `unique` was computed */
+	bool call_site;
+	bool unique; /* no other module covered addr at `generation` */
+	struct resolve_info info;
+	struct resolve_frame outer[]; /* info.src.next, next->next, ... */
+};
+
+struct resolver {
+	enum resolve_demangle demangle;
+	char **search_dirs;
+	size_t n_search_dirs;
+	char **debug_dirs;
+	size_t n_debug_dirs;
+	resolve_error_fn error;
+	void *error_data;
+
+	struct module **modules;
+	size_t n_modules, cap_modules;
+	/* Bumped whenever the set of modules changes: cached "only one
+	 * module covers this address" facts are then rechecked. */
+	uint64_t generation;
+
+	struct entry **buckets;
+	size_t n_buckets; /* a power of two */
+	size_t n_entries;
+
+	struct str_map names; /* raw symbol -> display name */
+	struct str_map files; /* interned file names */
+	struct str_map reported; /* messages already given to `error` */
+
+	bool bfd_ready; /* debug_init succeeded: call debug_exit */
+	unsigned bfd_messages;
+	struct resolve_info oom_info; /* the answer when memory ran out */
+};
+
+/* ---------------------------------------------------------------------------
+ * Messages
+ * ------------------------------------------------------------------------ */
+
+/* Each distinct message is reported once: a module declared several times
+ * (loaded again, or in several traces) warns once, not per declaration. */
+void resolve_report(struct resolver *r, int errnum, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	uint64_t h;
+	char *copy;
+
+	if (r->error == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	h = str_hash(msg);
+	if (str_map_find(&r->reported, msg, h) != NULL)
+		return;
+	copy = strdup(msg);
+	if (copy != NULL && str_map_add(&r->reported, copy, copy, h) < 0)
+		free(copy);
+	r->error(r->error_data, msg, errnum);
+}
+
+void resolve_report_bfd(struct resolver *r, const char *msg)
+{
+	enum { MAX_BFD_MESSAGES = 20 };
+
+	if (r->bfd_messages == MAX_BFD_MESSAGES)
+		resolve_report(r, 0, "libbfd: further messages not shown");
+	if (r->bfd_messages++ < MAX_BFD_MESSAGES)
+		resolve_report(r, 0, "libbfd: %s", msg);
+}
+
+/* ---------------------------------------------------------------------------
+ * Names
+ * ------------------------------------------------------------------------ */
+
+static const char *display_name(struct resolver *r, const char *raw)
+{
+	return names_display(&r->names, r->demangle, raw);
+}
+
+static const char *intern_file(struct resolver *r, const char *file)
+{
+	return names_intern(&r->files, file);
+}
+
+/* "module+0xoffset" or "0xaddress"; interned like the others. */
+static const char *fallback_name(struct resolver *r, const struct module *m,
+				 uint64_t value)
+{
+	char buf[512];
+
+	if (m != NULL)
+		snprintf(buf, sizeof buf, "%s+0x%" PRIx64, m->label, value);
+	else
+		snprintf(buf, sizeof buf, "0x%" PRIx64, value);
+	return intern_file(r, buf);
+}
+
+/* ---------------------------------------------------------------------------
+ * Modules
+ * ------------------------------------------------------------------------ */
+
+int resolver_add_module(struct resolver *r, const char *path, uint64_t bias,
+			uint64_t start, uint64_t end, const uint8_t *build_id,
+			size_t build_id_len, uint64_t ticks)
+{
+	struct module *m;
+	const char *slash;
+
+	if (r->n_modules == r->cap_modules) {
+		size_t cap = r->cap_modules ? 2 * r->cap_modules : 16;
+		struct module **grown =
+			realloc(r->modules, cap * sizeof *r->modules);
+		if (grown == NULL)
+			return -ENOMEM;
+		r->modules = grown;
+		r->cap_modules = cap;
+	}
+	m = calloc(1, sizeof *m);
+	if (m == NULL)
+		return -ENOMEM;
+	m->path = strdup(path);
+	if (m->path == NULL) {
+		free(m);
+		return -ENOMEM;
+	}
+	slash = strrchr(m->path, '/');
+	m->label = slash != NULL && slash[1] != '\0' ? slash + 1 : m->path;
+	m->bias = bias;
+	m->start = start;
+	m->end = end;
+	if (build_id != NULL && build_id_len <= sizeof m->build_id) {
+		memcpy(m->build_id, build_id, build_id_len);
+		m->build_id_len = build_id_len;
+	}
+	m->loaded = ticks;
+	m->unloaded = UINT64_MAX;
+	r->modules[r->n_modules++] = m;
+	r->generation++;
+	return 0;
+}
+
+void resolver_remove_module(struct resolver *r, uint64_t start,
+			    uint64_t ticks)
+{
+	/* The newest load at that address that is still loaded. */
+	for (size_t i = r->n_modules; i > 0; i--) {
+		struct module *m = r->modules[i - 1];
+		if (m->start == start && m->unloaded == UINT64_MAX &&
+		    m->loaded <= ticks) {
+			m->unloaded = ticks;
+			r->generation++;
+			return;
+		}
+	}
+}
+
+/* The module an event at `ticks` saw at `addr`: the newest one loaded at
+ * or before then (one still loaded preferred over one unloaded since),
+ * else the earliest one covering addr at all.  *covering counts the
+ * modules that cover addr at any time. */
+static struct module *pick_module(struct resolver *r, uint64_t addr,
+				  uint64_t ticks, unsigned *covering)
+{
+	struct module *best = NULL, *any = NULL;
+	int best_score = -1;
+
+	*covering = 0;
+	for (size_t i = 0; i < r->n_modules; i++) {
+		struct module *m = r->modules[i];
+		int score;
+		if (addr < m->start || addr >= m->end)
+			continue;
+		++*covering;
+		if (m->loaded > ticks) {
+			if (any == NULL || m->loaded < any->loaded)
+				any = m;
+			continue;
+		}
+		score = m->unloaded > ticks ? 1 : 0;
+		if (score > best_score ||
+		    (score == best_score && m->loaded >= best->loaded)) {
+			best = m;
+			best_score = score;
+		}
+	}
+	return best != NULL ? best : any;
+}
+
+/* Finds the file of a module: the recorded path, else the search dirs by
+ * base name.  A file whose build-id matches the trace's wins over one
+ * that merely exists.  Warns once (this runs once per module). */
+static char *find_module_file(struct resolver *r, struct module *m)
+{
+	char *fallback = NULL;
+
+	for (size_t i = 0; i <= r->n_search_dirs; i++) {
+		uint8_t id[ELFINFO_BUILD_ID_MAX];
+		struct stat st;
+		char *cand;
+		int len;
+
+		if (i == 0)
+			cand = strdup(m->path);
+		else
+			cand = path_join(r->search_dirs[i - 1], m->label);
+		if (cand == NULL)
+			break;
+		if (stat(cand, &st) != 0 || !S_ISREG(st.st_mode)) {
+			free(cand);
+			continue;
+		}
+		if (m->build_id_len == 0) {
+			free(fallback);
+			return cand;
+		}
+		len = elfinfo_build_id(cand, id);
+		if (len > 0 && (size_t)len == m->build_id_len &&
+		    memcmp(id, m->build_id, (size_t)len) == 0) {
+			free(fallback);
+			return cand;
+		}
+		if (fallback == NULL)
+			fallback = cand;
+		else
+			free(cand);
+	}
+	if (fallback != NULL)
+		resolve_report(r, 0,
+			       "%s: build-id differs from the trace; names "
+			       "may be wrong",
+			       fallback);
+	else
+		resolve_report(r, ENOENT,
+			       "%s: not found; names shown as module+offset",
+			       m->path);
+	return fallback;
+}
+
+/* Opens a module the first time one of its addresses is looked up. */
+static void module_open(struct resolver *r, struct module *m)
+{
+	int err;
+
+	m->state = MODULE_FAILED;
+	m->file = find_module_file(r, m);
+	if (m->file == NULL)
+		return;
+	err = elfinfo_functions(m->file, &m->funcs);
+	if (err < 0 && err != -ENOENT) {
+		resolve_report(r, err == -ENOEXEC ? 0 : -err,
+			       "%s: %s; names shown as module+offset",
+			       m->file,
+			       err == -ENOEXEC ? "not an ELF file of this "
+						 "machine"
+					       : "cannot read");
+		return;
+	}
+	m->state = MODULE_OPEN;
+	debug_open(r, m);
+	/* A stripped module may have its full symbol table in the separate
+	 * debug file. */
+	if ((m->funcs.n == 0 || m->funcs.from_dynsym) && m->debug_file) {
+		struct elf_functions full;
+		if (elfinfo_functions(m->debug_file, &full) == 0 &&
+		    !full.from_dynsym && full.n > 0) {
+			elfinfo_functions_free(&m->funcs);
+			m->funcs = full;
+		} else {
+			elfinfo_functions_free(&full);
+		}
+	}
+	debug_add_plt(m);
+}
+
+static void module_free(struct module *m)
+{
+	debug_close(m);
+	elfinfo_functions_free(&m->funcs);
+	free(m->file);
+	free(m->path);
+	free(m);
+}
+
+/* ---------------------------------------------------------------------------
+ * Lookups
+ * ------------------------------------------------------------------------ */
+
+static size_t bucket_of(const struct resolver *r, uint64_t addr,
+			bool call_site)
+{
+	uint64_t h = (addr ^ (uint64_t)call_site) * 0x9e3779b97f4a7c15u;
+	return (size_t)(h >> 32) & (r->n_buckets - 1);
+}
+
+static int grow_buckets(struct resolver *r)
+{
+	size_t n = r->n_buckets ? 2 * r->n_buckets : 1024;
+	struct entry **old = r->buckets;
+	size_t n_old = r->n_buckets;
+
+	r->buckets = calloc(n, sizeof *r->buckets);
+	if (r->buckets == NULL) {
+		r->buckets = old;
+		return -ENOMEM;
+	}
+	r->n_buckets = n;
+	for (size_t i = 0; i < n_old; i++) {
+		struct entry *e = old[i], *next;
+		for (; e != NULL; e = next) {
+			size_t b = bucket_of(r, e->addr, e->call_site);
+			next = e->next;
+			e->next = r->buckets[b];
+			r->buckets[b] = e;
+		}
+	}
+	free(old);
+	return 0;
+}
+
+/* Resolves addr for the first time in module m (NULL: none covers it). */
+static struct entry *new_entry(struct resolver *r, struct module *m,
+			       uint64_t addr, bool call_site)
+{
+	struct debug_frame frames[MAX_FRAMES];
+	const struct elf_function *sym = NULL;
+	size_t n = 0;
+	struct entry *e;
+	/* A return address is the instruction after the call, which may
+	 * already belong to the next line or even the next function. */
+	uint64_t probe = call_site ? addr - 1 : addr;
+
+	if (m != NULL && m->state == MODULE_UNOPENED)
+		module_open(r, m);
+	if (m != NULL && m->state == MODULE_OPEN) {
+		uint64_t pc = probe - m->bias;
+		n = debug_lookup(r, m, pc, frames, MAX_FRAMES);
+		if (!call_site)
+			sym = elfinfo_lookup(&m->funcs, pc, true);
+		if (sym == NULL)
+			sym = elfinfo_lookup(&m->funcs, pc, false);
+	}
+
+	e = calloc(1, sizeof *e + (n > 1 ? n - 1 : 0) * sizeof e->outer[0]);
+	if (e == NULL)
+		return NULL;
+	e->addr = addr;
+	e->module = m;
+	e->call_site = call_site;
+	e->info.module = m != NULL ? m->path : NULL;
+	e->info.module_offset = m != NULL ? addr - m->bias : addr;
+	if (sym != NULL)
+		e->info.name = display_name(r, sym->name);
+	else if (n > 0 && frames[n - 1].function != NULL)
+		e->info.name = display_name(r, frames[n - 1].function);
+	if (e->info.name == NULL)
+		e->info.name = fallback_name(r, m, e->info.module_offset);
+	if (e->info.name == NULL) {
+		free(e);
+		return NULL;
+	}
+
+	if (n == 0 && sym != NULL)
+		e->info.src.function = e->info.name;
+	for (size_t i = 0; i < n; i++) {
+		struct resolve_frame *f = i == 0 ? &e->info.src
+						 : &e->outer[i - 1];
+		if (frames[i].function != NULL)
+			f->function = display_name(r, frames[i].function);
+		if (frames[i].file != NULL)
+			f->file = intern_file(r, frames[i].file);
+		f->line = frames[i].line;
+		if (i > 0)
+			(i == 1 ? &e->info.src : &e->outer[i - 2])->next = f;
+	}
+	return e;
+}
+
+static const struct resolve_info *resolve(struct resolver *r, uint64_t addr,
+					  bool call_site, uint64_t ticks)
+{
+	struct entry *e;
+	struct module *m;
+	unsigned covering;
+	size_t b;
+
+	if (r->n_buckets == 0 && grow_buckets(r) < 0)
+		return &r->oom_info;
+	b = bucket_of(r, addr, call_site);
+	for (e = r->buckets[b]; e != NULL; e = e->next)
+		if (e->addr == addr && e->call_site == call_site &&
+		    e->unique && e->generation == r->generation)
+			return &e->info;
+
+	m = pick_module(r, call_site ? addr - 1 : addr, ticks, &covering);
+	for (e = r->buckets[b]; e != NULL; e = e->next)
+		if (e->addr == addr && e->call_site == call_site &&
+		    e->module == m)
+			break;
+	if (e == NULL) {
+		e = new_entry(r, m, addr, call_site);
+		if (e == NULL)
+			return &r->oom_info;
+		if (r->n_entries >= r->n_buckets && grow_buckets(r) == 0)
+			b = bucket_of(r, addr, call_site);
+		e->next = r->buckets[b];
+		r->buckets[b] = e;
+		r->n_entries++;
+	}
+	e->generation = r->generation;
+	e->unique = covering <= 1;
+	return &e->info;
+}
+
+const struct resolve_info *resolve_function(struct resolver *r, uint64_t addr,
+					    uint64_t ticks)
+{
+	return resolve(r, addr, false, ticks);
+}
+
+const struct resolve_info *resolve_call_site(struct resolver *r, uint64_t ret,
+					     uint64_t ticks)
+{
+	return resolve(r, ret, true, ticks);
+}
+
+/* ---------------------------------------------------------------------------
+ * Life cycle
+ * ------------------------------------------------------------------------ */
+
+static char **copy_dirs(const char *const *dirs, size_t n, bool *ok)
+{
+	char **copy;
+
+	*ok = true;
+	if (n == 0 || dirs == NULL)
+		return NULL;
+	copy = calloc(n, sizeof *copy);
+	if (copy == NULL) {
+		*ok = false;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		copy[i] = strdup(dirs[i]);
+		if (copy[i] == NULL)
+			*ok = false;
+	}
+	return copy;
+}
+
+static void free_dirs(char **dirs, size_t n)
+{
+	for (size_t i = 0; dirs != NULL && i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+}
+
+struct resolver *resolver_new(const struct resolve_options *opts,
+			      resolve_error_fn error, void *data)
+{
+	struct resolver *r = calloc(1, sizeof *r);
+	bool ok1, ok2;
+
+	if (r == NULL)
+		return NULL;
+	r->error = error;
+	r->error_data = data;
+	r->oom_info.name = "??";
+	if (opts != NULL) {
+		r->demangle = opts->demangle;
+		r->search_dirs = copy_dirs(opts->search_dirs,
+					   opts->n_search_dirs, &ok1);
+		r->n_search_dirs = r->search_dirs ? opts->n_search_dirs : 0;
+		r->debug_dirs = copy_dirs(opts->debug_dirs, opts->n_debug_dirs,
+					  &ok2);
+		r->n_debug_dirs = r->debug_dirs ? opts->n_debug_dirs : 0;
+		if (!ok1 || !ok2) {
+			resolver_free(r);
+			return NULL;
+		}
+	}
+	if (debug_init(r) < 0) {
+		resolver_free(r);
+		return NULL;
+	}
+	r->bfd_ready = true;
+	return r;
+}
+
+void resolver_free(struct resolver *r)
+{
+	if (r == NULL)
+		return;
+	for (size_t i = 0; i < r->n_buckets; i++) {
+		struct entry *e = r->buckets[i], *next;
+		for (; e != NULL; e = next) {
+			next = e->next;
+			free(e);
+		}
+	}
+	free(r->buckets);
+	for (size_t i = 0; i < r->n_modules; i++)
+		module_free(r->modules[i]);
+	free(r->modules);
+	str_map_free(&r->names);
+	str_map_free(&r->files);
+	str_map_free(&r->reported);
+	free_dirs(r->search_dirs, r->n_search_dirs);
+	free_dirs(r->debug_dirs, r->n_debug_dirs);
+	if (r->bfd_ready)
+		debug_exit(r);
+	free(r);
+}
+
+/* Accessors for the other files of the resolver. */
+const char *const *resolve_search_dirs(const struct resolver *r, size_t *n)
+{
+	*n = r->n_search_dirs;
+	return (const char *const *)r->search_dirs;
+}
+
+const char *const *resolve_debug_dirs(const struct resolver *r, size_t *n)
+{
+	*n = r->n_debug_dirs;
+	return (const char *const *)r->debug_dirs;
+}

@@ -1,0 +1,254 @@
+/* stream.c -- decoding one stream's chunks into events.
+ *
+ * This is the symbolizer's inner loop: a tag byte, a slot lookup and one
+ * or two LEB128 deltas per event.  A stream holds one chunk in memory; a damaged
+ * record ends the decoding of its chunk (everything before it stays) and
+ * the stream goes on with its next chunk, whose slots and time base do not
+ * depend on the damaged one.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+void stream_init(struct stream *s, struct trace *t, struct chunk_span span)
+{
+	memset(s, 0, sizeof *s);
+	s->trace = t;
+	s->next_chunk = span.first;
+	s->chunks_end = span.first + span.n;
+}
+
+void stream_fini(struct stream *s)
+{
+	if (s->has_head)
+		free(s->head.extra);
+	s->head.extra = NULL;
+	free(s->buf);
+	s->buf = NULL;
+	s->has_head = false;
+	s->next_chunk = s->chunks_end;
+	s->pos = s->end = NULL;
+}
+
+static bool chunk_is_cut(const struct stream *s)
+{
+	return s->chunk->size < s->trace->hdr.chunk_size;
+}
+
+/* Leaves the current chunk; a chunk the file ends inside of is reported
+ * once all of it that could be decoded was. */
+static void leave_chunk(struct stream *s, bool report_cut)
+{
+	if (report_cut && s->chunk && chunk_is_cut(s))
+		trace_error(s->trace, s->chunk->offset, "truncated chunk");
+	s->chunk = NULL;
+	s->pos = s->end = NULL;
+}
+
+/* Reports a damaged record and gives up the rest of its chunk. */
+static void corrupt(struct stream *s, const uint8_t *at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void corrupt(struct stream *s, const uint8_t *at, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	trace_error(s->trace, s->chunk->offset + (uint64_t)(at - s->buf), "%s",
+		    msg);
+	leave_chunk(s, false);
+}
+
+/* A record that does not fit in its chunk: in a chunk the file ends inside
+ * of, that is the cut, not damage. */
+static void past_end(struct stream *s, const uint8_t *at)
+{
+	if (chunk_is_cut(s))
+		leave_chunk(s, true);
+	else
+		corrupt(s, at, "record runs past the end of its chunk");
+}
+
+static bool load_next_chunk(struct stream *s)
+{
+	struct trace *t = s->trace;
+
+	while (s->next_chunk < s->chunks_end) {
+		const struct chunk_ref *c = s->next_chunk++;
+
+		if (!s->buf)
+			s->buf = must_malloc(t->max_chunk_bytes);
+		if (trace_read_chunk(t, c, s->buf) < 0)
+			continue;
+		s->chunk = c;
+		if (c->header_size > c->size) {
+			leave_chunk(s, true);
+			continue;
+		}
+		s->pos = s->buf + c->header_size;
+		s->end = s->buf + c->size;
+		s->time = c->base_time;
+		s->sp = 0;
+		memset(s->slots, 0, sizeof s->slots);
+		return true;
+	}
+	free(s->buf);
+	s->buf = NULL;
+	return false;
+}
+
+static uint64_t add_saturated(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* An EXTENDED record at p.  Returns true when it produced an event. */
+static bool extended(struct stream *s, const uint8_t *p)
+{
+	const uint8_t *rec = p, *end = s->end;
+	struct event *ev = &s->head;
+	struct trace *t = s->trace;
+	uint64_t len, count;
+	unsigned type, slot;
+
+	if (end - p < 2)
+		goto past;
+	type = p[1];
+	p += 2;
+	if (read_uleb(&p, end, &len) < 0 || len > (uint64_t)(end - p))
+		goto past;
+	s->pos = p + len;
+
+	switch (type) {
+	case CTRACE_REC_DEFINE:
+		if (len < 17)
+			goto short_rec;
+		slot = p[0];
+		if (slot == 0 || slot >= CTRACE_PAIR_SLOTS) {
+			corrupt(s, rec, "bad pair slot %u", slot);
+			return false;
+		}
+		s->slots[slot] = symtab_pair(t->symtab, load_u64(p + 1),
+					     load_u64(p + 9), s->time);
+		return false;
+	case CTRACE_REC_LOST:
+		if (read_uleb(&p, s->pos, &count) < 0 || s->pos - p < 17)
+			goto short_rec;
+		ev->kind = EV_LOST;
+		ev->extra = NULL;
+		ev->ticks = s->time;
+		ev->count = count;
+		ev->reason = p[0];
+		ev->pair = NULL;
+		t->lost_recorded = add_saturated(t->lost_recorded, count);
+		if (p[0] < 32)
+			t->lost_reasons |= 1u << p[0];
+		return true;
+	case CTRACE_REC_THREAD_END:
+		if (len < 8)
+			goto short_rec;
+		ev->kind = EV_THREAD_END;
+		ev->extra = NULL;
+		/* never before the stream's last event: keeps time monotonic */
+		ev->ticks = load_u64(p) > s->time ? load_u64(p) : s->time;
+		ev->pair = NULL;
+		return true;
+	default: /* later versions' records */
+		return false;
+	}
+short_rec:
+	corrupt(s, rec, "extended record of type %u too short", type);
+	return false;
+past:
+	past_end(s, rec);
+	return false;
+}
+
+/* An ARGS record right after an ENTRY, or a RETVAL record right after an
+ * EXIT, belongs to it: the event takes a copy of its payload. */
+static void attach_extra(struct stream *s, struct event *ev)
+{
+	const uint8_t *p = s->pos;
+	uint8_t want = ev->kind == EV_ENTRY ? CTRACE_REC_ARGS
+					    : CTRACE_REC_RETVAL;
+	uint64_t len;
+
+	ev->extra = NULL;
+	ev->extra_len = 0;
+	if (s->end - p < 3 || p[0] != CTRACE_TAG_EXTENDED || p[1] != want)
+		return;
+	p += 2;
+	if (read_uleb(&p, s->end, &len) < 0 || len > (uint64_t)(s->end - p))
+		return; /* left to the main loop to report */
+	ev->extra = must_malloc(len ? len : 1);
+	memcpy(ev->extra, p, len);
+	ev->extra_len = len;
+	s->pos = p + len;
+}
+
+bool stream_advance(struct stream *s)
+{
+	struct event *ev = &s->head;
+
+	for (;;) {
+		const uint8_t *p = s->pos;
+		const struct pair *pair;
+		uint64_t delta;
+		uint8_t tag;
+
+		if (p >= s->end) {
+			if (s->chunk)
+				leave_chunk(s, true);
+			if (!load_next_chunk(s))
+				break;
+			continue;
+		}
+		tag = *p;
+		if (tag == CTRACE_TAG_END) {
+			leave_chunk(s, true);
+			continue;
+		}
+		if (tag == CTRACE_TAG_EXTENDED) {
+			if (extended(s, p))
+				return s->has_head = true;
+			continue;
+		}
+		pair = s->slots[tag & 0x7f];
+		if (!pair) {
+			corrupt(s, p, "pair slot %u used before its definition",
+				tag & 0x7fu);
+			continue;
+		}
+		p++;
+		if (read_uleb(&p, s->end, &delta) < 0) {
+			past_end(s, s->pos);
+			continue;
+		}
+		if (tag & CTRACE_TAG_EXIT_BIT) {
+			ev->kind = EV_EXIT;
+		} else {
+			int64_t words;
+			if (read_sleb(&p, s->end, &words) < 0) {
+				past_end(s, s->pos);
+				continue;
+			}
+			s->sp = (s->sp + (uint64_t)words *
+						 s->trace->hdr.pointer_size) &
+				s->trace->sp_mask;
+			ev->kind = EV_ENTRY;
+			ev->sp = s->sp;
+		}
+		s->pos = p;
+		s->time += delta;
+		ev->ticks = s->time;
+		ev->pair = pair;
+		attach_extra(s, ev);
+		return s->has_head = true;
+	}
+	return s->has_head = false;
+}

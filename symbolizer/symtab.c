@@ -1,0 +1,215 @@
+/* symtab.c -- (function, call site) pairs and the names of functions.
+ *
+ * Every DEFINE record of every chunk names a pair; interning them here means
+ * an event carries a pointer, and each distinct function address is resolved
+ * once.  Addresses are keyed with their module epoch, the number of module
+ * loads and unloads before the event: after a dlclose, the same address
+ * may belong to another library.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+struct symtab {
+	struct resolver *resolver;
+	bool full_names;
+	uint64_t *module_ticks; /* sorted once the first pair is asked for */
+	size_t n_module_ticks, cap_module_ticks;
+	bool sorted;
+
+	struct func **funcs;
+	size_t n_funcs, funcs_mask;
+	struct pair **pairs;
+	size_t n_pairs, pairs_mask;
+};
+
+struct symtab *symtab_new(struct resolver *r, bool full_names)
+{
+	struct symtab *st = must_calloc(1, sizeof *st);
+
+	st->resolver = r;
+	st->full_names = full_names;
+	st->funcs_mask = st->pairs_mask = 255;
+	st->funcs = must_calloc(st->funcs_mask + 1, sizeof *st->funcs);
+	st->pairs = must_calloc(st->pairs_mask + 1, sizeof *st->pairs);
+	return st;
+}
+
+void symtab_free(struct symtab *st)
+{
+	for (size_t i = 0; i <= st->funcs_mask; i++)
+		for (struct func *f = st->funcs[i], *n; f; f = n) {
+			n = f->hash_next;
+			free(f);
+		}
+	for (size_t i = 0; i <= st->pairs_mask; i++)
+		for (struct pair *p = st->pairs[i], *n; p; p = n) {
+			n = p->hash_next;
+			free((char *)p->srcline);
+			free(p);
+		}
+	free(st->funcs);
+	free(st->pairs);
+	free(st->module_ticks);
+	free(st);
+}
+
+void symtab_module_event(struct symtab *st, uint64_t ticks)
+{
+	if (st->n_module_ticks == st->cap_module_ticks) {
+		st->cap_module_ticks = st->cap_module_ticks ?
+					       2 * st->cap_module_ticks : 16;
+		st->module_ticks = must_realloc(st->module_ticks,
+					    st->cap_module_ticks,
+					    sizeof *st->module_ticks);
+	}
+	st->module_ticks[st->n_module_ticks++] = ticks;
+	st->sorted = false;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Module events at or before `ticks`.  Nearly always all of them: modules
+ * are recorded at start-up, so the last one is checked first. */
+static unsigned epoch_at(struct symtab *st, uint64_t ticks)
+{
+	size_t lo = 0, hi = st->n_module_ticks;
+
+	if (!st->sorted && st->n_module_ticks) {
+		qsort(st->module_ticks, st->n_module_ticks,
+		      sizeof *st->module_ticks, u64_cmp);
+	}
+	st->sorted = true;
+	if (!hi || ticks >= st->module_ticks[hi - 1])
+		return (unsigned)hi;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (st->module_ticks[mid] <= ticks)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (unsigned)lo;
+}
+
+static size_t hash3(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t h = a * 0x9e3779b97f4a7c15u;
+	h ^= b * 0xc2b2ae3d27d4eb4fu + (h >> 29);
+	h ^= c * 0x165667b19e3779f9u + (h >> 32);
+	return (size_t)(h ^ (h >> 31));
+}
+
+/* Doubles a chained table when it is as full as it is long. */
+#define GROW(table, mask, count, type, keyfn)                                \
+	do {                                                                 \
+		size_t new_mask = 2 * (mask) + 1;                            \
+		type **t2 = must_calloc(new_mask + 1, sizeof *t2);               \
+		for (size_t i_ = 0; i_ <= (mask); i_++)                      \
+			for (type *e_ = (table)[i_], *n_; e_; e_ = n_) {     \
+				size_t h_ = keyfn(e_) & new_mask;            \
+				n_ = e_->hash_next;                          \
+				e_->hash_next = t2[h_];                      \
+				t2[h_] = e_;                                 \
+			}                                                    \
+		free(table);                                                 \
+		(table) = t2;                                                \
+		(mask) = new_mask;                                           \
+	} while (0)
+
+#define FUNC_HASH(f) hash3((f)->addr, (f)->epoch, 0)
+#define PAIR_HASH(p) hash3((p)->fn, (p)->site, (p)->epoch)
+
+static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
+			     uint64_t ticks)
+{
+	size_t h = hash3(addr, epoch, 0);
+	struct func *f;
+
+	for (f = st->funcs[h & st->funcs_mask]; f; f = f->hash_next)
+		if (f->addr == addr && f->epoch == epoch)
+			return f;
+	if (st->n_funcs > st->funcs_mask) {
+		GROW(st->funcs, st->funcs_mask, st->n_funcs, struct func,
+		     FUNC_HASH);
+	}
+	f = must_calloc(1, sizeof *f);
+	f->addr = addr;
+	f->epoch = epoch;
+	f->info = resolve_function(st->resolver, addr, ticks);
+	f->name_len = strlen(f->info->name);
+	/* "ns::f(int)" needs no "()" after it; C names never have one */
+	f->has_params = st->full_names && strchr(f->info->name, '(');
+	f->hash_next = st->funcs[h & st->funcs_mask];
+	st->funcs[h & st->funcs_mask] = f;
+	st->n_funcs++;
+	return f;
+}
+
+const struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
+			       uint64_t ticks)
+{
+	unsigned epoch = epoch_at(st, ticks);
+	size_t h = hash3(fn, site, epoch);
+	struct pair *p;
+
+	for (p = st->pairs[h & st->pairs_mask]; p; p = p->hash_next)
+		if (p->fn == fn && p->site == site && p->epoch == epoch)
+			return p;
+	if (st->n_pairs > st->pairs_mask) {
+		GROW(st->pairs, st->pairs_mask, st->n_pairs, struct pair,
+		     PAIR_HASH);
+	}
+	p = must_calloc(1, sizeof *p);
+	p->fn = fn;
+	p->site = site;
+	p->ticks = ticks;
+	p->epoch = epoch;
+	p->func = get_func(st, fn, epoch, ticks);
+	p->hash_next = st->pairs[h & st->pairs_mask];
+	st->pairs[h & st->pairs_mask] = p;
+	st->n_pairs++;
+	return p;
+}
+
+const struct resolve_info *pair_site(struct symtab *st, const struct pair *cp)
+{
+	struct pair *p = (struct pair *)cp; /* the caches are ours */
+
+	if (!p->site_done) {
+		p->site_info = resolve_call_site(st->resolver, p->site,
+						 p->ticks);
+		p->site_done = true;
+	}
+	return p->site_info;
+}
+
+const char *pair_srcline(struct symtab *st, const struct pair *cp, size_t *len)
+{
+	struct pair *p = (struct pair *)cp;
+
+	if (!p->srcline) {
+		const struct resolve_info *si = pair_site(st, cp);
+		const char *file = si->src.file, *base;
+		char *s;
+
+		if (!file) {
+			p->srcline = must_strndup("", 0);
+			p->srcline_len = 0;
+		} else {
+			base = strrchr(file, '/');
+			base = base ? base + 1 : file;
+			s = must_malloc(strlen(base) + 32);
+			p->srcline_len = (size_t)sprintf(s, " /* %s:%u */",
+							 base, si->src.line);
+			p->srcline = s;
+		}
+	}
+	*len = p->srcline_len;
+	return p->srcline;
+}

@@ -1,0 +1,63 @@
+/* util.c -- allocation that cannot fail quietly, and warnings. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Out of memory while symbolizing: nothing sensible is left to do, and the
+ * partial output is already flushed in order. */
+static void out_of_memory(void)
+{
+	fputs(PROGRAM_NAME ": out of memory\n", stderr);
+	exit(1);
+}
+
+void *must_malloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *must_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *must_realloc(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		out_of_memory();
+	p = realloc(p, n && size ? n * size : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+char *must_strndup(const char *s, size_t n)
+{
+	char *p = must_malloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void warn_msg(int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(PROGRAM_NAME ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (errnum)
+		fprintf(stderr, ": %s", strerror(errnum));
+	fputc('\n', stderr);
+}

@@ -1,0 +1,986 @@
+/* values.c -- arguments and return values as typed text.
+ *
+ * Parameters are listed from the function's abstract DIE (names, types,
+ * order), and looked up in the concrete instance the hook ran in: the
+ * function itself, an out-of-line clone (gcc's f.constprop.0: the hook is
+ * given f's address but runs in the clone), or an inlined copy.  Return
+ * values are read from the registers the calling convention puts them in.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <dwarf.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dwinfo.h"
+#include "internal.h"
+#include "values.h"
+
+#define MAX_VALUE_BYTES 256
+#define MAX_TEXT 4096
+
+/* ---------------------------------------------------------------------------
+ * Growing strings
+ * ------------------------------------------------------------------------ */
+
+struct str {
+	char *s;
+	size_t len, cap;
+};
+
+static void str_add(struct str *b, const char *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->s = must_realloc(b->s, b->cap, 1);
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void str_cat(struct str *b, const char *p)
+{
+	str_add(b, p, strlen(p));
+}
+
+static void str_printf(struct str *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void str_printf(struct str *b, const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		str_add(b, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+static char *str_take(struct str *b)
+{
+	if (!b->s)
+		return must_strndup("", 0);
+	return b->s;
+}
+
+/* ---------------------------------------------------------------------------
+ * Types
+ * ------------------------------------------------------------------------ */
+
+static bool type_of(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute a;
+	return dwarf_attr_integrate(die, DW_AT_type, &a) &&
+	       dwarf_formref_die(&a, type);
+}
+
+/* Through typedefs and qualifiers. */
+static bool strip(Dwarf_Die *type, Dwarf_Die *out)
+{
+	Dwarf_Die t = *type;
+	for (int i = 0; i < 16; i++) {
+		int tag = dwarf_tag(&t);
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type &&
+		    tag != DW_TAG_volatile_type && tag != DW_TAG_restrict_type &&
+		    tag != DW_TAG_atomic_type) {
+			*out = t;
+			return true;
+		}
+		if (!type_of(&t, &t)) {
+			*out = t; /* const void */
+			return false;
+		}
+	}
+	return false;
+}
+
+static bool is_cxx(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+	if (!dwarf_diecu(die, &cu, NULL, NULL))
+		return false;
+	int lang = dwarf_srclang(&cu);
+	return lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
+	       lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
+}
+
+static void type_name(Dwarf_Die *type, struct str *b, int depth)
+{
+	const char *name = dwarf_diename(type);
+	Dwarf_Die inner;
+	bool has_inner = type_of(type, &inner);
+	if (depth > 8) {
+		str_cat(b, "...");
+		return;
+	}
+	switch (dwarf_tag(type)) {
+	case DW_TAG_base_type:
+	case DW_TAG_typedef:
+		str_cat(b, name ? name : "?");
+		return;
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+	case DW_TAG_enumeration_type:
+		if (!is_cxx(type))
+			str_cat(b, dwarf_tag(type) == DW_TAG_union_type ? "union "
+				   : dwarf_tag(type) == DW_TAG_enumeration_type
+					   ? "enum "
+					   : "struct ");
+		str_cat(b, name ? name : "{...}");
+		return;
+	case DW_TAG_const_type:
+		str_cat(b, "const ");
+		if (has_inner)
+			type_name(&inner, b, depth + 1);
+		else
+			str_cat(b, "void");
+		return;
+	case DW_TAG_volatile_type:
+		str_cat(b, "volatile ");
+		if (has_inner)
+			type_name(&inner, b, depth + 1);
+		else
+			str_cat(b, "void");
+		return;
+	case DW_TAG_restrict_type:
+	case DW_TAG_atomic_type:
+		if (has_inner)
+			type_name(&inner, b, depth + 1);
+		return;
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		if (!has_inner)
+			str_cat(b, "void");
+		else if (dwarf_tag(&inner) == DW_TAG_subroutine_type)
+			str_cat(b, "function");
+		else
+			type_name(&inner, b, depth + 1);
+		str_cat(b, dwarf_tag(type) == DW_TAG_pointer_type ? " *"
+			   : dwarf_tag(type) == DW_TAG_reference_type ? " &"
+								       : " &&");
+		return;
+	case DW_TAG_array_type:
+		if (has_inner)
+			type_name(&inner, b, depth + 1);
+		str_cat(b, "[]");
+		return;
+	default:
+		str_cat(b, name ? name : "?");
+	}
+}
+
+static size_t type_size(Dwarf_Die *type, int ptr_size)
+{
+	Dwarf_Die t;
+	strip(type, &t);
+	int tag = dwarf_tag(&t);
+	if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+	    tag == DW_TAG_rvalue_reference_type)
+		return (size_t)ptr_size;
+	Dwarf_Word size;
+	if (dwarf_aggregate_size(&t, &size) == 0)
+		return (size_t)size;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Values as text
+ * ------------------------------------------------------------------------ */
+
+struct fmt_ctx {
+	const struct capture *mem; /* for strings; may be NULL */
+	int ptr_size;
+};
+
+static uint64_t get_uint(const uint8_t *p, size_t size)
+{
+	uint64_t v = 0;
+	memcpy(&v, p, size > 8 ? 8 : size);
+	return v;
+}
+
+static int64_t get_int(const uint8_t *p, size_t size)
+{
+	uint64_t v = get_uint(p, size);
+	if (size < 8 && (v >> (8 * size - 1)) & 1)
+		v |= ~0ull << (8 * size);
+	return (int64_t)v;
+}
+
+static void put_char(struct str *b, unsigned c, char quote)
+{
+	switch (c) {
+	case '\n': str_cat(b, "\\n"); return;
+	case '\t': str_cat(b, "\\t"); return;
+	case '\r': str_cat(b, "\\r"); return;
+	case '\0': str_cat(b, "\\0"); return;
+	case '\\': str_cat(b, "\\\\"); return;
+	}
+	if (c == (unsigned char)quote) {
+		char e[3] = {'\\', quote, 0};
+		str_cat(b, e);
+	} else if (c < 0x20 || c >= 0x7f) {
+		str_printf(b, "\\x%02x", c);
+	} else {
+		char ch = (char)c;
+		str_add(b, &ch, 1);
+	}
+}
+
+static void u128_text(struct str *b, unsigned __int128 v, bool neg)
+{
+	char d[48];
+	size_t n = sizeof d;
+	d[--n] = '\0';
+	do {
+		d[--n] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v);
+	if (neg)
+		d[--n] = '-';
+	str_cat(b, d + n);
+}
+
+static void format_value(struct fmt_ctx *fc, Dwarf_Die *type,
+			 const uint8_t *p, size_t size, struct str *b,
+			 int depth);
+
+static bool is_char_type(Dwarf_Die *type)
+{
+	Dwarf_Die t;
+	Dwarf_Word enc, sz;
+	Dwarf_Attribute a;
+	if (!strip(type, &t) || dwarf_tag(&t) != DW_TAG_base_type ||
+	    !dwarf_attr(&t, DW_AT_encoding, &a) || dwarf_formudata(&a, &enc) ||
+	    !dwarf_attr(&t, DW_AT_byte_size, &a) || dwarf_formudata(&a, &sz))
+		return false;
+	return sz == 1 && (enc == DW_ATE_signed_char ||
+			   enc == DW_ATE_unsigned_char ||
+			   ((enc == DW_ATE_signed || enc == DW_ATE_unsigned) &&
+			    dwarf_diename(&t) && strstr(dwarf_diename(&t), "char")));
+}
+
+static void format_pointer(struct fmt_ctx *fc, Dwarf_Die *t, uint64_t addr,
+			   struct str *b)
+{
+	Dwarf_Die target;
+	bool has_target = type_of(t, &target);
+	if (has_target && is_char_type(&target) && addr != 0 && fc->mem) {
+		/* The text of a string argument, if the recorder saved it;
+		 * an empty block: it tried, and the pointer was bad. */
+		bool unreadable = false;
+		for (size_t i = 0; i < fc->mem->nblocks; i++) {
+			const struct capture_block *blk = &fc->mem->blocks[i];
+			if (blk->addr != addr)
+				continue;
+			if (blk->len == 0) {
+				unreadable = true;
+				continue;
+			}
+			size_t n = strnlen((const char *)blk->bytes, blk->len);
+			str_cat(b, "\"");
+			for (size_t k = 0; k < n; k++)
+				put_char(b, blk->bytes[k], '"');
+			str_cat(b, n == blk->len ? "\"..." : "\"");
+			return;
+		}
+		if (unreadable) {
+			str_printf(b, "0x%" PRIx64 " <unreadable>", addr);
+			return;
+		}
+	}
+	if (addr == 0)
+		str_cat(b, "NULL");
+	else
+		str_printf(b, "0x%" PRIx64, addr);
+}
+
+static void format_struct(struct fmt_ctx *fc, Dwarf_Die *t, const uint8_t *p,
+			  size_t size, struct str *b, int depth)
+{
+	Dwarf_Die m;
+	bool first = true;
+	str_cat(b, "{");
+	if (dwarf_child(t, &m) == 0) {
+		do {
+			Dwarf_Attribute a;
+			Dwarf_Word off = 0;
+			Dwarf_Die mt;
+			if (dwarf_tag(&m) != DW_TAG_member ||
+			    dwarf_attr(&m, DW_AT_external, &a) || /* static */
+			    !type_of(&m, &mt))
+				continue;
+			if (dwarf_attr(&m, DW_AT_data_member_location, &a) &&
+			    dwarf_formudata(&a, &off) != 0)
+				continue;
+			const char *name = dwarf_diename(&m);
+			if (!first)
+				str_cat(b, ", ");
+			first = false;
+			if (name) {
+				str_cat(b, name);
+				str_cat(b, "=");
+			}
+			size_t ms = type_size(&mt, fc->ptr_size);
+			if (dwarf_attr(&m, DW_AT_bit_size, &a) ||
+			    dwarf_attr(&m, DW_AT_data_bit_offset, &a) || ms == 0 ||
+			    off + ms > size)
+				str_cat(b, "?");
+			else
+				format_value(fc, &mt, p + off, ms, b, depth + 1);
+		} while (dwarf_siblingof(&m, &m) == 0);
+	}
+	str_cat(b, "}");
+}
+
+static void format_value(struct fmt_ctx *fc, Dwarf_Die *type,
+			 const uint8_t *p, size_t size, struct str *b,
+			 int depth)
+{
+	Dwarf_Die t;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	if (depth > 6) {
+		str_cat(b, "...");
+		return;
+	}
+	strip(type, &t);
+	switch (dwarf_tag(&t)) {
+	case DW_TAG_base_type:
+		if (dwarf_attr(&t, DW_AT_encoding, &a))
+			dwarf_formudata(&a, &enc);
+		switch (enc) {
+		case DW_ATE_boolean:
+			str_cat(b, get_uint(p, size) ? "true" : "false");
+			return;
+		case DW_ATE_signed_char:
+		case DW_ATE_unsigned_char:
+			/* plain char as a character; signed and unsigned
+			 * char are small numbers */
+			if (size == 1 && dwarf_diename(&t) &&
+			    !strcmp(dwarf_diename(&t), "char")) {
+				str_cat(b, "'");
+				put_char(b, p[0], '\'');
+				str_cat(b, "'");
+				return;
+			}
+			/* fall through */
+		case DW_ATE_unsigned:
+		case DW_ATE_UTF:
+			if (enc == DW_ATE_signed_char) {
+				str_printf(b, "%" PRId64, get_int(p, size));
+			} else if (size == 16) {
+				unsigned __int128 v;
+				memcpy(&v, p, 16);
+				u128_text(b, v, false);
+			} else {
+				str_printf(b, "%" PRIu64, get_uint(p, size));
+			}
+			return;
+		case DW_ATE_signed:
+			if (size == 16) {
+				__int128 v;
+				memcpy(&v, p, 16);
+				u128_text(b, v < 0 ? -(unsigned __int128)v
+						   : (unsigned __int128)v,
+					  v < 0);
+			} else {
+				str_printf(b, "%" PRId64, get_int(p, size));
+			}
+			return;
+		case DW_ATE_float:
+			if (size == 4) {
+				float f;
+				memcpy(&f, p, 4);
+				str_printf(b, "%.9g", f);
+			} else if (size == 8) {
+				double d;
+				memcpy(&d, p, 8);
+				str_printf(b, "%.17g", d);
+			} else if (size == 16 || size == 12 || size == 10) {
+				long double ld = 0;
+				memcpy(&ld, p, 10);
+				str_printf(b, "%.21Lg", ld);
+			} else {
+				str_cat(b, "?");
+			}
+			return;
+		default:
+			str_cat(b, "?");
+			return;
+		}
+	case DW_TAG_enumeration_type: {
+		int64_t v = get_int(p, size);
+		Dwarf_Die e;
+		if (dwarf_child(&t, &e) == 0) {
+			do {
+				Dwarf_Sword sv;
+				if (dwarf_tag(&e) == DW_TAG_enumerator &&
+				    dwarf_attr(&e, DW_AT_const_value, &a) &&
+				    dwarf_formsdata(&a, &sv) == 0 &&
+				    (get_uint((const uint8_t *)&sv, size) ==
+				     get_uint(p, size))) {
+					str_cat(b, dwarf_diename(&e));
+					return;
+				}
+			} while (dwarf_siblingof(&e, &e) == 0);
+		}
+		str_printf(b, "%" PRId64, v);
+		return;
+	}
+	case DW_TAG_pointer_type:
+		format_pointer(fc, &t, get_uint(p, (size_t)fc->ptr_size), b);
+		return;
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		/* The address: the object is rarely in the captured stack. */
+		str_printf(b, "@0x%" PRIx64, get_uint(p, (size_t)fc->ptr_size));
+		return;
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		format_struct(fc, &t, p, size, b, depth);
+		return;
+	case DW_TAG_array_type: {
+		Dwarf_Die et;
+		size_t es;
+		if (!type_of(&t, &et) || (es = type_size(&et, fc->ptr_size)) == 0) {
+			str_cat(b, "?");
+			return;
+		}
+		str_cat(b, "{");
+		for (size_t i = 0; i + es <= size; i += es) {
+			if (i)
+				str_cat(b, ", ");
+			format_value(fc, &et, p + i, es, b, depth + 1);
+		}
+		str_cat(b, "}");
+		return;
+	}
+	default:
+		str_cat(b, "?");
+	}
+}
+
+/* ---------------------------------------------------------------------------
+ * Arguments
+ * ------------------------------------------------------------------------ */
+
+struct values_build {
+	struct value *v;
+	size_t n, cap;
+};
+
+static void add_value(struct values_build *vb, const char *name,
+		      Dwarf_Die *type, char *text, const char *why)
+{
+	struct str tn = {0};
+	if (vb->n == vb->cap) {
+		vb->cap = vb->cap ? 2 * vb->cap : 8;
+		vb->v = must_realloc(vb->v, vb->cap, sizeof *vb->v);
+	}
+	if (type)
+		type_name(type, &tn, 0);
+	vb->v[vb->n++] = (struct value){
+		name ? must_strndup(name, strlen(name)) : NULL,
+		str_take(&tn), text, text ? NULL : why};
+}
+
+static struct values *finish(struct values_build *vb, bool unknown)
+{
+	struct values *v = must_malloc(sizeof *v + vb->n * sizeof(struct value));
+	v->n = vb->n;
+	v->unknown = unknown;
+	if (vb->n)
+		memcpy(v->v, vb->v, vb->n * sizeof *vb->v);
+	free(vb->v);
+	return v;
+}
+
+/* The module of fn, its bias, its DWARF. */
+static struct dw_module *module_of(struct trace *t, uint64_t addr,
+				   uint64_t ticks, uint64_t *bias)
+{
+	const struct resolve_info *ri = resolve_function(t->resolver, addr, ticks);
+	if (!ri->module)
+		return NULL;
+	*bias = addr - ri->module_offset;
+	struct dw_module *m = dw_module(ri->module);
+	return m && m->dw ? m : NULL;
+}
+
+/* The concrete parameter of `scope` whose origin is `param`. */
+static bool concrete_param(Dwarf_Die *scope, Dwarf_Die *param, Dwarf_Die *out)
+{
+	Dwarf_Die c;
+	if (dwarf_child(scope, &c) != 0)
+		return false;
+	do {
+		Dwarf_Die root;
+		if (dwarf_tag(&c) != DW_TAG_formal_parameter)
+			continue;
+		dw_root(&c, &root);
+		if (dwarf_dieoffset(&root) == dwarf_dieoffset(param)) {
+			*out = c;
+			return true;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
+struct values *values_args(struct trace *t, const struct pair *p,
+			   const uint8_t *payload, size_t len)
+{
+	struct values_build vb = {0};
+	struct capture cap;
+	uint64_t bias;
+	int ptr_size = t->hdr.pointer_size;
+	if (capture_parse(payload, len, &cap) < 0)
+		return finish(&vb, true);
+	struct dw_module *m = module_of(t, p->fn, p->ticks, &bias);
+	Dwarf_Die fn_die, fn_root, scope, sub, scope_root;
+	if (!m || dw_function_at(m, p->fn - bias, &fn_die) < 0 ||
+	    dw_scope_at(m, cap.pc - bias - 1, &scope, &sub) < 0)
+		return finish(&vb, true);
+	dw_root(&fn_die, &fn_root);
+	dw_root(&scope, &scope_root);
+	if (dwarf_dieoffset(&fn_root) != dwarf_dieoffset(&scope_root))
+		return finish(&vb, true); /* the hook ran elsewhere */
+
+	struct frame_state f;
+	frame_init(&f, m, bias, &cap, t, p->site, p->ticks, t->hdr.machine,
+		   ptr_size);
+	f.subprogram = sub;
+	f.have_subprogram = true;
+	struct fmt_ctx fc = {&cap, ptr_size};
+
+	/* Names come from the definition (or its abstract instance): a C++
+	 * method's declaration in its class may leave them out. */
+	Dwarf_Die param, defn = fn_die;
+	for (int i = 0; i < 8; i++) {
+		Dwarf_Attribute a;
+		Dwarf_Die next;
+		if (!dwarf_attr(&defn, DW_AT_abstract_origin, &a) ||
+		    !dwarf_formref_die(&a, &next))
+			break;
+		defn = next;
+	}
+	if (dwarf_child(&defn, &param) != 0)
+		return finish(&vb, false);
+	do {
+		int tag = dwarf_tag(&param);
+		if (tag == DW_TAG_unspecified_parameters) {
+			add_value(&vb, "...", NULL, NULL, "variadic");
+			continue;
+		}
+		if (tag != DW_TAG_formal_parameter)
+			continue;
+		const char *name = dwarf_diename(&param);
+		Dwarf_Die type, conc;
+		bool has_type = type_of(&param, &type);
+		const char *why = "optimized out";
+		char *text = NULL;
+		Dwarf_Attribute loc;
+		size_t size = has_type ? type_size(&type, ptr_size) : 0;
+		uint8_t buf[MAX_VALUE_BYTES];
+		bool found = dwarf_dieoffset(&defn) == dwarf_dieoffset(&scope)
+				     ? (conc = param, true)
+				     : concrete_param(&scope, &param, &conc);
+		if (!has_type || size == 0 || size > sizeof buf) {
+			why = "unsupported type";
+		} else if (found && dwarf_attr(&conc, DW_AT_location, &loc)) {
+			memset(buf, 0, sizeof buf);
+			int64_t slot;
+			bool ok = dw_eval_location(&f, &loc, buf, size, &why) == 0;
+			if (!ok && t->hdr.machine == 3 && f.have_cfa &&
+			    dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub) &&
+			    dw_i386_stack_slot(m, &loc, &sub, cap.pc - bias,
+					       &slot)) {
+				ok = capture_read(&cap, f.cfa + (uint64_t)slot, buf,
+						  size);
+				if (!ok)
+					why = "outside the captured stack";
+			}
+			if (ok) {
+				struct str s = {0};
+				format_value(&fc, &type, buf, size, &s, 0);
+				text = str_take(&s);
+			}
+		} else if (found && dwarf_attr(&conc, DW_AT_const_value, &loc)) {
+			Dwarf_Sword sv;
+			Dwarf_Block blk;
+			memset(buf, 0, sizeof buf);
+			if (dwarf_formblock(&loc, &blk) == 0 && blk.length >= size) {
+				memcpy(buf, blk.data, size);
+			} else if (dwarf_formsdata(&loc, &sv) == 0) {
+				memcpy(buf, &sv, size < 8 ? size : 8);
+			} else {
+				goto add;
+			}
+			struct str s = {0};
+			format_value(&fc, &type, buf, size, &s, 0);
+			text = str_take(&s);
+		}
+	add:
+		add_value(&vb, name ? name : "?", has_type ? &type : NULL,
+			  text, why);
+	} while (dwarf_siblingof(&param, &param) == 0);
+	return finish(&vb, false);
+}
+
+/* ---------------------------------------------------------------------------
+ * Return values
+ * ------------------------------------------------------------------------ */
+
+enum cls { CLS_NONE, CLS_INT, CLS_SSE, CLS_X87, CLS_MEMORY };
+
+static enum cls merge(enum cls a, enum cls b)
+{
+	if (a == b || b == CLS_NONE)
+		return a;
+	if (a == CLS_NONE)
+		return b;
+	if (a == CLS_MEMORY || b == CLS_MEMORY || a == CLS_X87 || b == CLS_X87)
+		return CLS_MEMORY;
+	if (a == CLS_INT || b == CLS_INT)
+		return CLS_INT;
+	return CLS_SSE;
+}
+
+/* SysV x86-64 classification of the bytes [off, off + size) of type. */
+static void classify(Dwarf_Die *type, size_t off, enum cls c[2], int depth)
+{
+	Dwarf_Die t;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	strip(type, &t);
+	size_t size = type_size(&t, 8);
+	if (depth > 8 || size == 0) {
+		c[0] = c[1] = CLS_MEMORY;
+		return;
+	}
+	switch (dwarf_tag(&t)) {
+	case DW_TAG_base_type:
+		if (dwarf_attr(&t, DW_AT_encoding, &a))
+			dwarf_formudata(&a, &enc);
+		if (enc == DW_ATE_float && size == 16) {
+			c[0] = merge(c[0], CLS_X87);
+			c[1] = merge(c[1], CLS_X87);
+			return;
+		}
+		if (enc == DW_ATE_complex_float || enc == DW_ATE_lo_user) {
+			c[0] = c[1] = CLS_MEMORY;
+			return;
+		}
+		for (size_t i = off / 8; i <= (off + size - 1) / 8 && i < 2; i++)
+			c[i] = merge(c[i], enc == DW_ATE_float ? CLS_SSE
+								: CLS_INT);
+		if (off + size > 16)
+			c[0] = c[1] = CLS_MEMORY;
+		return;
+	case DW_TAG_pointer_type:
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+	case DW_TAG_enumeration_type:
+		if (off / 8 < 2)
+			c[off / 8] = merge(c[off / 8], CLS_INT);
+		return;
+	case DW_TAG_array_type: {
+		Dwarf_Die et;
+		size_t es;
+		if (!type_of(&t, &et) || (es = type_size(&et, 8)) == 0) {
+			c[0] = c[1] = CLS_MEMORY;
+			return;
+		}
+		for (size_t i = 0; i + es <= size; i += es)
+			classify(&et, off + i, c, depth + 1);
+		return;
+	}
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type: {
+		Dwarf_Word cc;
+		Dwarf_Die m;
+		if (dwarf_attr(&t, DW_AT_calling_convention, &a) &&
+		    dwarf_formudata(&a, &cc) == 0 &&
+		    cc == DW_CC_pass_by_reference) {
+			c[0] = c[1] = CLS_MEMORY;
+			return;
+		}
+		if (off + size > 16) {
+			c[0] = c[1] = CLS_MEMORY;
+			return;
+		}
+		if (dwarf_child(&t, &m) == 0) {
+			do {
+				Dwarf_Word moff = 0;
+				Dwarf_Die mt;
+				int tag = dwarf_tag(&m);
+				if ((tag != DW_TAG_member &&
+				     tag != DW_TAG_inheritance) ||
+				    dwarf_attr(&m, DW_AT_external, &a) ||
+				    !type_of(&m, &mt))
+					continue;
+				if (dwarf_attr(&m, DW_AT_bit_size, &a)) {
+					c[0] = c[1] = CLS_MEMORY;
+					return;
+				}
+				if (dwarf_attr(&m, DW_AT_data_member_location,
+					       &a))
+					dwarf_formudata(&a, &moff);
+				classify(&mt, off + moff, c, depth + 1);
+			} while (dwarf_siblingof(&m, &m) == 0);
+		}
+		return;
+	}
+	default:
+		c[0] = c[1] = CLS_MEMORY;
+	}
+}
+
+struct values *values_retval(struct trace *t, const struct pair *p,
+			     const uint8_t *payload, size_t len)
+{
+	struct values_build vb = {0};
+	uint64_t bias;
+	int ptr_size = t->hdr.pointer_size;
+	bool i386 = t->hdr.machine == 3;
+	struct dw_module *m = module_of(t, p->fn, p->ticks, &bias);
+	Dwarf_Die fn_die, type;
+	if (!m || dw_function_at(m, p->fn - bias, &fn_die) < 0) {
+		add_value(&vb, NULL, NULL, NULL, "no debug information");
+		return finish(&vb, true);
+	}
+	if (!type_of(&fn_die, &type))
+		return NULL; /* void */
+	Dwarf_Die st;
+	strip(&type, &st);
+	size_t size = type_size(&type, ptr_size);
+	const char *why = NULL;
+	uint8_t buf[MAX_VALUE_BYTES] = {0};
+
+	if (len < CTRACE_RETVAL_PAYLOAD) {
+		why = "not captured";
+		goto out;
+	}
+	if (payload[0] == 0) {
+		why = "not captured (left by longjmp or an exception)";
+		goto out;
+	}
+	if (payload[0] != 1) {
+		why = "not captured (inlined or cloned call)";
+		goto out;
+	}
+	if (size == 0 || size > 64) {
+		why = "unsupported type";
+		goto out;
+	}
+	const uint8_t *r0 = payload + 1, *r1 = payload + 9;
+	const uint8_t *x0 = payload + 17, *x1 = payload + 33;
+	const uint8_t *st0 = payload + 49;
+	bool st0_ok = payload[59];
+	uint64_t mem_addr = load_u64(payload + 60);
+	size_t mem_len = payload[68];
+	const uint8_t *mem = payload + 69;
+
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	bool is_float = dwarf_tag(&st) == DW_TAG_base_type &&
+			dwarf_attr(&st, DW_AT_encoding, &a) &&
+			dwarf_formudata(&a, &enc) == 0 && enc == DW_ATE_float;
+	int tag = dwarf_tag(&st);
+	bool aggregate = tag == DW_TAG_structure_type ||
+			 tag == DW_TAG_class_type || tag == DW_TAG_union_type;
+
+	if (is_float && (i386 || size > 8)) {
+		/* x87: st0 holds it, converted to the type's precision */
+		if (!st0_ok) {
+			why = "not captured";
+			goto out;
+		}
+		long double ld = 0;
+		memcpy(&ld, st0, 10);
+		if (size == 4) {
+			float f = (float)ld;
+			memcpy(buf, &f, 4);
+		} else if (size == 8) {
+			double d = (double)ld;
+			memcpy(buf, &d, 8);
+		} else {
+			memcpy(buf, st0, 10);
+		}
+	} else if (is_float) {
+		memcpy(buf, x0, size);
+	} else if (i386 ? aggregate : false) {
+		goto memory;
+	} else if (i386) {
+		if (size > 8) {
+			why = "unsupported type";
+			goto out;
+		}
+		memcpy(buf, r0, size < 4 ? size : 4);
+		if (size > 4)
+			memcpy(buf + 4, r1, size - 4);
+	} else if (aggregate || size > 8) {
+		enum cls c[2] = {CLS_NONE, CLS_NONE};
+		classify(&type, 0, c, 0);
+		if (size > 16 || c[0] == CLS_MEMORY || c[1] == CLS_MEMORY ||
+		    c[0] == CLS_X87)
+			goto memory;
+		const uint8_t *ints[2] = {r0, r1}, *sses[2] = {x0, x1};
+		int ni = 0, ns = 0;
+		for (int i = 0; i < 2 && (size_t)i * 8 < size; i++) {
+			size_t n = size - (size_t)i * 8 < 8 ? size - (size_t)i * 8
+							    : 8;
+			const uint8_t *src = c[i] == CLS_SSE ? sses[ns++]
+							     : ints[ni++];
+			memcpy(buf + i * 8, src, n);
+		}
+	} else {
+		memcpy(buf, r0, size);
+	}
+	goto show;
+memory:
+	/* Returned in memory: r0 holds the buffer's address. */
+	if (mem_len >= size && mem_addr == get_uint(r0, (size_t)ptr_size) &&
+	    mem_addr != 0) {
+		memcpy(buf, mem, size);
+	} else {
+		why = "not captured (returned in memory)";
+		goto out;
+	}
+show: {
+	struct fmt_ctx fc = {NULL, ptr_size};
+	struct str s = {0};
+	format_value(&fc, &type, buf, size, &s, 0);
+	add_value(&vb, NULL, &type, str_take(&s), NULL);
+	return finish(&vb, false);
+}
+out:
+	add_value(&vb, NULL, &type, NULL, why);
+	return finish(&vb, false);
+}
+
+void values_free(struct values *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->n; i++) {
+		free(v->v[i].name);
+		free(v->v[i].type);
+		free(v->v[i].text);
+	}
+	free(v);
+}
+
+void values_reset(void)
+{
+	dw_modules_free();
+}
+
+/* ---------------------------------------------------------------------------
+ * Output
+ * ------------------------------------------------------------------------ */
+
+void values_put_args_tree(struct outbuf *o, const struct values *v)
+{
+	if (!v)
+		return;
+	if (v->unknown) {
+		outbuf_putc(o, '?');
+		return;
+	}
+	for (size_t i = 0; i < v->n; i++) {
+		if (i)
+			outbuf_write(o, ", ", 2);
+		if (v->v[i].name && !strcmp(v->v[i].name, "...")) {
+			outbuf_write(o, "...", 3);
+			continue;
+		}
+		outbuf_str(o, v->v[i].name ? v->v[i].name : "?");
+		outbuf_putc(o, '=');
+		outbuf_str(o, v->v[i].text ? v->v[i].text : "?");
+	}
+}
+
+void values_put_ret_tree(struct outbuf *o, const struct values *v)
+{
+	if (!v || v->n == 0)
+		return;
+	outbuf_write(o, " = ", 3);
+	outbuf_str(o, v->v[0].text ? v->v[0].text : "?");
+}
+
+static void json_str(struct outbuf *o, const char *s)
+{
+	outbuf_putc(o, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			outbuf_putc(o, '\\');
+			outbuf_putc(o, (char)c);
+		} else if (c < 0x20) {
+			char e[8];
+			snprintf(e, sizeof e, "\\u%04x", c);
+			outbuf_str(o, e);
+		} else {
+			outbuf_putc(o, (char)c);
+		}
+	}
+	outbuf_putc(o, '"');
+}
+
+static void json_value(struct outbuf *o, const struct value *v)
+{
+	outbuf_putc(o, '{');
+	if (v->name) {
+		outbuf_str(o, "\"name\": ");
+		json_str(o, v->name);
+		outbuf_str(o, ", ");
+	}
+	outbuf_str(o, "\"type\": ");
+	json_str(o, v->type ? v->type : "");
+	if (v->text) {
+		outbuf_str(o, ", \"value\": ");
+		json_str(o, v->text);
+	} else {
+		outbuf_str(o, ", \"unavailable\": ");
+		json_str(o, v->why ? v->why : "unknown");
+	}
+	outbuf_putc(o, '}');
+}
+
+void values_put_args_json(struct outbuf *o, const struct values *v)
+{
+	if (!v)
+		return;
+	if (v->unknown) {
+		outbuf_str(o, ", \"args\": null, \"args_unavailable\": "
+			      "\"no debug information\"");
+		return;
+	}
+	outbuf_str(o, ", \"args\": [");
+	for (size_t i = 0; i < v->n; i++) {
+		if (i)
+			outbuf_str(o, ", ");
+		json_value(o, &v->v[i]);
+	}
+	outbuf_putc(o, ']');
+}
+
+void values_put_ret_json(struct outbuf *o, const struct values *v)
+{
+	if (!v || v->n == 0)
+		return;
+	outbuf_str(o, ", \"retval\": ");
+	json_value(o, &v->v[0]);
+}

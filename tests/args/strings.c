@@ -1,0 +1,149 @@
+/* strings.c -- string arguments with a capture plan, for
+ * tests/args/matrix.sh: text in the program's data, on the heap, on the
+ * stack; NULL, bad pointers, a string that ends just before an unmapped
+ * page, long strings (cut at CTRACE_STRLEN), characters to escape.
+ *
+ * Prints its expectations like matrix.c; `strings N` expects strings cut
+ * at N bytes (CTRACE_STRLEN=N).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define TESTED __attribute__((noinline, used))
+
+static volatile size_t sink;
+
+TESTED size_t s_data(const char *s) { return sink += strlen(s); }
+TESTED size_t s_heap(char *s) { return sink += strlen(s); }
+TESTED size_t s_stack(const char *s) { return sink += strlen(s); }
+TESTED size_t s_null(const char *s) { return sink += s == NULL; }
+TESTED size_t s_bad(const char *s) { return sink += (size_t)s; }
+TESTED size_t s_edge(const char *s) { return sink += strlen(s); }
+TESTED size_t s_long(const char *s) { return sink += strlen(s); }
+TESTED size_t s_escape(const char *s) { return sink += strlen(s); }
+TESTED size_t s_empty(const char *s) { return sink += strlen(s); }
+TESTED size_t s_bytes(const unsigned char *u, const signed char *c)
+{
+	return sink += u[0] + (size_t)c[0];
+}
+TESTED size_t s_mixed(const char *a, int n, const char *b)
+{
+	return sink += strlen(a) + (size_t)n + strlen(b);
+}
+
+static void expect(const char *fn, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void expect(const char *fn, const char *fmt, ...)
+{
+	va_list ap;
+	printf("C\t%s\t", fn);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+/* The text as the symbolizer shows it: at most max bytes were saved. */
+static void shown(char *out, const char *s, size_t max)
+{
+	size_t n = strlen(s);
+	int cut = n + 1 > max;
+	if (cut)
+		n = max;
+	*out++ = '"';
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '\n')
+			out += sprintf(out, "\\n");
+		else if (c == '\t')
+			out += sprintf(out, "\\t");
+		else if (c == '\\' || c == '"')
+			out += sprintf(out, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			out += sprintf(out, "\\x%02x", c);
+		else
+			*out++ = (char)c;
+	}
+	*out++ = '"';
+	if (cut)
+		out += sprintf(out, "...");
+	*out = '\0';
+}
+
+int main(int argc, char **argv)
+{
+	size_t max = argc > 1 ? (size_t)atoi(argv[1]) : 64;
+	char want[1024];
+	long page = sysconf(_SC_PAGESIZE);
+
+	shown(want, "hello", max);
+	s_data("hello");
+	expect("s_data", "s=%s", want);
+
+	char *heap = strdup("on the heap");
+	s_heap(heap);
+	shown(want, heap, max);
+	expect("s_heap", "s=%s", want);
+
+	char local[32];
+	snprintf(local, sizeof local, "on the %s", "stack");
+	s_stack(local);
+	shown(want, local, max);
+	expect("s_stack", "s=%s", want);
+
+	s_null(NULL);
+	expect("s_null", "s=NULL");
+
+	s_bad((const char *)16);
+	expect("s_bad", "s=0x10 <unreadable>");
+
+	/* A string that ends at the last byte before an unreadable page,
+	 * and a pointer into that page. */
+	char *two = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (two == MAP_FAILED)
+		return 1;
+	mprotect(two + page, page, PROT_NONE);
+	char *edge = two + page - 5;
+	memcpy(edge, "edge", 5);
+	s_edge(edge);
+	shown(want, edge, max);
+	expect("s_edge", "s=%s", want);
+	s_bad(two + page + 8);
+	expect("s_bad", "s=%p <unreadable>", (void *)(two + page + 8));
+
+	char longer[200];
+	memset(longer, 'x', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	memcpy(longer, "start", 5);
+	s_long(longer);
+	shown(want, longer, max);
+	expect("s_long", "s=%s", want);
+
+	const char *esc = "tab\there \"quoted\" back\\slash caf\xc3\xa9\n";
+	s_escape(esc);
+	shown(want, esc, max);
+	expect("s_escape", "s=%s", want);
+
+	s_empty("");
+	expect("s_empty", "s=\"\"");
+
+	unsigned char u[] = {0xff, 'u', 0};
+	signed char c[] = {'s', 'c', 0};
+	s_bytes(u, c);
+	char want2[64];
+	shown(want, (const char *)u, max);
+	shown(want2, (const char *)c, max);
+	expect("s_bytes", "u=%s\tc=%s", want, want2);
+
+	s_mixed("first", 7, "second");
+	shown(want, "first", max);
+	shown(want2, "second", max);
+	expect("s_mixed", "a=%s\tn=7\tb=%s", want, want2);
+	return 0;
+}

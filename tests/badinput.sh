@@ -1,0 +1,236 @@
+#!/bin/sh
+# badinput.sh -- the symbolizer given damaged or wrong input, missing
+# binaries and bad options: it must answer with exit status 0, 1 or 2 and
+# a message naming the file, never crash.  badinput-san.sh runs this
+# script again with the symbolizer built with sanitizers.
+
+. "$(dirname "$0")/lib.sh"
+test_init badinput
+
+# sym_status OUT ARGS...: run the symbolizer, set $status, fail on a crash
+# or a sanitizer report.
+sym_status() {
+	so_out=$1
+	shift
+	"$CTRACE_SYMBOLIZE" "$@" >"$so_out" 2>"$so_out.err"
+	status=$?
+	cat "$so_out.err"
+	[ $status -lt 128 ] || fail "killed by signal $((status - 128))"
+	if grep -q -e 'Sanitizer' -e 'runtime error:' "$so_out.err"; then
+		fail "sanitizer report"
+	fi
+}
+
+# expect_error OUT STATUS TEXT ARGS...: exit with STATUS and an error
+# message on stderr containing TEXT.
+expect_error() {
+	ee_out=$1
+	ee_want=$2
+	ee_text=$3
+	shift 3
+	sym_status "$ee_out" "$@"
+	[ $status -eq "$ee_want" ] ||
+		fail "exit status $status, expected $ee_want"
+	grep -q -F -e "$ee_text" "$ee_out.err" ||
+		fail "no message with \"$ee_text\""
+	grep -q '^ctrace-symbolize: ' "$ee_out.err" ||
+		fail "message not prefixed with ctrace-symbolize:"
+}
+
+# A real trace to damage: fib, with two threads' worth of metadata.
+make_trace() {
+	use_config "$(configs | head -n 1)"
+	build_c fib "$PROGS/fib.c"
+	run_traced "$1" "$BIN/fib" 5
+}
+
+# The sanity cases: a normal trace symbolizes correctly with this
+# symbolizer (the sanitized one too).
+case_valid() {
+	make_trace trace.bin
+	symbolize_stable tree trace.bin
+	compare "$(expected fib5)" tree
+	symbolize out.json --format=json trace.bin
+	if [ -n "$PYTHON3" ]; then
+		"$PYTHON3" "$tests_srcdir/check-json.py" out.json --count fib=15 ||
+			fail "bad JSON"
+	fi
+}
+
+case_valid_threads() {
+	use_config "$(configs | head -n 1)"
+	build_c threads "$PROGS/threads.c"
+	run_traced trace.bin "$BIN/threads"
+	symbolize_stable tree trace.bin --srcline
+	check_tree tree
+	symbolize_stable tree2 trace.bin
+	compare "$(expected threads)" tree2
+}
+
+case_empty() {
+	: >empty.bin
+	expect_error out 1 empty.bin empty.bin
+	[ -s out ] && fail "output for an empty file"
+	return 0
+}
+
+case_missing_file() {
+	sym_status out no-such-file.bin
+	[ $status -eq 1 ] || [ $status -eq 2 ] ||
+		fail "exit status $status for a missing file"
+	grep -q -F no-such-file.bin out.err || fail "message does not name the file"
+}
+
+case_directory() {
+	mkdir dir.bin
+	sym_status out dir.bin
+	[ $status -eq 1 ] || [ $status -eq 2 ] ||
+		fail "exit status $status for a directory"
+	grep -q -F dir.bin out.err || fail "message does not name the file"
+}
+
+case_random() {
+	head -c 20000 /dev/urandom >random.bin
+	expect_error out 1 'random.bin: not a ctrace trace' random.bin
+}
+
+case_text() {
+	printf 'hello, world\n' >text.bin
+	expect_error out 1 'text.bin: not a ctrace trace' text.bin
+}
+
+case_wrong_magic() {
+	make_trace trace.bin
+	printf 'X' | dd of=trace.bin bs=1 seek=1 conv=notrunc 2>/dev/null
+	expect_error out 1 'trace.bin: not a ctrace trace' trace.bin
+}
+
+case_header_only() {
+	make_trace trace.bin
+	head -c 4096 trace.bin >header.bin
+	sym_status out header.bin
+	[ $status -le 1 ] || fail "exit status $status"
+	[ $status -eq 0 ] || grep -q -F header.bin out.err ||
+		fail "message does not name the file"
+}
+
+# The valid trace first, then a damaged one: the first is printed in full,
+# and the status is 1.
+case_valid_then_bad() {
+	make_trace trace.bin
+	: >empty.bin
+	sym_status out $STABLE_OPTS trace.bin empty.bin
+	[ $status -eq 1 ] || fail "exit status $status, expected 1"
+	grep -q -F '| } /* main */' out || fail "the valid trace is not printed"
+}
+
+case_fuzz() {
+	need_python
+	make_trace trace.bin
+	mkdir fuzz
+	"$PYTHON3" "$tests_srcdir/fuzz-trace.py" ${FUZZ_OPTS:-} \
+		"$CTRACE_SYMBOLIZE" trace.bin fuzz || fail "fuzzing found crashes"
+}
+
+case_fuzz_threads() {
+	need_python
+	use_config "$(configs | head -n 1)"
+	build_c threads-busy "$PROGS/threads-busy.c"
+	run_traced trace.bin "$BIN/threads-busy" 300
+	mkdir fuzz
+	"$PYTHON3" "$tests_srcdir/fuzz-trace.py" --flips 60 --max-cuts 200 \
+		--chunk-fraction 0.15 ${FUZZ_OPTS:-} \
+		"$CTRACE_SYMBOLIZE" trace.bin fuzz ||
+		fail "fuzzing found crashes"
+}
+
+# The binary is gone: a warning, and names made of module and offset.
+case_missing_binary() {
+	use_config "$(configs | head -n 1)"
+	build_c fib "$PROGS/fib.c"
+	cp "$BIN/fib" ./fib-copy
+	run_traced trace.bin ./fib-copy 3
+	rm fib-copy
+	sym_status tree $STABLE_OPTS trace.bin
+	[ $status -eq 0 ] || fail "exit status $status, expected 0"
+	grep -q '^ctrace-symbolize: .*fib-copy' tree.err ||
+		fail "no warning naming the missing binary"
+	check_tree tree
+	grep -q '| fib-copy+0x[0-9a-f]*() {$' tree ||
+		fail "no fib-copy+0xOFFSET names in the tree"
+	n=$(grep -c '| *fib-copy+0x[0-9a-f]*\(() {\|();\)$' tree)
+	[ "$n" -eq 6 ] || fail "$n module+offset calls, expected 6 (main, 5 fib)"
+	sym_status out.json --format=json trace.bin
+	[ $status -eq 0 ] || fail "JSON: exit status $status, expected 0"
+}
+
+# --search-dir finds a binary that moved.
+case_search_dir() {
+	use_config "$(configs | head -n 1)"
+	build_c fib "$PROGS/fib.c"
+	mkdir gone moved
+	cp "$BIN/fib" gone/fib
+	run_traced trace.bin gone/fib 5
+	mv gone/fib moved/fib
+	sym_status tree $STABLE_OPTS --search-dir=moved trace.bin
+	[ $status -eq 0 ] || fail "exit status $status"
+	compare "$(expected fib5)" tree
+}
+
+# The binary was rebuilt since the trace was taken: a warning.
+case_rebuilt_binary() {
+	use_config "$(configs | head -n 1)"
+	build_c fib "$PROGS/fib.c"
+	cp "$BIN/fib" ./fib
+	run_traced trace.bin ./fib 3
+	# Another program (another build-id) under the same name.
+	cp "$BIN/fib" fib.orig
+	build_c funcptr "$PROGS/funcptr.c"
+	cp "$BIN/funcptr" ./fib
+	sym_status tree $STABLE_OPTS trace.bin
+	[ $status -le 1 ] || fail "exit status $status"
+	grep -q '^ctrace-symbolize: .*fib' tree.err ||
+		fail "no warning about the rebuilt binary"
+}
+
+case_usage() {
+	make_trace trace.bin
+	sym_status out
+	[ $status -eq 2 ] || fail "no arguments: exit status $status, expected 2"
+	sym_status out --no-such-option trace.bin
+	[ $status -eq 2 ] || fail "unknown option: exit status $status"
+	sym_status out --format=xml trace.bin
+	[ $status -eq 2 ] || fail "--format=xml: exit status $status"
+	sym_status out --thread-ids=foo trace.bin
+	[ $status -eq 2 ] || fail "--thread-ids=foo: exit status $status"
+	sym_status out --demangle=foo trace.bin
+	[ $status -eq 2 ] || fail "--demangle=foo: exit status $status"
+	sym_status out --help
+	[ $status -eq 0 ] || fail "--help: exit status $status"
+	grep -q -e '--srcline' out || fail "--help does not list --srcline"
+	sym_status out --version
+	[ $status -eq 0 ] || fail "--version: exit status $status"
+	[ -s out ] || fail "--version printed nothing"
+	sym_status out -o no/such/dir/out trace.bin
+	[ $status -ge 1 ] && [ $status -le 2 ] ||
+		fail "-o into a missing directory: exit status $status"
+}
+
+run_case valid case_valid
+run_case valid-threads case_valid_threads
+run_case empty case_empty
+run_case missing-file case_missing_file
+run_case directory case_directory
+run_case random-bytes case_random
+run_case text case_text
+run_case wrong-magic case_wrong_magic
+run_case header-only case_header_only
+run_case valid-then-bad case_valid_then_bad
+run_case missing-binary case_missing_binary
+run_case search-dir case_search_dir
+run_case rebuilt-binary case_rebuilt_binary
+run_case usage case_usage
+run_case fuzz case_fuzz
+run_case fuzz-threads case_fuzz_threads
+
+test_finish

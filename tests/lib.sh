@@ -1,0 +1,364 @@
+# lib.sh -- helpers shared by the test scripts (sourced, POSIX sh).
+#
+# A test script runs named cases:
+#
+#	. "$(dirname "$0")/lib.sh"
+#	test_init calls
+#	case_fib5() { use_config "$1"; build_c fib "$PROGS/fib.c"; ... }
+#	for cfg in $(configs); do run_case "fib5-$cfg" case_fib5 "$cfg"; done
+#	test_finish
+#
+# Each case runs in a subshell with its output captured; any helper that
+# finds a problem prints it and exits the subshell with status 1 (77 to
+# skip the case).  run_case prints `ok NAME', `skip NAME' or `FAIL NAME'
+# followed by the captured output (a diff, the symbolizer's messages).
+# test_finish prints `N passed, N failed[, N skipped]' and gives the
+# script's exit status: 1 if any case failed, 77 if every case skipped.
+#
+# The environment comes from `make check' (AM_TESTS_ENVIRONMENT); outside
+# make the defaults below assume the current directory is the build tree.
+# CTRACE_TEST_CONFIGS narrows the compiler configurations (see configs),
+# e.g. make check CTRACE_TEST_CONFIGS=cc-O0-pie TESTS=tests/calls.sh.
+
+# ---------------------------------------------------------------------------
+# Environment
+# ---------------------------------------------------------------------------
+
+tests_srcdir=$(cd "$(dirname "$0")" && pwd)
+: "${top_srcdir:=$(dirname "$tests_srcdir")}"
+: "${top_builddir:=$(pwd)}"
+: "${CC:=cc}"
+: "${CLANG=}"
+: "${PYTHON3=$(command -v python3 || true)}"
+: "${HAVE_M32:=no}"
+: "${HAVE_SANITIZERS:=no}"
+: "${CTRACE_SYMBOLIZE:=$top_builddir/ctrace-symbolize}"
+: "${CTRACE_LIBDIR:=$top_builddir/lib}"
+: "${CTRACE_INCDIR:=$top_srcdir/include}"
+export top_srcdir top_builddir
+
+PROGS=$top_srcdir/tests/progs
+EXPECTED=$top_srcdir/tests/expected
+
+# The recorder's settings (CTRACE, CTRACE_OUTPUT, CTRACE_CHUNK_SIZE...)
+# must come from each case, never from the caller's environment.
+for v in $(env | sed -n 's/^\(CTRACE[A-Z0-9_]*\)=.*/\1/p'); do
+	case $v in
+	CTRACE_SYMBOLIZE | CTRACE_LIBDIR | CTRACE_INCDIR | CTRACE_TEST_*) ;;
+	*) unset "$v" ;;
+	esac
+done
+
+# Options that make the tree independent of timing and of kernel tids.
+STABLE_OPTS='--no-duration --thread-ids=serial --per-thread'
+
+# A crashing test program must not leave a core file behind.
+ulimit -c 0 2>/dev/null || true
+
+# ---------------------------------------------------------------------------
+# Running cases
+# ---------------------------------------------------------------------------
+
+test_passed=0
+test_failed=0
+test_skipped=0
+
+# test_init NAME: start a script; its scratch directory is $WORK.  A name
+# set in CTRACE_TEST_NAME wins, so that a wrapper can rerun a script
+# without sharing its scratch directory.
+test_init() {
+	test_name=${CTRACE_TEST_NAME:-$1}
+	WORK=$top_builddir/tests/work/$test_name
+	rm -rf "$WORK"
+	mkdir -p "$WORK" || exit 99
+}
+
+# run_case NAME FUNCTION ARGS...: run FUNCTION ARGS in a subshell, in its
+# own directory $WORK/NAME, and report.
+run_case() {
+	rc_name=$1
+	shift
+	rc_dir=$WORK/$rc_name
+	rm -rf "$rc_dir"
+	mkdir -p "$rc_dir"
+	(cd "$rc_dir" && "$@") >"$rc_dir.log" 2>&1 </dev/null
+	rc_status=$?
+	case $rc_status in
+	0)
+		echo "ok $rc_name"
+		test_passed=$((test_passed + 1))
+		;;
+	77)
+		echo "skip $rc_name: $(tail -n 1 "$rc_dir.log")"
+		test_skipped=$((test_skipped + 1))
+		;;
+	*)
+		echo "FAIL $rc_name"
+		sed -n '1,200p' "$rc_dir.log"
+		test_failed=$((test_failed + 1))
+		;;
+	esac
+}
+
+# test_finish: summary line and exit status.  A script that passed removes
+# its scratch directory; a failed one keeps it for inspection.
+test_finish() {
+	if [ "$test_skipped" -gt 0 ]; then
+		echo "$test_passed passed, $test_failed failed, $test_skipped skipped"
+	else
+		echo "$test_passed passed, $test_failed failed"
+	fi
+	if [ "$test_failed" -gt 0 ]; then
+		echo "scratch files kept in $WORK"
+		exit 1
+	fi
+	rm -rf "$WORK"
+	rmdir "$top_builddir/tests/work" 2>/dev/null
+	if [ "$test_passed" -eq 0 ] && [ "$test_skipped" -gt 0 ]; then
+		exit 77
+	fi
+	exit 0
+}
+
+# fail MESSAGE...: end the current case as failed.
+fail() {
+	echo "$*"
+	exit 1
+}
+
+# skip REASON...: end the current case as skipped.
+skip() {
+	echo "$*"
+	exit 77
+}
+
+# skip_script REASON: the whole script's prerequisite is missing.
+skip_script() {
+	echo "skip: $*"
+	echo "0 passed, 0 failed, 1 skipped"
+	exit 77
+}
+
+need_python() {
+	[ -n "$PYTHON3" ] || skip "python3 not found"
+}
+
+# ---------------------------------------------------------------------------
+# Compiler configurations
+# ---------------------------------------------------------------------------
+
+# configs: the configurations every program is built in: compiler (cc is
+# $CC, clang is $CLANG when found), optimization, PIE or not.  Setting
+# CTRACE_TEST_CONFIGS narrows the list (e.g. "cc-O0-pie").
+configs() {
+	if [ -n "${CTRACE_TEST_CONFIGS:-}" ]; then
+		echo "$CTRACE_TEST_CONFIGS"
+		return
+	fi
+	for c in cc ${CLANG:+clang}; do
+		for o in O0 O2; do
+			for p in pie nopie; do
+				echo "$c-$o-$p"
+			done
+		done
+	done
+}
+
+# configs_pie: as configs, PIE only (for programs where non-PIE adds
+# nothing: shared libraries are position-independent anyway).
+configs_pie() {
+	configs | grep -e '-pie$'
+}
+
+# use_config CONFIG: select the compiler and flags for build_c/build_cxx.
+use_config() {
+	cfg=$1
+	case $cfg in
+	cc-*)
+		CUR_CC=$CC
+		CUR_CXX=${CXX:-g++}
+		;;
+	clang-*)
+		[ -n "$CLANG" ] || skip "clang not found"
+		CUR_CC=$CLANG
+		CUR_CXX="$CLANG --driver-mode=g++"
+		;;
+	*)
+		fail "unknown configuration $cfg"
+		;;
+	esac
+	case $cfg in
+	*-O0-*) CUR_OPT=-O0 ;;
+	*-O2-*) CUR_OPT=-O2 ;;
+	*) fail "unknown configuration $cfg" ;;
+	esac
+	case $cfg in
+	*-nopie|*-nopie-m32) CUR_PIE='-fno-pie -no-pie' ;;
+	*) CUR_PIE='-fpie -pie' ;;
+	esac
+	# A -m32 configuration links the 32-bit recorder tests/m32 builds.
+	CUR_LIBDIR=$CTRACE_LIBDIR
+	CUR_ARCH=
+	case $cfg in
+	*-m32)
+		[ "$HAVE_M32" = yes ] || skip "$CC -m32 does not work"
+		CUR_LIBDIR=$top_builddir/tests/m32
+		CUR_ARCH=-m32
+		;;
+	esac
+	# Which expected file applies when compilers legitimately differ.
+	if $CUR_CC --version 2>/dev/null | grep -qi clang; then
+		CUR_FAMILY=clang
+	else
+		CUR_FAMILY=gcc
+	fi
+	# Binaries are shared by the cases of a script with the same config.
+	BIN=$WORK/bin-$cfg
+	mkdir -p "$BIN"
+}
+
+# build_c NAME ARGS...: compile and link an instrumented C program
+# $BIN/NAME from ARGS (sources and flags) with the recorder.  Does nothing
+# when an earlier case already built it.
+build_c() {
+	bc_out=$BIN/$1
+	shift
+	[ -x "$bc_out" ] && return 0
+	# shellcheck disable=SC2086
+	$CUR_CC $CUR_OPT -g -finstrument-functions $CUR_ARCH $CUR_PIE \
+		-I"$CTRACE_INCDIR" -o "$bc_out.tmp" "$@" \
+		"$CUR_LIBDIR/libctrace.a" -pthread -ldl \
+		>"$bc_out.cc-log" 2>&1 ||
+		{ cat "$bc_out.cc-log"; fail "build of $bc_out failed"; }
+	mv "$bc_out.tmp" "$bc_out"
+}
+
+# build_cxx NAME ARGS...: the same for C++.
+build_cxx() {
+	bc_out=$BIN/$1
+	shift
+	[ -x "$bc_out" ] && return 0
+	command -v "${CUR_CXX%% *}" >/dev/null 2>&1 ||
+		skip "no C++ compiler (${CUR_CXX%% *})"
+	# shellcheck disable=SC2086
+	$CUR_CXX $CUR_OPT -g -finstrument-functions $CUR_ARCH $CUR_PIE \
+		-I"$CTRACE_INCDIR" -o "$bc_out.tmp" "$@" \
+		"$CUR_LIBDIR/libctrace.a" -pthread -ldl \
+		>"$bc_out.cc-log" 2>&1 ||
+		{ cat "$bc_out.cc-log"; fail "build of $bc_out failed"; }
+	mv "$bc_out.tmp" "$bc_out"
+}
+
+# build_shlib NAME SOURCE...: an instrumented shared library $BIN/NAME.
+build_shlib() {
+	bs_out=$BIN/$1
+	shift
+	[ -f "$bs_out" ] && return 0
+	# shellcheck disable=SC2086
+	$CUR_CC $CUR_OPT -g -finstrument-functions $CUR_ARCH -fPIC -shared \
+		-o "$bs_out.tmp" "$@" >"$bs_out.cc-log" 2>&1 ||
+		{ cat "$bs_out.cc-log"; fail "build of $bs_out failed"; }
+	mv "$bs_out.tmp" "$bs_out"
+}
+
+# ---------------------------------------------------------------------------
+# Running programs and the symbolizer
+# ---------------------------------------------------------------------------
+
+# run_traced TRACE PROGRAM ARGS...: run PROGRAM with its trace written to
+# TRACE; its stdout goes to TRACE.out, its stderr to TRACE.err.  Fails
+# unless it exits with status $EXPECT_STATUS (default 0), or when the
+# recorder warned about anything.
+run_traced() {
+	rt_trace=$1
+	shift
+	rm -f "$rt_trace"
+	CTRACE_OUTPUT=$rt_trace "$@" >"$rt_trace.out" 2>"$rt_trace.err"
+	rt_status=$?
+	if [ "$rt_status" -ne "${EXPECT_STATUS:-0}" ]; then
+		cat "$rt_trace.out" "$rt_trace.err"
+		fail "$* exited with status $rt_status, expected ${EXPECT_STATUS:-0}"
+	fi
+	if grep -q '^ctrace:' "$rt_trace.err"; then
+		cat "$rt_trace.err"
+		fail "the recorder printed warnings"
+	fi
+	[ -f "$rt_trace" ] || fail "$* wrote no trace $rt_trace"
+}
+
+# symbolize OUTPUT ARGS...: run the symbolizer with ARGS, stdout to OUTPUT,
+# stderr to OUTPUT.err.  Fails unless it exits with 0 and prints nothing on
+# stderr.
+symbolize() {
+	sy_out=$1
+	shift
+	"$CTRACE_SYMBOLIZE" "$@" >"$sy_out" 2>"$sy_out.err"
+	sy_status=$?
+	if [ "$sy_status" -ne 0 ] || [ -s "$sy_out.err" ]; then
+		sed -n '1,40p' "$sy_out.err"
+		fail "ctrace-symbolize $* exited with status $sy_status"
+	fi
+}
+
+# symbolize_stable OUTPUT TRACE [ARGS...]: the tree with stable options.
+symbolize_stable() {
+	ss_out=$1
+	shift
+	# shellcheck disable=SC2086
+	symbolize "$ss_out" $STABLE_OPTS "$@"
+}
+
+# expected NAME: the expected file tests/expected/NAME.tree, or its
+# variant for the current compiler family and optimization level
+# (NAME.clang-O2.tree) or compiler family (NAME.clang.tree) when there is
+# one.
+expected() {
+	if [ -f "$EXPECTED/$1.$CUR_FAMILY$CUR_OPT.tree" ]; then
+		echo "$EXPECTED/$1.$CUR_FAMILY$CUR_OPT.tree"
+	elif [ -f "$EXPECTED/$1.$CUR_FAMILY.tree" ]; then
+		echo "$EXPECTED/$1.$CUR_FAMILY.tree"
+	else
+		echo "$EXPECTED/$1.tree"
+	fi
+}
+
+# compare EXPECTED ACTUAL: fail with a unified diff when they differ.
+compare() {
+	if ! diff -u "$1" "$2" >"$2.diff" 2>&1; then
+		cat "$2.diff"
+		fail "$2 differs from $1"
+	fi
+}
+
+# check_tree TREE [DURATIONS]: fail unless TREE is a well-formed call tree
+# (every entry closed, names matching, depths consistent); DURATIONS=1
+# also checks the duration column.  Prints the counts it found.
+check_tree() {
+	awk -v durations="${2:-0}" -f "$tests_srcdir/tree-check.awk" "$1" ||
+		fail "$1 is not a well-formed call tree"
+}
+
+# tree_text TREE: the function column of TREE, indentation kept.
+tree_text() {
+	sed -e '/^#/d' -e 's/^.\{10\} \[ *[0-9/]*\] | //' "$1"
+}
+
+# calls_of TREE NAME: number of calls of NAME in TREE (entry and leaf
+# lines, at any depth).
+calls_of() {
+	tree_text "$1" | sed 's/^ *//' | grep -c -F -x -e "$2() {" -e "$2();"
+}
+
+# random_between LOW HIGH: a pseudo-random integer in [LOW, HIGH].
+random_between() {
+	od -An -N2 -tu2 /dev/urandom |
+		awk -v lo="$1" -v hi="$2" '{ print lo + $1 % (hi - lo + 1) }'
+}
+
+# line_of FILE MARKER: the line number of the line of FILE that holds the
+# comment /* MARKER */.
+line_of() {
+	lo_line=$(grep -n -F "/* $2 */" "$1" | cut -d: -f1)
+	[ -n "$lo_line" ] || fail "marker $2 not found in $1"
+	echo "$lo_line"
+}

@@ -1,0 +1,272 @@
+#!/usr/bin/env python3
+"""check.py -- checks of the symbolizer's outputs by the tools that read
+them: the JSON and Chrome documents through Python's json, the SVG flame
+graph through xml.etree, the folded stacks and the report as text.
+
+    check.py calls FORMAT FILE NAME      print how many calls of NAME FILE holds
+    check.py chrome FILE                 check the Trace Event document
+    check.py json FILE                   check the JSON document and its header
+    check.py flamegraph SVG FOLDED       check the boxes against folded stacks
+    check.py report-vs-tree REPORT TREE  report totals against tree durations
+"""
+import json
+import re
+import sys
+import xml.etree.ElementTree as ET
+
+
+def fail(msg):
+    print("check.py: " + msg)
+    sys.exit(1)
+
+
+def calls_in_report(path, name):
+    for line in open(path):
+        cols = line.split()
+        if cols and cols[-1] == name:
+            # Total, Self, Calls, Average, Min, Max: times are "N unit"
+            m = re.match(r"\s*(\S+ +\S+)\s+(\S+ +\S+)\s+(\d+)\s", line)
+            if not m:
+                fail("bad report line: " + line)
+            return int(m.group(3))
+    return 0
+
+
+def count_calls(fmt, path, name):
+    if fmt == "json":
+        return sum(1 for c in json.load(open(path))["calls"]
+                   if c["function"] == name)
+    if fmt == "chrome":
+        return sum(1 for e in json.load(open(path))["traceEvents"]
+                   if e.get("name") == name and e["ph"] in ("B", "X"))
+    if fmt == "report":
+        return calls_in_report(path, name)
+    if fmt == "dot":
+        text = open(path).read()
+        m = re.search(r'\[label="' + re.escape(name) + r'\\n(\d+) calls?', text)
+        return int(m.group(1)) if m else 0
+    if fmt == "folded":  # --weight=calls: stacks ending in NAME
+        n = 0
+        for line in open(path):
+            stack, weight = line.rsplit(" ", 1)
+            if stack.split(";")[-1] == name:
+                n += int(weight)
+        return n
+    if fmt == "flamegraph":  # --weight=calls: boxes named NAME, minus callees
+        frames = parse_svg(path)
+        return sum(f["self"] for f in frames if f["name"] == name)
+    fail("unknown format " + fmt)
+
+
+def check_chrome(path):
+    doc = json.load(open(path))
+    events = doc["traceEvents"]
+    names = {}
+    stacks = {}
+    last_ts = {}
+    counts = {"B": 0, "E": 0, "X": 0, "M": 0, "i": 0}
+    for e in events:
+        ph = e["ph"]
+        counts[ph] = counts.get(ph, 0) + 1
+        key = (e["pid"], e["tid"])
+        if ph == "M":
+            names.setdefault(e["name"], set()).add(key)
+            continue
+        ts = e["ts"]
+        if ts < last_ts.get(key, -1e300):
+            fail("time goes back in thread %s at %s" % (key, e))
+        last_ts[key] = ts
+        st = stacks.setdefault(key, [])
+        if ph == "B":
+            st.append(e)
+        elif ph == "E":
+            if not st:
+                fail("E without B: %s" % e)
+            b = st.pop()
+            if b["name"] != e.get("name", b["name"]):
+                fail("E of %s closes B of %s" % (e.get("name"), b["name"]))
+        elif ph == "X":
+            if e["dur"] < 0:
+                fail("negative duration: %s" % e)
+            # nested in its open caller
+            if st and e["ts"] < st[-1]["ts"]:
+                fail("X before its caller began: %s" % e)
+    for key, st in stacks.items():
+        if st:
+            fail("thread %s: %d B events without E" % (key, len(st)))
+    threads = {k for k in stacks} | {k for k in last_ts}
+    for key in threads:
+        if key not in names.get("thread_name", set()):
+            fail("thread %s has no thread_name" % (key,))
+        if (key[0], key[0]) not in names.get("process_name", set()):
+            fail("process %d has no process_name" % key[0])
+    print("chrome: %d B, %d E, %d X, %d M events, %d threads" %
+          (counts["B"], counts["E"], counts["X"], counts["M"], len(threads)))
+    return doc
+
+
+def check_json(path):
+    doc = json.load(open(path))
+    for key in ("calls", "lost_events", "header"):
+        if key not in doc:
+            fail("no %s in the document" % key)
+    procs = doc["header"]["processes"]
+    for p in procs:
+        for key in ("program", "pid", "recorded_at", "threads", "modules",
+                    "lost_events"):
+            if key not in p:
+                fail("process without %s: %s" % (key, p))
+        if not p["threads"] or not p["modules"]:
+            fail("process without threads or modules")
+    # durations add up: a caller lasts at least as long as its callees
+    print("json: %d calls, %d processes" % (len(doc["calls"]), len(procs)))
+    return doc
+
+
+TITLE = re.compile(r"^(.*) \((\d+) (ns|calls), ([0-9.]+)%\)$")
+
+
+def parse_svg(path):
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    root = ET.parse(path).getroot()
+    frames = []
+    for g in root.iter("{http://www.w3.org/2000/svg}g"):
+        title = g.find("svg:title", ns)
+        rect = g.find("svg:rect", ns)
+        m = TITLE.match(title.text)
+        if not m:
+            fail("bad title: " + title.text)
+        frames.append({"name": m.group(1), "weight": int(m.group(2)),
+                       "x": float(rect.get("x")), "y": float(rect.get("y")),
+                       "w": float(rect.get("width"))})
+    # each box's callees sit on it: one row up, within its width
+    rows = sorted({f["y"] for f in frames}, reverse=True)
+    for f in frames:
+        f["self"] = f["weight"]
+    for f in frames:
+        if f["y"] == rows[0]:
+            f["stack"] = [] if f["name"] == "all" else [f["name"]]
+    for i in range(1, len(rows)):
+        for f in (f for f in frames if f["y"] == rows[i]):
+            parents = [p for p in frames if p["y"] == rows[i - 1] and
+                       p["x"] - 0.02 <= f["x"] and
+                       f["x"] + f["w"] <= p["x"] + p["w"] + 0.02]
+            if len(parents) != 1:
+                fail("box %s has %d parents" % (f["name"], len(parents)))
+            p = parents[0]
+            p["self"] -= f["weight"]
+            f["stack"] = p["stack"] + [f["name"]]
+    return frames
+
+
+def check_flamegraph(svg, folded):
+    frames = parse_svg(svg)
+    total = sum(int(l.rsplit(" ", 1)[1]) for l in open(folded))
+    allf = [f for f in frames if f["name"] == "all"]
+    if len(allf) != 1 or allf[0]["weight"] != total:
+        fail("the root box does not weigh %d" % total)
+    width = allf[0]["w"]
+    # every folded stack of 1% or more has its box with its exact weight
+    incl = {}
+    for line in open(folded):
+        stack, w = line.rsplit(" ", 1)
+        parts = stack.split(";")
+        for i in range(1, len(parts) + 1):
+            key = ";".join(parts[:i])
+            incl[key] = incl.get(key, 0) + int(w)
+    boxes = {";".join(f["stack"]): f for f in frames if f["name"] != "all"}
+    for key, w in incl.items():
+        if w * 100 < total:
+            continue
+        f = boxes.get(key)
+        if not f:
+            fail("no box for " + key)
+        if f["weight"] != w:
+            fail("box %s weighs %d, folded stacks %d" % (key, f["weight"], w))
+        if abs(f["w"] - width * w / total) > 0.02:
+            fail("box %s is %.2f wide, expected %.2f" %
+                 (key, f["w"], width * w / total))
+    print("flamegraph: %d boxes agree with %d folded paths" %
+          (len(frames), len(incl)))
+
+
+UNITS = {"us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def parse_time(text):
+    value, unit = text.split()
+    return float(value) * UNITS[unit]
+
+
+def report_vs_tree(report, tree):
+    """The report's calls of each function are its lines in the tree, and
+    its total the sum of the durations of its outermost calls (a recursive
+    call's time is in its caller's already)."""
+    calls = {}
+    total = {}
+    slack = {}
+    stack = []
+    for line in list(open(tree))[1:]:
+        text = line[22:].rstrip("\n")
+        body = text.lstrip(" ")
+        m = re.match(r"^(\S+)\(\)(;| \{)$", body)
+        if m:
+            calls[m.group(1)] = calls.get(m.group(1), 0) + 1
+        leaf = re.match(r"^(\S+)\(\);$", body)
+        close = re.match(r"^\} /\* (\S+) \*/$", body)
+        name = None
+        if leaf:
+            name = leaf.group(1)
+            outer = name not in stack
+        elif close:
+            name = close.group(1)
+            stack.pop()
+            outer = name not in stack
+        elif m:
+            stack.append(m.group(1))
+        if name and outer and line[:10].strip():
+            t = parse_time(line[:10])
+            total[name] = total.get(name, 0) + t
+            # the tree rounds each duration to its last digit
+            unit = UNITS[line[:10].split()[1]] / 1000
+            slack[name] = slack.get(name, 0) + unit / 2
+    seen = 0
+    for line in open(report):
+        if not line.strip() or line.lstrip()[0] in "#T=":
+            continue  # titles, headers, rules
+        name = line.split()[-1]
+        m = re.match(r"\s*(\d+\.\d+ +\S+)\s+(\d+\.\d+ +\S+)\s+(\d+)\s", line)
+        if not m:
+            fail("bad report line: " + line)
+        n = int(m.group(3))
+        if n != calls.get(name):
+            fail("%s: %d calls in the report, %s in the tree" %
+                 (name, n, calls.get(name)))
+        t = parse_time(m.group(1))
+        unit = UNITS[m.group(1).split()[1]] / 1000
+        if abs(t - total.get(name, 0)) > slack.get(name, 0) + unit / 2 + 1:
+            fail("%s: total %.0f ns in the report, %.0f in the tree" %
+                 (name, t, total.get(name, 0)))
+        seen += 1
+    if seen != len(calls):
+        fail("%d functions in the report, %d in the tree" % (seen, len(calls)))
+    print("report agrees with the tree on %d functions" % seen)
+
+
+def main(argv):
+    if argv[1] == "calls":
+        print(count_calls(argv[2], argv[3], argv[4]))
+    elif argv[1] == "chrome":
+        check_chrome(argv[2])
+    elif argv[1] == "json":
+        check_json(argv[2])
+    elif argv[1] == "flamegraph":
+        check_flamegraph(argv[2], argv[3])
+    elif argv[1] == "report-vs-tree":
+        report_vs_tree(argv[2], argv[3])
+    else:
+        fail("unknown check " + argv[1])
+
+
+if __name__ == "__main__":
+    main(sys.argv)

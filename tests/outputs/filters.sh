@@ -1,0 +1,109 @@
+#!/bin/sh
+# filters.sh -- -F, -N, -H, -D, -t, --match, --tid and --time-range against
+# hand-written trees (tests/outputs/expected), the same filters in the
+# other formats, and the filters' usage errors.
+
+. "$(dirname "$0")/../lib.sh"
+test_init outputs-filters
+tests_srcdir=$top_srcdir/tests # lib.sh took this script's directory
+OUTPUTS=$top_srcdir/tests/outputs
+
+# filtered NAME OPTION...: the stable tree with OPTIONs is expected/NAME.
+filtered() {
+	fl_name=$1
+	shift
+	symbolize_stable "$fl_name" "$@" trace.bin
+	compare "$OUTPUTS/expected/$fl_name.tree" "$fl_name"
+}
+
+case_trees() {
+	use_config "$1"
+	build_c filters "$OUTPUTS/filters.c"
+	run_traced trace.bin "$BIN/filters"
+	filtered all
+	filtered F-inner -F inner
+	filtered N-inner -N inner
+	filtered H-middle -H middle
+	filtered D-2 -D 2
+	filtered D-3-H-inner -D 3 -H inner
+	filtered t-1ms -t 1ms
+	filtered F-middle-N-leaf -F middle -N leaf
+	filtered F-regex --match=regex -F '^(noisy|slow)$'
+	filtered F-glob-D-1 -F 'mid*' -D 1
+	# -N wins over -F; a regex matches anywhere in the name
+	symbolize_stable none -F inner -N inner trace.bin
+	[ "$(wc -l <none)" -eq 1 ] || fail "-F inner -N inner shows calls"
+	symbolize_stable regex --match=regex -F nne trace.bin
+	compare "$OUTPUTS/expected/F-inner.tree" regex
+	# threads: the only thread is 1 (serial) or the program's pid
+	symbolize_stable tid1 --tid=1 trace.bin
+	compare "$OUTPUTS/expected/all.tree" tid1
+	symbolize_stable tid2 --tid=2 trace.bin
+	[ "$(wc -l <tid2)" -eq 1 ] || fail "--tid=2 shows calls"
+	# the whole run is in the range; nothing starts after an hour
+	symbolize_stable range --time-range=0~3600s trace.bin
+	compare "$OUTPUTS/expected/all.tree" range
+	symbolize_stable late --time-range=3600s~ trace.bin
+	[ "$(wc -l <late)" -eq 1 ] || fail "--time-range=3600s~ shows calls"
+}
+
+# The filters apply to every format.
+case_formats() {
+	use_config "$1"
+	need_python
+	build_c filters "$OUTPUTS/filters.c"
+	run_traced trace.bin "$BIN/filters"
+	symbolize folded --format=folded --weight=calls -F inner trace.bin
+	printf 'inner 2\ninner;leaf 4\n' >folded.expected
+	compare folded.expected folded
+	symbolize folded-h --format=folded --weight=calls -H middle -N noisy \
+		-N slow trace.bin
+	printf 'main 1\nmain;inner 2\nmain;inner;leaf 4\nmain;leaf 2\n' \
+		>folded-h.expected
+	compare folded-h.expected folded-h
+	symbolize report --format=report -t 1ms trace.bin
+	names=$(sed -n '3,$p' report | awk '{print $NF}' | sort | tr '\n' ' ')
+	[ "$names" = "main slow " ] || fail "report -t 1ms shows $names"
+	symbolize chrome.json --format=chrome -D 1 trace.bin
+	"$PYTHON3" "$OUTPUTS/check.py" chrome chrome.json || fail "bad Chrome trace"
+	n=$("$PYTHON3" "$OUTPUTS/check.py" calls chrome chrome.json main)
+	[ "$n" -eq 1 ] || fail "chrome -D 1: $n calls of main"
+	n=$("$PYTHON3" "$OUTPUTS/check.py" calls chrome chrome.json middle)
+	[ "$n" -eq 0 ] || fail "chrome -D 1: $n calls of middle"
+	symbolize json.json --format=json -F slow trace.bin
+	n=$("$PYTHON3" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["calls"]))' json.json)
+	[ "$n" -eq 2 ] || fail "json -F slow: $n calls, expected 2"
+}
+
+# usage_error OPTION...: exit status 2 and a message.
+usage_error() {
+	"$CTRACE_SYMBOLIZE" "$@" trace.bin >out 2>err
+	st=$?
+	[ "$st" -eq 2 ] || fail "$* exited with $st, expected 2"
+	grep -q '^ctrace-symbolize: ' err || fail "$*: no message"
+}
+
+case_usage() {
+	: >trace.bin
+	usage_error -t 5
+	usage_error -t 5parsecs
+	usage_error -D x
+	usage_error --match=fuzzy
+	usage_error --match=regex -F '('
+	usage_error --tid=abc
+	usage_error --time-range=5ms
+	usage_error --time-range=5ms~1ms
+	usage_error --sort=size
+	usage_error --weight=bytes
+	usage_error --format=svg
+}
+
+for cfg in $(configs); do
+	run_case "trees-$cfg" case_trees "$cfg"
+done
+for cfg in $(configs_pie); do
+	run_case "formats-$cfg" case_formats "$cfg"
+done
+run_case usage case_usage
+
+test_finish

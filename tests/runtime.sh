@@ -1,0 +1,159 @@
+#!/bin/sh
+# runtime.sh -- the recorder in the running program: errno, the CTRACE and
+# CTRACE_OUTPUT settings, fork(), another traced program started while
+# the first one traces, and signal handlers.
+
+. "$(dirname "$0")/lib.sh"
+test_init runtime
+
+case_errno() {
+	use_config "$1"
+	build_c errno "$PROGS/errno.c"
+	run_traced trace.bin "$BIN/errno"
+	symbolize_stable tree trace.bin
+	check_tree tree
+	n=$(calls_of tree nothing)
+	[ "$n" -eq 300000 ] || fail "$n calls of nothing, expected 300000"
+}
+
+# CTRACE=off: the program runs as usual and writes nothing.
+case_off() {
+	use_config "$1"
+	build_c fib "$PROGS/fib.c"
+	mkdir run && cd run || exit 1
+	CTRACE=off "$BIN/fib" 5 >out || fail "fib failed with CTRACE=off"
+	grep -q '^fib(5) = 5$' out || fail "wrong output"
+	rm out
+	CTRACE=off CTRACE_OUTPUT=../off.bin "$BIN/fib" 5 >/dev/null ||
+		fail "fib failed with CTRACE=off and CTRACE_OUTPUT"
+	[ -e ../off.bin ] && fail "CTRACE=off wrote ../off.bin"
+	files=$(ls -A)
+	[ -z "$files" ] || fail "CTRACE=off left files: $files"
+}
+
+# Without CTRACE_OUTPUT the trace is ./trace.bin.
+case_default_output() {
+	use_config "$1"
+	build_c fib "$PROGS/fib.c"
+	mkdir run && cd run || exit 1
+	"$BIN/fib" 5 >out || fail "fib failed"
+	[ -f trace.bin ] || fail "no trace.bin in the current directory"
+	files=$(ls -A)
+	[ "$(echo $files)" = "out trace.bin" ] || fail "unexpected files: $files"
+	symbolize_stable tree trace.bin
+	compare "$(expected fib5)" tree
+}
+
+# CTRACE_OUTPUT names the file, relative to the current directory.
+case_output() {
+	use_config "$1"
+	build_c fib "$PROGS/fib.c"
+	mkdir run run/sub && cd run || exit 1
+	CTRACE_OUTPUT=sub/fib.trace "$BIN/fib" 5 >out || fail "fib failed"
+	[ -f sub/fib.trace ] || fail "no sub/fib.trace"
+	[ -e trace.bin ] && fail "trace.bin written despite CTRACE_OUTPUT"
+	symbolize_stable tree sub/fib.trace
+	compare "$(expected fib5)" tree
+	# A second run replaces the file of the first.
+	CTRACE_OUTPUT=sub/fib.trace "$BIN/fib" 3 >out || fail "fib failed"
+	symbolize_stable tree3 sub/fib.trace
+	compare "$(expected fib3)" tree3
+	files=$(ls -A sub)
+	[ "$files" = fib.trace ] || fail "unexpected files in sub: $files"
+}
+
+# A trace that cannot be written must not break the program.
+case_unwritable() {
+	use_config "$1"
+	build_c fib "$PROGS/fib.c"
+	CTRACE_OUTPUT=no/such/dir/trace.bin "$BIN/fib" 5 >out 2>err
+	status=$?
+	cat err
+	[ "$status" -eq 0 ] || fail "fib exited with $status"
+	grep -q '^fib(5) = 5$' out || fail "wrong output"
+}
+
+# fork(): the child writes trace.bin.CHILDPID; neither file is clobbered.
+case_fork() {
+	use_config "$1"
+	build_c fork "$PROGS/fork.c"
+	run_traced trace.bin "$BIN/fork"
+	child=$(cat trace.bin.out)
+	[ -f "trace.bin.$child" ] || { ls; fail "no trace.bin.$child"; }
+	symbolize_stable parent trace.bin
+	compare "$(expected fork-parent)" parent
+	symbolize_stable child "trace.bin.$child"
+	compare "$(expected fork-child)" child
+	files=$(ls trace.bin* | grep -v -e '\.out$' -e '\.err$' | tr '\n' ' ')
+	[ "$files" = "trace.bin trace.bin.$child " ] ||
+		fail "unexpected trace files: $files"
+}
+
+# Both traces at once: a header line for each, both trees complete.
+case_fork_both() {
+	use_config "$1"
+	build_c fork "$PROGS/fork.c"
+	run_traced trace.bin "$BIN/fork"
+	child=$(cat trace.bin.out)
+	symbolize both $STABLE_OPTS trace.bin "trace.bin.$child"
+	check_tree both
+	grep -q "^# trace\\.bin: pid [0-9]" both || fail "no header for trace.bin"
+	grep -q "^# trace\\.bin\\.$child: pid $child" both ||
+		fail "no header for trace.bin.$child"
+	grep -q -F '| } /* main */' both || fail "no parent tree"
+	grep -q -F '| } /* start_child (entered before the trace) */' both ||
+		fail "no child tree"
+}
+
+# A traced program run by a traced program with the same CTRACE_OUTPUT
+# writes trace.bin.PID, since the parent is still writing trace.bin.
+case_spawn() {
+	use_config "$1"
+	build_c spawn "$PROGS/spawn.c"
+	build_c fib "$PROGS/fib.c"
+	run_traced trace.bin "$BIN/spawn" "$BIN/fib" 3
+	child=$(grep -x '[0-9][0-9]*' trace.bin.out)
+	grep -q '^fib(3) = 2$' trace.bin.out || fail "fib did not run"
+	[ -f "trace.bin.$child" ] || { ls; fail "no trace.bin.$child"; }
+	symbolize_stable parent trace.bin
+	compare "$(expected spawn)" parent
+	symbolize_stable child "trace.bin.$child"
+	compare "$(expected fib3)" child
+}
+
+# A signal handler making traced calls, often while the recorder is busy:
+# every call of the handler shows, and the tree nests.
+case_signals() {
+	use_config "$1"
+	build_c signals "$PROGS/signals.c"
+	run_traced trace.bin "$BIN/signals"
+	ticks=$(cat trace.bin.out)
+	symbolize_stable tree trace.bin
+	check_tree tree >counts
+	cat counts
+	grep -q ' lost-lines 0 ' counts || fail "events were lost"
+	n=$(calls_of tree on_tick)
+	[ "$n" -eq "$ticks" ] ||
+		fail "tree shows $n calls of on_tick, the program counted $ticks"
+	n=$(calls_of tree handler)
+	[ "$n" -eq "$ticks" ] ||
+		fail "tree shows $n calls of handler, the program counted $ticks"
+}
+
+for cfg in $(configs); do
+	run_case "errno-$cfg" case_errno "$cfg"
+done
+for cfg in $(configs_pie | grep O0); do
+	run_case "off-$cfg" case_off "$cfg"
+	run_case "default-output-$cfg" case_default_output "$cfg"
+	run_case "output-$cfg" case_output "$cfg"
+	run_case "unwritable-$cfg" case_unwritable "$cfg"
+done
+for cfg in $(configs_pie); do
+	run_case "fork-$cfg" case_fork "$cfg"
+	run_case "fork-both-$cfg" case_fork_both "$cfg"
+	run_case "spawn-$cfg" case_spawn "$cfg"
+	run_case "signals-$cfg" case_signals "$cfg"
+done
+
+test_finish

@@ -1,0 +1,262 @@
+#!/bin/sh
+# symbolizer-badinput.sh -- the symbolizer on damaged and unusual traces
+# written by tests/mktrace: it prints everything valid, names the problem
+# and its offset on stderr, exits 1 (0 for the unusual but valid ones), and
+# never crashes.
+
+. "$(dirname "$0")/lib.sh"
+test_init symbolizer-badinput
+
+: "${MKTRACE:=$top_builddir/tests/mktrace}"
+[ -x "$MKTRACE" ] || skip_script "$MKTRACE not built"
+
+# A valid start used by most cases: a metadata chunk at offset 4096, then
+# thread 1's first chunk at 8192, where main (0x1000) calls 0x2000; its
+# records end at offset 8272.
+PRELUDE='meta
+thread 1 100 main
+events 1 tid=100
+enter 0x1000 0x1
+enter 0x2000 0x1010
+leave 0x2000 0x1010'
+
+# mk NAME: trace NAME.bin from the script on stdin.
+mk() {
+	"$MKTRACE" "$1.bin" || fail "mktrace failed on $1"
+}
+
+# sym STATUS NAME [OPTIONS]: symbolize NAME.bin into NAME.out and NAME.err,
+# expecting exit status STATUS.
+sym() {
+	want=$1
+	name=$2
+	shift 2
+	"$CTRACE_SYMBOLIZE" --no-duration --thread-ids=serial "$@" \
+		"$name.bin" >"$name.out" 2>"$name.err"
+	status=$?
+	cat "$name.err"
+	[ $status -eq "$want" ] ||
+		fail "$name: exit status $status, expected $want"
+	if grep -q -e 'Sanitizer' -e 'runtime error' "$name.err"; then
+		fail "$name: sanitizer report"
+	fi
+}
+
+# has FILE TEXT: FILE contains the line part TEXT.
+has() {
+	grep -q -F -e "$2" "$1" || { cat "$1"; fail "$1 lacks: $2"; }
+}
+
+case_empty() {
+	: >e.bin
+	sym 1 e
+	has e.err "ctrace-symbolize: e.bin: empty file, not a ctrace trace"
+	[ ! -s e.out ] || fail "output for an empty file"
+}
+
+case_not_trace() {
+	printf 'GIF89a, certainly not a trace\n' >n.bin
+	sym 1 n
+	has n.err "ctrace-symbolize: n.bin: not a ctrace trace"
+}
+
+case_short_header() {
+	printf 'header\n' | mk h
+	head -c 100 h.bin >s.bin
+	sym 1 s
+	has s.err "ctrace-symbolize: s.bin: truncated file header at offset 100"
+}
+
+case_newer_version() {
+	printf 'header version=2.7\n' | mk v
+	sym 1 v
+	has v.err "trace version 2.7 is newer than this symbolizer (1.0)"
+}
+
+case_newer_minor() {
+	{ echo 'header version=1.9'; echo "$PRELUDE"; } | mk m
+	sym 0 m
+	has m.out "|   0x2000();"
+}
+
+case_byte_order() {
+	printf 'header byte_order=0x04030201\n' | mk b
+	sym 1 b
+	has b.err "other byte order"
+}
+
+case_bad_chunk_size() {
+	printf 'header chunk_size=12345\n' | mk c
+	sym 1 c
+	has c.err "bad chunk size 12345"
+}
+
+case_header_only() {
+	printf 'header\n' | mk h
+	sym 0 h
+	has h.out "# DURATION     TID     FUNCTION"
+}
+
+# The file ends inside a chunk: the complete records are shown.
+case_truncated_chunk() {
+	{ echo "$PRELUDE"; echo 'enter 0x3000 0x1020'; echo 'truncate -4000'; } |
+		mk t
+	sym 1 t
+	has t.err "ctrace-symbolize: t.bin: truncated chunk at offset 8192"
+	has t.out "0x2000();"
+	has t.out "} /* 0x1000 (unfinished) */"
+}
+
+case_slot_undefined() {
+	{ echo "$PRELUDE"; echo 'entry 77'; echo 'leave 0x1000 0x1'; } | mk u
+	sym 1 u
+	has u.err "pair slot 77 used before its definition at offset 8272"
+	has u.out "0x2000();"
+}
+
+# An EXTENDED record claiming more bytes than its chunk holds.
+case_length_past_end() {
+	{ echo "$PRELUDE"; echo 'raw 8001ff7f'; } | mk l
+	sym 1 l
+	has l.err "record runs past the end of its chunk at offset 8272"
+	has l.out "0x2000();"
+}
+
+# A LEB128 delta that never ends, up to the end of the chunk.
+case_endless_uleb() {
+	{
+		echo "$PRELUDE"
+		echo "raw 01$(printf 'ff%.0s' $(seq 1 3900))"
+	} | mk x
+	sym 1 x
+	has x.err "record runs past the end of its chunk at offset 8272"
+}
+
+case_bad_define_slot() {
+	{ echo "$PRELUDE"; echo 'define 0 0x1 0x2'; } | mk d
+	sym 1 d
+	has d.err "bad pair slot 0 at offset 8272"
+}
+
+case_short_extended() {
+	{ echo "$PRELUDE"; echo 'ext 1 0102'; } | mk s
+	sym 1 s
+	has s.err "extended record of type 1 too short at offset 8272"
+}
+
+case_unknown_extended() {
+	{ echo "$PRELUDE"; echo 'ext 99 0102030405'; echo 'leave 0x1000 0x1'; } |
+		mk k
+	sym 0 k
+	has k.out "} /* 0x1000 */"
+}
+
+case_duplicate_seq() {
+	{ echo "$PRELUDE"; echo 'events 1 seq=0'; echo 'enter 0x4000 0x1'; } |
+		mk p
+	sym 1 p
+	has p.err "duplicate chunk 0 of thread 1 (ignored) at offset 12288"
+}
+
+case_impossible_seq() {
+	{ echo "$PRELUDE"; echo 'events 1 seq=99999999'; } | mk i
+	sym 1 i
+	has i.err "impossible chunk sequence number 99999999 at offset 12288"
+	has i.out "0x2000();"
+}
+
+case_missing_chunk() {
+	{ echo "$PRELUDE"; echo 'events 1 seq=2'; echo 'leave 0x1000 0x1'; } |
+		mk g
+	sym 1 g
+	has g.err "chunk 1 of thread 1 is missing at offset 12288"
+	has g.out "} /* 0x1000 */"
+}
+
+case_bad_chunk_kind() {
+	{ echo "$PRELUDE"; echo 'events 2 kind=9'; } | mk k
+	sym 1 k
+	has k.err "unknown chunk kind 9 at offset 12288"
+}
+
+case_unstarted_chunk() {
+	{ echo "$PRELUDE"; echo 'events 1 new'; echo 'enter 0x5000 0x1'; echo unstarted; } |
+		mk u
+	sym 0 u
+	has u.out "} /* 0x1000 (unfinished) */"
+}
+
+case_huge_lost() {
+	{ echo "$PRELUDE"; echo 'lost 18446744073709551615 1'; echo 'lost 5 3'; } |
+		mk h
+	sym 0 h
+	has h.out "/* ctrace: 18446744073709551615 events lost (no space left on device) */"
+	has h.err "18446744073709551615 events were lost (no space left on device, nested signal handlers)"
+	sym 0 h -f json
+	has h.out '"lost_events": 18446744073709551615}'
+}
+
+case_lost_header_only() {
+	{ echo 'header lost_events=7'; echo "$PRELUDE"; echo 'lost 3 1'; } | mk h
+	sym 0 h
+	has h.err "ctrace-symbolize: h.bin: 7 events were lost (no space left on device)"
+}
+
+case_entered_before() {
+	printf 'events 1\nleave 0x1000 0x1\nleave 0x2000 0x2\nenter 0x3000 0x3\nleave 0x3000 0x3\n' |
+		mk b
+	sym 0 b
+	has b.out "} /* 0x1000 (entered before the trace) */"
+	has b.out "| 0x3000();"
+}
+
+case_longjmp_by_exit() {
+	{ echo "$PRELUDE"; echo 'enter 0x3000 0x1020'; echo 'enter 0x4000 0x3010';
+	  echo 'leave 0x1000 0x1'; } | mk j
+	sym 0 j
+	has j.out "    } /* 0x4000 (no exit recorded) */"
+	has j.out "  } /* 0x3000 (no exit recorded) */"
+	has j.out "| } /* 0x1000 */"
+}
+
+case_longjmp_by_sp() {
+	printf '%s\n' 'events 1' 'enter 0x1000 0x1 sp=0x7fff0000' \
+		'enter 0x2000 0x1010 sp=0x7ffefff0' \
+		'enter 0x3000 0x2010 sp=0x7ffeffe0' \
+		'enter 0x4000 0x1020 sp=0x7ffefff0' 'leave 0x4000 0x1020' \
+		'leave 0x1000 0x1' | mk s
+	sym 0 s
+	has s.out "    } /* 0x3000 (no exit recorded) */"
+	has s.out "  } /* 0x2000 (no exit recorded) */"
+	has s.out "|   0x4000();"
+}
+
+case_signal_stream() {
+	printf '%s\n' 'events 1' 'enter 0x1000 0x1 @1100' 'leave 0x1000 0x1 @1300' \
+		'signal 1' 'enter 0x9000 0x9 @1200' 'leave 0x9000 0x9 @1210' | mk g
+	sym 0 g
+	has g.out "|   0x9000();"
+}
+
+case_no_file() {
+	sym 1 does-not-exist
+	has does-not-exist.err "ctrace-symbolize: does-not-exist.bin: cannot open"
+}
+
+case_usage() {
+	"$CTRACE_SYMBOLIZE" --format=xml x.bin >u.out 2>u.err
+	[ $? -eq 2 ] || fail "bad --format: not exit status 2"
+	"$CTRACE_SYMBOLIZE" >u.out 2>u.err
+	[ $? -eq 2 ] || fail "no TRACE: not exit status 2"
+}
+
+for c in empty not_trace short_header newer_version newer_minor byte_order \
+	bad_chunk_size header_only truncated_chunk slot_undefined \
+	length_past_end endless_uleb bad_define_slot short_extended \
+	unknown_extended duplicate_seq impossible_seq missing_chunk \
+	bad_chunk_kind unstarted_chunk huge_lost lost_header_only \
+	entered_before longjmp_by_exit longjmp_by_sp signal_stream no_file \
+	usage; do
+	run_case "$c" "case_$c"
+done
+test_finish

@@ -1,0 +1,53 @@
+#!/bin/sh
+# threads.sh -- per-thread trees of a program with worker threads, and a
+# busy program whose threads trace at the same time.
+
+. "$(dirname "$0")/lib.sh"
+test_init threads
+
+case_threads() {
+	use_config "$1"
+	build_c threads "$PROGS/threads.c"
+	run_traced trace.bin "$BIN/threads"
+	symbolize_stable tree trace.bin
+	compare "$(expected threads)" tree
+	check_tree tree
+}
+
+# Four threads making 20000 calls each at the same time: every call of
+# every thread is in the trace, whatever the interleaving (and with small
+# chunks, claimed by the threads in turn every few hundred events).
+case_busy() {
+	use_config "$1"
+	build_c threads-busy "$PROGS/threads-busy.c"
+	[ -n "${2:-}" ] && { CTRACE_CHUNK_SIZE=$2; export CTRACE_CHUNK_SIZE; }
+	run_traced trace.bin "$BIN/threads-busy" 20000
+	symbolize_stable tree trace.bin
+	check_tree tree >counts
+	cat counts
+	grep -q ' threads 4$' counts || fail "expected 4 threads"
+	n=$(calls_of tree leaf)
+	[ "$n" -eq 80000 ] || fail "tree shows $n calls of leaf, expected 80000"
+	n=$(calls_of tree worker)
+	[ "$n" -eq 3 ] || fail "tree shows $n calls of worker, expected 3"
+	n=$(calls_of tree spin)
+	[ "$n" -eq 4 ] || fail "tree shows $n calls of spin, expected 4"
+	# Each thread's tree: one outer call holding one spin and its leaves.
+	for t in 1 2 3 4; do
+		n=$(grep -c "^ *\[ *$t\] |     leaf();\$" tree)
+		[ "$n" -eq 20000 ] || fail "thread $t: $n leaf calls at depth 2"
+	done
+	# Interleaved by time, the same tree must still nest per thread.
+	symbolize merged --no-duration --thread-ids=serial trace.bin
+	check_tree merged
+}
+
+for cfg in $(configs); do
+	run_case "threads-$cfg" case_threads "$cfg"
+done
+for cfg in $(configs | grep -e '-O2-pie$'); do
+	run_case "busy-$cfg" case_busy "$cfg"
+	run_case "busy-4k-chunks-$cfg" case_busy "$cfg" 4k
+done
+
+test_finish
