@@ -178,8 +178,10 @@ enum ctrace_record_type {
 	 * recorder found it in its CFI; 0 if unknown), u8 n, then n times
 	 * (u8 DWARF register number, u64 value): the callee-saved registers;
 	 * then memory blocks up to the end of the payload, each u64 address,
-	 * uleb length, the bytes: stack windows around sp and cfa, and the
-	 * text of string arguments (CTRACE_STRLEN bytes at most). */
+	 * uleb length, the bytes: stack windows around sp and cfa (or the
+	 * ranges a capture plan names), and the text of string arguments
+	 * (CTRACE_STRLEN bytes at most, the terminator included when it
+	 * fits; a block of length 0: the pointer could not be read). */
 	CTRACE_REC_ARGS = 4,
 	/* A call's return registers (CTRACE_RETVAL); directly follows the
 	 * EXIT it belongs to.  The exit hook reserves it and the function's

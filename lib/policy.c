@@ -91,7 +91,7 @@ static int recording(const struct ctrace__thread *t, uint8_t gate)
 }
 
 static void notify(struct ctrace__thread *t, int kind, uintptr_t fn,
-		   uintptr_t site, uint64_t now)
+		   uintptr_t site, uint64_t now, size_t depth)
 {
 	struct ctrace_event ev = {
 		.kind = kind,
@@ -99,7 +99,7 @@ static void notify(struct ctrace__thread *t, int kind, uintptr_t fn,
 		.call_site = (void *)site,
 		.time_ns = ctrace__ticks_to_ns(now),
 		.thread = t->main.thread,
-		.depth = (unsigned)t->recorded,
+		.depth = (unsigned)depth,
 	};
 	ctrace_callback_fn cb = ctrace__callback;
 	if (cb == NULL)
@@ -164,7 +164,7 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	f->recorded = 1;
 	t->recorded++;
 	if (gate & CTRACE_GATE_CALLBACK)
-		notify(t, CTRACE_EVENT_ENTRY, fn, site, now);
+		notify(t, CTRACE_EVENT_ENTRY, fn, site, now, t->recorded - 1);
 }
 
 void ctrace__policy_enter(struct ctrace__thread *t, uintptr_t fn,
@@ -192,11 +192,13 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 		if (!f->recorded)
 			return;
 		t->recorded--;
-	} else if (!recording(t, gate) ||
-		   ((gate & CTRACE_GATE_TABLE) &&
-		    (ctrace__function_flags(fn) & CTRACE_F_SKIP))) {
+	} else if ((gate & CTRACE_GATE_TABLE) &&
+		   (ctrace__function_flags(fn) & CTRACE_F_SKIP)) {
 		return;
 	}
+	/* A call missing from the shadow stack was entered before anything
+	 * could switch recording off (that keeps the stack from then on),
+	 * so its entry was recorded: so is its exit. */
 
 	struct ctrace__stream *s = &t->main;
 	uint64_t now = ctrace__now();
@@ -219,5 +221,5 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 	if (retval)
 		ctrace__retval_reserve(s, fn);
 	if (gate & CTRACE_GATE_CALLBACK)
-		notify(t, CTRACE_EVENT_EXIT, fn, site, now);
+		notify(t, CTRACE_EVENT_EXIT, fn, site, now, t->recorded);
 }

@@ -147,6 +147,38 @@ static void close_abandoned(struct output *o, struct thread *th,
 		unwind(o, th, keep, ev->ticks, CLOSE_NO_EXIT);
 }
 
+/* A MARK or CONTROL event, to the output that shows them. */
+static void note(struct output *o, struct thread *th, const struct event *ev)
+{
+	struct note n = {.ticks = ev->ticks};
+	char text[64];
+
+	if (o->ops->note == NULL)
+		return;
+	if (ev->kind == EV_CONTROL) {
+		snprintf(text, sizeof text, "recording %s%s",
+			 ev->reason == CTRACE_CONTROL_OFF ? "off" : "on",
+			 ev->count == CTRACE_CONTROL_THREAD ? " (thread)" : "");
+		n.text = text;
+		n.text_len = strlen(text);
+		n.control = true;
+	} else {
+		/* u8 kind, [tracepoint name NUL,] message */
+		const char *p = (const char *)ev->extra + 1;
+		const char *end = (const char *)ev->extra + ev->extra_len;
+		if (ev->extra[0] == CTRACE_MARK_TRACEPOINT) {
+			const char *nul = memchr(p, '\0', (size_t)(end - p));
+			if (nul == NULL)
+				return;
+			n.tracepoint = p;
+			p = nul + 1;
+		}
+		n.text = p;
+		n.text_len = (size_t)(end - p);
+	}
+	o->ops->note(o, th, &n, th->depth);
+}
+
 /* Handles the thread's next event (there is one). */
 static void thread_step(struct output *o, struct thread *th)
 {
@@ -195,6 +227,11 @@ static void thread_step(struct output *o, struct thread *th)
 		break;
 	case EV_THREAD_END:
 		unwind(o, th, 0, ev.ticks, CLOSE_UNFINISHED);
+		break;
+	case EV_MARK:
+	case EV_CONTROL:
+		note(o, th, &ev);
+		free(ev.extra);
 		break;
 	}
 }

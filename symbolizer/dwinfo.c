@@ -213,14 +213,13 @@ static int frame_base(struct frame_state *f, uint64_t *v, const char **why,
 		/* clang on i386: the frame base is esp as the function body
 		 * keeps it, but the hook's arguments were pushed on top of it.
 		 * The `add $n, %esp` after the call says by how much. */
-		uint8_t code[3];
+		int64_t adjust;
 		if (f->is_caller || !f->have[4] ||
-		    !dw_read_code(f->m, f->rel_pc, code, 3) || code[0] != 0x83 ||
-		    code[1] != 0xc4) {
+		    !dw_i386_esp_adjust(f->m, f->rel_pc, &adjust)) {
 			*why = "no frame base";
 			return -1;
 		}
-		*v = (f->reg[4] + code[2]) & 0xffffffffu;
+		*v = (f->reg[4] + (uint64_t)adjust) & 0xffffffffu;
 		return 0;
 	}
 	return eval_value(f, &a, ops, n, v, why, depth);
@@ -959,6 +958,31 @@ static bool clang_spill(struct frame_state *f, int64_t home, size_t size,
 		i = k;
 	}
 	return false;
+}
+
+/* clang on i386 gives esp as the frame base: esp as the function body
+ * keeps it.  At the hook's return address, the hook's arguments may still
+ * be on the stack: `add $n, %esp` next says by how much.  When the
+ * arguments were stored, not pushed, the next instruction leaves esp
+ * alone.  Anything else that moves esp: unknown. */
+bool dw_i386_esp_adjust(struct dw_module *m, uint64_t ra, int64_t *adjust)
+{
+	uint8_t code[3];
+	if (!dw_read_code(m, ra, code, 3))
+		return false;
+	if (code[0] == 0x83 && code[1] == 0xc4) {
+		*adjust = code[2];
+		return true;
+	}
+	if ((code[0] >= 0x58 && code[0] <= 0x5f) ||      /* pop */
+	    code[0] == 0x81 || code[0] == 0x83 ||           /* op $imm, r */
+	    code[0] == 0x8d ||                              /* lea */
+	    code[0] == 0xc3 || code[0] == 0xc2 || code[0] == 0xc9 ||
+	    (code[0] == 0x8b && ((code[1] >> 3) & 7) == 4) || /* mov to esp */
+	    (code[0] == 0x89 && (code[1] & 0xc7) == 0xc4))
+		return false;
+	*adjust = 0;
+	return true;
 }
 
 /* ---------------------------------------------------------------------------

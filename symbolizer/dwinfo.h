@@ -109,6 +109,9 @@ bool dw_is_clang(Dwarf_Die *die);
 /* type is a pointer to char, signed char or unsigned char (qualified or
  * through typedefs). */
 bool dw_is_string_type(Dwarf_Die *type);
+/* clang on i386: what to add to esp at the hook's return address ra to
+ * get the frame base (esp as the body keeps it); false if unknown. */
+bool dw_i386_esp_adjust(struct dw_module *m, uint64_t ra, int64_t *adjust);
 /* i386: the slot above the CFA (its offset) where a stack parameter whose
  * location list stops before the hook's call at ra still is; see
  * dwinfo.c. */

@@ -512,6 +512,21 @@ static void filter_lost(struct output *o, struct thread *th, uint64_t count,
 				      : 0);
 }
 
+static void filter_note(struct output *o, struct thread *th,
+			const struct note *n, size_t depth)
+{
+	struct filters *f = o->state;
+	struct fthread *ft = fthread_of(f, th);
+
+	(void)depth;
+	if (!ft->shown || ft->hidden || f->inner->ops->note == NULL)
+		return;
+	flush(f, th, ft);
+	f->inner->ops->note(f->inner, th, n,
+			    ft->depth ? ft->stack[ft->depth - 1].child_depth
+				      : 0);
+}
+
 static void filter_end_trace(struct output *o, struct trace *t)
 {
 	struct filters *f = o->state;
@@ -527,6 +542,7 @@ static void filter_finish(struct output *o)
 }
 
 static const struct output_ops filter_ops = {
+	.note = filter_note,
 	.begin_trace = filter_begin_trace,
 	.entry = filter_entry,
 	.leaf = filter_leaf,

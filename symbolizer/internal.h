@@ -395,6 +395,8 @@ enum event_kind {
 	EV_EXIT,
 	EV_LOST,
 	EV_THREAD_END,
+	EV_MARK,    /* extra: the MARK payload after its time */
+	EV_CONTROL, /* reason: enum ctrace_control, count: its scope */
 };
 
 struct event {
@@ -470,6 +472,16 @@ struct thread {
 
 struct output;
 
+/* A marker, a tracepoint hit or recording switched off or on: shown in
+ * place, between calls. */
+struct note {
+	uint64_t ticks;
+	const char *tracepoint; /* its name; NULL for ctrace_mark() */
+	const char *text;       /* the message, or "recording off"... */
+	size_t text_len;
+	bool control;           /* text is the recorder's, not the user's */
+};
+
 struct output_ops {
 	void (*begin_trace)(struct output *o, struct trace *t);
 	/* entry of a call that has callees */
@@ -484,6 +496,9 @@ struct output_ops {
 		      enum close_kind kind);
 	void (*lost)(struct output *o, struct thread *th, uint64_t count,
 		     unsigned reason, size_t depth);
+	/* optional: aggregating formats leave it NULL */
+	void (*note)(struct output *o, struct thread *th, const struct note *n,
+		     size_t depth);
 	void (*end_trace)(struct output *o, struct trace *t);
 	void (*finish)(struct output *o);
 };

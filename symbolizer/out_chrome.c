@@ -287,6 +287,25 @@ static void chrome_lost(struct output *o, struct thread *th, uint64_t count,
 	outbuf_putc(o->out, '}');
 }
 
+/* An instant event on the thread's track. */
+static void chrome_note(struct output *o, struct thread *th,
+			const struct note *n, size_t depth)
+{
+	(void)depth;
+	cthread(o, th);
+	event_start(o, "i", th->trace->pid, th->id, trace_ns(th->trace, n->ticks));
+	outbuf_str(o->out, ", \"s\": \"t\", \"name\": ");
+	put_json_str(o->out, n->text, n->text_len);
+	if (n->tracepoint) {
+		outbuf_str(o->out, ", \"cat\": \"tracepoint\", \"args\": {\"tracepoint\": ");
+		put_json_str(o->out, n->tracepoint, strlen(n->tracepoint));
+		outbuf_putc(o->out, '}');
+	} else if (n->control) {
+		outbuf_str(o->out, ", \"cat\": \"ctrace\"");
+	}
+	outbuf_putc(o->out, '}');
+}
+
 static void chrome_end_trace(struct output *o, struct trace *t)
 {
 	(void)o, (void)t;
@@ -315,6 +334,7 @@ static const struct output_ops chrome_ops = {
 	.leaf = chrome_leaf,
 	.close = chrome_close,
 	.lost = chrome_lost,
+	.note = chrome_note,
 	.end_trace = chrome_end_trace,
 	.finish = chrome_finish,
 };

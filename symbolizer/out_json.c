@@ -17,6 +17,7 @@
  */
 #include <stdlib.h>
 
+#include "aggregate.h"
 #include "internal.h"
 #include "json_header.h"
 #include "values.h"
@@ -31,6 +32,10 @@ struct json_state {
 	 * of the document: at most the open calls of every thread. */
 	struct outbuf unfinished;
 	size_t n_unfinished;
+	/* Markers, tracepoint hits and recording switches, each as
+	 * ",\n{...}", written after the calls: as many as the program made. */
+	struct outbuf marks;
+	size_t n_marks;
 };
 
 /* The characters of a JSON string, escaped, without the quotes.  Bytes
@@ -188,6 +193,32 @@ static void json_lost(struct output *o, struct thread *th, uint64_t count,
 	(void)o, (void)th, (void)count, (void)reason, (void)depth;
 }
 
+static void json_note(struct output *o, struct thread *th,
+		      const struct note *n, size_t depth)
+{
+	struct json_state *js = o->state;
+	struct outbuf *out = &js->marks;
+
+	if (js->n_marks++ == 0)
+		outbuf_init_memory(out);
+	outbuf_str(out, ",\n{\"kind\": ");
+	outbuf_str(out, n->control ? "\"control\"" : n->tracepoint
+				    ? "\"tracepoint\"" : "\"mark\"");
+	if (n->tracepoint) {
+		outbuf_str(out, ", \"tracepoint\": ");
+		put_json_str(out, n->tracepoint, strlen(n->tracepoint));
+	}
+	outbuf_str(out, ", \"message\": ");
+	put_json_str(out, n->text, n->text_len);
+	outbuf_str(out, ", \"timestamp\": ");
+	outbuf_i64(out, trace_ns(th->trace, n->ticks));
+	outbuf_str(out, ", \"thread_id\": ");
+	outbuf_u64(out, th->id);
+	outbuf_str(out, ", \"depth\": ");
+	outbuf_u64(out, depth);
+	outbuf_putc(out, '}');
+}
+
 static void json_end_trace(struct output *o, struct trace *t)
 {
 	struct json_state *js = o->state;
@@ -211,9 +242,16 @@ static void json_finish(struct output *o)
 			     js->unfinished.mem_len - skip);
 	}
 	outbuf_free_memory(&js->unfinished);
-	outbuf_str(o->out, js->n_calls + js->n_unfinished
-				   ? "\n], \"lost_events\": "
-				   : "], \"lost_events\": ");
+	outbuf_str(o->out, js->n_calls + js->n_unfinished ? "\n], \"marks\": ["
+							  : "], \"marks\": [");
+	if (js->n_marks) {
+		outbuf_flush(&js->marks);
+		outbuf_write(o->out, js->marks.mem + 1, js->marks.mem_len - 1);
+		outbuf_free_memory(&js->marks);
+		js->n_marks = 0;
+		outbuf_putc(o->out, '\n');
+	}
+	outbuf_str(o->out, "], \"lost_events\": ");
 	outbuf_u64(o->out, js->lost);
 	outbuf_str(o->out, ",\n\"header\": {\"processes\": [");
 	for (size_t i = 0; i < js->n_traces; i++) {
@@ -234,6 +272,7 @@ static const struct output_ops json_ops = {
 	.leaf = json_leaf,
 	.close = json_close,
 	.lost = json_lost,
+	.note = json_note,
 	.end_trace = json_end_trace,
 	.finish = json_finish,
 };

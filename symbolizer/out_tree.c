@@ -153,6 +153,29 @@ static void tree_lost(struct output *o, struct thread *th, uint64_t count,
 	outbuf_str(o->out, ") */\n");
 }
 
+/* A note as a comment line: the message, "tracepoint: message" or
+ * "ctrace: recording off"; a "*" "/" pair inside gets a space between, so
+ * the comment cannot end early. */
+static void tree_note(struct output *o, struct thread *th, const struct note *n,
+		      size_t depth)
+{
+	line_start(o, th, UINT64_MAX, depth);
+	outbuf_str(o->out, n->control ? "/* ctrace: " : "/* ");
+	if (n->tracepoint) {
+		outbuf_str(o->out, n->tracepoint);
+		outbuf_str(o->out, ": ");
+	}
+	for (size_t i = 0; i < n->text_len; i++) {
+		char c = n->text[i];
+		if (c == '\n' || c == '\r' || c == '\t')
+			c = ' ';
+		outbuf_putc(o->out, c);
+		if (c == '*' && i + 1 < n->text_len && n->text[i + 1] == '/')
+			outbuf_putc(o->out, ' ');
+	}
+	outbuf_str(o->out, " */\n");
+}
+
 static void tree_end_trace(struct output *o, struct trace *t)
 {
 	(void)t;
@@ -170,6 +193,7 @@ static const struct output_ops tree_ops = {
 	.leaf = tree_leaf,
 	.close = tree_close,
 	.lost = tree_lost,
+	.note = tree_note,
 	.end_trace = tree_end_trace,
 	.finish = tree_finish,
 };

@@ -155,11 +155,10 @@ static struct sym frame_base(struct ctx *c, int depth)
 		return (struct sym){SYM_NONE, 0};
 	if (c->machine == 3 && n == 1 && ops[0].atom == DW_OP_reg0 + 4) {
 		/* clang on i386: esp as the body keeps it (dwinfo.c) */
-		uint8_t code[3];
-		if (!dw_read_code(c->m, c->ra, code, 3) || code[0] != 0x83 ||
-		    code[1] != 0xc4)
+		int64_t adjust;
+		if (!dw_i386_esp_adjust(c->m, c->ra, &adjust))
 			return (struct sym){SYM_NONE, 0};
-		return (struct sym){SYM_SP, code[2]};
+		return (struct sym){SYM_SP, adjust};
 	}
 	struct sloc l = eval(c, &a, ops, n, depth + 1);
 	if (l.kind == L_REGISTER)

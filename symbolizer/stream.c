@@ -158,6 +158,26 @@ static bool extended(struct stream *s, const uint8_t *p)
 		ev->ticks = load_u64(p) > s->time ? load_u64(p) : s->time;
 		ev->pair = NULL;
 		return true;
+	case CTRACE_REC_MARK:
+		if (len < 9)
+			goto short_rec;
+		ev->kind = EV_MARK;
+		ev->ticks = load_u64(p) > s->time ? load_u64(p) : s->time;
+		ev->pair = NULL;
+		ev->extra_len = len - 8;
+		ev->extra = must_malloc(ev->extra_len);
+		memcpy(ev->extra, p + 8, ev->extra_len);
+		return true;
+	case CTRACE_REC_CONTROL:
+		if (len < 10)
+			goto short_rec;
+		ev->kind = EV_CONTROL;
+		ev->extra = NULL;
+		ev->ticks = load_u64(p) > s->time ? load_u64(p) : s->time;
+		ev->pair = NULL;
+		ev->reason = p[8];
+		ev->count = p[9];
+		return true;
 	default: /* later versions' records */
 		return false;
 	}

@@ -334,7 +334,7 @@ compare() {
 # (every entry closed, names matching, depths consistent); DURATIONS=1
 # also checks the duration column.  Prints the counts it found.
 check_tree() {
-	awk -v durations="${2:-0}" -f "$tests_srcdir/tree-check.awk" "$1" ||
+	awk -v durations="${2:-0}" -f "$top_srcdir/tests/tree-check.awk" "$1" ||
 		fail "$1 is not a well-formed call tree"
 }
 

@@ -101,6 +101,14 @@ FNR == 1 {
 			    ", thread is at " depth[tid])
 		next
 	}
+	# A marker, tracepoint hit or recording switch: a whole-line comment
+	# at the thread's depth.
+	if (text ~ /^\/\* .* \*\/$/) {
+		notes++
+		if (level != depth[tid])
+			complain("note at depth " level ", thread is at " depth[tid])
+		next
+	}
 	if (text ~ /^} \/\* .* \*\/$/) {
 		name = substr(text, 6, length(text) - 8)
 		kind = "exit"
