@@ -55,7 +55,6 @@ struct rule {
 static struct rule rules[3];
 static size_t n_rules;
 static int use_regex;
-static uint8_t default_flags;
 
 static void *mmap_alloc(size_t size)
 {
@@ -208,41 +207,13 @@ static int simple_demangle(const char *m, char *out, size_t size)
  * The address table
  * ------------------------------------------------------------------------ */
 
-struct slot {
-	uintptr_t addr;
-	uint8_t flags;
-};
+/* The table's lookup is in internal.h, inlined into the hooks. */
+struct ctrace__flags_table_t *_Atomic ctrace__flags_table;
+uint8_t ctrace__default_flags;
 
-struct table {
-	size_t mask; /* entries - 1 */
-	size_t used;
-	struct slot slots[];
-};
-
-static struct table *_Atomic table;
-
-static inline size_t slot_of(uintptr_t addr, size_t mask)
+static void table_put(struct ctrace__flags_table_t *t, uintptr_t addr, uint8_t flags)
 {
-	return (size_t)(((uint64_t)addr * 0x9e3779b97f4a7c15ull) >> 32) & mask;
-}
-
-uint8_t ctrace__function_flags(uintptr_t fn)
-{
-	const struct table *t =
-		atomic_load_explicit(&table, memory_order_acquire);
-	if (t == NULL)
-		return default_flags;
-	for (size_t i = slot_of(fn, t->mask);; i = (i + 1) & t->mask) {
-		if (t->slots[i].addr == fn)
-			return t->slots[i].flags;
-		if (t->slots[i].addr == 0)
-			return default_flags;
-	}
-}
-
-static void table_put(struct table *t, uintptr_t addr, uint8_t flags)
-{
-	size_t i = slot_of(addr, t->mask);
+	size_t i = ctrace__flags_slot_of(addr, t->mask);
 	while (t->slots[i].addr != 0 && t->slots[i].addr != addr)
 		i = (i + 1) & t->mask;
 	t->used += t->slots[i].addr == 0;
@@ -250,12 +221,12 @@ static void table_put(struct table *t, uintptr_t addr, uint8_t flags)
 	t->slots[i].flags = flags;
 }
 
-static struct table *table_new(size_t min_entries)
+static struct ctrace__flags_table_t *table_new(size_t min_entries)
 {
 	size_t n = 1024;
 	while (n < min_entries * 2)
 		n *= 2;
-	struct table *t = mmap_alloc(sizeof *t + n * sizeof(struct slot));
+	struct ctrace__flags_table_t *t = mmap_alloc(sizeof *t + n * sizeof(struct ctrace__flags_slot));
 	if (t != NULL)
 		t->mask = n - 1;
 	return t;
@@ -345,7 +316,7 @@ out:
 }
 
 struct build {
-	struct table *t;
+	struct ctrace__flags_table_t *t;
 	size_t count; /* pass 1: symbols seen */
 };
 
@@ -360,7 +331,7 @@ static void add_one(void *data, uintptr_t addr, const char *name)
 {
 	struct build *b = data;
 	uint8_t flags = flags_of(name);
-	if (flags != default_flags && b->t->used * 2 < b->t->mask)
+	if (flags != ctrace__default_flags && b->t->used * 2 < b->t->mask)
 		table_put(b->t, addr, flags);
 }
 
@@ -413,7 +384,7 @@ int ctrace__filter_init(const struct ctrace__config *c)
 		n_rules++;
 		if (r->flag == CTRACE_F_SKIP ? r->list.has_include
 					     : r->list.all)
-			default_flags |= r->flag;
+			ctrace__default_flags |= r->flag;
 	}
 	if (n_rules == 0)
 		return 0;
@@ -435,6 +406,6 @@ int ctrace__filter_rescan(void)
 		return -ENOMEM;
 	o.fn = add_one;
 	dl_iterate_phdr(visit_object, &o);
-	atomic_store_explicit(&table, b.t, memory_order_release);
+	atomic_store_explicit(&ctrace__flags_table, b.t, memory_order_release);
 	return 1;
 }

@@ -106,6 +106,35 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
  * The hooks
  * ------------------------------------------------------------------------ */
 
+/* One event, inside the recorder.  With no control asked for, straight to
+ * the stream; with filters alone, one inline table lookup decides (a
+ * filtered-out function costs that and nothing else); anything more goes
+ * through the policy path. */
+static inline __attribute__((always_inline)) void
+record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
+       uintptr_t site, uintptr_t sp)
+{
+	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
+	if (likely(gate == 0)) {
+		emit(&t->main, exit_bit, fn, site, sp, ctrace__now(), 1);
+		return;
+	}
+	if (gate == CTRACE_GATE_TABLE) {
+		uint8_t flags = ctrace__function_flags(fn);
+		if (flags & CTRACE_F_SKIP)
+			return;
+		if (!(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
+			emit(&t->main, exit_bit, fn, site, sp, ctrace__now(),
+			     1);
+			return;
+		}
+	}
+	if (exit_bit)
+		ctrace__policy_exit(t, fn, site);
+	else
+		ctrace__policy_enter(t, fn, site, sp);
+}
+
 /* __cyg_profile_func_enter is a stub in arch/<cpu>/hooks.S: it jumps here
  * (same frame, so CTRACE_CALLER_SP holds) unless arguments or return
  * values are captured, and then calls ctrace__hook_enter_regs. */
@@ -115,13 +144,8 @@ void ctrace__hook_enter(void *fn, void *site)
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
-		if (unlikely(atomic_load_explicit(&ctrace__gate,
-						  memory_order_relaxed)))
-			ctrace__policy_enter(t, (uintptr_t)fn, (uintptr_t)site,
-					     CTRACE_CALLER_SP());
-		else
-			emit(&t->main, 0, (uintptr_t)fn, (uintptr_t)site,
-			     CTRACE_CALLER_SP(), ctrace__now(), 1);
+		record(t, 0, (uintptr_t)fn, (uintptr_t)site,
+		       CTRACE_CALLER_SP());
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		return;
@@ -157,12 +181,8 @@ __cyg_profile_func_exit(void *fn, void *site)
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
-		if (unlikely(atomic_load_explicit(&ctrace__gate,
-						  memory_order_relaxed)))
-			ctrace__policy_exit(t, (uintptr_t)fn, (uintptr_t)site);
-		else
-			emit(&t->main, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
-			     (uintptr_t)site, 0, ctrace__now(), 1);
+		record(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn, (uintptr_t)site,
+		       0);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		return;

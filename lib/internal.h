@@ -267,7 +267,40 @@ CTRACE_HIDDEN extern void *ctrace__callback_data;
  * needed, or a negative errno. */
 CTRACE_HIDDEN int ctrace__filter_init(const struct ctrace__config *c);
 CTRACE_HIDDEN int ctrace__filter_rescan(void);
-CTRACE_HIDDEN uint8_t ctrace__function_flags(uintptr_t fn);
+
+/* Function address to flags: open addressing, replaced whole (never
+ * changed in place) when objects are loaded. */
+struct ctrace__flags_slot {
+	uintptr_t addr;
+	uint8_t flags;
+};
+struct ctrace__flags_table_t {
+	size_t mask; /* entries - 1 */
+	size_t used;
+	struct ctrace__flags_slot slots[];
+};
+CTRACE_HIDDEN extern struct ctrace__flags_table_t *_Atomic ctrace__flags_table;
+CTRACE_HIDDEN extern uint8_t ctrace__default_flags;
+
+static inline size_t ctrace__flags_slot_of(uintptr_t addr, size_t mask)
+{
+	return (size_t)(((uint64_t)addr * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+}
+
+static inline uint8_t ctrace__function_flags(uintptr_t fn)
+{
+	const struct ctrace__flags_table_t *t = atomic_load_explicit(
+		&ctrace__flags_table, memory_order_acquire);
+	if (t == NULL)
+		return ctrace__default_flags;
+	for (size_t i = ctrace__flags_slot_of(fn, t->mask);;
+	     i = (i + 1) & t->mask) {
+		if (t->slots[i].addr == fn)
+			return t->slots[i].flags;
+		if (t->slots[i].addr == 0)
+			return ctrace__default_flags;
+	}
+}
 
 CTRACE_HIDDEN void ctrace__policy_enter(struct ctrace__thread *t,
 					uintptr_t fn, uintptr_t site,

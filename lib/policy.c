@@ -135,6 +135,14 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
 	uint8_t flags = (gate & CTRACE_GATE_TABLE) ? ctrace__function_flags(fn)
 						   : 0;
+	/* Filters alone decide by address, entry and exit alike: no shadow
+	 * stack, so a filtered-out function costs one table lookup. */
+	if (gate == CTRACE_GATE_TABLE &&
+	    !(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
+		if (!(flags & CTRACE_F_SKIP))
+			emit(&t->main, 0, fn, site, sp, ctrace__now(), 1);
+		return;
+	}
 	struct ctrace__frame *f = push(t, fn, site, sp);
 	if (f == NULL || (flags & CTRACE_F_SKIP) || !recording(t, gate) ||
 	    (ctrace__max_depth && t->recorded >= ctrace__max_depth))
@@ -184,6 +192,16 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 			 uintptr_t site)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
+	if (gate == CTRACE_GATE_TABLE) {
+		uint8_t flags = ctrace__function_flags(fn);
+		if (flags & CTRACE_F_SKIP)
+			return;
+		if (!(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
+			emit(&t->main, CTRACE_TAG_EXIT_BIT, fn, site, 0,
+			     ctrace__now(), 1);
+			return;
+		}
+	}
 	/* The function's return address may be the trampoline by now. */
 	if (unlikely(site == (uintptr_t)ctrace__return_trampoline))
 		site = ctrace__retval_real_site(fn);

@@ -17,7 +17,8 @@ void stream_init(struct stream *s, struct trace *t, struct chunk_span span)
 	memset(s, 0, sizeof *s);
 	s->trace = t;
 	s->next_chunk = span.first;
-	s->chunks_end = span.first + span.n;
+	/* An empty span may have no array at all: NULL + 0 is undefined. */
+	s->chunks_end = span.n ? span.first + span.n : span.first;
 }
 
 void stream_fini(struct stream *s)

@@ -1,0 +1,79 @@
+#!/bin/sh
+# make-corpus.sh -- writes the fuzz target's seed corpus: small real traces.
+#
+#	fuzz/make-corpus.sh BUILDDIR OUTDIR
+#
+# Builds a few of the test programs with BUILDDIR's recorder and records
+# them with 4 KiB chunks (the smallest), so that each trace has several
+# chunks, streams and record types in a few kilobytes: calls, threads, a
+# signal stream, longjmp, exceptions, a fork()ed child, lost events,
+# markers, arguments and return values.  fuzz/corpus holds its output;
+# rerun it after a format change.
+set -eu
+
+build=$(cd "$1" && pwd)
+mkdir -p "$2"
+out=$(cd "$2" && pwd)
+src=$(cd "$(dirname "$0")/.." && pwd)
+progs=$src/tests/progs
+cc=${CC:-cc}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+prog() {
+	name=$1
+	shift
+	"$cc" -O0 -g -finstrument-functions -I"$src/include" -o "$name" "$@" \
+		"$build/lib/libctrace.a" -pthread -ldl
+}
+
+record() {
+	seed=$1
+	shift
+	rm -f trace.bin*
+	env CTRACE_OUTPUT="$tmp/trace.bin" CTRACE_CHUNK_SIZE=4k \
+		CTRACE_QUIET=1 "$@" >/dev/null 2>&1 || true
+	for f in trace.bin*; do
+		[ -f "$f" ] || continue
+		suffix=${f#trace.bin}
+		trim "$f" "$out/$seed${suffix:+-child}"
+	done
+}
+
+# trim TRACE COPY: TRACE without the unused chunks of its preallocated
+# tail (a trace not finalized keeps them), and at most 64 KiB of it.
+trim() {
+	size=$(wc -c <"$1")
+	end=4096
+	off=4096
+	while [ "$off" -lt "$size" ] && [ "$off" -lt 65536 ]; do
+		magic=$(od -An -tx4 -j "$off" -N4 "$1" | tr -d ' ')
+		[ "$magic" = 4b484354 ] && end=$((off + 4096))
+		off=$((off + 4096))
+	done
+	head -c "$end" "$1" >"$2"
+}
+
+prog fib "$progs/fib.c"
+prog threads "$progs/threads.c"
+prog signals "$progs/signals.c"
+prog longjmp "$progs/longjmp.c"
+prog fork "$progs/fork.c"
+prog crash "$progs/crash.c"
+"${CXX:-c++}" -O0 -g -finstrument-functions -o exceptions \
+	"$progs/exceptions.cc" "$build/lib/libctrace.a" -pthread -ldl
+
+record fib ./fib 4
+record fib-args env CTRACE_ARGS='*' CTRACE_RETVAL='*' ./fib 3
+record threads ./threads
+record signals ./signals
+record longjmp ./longjmp
+record exceptions ./exceptions
+record fork ./fork
+record abort ./crash abort
+record segv ./crash segv
+# A trace cut short at the end of a chunk: the last chunk is partial.
+record fib-cut ./fib 6
+head -c 12000 "$out/fib-cut" >"$out/fib-cut.tmp" && mv "$out/fib-cut.tmp" "$out/fib-cut"
+ls -l "$out"
