@@ -281,6 +281,7 @@ void output_json_init(struct output *o)
 {
 	static struct json_state state;
 
+	memset(&state, 0, sizeof state); /* a fresh document each time */
 	o->ops = &json_ops;
 	outbuf_init_memory(&state.unfinished);
 	o->leaves = false; /* every call at its exit's place in time */
