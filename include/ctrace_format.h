@@ -190,7 +190,17 @@ enum ctrace_record_type {
 	 * 16 bytes xmm0, 16 bytes xmm1 (zero on i386), 10 bytes st0, u8 st0
 	 * valid, u64 address, u8 length, 64 bytes: memory at r0 when it
 	 * points into the caller's stack frame (a returned struct).  Payload
-	 * CTRACE_RETVAL_PAYLOAD bytes. */
+	 * CTRACE_RETVAL_PAYLOAD bytes.
+	 * Compact form (the capture plan knows the return type's registers):
+	 * u8 state (0: not filled; CTRACE_RETVAL_COMPACT: filled), u8 mask
+	 * (CTRACE_RETVAL_R0...), then only the fields of the bits set, in
+	 * bit order: u64 r0, u64 r1, 16 bytes xmm0, 16 bytes xmm1, 10 bytes
+	 * st0, then for CTRACE_RETVAL_MEM u64 address, u8 length, the bytes
+	 * (at r0: a struct returned in memory).  A field the recorder could
+	 * not have is left out with its bit cleared (zero bytes may follow
+	 * the last field).  Shorter than
+	 * CTRACE_RETVAL_PAYLOAD unless it holds memory, and never with state
+	 * 1, so a reader of the full form alone finds it "not captured". */
 	CTRACE_REC_RETVAL = 5,
 
 	/* A user marker or tracepoint hit: u64 ticks (absolute), u8 kind
@@ -250,6 +260,16 @@ enum ctrace_lost_reason {
 };
 
 #define CTRACE_RETVAL_PAYLOAD 133
+
+/* RETVAL compact form: its filled state and register mask bits. */
+#define CTRACE_RETVAL_COMPACT 2
+#define CTRACE_RETVAL_R0 0x01   /* rax / eax */
+#define CTRACE_RETVAL_R1 0x02   /* rdx / edx */
+#define CTRACE_RETVAL_XMM0 0x04
+#define CTRACE_RETVAL_XMM1 0x08
+#define CTRACE_RETVAL_ST0 0x10
+#define CTRACE_RETVAL_MEM 0x20  /* up to CTRACE_RETVAL_MEM_MAX bytes at r0 */
+#define CTRACE_RETVAL_MEM_MAX 64
 
 /* The largest ENTRY or EXIT group: DEFINE (3 + 17) plus tag, a 10-byte
  * time delta and a 10-byte stack delta.  The recorder keeps at least this

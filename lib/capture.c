@@ -61,12 +61,14 @@ static const uint8_t saved_regnos[CTRACE_NREGS] = {3, 6, 7, 5};
  * ------------------------------------------------------------------------ */
 
 /* One patched return address. */
-struct tramp_entry {
+struct ctrace__tramp_entry {
 	uintptr_t slot;     /* where the return address lives */
 	uintptr_t real;     /* the real return address */
 	uintptr_t fn;
 	uint8_t *rec;       /* the reserved RETVAL payload, or NULL */
 	uint64_t chunk;     /* the chunk rec lies in */
+	uint8_t mask;       /* CTRACE_RETVAL_* to save; 0: the full form */
+	uint8_t mem;        /* bytes at r0 with CTRACE_RETVAL_MEM */
 };
 
 #define CACHE_SIZE 1024 /* entries, a power of two */
@@ -81,7 +83,7 @@ struct cfa_rule {
 #define TRAMP_MAX 16384 /* patched frames per thread */
 
 struct cap_thread {
-	struct tramp_entry *stack;
+	struct ctrace__tramp_entry *stack;
 	size_t depth;
 	struct cfa_rule *cache;
 	int failed; /* no memory: capture nothing more on this thread */
@@ -123,7 +125,7 @@ static int thread_ready(struct cap_thread *c)
 	c->cache = (struct cfa_rule *)(m + TRAMP_MAX * sizeof *c->stack);
 	c->stack_top = find_stack_top();
 	ctrace__barrier();
-	c->stack = (struct tramp_entry *)m;
+	c->stack = (struct ctrace__tramp_entry *)m;
 	return 1;
 }
 
@@ -179,12 +181,13 @@ void ctrace__capture_setup(void)
 		else
 			string_max = v;
 	}
-	if ((a != NULL && *a) || (r != NULL && *r))
+	if ((a != NULL && *a) || (r != NULL && *r)) {
+		/* The plan also knows each function's return registers. */
 		ctrace__capture_on = 1;
-	if (a != NULL && *a) {
 		ctrace__plan_load();
-		find_readonly_text();
 	}
+	if (a != NULL && *a)
+		find_readonly_text();
 }
 
 /* Before main, so main's own arguments are captured; constructors of the
@@ -733,7 +736,7 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
  * ------------------------------------------------------------------------ */
 
 static void patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
-			 uintptr_t cfa)
+			 uintptr_t cfa, uint8_t mask, uint8_t mem)
 {
 	uintptr_t slot = cfa - PTR_SIZE;
 	if (*(uintptr_t *)slot != site)
@@ -741,7 +744,8 @@ static void patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
 	/* Entries above whose slot no longer holds the trampoline belong
 	 * to frames that are gone (longjmp). */
 	while (c->depth > 0) {
-		const struct tramp_entry *top = &c->stack[c->depth - 1];
+		const struct ctrace__tramp_entry *top =
+			&c->stack[c->depth - 1];
 		if (top->slot > slot ||
 		    *(const uintptr_t *)top->slot ==
 			    (uintptr_t)ctrace__return_trampoline)
@@ -752,12 +756,14 @@ static void patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
 		return;
 	/* Fill, publish, then patch: a signal handler on this thread sees
 	 * either no entry or a complete one. */
-	struct tramp_entry *e = &c->stack[c->depth];
+	struct ctrace__tramp_entry *e = &c->stack[c->depth];
 	e->slot = slot;
 	e->real = site;
 	e->fn = fn;
 	e->rec = NULL;
 	e->chunk = 0;
+	e->mask = mask;
+	e->mem = mem;
 	ctrace__barrier();
 	c->depth++;
 	ctrace__barrier();
@@ -788,58 +794,84 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 		cfa = 0; /* not believable */
 	if (flags & CTRACE_F_ARGS)
 		write_args(s, c, r, cfa, e);
-	if ((flags & CTRACE_F_RETVAL) && cfa != 0 && own_body)
-		patch_return(c, fn, site, cfa);
+	if (!(flags & CTRACE_F_RETVAL) || cfa == 0 || !own_body)
+		return;
+	/* A function the plan knows returns nothing: no trampoline. */
+	if (e != NULL && e->ret_known) {
+		if (e->ret_mask != 0)
+			patch_return(c, fn, site, cfa, e->ret_mask, e->ret_mem);
+	} else {
+		patch_return(c, fn, site, cfa, 0, 0);
+	}
 }
 
 /* The patched frame of fn still waiting for its exit hook. */
-static struct tramp_entry *pending(struct cap_thread *c, uintptr_t fn,
-				   uintptr_t sp)
+static struct ctrace__tramp_entry *pending(struct cap_thread *c,
+					   uintptr_t fn)
 {
 	if (c->stack == NULL)
 		return NULL;
 	for (size_t i = c->depth, n = 0; i > 0 && n < 8; i--, n++) {
-		struct tramp_entry *e = &c->stack[i - 1];
-		if (e->slot < sp ||
-		    *(const uintptr_t *)e->slot !=
-			    (uintptr_t)ctrace__return_trampoline)
+		struct ctrace__tramp_entry *e = &c->stack[i - 1];
+		if (*(const uintptr_t *)e->slot !=
+		    (uintptr_t)ctrace__return_trampoline)
 			continue; /* a frame that is gone (longjmp) */
 		return e->fn == fn && e->rec == NULL ? e : NULL;
 	}
 	return NULL;
 }
 
-int ctrace__retval_pending(uintptr_t fn, uintptr_t sp)
+/* The RETVAL payload's size for a mask (0: the full form). */
+static size_t retval_payload(uint8_t mask, uint8_t mem)
 {
-	return pending(&cap, fn, sp) != NULL;
+	if (mask == 0)
+		return CTRACE_RETVAL_PAYLOAD;
+	size_t n = 2;
+	n += (mask & CTRACE_RETVAL_R0) ? 8 : 0;
+	n += (mask & CTRACE_RETVAL_R1) ? 8 : 0;
+	n += (mask & CTRACE_RETVAL_XMM0) ? 16 : 0;
+	n += (mask & CTRACE_RETVAL_XMM1) ? 16 : 0;
+	n += (mask & CTRACE_RETVAL_ST0) ? 10 : 0;
+	n += (mask & CTRACE_RETVAL_MEM) ? 9 + (size_t)mem : 0;
+	return n;
 }
 
-uintptr_t ctrace__retval_real_site(uintptr_t fn)
+struct ctrace__tramp_entry *
+ctrace__retval_pending(uintptr_t fn, uintptr_t *real, size_t *bytes)
 {
-	const struct tramp_entry *e = pending(&cap, fn, 0);
-	return e != NULL ? e->real : 0;
+	struct ctrace__tramp_entry *e = pending(&cap, fn);
+	if (e != NULL) {
+		*real = e->real;
+		*bytes = 4 + retval_payload(e->mask, e->mem);
+	}
+	return e;
 }
 
-void ctrace__retval_reserve(struct ctrace__stream *s, uintptr_t fn)
+void ctrace__retval_reserve(struct ctrace__stream *s,
+			    struct ctrace__tramp_entry *e)
 {
-	struct cap_thread *c = &cap;
-	struct tramp_entry *e = pending(c, fn, 0);
-	if (e == NULL || s->cur == NULL ||
-	    (size_t)(s->chunk_end - s->cur) < CTRACE_RETVAL_PAYLOAD + 4)
+	size_t len = retval_payload(e->mask, e->mem);
+	if (s->cur == NULL || (size_t)(s->chunk_end - s->cur) < len + 4)
 		return;
 	uint8_t *rec = s->cur;
 	rec[1] = CTRACE_REC_RETVAL;
-	rec[2] = (uint8_t)(CTRACE_RETVAL_PAYLOAD | 0x80);
-	rec[3] = (uint8_t)(CTRACE_RETVAL_PAYLOAD >> 7);
-	memset(rec + 4, 0, CTRACE_RETVAL_PAYLOAD);
+	rec[2] = (uint8_t)(len | 0x80);
+	rec[3] = (uint8_t)(len >> 7);
+	rec[4] = 0;
+	if (e->mask != 0) {
+		rec[5] = e->mask;
+		memset(rec + 6, 0, len - 2);
+	} else {
+		memset(rec + 5, 0, len - 1);
+	}
 	ctrace__barrier();
 	rec[0] = CTRACE_TAG_EXTENDED;
-	s->cur = rec + 4 + CTRACE_RETVAL_PAYLOAD;
+	s->cur = rec + 4 + len;
 	e->rec = rec + 4;
 	e->chunk = s->chunk;
 }
 
-static void fill_retval(uint8_t *p, const struct ctrace__retregs *r)
+static void fill_full(uint8_t *p, const struct ctrace__retregs *r)
 {
 	uint64_t r0 = r->RET0, r1 = r->RET1;
 	memcpy(p + 1, &r0, 8);
@@ -861,6 +893,61 @@ static void fill_retval(uint8_t *p, const struct ctrace__retregs *r)
 	}
 	ctrace__barrier();
 	p[0] = 1;
+}
+
+/* The compact form: the registers the plan named, nothing else.  A field
+ * that cannot be had (st0 empty, memory not in the caller's frame) is left
+ * out and its bit cleared; the bytes reserved for it stay zero at the end
+ * of the payload. */
+static void fill_compact(uint8_t *p, const struct ctrace__retregs *r,
+			 uint8_t mask, uint8_t mem)
+{
+	uint8_t *q = p + 2;
+	if (mask & CTRACE_RETVAL_R0) {
+		uint64_t v = r->RET0;
+		memcpy(q, &v, 8);
+		q += 8;
+	}
+	if (mask & CTRACE_RETVAL_R1) {
+		uint64_t v = r->RET1;
+		memcpy(q, &v, 8);
+		q += 8;
+	}
+#if defined(__x86_64__)
+	if (mask & CTRACE_RETVAL_XMM0) {
+		memcpy(q, r->xmm0, 16);
+		q += 16;
+	}
+	if (mask & CTRACE_RETVAL_XMM1) {
+		memcpy(q, r->xmm1, 16);
+		q += 16;
+	}
+#else
+	q += (mask & CTRACE_RETVAL_XMM0) ? 16 : 0;
+	q += (mask & CTRACE_RETVAL_XMM1) ? 16 : 0;
+#endif
+	if (mask & CTRACE_RETVAL_ST0) {
+		if (r->st0_valid) {
+			memcpy(q, r->st0, 10);
+			q += 10;
+		} else {
+			mask &= (uint8_t)~CTRACE_RETVAL_ST0;
+		}
+	}
+	if (mask & CTRACE_RETVAL_MEM) {
+		uintptr_t a = (uintptr_t)r->RET0;
+		if (a >= r->sp && a < r->sp + 4096) {
+			uint64_t a64 = a;
+			memcpy(q, &a64, 8);
+			q[8] = mem;
+			memcpy(q + 9, (const void *)a, mem);
+		} else {
+			mask &= (uint8_t)~CTRACE_RETVAL_MEM;
+		}
+	}
+	p[1] = mask;
+	ctrace__barrier();
+	p[0] = CTRACE_RETVAL_COMPACT;
 }
 
 static __attribute__((noreturn)) void lost_return(void)
@@ -887,10 +974,15 @@ uintptr_t ctrace__trampoline_exit(struct ctrace__retregs *r)
 			}
 	if (!found)
 		lost_return();
-	struct tramp_entry *e = &c->stack[found - 1];
+	struct ctrace__tramp_entry *e = &c->stack[found - 1];
 	uintptr_t real = e->real;
-	if (e->rec != NULL && t->main.cur != NULL && t->main.chunk == e->chunk)
-		fill_retval(e->rec, r);
+	if (e->rec != NULL && t->main.cur != NULL &&
+	    t->main.chunk == e->chunk) {
+		if (e->mask != 0)
+			fill_compact(e->rec, r, e->mask, e->mem);
+		else
+			fill_full(e->rec, r);
+	}
 	ctrace__barrier();
 	c->depth = found - 1;
 	errno = saved_errno;
@@ -911,7 +1003,8 @@ static void restore_all(void)
 	if (c->stack == NULL)
 		return;
 	while (c->depth > 0) {
-		struct tramp_entry *e = &c->stack[c->depth - 1];
+		struct ctrace__tramp_entry *e =
+			&c->stack[c->depth - 1];
 		if (*(uintptr_t *)e->slot == (uintptr_t)ctrace__return_trampoline)
 			*(uintptr_t *)e->slot = e->real;
 		ctrace__barrier();

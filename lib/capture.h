@@ -80,6 +80,9 @@ struct ctrace__plan_entry {
 	uint8_t cfa_reg;   /* DWARF number + 1 */
 	uint8_t wide;      /* also the generic windows */
 	uint8_t nmem, nstr;
+	/* The return value's registers (CTRACE_RETVAL_* bits), when the plan
+	 * knows them (ret_known); none: the function returns nothing. */
+	uint8_t ret_known, ret_mask, ret_mem;
 	struct ctrace__plan_mem mem[CTRACE_PLAN_MAX_MEM];
 	struct ctrace__plan_str str[CTRACE_PLAN_MAX_STR];
 };
@@ -115,14 +118,16 @@ CTRACE_HIDDEN void ctrace__capture_entry(struct ctrace__stream *s,
 					 uint8_t flags, uintptr_t fn,
 					 uintptr_t site,
 					 const struct ctrace__regs *r);
-/* Exit hook: reserves the RETVAL record if the call's return address was
- * patched.  Called before the EXIT is emitted (to make room) and after. */
-CTRACE_HIDDEN int ctrace__retval_pending(uintptr_t fn, uintptr_t sp);
-/* The real return address of fn's patched frame (0 if none). */
-CTRACE_HIDDEN uintptr_t ctrace__retval_real_site(uintptr_t fn);
+/* Exit hook: the patched frame of fn waiting for its RETVAL record, or
+ * NULL.  Its real return address (*real) and the record's size (with its
+ * header) come with it. */
+struct ctrace__tramp_entry;
+CTRACE_HIDDEN struct ctrace__tramp_entry *
+ctrace__retval_pending(uintptr_t fn, uintptr_t *real, size_t *bytes);
+/* Reserves the RETVAL record right after the EXIT (room made by the
+ * caller), for the trampoline to fill. */
 CTRACE_HIDDEN void ctrace__retval_reserve(struct ctrace__stream *s,
-					  uintptr_t fn);
-#define CTRACE_RETVAL_REC_BYTES 128
+					  struct ctrace__tramp_entry *e);
 
 /* Called by the trampoline: fills the RETVAL record, returns the real
  * return address. */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +45,12 @@ static struct segment *segments; /* MAX_SEGMENTS entries, mmap'ed */
 static uint64_t chunks_per_segment;
 static pthread_mutex_t grow_mutex = PTHREAD_MUTEX_INITIALIZER;
 static int warned_no_space;
+static dev_t file_dev; /* identity of the file behind ctrace__file.fd */
+static ino_t file_ino;
+
+/* Where the trace's descriptor is moved: out of the way of programs that
+ * dup2() onto low numbers. */
+#define FD_FLOOR 200
 
 /* ---------------------------------------------------------------------------
  * Choosing and opening the file
@@ -80,7 +87,10 @@ static void u32_str(char *buf, uint32_t v)
  * negative errno (the caller reports it). */
 static int open_candidate(const char *path)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	/* O_NONBLOCK: a FIFO or device planted at the path must not block
+	 * the program; it is refused below. */
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
+				    O_NONBLOCK, 0666);
 	if (fd < 0)
 		return errno == ELOOP ? -ELOOP : -errno;
 	struct stat st;
@@ -88,6 +98,8 @@ static int open_candidate(const char *path)
 		close(fd);
 		return -EINVAL;
 	}
+	file_dev = st.st_dev;
+	file_ino = st.st_ino;
 	/* A live writer holds the lock for as long as it runs. */
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		close(fd);
@@ -168,9 +180,45 @@ static int report_open_error(int err)
 	return err;
 }
 
+/* Moves fd above FD_FLOOR if it can; returns the fd to use. */
+static int move_high(int fd)
+{
+	int high = fcntl(fd, F_DUPFD_CLOEXEC, FD_FLOOR);
+	if (high < 0)
+		return fd;
+	close(fd);
+	return high;
+}
+
+/* The trace's descriptor, checked to still be the trace: a program may
+ * close every descriptor (daemons, closefrom) and open other files that
+ * get its number.  Then the file is opened again by its name, if that is
+ * still the same file.  With grow_mutex held.  Returns -1 when the trace
+ * cannot be reached any more. */
+static int trace_fd(void)
+{
+	struct ctrace__file *f = &ctrace__file;
+	struct stat st;
+	if (f->fd >= 0 && fstat(f->fd, &st) == 0 && st.st_dev == file_dev &&
+	    st.st_ino == file_ino)
+		return f->fd;
+	f->fd = -1; /* not ours any more: never close it */
+	int fd = open(f->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || st.st_dev != file_dev ||
+	    st.st_ino != file_ino) {
+		close(fd);
+		return -1;
+	}
+	f->fd = move_high(fd);
+	return f->fd;
+}
+
 static int map_header(uint32_t chunk_size)
 {
 	struct ctrace__file *f = &ctrace__file;
+	f->fd = move_high(f->fd);
 	int e = posix_fallocate(f->fd, 0, CTRACE_HEADER_SIZE);
 	if (e != 0)
 		return -e;
@@ -242,7 +290,7 @@ int ctrace__file_open(const struct ctrace__config *c)
 	f->fd = fd;
 	err = map_header(c->chunk_size);
 	if (err < 0) {
-		close(fd);
+		close(f->fd);
 		f->fd = -1;
 		return report_open_error(err);
 	}
@@ -274,7 +322,12 @@ int ctrace__file_reopen_child(uint32_t parent_pid, uint32_t parent_thread,
 	}
 	munmap(f->header, CTRACE_HEADER_SIZE);
 	f->header = NULL;
-	close(f->fd); /* also drops the parent's lock from our side */
+	/* Also drops the parent's lock from our side.  Only if it is still
+	 * the trace: the program may have reused the number. */
+	struct stat st;
+	if (f->fd >= 0 && fstat(f->fd, &st) == 0 && st.st_dev == file_dev &&
+	    st.st_ino == file_ino)
+		close(f->fd);
 	f->fd = -1;
 
 	int fd = open_trace(f->base, 0);
@@ -283,7 +336,7 @@ int ctrace__file_reopen_child(uint32_t parent_pid, uint32_t parent_thread,
 	f->fd = fd;
 	int err = map_header(f->chunk_size);
 	if (err < 0) {
-		close(fd);
+		close(f->fd);
 		f->fd = -1;
 		return report_open_error(err);
 	}
@@ -298,10 +351,39 @@ int ctrace__file_reopen_child(uint32_t parent_pid, uint32_t parent_thread,
  * Chunks
  * ------------------------------------------------------------------------ */
 
+/* Reports, once, that the trace cannot grow: one line. */
+static void warn_no_space(const char *why)
+{
+	if (warned_no_space)
+		return;
+	warned_no_space = 1;
+	ctrace__warn(ctrace__file.path, ": cannot grow the trace (", why);
+}
+
+/* posix_fallocate past RLIMIT_FSIZE raises SIGXFSZ, which kills the
+ * program: never ask for more than the limit. */
+static int within_file_limit(uint64_t want)
+{
+	struct rlimit rl;
+	return getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+	       want <= (uint64_t)rl.rlim_cur;
+}
+
 /* With grow_mutex held. */
 static int grow(uint64_t need)
 {
 	struct ctrace__file *f = &ctrace__file;
+	if (!within_file_limit(need)) {
+		warn_no_space("file size limit); events that do not fit "
+			      "are counted as lost");
+		return -EFBIG;
+	}
+	int fd = trace_fd();
+	if (fd < 0) {
+		warn_no_space("its descriptor was closed and the file is gone"
+			      "); events that do not fit are counted as lost");
+		return -EBADF;
+	}
 	uint64_t step = f->size / 4;
 	step = step < GROW_MIN ? GROW_MIN : step > GROW_MAX ? GROW_MAX : step;
 	uint64_t want = f->size + step;
@@ -310,20 +392,25 @@ static int grow(uint64_t need)
 	want = CTRACE_HEADER_SIZE +
 	       (want - CTRACE_HEADER_SIZE + f->chunk_size - 1) /
 		       f->chunk_size * f->chunk_size;
-	int e = posix_fallocate(f->fd, (off_t)f->size, (off_t)(want - f->size));
+	if (!within_file_limit(want))
+		want = need;
+	int e = posix_fallocate(fd, (off_t)f->size, (off_t)(want - f->size));
 	if (e != 0 && want > need) {
 		want = need;
-		e = posix_fallocate(f->fd, (off_t)f->size,
+		e = posix_fallocate(fd, (off_t)f->size,
 				    (off_t)(want - f->size));
 	}
 	if (e != 0) {
-		if (!warned_no_space) {
-			warned_no_space = 1;
-			ctrace__warn(f->path, ": cannot grow the trace: ",
-				     strerror(e));
-			ctrace__warn("events that do not fit are counted as "
-				     "lost", NULL, NULL);
-		}
+		char why[160];
+		size_t n = 0;
+		for (const char *p = strerror(e); *p && n < 80; p++)
+			why[n++] = *p;
+		const char *rest = "); events that do not fit are counted as "
+				   "lost";
+		for (const char *p = rest; *p; p++)
+			why[n++] = *p;
+		why[n] = '\0';
+		warn_no_space(why);
 		return -e;
 	}
 	f->size = want;
@@ -335,8 +422,11 @@ static uint8_t *segment(uint64_t s)
 {
 	uint8_t *a = atomic_load(&segments[s].addr);
 	if (a == NULL) {
+		int fd = trace_fd();
+		if (fd < 0)
+			return NULL;
 		void *m = mmap(NULL, SEGMENT_BYTES, PROT_READ | PROT_WRITE,
-			       MAP_SHARED, ctrace__file.fd,
+			       MAP_SHARED, fd,
 			       (off_t)(CTRACE_HEADER_SIZE + s * SEGMENT_BYTES));
 		if (m == MAP_FAILED)
 			return NULL;
@@ -404,7 +494,8 @@ void ctrace__file_finish(void)
 	 * new end; events after this point extend the file again. */
 	uint64_t end = CTRACE_HEADER_SIZE +
 		       f->header->chunks_claimed * (uint64_t)f->chunk_size;
-	if (end < f->size && ftruncate(f->fd, (off_t)end) == 0)
+	int fd = end < f->size ? trace_fd() : -1;
+	if (fd >= 0 && ftruncate(fd, (off_t)end) == 0)
 		f->size = end;
 	ctrace__clock_update(f->header);
 	__atomic_or_fetch(&f->header->flags, CTRACE_FLAG_FINALIZED,

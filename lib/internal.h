@@ -186,6 +186,8 @@ CTRACE_HIDDEN void ctrace__modules_scan(uint64_t now);
  * lies outside every known module and the loader's list has changed.
  * The scan is dated `now`, so the module is known from that event on. */
 CTRACE_HIDDEN void ctrace__modules_check(uintptr_t addr, uint64_t now);
+/* Rescans if the loader's list changed (at chunk claims). */
+CTRACE_HIDDEN void ctrace__modules_refresh(uint64_t now);
 CTRACE_HIDDEN void ctrace__modules_reset(void);
 
 /* ---------------------------------------------------------------------------

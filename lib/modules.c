@@ -4,11 +4,16 @@
  * object, its path, load bias, address range and build-id.  Objects are
  * recorded at start-up, and again whenever an address shows up that no
  * known object covers and the loader's list has changed since (dlopen),
- * and at exit.  dl_iterate_phdr runs without our lock held: user code may
- * call it with an instrumented callback, which would otherwise order the
- * two locks both ways.
+ * when a thread claims a chunk and the list has changed, and at exit.
+ * dlopen and dlclose called by the program go through wrappers here that
+ * rescan at once: a library unloaded and another loaded at the same
+ * address are then told apart, with times that fall between the last call
+ * into the first and the first call into the second.  dl_iterate_phdr
+ * runs without our lock held: user code may call it with an instrumented
+ * callback, which would otherwise order the two locks both ways.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
@@ -30,7 +35,11 @@ static struct known *known;
 static _Atomic size_t n_known;
 static uint32_t generation;
 static uint64_t seen_adds = ~0ull, seen_subs = ~0ull;
+/* Bumped when an object is found gone: threads' cached hits are stale. */
+static _Atomic uint32_t map_generation;
 static __thread uintptr_t hit_start, hit_end
+	__attribute__((tls_model("initial-exec")));
+static __thread uint32_t hit_generation
 	__attribute__((tls_model("initial-exec")));
 
 /* ---------------------------------------------------------------------------
@@ -241,6 +250,7 @@ void ctrace__modules_scan(uint64_t now)
 		if (atomic_load(&k->gone) || k->generation == generation)
 			continue;
 		atomic_store(&k->gone, 1);
+		atomic_fetch_add(&map_generation, 1);
 		uint8_t rec[16];
 		put_u64(rec, now);
 		put_u64(rec + 8, k->start);
@@ -258,8 +268,11 @@ void ctrace__modules_scan(uint64_t now)
 
 void ctrace__modules_check(uintptr_t addr, uint64_t now)
 {
-	if (addr - hit_start < hit_end - hit_start)
+	uint32_t gen = atomic_load_explicit(&map_generation,
+					    memory_order_relaxed);
+	if (addr - hit_start < hit_end - hit_start && gen == hit_generation)
 		return;
+	hit_generation = gen;
 	size_t n = atomic_load_explicit(&n_known, memory_order_acquire);
 	for (size_t i = 0; i < n; i++) {
 		const struct known *k = &known[i];
@@ -279,10 +292,76 @@ void ctrace__modules_check(uintptr_t addr, uint64_t now)
 		ctrace__modules_scan(now);
 }
 
+/* A thread claims a chunk: catches a dlclose or dlopen the wrappers below
+ * did not see (called from a shared library, not the program). */
+void ctrace__modules_refresh(uint64_t now)
+{
+	if (known == NULL)
+		return;
+	struct collection c = {.first = 1};
+	dl_iterate_phdr(collect_one, &c);
+	if (c.adds != seen_adds || c.subs != seen_subs)
+		ctrace__modules_scan(now);
+}
+
+/* ---------------------------------------------------------------------------
+ * dlopen and dlclose
+ * ------------------------------------------------------------------------ */
+
+/* After the loader changed its list: record the change, and start the
+ * calling thread's pair tables afresh, so that a function of a new object
+ * at an address an unloaded one used is defined again (its name differs). */
+static void loader_changed(void)
+{
+	struct ctrace__thread *t = &ctrace__self;
+	if (atomic_load(&ctrace__global) != CTRACE_G_ON ||
+	    t->state != CTRACE_T_IDLE)
+		return;
+	int saved_errno = errno;
+	t->state = CTRACE_T_BUSY;
+	ctrace__barrier();
+	ctrace__modules_scan(ctrace__now());
+	memset(t->main.pair, 0, sizeof t->main.pair);
+	if (t->signal != NULL)
+		memset(t->signal->pair, 0, sizeof t->signal->pair);
+	ctrace__barrier();
+	t->state = CTRACE_T_IDLE;
+	errno = saved_errno;
+}
+
+/* The program's own calls bind to these (they are in the executable);
+ * the real functions are the next definitions, in libc. */
+__attribute__((visibility("default"))) void *dlopen(const char *file,
+						    int mode)
+{
+	static void *(*real)(const char *, int);
+	if (real == NULL)
+		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+	if (real == NULL)
+		return NULL;
+	void *h = real(file, mode);
+	if (h != NULL)
+		loader_changed();
+	return h;
+}
+
+__attribute__((visibility("default"))) int dlclose(void *handle)
+{
+	static int (*real)(void *);
+	if (real == NULL)
+		real = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+	if (real == NULL)
+		return -1;
+	int r = real(handle);
+	loader_changed();
+	return r;
+}
+
 /* In a fork()ed child: the new file has recorded nothing yet. */
 void ctrace__modules_reset(void)
 {
 	atomic_store(&n_known, 0);
 	seen_adds = seen_subs = ~0ull;
 	hit_start = hit_end = 0;
+	atomic_fetch_add(&map_generation, 1);
 }

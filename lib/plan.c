@@ -13,9 +13,12 @@
  *   ctrace-plan 1
  *   module BUILD-ID-HEX
  *   pc PC fde START cfa REG OFFSET [wide] [mem BASE OFFSET LENGTH]...
- *      [str r REG | str BASE OFFSET]...
+ *      [str r REG | str BASE OFFSET]... [ret MASK LENGTH]
  * Numbers are hexadecimal for addresses (PC, START), decimal otherwise;
- * BASE is `c` (the CFA) or `s` (the stack pointer).  A module whose build-id
+ * BASE is `c` (the CFA) or `s` (the stack pointer).  `ret` names the
+ * registers that hold the function's return value (CTRACE_RETVAL_* bits
+ * of ctrace_format.h; 0: it returns nothing) and LENGTH the bytes of a
+ * struct returned in memory.  A module whose build-id
  * matches no loaded object is ignored, so a stale plan never applies.
  */
 #define _GNU_SOURCE
@@ -181,6 +184,15 @@ static int parse_pc(struct lexer *l, uintptr_t bias,
 				return -1;
 			e->cfa_reg = (uint8_t)(v + 1);
 			e->cfa_off = (int32_t)w;
+		} else if (is_word(k, len, "ret")) {
+			if (number(l, 10, &v) < 0 || number(l, 10, &w) < 0 ||
+			    v < 0 || v > 0x3f || w < 0 ||
+			    w > CTRACE_RETVAL_MEM_MAX ||
+			    (!(v & CTRACE_RETVAL_MEM) && w != 0))
+				return -1;
+			e->ret_known = 1;
+			e->ret_mask = (uint8_t)v;
+			e->ret_mem = (uint8_t)w;
 		} else if (is_word(k, len, "wide")) {
 			e->wide = 1;
 		} else if (is_word(k, len, "mem")) {

@@ -143,10 +143,18 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 			emit(&t->main, 0, fn, site, sp, ctrace__now(), 1);
 		return;
 	}
-	struct ctrace__frame *f = push(t, fn, site, sp);
-	if (f == NULL || (flags & CTRACE_F_SKIP) || !recording(t, gate) ||
-	    (ctrace__max_depth && t->recorded >= ctrace__max_depth))
+	/* Capture with filters alone needs no shadow stack either: nothing
+	 * can switch recording between an entry and its exit. */
+	struct ctrace__frame *f = NULL;
+	if (gate != CTRACE_GATE_TABLE) {
+		f = push(t, fn, site, sp);
+		if (f == NULL || (flags & CTRACE_F_SKIP) ||
+		    !recording(t, gate) ||
+		    (ctrace__max_depth && t->recorded >= ctrace__max_depth))
+			return;
+	} else if (flags & CTRACE_F_SKIP) {
 		return;
+	}
 
 	struct ctrace__stream *s = &t->main;
 	uint64_t now = ctrace__now();
@@ -158,6 +166,12 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 				 CTRACE_MAX_EVENT_BYTES + ctrace__args_max())) &&
 	    ctrace__stream_refill(s, now) == NULL) {
 		ctrace__stream_lost(s, now, 0);
+		return;
+	}
+	if (f == NULL) {
+		emit(s, 0, fn, site, sp, now, 1);
+		if (capture)
+			ctrace__capture_entry(s, capture, fn, site, regs);
 		return;
 	}
 	f->pos = s->cur;
@@ -202,17 +216,27 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 			return;
 		}
 	}
-	/* The function's return address may be the trampoline by now. */
+	/* A patched return address: the frame waiting for its RETVAL, and
+	 * the real return address (the hook may be given the trampoline). */
+	uintptr_t real = 0;
+	size_t retval_bytes = 0;
+	struct ctrace__tramp_entry *pending =
+		ctrace__capture_on ? ctrace__retval_pending(fn, &real,
+							    &retval_bytes)
+				   : NULL;
 	if (unlikely(site == (uintptr_t)ctrace__return_trampoline))
-		site = ctrace__retval_real_site(fn);
-	struct ctrace__frame *f = pop(t, fn);
-	if (f != NULL) {
-		if (!f->recorded)
+		site = real;
+	struct ctrace__frame *f = NULL;
+	if (gate != CTRACE_GATE_TABLE) {
+		f = pop(t, fn);
+		if (f != NULL) {
+			if (!f->recorded)
+				return;
+			t->recorded--;
+		} else if ((gate & CTRACE_GATE_TABLE) &&
+			   (ctrace__function_flags(fn) & CTRACE_F_SKIP)) {
 			return;
-		t->recorded--;
-	} else if ((gate & CTRACE_GATE_TABLE) &&
-		   (ctrace__function_flags(fn) & CTRACE_F_SKIP)) {
-		return;
+		}
 	}
 	/* A call missing from the shadow stack was entered before anything
 	 * could switch recording off (that keeps the stack from then on),
@@ -225,19 +249,18 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 		rewind_call(s, f);
 		return;
 	}
-	/* A patched return address: reserve the RETVAL record right after
-	 * the EXIT, in the same chunk, for the trampoline to fill. */
-	int retval = ctrace__capture_on && ctrace__retval_pending(fn, 0);
-	if (retval && s->cur != NULL &&
+	/* Reserve the RETVAL record right after the EXIT, in the same
+	 * chunk, for the trampoline to fill. */
+	if (pending != NULL && s->cur != NULL &&
 	    (size_t)(s->chunk_end - s->cur) <
-		    CTRACE_MAX_EVENT_BYTES + CTRACE_RETVAL_REC_BYTES &&
+		    CTRACE_MAX_EVENT_BYTES + retval_bytes &&
 	    ctrace__stream_refill(s, now) == NULL) {
 		ctrace__stream_lost(s, now, 0);
 		return;
 	}
 	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, 0, now, 1);
-	if (retval)
-		ctrace__retval_reserve(s, fn);
+	if (pending != NULL)
+		ctrace__retval_reserve(s, pending);
 	if (gate & CTRACE_GATE_CALLBACK)
 		notify(t, CTRACE_EVENT_EXIT, fn, site, now, t->recorded);
 }

@@ -122,4 +122,9 @@ bool dw_i386_stack_slot(struct dw_module *m, Dwarf_Attribute *loc,
 bool dw_clang_spill_at(struct dw_module *m, uint16_t machine, uint64_t rel_pc,
 		       int64_t home, size_t size, int64_t *spill);
 
+/* The registers a function's return value comes back in
+ * (CTRACE_RETVAL_* bits; 0: void) and *mem, the bytes of a struct returned
+ * in memory (values.c). */
+unsigned values_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem);
+
 #endif /* CTRACE_SYMBOLIZER_DWINFO_H */

@@ -607,6 +607,11 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 			fprintf(out, " str %c %" PRId64, nd.str[i].base,
 				nd.str[i].off);
 	}
+	/* The return value's registers: the recorder saves only those, and
+	 * sets no trampoline for a function that returns nothing. */
+	unsigned mem;
+	unsigned ret = values_ret_regs(&c.sub, machine == 3, &mem);
+	fprintf(out, " ret %u %u", ret, mem);
 	fputc('\n', out);
 }
 

@@ -747,6 +747,98 @@ static void classify(Dwarf_Die *type, size_t off, enum cls c[2], int depth)
 	}
 }
 
+/* Where the calling convention puts a function's return value: the
+ * CTRACE_RETVAL_* registers (0: it returns nothing), and *mem the bytes at
+ * r0 when it is returned in memory.  Follows values_retval exactly: the
+ * capture plan asks the recorder for these and nothing else. */
+unsigned values_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem)
+{
+	Dwarf_Die type, st;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	*mem = 0;
+	if (!type_of(fn_die, &type))
+		return 0;
+	strip(&type, &st);
+	size_t size = type_size(&type, i386 ? 4 : 8);
+	if (size == 0 || size > CTRACE_RETVAL_MEM_MAX)
+		return CTRACE_RETVAL_R0; /* shown as unsupported anyway */
+	bool is_float = dwarf_tag(&st) == DW_TAG_base_type &&
+			dwarf_attr(&st, DW_AT_encoding, &a) &&
+			dwarf_formudata(&a, &enc) == 0 && enc == DW_ATE_float;
+	int tag = dwarf_tag(&st);
+	bool aggregate = tag == DW_TAG_structure_type ||
+			 tag == DW_TAG_class_type || tag == DW_TAG_union_type;
+	if (is_float && (i386 || size > 8))
+		return CTRACE_RETVAL_ST0;
+	if (is_float)
+		return CTRACE_RETVAL_XMM0;
+	if (i386 && aggregate)
+		goto memory;
+	if (i386)
+		return size > 4 ? CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1
+				: CTRACE_RETVAL_R0;
+	if (aggregate || size > 8) {
+		enum cls c[2] = {CLS_NONE, CLS_NONE};
+		classify(&type, 0, c, 0);
+		if (size > 16 || c[0] == CLS_MEMORY || c[1] == CLS_MEMORY ||
+		    c[0] == CLS_X87)
+			goto memory;
+		unsigned mask = 0;
+		int ni = 0, ns = 0;
+		for (int i = 0; i < 2 && (size_t)i * 8 < size; i++) {
+			if (c[i] == CLS_SSE)
+				mask |= ns++ ? CTRACE_RETVAL_XMM1
+					     : CTRACE_RETVAL_XMM0;
+			else
+				mask |= ni++ ? CTRACE_RETVAL_R1
+					     : CTRACE_RETVAL_R0;
+		}
+		return mask;
+	}
+	return CTRACE_RETVAL_R0;
+memory:
+	*mem = (unsigned)size;
+	return CTRACE_RETVAL_R0 | CTRACE_RETVAL_MEM;
+}
+
+/* The compact RETVAL payload spread into the full layout; *have: the
+ * CTRACE_RETVAL_* fields it holds.  -1 if it is malformed. */
+static int expand_compact(const uint8_t *p, size_t len, uint8_t *full,
+			  unsigned *have)
+{
+	static const struct {
+		unsigned bit;
+		size_t at, n;
+	} fields[] = {
+		{CTRACE_RETVAL_R0, 1, 8},    {CTRACE_RETVAL_R1, 9, 8},
+		{CTRACE_RETVAL_XMM0, 17, 16}, {CTRACE_RETVAL_XMM1, 33, 16},
+		{CTRACE_RETVAL_ST0, 49, 10},
+	};
+	unsigned mask = p[1];
+	size_t i = 2;
+	memset(full, 0, CTRACE_RETVAL_PAYLOAD);
+	full[0] = CTRACE_RETVAL_COMPACT;
+	for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+		if (!(mask & fields[k].bit))
+			continue;
+		if (len - i < fields[k].n)
+			return -1;
+		memcpy(full + fields[k].at, p + i, fields[k].n);
+		i += fields[k].n;
+	}
+	if (mask & CTRACE_RETVAL_ST0)
+		full[59] = 1;
+	if (mask & CTRACE_RETVAL_MEM) {
+		if (len - i < 9 || p[i + 8] > CTRACE_RETVAL_MEM_MAX ||
+		    len - i - 9 < p[i + 8])
+			return -1;
+		memcpy(full + 60, p + i, 9 + (size_t)p[i + 8]);
+	}
+	*have = mask;
+	return 0;
+}
+
 struct values *values_retval(struct trace *t, const struct pair *p,
 			     const uint8_t *payload, size_t len)
 {
@@ -768,6 +860,18 @@ struct values *values_retval(struct trace *t, const struct pair *p,
 	const char *why = NULL;
 	uint8_t buf[MAX_VALUE_BYTES] = {0};
 
+	uint8_t full[CTRACE_RETVAL_PAYLOAD];
+	unsigned have = CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 |
+			CTRACE_RETVAL_XMM0 | CTRACE_RETVAL_XMM1 |
+			CTRACE_RETVAL_ST0 | CTRACE_RETVAL_MEM;
+	if (len >= 2 && payload[0] == CTRACE_RETVAL_COMPACT) {
+		if (expand_compact(payload, len, full, &have) < 0) {
+			why = "not captured";
+			goto out;
+		}
+		payload = full;
+		len = sizeof full;
+	}
 	if (len < CTRACE_RETVAL_PAYLOAD) {
 		why = "not captured";
 		goto out;
@@ -776,7 +880,7 @@ struct values *values_retval(struct trace *t, const struct pair *p,
 		why = "not captured (left by longjmp or an exception)";
 		goto out;
 	}
-	if (payload[0] != 1) {
+	if (payload[0] != 1 && payload[0] != CTRACE_RETVAL_COMPACT) {
 		why = "not captured (inlined or cloned call)";
 		goto out;
 	}
@@ -801,9 +905,18 @@ struct values *values_retval(struct trace *t, const struct pair *p,
 	bool aggregate = tag == DW_TAG_structure_type ||
 			 tag == DW_TAG_class_type || tag == DW_TAG_union_type;
 
+	/* The compact form holds the registers the plan named: a value
+	 * whose registers are missing is not shown (never a zero). */
+#define NEED(bits)                                                     \
+	do {                                                           \
+		if (((bits) & ~have) != 0) {                           \
+			why = "not captured";                          \
+			goto out;                                      \
+		}                                                      \
+	} while (0)
 	if (is_float && (i386 || size > 8)) {
 		/* x87: st0 holds it, converted to the type's precision */
-		if (!st0_ok) {
+		if (!st0_ok || !(have & CTRACE_RETVAL_ST0)) {
 			why = "not captured";
 			goto out;
 		}
@@ -819,6 +932,7 @@ struct values *values_retval(struct trace *t, const struct pair *p,
 			memcpy(buf, st0, 10);
 		}
 	} else if (is_float) {
+		NEED(CTRACE_RETVAL_XMM0);
 		memcpy(buf, x0, size);
 	} else if (i386 ? aggregate : false) {
 		goto memory;
@@ -827,6 +941,8 @@ struct values *values_retval(struct trace *t, const struct pair *p,
 			why = "unsupported type";
 			goto out;
 		}
+		NEED(size > 4 ? CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1
+			      : CTRACE_RETVAL_R0);
 		memcpy(buf, r0, size < 4 ? size : 4);
 		if (size > 4)
 			memcpy(buf + 4, r1, size - 4);
@@ -841,17 +957,28 @@ struct values *values_retval(struct trace *t, const struct pair *p,
 		for (int i = 0; i < 2 && (size_t)i * 8 < size; i++) {
 			size_t n = size - (size_t)i * 8 < 8 ? size - (size_t)i * 8
 							    : 8;
-			const uint8_t *src = c[i] == CLS_SSE ? sses[ns++]
-							     : ints[ni++];
+			unsigned bit;
+			const uint8_t *src;
+			if (c[i] == CLS_SSE) {
+				bit = ns ? CTRACE_RETVAL_XMM1 : CTRACE_RETVAL_XMM0;
+				src = sses[ns++];
+			} else {
+				bit = ni ? CTRACE_RETVAL_R1 : CTRACE_RETVAL_R0;
+				src = ints[ni++];
+			}
+			NEED(bit);
 			memcpy(buf + i * 8, src, n);
 		}
 	} else {
+		NEED(CTRACE_RETVAL_R0);
 		memcpy(buf, r0, size);
 	}
 	goto show;
 memory:
 	/* Returned in memory: r0 holds the buffer's address. */
-	if (mem_len >= size && mem_addr == get_uint(r0, (size_t)ptr_size) &&
+	if ((have & (CTRACE_RETVAL_R0 | CTRACE_RETVAL_MEM)) ==
+		    (CTRACE_RETVAL_R0 | CTRACE_RETVAL_MEM) &&
+	    mem_len >= size && mem_addr == get_uint(r0, (size_t)ptr_size) &&
 	    mem_addr != 0) {
 		memcpy(buf, mem, size);
 	} else {
@@ -868,6 +995,7 @@ show: {
 out:
 	add_value(&vb, NULL, &type, NULL, why);
 	return finish(&vb, false);
+#undef NEED
 }
 
 void values_free(struct values *v)
