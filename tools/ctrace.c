@@ -138,9 +138,12 @@ void print_version(void)
 /* ctrace-symbolize's options that take their value in the next argument
  * (keep in step with symbolizer/main.c). */
 static const char *const symbolizer_value_options[] = {
-	"--format", "--output", "--thread-ids", "--demangle", "--search-dir",
+	"--format",   "--output", "--thread-ids", "--demangle",
+	"--search-dir", "--sort", "--weight",     "--filter",
+	"--notrace",  "--hide",   "--match",      "--depth",
+	"--time-filter", "--tid", "--time-range",
 };
-static const char symbolizer_value_letters[] = "fo";
+static const char symbolizer_value_letters[] = "foFNHDt";
 
 /* Whether ARGV names a trace, so that trace.bin need not be added. */
 static int has_operand(char **argv)
