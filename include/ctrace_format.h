@@ -212,6 +212,15 @@ enum ctrace_record_type {
 	 * (enum ctrace_control), u8 scope (enum ctrace_control_scope). */
 	CTRACE_REC_CONTROL = 7,
 
+	/* CTRACE_REC_ARGS in short form, written when the capture plan
+	 * names the registers a call needs (and so the CFA rule, which a
+	 * reader finds in the same CFI): sleb pc minus the ENTRY's function,
+	 * u8 n, n times (u8 DWARF register number, u64 value), then memory
+	 * blocks up to the end of the payload, each sleb address minus the
+	 * ENTRY's stack pointer, uleb length, the bytes.  The stack pointer
+	 * is the ENTRY's; the CFA is not recorded. */
+	CTRACE_REC_ARGS_SHORT = 8,
+
 	/* --- in the metadata stream ---------------------------------------- */
 
 	/* The process: u64 ticks, u32 pid, u32 ppid, then the executable's

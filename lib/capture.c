@@ -545,16 +545,37 @@ size_t ctrace__args_max(void)
 	size_t strings = CTRACE_PLAN_MAX_STR * string_max;
 	if (strings > STRING_BUDGET)
 		strings = STRING_BUDGET;
-	return 4 + 24 + 1 + CTRACE_NREGS * 9 + 2 * 12 + WINDOW_JOINED +
-	       CTRACE_PLAN_MAX_MEM * 12 + CTRACE_PLAN_MAX_BYTES +
-	       CTRACE_PLAN_MAX_STR * 12 + strings;
+	/* Block headers take up to 14 bytes in the short form. */
+	return 4 + 24 + 1 + CTRACE_NREGS * 9 + 2 * 14 + WINDOW_JOINED +
+	       CTRACE_PLAN_MAX_MEM * 14 + CTRACE_PLAN_MAX_BYTES +
+	       CTRACE_PLAN_MAX_STR * 14 + strings;
 }
 
-static uint8_t *put_block_header(uint8_t *p, uintptr_t addr, size_t len)
+static uint8_t *put_sleb(uint8_t *p, intptr_t v)
 {
+	while (v < -64 || v > 63) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7; /* arithmetic shift: gcc and clang */
+	}
+	*p++ = (uint8_t)(v & 0x7f);
+	return p;
+}
+
+/* A block's address: a u64, or in the short form (base != 0) an sleb
+ * relative to base, the stack pointer. */
+static uint8_t *put_address(uint8_t *p, uintptr_t addr, uintptr_t base)
+{
+	if (base != 0)
+		return put_sleb(p, (intptr_t)(addr - base));
 	uint64_t a = addr;
 	memcpy(p, &a, 8);
-	p += 8;
+	return p + 8;
+}
+
+static uint8_t *put_block_header(uint8_t *p, uintptr_t addr, size_t len,
+				 uintptr_t base)
+{
+	p = put_address(p, addr, base);
 	while (len >= 0x80) {
 		*p++ = (uint8_t)(len | 0x80);
 		len >>= 7;
@@ -566,7 +587,7 @@ static uint8_t *put_block_header(uint8_t *p, uintptr_t addr, size_t len)
 /* Stack memory [start, end), cut to what is known to be mapped: from the
  * stack pointer up to the top of the stack. */
 static uint8_t *put_block(uint8_t *p, uintptr_t start, uintptr_t end,
-			  uintptr_t sp, uintptr_t top)
+			  uintptr_t sp, uintptr_t top, uintptr_t base)
 {
 	if (start < sp)
 		start = sp;
@@ -574,7 +595,7 @@ static uint8_t *put_block(uint8_t *p, uintptr_t start, uintptr_t end,
 		end = top;
 	if (start >= end)
 		return p;
-	p = put_block_header(p, start, end - start);
+	p = put_block_header(p, start, end - start, base);
 	memcpy(p, (const void *)start, end - start);
 	return p + (end - start);
 }
@@ -648,7 +669,7 @@ static uintptr_t saved_register(const struct ctrace__regs *r, int regno)
  * cannot be read leaves an empty block at its address; NULL none. */
 static uint8_t *put_strings(uint8_t *p, const struct ctrace__plan_entry *e,
 			    const struct ctrace__regs *r, uintptr_t cfa,
-			    uintptr_t top)
+			    uintptr_t top, uintptr_t rel)
 {
 	size_t budget = STRING_BUDGET;
 	for (int i = 0; i < e->nstr && budget > 0; i++) {
@@ -667,35 +688,50 @@ static uint8_t *put_strings(uint8_t *p, const struct ctrace__plan_entry *e,
 		if (a == 0)
 			continue;
 		size_t max = string_max < budget ? string_max : budget;
-		uint8_t *hdr = p;
+		uint8_t *hdr = put_address(p, a, rel);
 		/* The length fits in two bytes: write it after the text. */
-		size_t n = read_string(a, hdr + 10, max, r->sp, top);
-		uint64_t a64 = a;
-		memcpy(hdr, &a64, 8);
-		hdr[8] = (uint8_t)(n | 0x80);
-		hdr[9] = (uint8_t)(n >> 7);
-		p = hdr + 10 + n;
+		size_t n = read_string(a, hdr + 2, max, r->sp, top);
+		hdr[0] = (uint8_t)(n | 0x80);
+		hdr[1] = (uint8_t)(n >> 7);
+		p = hdr + 2 + n;
 		budget -= n;
 	}
 	return p;
 }
 
+/* The ARGS record, or with a plan that names the registers (and so the
+ * CFA rule, which the symbolizer reads in the same CFI) the short form:
+ * no stack pointer (the ENTRY's), no CFA, addresses relative. */
 static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 		       const struct ctrace__regs *r, uintptr_t cfa,
-		       const struct ctrace__plan_entry *e)
+		       uintptr_t fn, const struct ctrace__plan_entry *e)
 {
 	uint8_t *rec = s->cur, *p = rec + 4; /* tag, type, 2-byte length */
-	uint64_t v[3] = {r->pc, r->sp, cfa};
-	memcpy(p, v, 24);
-	p += 24;
-	*p++ = CTRACE_NREGS;
+	/* The reader has the ENTRY's stack pointer in words: exact for an
+	 * aligned one, as compiled code keeps it. */
+	int short_form = e != NULL && e->regs_known && !e->wide &&
+			 (r->sp & (PTR_SIZE - 1)) == 0;
+	uintptr_t rel = short_form ? r->sp : 0; /* addresses relative to */
+	if (short_form) {
+		p = put_sleb(p, (intptr_t)(r->pc - fn));
+	} else {
+		uint64_t v[3] = {r->pc, r->sp, cfa};
+		memcpy(p, v, 24);
+		p += 24;
+	}
+	/* The registers the plan names, or all of them. */
+	uint32_t want = short_form ? e->regs : ~(uint32_t)0;
+	uint8_t *count = p++;
 	const uintptr_t *regs = (const uintptr_t *)r;
 	for (int i = 0; i < CTRACE_NREGS; i++) {
+		if (!(want & ((uint32_t)1 << saved_regnos[i])))
+			continue;
 		uint64_t x = regs[i];
 		*p++ = saved_regnos[i];
 		memcpy(p, &x, 8);
 		p += 8;
 	}
+	*count = (uint8_t)((p - count - 1) / 9);
 	uintptr_t sp = r->sp, top = stack_limit(c, sp, cfa);
 	if (e != NULL) {
 		for (int i = 0; i < e->nmem; i++) {
@@ -704,26 +740,26 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 			if (base == 0)
 				continue;
 			uintptr_t a = base + (uintptr_t)(intptr_t)m->off;
-			p = put_block(p, a, a + m->len, sp, top);
+			p = put_block(p, a, a + m->len, sp, top, rel);
 		}
 	}
 	if (e == NULL || e->wide) {
 		if (cfa > sp && cfa + WINDOW_ABOVE - sp <= WINDOW_JOINED) {
-			p = put_block(p, sp, cfa + WINDOW_ABOVE, sp, top);
+			p = put_block(p, sp, cfa + WINDOW_ABOVE, sp, top, 0);
 		} else if (cfa > sp) {
-			p = put_block(p, sp, sp + WINDOW_BELOW, sp, top);
+			p = put_block(p, sp, sp + WINDOW_BELOW, sp, top, 0);
 			uintptr_t lo = cfa - WINDOW_BELOW;
 			if (lo < sp + WINDOW_BELOW)
 				lo = sp + WINDOW_BELOW;
-			p = put_block(p, lo, cfa + WINDOW_ABOVE, sp, top);
+			p = put_block(p, lo, cfa + WINDOW_ABOVE, sp, top, 0);
 		} else {
-			p = put_block(p, sp, sp + WINDOW_NO_CFA, sp, top);
+			p = put_block(p, sp, sp + WINDOW_NO_CFA, sp, top, 0);
 		}
 	}
 	if (e != NULL && e->nstr)
-		p = put_strings(p, e, r, cfa, top);
+		p = put_strings(p, e, r, cfa, top, rel);
 	size_t len = (size_t)(p - rec) - 4;
-	rec[1] = CTRACE_REC_ARGS;
+	rec[1] = short_form ? CTRACE_REC_ARGS_SHORT : CTRACE_REC_ARGS;
 	rec[2] = (uint8_t)(len | 0x80);
 	rec[3] = (uint8_t)(len >> 7);
 	ctrace__barrier();
@@ -793,7 +829,7 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 	if (cfa != 0 && (cfa <= r->sp || cfa - r->sp > (1u << 20)))
 		cfa = 0; /* not believable */
 	if (flags & CTRACE_F_ARGS)
-		write_args(s, c, r, cfa, e);
+		write_args(s, c, r, cfa, fn, e);
 	if (!(flags & CTRACE_F_RETVAL) || cfa == 0 || !own_body)
 		return;
 	/* A function the plan knows returns nothing: no trampoline. */

@@ -83,6 +83,10 @@ struct ctrace__plan_entry {
 	/* The return value's registers (CTRACE_RETVAL_* bits), when the plan
 	 * knows them (ret_known); none: the function returns nothing. */
 	uint8_t ret_known, ret_mask, ret_mem;
+	/* The saved registers to record, by DWARF number (regs_known; else
+	 * all of them). */
+	uint8_t regs_known;
+	uint32_t regs;
 	struct ctrace__plan_mem mem[CTRACE_PLAN_MAX_MEM];
 	struct ctrace__plan_str str[CTRACE_PLAN_MAX_STR];
 };

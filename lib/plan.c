@@ -13,9 +13,11 @@
  *   ctrace-plan 1
  *   module BUILD-ID-HEX
  *   pc PC fde START cfa REG OFFSET [wide] [mem BASE OFFSET LENGTH]...
- *      [str r REG | str BASE OFFSET]... [ret MASK LENGTH]
+ *      [str r REG | str BASE OFFSET]... [regs MASK] [ret MASK LENGTH]
  * Numbers are hexadecimal for addresses (PC, START), decimal otherwise;
- * BASE is `c` (the CFA) or `s` (the stack pointer).  `ret` names the
+ * BASE is `c` (the CFA) or `s` (the stack pointer).  `regs` names the
+ * callee-saved registers the ARGS record needs (a hexadecimal mask by
+ * DWARF number; without it, all of them).  `ret` names the
  * registers that hold the function's return value (CTRACE_RETVAL_* bits
  * of ctrace_format.h; 0: it returns nothing) and LENGTH the bytes of a
  * struct returned in memory.  A module whose build-id
@@ -184,6 +186,12 @@ static int parse_pc(struct lexer *l, uintptr_t bias,
 				return -1;
 			e->cfa_reg = (uint8_t)(v + 1);
 			e->cfa_off = (int32_t)w;
+		} else if (is_word(k, len, "regs")) {
+			if (number(l, 16, &v) < 0 || v < 0 ||
+			    v > 0xffffffffll)
+				return -1;
+			e->regs_known = 1;
+			e->regs = (uint32_t)v;
 		} else if (is_word(k, len, "ret")) {
 			if (number(l, 10, &v) < 0 || number(l, 10, &w) < 0 ||
 			    v < 0 || v > 0x3f || w < 0 ||

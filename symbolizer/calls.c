@@ -119,12 +119,18 @@ static void on_exit_event(struct output *o, struct thread *th,
 			return;
 		}
 	}
-	/* Entered before the trace: whatever is open was entered after it,
-	 * inside it, and left without an exit. */
-	unwind(o, th, 0, ev->ticks, CLOSE_NO_EXIT);
-	o->ops->close(o, th, ev->pair, ev->ticks, ev->ticks, 0,
+	/* Entered before the trace (a fork()ed child returning through its
+	 * parent's frames), or before the thread switched to this stack (a
+	 * coroutine resumed by swapcontext).  The open calls are left open:
+	 * in the second case they are still running, and gone frames are
+	 * closed by the stack pointer of the next entry. */
+	o->ops->close(o, th, ev->pair, ev->ticks, ev->ticks, th->depth,
 		      CLOSE_BEFORE_TRACE);
 }
+
+/* How far above the outermost call of a thread a call must be to be on
+ * another stack, not a sibling of that call with a smaller frame. */
+#define OTHER_STACK_DISTANCE ((uint64_t)64 << 10)
 
 /* A call entered above an open call's stack pointer means that call is
  * gone: longjmp or an exception left it without an exit.  At the same
@@ -136,6 +142,11 @@ static void close_abandoned(struct output *o, struct thread *th,
 {
 	size_t keep = th->depth;
 
+	/* Far above the thread's outermost open call is another stack (a
+	 * coroutine's, a signal handler's sigaltstack): nothing is left. */
+	if (keep && th->stack[0].sp &&
+	    ev->sp > th->stack[0].sp + OTHER_STACK_DISTANCE)
+		return;
 	while (keep) {
 		const struct frame *f = &th->stack[keep - 1];
 		if (!f->sp || f->sp > ev->sp ||

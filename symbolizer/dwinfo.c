@@ -22,6 +22,7 @@
 
 #include "dwinfo.h"
 #include "internal.h"
+#include "values.h"
 
 /* ---------------------------------------------------------------------------
  * Modules
@@ -128,6 +129,52 @@ int capture_parse(const uint8_t *p, size_t len, struct capture *c)
 		p += blen;
 	}
 	return 0;
+}
+
+uint8_t *args_expand_short(const uint8_t *p, size_t len, uint64_t fn,
+			   uint64_t sp, uint64_t addr_mask, size_t *out_len)
+{
+	const uint8_t *end = p + len;
+	int64_t d;
+	if (read_sleb(&p, end, &d) < 0 || p == end)
+		return NULL;
+	unsigned n = *p++;
+	if (n > CAPTURE_MAX_REGS || (size_t)(end - p) < n * 9u)
+		return NULL;
+	/* The full form: 24 bytes more up front, at most 14 - 1 more per
+	 * block header (one per byte of the short form at worst). */
+	uint8_t *out = must_malloc(25 + n * 9u + (size_t)(end - p) * 14);
+	uint8_t *q = out;
+	uint64_t v[3] = {(fn + (uint64_t)d) & addr_mask, sp, 0};
+	memcpy(q, v, 24);
+	q += 24;
+	*q++ = (uint8_t)n;
+	memcpy(q, p, n * 9u);
+	q += n * 9u;
+	p += n * 9u;
+	while (p < end) {
+		uint64_t blen;
+		if (read_sleb(&p, end, &d) < 0 ||
+		    read_uleb(&p, end, &blen) < 0 ||
+		    blen > (uint64_t)(end - p)) {
+			free(out);
+			return NULL;
+		}
+		uint64_t addr = (sp + (uint64_t)d) & addr_mask;
+		memcpy(q, &addr, 8);
+		q += 8;
+		uint64_t l = blen;
+		while (l >= 0x80) {
+			*q++ = (uint8_t)(l | 0x80);
+			l >>= 7;
+		}
+		*q++ = (uint8_t)l;
+		memcpy(q, p, (size_t)blen);
+		q += blen;
+		p += blen;
+	}
+	*out_len = (size_t)(q - out);
+	return out;
 }
 
 bool capture_read(const struct capture *c, uint64_t addr, void *out,

@@ -58,6 +58,8 @@ struct need {
 	bool wide;
 	struct plan_string str[MAX_STRINGS];
 	size_t nstr;
+	uint64_t regs; /* saved registers read, by DWARF number */
+	bool all_regs; /* a caller's call-site values may read any of them */
 };
 
 static void need_range(struct need *nd, enum base b, int64_t lo, int64_t len)
@@ -112,8 +114,16 @@ static bool is_saved(const struct ctx *c, uint64_t reg)
 	return false;
 }
 
+/* The evaluator will read the saved register reg. */
+static void need_reg(const struct ctx *c, uint64_t reg)
+{
+	if (is_saved(c, reg) && reg < 64)
+		c->need->regs |= (uint64_t)1 << reg;
+}
+
 static struct sym reg_sym(const struct ctx *c, uint64_t reg)
 {
+	need_reg(c, reg);
 	if (reg == (uint64_t)c->sp_reg)
 		return (struct sym){SYM_SP, 0};
 	if (reg == (uint64_t)c->bp_reg && c->cfa_reg == c->bp_reg)
@@ -177,6 +187,9 @@ static void entry_value_needs(struct ctx *c, Dwarf_Attribute *attr,
 	Dwarf_Attribute sub;
 	Dwarf_Op *ops;
 	size_t n;
+	/* The caller's DW_AT_call_value expressions read its registers,
+	 * which the callee's saved ones give. */
+	c->need->all_regs = true;
 	if (attr == NULL || dwarf_getlocation_attr(attr, op, &sub) != 0 ||
 	    dwarf_getlocation(&sub, &ops, &n) != 0 || n != 1)
 		return;
@@ -231,9 +244,11 @@ static struct sloc eval(struct ctx *c, Dwarf_Attribute *attr,
 		if ((a >= DW_OP_reg0 && a <= DW_OP_reg31) || a == DW_OP_regx) {
 			if (n != 1)
 				return none;
-			return (struct sloc){L_REGISTER, {SYM_NONE, 0},
-					     a == DW_OP_regx ? op->number
-							     : (uint64_t)(a - DW_OP_reg0)};
+			uint64_t reg = a == DW_OP_regx
+					       ? op->number
+					       : (uint64_t)(a - DW_OP_reg0);
+			need_reg(c, reg);
+			return (struct sloc){L_REGISTER, {SYM_NONE, 0}, reg};
 		}
 		if ((a >= DW_OP_breg0 && a <= DW_OP_breg31) || a == DW_OP_bregx) {
 			uint64_t reg = a == DW_OP_bregx ? op->number
@@ -596,6 +611,12 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 		c.cfa_reg, c.cfa_off);
 	if (nd.wide)
 		fputs(" wide", out);
+	/* The saved registers to record: those read, and the one the CFA
+	 * is computed from. */
+	if (!nd.wide && !nd.all_regs) {
+		need_reg(&c, (uint64_t)c.cfa_reg);
+		fprintf(out, " regs %" PRIx64, nd.regs);
+	}
 	for (size_t i = 0; i < nd.n; i++)
 		fprintf(out, " mem %c %" PRId64 " %" PRId64,
 			nd.r[i].base == BASE_CFA ? 'c' : 's', nd.r[i].lo,

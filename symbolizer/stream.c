@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "values.h"
 
 void stream_init(struct stream *s, struct trace *t, struct chunk_span span)
 {
@@ -201,14 +202,28 @@ static void attach_extra(struct stream *s, struct event *ev)
 
 	ev->extra = NULL;
 	ev->extra_len = 0;
-	if (s->end - p < 3 || p[0] != CTRACE_TAG_EXTENDED || p[1] != want)
+	if (s->end - p < 3 || p[0] != CTRACE_TAG_EXTENDED)
+		return;
+	/* The short form of ARGS is spread into the ARGS layout. */
+	bool short_args = ev->kind == EV_ENTRY &&
+			  p[1] == CTRACE_REC_ARGS_SHORT;
+	if (p[1] != want && !short_args)
 		return;
 	p += 2;
 	if (read_uleb(&p, s->end, &len) < 0 || len > (uint64_t)(s->end - p))
 		return; /* left to the main loop to report */
-	ev->extra = must_malloc(len ? len : 1);
-	memcpy(ev->extra, p, len);
-	ev->extra_len = len;
+	if (short_args) {
+		size_t n = 0;
+		ev->extra = args_expand_short(p, len, ev->pair->fn, ev->sp,
+					      s->trace->sp_mask, &n);
+		if (ev->extra == NULL) /* shown as not captured */
+			ev->extra = must_malloc(1);
+		ev->extra_len = n;
+	} else {
+		ev->extra = must_malloc(len ? len : 1);
+		memcpy(ev->extra, p, len);
+		ev->extra_len = len;
+	}
 	s->pos = p + len;
 }
 

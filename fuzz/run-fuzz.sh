@@ -1,0 +1,80 @@
+#!/bin/sh
+# run-fuzz.sh -- builds the symbolizer's fuzz target and runs it.
+#
+#	fuzz/run-fuzz.sh SECONDS
+#
+# Run from the build tree (make fuzz does: FUZZ_SECONDS, default 300).
+# The environment gives the tools: CLANG, top_srcdir, LIBS (the
+# symbolizer's libraries but libbfd).  Without clang or its libFuzzer
+# runtime the run is skipped, with the reason, and the script exits 0.
+#
+# The target starts from the seed corpus fuzz/corpus (real traces) plus
+# what earlier runs found (fuzz/work/corpus in the build tree).  An input
+# that crashes it, hangs it or makes it allocate without bound is written
+# to fuzz/work/ as crash-*, timeout-*, oom-* or leak-*; the script then
+# exits 1.  Fix the bug, then keep the input as a regression test: copy
+# it to tests/reliability/crashers/ (tests/reliability/crashers.sh replays
+# every file there).
+set -u
+
+seconds=${1:-300}
+: "${top_srcdir:?}"
+: "${CLANG:=}"
+: "${LIBS:=-ldw -lelf -liberty -lz}"
+
+skip() {
+	echo "fuzz: skipped: $*"
+	exit 0
+}
+
+[ -n "$CLANG" ] || skip "clang not found (configure looks for it)"
+mkdir -p fuzz/work/corpus || exit 1
+
+# The symbolizer's sources but main.c (the target has its own entry),
+# resolve.c, debuginfo.c, elfinfo.c (the stub resolver stands in for
+# them) and plan.c (capture plans, not read from traces).
+src=$top_srcdir/symbolizer
+sources=
+for f in reader meta stream symtab calls out_tree out_json aggregate \
+	out_report out_dot out_chrome out_folded out_flamegraph filter inputs \
+	json_header progress outbuf util strmap values dwinfo; do
+	sources="$sources $src/$f.c"
+done
+
+echo "fuzz: building fuzz/fuzz_trace with $CLANG"
+# shellcheck disable=SC2086
+if ! $CLANG -g -O1 -std=gnu11 -DHAVE_CONFIG_H -I. -I"$top_srcdir/include" \
+	-I"$src" -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -o fuzz/fuzz_trace \
+	"$top_srcdir/fuzz/fuzz_trace.c" "$top_srcdir/fuzz/stub_resolve.c" \
+	$sources $LIBS >fuzz/work/build.log 2>&1
+then
+	if grep -q -e 'libclang_rt.fuzzer' -e 'fsanitize=fuzzer' \
+		fuzz/work/build.log; then
+		skip "$CLANG has no libFuzzer runtime (Debian: libclang-rt-dev)"
+	fi
+	cat fuzz/work/build.log
+	echo "fuzz: the target does not build"
+	exit 1
+fi
+
+echo "fuzz: running for $seconds s"
+# -close_fd_mask=2: the symbolizer's messages about damaged input would
+# drown libFuzzer's own output (its reports still show).
+ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
+UBSAN_OPTIONS=print_stacktrace=1 \
+	./fuzz/fuzz_trace -max_total_time="$seconds" -max_len=70000 \
+	-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+	-close_fd_mask=2 -print_final_stats=1 \
+	-artifact_prefix=fuzz/work/ fuzz/work/corpus "$top_srcdir/fuzz/corpus" \
+	>fuzz/work/fuzz.log 2>&1
+status=$?
+grep '^stat::' fuzz/work/fuzz.log
+if [ $status -ne 0 ]; then
+	grep -v '^#' fuzz/work/fuzz.log | tail -n 60
+	echo "fuzz: FAILED; the input is in fuzz/work/:"
+	ls fuzz/work/ | grep -e '^crash-' -e '^timeout-' -e '^oom-' \
+		-e '^leak-' -e '^slow-unit-'
+	exit 1
+fi
+echo "fuzz: no problem found"
