@@ -191,16 +191,17 @@ enum ctrace_record_type {
 	 * valid, u64 address, u8 length, 64 bytes: memory at r0 when it
 	 * points into the caller's stack frame (a returned struct).  Payload
 	 * CTRACE_RETVAL_PAYLOAD bytes.
-	 * Compact form (the capture plan knows the return type's registers):
-	 * u8 state (0: not filled; CTRACE_RETVAL_COMPACT: filled), u8 mask
-	 * (CTRACE_RETVAL_R0...), then only the fields of the bits set, in
-	 * bit order: u64 r0, u64 r1, 16 bytes xmm0, 16 bytes xmm1, 10 bytes
-	 * st0, then for CTRACE_RETVAL_MEM u64 address, u8 length, the bytes
-	 * (at r0: a struct returned in memory).  A field the recorder could
-	 * not have is left out with its bit cleared (zero bytes may follow
-	 * the last field).  Shorter than
-	 * CTRACE_RETVAL_PAYLOAD unless it holds memory, and never with state
-	 * 1, so a reader of the full form alone finds it "not captured". */
+	 * Compact form, when the capture plan knows the return type's
+	 * registers: u8 state (0: not filled; filled: CTRACE_RETVAL_COMPACT
+	 * plus the mask of the fields that follow, CTRACE_RETVAL_R0...),
+	 * then those fields in bit order: u64 r0, u64 r1, 16 bytes xmm0,
+	 * 16 bytes xmm1, 10 bytes st0, and for CTRACE_RETVAL_MEM u64
+	 * address, u8 length, the bytes (at r0: a struct returned in
+	 * memory).  A field the recorder could not have (st0 empty, memory
+	 * outside the caller's frame) is left out with its bit; zero bytes
+	 * may follow the last field.  Always shorter than
+	 * CTRACE_RETVAL_PAYLOAD, so a reader of the full form alone finds
+	 * it "not captured". */
 	CTRACE_REC_RETVAL = 5,
 
 	/* A user marker or tracepoint hit: u64 ticks (absolute), u8 kind
@@ -215,10 +216,15 @@ enum ctrace_record_type {
 	/* CTRACE_REC_ARGS in short form, written when the capture plan
 	 * names the registers a call needs (and so the CFA rule, which a
 	 * reader finds in the same CFI): sleb pc minus the ENTRY's function,
-	 * u8 n, n times (u8 DWARF register number, u64 value), then memory
-	 * blocks up to the end of the payload, each sleb address minus the
-	 * ENTRY's stack pointer, uleb length, the bytes.  The stack pointer
-	 * is the ENTRY's; the CFA is not recorded. */
+	 * u8 n plus 8 times the low 5 bits of the stack pointer divided by
+	 * pointer_size (a reader whose ENTRY stack pointer disagrees must
+	 * not use the record), n times (u8 DWARF register number, sleb value: the register
+	 * as a signed pointer-sized integer, or with 0x80 added to the
+	 * number, the register minus the ENTRY's stack pointer), then
+	 * memory blocks up to the
+	 * end of the payload, each sleb address minus the ENTRY's stack
+	 * pointer, uleb length, the bytes.  The stack pointer is the
+	 * ENTRY's; the CFA is not recorded.  Sums wrap at the pointer size. */
 	CTRACE_REC_ARGS_SHORT = 8,
 
 	/* --- in the metadata stream ---------------------------------------- */
@@ -270,8 +276,8 @@ enum ctrace_lost_reason {
 
 #define CTRACE_RETVAL_PAYLOAD 133
 
-/* RETVAL compact form: its filled state and register mask bits. */
-#define CTRACE_RETVAL_COMPACT 2
+/* RETVAL compact form: its filled state, or'ed with the mask bits. */
+#define CTRACE_RETVAL_COMPACT 0x80
 #define CTRACE_RETVAL_R0 0x01   /* rax / eax */
 #define CTRACE_RETVAL_R1 0x02   /* rdx / edx */
 #define CTRACE_RETVAL_XMM0 0x04

@@ -33,6 +33,7 @@ uint8_t ctrace__capture_on;
 static size_t string_max = 64; /* CTRACE_STRLEN */
 #define STRING_MAX_LIMIT 1024
 #define STRING_BUDGET 1024 /* string bytes per ARGS record */
+static void compute_args_max(void);
 
 #define PTR_SIZE sizeof(uintptr_t)
 #if defined(__x86_64__)
@@ -69,7 +70,12 @@ struct ctrace__tramp_entry {
 	uint64_t chunk;     /* the chunk rec lies in */
 	uint8_t mask;       /* CTRACE_RETVAL_* to save; 0: the full form */
 	uint8_t mem;        /* bytes at r0 with CTRACE_RETVAL_MEM */
+	uint8_t len;        /* the RETVAL payload's size, if compact */
 };
+
+/* Whether the trampoline must look at st0 (read by hooks.S): set by the
+ * exit hook for the frame about to return. */
+__thread uint8_t ctrace__tramp_st0 __attribute__((tls_model("initial-exec")));
 
 #define CACHE_SIZE 1024 /* entries, a power of two */
 struct cfa_rule {
@@ -181,6 +187,7 @@ void ctrace__capture_setup(void)
 		else
 			string_max = v;
 	}
+	compute_args_max();
 	if ((a != NULL && *a) || (r != NULL && *r)) {
 		/* The plan also knows each function's return registers. */
 		ctrace__capture_on = 1;
@@ -540,15 +547,20 @@ static uintptr_t cfa_of(const struct cfa_rule *rule,
  * The ARGS record
  * ------------------------------------------------------------------------ */
 
-size_t ctrace__args_max(void)
+/* Block headers take up to 14 bytes in the short form. */
+#define ARGS_MAX(strings)                                                    \
+	(4 + 24 + 1 + CTRACE_NREGS * 9 + 2 * 14 + WINDOW_JOINED +          \
+	 CTRACE_PLAN_MAX_MEM * 14 + CTRACE_PLAN_MAX_BYTES +                  \
+	 CTRACE_PLAN_MAX_STR * 14 + (strings))
+
+size_t ctrace__args_max_bytes = ARGS_MAX(STRING_BUDGET);
+
+static void compute_args_max(void)
 {
 	size_t strings = CTRACE_PLAN_MAX_STR * string_max;
 	if (strings > STRING_BUDGET)
 		strings = STRING_BUDGET;
-	/* Block headers take up to 14 bytes in the short form. */
-	return 4 + 24 + 1 + CTRACE_NREGS * 9 + 2 * 14 + WINDOW_JOINED +
-	       CTRACE_PLAN_MAX_MEM * 14 + CTRACE_PLAN_MAX_BYTES +
-	       CTRACE_PLAN_MAX_STR * 14 + strings;
+	ctrace__args_max_bytes = ARGS_MAX(strings);
 }
 
 static uint8_t *put_sleb(uint8_t *p, intptr_t v)
@@ -656,6 +668,15 @@ static size_t read_string(uintptr_t a, uint8_t *out, size_t max,
 	return len;
 }
 
+uint8_t ctrace__regs_select(uint32_t dwarf_mask)
+{
+	uint8_t sel = 0;
+	for (int i = 0; i < CTRACE_NREGS; i++)
+		if (dwarf_mask & ((uint32_t)1 << saved_regnos[i]))
+			sel |= (uint8_t)(1u << i);
+	return sel;
+}
+
 static uintptr_t saved_register(const struct ctrace__regs *r, int regno)
 {
 	const uintptr_t *regs = (const uintptr_t *)r;
@@ -706,12 +727,15 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 		       const struct ctrace__regs *r, uintptr_t cfa,
 		       uintptr_t fn, const struct ctrace__plan_entry *e)
 {
-	uint8_t *rec = s->cur, *p = rec + 4; /* tag, type, 2-byte length */
 	/* The reader has the ENTRY's stack pointer in words: exact for an
 	 * aligned one, as compiled code keeps it. */
 	int short_form = e != NULL && e->regs_known && !e->wide &&
 			 (r->sp & (PTR_SIZE - 1)) == 0;
 	uintptr_t rel = short_form ? r->sp : 0; /* addresses relative to */
+	/* tag, type, length: one byte in the short form, moved up below if
+	 * the payload is longer than 127 bytes; else two. */
+	uint8_t *rec = s->cur, *p = rec + (short_form ? 3 : 4);
+	uint8_t *payload = p;
 	if (short_form) {
 		p = put_sleb(p, (intptr_t)(r->pc - fn));
 	} else {
@@ -720,18 +744,35 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 		p += 24;
 	}
 	/* The registers the plan names, or all of them. */
-	uint32_t want = short_form ? e->regs : ~(uint32_t)0;
+	unsigned sel = short_form ? e->regs_sel : (1u << CTRACE_NREGS) - 1;
 	uint8_t *count = p++;
 	const uintptr_t *regs = (const uintptr_t *)r;
-	for (int i = 0; i < CTRACE_NREGS; i++) {
-		if (!(want & ((uint32_t)1 << saved_regnos[i])))
-			continue;
-		uint64_t x = regs[i];
+	*count = 0;
+	for (; sel != 0; sel &= sel - 1) {
+		int i = __builtin_ctz(sel);
 		*p++ = saved_regnos[i];
-		memcpy(p, &x, 8);
-		p += 8;
+		if (short_form) {
+			/* Small integers in a byte or two; a pointer into the
+			 * stack relative to the stack pointer (flag 0x80). */
+			intptr_t v = (intptr_t)regs[i];
+			intptr_t d = (intptr_t)(regs[i] - r->sp);
+			if ((v < -(1 << 20) || v >= (1 << 20)) &&
+			    d >= -(1 << 20) && d < (1 << 20)) {
+				p[-1] |= 0x80;
+				v = d;
+			}
+			p = put_sleb(p, v);
+		} else {
+			uint64_t x = regs[i];
+			memcpy(p, &x, 8);
+			p += 8;
+		}
+		(*count)++;
 	}
-	*count = (uint8_t)((p - count - 1) / 9);
+	/* The short form's count byte also carries bits of the stack
+	 * pointer in words: the reader checks its own against them. */
+	if (short_form)
+		*count |= (uint8_t)(((r->sp / PTR_SIZE) & 0x1f) << 3);
 	uintptr_t sp = r->sp, top = stack_limit(c, sp, cfa);
 	if (e != NULL) {
 		for (int i = 0; i < e->nmem; i++) {
@@ -758,10 +799,18 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 	}
 	if (e != NULL && e->nstr)
 		p = put_strings(p, e, r, cfa, top, rel);
-	size_t len = (size_t)(p - rec) - 4;
+	size_t len = (size_t)(p - payload);
+	if (short_form && len < 0x80) {
+		rec[2] = (uint8_t)len;
+	} else {
+		if (short_form) {
+			memmove(payload + 1, payload, len);
+			p++;
+		}
+		rec[2] = (uint8_t)(len | 0x80);
+		rec[3] = (uint8_t)(len >> 7);
+	}
 	rec[1] = short_form ? CTRACE_REC_ARGS_SHORT : CTRACE_REC_ARGS;
-	rec[2] = (uint8_t)(len | 0x80);
-	rec[3] = (uint8_t)(len >> 7);
 	ctrace__barrier();
 	rec[0] = CTRACE_TAG_EXTENDED;
 	s->cur = p;
@@ -770,6 +819,21 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 /* ---------------------------------------------------------------------------
  * Return addresses
  * ------------------------------------------------------------------------ */
+
+/* The RETVAL payload's size for a mask (0: the full form). */
+static size_t retval_payload(uint8_t mask, uint8_t mem)
+{
+	if (mask == 0)
+		return CTRACE_RETVAL_PAYLOAD;
+	size_t n = 1;
+	n += (mask & CTRACE_RETVAL_R0) ? 8 : 0;
+	n += (mask & CTRACE_RETVAL_R1) ? 8 : 0;
+	n += (mask & CTRACE_RETVAL_XMM0) ? 16 : 0;
+	n += (mask & CTRACE_RETVAL_XMM1) ? 16 : 0;
+	n += (mask & CTRACE_RETVAL_ST0) ? 10 : 0;
+	n += (mask & CTRACE_RETVAL_MEM) ? 9 + (size_t)mem : 0;
+	return n;
+}
 
 static void patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
 			 uintptr_t cfa, uint8_t mask, uint8_t mem)
@@ -800,6 +864,7 @@ static void patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
 	e->chunk = 0;
 	e->mask = mask;
 	e->mem = mem;
+	e->len = (uint8_t)(mask != 0 ? retval_payload(mask, mem) : 0);
 	ctrace__barrier();
 	c->depth++;
 	ctrace__barrier();
@@ -857,28 +922,13 @@ static struct ctrace__tramp_entry *pending(struct cap_thread *c,
 	return NULL;
 }
 
-/* The RETVAL payload's size for a mask (0: the full form). */
-static size_t retval_payload(uint8_t mask, uint8_t mem)
-{
-	if (mask == 0)
-		return CTRACE_RETVAL_PAYLOAD;
-	size_t n = 2;
-	n += (mask & CTRACE_RETVAL_R0) ? 8 : 0;
-	n += (mask & CTRACE_RETVAL_R1) ? 8 : 0;
-	n += (mask & CTRACE_RETVAL_XMM0) ? 16 : 0;
-	n += (mask & CTRACE_RETVAL_XMM1) ? 16 : 0;
-	n += (mask & CTRACE_RETVAL_ST0) ? 10 : 0;
-	n += (mask & CTRACE_RETVAL_MEM) ? 9 + (size_t)mem : 0;
-	return n;
-}
-
 struct ctrace__tramp_entry *
 ctrace__retval_pending(uintptr_t fn, uintptr_t *real, size_t *bytes)
 {
 	struct ctrace__tramp_entry *e = pending(&cap, fn);
 	if (e != NULL) {
 		*real = e->real;
-		*bytes = 4 + retval_payload(e->mask, e->mem);
+		*bytes = 4 + (e->mask != 0 ? e->len : CTRACE_RETVAL_PAYLOAD);
 	}
 	return e;
 }
@@ -886,25 +936,41 @@ ctrace__retval_pending(uintptr_t fn, uintptr_t *real, size_t *bytes)
 void ctrace__retval_reserve(struct ctrace__stream *s,
 			    struct ctrace__tramp_entry *e)
 {
-	size_t len = retval_payload(e->mask, e->mem);
-	if (s->cur == NULL || (size_t)(s->chunk_end - s->cur) < len + 4)
+	uint8_t *rec = s->cur, *p;
+	if (rec == NULL)
 		return;
-	uint8_t *rec = s->cur;
-	rec[1] = CTRACE_REC_RETVAL;
-	rec[2] = (uint8_t)(len | 0x80);
-	rec[3] = (uint8_t)(len >> 7);
-	rec[4] = 0;
 	if (e->mask != 0) {
-		rec[5] = e->mask;
-		memset(rec + 6, 0, len - 2);
+		/* The fields are read only once the state says filled, and
+		 * those left out by their bit not at all: nothing to clear. */
+		size_t len = e->len;
+		if ((size_t)(s->chunk_end - rec) < len + 4)
+			return;
+		if (len < 0x80) {
+			rec[2] = (uint8_t)len;
+			p = rec + 3;
+		} else {
+			rec[2] = (uint8_t)(len | 0x80);
+			rec[3] = (uint8_t)(len >> 7);
+			p = rec + 4;
+		}
+		p[0] = 0;
+		s->cur = p + len;
 	} else {
-		memset(rec + 5, 0, len - 1);
+		size_t len = CTRACE_RETVAL_PAYLOAD;
+		if ((size_t)(s->chunk_end - rec) < len + 4)
+			return;
+		rec[2] = (uint8_t)(len | 0x80);
+		rec[3] = (uint8_t)(len >> 7);
+		p = rec + 4;
+		memset(p, 0, len);
+		s->cur = p + len;
 	}
+	rec[1] = CTRACE_REC_RETVAL;
 	ctrace__barrier();
 	rec[0] = CTRACE_TAG_EXTENDED;
-	s->cur = rec + 4 + len;
-	e->rec = rec + 4;
+	e->rec = p;
 	e->chunk = s->chunk;
+	ctrace__tramp_st0 = e->mask == 0 || (e->mask & CTRACE_RETVAL_ST0);
 }
 
 static void fill_full(uint8_t *p, const struct ctrace__retregs *r)
@@ -938,7 +1004,7 @@ static void fill_full(uint8_t *p, const struct ctrace__retregs *r)
 static void fill_compact(uint8_t *p, const struct ctrace__retregs *r,
 			 uint8_t mask, uint8_t mem)
 {
-	uint8_t *q = p + 2;
+	uint8_t *q = p + 1;
 	if (mask & CTRACE_RETVAL_R0) {
 		uint64_t v = r->RET0;
 		memcpy(q, &v, 8);
@@ -981,9 +1047,8 @@ static void fill_compact(uint8_t *p, const struct ctrace__retregs *r,
 			mask &= (uint8_t)~CTRACE_RETVAL_MEM;
 		}
 	}
-	p[1] = mask;
 	ctrace__barrier();
-	p[0] = CTRACE_RETVAL_COMPACT;
+	p[0] = CTRACE_RETVAL_COMPACT | mask;
 }
 
 static __attribute__((noreturn)) void lost_return(void)

@@ -86,11 +86,15 @@ struct ctrace__plan_entry {
 	/* The saved registers to record, by DWARF number (regs_known; else
 	 * all of them). */
 	uint8_t regs_known;
+	uint8_t regs_sel; /* the same as bits of struct ctrace__regs' order */
 	uint32_t regs;
 	struct ctrace__plan_mem mem[CTRACE_PLAN_MAX_MEM];
 	struct ctrace__plan_str str[CTRACE_PLAN_MAX_STR];
 };
 
+/* The saved registers of a DWARF number mask, as bits in the order of
+ * struct ctrace__regs (capture.c). */
+CTRACE_HIDDEN uint8_t ctrace__regs_select(uint32_t dwarf_mask);
 /* Reads CTRACE_PLAN (or PROGRAM.ctrace-plan) once, at set-up. */
 CTRACE_HIDDEN void ctrace__plan_load(void);
 /* The plan for a hook return address, or NULL. */
@@ -115,7 +119,10 @@ CTRACE_HIDDEN void ctrace__policy_enter_regs(struct ctrace__thread *t,
 					     const struct ctrace__regs *r);
 
 /* The largest ARGS record, extended header included. */
-CTRACE_HIDDEN size_t ctrace__args_max(void);
+CTRACE_HIDDEN extern size_t ctrace__args_max_bytes;
+/* Set for the trampoline when the returning frame may need st0. */
+CTRACE_HIDDEN extern __thread uint8_t ctrace__tramp_st0
+	__attribute__((tls_model("initial-exec")));
 /* Writes the ARGS record (room checked by the caller) and, with
  * CTRACE_F_RETVAL, patches the return address. */
 CTRACE_HIDDEN void ctrace__capture_entry(struct ctrace__stream *s,

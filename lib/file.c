@@ -45,6 +45,10 @@ static struct segment *segments; /* MAX_SEGMENTS entries, mmap'ed */
 static uint64_t chunks_per_segment;
 static pthread_mutex_t grow_mutex = PTHREAD_MUTEX_INITIALIZER;
 static int warned_no_space;
+/* After a failed growth, claims fail at once until this time (monotonic
+ * ns): a full disk must not cost system calls on every event. */
+static _Atomic uint64_t retry_grow_at;
+#define RETRY_GROW_NS 100000000ull /* 100 ms */
 static dev_t file_dev; /* identity of the file behind ctrace__file.fd */
 static ino_t file_ino;
 
@@ -443,6 +447,14 @@ uint8_t *ctrace__file_claim(uint64_t *index, uint8_t *reason)
 		*reason = CTRACE_LOST_NO_SPACE;
 		return NULL;
 	}
+	uint64_t retry = atomic_load_explicit(&retry_grow_at,
+					      memory_order_relaxed);
+	if (retry != 0 && ctrace__monotonic_ns() < retry &&
+	    CTRACE_HEADER_SIZE + (f->header->chunks_claimed + 1) *
+					 (uint64_t)f->chunk_size > f->size) {
+		*reason = CTRACE_LOST_NO_SPACE;
+		return NULL;
+	}
 	sigset_t all, saved;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &saved);
@@ -454,8 +466,11 @@ uint8_t *ctrace__file_claim(uint64_t *index, uint8_t *reason)
 	uint8_t *base;
 	if (i / chunks_per_segment >= MAX_SEGMENTS)
 		*reason = CTRACE_LOST_TOO_LARGE;
-	else if (end > f->size && grow(end) < 0)
+	else if (end > f->size && grow(end) < 0) {
 		*reason = CTRACE_LOST_NO_SPACE;
+		atomic_store(&retry_grow_at,
+			     ctrace__monotonic_ns() + RETRY_GROW_NS);
+	}
 	else if ((base = segment(i / chunks_per_segment)) == NULL)
 		*reason = CTRACE_LOST_NO_MEMORY;
 	else {

@@ -189,6 +189,11 @@ CTRACE_HIDDEN void ctrace__modules_check(uintptr_t addr, uint64_t now);
 /* Rescans if the loader's list changed (at chunk claims). */
 CTRACE_HIDDEN void ctrace__modules_refresh(uint64_t now);
 CTRACE_HIDDEN void ctrace__modules_reset(void);
+/* The NT_GNU_BUILD_ID of a loaded object, copied to id (at most max bytes);
+ * returns its length, 0 if it has none. */
+struct dl_phdr_info;
+CTRACE_HIDDEN size_t ctrace__build_id(const struct dl_phdr_info *info,
+				      uint8_t *id, size_t max);
 
 /* ---------------------------------------------------------------------------
  * Threads and process life (init.c, hooks.c)

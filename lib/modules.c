@@ -67,7 +67,8 @@ static size_t object_size(size_t path_len)
 	return (sizeof(struct object) + path_len + 7) & ~(size_t)7;
 }
 
-static void find_build_id(const struct dl_phdr_info *info, struct object *o)
+size_t ctrace__build_id(const struct dl_phdr_info *info, uint8_t *id,
+			size_t max)
 {
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -75,23 +76,22 @@ static void find_build_id(const struct dl_phdr_info *info, struct object *o)
 			continue;
 		const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
 		const uint8_t *end = p + ph->p_memsz;
-		while (p + sizeof(ElfW(Nhdr)) <= end) {
+		while ((size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
 			const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
-			size_t name = (n->n_namesz + 3) & ~3u;
-			size_t desc = (n->n_descsz + 3) & ~3u;
+			size_t name = (n->n_namesz + 3) & ~(size_t)3;
+			size_t desc = (n->n_descsz + 3) & ~(size_t)3;
 			const uint8_t *d = p + sizeof *n + name;
-			if (d + n->n_descsz > end)
+			if (name + desc > (size_t)(end - p) - sizeof *n)
 				break;
 			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-			    !memcmp(p + sizeof *n, "GNU", 4) &&
-			    n->n_descsz <= sizeof o->build_id) {
-				o->build_id_len = (uint8_t)n->n_descsz;
-				memcpy(o->build_id, d, n->n_descsz);
-				return;
+			    !memcmp(p + sizeof *n, "GNU", 4) && n->n_descsz <= max) {
+				memcpy(id, d, n->n_descsz);
+				return n->n_descsz;
 			}
 			p = d + desc;
 		}
 	}
+	return 0;
 }
 
 static int collect_one(struct dl_phdr_info *info, size_t size, void *data)
@@ -146,8 +146,8 @@ static int collect_one(struct dl_phdr_info *info, size_t size, void *data)
 	o->start = lo;
 	o->end = hi;
 	o->path_len = (uint16_t)len;
-	o->build_id_len = 0;
-	find_build_id(info, o);
+	o->build_id_len = (uint8_t)ctrace__build_id(info, o->build_id,
+						    sizeof o->build_id);
 	memcpy(o->path, path, len);
 	c->used += need;
 	return 0;

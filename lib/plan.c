@@ -82,30 +82,13 @@ static int match_build_id(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size;
 	struct find_module *f = data;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_NOTE)
-			continue;
-		const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
-		const uint8_t *end = p + ph->p_memsz;
-		while ((size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
-			const ElfW(Nhdr) *n = (const void *)p;
-			size_t name = (n->n_namesz + 3) & ~(size_t)3;
-			size_t desc = (n->n_descsz + 3) & ~(size_t)3;
-			const uint8_t *d = p + sizeof *n + name;
-			if (name + desc > (size_t)(end - p) - sizeof *n)
-				break;
-			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-			    !memcmp(p + sizeof *n, "GNU", 4) &&
-			    n->n_descsz == f->len && !memcmp(d, f->id, f->len)) {
-				f->bias = info->dlpi_addr;
-				f->found = 1;
-				return 1;
-			}
-			p = d + desc;
-		}
-	}
-	return 0;
+	uint8_t id[64];
+	size_t len = ctrace__build_id(info, id, sizeof id);
+	if (len == 0 || len != f->len || memcmp(id, f->id, len) != 0)
+		return 0;
+	f->bias = info->dlpi_addr;
+	f->found = 1;
+	return 1;
 }
 
 /* ---------------------------------------------------------------------------
@@ -192,6 +175,7 @@ static int parse_pc(struct lexer *l, uintptr_t bias,
 				return -1;
 			e->regs_known = 1;
 			e->regs = (uint32_t)v;
+			e->regs_sel = ctrace__regs_select(e->regs);
 		} else if (is_word(k, len, "ret")) {
 			if (number(l, 10, &v) < 0 || number(l, 10, &w) < 0 ||
 			    v < 0 || v > 0x3f || w < 0 ||

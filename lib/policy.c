@@ -163,7 +163,8 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	/* The ARGS record goes in the ENTRY's chunk: make room for both. */
 	if ((s->cur >= s->limit ||
 	     (capture && (size_t)(s->chunk_end - s->cur) <
-				 CTRACE_MAX_EVENT_BYTES + ctrace__args_max())) &&
+				 CTRACE_MAX_EVENT_BYTES +
+					 ctrace__args_max_bytes)) &&
 	    ctrace__stream_refill(s, now) == NULL) {
 		ctrace__stream_lost(s, now, 0);
 		return;

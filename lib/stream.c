@@ -71,11 +71,6 @@ uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
 {
 	int saved_errno = errno;
 	ctrace__stream_release(s);
-	/* Once a chunk: a library the program's dlopen and dlclose wrappers
-	 * did not see.  Never for the signal stream (a handler that
-	 * interrupted the recorder) or the metadata (its lock is held). */
-	if (s->kind == CTRACE_CHUNK_EVENTS)
-		ctrace__modules_refresh(now);
 
 	uint64_t index;
 	uint8_t reason = 0;
@@ -85,6 +80,11 @@ uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
 		errno = saved_errno;
 		return NULL;
 	}
+	/* Once a chunk: a library the program's dlopen and dlclose wrappers
+	 * did not see.  Never for the signal stream (a handler that
+	 * interrupted the recorder) or the metadata (its lock is held). */
+	if (s->kind == CTRACE_CHUNK_EVENTS)
+		ctrace__modules_refresh(now);
 
 	struct ctrace_chunk_header *h = (struct ctrace_chunk_header *)c;
 	h->kind = s->kind;

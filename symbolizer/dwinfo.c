@@ -138,28 +138,41 @@ uint8_t *args_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 	int64_t d;
 	if (read_sleb(&p, end, &d) < 0 || p == end)
 		return NULL;
-	unsigned n = *p++;
-	if (n > CAPTURE_MAX_REGS || (size_t)(end - p) < n * 9u)
+	/* The count, and bits of the stack pointer in words: the recorder's
+	 * and the ENTRY's must agree. */
+	unsigned n = *p & 7, check = *p >> 3;
+	uint64_t words = sp / (addr_mask == UINT32_MAX ? 4 : 8);
+	p++;
+	if (n > CAPTURE_MAX_REGS || (words & 0x1f) != check)
 		return NULL;
-	/* The full form: 24 bytes more up front, at most 14 - 1 more per
-	 * block header (one per byte of the short form at worst). */
+	/* The full form: 24 bytes more up front, 9 per register, at most
+	 * 14 - 1 more per block header (one per byte of the short form at
+	 * worst). */
 	uint8_t *out = must_malloc(25 + n * 9u + (size_t)(end - p) * 14);
 	uint8_t *q = out;
 	uint64_t v[3] = {(fn + (uint64_t)d) & addr_mask, sp, 0};
 	memcpy(q, v, 24);
 	q += 24;
 	*q++ = (uint8_t)n;
-	memcpy(q, p, n * 9u);
-	q += n * 9u;
-	p += n * 9u;
+	for (unsigned i = 0; i < n; i++) {
+		if (p == end)
+			goto bad;
+		uint8_t regno = *p++;
+		*q++ = regno & 0x7f;
+		if (read_sleb(&p, end, &d) < 0)
+			goto bad;
+		uint64_t value = (uint64_t)d & addr_mask;
+		if (regno & 0x80) /* relative to the stack pointer */
+			value = (sp + (uint64_t)d) & addr_mask;
+		memcpy(q, &value, 8);
+		q += 8;
+	}
 	while (p < end) {
 		uint64_t blen;
 		if (read_sleb(&p, end, &d) < 0 ||
 		    read_uleb(&p, end, &blen) < 0 ||
-		    blen > (uint64_t)(end - p)) {
-			free(out);
-			return NULL;
-		}
+		    blen > (uint64_t)(end - p))
+			goto bad;
 		uint64_t addr = (sp + (uint64_t)d) & addr_mask;
 		memcpy(q, &addr, 8);
 		q += 8;
@@ -175,6 +188,9 @@ uint8_t *args_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 	}
 	*out_len = (size_t)(q - out);
 	return out;
+bad:
+	free(out);
+	return NULL;
 }
 
 bool capture_read(const struct capture *c, uint64_t addr, void *out,

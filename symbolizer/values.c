@@ -815,10 +815,10 @@ static int expand_compact(const uint8_t *p, size_t len, uint8_t *full,
 		{CTRACE_RETVAL_XMM0, 17, 16}, {CTRACE_RETVAL_XMM1, 33, 16},
 		{CTRACE_RETVAL_ST0, 49, 10},
 	};
-	unsigned mask = p[1];
-	size_t i = 2;
+	unsigned mask = p[0] & ~CTRACE_RETVAL_COMPACT;
+	size_t i = 1;
 	memset(full, 0, CTRACE_RETVAL_PAYLOAD);
-	full[0] = CTRACE_RETVAL_COMPACT;
+	full[0] = 1; /* filled */
 	for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
 		if (!(mask & fields[k].bit))
 			continue;
@@ -864,7 +864,7 @@ struct values *values_retval(struct trace *t, const struct pair *p,
 	unsigned have = CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 |
 			CTRACE_RETVAL_XMM0 | CTRACE_RETVAL_XMM1 |
 			CTRACE_RETVAL_ST0 | CTRACE_RETVAL_MEM;
-	if (len >= 2 && payload[0] == CTRACE_RETVAL_COMPACT) {
+	if (len >= 1 && (payload[0] & CTRACE_RETVAL_COMPACT)) {
 		if (expand_compact(payload, len, full, &have) < 0) {
 			why = "not captured";
 			goto out;
@@ -880,7 +880,7 @@ struct values *values_retval(struct trace *t, const struct pair *p,
 		why = "not captured (left by longjmp or an exception)";
 		goto out;
 	}
-	if (payload[0] != 1 && payload[0] != CTRACE_RETVAL_COMPACT) {
+	if (payload[0] != 1) {
 		why = "not captured (inlined or cloned call)";
 		goto out;
 	}

@@ -7,10 +7,11 @@
 . "$(dirname "$0")/rel.sh"
 test_init reliability-files
 
-# leaf_calls TRACE: the calls of leaf in TRACE, from the report.
+# leaf_calls TRACE: the calls of leaf in TRACE, from the report (the
+# Calls column: every time column before it is a number and a unit).
 leaf_calls() {
 	"$CTRACE_SYMBOLIZE" -f report "$1" 2>/dev/null |
-		awk '$NF == "leaf" { print $(NF - 4) }'
+		awk '$NF == "leaf" { print $(NF - 7) }'
 }
 
 # ENOSPC on a 1 MiB tmpfs (needs mount), else a file size limit

@@ -51,6 +51,11 @@ ctrace__return_trampoline:
 	movdqu	%xmm0, 16(%rsp)
 	movdqu	%xmm1, 32(%rsp)
 	movq	$0, 64(%rsp)
+	/* st0 only when the returning frame's record may want it: fxam
+	 * waits for the x87 unit. */
+	movq	ctrace__tramp_st0@gottpoff(%rip), %rax
+	cmpb	$0, %fs:(%rax)
+	je	1f
 	fxam				/* st0 empty: C3=1 C2=0 C0=1 */
 	fnstsw	%ax
 	andw	$0x4500, %ax

@@ -1,0 +1,48 @@
+#!/bin/sh
+# kill.sh -- SIGKILL at random moments, many times: every trace decodes
+# without error, and holds every call that returned before the kill.  The
+# program counts leaf()'s returns in a shared file after each one, so the
+# count read after the kill is a lower bound of the calls in the trace,
+# and one more may have returned before it was counted.
+
+. "$(dirname "$0")/rel.sh"
+test_init reliability-kill
+
+case_kill() {
+	use_config "$1"
+	build_c life "$RPROGS/life.c"
+	i=1
+	while [ $i -le "$2" ]; do
+		delay=$(random_between 5 120)
+		rm -f trace count
+		CTRACE_OUTPUT=trace CTRACE_CHUNK_SIZE=$3 "$BIN/life" count \
+			"$PWD/count" &
+		pid=$!
+		sleep "$(awk -v ms="$delay" 'BEGIN { printf "%.3f", ms / 1000 }')"
+		kill -KILL $pid
+		wait $pid 2>/dev/null
+		[ -f trace ] || fail "run $i: no trace after ${delay} ms"
+		counted=0
+		[ -s count ] && counted=$(od -An -t d8 -N8 count | tr -d ' ')
+		"$CTRACE_SYMBOLIZE" -f report trace >report 2>report.err
+		status=$?
+		if [ $status -ne 0 ] || [ -s report.err ]; then
+			cat report.err
+			fail "run $i (killed after ${delay} ms): exit status $status"
+		fi
+		n=$(awk '$NF == "leaf" { print $(NF - 7) }' report)
+		# the report also counts a leaf entered and not returned
+		echo "run $i (${delay} ms): counted $counted, trace ${n:-0}"
+		[ "${n:-0}" -ge "$counted" ] ||
+			fail "run $i: $counted calls returned, the trace has ${n:-0}"
+		[ "${n:-0}" -le $((counted + 2)) ] ||
+			fail "run $i: more calls in the trace than made"
+		i=$((i + 1))
+	done
+}
+
+cfg=$(configs_pie | grep O2 | head -n 1)
+run_case "kill-$cfg" case_kill "$cfg" 20 64k
+run_case "kill-4k-chunks-$cfg" case_kill "$cfg" 10 4k
+
+test_finish
