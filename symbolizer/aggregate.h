@@ -199,7 +199,10 @@ void paths_children(const struct paths *ps, uint32_t **order,
  * ------------------------------------------------------------------------ */
 
 /* A JSON string with its quotes (out_chrome.c). */
-void put_json_str(struct outbuf *out, const char *s, size_t n);
+static inline void put_json_str(struct outbuf *out, const char *s, size_t n)
+{
+	outbuf_json_str(out, s, n);
+}
 /* Text escaped for XML (out_flamegraph.c). */
 void put_xml_str(struct outbuf *out, const char *s, size_t n);
 /* ns as microseconds with three decimals: "12.345". */

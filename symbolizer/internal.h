@@ -205,6 +205,10 @@ static inline char *outbuf_reserve(struct outbuf *o, size_t n)
 }
 
 void outbuf_spaces(struct outbuf *o, size_t n);
+/* n bytes of s escaped for a JSON string (bytes above 0x7f pass through:
+ * paths are bytes, names UTF-8); _str adds the quotes. */
+void outbuf_json_chars(struct outbuf *o, const char *s, size_t n);
+void outbuf_json_str(struct outbuf *o, const char *s, size_t n);
 void outbuf_u64(struct outbuf *o, uint64_t v);
 void outbuf_i64(struct outbuf *o, int64_t v);
 

@@ -38,33 +38,6 @@ struct chrome_thread {
 	uint64_t last;
 };
 
-void put_json_str(struct outbuf *out, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t run = 0;
-
-	outbuf_putc(out, '"');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		outbuf_write(out, s + run, i - run);
-		run = i + 1;
-		outbuf_putc(out, '\\');
-		if (c == '"' || c == '\\') {
-			outbuf_putc(out, (char)c);
-		} else if (c == '\n') {
-			outbuf_putc(out, 'n');
-		} else {
-			outbuf_write(out, "u00", 3);
-			outbuf_putc(out, hex[c >> 4]);
-			outbuf_putc(out, hex[c & 15]);
-		}
-	}
-	outbuf_write(out, s + run, n - run);
-	outbuf_putc(out, '"');
-}
-
 void put_us(struct outbuf *out, int64_t ns)
 {
 	uint64_t v = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;

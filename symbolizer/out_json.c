@@ -38,40 +38,9 @@ struct json_state {
 	size_t n_marks;
 };
 
-/* The characters of a JSON string, escaped, without the quotes.  Bytes
- * above 0x7f pass through: paths are bytes, and names are UTF-8. */
-static void put_json_chars(struct outbuf *out, const char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-
-	for (const char *run = s;; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		outbuf_write(out, run, (size_t)(s - run));
-		if (!c)
-			break;
-		outbuf_putc(out, '\\');
-		if (c == '"' || c == '\\') {
-			outbuf_putc(out, (char)c);
-		} else if (c == '\n') {
-			outbuf_putc(out, 'n');
-		} else if (c == '\t') {
-			outbuf_putc(out, 't');
-		} else {
-			outbuf_write(out, "u00", 3);
-			outbuf_putc(out, hex[c >> 4]);
-			outbuf_putc(out, hex[c & 15]);
-		}
-		run = s + 1;
-	}
-}
-
 static void put_json_string(struct outbuf *out, const char *s)
 {
-	outbuf_putc(out, '"');
-	put_json_chars(out, s);
-	outbuf_putc(out, '"');
+	outbuf_json_str(out, s, strlen(s));
 }
 
 static void put_hex(struct outbuf *out, uint64_t v)
@@ -126,7 +95,7 @@ static void put_call(struct outbuf *out, const char *sep, struct thread *th,
 		size_t n = format_u64(line + 1, si->src.line);
 		line[0] = ':';
 		outbuf_putc(out, '"');
-		put_json_chars(out, si->src.file);
+		outbuf_json_chars(out, si->src.file, strlen(si->src.file));
 		outbuf_write(out, line, n + 1);
 		outbuf_putc(out, '"');
 	} else {
