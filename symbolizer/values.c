@@ -137,14 +137,9 @@ static void type_name(Dwarf_Die *type, struct str *b, int depth)
 		str_cat(b, name ? name : "{...}");
 		return;
 	case DW_TAG_const_type:
-		str_cat(b, "const ");
-		if (has_inner)
-			type_name(&inner, b, depth + 1);
-		else
-			str_cat(b, "void");
-		return;
 	case DW_TAG_volatile_type:
-		str_cat(b, "volatile ");
+		str_cat(b, dwarf_tag(type) == DW_TAG_const_type ? "const "
+							       : "volatile ");
 		if (has_inner)
 			type_name(&inner, b, depth + 1);
 		else

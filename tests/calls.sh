@@ -8,20 +8,6 @@
 . "$(dirname "$0")/lib.sh"
 test_init calls
 
-# tree_case CONFIG NAME PROGRAM [ARGS...]: PROGRAM's tree must be
-# expected/NAME.tree.
-tree_case() {
-	use_config "$1"
-	name=$2
-	prog=$3
-	shift 3
-	build_c "$prog" "$PROGS/$prog.c"
-	run_traced trace.bin "$BIN/$prog" "$@"
-	symbolize_stable tree trace.bin
-	compare "$(expected "$name")" tree
-	check_tree tree
-}
-
 # fib(20) makes 21891 calls of fib: every one must be in the tree.
 case_fib_count() {
 	use_config "$1"

@@ -308,6 +308,20 @@ symbolize_stable() {
 	symbolize "$ss_out" $STABLE_OPTS "$@"
 }
 
+# tree_case CONFIG NAME PROGRAM [ARGS...]: PROGRAM's tree must be
+# expected/NAME.tree.
+tree_case() {
+	use_config "$1"
+	name=$2
+	prog=$3
+	shift 3
+	build_c "$prog" "$PROGS/$prog.c"
+	run_traced trace.bin "$BIN/$prog" "$@"
+	symbolize_stable tree trace.bin
+	compare "$(expected "$name")" tree
+	check_tree tree
+}
+
 # expected NAME: the expected file tests/expected/NAME.tree, or its
 # variant for the current compiler family and optimization level
 # (NAME.clang-O2.tree) or compiler family (NAME.clang.tree) when there is

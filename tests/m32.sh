@@ -8,19 +8,6 @@ test_init m32
 [ -f "$top_builddir/tests/m32/libctrace.a" ] ||
 	skip_script "tests/m32/libctrace.a not built"
 
-# tree_case CONFIG NAME PROGRAM [ARGS...], as in calls.sh.
-tree_case() {
-	use_config "$1"
-	name=$2
-	prog=$3
-	shift 3
-	build_c "$prog" "$PROGS/$prog.c"
-	run_traced trace.bin "$BIN/$prog" "$@"
-	symbolize_stable tree trace.bin
-	compare "$(expected "$name")" tree
-	check_tree tree
-}
-
 crash_case() {
 	use_config "$1"
 	build_c crash "$PROGS/crash.c"
