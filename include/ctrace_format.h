@@ -117,7 +117,7 @@ struct ctrace_file_header {
 	/* Updated atomically while the program runs: */
 	uint64_t chunks_claimed; /* chunks handed out so far */
 	uint64_t lost_events;    /* events that could not be stored */
-	uint64_t parent_ticks;   /* FORKED: parent's clock reading at fork */
+	uint64_t parent_ticks;   /* FORKED: parent's clock just before fork */
 	uint32_t parent_pid;     /* FORKED: the parent's pid */
 	uint32_t parent_thread;  /* FORKED: thread serial that called fork */
 };

@@ -26,6 +26,10 @@ static pthread_key_t thread_key;
 static _Atomic uint32_t next_thread = 1;
 static __thread int starting __attribute__((tls_model("initial-exec")));
 static sigset_t fork_saved_mask;
+/* The parent's clock just before fork(): after all its calls so far and
+ * before any it makes once fork() returns, so a reader can tell which of
+ * them the child inherits open. */
+static uint64_t fork_ticks;
 
 uint32_t ctrace__gettid(void)
 {
@@ -137,6 +141,7 @@ static void before_fork(void)
 {
 	ctrace__meta_lock(&fork_saved_mask);
 	ctrace__file_lock_for_fork();
+	fork_ticks = ctrace__now();
 }
 
 static void after_fork_parent(void)
@@ -150,7 +155,6 @@ static void after_fork_child(void)
 	struct ctrace__thread *t = &ctrace__self;
 	uint32_t parent_pid = ctrace__file.header->pid;
 	uint32_t parent_thread = t->main.thread;
-	uint64_t now = ctrace__now();
 
 	/* The chunks this thread holds are the parent's: forget them
 	 * without writing anything. */
@@ -161,7 +165,8 @@ static void after_fork_child(void)
 	ctrace__modules_reset();
 	pthread_sigmask(SIG_SETMASK, &fork_saved_mask, NULL);
 
-	if (ctrace__file_reopen_child(parent_pid, parent_thread, now) < 0) {
+	if (ctrace__file_reopen_child(parent_pid, parent_thread,
+				      fork_ticks) < 0) {
 		atomic_store(&ctrace__global, CTRACE_G_OFF);
 		t->state = CTRACE_T_OFF;
 		return;

@@ -6,8 +6,13 @@
  * stack pointer is above an open call's closes that call the same way, at
  * once rather than at the next exit further out.  An exit that
  * matches no open call belongs to a call entered before the trace began
- * (a fork()ed child returning through its parent's frames).  So the depth
- * never goes negative and never drifts, whatever the trace holds.
+ * (recording switched on inside calls).  So the depth never goes negative
+ * and never drifts, whatever the trace holds.
+ *
+ * A fork()ed child's thread starts with the calls its parent's thread had
+ * open at the fork, found by replaying the parent's thread up to that
+ * moment: its calls nest under them, and its returns through them close
+ * them.
  *
  * A thread's events come from its main stream and, rarely, its signal
  * stream, merged by time.  All threads are merged by time (ties by thread
@@ -85,6 +90,23 @@ static void push(struct thread *th, const struct pair *p, uint64_t ticks,
 	th->depth++;
 }
 
+/* A fork()ed child's thread: the calls it inherited come first. */
+static void thread_inherit(struct output *o, struct thread *th)
+{
+	const struct trace *t = th->trace;
+
+	if (t->inherited == NULL || th->info->tid != t->inherited_tid)
+		return;
+	for (size_t i = 0; i < t->n_inherited; i++) {
+		const struct frame *f = &t->inherited[i];
+		push(th, f->pair, f->start, f->sp, NULL);
+		if (o->ops->inherit)
+			o->ops->inherit(o, th, f->pair, f->start, i);
+		else
+			o->ops->entry(o, th, f->pair, f->start, i);
+	}
+}
+
 /* Closes open calls, innermost first, until `keep` are left. */
 static void unwind(struct output *o, struct thread *th, size_t keep,
 		   uint64_t ticks, enum close_kind kind)
@@ -109,19 +131,20 @@ static void on_exit_event(struct output *o, struct thread *th,
 		const struct pair *p = th->stack[--i].pair;
 		if (p->fn == fn && p->site == site) {
 			unwind(o, th, i + 1, ev->ticks, CLOSE_NO_EXIT);
-			th->retval = ev->extra ? values_retval(th->trace, ev->pair,
-							       ev->extra,
-							       ev->extra_len)
-					       : NULL;
+			th->retval = ev->extra && !o->stack_only
+				? values_retval(th->trace, ev->pair, ev->extra,
+						ev->extra_len)
+				: NULL;
 			unwind(o, th, i, ev->ticks, CLOSE_RETURNED);
 			values_free((struct values *)th->retval);
 			th->retval = NULL;
 			return;
 		}
 	}
-	/* Entered before the trace (a fork()ed child returning through its
-	 * parent's frames), or before the thread switched to this stack (a
-	 * coroutine resumed by swapcontext).  The open calls are left open:
+	/* Entered before the trace (recording switched on inside the call,
+	 * or a fork()ed child whose parent's trace is not at hand), or before
+	 * the thread switched to this stack (a coroutine resumed by
+	 * swapcontext).  The open calls are left open:
 	 * in the second case they are still running, and gone frames are
 	 * closed by the stack pointer of the next entry. */
 	o->ops->close(o, th, ev->pair, ev->ticks, ev->ticks, th->depth,
@@ -203,9 +226,10 @@ static void thread_step(struct output *o, struct thread *th)
 		if (ev.sp)
 			close_abandoned(o, th, &ev);
 		next = o->leaves ? thread_peek(th) : NULL;
-		args = ev.extra ? values_args(th->trace, ev.pair, ev.extra,
-					      ev.extra_len)
-				: NULL;
+		args = ev.extra && !o->stack_only
+			? values_args(th->trace, ev.pair, ev.extra,
+				      ev.extra_len)
+			: NULL;
 		free(ev.extra);
 		th->args = args;
 		if (next && next->kind == EV_EXIT &&
@@ -361,6 +385,7 @@ void calls_replay(struct trace **traces, size_t n_traces, struct output *o)
 				struct thread *th = &threads[k];
 				thread_init(th, t, &t->threads[j], o->opts,
 					    several);
+				thread_inherit(o, th);
 				while (thread_peek(th)) {
 					thread_step(o, th);
 					if (!--progress_countdown)
@@ -371,12 +396,204 @@ void calls_replay(struct trace **traces, size_t n_traces, struct output *o)
 		}
 	} else {
 		for (size_t i = 0; i < n_traces; i++)
-			for (size_t j = 0; j < traces[i]->n_threads; j++, k++)
+			for (size_t j = 0; j < traces[i]->n_threads; j++, k++) {
 				thread_init(&threads[k], traces[i],
 					    &traces[i]->threads[j], o->opts,
 					    several);
+				thread_inherit(o, &threads[k]);
+			}
 		replay_merged(o, threads, n, several);
 	}
 	progress_end();
 	free(threads);
+}
+
+/* ---------------------------------------------------------------------------
+ * Forked children: the calls they inherit
+ * ------------------------------------------------------------------------ */
+
+static void quiet_begin(struct output *o, struct trace *t)
+{
+	(void)o, (void)t;
+}
+
+static void quiet_entry(struct output *o, struct thread *th,
+			const struct pair *p, uint64_t ticks, size_t depth)
+{
+	(void)o, (void)th, (void)p, (void)ticks, (void)depth;
+}
+
+static void quiet_leaf(struct output *o, struct thread *th,
+		       const struct pair *p, uint64_t start, uint64_t end,
+		       size_t depth)
+{
+	(void)o, (void)th, (void)p, (void)start, (void)end, (void)depth;
+}
+
+static void quiet_close(struct output *o, struct thread *th,
+			const struct pair *p, uint64_t start, uint64_t end,
+			size_t depth, enum close_kind kind)
+{
+	(void)o, (void)th, (void)p, (void)start, (void)end, (void)depth;
+	(void)kind;
+}
+
+static void quiet_lost(struct output *o, struct thread *th, uint64_t count,
+		       unsigned reason, size_t depth)
+{
+	(void)o, (void)th, (void)count, (void)reason, (void)depth;
+}
+
+static void quiet_finish(struct output *o)
+{
+	(void)o;
+}
+
+static const struct output_ops quiet_ops = {
+	.begin_trace = quiet_begin,
+	.entry = quiet_entry,
+	.leaf = quiet_leaf,
+	.close = quiet_close,
+	.lost = quiet_lost,
+	.end_trace = quiet_begin,
+	.finish = quiet_finish,
+};
+
+/* The trace of the process that forked `c`: the latest one of its parent's
+ * pid (a pid may be reused, an exec keeps it) started before `c`. */
+static struct trace *parent_of(struct trace **traces, size_t n,
+			       const struct trace *c)
+{
+	struct trace *best = NULL;
+
+	if (!(c->hdr.flags & CTRACE_FLAG_FORKED))
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct trace *p = traces[i];
+		if (p != c && p->pid == c->hdr.parent_pid &&
+		    p->hdr.clock == c->hdr.clock &&
+		    p->hdr.base_ns <= c->hdr.base_ns &&
+		    (!best || p->hdr.base_ns > best->hdr.base_ns))
+			best = p;
+	}
+	return best;
+}
+
+struct fork_point {
+	struct trace *child, *parent;
+	const struct thread_info *thread; /* the parent's, that forked */
+	size_t parent_rank;                /* parents before children */
+};
+
+static int fork_point_cmp(const void *a, const void *b)
+{
+	const struct fork_point *x = a, *y = b;
+
+	if (x->parent_rank != y->parent_rank)
+		return x->parent_rank < y->parent_rank ? -1 : 1;
+	if (x->thread->serial != y->thread->serial)
+		return x->thread->serial < y->thread->serial ? -1 : 1;
+	if (x->child->hdr.parent_ticks != y->child->hdr.parent_ticks)
+		return x->child->hdr.parent_ticks < y->child->hdr.parent_ticks
+			       ? -1 : 1;
+	return 0;
+}
+
+static int trace_start_cmp(const void *a, const void *b)
+{
+	const struct trace *x = *(struct trace *const *)a;
+	const struct trace *y = *(struct trace *const *)b;
+
+	if (x->hdr.base_ns != y->hdr.base_ns)
+		return x->hdr.base_ns < y->hdr.base_ns ? -1 : 1;
+	return 0;
+}
+
+static const struct thread_info *thread_by_serial(const struct trace *t,
+						  uint32_t serial)
+{
+	for (size_t i = 0; i < t->n_threads; i++)
+		if (t->threads[i].serial == serial)
+			return &t->threads[i];
+	return NULL;
+}
+
+/* Replays one thread of a parent without output and hands each of its
+ * children (sorted by fork time) the calls open when it forked.  The
+ * parent's own inherited calls come first: a child of a child nests under
+ * both. */
+static void inherit_from(const struct fork_point *fp, size_t n)
+{
+	static const struct options no_options;
+	struct output quiet = {.ops = &quiet_ops, .stack_only = true,
+			       .opts = &no_options};
+	struct trace *p = fp[0].parent;
+	struct thread th;
+	bool was_quiet = p->quiet, was_damaged = p->damaged;
+	uint64_t lost = p->lost_recorded;
+	unsigned reasons = p->lost_reasons;
+
+	p->quiet = true;
+	thread_init(&th, p, fp[0].thread, &no_options, false);
+	thread_inherit(&quiet, &th);
+	for (size_t i = 0; i < n; i++) {
+		struct trace *c = fp[i].child;
+		const struct thread_info *ti;
+		const struct event *ev;
+
+		while ((ev = thread_peek(&th)) &&
+		       ev->ticks <= c->hdr.parent_ticks)
+			thread_step(&quiet, &th);
+		ti = NULL;
+		for (size_t j = 0; j < c->n_threads && !ti; j++)
+			if (c->threads[j].tid == c->pid)
+				ti = &c->threads[j];
+		if (!ti || !th.depth)
+			continue;
+		c->inherited = must_calloc(th.depth, sizeof *c->inherited);
+		c->n_inherited = th.depth;
+		c->inherited_tid = ti->tid;
+		for (size_t j = 0; j < th.depth; j++)
+			c->inherited[j] = (struct frame){
+				.pair = th.stack[j].pair,
+				.start = th.stack[j].start,
+				.sp = th.stack[j].sp,
+			};
+	}
+	thread_finish(&quiet, &th);
+	p->quiet = was_quiet;
+	p->damaged = was_damaged;
+	p->lost_recorded = lost;
+	p->lost_reasons = reasons;
+}
+
+void calls_inherit(struct trace **traces, size_t n_traces)
+{
+	struct trace **by_start = must_calloc(n_traces + 1, sizeof *by_start);
+	struct fork_point *fp = must_calloc(n_traces + 1, sizeof *fp);
+	size_t n = 0;
+
+	memcpy(by_start, traces, n_traces * sizeof *traces);
+	qsort(by_start, n_traces, sizeof *by_start, trace_start_cmp);
+	for (size_t i = 0; i < n_traces; i++) {
+		struct trace *c = by_start[i], *p = parent_of(traces, n_traces, c);
+		const struct thread_info *ti =
+			p ? thread_by_serial(p, c->hdr.parent_thread) : NULL;
+		size_t rank = 0;
+		if (!ti)
+			continue;
+		while (by_start[rank] != p)
+			rank++;
+		fp[n++] = (struct fork_point){c, p, ti, rank};
+	}
+	qsort(fp, n, sizeof *fp, fork_point_cmp);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && fp[j].parent == fp[i].parent &&
+				fp[j].thread == fp[i].thread;
+		     j++)
+			;
+		inherit_from(fp + i, j - i);
+	}
+	free(fp);
+	free(by_start);
 }

@@ -371,28 +371,28 @@ static void filter_begin_trace(struct output *o, struct trace *t)
 	f->inner->ops->begin_trace(f->inner, t);
 }
 
-static void filter_entry(struct output *o, struct thread *th,
-			 const struct pair *p, uint64_t ticks, size_t depth)
+/* Takes a call's verdict and pushes its frame; NULL if it hides with its
+ * callees or the thread is not shown. */
+static struct fframe *enter(struct filters *f, struct thread *th,
+			    const struct pair *p, uint64_t ticks)
 {
-	struct filters *f = o->state;
 	struct fthread *ft = fthread_of(f, th);
 	struct fframe *parent, *fr;
 	enum decision d;
 	bool in_only = false;
 	size_t out_depth = 0;
 
-	(void)depth;
 	if (!ft->shown)
-		return;
+		return NULL;
 	if (ft->hidden) {
 		ft->hidden++;
-		return;
+		return NULL;
 	}
 	parent = ft->depth ? &ft->stack[ft->depth - 1] : NULL;
 	d = decide(f, th, parent, p, ticks, &in_only, &out_depth);
 	if (d == D_HIDE_ALL) {
 		ft->hidden = 1;
-		return;
+		return NULL;
 	}
 	if (ft->depth == ft->cap) {
 		ft->cap = ft->cap ? 2 * ft->cap : 64;
@@ -408,10 +408,37 @@ static void filter_entry(struct output *o, struct thread *th,
 		.state = d == D_SHOW ? SHOWN : HIDDEN_ALONE,
 		.in_only = in_only,
 	};
+	return fr;
+}
+
+static void filter_entry(struct output *o, struct thread *th,
+			 const struct pair *p, uint64_t ticks, size_t depth)
+{
+	struct filters *f = o->state;
+	struct fframe *fr = enter(f, th, p, ticks);
+
+	(void)depth;
 	/* Outputs that take no leaves see every entry; without -t there is
 	 * nothing to wait for. */
-	if (d == D_SHOW && !f->inner->leaves && !f->has_min)
-		flush(f, th, ft);
+	if (fr && fr->state == SHOWN && !f->inner->leaves && !f->has_min)
+		flush(f, th, fthread_of(f, th));
+}
+
+/* Shown in the parent process: nothing to hold back. */
+static void filter_inherit(struct output *o, struct thread *th,
+			   const struct pair *p, uint64_t start, size_t depth)
+{
+	struct filters *f = o->state;
+	struct fframe *fr = enter(f, th, p, start);
+
+	(void)depth;
+	if (!fr || fr->state != SHOWN)
+		return;
+	fr->emitted = true;
+	if (f->inner->ops->inherit)
+		f->inner->ops->inherit(f->inner, th, p, start, fr->out_depth);
+	else
+		f->inner->ops->entry(f->inner, th, p, start, fr->out_depth);
 }
 
 static void filter_leaf(struct output *o, struct thread *th,
@@ -545,6 +572,7 @@ static const struct output_ops filter_ops = {
 	.note = filter_note,
 	.begin_trace = filter_begin_trace,
 	.entry = filter_entry,
+	.inherit = filter_inherit,
 	.leaf = filter_leaf,
 	.close = filter_close,
 	.lost = filter_lost,

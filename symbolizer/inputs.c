@@ -2,7 +2,8 @@
  *
  * A directory stands for every ctrace trace in it (the files that start
  * with the trace magic), in name order: where a program that forks left
- * trace.bin and trace.bin.PID.
+ * trace.bin and trace.bin.PID.  A forked child's trace may also need its
+ * parent's, found next to it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -96,4 +97,79 @@ void free_inputs(char **list, size_t n)
 	for (size_t i = 0; i < n; i++)
 		free(list[i]);
 	free(list);
+}
+
+/* ---------------------------------------------------------------------------
+ * A forked child's parent
+ * ------------------------------------------------------------------------ */
+
+static bool read_header(const char *path, struct ctrace_file_header *h)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	     read(fd, h, sizeof *h) == (ssize_t)sizeof *h &&
+	     !memcmp(h->magic, CTRACE_FILE_MAGIC, sizeof h->magic) &&
+	     h->byte_order == CTRACE_BYTE_ORDER_MARK;
+	close(fd);
+	return ok;
+}
+
+/* The recorder names a child's trace OUTPUT.PID (or OUTPUT.PID.N), and its
+ * parent's is OUTPUT or OUTPUT.PPID...: every trace of one recording starts
+ * with OUTPUT, the child's name without its numeric suffixes. */
+static size_t output_name_length(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (;;) {
+		size_t d = n;
+		while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
+			d--;
+		if (d == n || d == 0 || name[d - 1] != '.' || d == 1)
+			return n;
+		n = d - 1;
+	}
+}
+
+char *find_parent_trace(const char *child_path,
+			const struct ctrace_file_header *child)
+{
+	const char *slash = strrchr(child_path, '/');
+	const char *name = slash ? slash + 1 : child_path;
+	size_t dir_len = slash ? (size_t)(slash - child_path) + 1 : 0;
+	size_t prefix = output_name_length(name);
+	char *dir = must_strndup(dir_len ? child_path : ".",
+				 dir_len ? dir_len : 1);
+	char *best = NULL;
+	uint64_t best_ns = 0;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		struct ctrace_file_header h;
+		char *path;
+		if (strncmp(e->d_name, name, prefix) || !strcmp(e->d_name, name))
+			continue;
+		path = must_malloc(dir_len + strlen(e->d_name) + 1);
+		memcpy(path, child_path, dir_len);
+		strcpy(path + dir_len, e->d_name);
+		if (read_header(path, &h) && h.pid == child->parent_pid &&
+		    h.base_ns <= child->base_ns &&
+		    (!best || h.base_ns > best_ns)) {
+			free(best);
+			best = path;
+			best_ns = h.base_ns;
+		} else {
+			free(path);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return best;
 }

@@ -72,6 +72,13 @@ struct options {
 char **expand_inputs(char **args, size_t n_args, size_t *n, int *status);
 void free_inputs(char **list, size_t n);
 
+struct ctrace_file_header;
+/* The trace of the process that fork()ed the one whose header is `child`,
+ * looked for next to it (same directory and output name): a malloc'd path,
+ * or NULL. */
+char *find_parent_trace(const char *child_path,
+			const struct ctrace_file_header *child);
+
 /* ---------------------------------------------------------------------------
  * Small helpers (util.c)
  * ------------------------------------------------------------------------ */
@@ -306,6 +313,7 @@ struct trace_module {
 
 struct trace {
 	const char *path;
+	char *owned_path; /* path, when the trace owns it */
 	int fd;
 	uint64_t file_size;
 	struct ctrace_file_header hdr;
@@ -348,6 +356,14 @@ struct trace {
 
 	bool damaged; /* an error was reported: exit status 1 */
 	unsigned n_errors;
+	bool quiet; /* read a second time: its errors were reported once */
+
+	/* A fork()ed child: the calls its parent's thread had open at the
+	 * fork, outermost first (calls_inherit()), which the child's thread
+	 * `inherited_tid` returns through. */
+	struct frame *inherited;
+	size_t n_inherited;
+	uint32_t inherited_tid;
 };
 
 /* Reports a damaged input, "ctrace-symbolize: FILE: MSG at offset N", and
@@ -494,6 +510,10 @@ struct output_ops {
 	/* a call whose exit is the thread's next event */
 	void (*leaf)(struct output *o, struct thread *th, const struct pair *p,
 		     uint64_t start, uint64_t end, size_t depth);
+	/* optional, else entry(): a call open in the thread from the start,
+	 * entered in the parent process before fork() (shown there) */
+	void (*inherit)(struct output *o, struct thread *th,
+			const struct pair *p, uint64_t start, size_t depth);
 	/* end of a call that had callees; start/end per kind */
 	void (*close)(struct output *o, struct thread *th, const struct pair *p,
 		      uint64_t start, uint64_t end, size_t depth,
@@ -513,6 +533,8 @@ struct output {
 	 * entry() and close(): the leaf is reported at its entry's place in
 	 * time, its exit read ahead. */
 	bool leaves;
+	/* Replaying only to learn which calls are open: no values decoded. */
+	bool stack_only;
 	const struct options *opts;
 	struct outbuf *out;
 	size_t n_traces; /* how many TRACE arguments */
@@ -529,6 +551,10 @@ void output_flamegraph_init(struct output *o);
 
 /* Replays the traces' events through the output, all on one timeline. */
 void calls_replay(struct trace **traces, size_t n_traces, struct output *o);
+
+/* Finds, for each fork()ed child among the traces whose parent's trace is
+ * there too, the calls it inherited open (trace.inherited). */
+void calls_inherit(struct trace **traces, size_t n_traces);
 
 /* A progress line on stderr (progress.c), when opts->progress and the
  * replay takes more than a second: calls.c counts events down and calls

@@ -333,6 +333,45 @@ static void align_clocks(struct trace **traces, size_t n)
 			(int64_t)(traces[i]->hdr.base_ns - origin);
 }
 
+/* True if the trace of `t`'s parent is among the n traces. */
+static bool has_parent(struct trace **traces, size_t n, const struct trace *t)
+{
+	for (size_t i = 0; i < n; i++)
+		if (traces[i]->pid == t->hdr.parent_pid &&
+		    traces[i]->hdr.base_ns <= t->hdr.base_ns)
+			return true;
+	return false;
+}
+
+/* A fork()ed child's calls nest under those its parent had open at the
+ * fork: when the parent's trace was not given, the one next to the child's
+ * is read for that alone (appended to the list, not shown; its problems
+ * were or will be reported when it is shown itself). */
+static void open_parents(struct trace ***traces, size_t *n,
+			 const struct options *opts)
+{
+	for (size_t i = 0; i < *n; i++) {
+		struct trace *t = (*traces)[i], *p;
+		char *path;
+		if (!(t->hdr.flags & CTRACE_FLAG_FORKED) ||
+		    has_parent(*traces, *n, t))
+			continue;
+		path = find_parent_trace(t->path, &t->hdr);
+		if (!path)
+			continue;
+		p = must_calloc(1, sizeof *p);
+		p->quiet = true;
+		if (trace_open(p, path, opts) < 0) {
+			free(p);
+			free(path);
+			continue;
+		}
+		p->owned_path = path;
+		*traces = must_realloc(*traces, *n + 1, sizeof **traces);
+		(*traces)[(*n)++] = p;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct outbuf out;
@@ -341,7 +380,7 @@ int main(int argc, char **argv)
 	const char *output_path = NULL;
 	int fd = STDOUT_FILENO, status = 0;
 	char **paths;
-	size_t n_paths, n_traces = 0;
+	size_t n_paths, n_traces = 0, n_all;
 	struct trace *traces, **trace_ptrs;
 
 	if (argc > 1 && !strcmp(argv[1], "--make-plan"))
@@ -404,7 +443,11 @@ int main(int argc, char **argv)
 	}
 	output.n_traces = n_traces;
 	shown->n_traces = n_traces;
-	align_clocks(trace_ptrs, n_traces);
+	n_all = n_traces;
+	open_parents(&trace_ptrs, &n_all, &opts);
+	/* a parent read for its open calls counts too: they started first */
+	align_clocks(trace_ptrs, n_all);
+	calls_inherit(trace_ptrs, n_all);
 	if (opts.per_thread) {
 		/* one thread after another, so one process after another */
 		for (size_t i = 0; i < n_traces; i++) {
@@ -426,8 +469,10 @@ int main(int argc, char **argv)
 			status = 1;
 	}
 	shown->ops->finish(shown);
-	for (size_t i = 0; i < n_traces; i++)
+	for (size_t i = 0; i < n_all; i++)
 		trace_close(trace_ptrs[i]);
+	for (size_t i = n_traces; i < n_all; i++)
+		free(trace_ptrs[i]);
 	values_reset();
 	free(traces);
 	free(trace_ptrs);

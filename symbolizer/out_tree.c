@@ -103,6 +103,13 @@ static void tree_entry(struct output *o, struct thread *th,
 	outbuf_putc(o->out, '\n');
 }
 
+/* Its entry line is in the parent process's part of the tree. */
+static void tree_inherit(struct output *o, struct thread *th,
+			 const struct pair *p, uint64_t start, size_t depth)
+{
+	(void)o, (void)th, (void)p, (void)start, (void)depth;
+}
+
 static void tree_leaf(struct output *o, struct thread *th,
 		      const struct pair *p, uint64_t start, uint64_t end,
 		      size_t depth)
@@ -190,6 +197,7 @@ static void tree_finish(struct output *o)
 static const struct output_ops tree_ops = {
 	.begin_trace = tree_begin_trace,
 	.entry = tree_entry,
+	.inherit = tree_inherit,
 	.leaf = tree_leaf,
 	.close = tree_close,
 	.lost = tree_lost,

@@ -38,6 +38,8 @@ void trace_error(struct trace *t, uint64_t offset, const char *fmt, ...)
 	va_list ap;
 
 	t->damaged = true;
+	if (t->quiet)
+		return;
 	if (++t->n_errors > MAX_ERRORS) {
 		if (t->n_errors == MAX_ERRORS + 1)
 			fprintf(stderr, PROGRAM_NAME ": %s: more problems, "
@@ -426,9 +428,11 @@ static void resolver_error(void *data, const char *msg, int errnum)
 int trace_open(struct trace *t, const char *path, const struct options *o)
 {
 	struct stat st;
+	bool quiet = t->quiet; /* the caller's wish */
 
 	memset(t, 0, sizeof *t);
 	t->path = path;
+	t->quiet = quiet;
 	t->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (t->fd < 0) {
 		trace_error(t, NO_OFFSET, "cannot open: %s", strerror(errno));
@@ -479,6 +483,8 @@ void trace_close(struct trace *t)
 		free(t->modules[i].path);
 	free(t->modules);
 	free(t->argv);
+	free(t->inherited);
+	free(t->owned_path);
 	if (t->fd >= 0)
 		close(t->fd);
 	t->fd = -1;

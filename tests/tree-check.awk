@@ -8,7 +8,9 @@
 # level, a leaf `f();' stays, an exit `} /* f */' or `} /* f (unfinished) */'
 # closes the level `f' opened (so does `} /* f (no exit recorded) */'), a
 # `} /* f (entered before the trace) */' may only stand at depth 0, and no
-# level is left open at the end.  With durations=1 it also checks the
+# level is left open at the end.  A thread whose first line is indented is
+# a fork()ed child's, inside the calls it inherited open: those levels
+# count as open, their names unknown.  With durations=1 it also checks the
 # duration column: blank on entries and on calls that did not return, a
 # well-formed number with a unit elsewhere.
 #
@@ -81,7 +83,8 @@ FNR == 1 {
 	sub(/^ +/, "", tid)
 	if (tid !~ /^[0-9]+(\/[0-9]+)?$/)
 		complain("bad thread id")
-	if (!(tid in depth)) {
+	fresh = !(tid in depth)
+	if (fresh) {
 		depth[tid] = 0
 		nthreads++
 	}
@@ -93,6 +96,12 @@ FNR == 1 {
 	}
 	level = indent / 2
 	text = substr(text, indent + 1)
+	if (fresh && level > 0) {
+		depth[tid] = level + (text ~ /^} \/\* /)
+		for (i = 0; i < depth[tid]; i++)
+			open[tid, i] = ""
+		inherited++
+	}
 
 	if (text ~ /^\/\* ctrace: [0-9]+ events lost \(.*\) \*\/$/) {
 		lost++
@@ -136,7 +145,7 @@ FNR == 1 {
 		d = --depth[tid]
 		if (level != d)
 			complain("exit at depth " level ", expected " d)
-		if (open[tid, d] != bare(name))
+		if (open[tid, d] != "" && open[tid, d] != bare(name))
 			complain("exit of " name " closes " open[tid, d])
 		check_duration(kind == "exit" ? "number" : "blank", dur)
 		next

@@ -97,6 +97,27 @@ case_daemon() {
 	rel_tree daemon-child "trace.bin.$pid"
 }
 
+# A child that forks a grandchild, each from two calls deep: read together,
+# each process's calls nest under those it inherited open, and each returns
+# through them; read alone, a child's trace finds its parent's next to it.
+case_fork_chain() {
+	use_config "$1"
+	build_c life "$RPROGS/life.c"
+	run_traced trace.bin "$BIN/life" fork-chain
+	child=$(sed -n '2s/^fork //p' trace.bin.out)
+	grandchild=$(sed -n '1s/^fork //p' trace.bin.out)
+	[ -n "$child" ] && [ -n "$grandchild" ] || fail "no fork lines"
+	mkdir traces
+	mv trace.bin "trace.bin.$child" "trace.bin.$grandchild" traces/
+	symbolize all --no-duration --thread-ids=serial traces
+	sed -e "s|\[$child/|[CHILD/|" -e "s|\[$grandchild/|[GRANDCHILD/|" \
+	    -e 's|\[[0-9]*/|[PARENT/|' -e 's|^\(# [^:]*\): pid .*|\1|' \
+	    -e "s|$child|CHILD|" -e "s|$grandchild|GRANDCHILD|" all >all.n
+	compare "$(rel_expected fork-chain)" all.n
+	symbolize_stable alone "traces/trace.bin.$grandchild"
+	compare "$(rel_expected fork-chain-alone)" alone
+}
+
 for cfg in $(configs_pie); do
 	run_case "threads-$cfg" case_threads "$cfg"
 	run_case "thread-exit-$cfg" case_thread_exit "$cfg"
@@ -108,6 +129,7 @@ for cfg in $(configs_pie); do
 	run_case "spawn-$cfg" case_other_program "$cfg" spawn
 	run_case "exec-thread-$cfg" case_exec_thread "$cfg"
 	run_case "daemon-$cfg" case_daemon "$cfg"
+	run_case "fork-chain-$cfg" case_fork_chain "$cfg"
 done
 
 test_finish

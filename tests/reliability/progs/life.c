@@ -8,6 +8,8 @@
  *   life spawn PROG       posix_spawn of PROG
  *   life exec-thread      a thread execs this program ("life exec-child")
  *   life daemon FILE      daemon(); the daemon writes its pid to FILE
+ *   life fork-chain       a child forks a grandchild, each two calls deep;
+ *                         each parent prints "fork PID" once its child ended
  *   life closefrom N FILE closes every descriptor, opens FILE on the
  *                         lowest numbers, then makes N calls
  *   life deep N           recursion N calls deep on a 1 GiB stack
@@ -176,6 +178,35 @@ NOINLINE static void go_daemon(const char *file)
 		after_daemon(file);
 }
 
+/* ---- fork ---- */
+
+NOINLINE static void fork_chain(int n);
+
+NOINLINE static void fork_next(int n)
+{
+	pid_t pid;
+	int status;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		fork_chain(n - 1);
+		return;
+	}
+	if (pid > 0 && waitpid(pid, &status, 0) == pid) {
+		printf("fork %d\n", (int)pid);
+		leaf();
+	}
+}
+
+NOINLINE static void fork_chain(int n)
+{
+	if (n > 0)
+		fork_next(n);
+	else
+		leaf();
+}
+
 NOINLINE static void close_all(const char *file)
 {
 	for (int fd = 3; fd < 1024; fd++)
@@ -266,6 +297,8 @@ int main(int argc, char **argv)
 		exec_child();
 	else if (!strcmp(mode, "daemon"))
 		go_daemon(arg);
+	else if (!strcmp(mode, "fork-chain"))
+		fork_chain(2);
 	else if (!strcmp(mode, "closefrom")) {
 		close_all(argv[3]);
 		many_calls(atol(arg));
