@@ -75,7 +75,7 @@
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
 #define CTRACE_VERSION_MAJOR 1           /* incompatible layout changes */
-#define CTRACE_VERSION_MINOR 0           /* compatible additions */
+#define CTRACE_VERSION_MINOR 1           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
 
@@ -158,7 +158,14 @@ struct ctrace_chunk_header {
 enum ctrace_record_type {
 	/* --- in event and signal streams ----------------------------------- */
 
-	/* Define pair slot: u8 slot, u64 function, u64 call_site. */
+	/* Define pair slot: u8 slot, u64 function, u64 call_site, and in
+	 * the DEFINE of an ENTRY, when the recorder found the function's CFI
+	 * (format 1.1), uleb frame: 2 * (CFA - the ENTRY's stack pointer) /
+	 * pointer_size, plus 1 when the entry hook was called from outside
+	 * the function's own code (a copy inlined into its caller, whose
+	 * frame it then shares).  A call's frame lies below its caller's
+	 * CFA, so frames tell a callee from a call made after its caller
+	 * was left by longjmp. */
 	CTRACE_REC_DEFINE = 1,
 
 	/* Events that could not be stored: uleb count, u8 reason
@@ -286,8 +293,8 @@ enum ctrace_lost_reason {
 #define CTRACE_RETVAL_MEM 0x20  /* up to CTRACE_RETVAL_MEM_MAX bytes at r0 */
 #define CTRACE_RETVAL_MEM_MAX 64
 
-/* The largest ENTRY or EXIT group: DEFINE (3 + 17) plus tag, a 10-byte
- * time delta and a 10-byte stack delta.  The recorder keeps at least this
+/* The largest ENTRY or EXIT group: DEFINE (3 + 17 + a 4-byte frame) plus
+ * tag, a 10-byte time delta and a 10-byte stack delta.  The recorder keeps at least this
  * much room at a chunk's end. */
 #define CTRACE_MAX_EVENT_BYTES 48
 

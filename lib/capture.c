@@ -10,9 +10,8 @@
  * certain once the function has returned.
  *
  * The frame's canonical frame address (CFA) comes from the function's CFI
- * in .eh_frame, found through _dl_find_object and .eh_frame_hdr's search
- * table and evaluated up to the hook's call, once per call site: the
- * answer is cached per thread, keyed by PC.  The return address lies just
+ * (cfi.c), once per call site: the answer is cached per thread, keyed by
+ * PC.  The return address lies just
  * below the CFA; the recorder checks it holds the call site the hook was
  * given before replacing it.
  */
@@ -37,16 +36,12 @@ static void compute_args_max(void);
 
 #define PTR_SIZE sizeof(uintptr_t)
 #if defined(__x86_64__)
-#define DW_REG_SP 7
-#define DW_REG_BP 6
 static const uint8_t saved_regnos[CTRACE_NREGS] = {3, 6, 12, 13, 14, 15};
 #define RET0 rax
 #define RET1 rdx
 #else
 #define RET0 eax
 #define RET1 edx
-#define DW_REG_SP 4
-#define DW_REG_BP 5
 static const uint8_t saved_regnos[CTRACE_NREGS] = {3, 6, 7, 5};
 #endif
 
@@ -81,7 +76,7 @@ __thread uint8_t ctrace__tramp_st0 __attribute__((tls_model("initial-exec")));
 struct cfa_rule {
 	uintptr_t pc;
 	int32_t offset;
-	uint8_t reg;      /* 0: unknown, else DW_REG_SP or DW_REG_BP + 1 */
+	uint8_t reg;      /* 0: unknown, else CTRACE_DW_SP or CTRACE_DW_FP + 1 */
 	uint8_t own_body; /* pc lies in fn's own FDE: not an inlined copy */
 	uintptr_t fn;
 };
@@ -204,308 +199,6 @@ __attribute__((constructor(101))) static void capture_constructor(void)
 	ctrace__capture_setup();
 }
 
-/* ---------------------------------------------------------------------------
- * Reading .eh_frame
- * ------------------------------------------------------------------------ */
-
-struct cursor {
-	const uint8_t *p, *end;
-	int bad;
-};
-
-static uint64_t get_uleb(struct cursor *c)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-	while (c->p < c->end) {
-		uint8_t b = *c->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	c->bad = 1;
-	return 0;
-}
-
-static int64_t get_sleb(struct cursor *c)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-	while (c->p < c->end) {
-		uint8_t b = *c->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~(uint64_t)0 << shift;
-			return (int64_t)v;
-		}
-	}
-	c->bad = 1;
-	return 0;
-}
-
-static uint64_t get_fixed(struct cursor *c, size_t n)
-{
-	uint64_t v = 0;
-	if ((size_t)(c->end - c->p) < n) {
-		c->bad = 1;
-		return 0;
-	}
-	memcpy(&v, c->p, n); /* little-endian */
-	c->p += n;
-	return v;
-}
-
-/* DW_EH_PE_* pointer encodings; `data` is the base for datarel. */
-static uintptr_t get_encoded(struct cursor *c, uint8_t enc, uintptr_t data)
-{
-	if (enc == 0xff)
-		return 0;
-	uintptr_t field = (uintptr_t)c->p, v;
-	switch (enc & 0x0f) {
-	case 0x00: v = (uintptr_t)get_fixed(c, PTR_SIZE); break;
-	case 0x01: v = (uintptr_t)get_uleb(c); break;
-	case 0x02: v = (uintptr_t)get_fixed(c, 2); break;
-	case 0x03: v = (uintptr_t)get_fixed(c, 4); break;
-	case 0x04: v = (uintptr_t)get_fixed(c, 8); break;
-	case 0x09: v = (uintptr_t)get_sleb(c); break;
-	case 0x0a: v = (uintptr_t)(int16_t)get_fixed(c, 2); break;
-	case 0x0b: v = (uintptr_t)(int32_t)get_fixed(c, 4); break;
-	case 0x0c: v = (uintptr_t)get_fixed(c, 8); break;
-	default: c->bad = 1; return 0;
-	}
-	switch (enc & 0x70) {
-	case 0x00: break;
-	case 0x10: v += field; break;
-	case 0x30: v += data; break;
-	default: c->bad = 1; return 0;
-	}
-	if (enc & 0x80) { /* indirect: our own mapped data */
-		if (v == 0) {
-			c->bad = 1;
-			return 0;
-		}
-		v = *(const uintptr_t *)v;
-	}
-	return v;
-}
-
-/* The FDE covering pc, from .eh_frame_hdr's sorted table; NULL if none. */
-static const uint8_t *find_fde(const uint8_t *hdr, uintptr_t pc)
-{
-	if (hdr[0] != 1 || hdr[3] != 0x3b) /* version 1, datarel sdata4 */
-		return NULL;
-	struct cursor c = {hdr + 4, hdr + 4 + 2 * 8, 0};
-	get_encoded(&c, hdr[1], (uintptr_t)hdr); /* eh_frame_ptr */
-	uintptr_t count = get_encoded(&c, hdr[2], (uintptr_t)hdr);
-	if (c.bad || count == 0)
-		return NULL;
-	const int32_t *table = (const int32_t *)c.p;
-	size_t lo = 0, hi = count;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if ((uintptr_t)hdr + (intptr_t)table[2 * mid] <= pc)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	if ((uintptr_t)hdr + (intptr_t)table[2 * lo] > pc)
-		return NULL;
-	return hdr + table[2 * lo + 1];
-}
-
-struct cie_info {
-	uint64_t code_align;
-	int64_t data_align;
-	uint8_t fde_enc;
-	int has_z;
-	const uint8_t *insns, *end;
-};
-
-static int parse_cie(const uint8_t *cie, struct cie_info *ci)
-{
-	uint32_t len;
-	memcpy(&len, cie, 4);
-	if (len == 0 || len == 0xffffffffu)
-		return -1;
-	struct cursor c = {cie + 8, cie + 4 + len, 0};
-	uint8_t version = (uint8_t)get_fixed(&c, 1);
-	const char *aug = (const char *)c.p;
-	size_t alen = strnlen(aug, (size_t)(c.end - c.p));
-	c.p += alen + 1;
-	if (strstr(aug, "eh") != NULL)
-		get_fixed(&c, PTR_SIZE);
-	ci->code_align = get_uleb(&c);
-	ci->data_align = get_sleb(&c);
-	if (version == 1)
-		get_fixed(&c, 1);
-	else
-		get_uleb(&c);
-	ci->fde_enc = 0;
-	ci->has_z = aug[0] == 'z';
-	if (ci->has_z) {
-		uint64_t zlen = get_uleb(&c);
-		const uint8_t *after = c.p + zlen;
-		for (const char *a = aug + 1; *a && !c.bad; a++) {
-			if (*a == 'R') {
-				ci->fde_enc = (uint8_t)get_fixed(&c, 1);
-			} else if (*a == 'L') {
-				get_fixed(&c, 1);
-			} else if (*a == 'P') {
-				uint8_t e = (uint8_t)get_fixed(&c, 1);
-				get_encoded(&c, e & 0x7f, 0);
-			} else if (*a != 'S' && *a != 'B') {
-				break;
-			}
-		}
-		c.p = after;
-	}
-	if (c.bad || c.p > c.end)
-		return -1;
-	ci->insns = c.p;
-	ci->end = c.end;
-	return 0;
-}
-
-struct cfa_state {
-	uint64_t reg;
-	int64_t offset;
-	int unknown; /* an expression or something we do not follow */
-};
-
-/* Runs CFA instructions while the location stays at or below target.
- * Returns 1 when it stopped because the location went past target. */
-static int run_cfa(struct cursor *c, const struct cie_info *ci,
-		   uintptr_t *loc, uintptr_t target, struct cfa_state *st,
-		   struct cfa_state *saved, int *nsaved)
-{
-	while (c->p < c->end && !c->bad) {
-		uint8_t op = *c->p++;
-		uint64_t adv = 0;
-		switch (op >> 6) {
-		case 1:
-			adv = op & 0x3f;
-			goto advance;
-		case 2:
-			get_uleb(c);
-			continue;
-		case 3:
-			continue;
-		}
-		switch (op) {
-		case 0x00: break;                                  /* nop */
-		case 0x01: *loc = (uintptr_t)get_fixed(c, PTR_SIZE); /* set_loc */
-			   if (*loc > target) return 1;
-			   break;
-		case 0x02: adv = get_fixed(c, 1); goto advance;
-		case 0x03: adv = get_fixed(c, 2); goto advance;
-		case 0x04: adv = get_fixed(c, 4); goto advance;
-		case 0x05: get_uleb(c); get_uleb(c); break;      /* offset_ext */
-		case 0x06: case 0x07: case 0x08: get_uleb(c); break;
-		case 0x09: get_uleb(c); get_uleb(c); break;      /* register */
-		case 0x0a:                                         /* remember */
-			if (*nsaved < 8)
-				saved[(*nsaved)++] = *st;
-			else
-				st->unknown = 1;
-			break;
-		case 0x0b:                                         /* restore */
-			if (*nsaved > 0)
-				*st = saved[--(*nsaved)];
-			else
-				st->unknown = 1;
-			break;
-		case 0x0c:                                         /* def_cfa */
-			st->reg = get_uleb(c);
-			st->offset = (int64_t)get_uleb(c);
-			st->unknown = 0;
-			break;
-		case 0x0d: st->reg = get_uleb(c); break;
-		case 0x0e: st->offset = (int64_t)get_uleb(c); break;
-		case 0x0f: {                                       /* def_cfa_expr */
-			uint64_t n = get_uleb(c);
-			c->p += n;
-			st->unknown = 1;
-			break;
-		}
-		case 0x10: case 0x16: {                           /* (val_)expr */
-			get_uleb(c);
-			uint64_t n = get_uleb(c);
-			c->p += n;
-			break;
-		}
-		case 0x11: get_uleb(c); get_sleb(c); break;
-		case 0x12:                                         /* def_cfa_sf */
-			st->reg = get_uleb(c);
-			st->offset = get_sleb(c) * ci->data_align;
-			st->unknown = 0;
-			break;
-		case 0x13: st->offset = get_sleb(c) * ci->data_align; break;
-		case 0x14: get_uleb(c); get_uleb(c); break;
-		case 0x15: get_uleb(c); get_sleb(c); break;
-		case 0x2e: get_uleb(c); break;                     /* args_size */
-		case 0x2f: get_uleb(c); get_uleb(c); break;
-		default:
-			c->bad = 1;
-			return 0;
-		}
-		continue;
-	advance:
-		*loc += adv * ci->code_align;
-		if (*loc > target)
-			return 1;
-	}
-	return 0;
-}
-
-/* The CFA rule in effect at pc - 1 (the call to the hook), from the FDE
- * covering it.  Fills *begin with the FDE's first address. */
-static int cfa_rule_at(uintptr_t pc, struct cfa_state *st, uintptr_t *begin)
-{
-	struct dl_find_object obj;
-	if (_dl_find_object((void *)(pc - 1), &obj) != 0 ||
-	    obj.dlfo_eh_frame == NULL)
-		return -1;
-	const uint8_t *fde = find_fde(obj.dlfo_eh_frame, pc - 1);
-	if (fde == NULL)
-		return -1;
-	uint32_t len, cie_off;
-	memcpy(&len, fde, 4);
-	memcpy(&cie_off, fde + 4, 4);
-	if (len == 0 || len == 0xffffffffu || cie_off == 0)
-		return -1;
-	struct cie_info ci;
-	if (parse_cie(fde + 4 - cie_off, &ci) < 0)
-		return -1;
-	struct cursor c = {fde + 8, fde + 4 + len, 0};
-	uintptr_t start = get_encoded(&c, ci.fde_enc, 0);
-	uintptr_t range = get_encoded(&c, ci.fde_enc & 0x0f, 0);
-	if (c.bad || pc - 1 < start || pc - 1 >= start + range)
-		return -1;
-	if (ci.has_z)
-		c.p += get_uleb(&c);
-	*begin = start;
-
-	struct cfa_state saved[8];
-	int nsaved = 0;
-	uintptr_t loc = start;
-	memset(st, 0, sizeof *st);
-	struct cursor cc = {ci.insns, ci.end, 0};
-	run_cfa(&cc, &ci, &loc, pc - 1, st, saved, &nsaved);
-	if (cc.bad)
-		return -1;
-	loc = start;
-	run_cfa(&c, &ci, &loc, pc - 1, st, saved, &nsaved);
-	if (c.bad || st->unknown ||
-	    (st->reg != DW_REG_SP && st->reg != DW_REG_BP))
-		return -1;
-	return 0;
-}
-
 static const struct cfa_rule *lookup_rule(struct cap_thread *c, uintptr_t pc,
 					  uintptr_t fn)
 {
@@ -513,13 +206,13 @@ static const struct cfa_rule *lookup_rule(struct cap_thread *c, uintptr_t pc,
 		&c->cache[((pc >> 1) ^ (pc >> 11)) & (CACHE_SIZE - 1)];
 	if (e->pc == pc && e->fn == fn)
 		return e;
-	struct cfa_state st;
+	struct ctrace__cfa st;
 	uintptr_t begin = 0;
 	e->pc = pc;
 	e->fn = fn;
-	if (cfa_rule_at(pc, &st, &begin) == 0) {
+	if (ctrace__cfa_at(pc, &st, &begin) == 0) {
 		e->reg = (uint8_t)(st.reg + 1);
-		e->offset = (int32_t)st.offset;
+		e->offset = st.offset;
 		e->own_body = begin == fn;
 	} else {
 		e->reg = 0;
@@ -531,13 +224,13 @@ static const struct cfa_rule *lookup_rule(struct cap_thread *c, uintptr_t pc,
 static uintptr_t cfa_of(const struct cfa_rule *rule,
 			const struct ctrace__regs *r)
 {
-	if (rule->reg == DW_REG_SP + 1)
+	if (rule->reg == CTRACE_DW_SP + 1)
 		return r->sp + (uintptr_t)(intptr_t)rule->offset;
 #if defined(__x86_64__)
-	if (rule->reg == DW_REG_BP + 1)
+	if (rule->reg == CTRACE_DW_FP + 1)
 		return r->rbp + (uintptr_t)(intptr_t)rule->offset;
 #else
-	if (rule->reg == DW_REG_BP + 1)
+	if (rule->reg == CTRACE_DW_FP + 1)
 		return r->ebp + (uintptr_t)(intptr_t)rule->offset;
 #endif
 	return 0;

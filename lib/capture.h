@@ -31,6 +31,12 @@ struct ctrace__regs {
 	uintptr_t pc; /* the stub's return address, in the function */
 };
 
+#if defined(__x86_64__)
+#define CTRACE_REGS_FP(r) ((r)->rbp)
+#else
+#define CTRACE_REGS_FP(r) ((r)->ebp)
+#endif
+
 /* What the trampoline saved; the layout is shared with hooks.S. */
 struct ctrace__retregs {
 #if defined(__x86_64__)
@@ -110,7 +116,14 @@ CTRACE_HIDDEN extern uint8_t ctrace__capture_on;
 /* Reads CTRACE_ARGS, CTRACE_RETVAL and CTRACE_STRLEN (once). */
 CTRACE_HIDDEN void ctrace__capture_setup(void);
 
-CTRACE_HIDDEN void ctrace__hook_enter(void *fn, void *site);
+/* i386: the stub passes all three in registers. */
+#if defined(__i386__)
+#define CTRACE_HOOK_ABI __attribute__((regparm(3)))
+#else
+#define CTRACE_HOOK_ABI
+#endif
+CTRACE_HIDDEN CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site,
+						      uintptr_t fp);
 CTRACE_HIDDEN void ctrace__hook_enter_regs(void *fn, void *site,
 					   const struct ctrace__regs *r);
 CTRACE_HIDDEN void ctrace__policy_enter_regs(struct ctrace__thread *t,

@@ -33,24 +33,36 @@ static inline void put_u64(uint8_t *p, uint64_t v)
 
 /* Writes the body of a DEFINE record at p (its tag is stored by the
  * caller, last) and returns the byte after it.  Out of line: it runs once
- * per pair per chunk. */
+ * per pair per chunk.  An ENTRY's DEFINE carries the function's frame
+ * size when its CFI tells; not from a signal handler that interrupted the
+ * recorder (may_scan 0), which must not touch the frame cache. */
 static __attribute__((noinline, unused)) uint8_t *
 define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
-	    uintptr_t site, uint64_t now, int may_scan)
+	    uintptr_t site, uintptr_t sp, uintptr_t fp, uint64_t now,
+	    int may_scan)
 {
+	int saved_errno = errno;
+	uintptr_t frame = sp && may_scan ? ctrace__frame_field(fn, sp, fp) : 0;
+	uint8_t *q = p + 20;
+
 	p[1] = CTRACE_REC_DEFINE;
-	p[2] = 17;
 	p[3] = (uint8_t)slot;
 	put_u64(p + 4, fn);
 	put_u64(p + 12, site);
+	if (frame) {
+		while (frame >= 0x80) {
+			*q++ = (uint8_t)(frame | 0x80);
+			frame >>= 7;
+		}
+		*q++ = (uint8_t)frame;
+	}
+	p[2] = (uint8_t)(q - p - 3);
 	s->pair[slot].fn = fn;
 	s->pair[slot].site = site;
-	if (may_scan) {
-		int saved_errno = errno;
+	if (may_scan)
 		ctrace__modules_check(fn, now);
-		errno = saved_errno;
-	}
-	return p + 20;
+	errno = saved_errno;
+	return q;
 }
 
 /* ---------------------------------------------------------------------------
@@ -59,7 +71,7 @@ define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
 
 static inline __attribute__((always_inline, unused)) void
 emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
-     uintptr_t sp, uint64_t now, int may_scan)
+     uintptr_t sp, uintptr_t fp, uint64_t now, int may_scan)
 {
 	uint8_t *p = s->cur;
 
@@ -75,7 +87,7 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 	unsigned slot = pair_slot(fn, site);
 	uint8_t *q = p;
 	if (unlikely(s->pair[slot].fn != fn || s->pair[slot].site != site))
-		q = define_pair(s, p, slot, fn, site, now, may_scan);
+		q = define_pair(s, p, slot, fn, site, sp, fp, now, may_scan);
 
 	/* The TSC of another CPU may lag by a few ticks after a migration:
 	 * never let time run backwards inside a stream. */

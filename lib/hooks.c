@@ -36,17 +36,18 @@ static struct ctrace__stream *signal_stream(struct ctrace__thread *t)
 }
 
 static inline void policy(struct ctrace__thread *t, uint8_t exit_bit,
-			  uintptr_t fn, uintptr_t site, uintptr_t sp)
+			  uintptr_t fn, uintptr_t site, uintptr_t sp,
+			  uintptr_t fp)
 {
 	if (exit_bit)
 		ctrace__policy_exit(t, fn, site);
 	else
-		ctrace__policy_enter(t, fn, site, sp);
+		ctrace__policy_enter(t, fn, site, sp, fp);
 }
 
 static __attribute__((noinline)) void
 hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
-	  uintptr_t site, uintptr_t sp)
+	  uintptr_t site, uintptr_t sp, uintptr_t fp)
 {
 	int saved_errno = errno;
 
@@ -59,10 +60,10 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
 		if (atomic_load_explicit(&ctrace__gate, memory_order_relaxed))
-			policy(t, exit_bit, fn, site, sp);
+			policy(t, exit_bit, fn, site, sp, fp);
 		else
-			emit(&t->main, exit_bit, fn, site, sp, ctrace__now(),
-			     1);
+			emit(&t->main, exit_bit, fn, site, sp, fp,
+			     ctrace__now(), 1);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		break;
@@ -87,7 +88,7 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		ctrace__barrier();
 		struct ctrace__stream *s = signal_stream(t);
 		if (s != NULL)
-			emit(s, exit_bit, fn, site, sp, now, 0);
+			emit(s, exit_bit, fn, site, sp, fp, now, 0);
 		else
 			ctrace__stream_lost(&t->main, now,
 					    CTRACE_LOST_NO_MEMORY);
@@ -112,11 +113,11 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
  * through the policy path. */
 static inline __attribute__((always_inline)) void
 record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
-       uintptr_t site, uintptr_t sp)
+       uintptr_t site, uintptr_t sp, uintptr_t fp)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
 	if (likely(gate == 0)) {
-		emit(&t->main, exit_bit, fn, site, sp, ctrace__now(), 1);
+		emit(&t->main, exit_bit, fn, site, sp, fp, ctrace__now(), 1);
 		return;
 	}
 	if (gate == CTRACE_GATE_TABLE) {
@@ -124,35 +125,33 @@ record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		if (flags & CTRACE_F_SKIP)
 			return;
 		if (!(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
-			emit(&t->main, exit_bit, fn, site, sp, ctrace__now(),
-			     1);
+			emit(&t->main, exit_bit, fn, site, sp, fp,
+			     ctrace__now(), 1);
 			return;
 		}
 	}
-	if (exit_bit)
-		ctrace__policy_exit(t, fn, site);
-	else
-		ctrace__policy_enter(t, fn, site, sp);
+	policy(t, exit_bit, fn, site, sp, fp);
 }
 
 /* __cyg_profile_func_enter is a stub in arch/<cpu>/hooks.S: it jumps here
- * (same frame, so CTRACE_CALLER_SP holds) unless arguments or return
- * values are captured, and then calls ctrace__hook_enter_regs. */
-void ctrace__hook_enter(void *fn, void *site)
+ * (same frame, so CTRACE_CALLER_SP holds) with the function's frame
+ * pointer register as `fp`, unless arguments or return values are
+ * captured, and then calls ctrace__hook_enter_regs. */
+CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 {
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
 		record(t, 0, (uintptr_t)fn, (uintptr_t)site,
-		       CTRACE_CALLER_SP());
+		       CTRACE_CALLER_SP(), fp);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
 		hook_slow(t, 0, (uintptr_t)fn, (uintptr_t)site,
-			  CTRACE_CALLER_SP());
+			  CTRACE_CALLER_SP(), fp);
 }
 
 void ctrace__hook_enter_regs(void *fn, void *site,
@@ -171,7 +170,8 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
-		hook_slow(t, 0, (uintptr_t)fn, (uintptr_t)site, r->sp);
+		hook_slow(t, 0, (uintptr_t)fn, (uintptr_t)site, r->sp,
+			  CTRACE_REGS_FP(r));
 }
 
 __attribute__((visibility("default"))) void
@@ -182,12 +182,12 @@ __cyg_profile_func_exit(void *fn, void *site)
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
 		record(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn, (uintptr_t)site,
-		       0);
+		       0, 0);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
 		hook_slow(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
-			  (uintptr_t)site, 0);
+			  (uintptr_t)site, 0, 0);
 }

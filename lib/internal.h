@@ -9,6 +9,7 @@
  *   modules.c  the module map (dl_iterate_phdr, build-ids)
  *   config.c   environment variables
  *   init.c     start-up, thread registration and exit, fork, process exit
+ *   cfi.c      canonical frame addresses from .eh_frame
  * Nothing here is instrumented (-fno-instrument-functions), and nothing
  * calls malloc: memory comes from mmap, so an instrumented allocator in
  * the program cannot recurse into the recorder.
@@ -196,6 +197,32 @@ CTRACE_HIDDEN size_t ctrace__build_id(const struct dl_phdr_info *info,
 				      uint8_t *id, size_t max);
 
 /* ---------------------------------------------------------------------------
+ * Call frame information (cfi.c)
+ * ------------------------------------------------------------------------ */
+
+/* A canonical frame address rule: CFA = register + offset. */
+struct ctrace__cfa {
+	int32_t offset;
+	uint8_t reg; /* CTRACE_DW_SP or CTRACE_DW_FP */
+};
+
+/* The rule in effect at the call that returns to pc, from the .eh_frame of
+ * the object holding pc; *begin is set to the start of the FDE's range.
+ * Returns 0, or -1 when the CFI cannot tell (none, an expression, another
+ * register).  Async-signal-safe. */
+CTRACE_HIDDEN int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule,
+				 uintptr_t *begin);
+
+/* The frame field of an ENTRY's DEFINE record (see ctrace_format.h) for
+ * function fn, whose stack pointer at its call to the entry hook is sp and
+ * frame pointer register fp: 2 * (CFA - sp) / pointer size, plus 1 when
+ * the call lies outside fn's own code (an inlined copy); 0 when unknown.
+ * Cached per thread, keyed by the hook's return address.  Not for signal
+ * handlers that interrupted the recorder (the cache has no atomics). */
+CTRACE_HIDDEN uintptr_t ctrace__frame_field(uintptr_t fn, uintptr_t sp,
+					    uintptr_t fp);
+
+/* ---------------------------------------------------------------------------
  * Threads and process life (init.c, hooks.c)
  * ------------------------------------------------------------------------ */
 
@@ -311,7 +338,7 @@ static inline uint8_t ctrace__function_flags(uintptr_t fn)
 
 CTRACE_HIDDEN void ctrace__policy_enter(struct ctrace__thread *t,
 					uintptr_t fn, uintptr_t site,
-					uintptr_t sp);
+					uintptr_t sp, uintptr_t fp);
 CTRACE_HIDDEN void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 				       uintptr_t site);
 /* Sets up signals, tracepoints and the gate from the configuration. */

@@ -130,7 +130,7 @@ static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 
 static inline __attribute__((always_inline)) void
 policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
-	     uintptr_t sp, const struct ctrace__regs *regs)
+	     uintptr_t sp, uintptr_t fp, const struct ctrace__regs *regs)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
 	uint8_t flags = (gate & CTRACE_GATE_TABLE) ? ctrace__function_flags(fn)
@@ -140,7 +140,7 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	if (gate == CTRACE_GATE_TABLE &&
 	    !(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
 		if (!(flags & CTRACE_F_SKIP))
-			emit(&t->main, 0, fn, site, sp, ctrace__now(), 1);
+			emit(&t->main, 0, fn, site, sp, fp, ctrace__now(), 1);
 		return;
 	}
 	/* Capture with filters alone needs no shadow stack either: nothing
@@ -170,7 +170,7 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		return;
 	}
 	if (f == NULL) {
-		emit(s, 0, fn, site, sp, now, 1);
+		emit(s, 0, fn, site, sp, fp, now, 1);
 		if (capture)
 			ctrace__capture_entry(s, capture, fn, site, regs);
 		return;
@@ -180,7 +180,7 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	f->prev_last = s->last;
 	f->prev_sp = s->last_sp;
 	f->ticks = now;
-	emit(s, 0, fn, site, sp, now, 1);
+	emit(s, 0, fn, site, sp, fp, now, 1);
 	if (capture)
 		ctrace__capture_entry(s, capture, fn, site, regs);
 	f->end = s->cur;
@@ -191,16 +191,16 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 }
 
 void ctrace__policy_enter(struct ctrace__thread *t, uintptr_t fn,
-			  uintptr_t site, uintptr_t sp)
+			  uintptr_t site, uintptr_t sp, uintptr_t fp)
 {
-	policy_enter(t, fn, site, sp, NULL);
+	policy_enter(t, fn, site, sp, fp, NULL);
 }
 
 void ctrace__policy_enter_regs(struct ctrace__thread *t, uintptr_t fn,
 			       uintptr_t site, uintptr_t sp,
 			       const struct ctrace__regs *r)
 {
-	policy_enter(t, fn, site, sp, r);
+	policy_enter(t, fn, site, sp, CTRACE_REGS_FP(r), r);
 }
 
 void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
@@ -212,7 +212,7 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 		if (flags & CTRACE_F_SKIP)
 			return;
 		if (!(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
-			emit(&t->main, CTRACE_TAG_EXIT_BIT, fn, site, 0,
+			emit(&t->main, CTRACE_TAG_EXIT_BIT, fn, site, 0, 0,
 			     ctrace__now(), 1);
 			return;
 		}
@@ -259,7 +259,7 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 		ctrace__stream_lost(s, now, 0);
 		return;
 	}
-	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, 0, now, 1);
+	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, 0, 0, now, 1);
 	if (pending != NULL)
 		ctrace__retval_reserve(s, pending);
 	if (gate & CTRACE_GATE_CALLBACK)

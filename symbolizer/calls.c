@@ -3,8 +3,8 @@
  * Each thread keeps a stack of open calls.  An exit closes the innermost
  * open call of the same (function, call site); calls above it never saw
  * their exit (longjmp, exceptions) and are closed as such.  An entry whose
- * stack pointer is above an open call's closes that call the same way, at
- * once rather than at the next exit further out.  An exit that
+ * frame is above an open call's closes that call the same way, at once
+ * rather than at the next exit further out.  An exit that
  * matches no open call belongs to a call entered before the trace began
  * (recording switched on inside calls).  So the depth never goes negative
  * and never drifts, whatever the trace holds.
@@ -151,15 +151,37 @@ static void on_exit_event(struct output *o, struct thread *th,
 		      CLOSE_BEFORE_TRACE);
 }
 
+/* Whether open call f is gone, now that ev is entered: longjmp or an
+ * exception left it without an exit.  A callee's frame lies below its
+ * caller's return address, so with both frame sizes known (DEFINE records
+ * carry them) the test is exact: gone when the new call's CFA is not
+ * below f's, unless the new call is a copy inlined into f (its hooks run
+ * in f's frame and report f's call site).  Without frame sizes, stack
+ * pointers at the hooks must do: a call whose frame is larger than the
+ * abandoned one's looks nested in it, and an inlined copy is one at the
+ * same stack pointer and call site. */
+static bool abandoned(const struct frame *f, const struct event *ev)
+{
+	const struct pair *p = f->pair, *q = ev->pair;
+	uint64_t f_cfa = f->sp + p->frame, ev_cfa = ev->sp + q->frame;
+
+	if (!f->sp)
+		return false;
+	if (p->frame && q->frame) {
+		if (q->inlined && p->site == q->site && f_cfa == ev_cfa)
+			return false;
+		return ev_cfa >= f_cfa;
+	}
+	if (p->site == q->site && p->fn != q->fn && f->sp == ev->sp)
+		return false;
+	return ev->sp >= f->sp;
+}
+
 /* How far above the outermost call of a thread a call must be to be on
  * another stack, not a sibling of that call with a smaller frame. */
 #define OTHER_STACK_DISTANCE ((uint64_t)64 << 10)
 
-/* A call entered above an open call's stack pointer means that call is
- * gone: longjmp or an exception left it without an exit.  At the same
- * stack pointer, the new call is either inlined into the open one (its
- * hooks run in the same frame and report the same call site) or a sibling
- * called after the open one was abandoned. */
+/* Closes the open calls that the entry `ev` shows are gone. */
 static void close_abandoned(struct output *o, struct thread *th,
 			    const struct event *ev)
 {
@@ -170,13 +192,8 @@ static void close_abandoned(struct output *o, struct thread *th,
 	if (keep && th->stack[0].sp &&
 	    ev->sp > th->stack[0].sp + OTHER_STACK_DISTANCE)
 		return;
-	while (keep) {
-		const struct frame *f = &th->stack[keep - 1];
-		if (!f->sp || f->sp > ev->sp ||
-		    (f->sp == ev->sp && f->pair->site == ev->pair->site))
-			break;
+	while (keep && abandoned(&th->stack[keep - 1], ev))
 		keep--;
-	}
 	if (keep < th->depth)
 		unwind(o, th, keep, ev->ticks, CLOSE_NO_EXIT);
 }

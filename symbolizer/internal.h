@@ -249,6 +249,11 @@ struct pair {
 	uint64_t site;
 	uint64_t ticks;  /* when first seen: for the call site's lookup */
 	unsigned epoch;
+	/* The function's frame at its entry hook (CFA minus the ENTRY's
+	 * stack pointer) in bytes, from a DEFINE; 0 if unknown.  inlined:
+	 * the hooks ran in the caller's code and frame. */
+	uint64_t frame;
+	bool inlined;
 	struct func *func;
 	bool site_done;
 	const struct resolve_info *site_info; /* lazy: see pair_site */
@@ -268,8 +273,8 @@ void symtab_free(struct symtab *st);
  * before the first symtab_pair. */
 void symtab_module_event(struct symtab *st, uint64_t ticks);
 
-const struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
-			       uint64_t ticks);
+struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
+			 uint64_t ticks);
 const struct resolve_info *pair_site(struct symtab *st, const struct pair *p);
 /* The --srcline suffix of a pair (cached). */
 const char *pair_srcline(struct symtab *st, const struct pair *p,

@@ -117,6 +117,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 	struct trace *t = s->trace;
 	uint64_t len, count;
 	unsigned type, slot;
+	struct pair *pair;
 
 	if (end - p < 2)
 		goto past;
@@ -135,8 +136,16 @@ static bool extended(struct stream *s, const uint8_t *p)
 			corrupt(s, rec, "bad pair slot %u", slot);
 			return false;
 		}
-		s->slots[slot] = symtab_pair(t->symtab, load_u64(p + 1),
-					     load_u64(p + 9), s->time);
+		pair = symtab_pair(t->symtab, load_u64(p + 1), load_u64(p + 9),
+				   s->time);
+		/* an ENTRY's DEFINE may add the frame */
+		p += 17;
+		if (p < s->pos && read_uleb(&p, s->pos, &count) == 0 &&
+		    count >= 2 && count < (64u << 20)) {
+			pair->frame = count / 2 * t->hdr.pointer_size;
+			pair->inlined = count & 1;
+		}
+		s->slots[slot] = pair;
 		return false;
 	case CTRACE_REC_LOST:
 		if (read_uleb(&p, s->pos, &count) < 0 || s->pos - p < 17)

@@ -151,8 +151,8 @@ static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
 	return f;
 }
 
-const struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
-			       uint64_t ticks)
+struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
+			 uint64_t ticks)
 {
 	unsigned epoch = epoch_at(st, ticks);
 	size_t h = hash3(fn, site, epoch);

@@ -357,6 +357,17 @@ tree_text() {
 	sed -e '/^#/d' -e 's/^.\{10\} \[ *[0-9/]*\] | //' "$1"
 }
 
+# call_depths TREE: "DEPTH NAME" for each call (entry or leaf line) of
+# TREE, in order.
+call_depths() {
+	tree_text "$1" | awk '!/^ *}/ && !/^ *\/\*/ {
+		n = match($0, /[^ ]/)
+		name = substr($0, n)
+		sub(/\(.*$/, "", name)
+		print (n - 1) / 2, name
+	}'
+}
+
 # calls_of TREE NAME: number of calls of NAME in TREE (entry and leaf
 # lines, at any depth).
 calls_of() {

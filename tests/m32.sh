@@ -32,6 +32,28 @@ case_errno() {
 	run_traced trace.bin "$BIN/errno"
 }
 
+# After longjmp, a call with a bigger frame than the abandoned ones sits
+# at its true depth: the frame sizes work on i386 too.
+case_sibling() {
+	use_config "$1"
+	build_c nonlocal "$top_srcdir/tests/reliability/progs/nonlocal.c"
+	run_traced trace.bin "$BIN/nonlocal" sibling
+	symbolize_stable tree trace.bin
+	compare "$top_srcdir/tests/reliability/expected/sibling.tree" tree
+}
+
+# Random longjmps: every call at the depth the program counted.
+case_jumps() {
+	use_config "$1"
+	build_c jumps "$top_srcdir/tests/reliability/progs/jumps.c"
+	for seed in 1 2 3; do
+		run_traced trace.bin "$BIN/jumps" "$seed" 3000
+		symbolize_stable tree trace.bin
+		call_depths tree >got
+		compare trace.bin.out got
+	done
+}
+
 for cfg in cc-O0-pie-m32 cc-O2-nopie-m32; do
 	run_case "fib5-$cfg" tree_case "$cfg" fib5 fib 5
 	run_case "fib20-count-$cfg" case_fib_count "$cfg"
@@ -40,6 +62,8 @@ for cfg in cc-O0-pie-m32 cc-O2-nopie-m32; do
 	run_case "threads-$cfg" tree_case "$cfg" threads threads
 	run_case "crash-$cfg" crash_case "$cfg"
 	run_case "errno-$cfg" case_errno "$cfg"
+	run_case "sibling-$cfg" case_sibling "$cfg"
+	run_case "jumps-$cfg" case_jumps "$cfg"
 done
 
 test_finish

@@ -23,8 +23,9 @@ case_fork() {
 	symbolize tree --no-duration traces/trace.bin "traces/trace.bin.$child"
 	n=$(grep -c '^# traces/trace\.bin.*: pid [0-9]*' tree)
 	[ "$n" -eq 2 ] || fail "$n process lines, expected 2"
-	grep -q "^ *\\[$child/$child\\] | child_work() {\$" tree ||
-		fail "no child_work() in process $child"
+	# nested under the two calls the child inherited from its parent
+	grep -q "^ *\\[$child/$child\\] |     child_work() {\$" tree ||
+		fail "no child_work() in process $child, two levels deep"
 	grep -q '/[0-9]*\] | main() {$' tree || fail "no main()"
 	# the child's calls come between the parent's start_child and
 	# parent_work: one timeline

@@ -1,7 +1,9 @@
 #!/bin/sh
 # nonlocal.sh -- calls left without their exit: siglongjmp out of a
 # SIGSEGV handler on an alternate stack, a coroutine (swapcontext) that
-# yields from nested calls, and a call with a big frame after longjmp.
+# yields from nested calls, a call with a big frame after longjmp, and
+# thousands of random longjmps and C++ throws through frames of many
+# sizes.
 
 . "$(dirname "$0")/rel.sh"
 test_init reliability-nonlocal
@@ -13,25 +15,35 @@ case_tree() {
 	rel_tree "$3" trace.bin ${4:-}
 }
 
-# After longjmp, a call whose frame is larger than the abandoned frames'
-# can show one or two levels too deep (see README, Guarantees and
-# limits); the next return further out corrects the depth: the tree stays
-# well formed and the calls after it are at their true depth.
-case_sibling() {
+# Random walks of calls and longjmps (or throws): every call at the depth
+# the program itself counted, with and without argument and return value
+# capture.
+case_jumps() {
 	use_config "$1"
-	build_c nonlocal "$RPROGS/nonlocal.c"
-	run_traced trace.bin "$BIN/nonlocal" sibling
-	symbolize_stable tree trace.bin
-	check_tree tree >/dev/null
-	tree_text tree | tail -n 3 >tail
-	printf '  } /* sibling */\n  leaf();\n} /* main */\n' >want
-	compare want tail
+	if [ "$3" = throws ]; then
+		build_cxx throws "$RPROGS/throws.cc"
+	else
+		build_c jumps "$RPROGS/jumps.c"
+	fi
+	for seed in 1 2 3 4 5; do
+		CTRACE_ARGS=$2 CTRACE_RETVAL=$2 \
+			run_traced trace.bin "$BIN/$3" "$seed" 3000
+		symbolize_stable tree trace.bin
+		call_depths tree >got
+		compare trace.bin.out got
+	done
 }
 
 for cfg in $(configs_pie); do
 	run_case "segv-altstack-$cfg" case_tree "$cfg" segv segv-altstack
 	run_case "coroutine-$cfg" case_tree "$cfg" coroutine coroutine nocheck
-	run_case "sibling-$cfg" case_sibling "$cfg"
+	# after longjmp, a call with a bigger frame than the abandoned ones:
+	# at its true depth, from the frame sizes in the DEFINE records
+	run_case "sibling-$cfg" case_tree "$cfg" sibling sibling
+	run_case "jumps-$cfg" case_jumps "$cfg" "" jumps
+	run_case "jumps-capture-$cfg" case_jumps "$cfg" all jumps
+	run_case "throws-$cfg" case_jumps "$cfg" "" throws
+	run_case "throws-capture-$cfg" case_jumps "$cfg" all throws
 done
 
 test_finish

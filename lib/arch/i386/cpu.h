@@ -7,6 +7,10 @@
 #define CTRACE_ARCH_MACHINE 3 /* EM_386 */
 #define CTRACE_ARCH_HAS_TSC 1
 
+/* DWARF register numbers of the stack and frame pointers. */
+#define CTRACE_DW_SP 4
+#define CTRACE_DW_FP 5
+
 static inline uint64_t ctrace__rdtsc(void)
 {
 	uint32_t lo, hi;

@@ -13,6 +13,9 @@ __cyg_profile_func_enter:
 	addl	$_GLOBAL_OFFSET_TABLE_+(.-1b), %eax
 	cmpb	$0, ctrace__capture_on@GOTOFF(%eax)
 	jne	2f
+	movl	4(%esp), %eax		/* regparm(3): fn, site, fp */
+	movl	8(%esp), %edx
+	movl	%ebp, %ecx
 	jmp	ctrace__hook_enter
 2:	subl	$44, %esp
 	.cfi_adjust_cfa_offset 44

@@ -3,7 +3,8 @@
  * __cyg_profile_func_enter must see the instrumented function's
  * callee-saved registers before any C prologue saves and reuses them.  By
  * default (no capture) it jumps straight to the C hook, whose frame is
- * then exactly what it would have been had it been called directly.
+ * then exactly what it would have been had it been called directly, with
+ * the function's frame pointer register as a third argument.
  * Layouts: struct ctrace__regs and struct ctrace__retregs (capture.h).
  */
 	.text
@@ -15,6 +16,7 @@ __cyg_profile_func_enter:
 	.cfi_startproc
 	cmpb	$0, ctrace__capture_on(%rip)
 	jne	1f
+	movq	%rbp, %rdx		/* fp: for a CFA kept in rbp */
 	jmp	ctrace__hook_enter
 1:	subq	$72, %rsp
 	.cfi_adjust_cfa_offset 72
