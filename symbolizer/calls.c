@@ -487,7 +487,7 @@ static struct trace *parent_of(struct trace **traces, size_t n,
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		struct trace *p = traces[i];
-		if (p != c && p->pid == c->hdr.parent_pid &&
+		if (p != c && p->hdr.pid == c->hdr.parent_pid &&
 		    p->hdr.clock == c->hdr.clock &&
 		    p->hdr.base_ns <= c->hdr.base_ns &&
 		    (!best || p->hdr.base_ns > best->hdr.base_ns))
@@ -563,7 +563,7 @@ static void inherit_from(const struct fork_point *fp, size_t n)
 			thread_step(&quiet, &th);
 		ti = NULL;
 		for (size_t j = 0; j < c->n_threads && !ti; j++)
-			if (c->threads[j].tid == c->pid)
+			if (c->threads[j].tid == c->hdr.pid)
 				ti = &c->threads[j];
 		if (!ti || !th.depth)
 			continue;

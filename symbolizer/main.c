@@ -333,11 +333,12 @@ static void align_clocks(struct trace **traces, size_t n)
 			(int64_t)(traces[i]->hdr.base_ns - origin);
 }
 
-/* True if the trace of `t`'s parent is among the n traces. */
+/* True if the trace of `t`'s parent is among the n traces: by the same
+ * test find_parent_trace() makes, so that no file is opened twice. */
 static bool has_parent(struct trace **traces, size_t n, const struct trace *t)
 {
 	for (size_t i = 0; i < n; i++)
-		if (traces[i]->pid == t->hdr.parent_pid &&
+		if (traces[i]->hdr.pid == t->hdr.parent_pid &&
 		    traces[i]->hdr.base_ns <= t->hdr.base_ns)
 			return true;
 	return false;

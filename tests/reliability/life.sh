@@ -116,6 +116,12 @@ case_fork_chain() {
 	compare "$(rel_expected fork-chain)" all.n
 	symbolize_stable alone "traces/trace.bin.$grandchild"
 	compare "$(rel_expected fork-chain-alone)" alone
+	# without its parent's trace, a child starts at depth 0
+	rm "traces/trace.bin.$child"
+	symbolize_stable orphan "traces/trace.bin.$grandchild"
+	check_tree orphan >/dev/null
+	grep -q '^           \[     1\] | } /\* main (entered before the trace) \*/$' \
+		orphan || fail "main does not close as entered before the trace"
 }
 
 for cfg in $(configs_pie); do
