@@ -104,7 +104,7 @@ case_fork_both() {
 		fail "no header for trace.bin.$child"
 	sed -e "s|^\\(# trace\\.bin\\)\\.$child: pid .*|\\1.CHILD|" \
 	    -e 's|^\(# trace\.bin\): pid .*|\1|' \
-	    -e "s|\\[$child/|[CHILD/|" -e 's|\[[0-9]*/|[PARENT/|' both >both.n
+	    -e "s|\\[ *$child/|[CHILD/|" -e 's|\[ *[0-9]*/|[PARENT/|' both >both.n
 	compare "$(expected fork-both)" both.n
 }
 

@@ -110,9 +110,13 @@ case_fork_chain() {
 	mkdir traces
 	mv trace.bin "trace.bin.$child" "trace.bin.$grandchild" traces/
 	symbolize all --no-duration --thread-ids=serial traces
-	sed -e "s|\[$child/|[CHILD/|" -e "s|\[$grandchild/|[GRANDCHILD/|" \
-	    -e 's|\[[0-9]*/|[PARENT/|' -e 's|^\(# [^:]*\): pid .*|\1|' \
-	    -e "s|$child|CHILD|" -e "s|$grandchild|GRANDCHILD|" all >all.n
+	sed -e "s|\[ *$child/|[CHILD/|" -e "s|\[ *$grandchild/|[GRANDCHILD/|" \
+	    -e 's|\[ *[0-9]*/|[PARENT/|' -e 's|^\(# [^:]*\): pid .*|\1|' \
+	    -e "s|\.$child\$|.CHILD|" -e "s|\.$grandchild\$|.GRANDCHILD|" \
+	    all >all.s
+	# the file lines come in name order, which depends on the pids
+	{ sed -n 1p all.s; grep '^# traces' all.s | sort; sed '/^#/d' all.s; } \
+		>all.n
 	compare "$(rel_expected fork-chain)" all.n
 	symbolize_stable alone "traces/trace.bin.$grandchild"
 	compare "$(rel_expected fork-chain-alone)" alone
