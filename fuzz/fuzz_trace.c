@@ -65,11 +65,13 @@ static void symbolize(const char *path, void (*init)(struct output *),
 	init(&output);
 
 	for (size_t i = 0; i < copies; i++)
-		if (trace_open(&traces[n], path, &opts) == 0) {
+		if (trace_open(&traces[n], path, &opts, false) == 0) {
 			ptrs[n] = &traces[n];
 			n++;
 		}
 	output.n_traces = n;
+	/* copies of a forked child's trace are each other's parent */
+	calls_inherit(ptrs, n);
 	for (size_t i = 0; i < n; i++) {
 		ptrs[i]->time_offset = (int64_t)i;
 		output.ops->begin_trace(&output, ptrs[i]);

@@ -593,7 +593,8 @@ void calls_inherit(struct trace **traces, size_t n_traces)
 	memcpy(by_start, traces, n_traces * sizeof *traces);
 	qsort(by_start, n_traces, sizeof *by_start, trace_start_cmp);
 	for (size_t i = 0; i < n_traces; i++) {
-		struct trace *c = by_start[i], *p = parent_of(traces, n_traces, c);
+		struct trace *c = by_start[i];
+		struct trace *p = parent_of(traces, n_traces, c);
 		const struct thread_info *ti =
 			p ? thread_by_serial(p, c->hdr.parent_thread) : NULL;
 		size_t rank = 0;

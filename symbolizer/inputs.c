@@ -153,7 +153,8 @@ char *find_parent_trace(const char *child_path,
 	while (d && (e = readdir(d))) {
 		struct ctrace_file_header h;
 		char *path;
-		if (strncmp(e->d_name, name, prefix) || !strcmp(e->d_name, name))
+		if (strncmp(e->d_name, name, prefix) ||
+		    !strcmp(e->d_name, name))
 			continue;
 		path = must_malloc(dir_len + strlen(e->d_name) + 1);
 		memcpy(path, child_path, dir_len);

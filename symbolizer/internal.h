@@ -379,8 +379,10 @@ void trace_error(struct trace *t, uint64_t offset, const char *fmt, ...)
 #define NO_OFFSET UINT64_MAX
 
 /* Opens and indexes a trace, reads its metadata and sets up the resolver.
- * Returns 0, or -1 when nothing of the file can be used (reported). */
-int trace_open(struct trace *t, const char *path, const struct options *o);
+ * Returns 0, or -1 when nothing of the file can be used (reported unless
+ * `quiet`: a trace read only for what it tells about another). */
+int trace_open(struct trace *t, const char *path, const struct options *o,
+	       bool quiet);
 void trace_close(struct trace *t);
 
 /* Reads the META chunks (meta.c). */

@@ -361,8 +361,7 @@ static void open_parents(struct trace ***traces, size_t *n,
 		if (!path)
 			continue;
 		p = must_calloc(1, sizeof *p);
-		p->quiet = true;
-		if (trace_open(p, path, opts) < 0) {
+		if (trace_open(p, path, opts, true) < 0) {
 			free(p);
 			free(path);
 			continue;
@@ -435,7 +434,7 @@ int main(int argc, char **argv)
 	traces = must_calloc(n_paths + 1, sizeof *traces);
 	trace_ptrs = must_calloc(n_paths + 1, sizeof *trace_ptrs);
 	for (size_t i = 0; i < n_paths; i++) {
-		if (trace_open(&traces[n_traces], paths[i], &opts) < 0) {
+		if (trace_open(&traces[n_traces], paths[i], &opts, false) < 0) {
 			status = 1;
 			continue;
 		}

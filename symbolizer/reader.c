@@ -425,10 +425,10 @@ static void resolver_error(void *data, const char *msg, int errnum)
 	free(clean);
 }
 
-int trace_open(struct trace *t, const char *path, const struct options *o)
+int trace_open(struct trace *t, const char *path, const struct options *o,
+	       bool quiet)
 {
 	struct stat st;
-	bool quiet = t->quiet; /* the caller's wish */
 
 	memset(t, 0, sizeof *t);
 	t->path = path;
