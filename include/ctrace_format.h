@@ -234,6 +234,13 @@ enum ctrace_record_type {
 	 * ENTRY's; the CFA is not recorded.  Sums wrap at the pointer size. */
 	CTRACE_REC_ARGS_SHORT = 8,
 
+	/* The EXIT that follows runs on another stack than the previous
+	 * ENTRY of the chunk (a coroutine resumed by swapcontext): sleb its
+	 * stack pointer (within the exit hook) minus the previous ENTRY's,
+	 * or the last STACK's, divided by pointer_size.  Later ENTRY deltas
+	 * count from it.  Written when the two are over 64 KiB apart. */
+	CTRACE_REC_STACK = 9,
+
 	/* --- in the metadata stream ---------------------------------------- */
 
 	/* The process: u64 ticks, u32 pid, u32 ppid, then the executable's
@@ -294,7 +301,8 @@ enum ctrace_lost_reason {
 #define CTRACE_RETVAL_MEM_MAX 64
 
 /* The largest ENTRY or EXIT group: DEFINE (3 + 17 + a 4-byte frame) plus
- * tag, a 10-byte time delta and a 10-byte stack delta.  The recorder keeps at least this
+ * tag, a 10-byte time delta and a 10-byte stack delta; an EXIT's STACK
+ * record (3 + 10) fits in place of the stack delta.  The recorder keeps at least this
  * much room at a chunk's end. */
 #define CTRACE_MAX_EVENT_BYTES 48
 

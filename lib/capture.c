@@ -539,10 +539,10 @@ static void patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
 	while (c->depth > 0) {
 		const struct ctrace__tramp_entry *top =
 			&c->stack[c->depth - 1];
-		if (top->slot > slot ||
+		if (top->slot > slot || slot - top->slot >= CTRACE_STACK_NEAR ||
 		    *(const uintptr_t *)top->slot ==
 			    (uintptr_t)ctrace__return_trampoline)
-			break;
+			break; /* a caller, another stack's, or live */
 		c->depth--;
 	}
 	if (c->depth == TRAMP_MAX)
@@ -600,25 +600,38 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 }
 
 /* The patched frame of fn still waiting for its exit hook. */
+/* Whether a patched return address slot lies on the stack of sp, above
+ * it: the frame of the function running at sp or of one of its callers.
+ * Entries of other stacks (coroutines) are never read here: their stack
+ * may be gone. */
+static int above_on_stack(uintptr_t slot, uintptr_t sp)
+{
+	return sp == 0 || (slot >= sp && slot - sp < CTRACE_STACK_NEAR);
+}
+
+/* The patched frame the exit of fn (its hook's stack pointer sp) belongs
+ * to: the innermost live one of sp's stack. */
 static struct ctrace__tramp_entry *pending(struct cap_thread *c,
-					   uintptr_t fn)
+					   uintptr_t fn, uintptr_t sp)
 {
 	if (c->stack == NULL)
 		return NULL;
-	for (size_t i = c->depth, n = 0; i > 0 && n < 8; i--, n++) {
+	for (size_t i = c->depth, n = 0; i > 0 && n < 64; i--, n++) {
 		struct ctrace__tramp_entry *e = &c->stack[i - 1];
-		if (*(const uintptr_t *)e->slot !=
-		    (uintptr_t)ctrace__return_trampoline)
-			continue; /* a frame that is gone (longjmp) */
+		if (!above_on_stack(e->slot, sp) ||
+		    *(const uintptr_t *)e->slot !=
+			    (uintptr_t)ctrace__return_trampoline)
+			continue; /* another stack, or gone (longjmp) */
 		return e->fn == fn && e->rec == NULL ? e : NULL;
 	}
 	return NULL;
 }
 
 struct ctrace__tramp_entry *
-ctrace__retval_pending(uintptr_t fn, uintptr_t *real, size_t *bytes)
+ctrace__retval_pending(uintptr_t fn, uintptr_t sp, uintptr_t *real,
+		       size_t *bytes)
 {
-	struct ctrace__tramp_entry *e = pending(&cap, fn);
+	struct ctrace__tramp_entry *e = pending(&cap, fn, sp);
 	if (e != NULL) {
 		*real = e->real;
 		*bytes = 4 + (e->mask != 0 ? e->len : CTRACE_RETVAL_PAYLOAD);
@@ -778,7 +791,15 @@ uintptr_t ctrace__trampoline_exit(struct ctrace__retregs *r)
 			fill_full(e->rec, r);
 	}
 	ctrace__barrier();
-	c->depth = found - 1;
+	/* The entries above it of this stack are of frames gone with it
+	 * (longjmp); those of other stacks (coroutines) stay. */
+	size_t keep = found - 1;
+	for (size_t i = found; i < c->depth; i++) {
+		uintptr_t s = c->stack[i].slot;
+		if (s >= r->sp || r->sp - s >= CTRACE_STACK_NEAR)
+			c->stack[keep++] = c->stack[i];
+	}
+	c->depth = keep;
 	errno = saved_errno;
 	return real;
 }

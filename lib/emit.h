@@ -65,6 +65,27 @@ define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
 	return q;
 }
 
+/* Writes a whole STACK record at p and returns the byte after it. */
+static __attribute__((noinline, unused)) uint8_t *
+stack_switch(struct ctrace__stream *s, uint8_t *p, uintptr_t sp)
+{
+	intptr_t w = ((intptr_t)sp - (intptr_t)s->last_sp) /
+		     (intptr_t)sizeof(void *);
+	uint8_t *q = p + 3;
+
+	while (w < -64 || w > 63) {
+		*q++ = (uint8_t)(w | 0x80);
+		w >>= 7;
+	}
+	*q++ = (uint8_t)(w & 0x7f);
+	p[1] = CTRACE_REC_STACK;
+	p[2] = (uint8_t)(q - p - 3);
+	ctrace__barrier();
+	p[0] = CTRACE_TAG_EXTENDED;
+	s->last_sp = sp;
+	return q;
+}
+
 /* ---------------------------------------------------------------------------
  * Emitting one event
  * ------------------------------------------------------------------------ */
@@ -84,10 +105,18 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		}
 	}
 
+	/* An EXIT on another stack than the last ENTRY: a coroutine came
+	 * back, and the reader needs to know which.  sp is 0 when unknown. */
+	if (exit_bit && unlikely(sp - s->last_sp + CTRACE_STACK_NEAR >
+				 2 * CTRACE_STACK_NEAR))
+		if (sp)
+			p = stack_switch(s, p, sp);
+
 	unsigned slot = pair_slot(fn, site);
 	uint8_t *q = p;
 	if (unlikely(s->pair[slot].fn != fn || s->pair[slot].site != site))
-		q = define_pair(s, p, slot, fn, site, sp, fp, now, may_scan);
+		q = define_pair(s, p, slot, fn, site, exit_bit ? 0 : sp, fp,
+				now, may_scan);
 
 	/* The TSC of another CPU may lag by a few ticks after a migration:
 	 * never let time run backwards inside a stream. */

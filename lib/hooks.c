@@ -40,7 +40,7 @@ static inline void policy(struct ctrace__thread *t, uint8_t exit_bit,
 			  uintptr_t fp)
 {
 	if (exit_bit)
-		ctrace__policy_exit(t, fn, site);
+		ctrace__policy_exit(t, fn, site, sp);
 	else
 		ctrace__policy_enter(t, fn, site, sp, fp);
 }
@@ -182,12 +182,12 @@ __cyg_profile_func_exit(void *fn, void *site)
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
 		record(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn, (uintptr_t)site,
-		       0, 0);
+		       ctrace__sp(), 0);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
 		hook_slow(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
-			  (uintptr_t)site, 0, 0);
+			  (uintptr_t)site, ctrace__sp(), 0);
 }

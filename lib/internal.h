@@ -196,6 +196,9 @@ struct dl_phdr_info;
 CTRACE_HIDDEN size_t ctrace__build_id(const struct dl_phdr_info *info,
 				      uint8_t *id, size_t max);
 
+/* Stack pointers this far apart are on different stacks (coroutines'). */
+#define CTRACE_STACK_NEAR ((uintptr_t)64 << 10)
+
 /* ---------------------------------------------------------------------------
  * Call frame information (cfi.c)
  * ------------------------------------------------------------------------ */
@@ -340,7 +343,7 @@ CTRACE_HIDDEN void ctrace__policy_enter(struct ctrace__thread *t,
 					uintptr_t fn, uintptr_t site,
 					uintptr_t sp, uintptr_t fp);
 CTRACE_HIDDEN void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
-				       uintptr_t site);
+				       uintptr_t site, uintptr_t sp);
 /* Sets up signals, tracepoints and the gate from the configuration. */
 CTRACE_HIDDEN void ctrace__control_init(const struct ctrace__config *c);
 

@@ -204,7 +204,7 @@ void ctrace__policy_enter_regs(struct ctrace__thread *t, uintptr_t fn,
 }
 
 void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
-			 uintptr_t site)
+			 uintptr_t site, uintptr_t sp)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
 	if (gate == CTRACE_GATE_TABLE) {
@@ -212,7 +212,7 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 		if (flags & CTRACE_F_SKIP)
 			return;
 		if (!(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
-			emit(&t->main, CTRACE_TAG_EXIT_BIT, fn, site, 0, 0,
+			emit(&t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0,
 			     ctrace__now(), 1);
 			return;
 		}
@@ -222,7 +222,7 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 	uintptr_t real = 0;
 	size_t retval_bytes = 0;
 	struct ctrace__tramp_entry *pending =
-		ctrace__capture_on ? ctrace__retval_pending(fn, &real,
+		ctrace__capture_on ? ctrace__retval_pending(fn, sp, &real,
 							    &retval_bytes)
 				   : NULL;
 	if (unlikely(site == (uintptr_t)ctrace__return_trampoline))
@@ -259,7 +259,7 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 		ctrace__stream_lost(s, now, 0);
 		return;
 	}
-	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, 0, 0, now, 1);
+	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0, now, 1);
 	if (pending != NULL)
 		ctrace__retval_reserve(s, pending);
 	if (gate & CTRACE_GATE_CALLBACK)

@@ -76,6 +76,49 @@ static void thread_init(struct thread *th, struct trace *t,
 	stream_advance(&th->sig);
 }
 
+/* ---------------------------------------------------------------------------
+ * Stacks
+ *
+ * A thread may run on several stacks: coroutines' (swapcontext), a signal
+ * handler's alternate stack.  A call whose stack pointer is far below its
+ * caller's, or above it, is on another stack: it starts a *segment* of the
+ * open calls, a run of them on one stack.  An event on the stack of a
+ * segment below the top means the thread went back there: the calls above
+ * are suspended, closed as "no exit recorded" (a siglongjmp out of a
+ * handler looks the same, and they may never resume) but kept, one set
+ * per stack, to be reopened if the thread comes back to them (an exit of
+ * one of them, or an entry on their stack).
+ * ------------------------------------------------------------------------ */
+
+/* How far below a call its callee's stack pointer may be: farther is
+ * another stack.  Coroutine stacks may lie next to each other, so this is
+ * small; a frame larger than it starts a segment of its own, which only
+ * means it is kept when left by longjmp (and found dead if its stack is
+ * entered again). */
+#define STACK_GAP ((uint64_t)64 << 10)
+/* How far above the outermost call on a stack a call may be and still be
+ * on it: a sibling of that call with a smaller frame. */
+#define STACK_SLACK ((uint64_t)64 << 10)
+
+struct suspended {
+	struct frame *frames; /* outermost first, without arguments */
+	size_t n;
+};
+
+/* Whether sp can be on the stack of calls from stack pointer `top`
+ * (innermost) to `bottom` (outermost). */
+static bool on_stack(uint64_t sp, uint64_t top, uint64_t bottom)
+{
+	return sp + STACK_GAP >= top && sp <= bottom + STACK_SLACK;
+}
+
+/* Whether a call at stack pointer `sp` made from one at `caller` runs on
+ * another stack. */
+static bool new_stack(uint64_t caller, uint64_t sp)
+{
+	return caller && sp && !on_stack(sp, caller, caller);
+}
+
 static void push(struct thread *th, const struct pair *p, uint64_t ticks,
 		 uint64_t sp, struct values *args)
 {
@@ -87,6 +130,10 @@ static void push(struct thread *th, const struct pair *p, uint64_t ticks,
 	th->stack[th->depth].start = ticks;
 	th->stack[th->depth].sp = sp;
 	th->stack[th->depth].args = args;
+	th->stack[th->depth].segment =
+		th->depth && !new_stack(th->stack[th->depth - 1].sp, sp)
+			? th->stack[th->depth - 1].segment
+			: th->depth;
 	th->depth++;
 }
 
@@ -121,32 +168,128 @@ static void unwind(struct output *o, struct thread *th, size_t keep,
 	}
 }
 
+/* Keeps calls start..end-1 (one stack's) to reopen; a set kept earlier
+ * for the same stack is dead now. */
+static void keep_suspended(struct thread *th, size_t start, size_t end)
+{
+	const struct frame *top = &th->stack[end - 1], *bottom = &th->stack[start];
+	struct suspended *s;
+	size_t j = 0;
+
+	if (!bottom->sp || !top->sp)
+		return;
+	for (size_t i = 0; i < th->n_suspended; i++) {
+		s = &th->suspended[i];
+		if (on_stack(s->frames[0].sp, top->sp, bottom->sp) ||
+		    on_stack(bottom->sp, s->frames[s->n - 1].sp,
+			     s->frames[0].sp))
+			free(s->frames);
+		else
+			th->suspended[j++] = *s;
+	}
+	th->suspended = must_realloc(th->suspended, j + 1,
+				     sizeof *th->suspended);
+	s = &th->suspended[j];
+	s->n = end - start;
+	s->frames = must_calloc(s->n, sizeof *s->frames);
+	for (size_t i = 0; i < s->n; i++) {
+		s->frames[i] = th->stack[start + i];
+		s->frames[i].args = NULL;
+	}
+	th->n_suspended = j + 1;
+}
+
+static void drop_suspended(struct thread *th, size_t which)
+{
+	free(th->suspended[which].frames);
+	th->suspended[which] = th->suspended[--th->n_suspended];
+}
+
+/* Closes the open calls from `keep` up, each stack's kept to reopen. */
+static void suspend(struct output *o, struct thread *th, size_t keep,
+		    uint64_t ticks)
+{
+	for (size_t end = th->depth; end > keep;) {
+		size_t start = th->stack[end - 1].segment;
+		if (start < keep)
+			start = keep;
+		keep_suspended(th, start, end);
+		end = start;
+	}
+	unwind(o, th, keep, ticks, CLOSE_NO_EXIT);
+}
+
+/* Reopens the first n calls of a suspended set, and forgets the set. */
+static void resume(struct output *o, struct thread *th, size_t which,
+		   size_t n, uint64_t ticks)
+{
+	const struct suspended *s = &th->suspended[which];
+
+	th->resumed = true;
+	for (size_t i = 0; i < n; i++) {
+		o->ops->entry(o, th, s->frames[i].pair, ticks, th->depth);
+		push(th, s->frames[i].pair, ticks, s->frames[i].sp, NULL);
+	}
+	th->resumed = false;
+	drop_suspended(th, which);
+}
+
+/* Whether an exit with stack pointer sp (0: unknown, on the stack of the
+ * previous entry) can close frame f of a set whose outermost is bottom. */
+static bool exits_here(const struct event *ev, const struct frame *f,
+		       const struct frame *bottom)
+{
+	return f->pair->fn == ev->pair->fn && f->pair->site == ev->pair->site &&
+	       (!ev->sp || !f->sp || !bottom->sp ||
+		on_stack(ev->sp, f->sp, bottom->sp));
+}
+
+/* An exit of a call left on another stack: the thread came back there.
+ * Reopens the calls of that stack up to it; false if there is none. */
+static bool resume_for_exit(struct output *o, struct thread *th,
+			    const struct event *ev)
+{
+	for (size_t k = th->n_suspended; k-- > 0;) {
+		const struct suspended *s = &th->suspended[k];
+		for (size_t i = s->n; i-- > 0;) {
+			if (exits_here(ev, &s->frames[i], &s->frames[0])) {
+				resume(o, th, k, i + 1, ev->ticks);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 static void on_exit_event(struct output *o, struct thread *th,
 			  const struct event *ev)
 {
-	uint64_t fn = ev->pair->fn, site = ev->pair->site;
 	size_t i = th->depth;
 
-	while (i > 0) {
-		const struct pair *p = th->stack[--i].pair;
-		if (p->fn == fn && p->site == site) {
-			unwind(o, th, i + 1, ev->ticks, CLOSE_NO_EXIT);
-			th->retval = ev->extra && !o->stack_only
-				? values_retval(th->trace, ev->pair, ev->extra,
-						ev->extra_len)
-				: NULL;
-			unwind(o, th, i, ev->ticks, CLOSE_RETURNED);
-			values_free((struct values *)th->retval);
-			th->retval = NULL;
-			return;
-		}
+	while (i > 0 && !exits_here(ev, &th->stack[i - 1],
+				    &th->stack[th->stack[i - 1].segment]))
+		i--;
+	if (i == 0 && resume_for_exit(o, th, ev))
+		i = th->depth;
+	if (i > 0) {
+		size_t other = i; /* the first call above on another stack */
+		i--;
+		while (other < th->depth && th->stack[other].segment != other)
+			other++;
+		suspend(o, th, other, ev->ticks);
+		unwind(o, th, i + 1, ev->ticks, CLOSE_NO_EXIT);
+		th->retval = ev->extra && !o->stack_only
+			? values_retval(th->trace, ev->pair, ev->extra,
+					ev->extra_len)
+			: NULL;
+		unwind(o, th, i, ev->ticks, CLOSE_RETURNED);
+		values_free((struct values *)th->retval);
+		th->retval = NULL;
+		return;
 	}
-	/* Entered before the trace (recording switched on inside the call,
-	 * or a fork()ed child whose parent's trace is not at hand), or before
-	 * the thread switched to this stack (a coroutine resumed by
-	 * swapcontext).  The open calls are left open:
-	 * in the second case they are still running, and gone frames are
-	 * closed by the stack pointer of the next entry. */
+	/* Entered before the trace: recording switched on inside the call,
+	 * or a fork()ed child whose parent's trace is not at hand.  The open
+	 * calls are left open. */
 	o->ops->close(o, th, ev->pair, ev->ticks, ev->ticks, th->depth,
 		      CLOSE_BEFORE_TRACE);
 }
@@ -177,22 +320,41 @@ static bool abandoned(const struct frame *f, const struct event *ev)
 	return ev->sp >= f->sp;
 }
 
-/* How far above the outermost call of a thread a call must be to be on
- * another stack, not a sibling of that call with a smaller frame. */
-#define OTHER_STACK_DISTANCE ((uint64_t)64 << 10)
-
-/* Closes the open calls that the entry `ev` shows are gone. */
-static void close_abandoned(struct output *o, struct thread *th,
-			    const struct event *ev)
+/* Before the entry ev: on the stack of the top segment, closes the calls
+ * it shows are gone; on the stack of a lower one, suspends the calls above
+ * first; on the stack of suspended calls, reopens those still there; on a
+ * new stack, leaves everything open (the calls nest where they ran). */
+static void before_entry(struct output *o, struct thread *th,
+			 const struct event *ev)
 {
-	size_t keep = th->depth;
+	size_t end = th->depth, start = 0, keep;
 
-	/* Far above the thread's outermost open call is another stack (a
-	 * coroutine's, a signal handler's sigaltstack): nothing is left. */
-	if (keep && th->stack[0].sp &&
-	    ev->sp > th->stack[0].sp + OTHER_STACK_DISTANCE)
+	while (end > 0) {
+		const struct frame *top = &th->stack[end - 1];
+		start = top->segment;
+		if (!top->sp || !th->stack[start].sp ||
+		    on_stack(ev->sp, top->sp, th->stack[start].sp))
+			break;
+		end = start;
+	}
+	if (end == 0) {
+		for (size_t k = th->n_suspended; k-- > 0;) {
+			const struct suspended *s = &th->suspended[k];
+			size_t n = 0;
+			if (!on_stack(ev->sp, s->frames[s->n - 1].sp,
+				      s->frames[0].sp))
+				continue;
+			while (n < s->n && !abandoned(&s->frames[n], ev))
+				n++;
+			resume(o, th, k, n, ev->ticks);
+			break;
+		}
 		return;
-	while (keep && abandoned(&th->stack[keep - 1], ev))
+	}
+	if (end < th->depth)
+		suspend(o, th, end, ev->ticks);
+	keep = end;
+	while (keep > start && abandoned(&th->stack[keep - 1], ev))
 		keep--;
 	if (keep < th->depth)
 		unwind(o, th, keep, ev->ticks, CLOSE_NO_EXIT);
@@ -241,7 +403,7 @@ static void thread_step(struct output *o, struct thread *th)
 	switch (ev.kind) {
 	case EV_ENTRY:
 		if (ev.sp)
-			close_abandoned(o, th, &ev);
+			before_entry(o, th, &ev);
 		next = o->leaves ? thread_peek(th) : NULL;
 		args = ev.extra && !o->stack_only
 			? values_args(th->trace, ev.pair, ev.extra,
@@ -291,6 +453,10 @@ static void thread_step(struct output *o, struct thread *th)
 static void thread_finish(struct output *o, struct thread *th)
 {
 	unwind(o, th, 0, 0, CLOSE_UNFINISHED);
+	while (th->n_suspended)
+		drop_suspended(th, 0);
+	free(th->suspended);
+	th->suspended = NULL;
 	free(th->stack);
 	th->stack = NULL;
 	th->cap = 0;

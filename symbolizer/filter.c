@@ -84,6 +84,7 @@ struct fframe {
 	uint8_t state;
 	bool in_only;  /* this call or a caller matched -F */
 	bool emitted;  /* its entry went to the output */
+	bool resumed;  /* reopened on its stack (thread.resumed) */
 };
 
 struct fthread {
@@ -348,6 +349,7 @@ static enum decision decide(const struct filters *f, struct thread *th,
 static void flush(struct filters *f, struct thread *th, struct fthread *ft)
 {
 	const struct values *args = th->args, *retval = th->retval;
+	bool resumed = th->resumed;
 
 	for (size_t i = ft->first_pending; i < ft->depth; i++) {
 		struct fframe *fr = &ft->stack[i];
@@ -355,6 +357,7 @@ static void flush(struct filters *f, struct thread *th, struct fthread *ft)
 			continue;
 		th->args = fr->args;
 		th->retval = NULL;
+		th->resumed = fr->resumed;
 		f->inner->ops->entry(f->inner, th, fr->pair, fr->start,
 				     fr->out_depth);
 		fr->emitted = true;
@@ -362,6 +365,7 @@ static void flush(struct filters *f, struct thread *th, struct fthread *ft)
 	ft->first_pending = ft->depth;
 	th->args = args;
 	th->retval = retval;
+	th->resumed = resumed;
 }
 
 static void filter_begin_trace(struct output *o, struct trace *t)
@@ -407,6 +411,7 @@ static struct fframe *enter(struct filters *f, struct thread *th,
 		.child_depth = out_depth + (d == D_SHOW),
 		.state = d == D_SHOW ? SHOWN : HIDDEN_ALONE,
 		.in_only = in_only,
+		.resumed = th->resumed,
 	};
 	return fr;
 }
@@ -518,7 +523,9 @@ static void filter_close(struct output *o, struct thread *th,
 		}
 		const struct values *retval = th->retval;
 		th->retval = NULL;
+		th->resumed = fr.resumed;
 		f->inner->ops->entry(f->inner, th, p, start, fr.out_depth);
+		th->resumed = false; /* closes come from calls.c, never resumed */
 		th->retval = retval;
 	}
 	f->inner->ops->close(f->inner, th, p, start, end, fr.out_depth, kind);

@@ -429,7 +429,9 @@ enum event_kind {
 struct event {
 	uint64_t ticks;
 	const struct pair *pair; /* ENTRY, EXIT */
-	uint64_t sp;             /* ENTRY: the stack pointer, 0 if unknown */
+	/* ENTRY: the stack pointer, 0 if unknown; EXIT: where a STACK record
+	 * put it (another stack than the previous ENTRY's), else 0 */
+	uint64_t sp;
 	uint64_t count;          /* LOST */
 	uint8_t reason;          /* LOST */
 	uint8_t kind;            /* enum event_kind */
@@ -449,6 +451,7 @@ struct stream {
 	const uint8_t *pos, *end;
 	uint64_t time;
 	uint64_t sp;      /* stack pointer of the chunk's previous ENTRY */
+	uint64_t exit_sp; /* from a STACK record, for the next EXIT; or 0 */
 	bool has_head;
 	struct event head;
 	const struct pair *slots[CTRACE_PAIR_SLOTS];
@@ -477,6 +480,7 @@ struct frame {
 	uint64_t start;
 	uint64_t sp; /* 0 if unknown */
 	struct values *args; /* captured arguments, NULL if none */
+	size_t segment; /* the first open call on the same stack as this */
 };
 
 struct thread {
@@ -489,9 +493,17 @@ struct thread {
 	size_t id_len;
 	uint64_t id;      /* the thread id shown (tid or serial) */
 	uint64_t next_ticks; /* time of the next event, while merging */
+	/* Calls left open on other stacks when the thread switched away
+	 * (coroutines): closed as "no exit recorded", reopened if it comes
+	 * back.  At most one per stack. */
+	struct suspended *suspended;
+	size_t n_suspended;
 	/* The arguments and return value of the call an output callback is
 	 * given (values.h); NULL when not captured. */
 	const struct values *args, *retval;
+	/* The entry an output callback is given reopens a call suspended
+	 * on another stack: its entry was shown before. */
+	bool resumed;
 	/* Per-thread state of the filter and of the output, theirs to
 	 * allocate on first use (NULL until then) and to free. */
 	void *filter_state, *output_state;

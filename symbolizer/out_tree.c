@@ -99,7 +99,10 @@ static void tree_entry(struct output *o, struct thread *th,
 	put_name(o, p);
 	put_params(o, th, p);
 	outbuf_write(o->out, " {", 2);
-	put_srcline(o, th, p);
+	if (th->resumed)
+		outbuf_str(o->out, " /* resumed */");
+	else
+		put_srcline(o, th, p);
 	outbuf_putc(o->out, '\n');
 }
 

@@ -96,6 +96,7 @@ static bool load_next_chunk(struct stream *s)
 		s->end = s->buf + c->size;
 		s->time = c->base_time;
 		s->sp = 0;
+		s->exit_sp = 0;
 		memset(s->slots, 0, sizeof s->slots);
 		return true;
 	}
@@ -147,6 +148,15 @@ static bool extended(struct stream *s, const uint8_t *p)
 		}
 		s->slots[slot] = pair;
 		return false;
+	case CTRACE_REC_STACK: {
+		int64_t words;
+		if (read_sleb(&p, s->pos, &words) < 0)
+			goto short_rec;
+		s->sp = (s->sp + (uint64_t)words * t->hdr.pointer_size) &
+			t->sp_mask;
+		s->exit_sp = s->sp;
+		return false;
+	}
 	case CTRACE_REC_LOST:
 		if (read_uleb(&p, s->pos, &count) < 0 || s->pos - p < 17)
 			goto short_rec;
@@ -276,6 +286,7 @@ bool stream_advance(struct stream *s)
 		}
 		if (tag & CTRACE_TAG_EXIT_BIT) {
 			ev->kind = EV_EXIT;
+			ev->sp = s->exit_sp;
 		} else {
 			int64_t words;
 			if (read_sleb(&p, s->end, &words) < 0) {
@@ -288,6 +299,7 @@ bool stream_advance(struct stream *s)
 			ev->kind = EV_ENTRY;
 			ev->sp = s->sp;
 		}
+		s->exit_sp = 0;
 		s->pos = p;
 		s->time += delta;
 		ev->ticks = s->time;

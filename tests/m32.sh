@@ -42,12 +42,13 @@ case_sibling() {
 	compare "$top_srcdir/tests/reliability/expected/sibling.tree" tree
 }
 
-# Random longjmps: every call at the depth the program counted.
+# Random longjmps and coroutine switches: every call at the depth the
+# program counted.
 case_jumps() {
 	use_config "$1"
-	build_c jumps "$top_srcdir/tests/reliability/progs/jumps.c"
+	build_c "$2" "$top_srcdir/tests/reliability/progs/$2.c"
 	for seed in 1 2 3; do
-		run_traced trace.bin "$BIN/jumps" "$seed" 3000
+		CTRACE_RETVAL=$3 run_traced trace.bin "$BIN/$2" "$seed" 3000
 		symbolize_stable tree trace.bin
 		call_depths tree >got
 		compare trace.bin.out got
@@ -63,7 +64,8 @@ for cfg in cc-O0-pie-m32 cc-O2-nopie-m32; do
 	run_case "crash-$cfg" crash_case "$cfg"
 	run_case "errno-$cfg" case_errno "$cfg"
 	run_case "sibling-$cfg" case_sibling "$cfg"
-	run_case "jumps-$cfg" case_jumps "$cfg"
+	run_case "jumps-$cfg" case_jumps "$cfg" jumps ""
+	run_case "coroutines-$cfg" case_jumps "$cfg" coroutines all
 done
 
 test_finish

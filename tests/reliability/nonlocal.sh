@@ -2,8 +2,8 @@
 # nonlocal.sh -- calls left without their exit: siglongjmp out of a
 # SIGSEGV handler on an alternate stack, a coroutine (swapcontext) that
 # yields from nested calls, a call with a big frame after longjmp, and
-# thousands of random longjmps and C++ throws through frames of many
-# sizes.
+# thousands of random longjmps, C++ throws and coroutine switches through
+# frames of many sizes.
 
 . "$(dirname "$0")/rel.sh"
 test_init reliability-nonlocal
@@ -15,16 +15,16 @@ case_tree() {
 	rel_tree "$3" trace.bin ${4:-}
 }
 
-# Random walks of calls and longjmps (or throws): every call at the depth
-# the program itself counted, with and without argument and return value
+# Random walks of calls and longjmps, throws or coroutine switches: every
+# call (and every call a resumed coroutine reopens) at the depth the
+# program itself counted, with and without argument and return value
 # capture.
 case_jumps() {
 	use_config "$1"
-	if [ "$3" = throws ]; then
-		build_cxx throws "$RPROGS/throws.cc"
-	else
-		build_c jumps "$RPROGS/jumps.c"
-	fi
+	case $3 in
+	throws) build_cxx throws "$RPROGS/throws.cc" ;;
+	*) build_c "$3" "$RPROGS/$3.c" ;;
+	esac
 	for seed in 1 2 3 4 5; do
 		CTRACE_ARGS=$2 CTRACE_RETVAL=$2 \
 			run_traced trace.bin "$BIN/$3" "$seed" 3000
@@ -36,7 +36,7 @@ case_jumps() {
 
 for cfg in $(configs_pie); do
 	run_case "segv-altstack-$cfg" case_tree "$cfg" segv segv-altstack
-	run_case "coroutine-$cfg" case_tree "$cfg" coroutine coroutine nocheck
+	run_case "coroutine-$cfg" case_tree "$cfg" coroutine coroutine
 	# after longjmp, a call with a bigger frame than the abandoned ones:
 	# at its true depth, from the frame sizes in the DEFINE records
 	run_case "sibling-$cfg" case_tree "$cfg" sibling sibling
@@ -44,6 +44,8 @@ for cfg in $(configs_pie); do
 	run_case "jumps-capture-$cfg" case_jumps "$cfg" all jumps
 	run_case "throws-$cfg" case_jumps "$cfg" "" throws
 	run_case "throws-capture-$cfg" case_jumps "$cfg" all throws
+	run_case "coroutines-$cfg" case_jumps "$cfg" "" coroutines
+	run_case "coroutines-capture-$cfg" case_jumps "$cfg" all coroutines
 done
 
 test_finish

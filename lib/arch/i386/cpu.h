@@ -22,6 +22,15 @@ static inline uint64_t ctrace__rdtsc(void)
 #define CTRACE_CALLER_SP() ((uintptr_t)__builtin_frame_address(0) + 8)
 
 /* ebx may be the PIC register on i386: save it around cpuid. */
+/* The stack pointer where this is expanded: within a hook, a few words
+ * below its caller's. */
+static inline __attribute__((always_inline)) uintptr_t ctrace__sp(void)
+{
+	uintptr_t sp;
+	__asm__ volatile("mov %%esp, %0" : "=r"(sp));
+	return sp;
+}
+
 static inline void ctrace__cpuid(uint32_t leaf, uint32_t r[4])
 {
 	__asm__ volatile("xchgl %%ebx, %1\n\tcpuid\n\txchgl %%ebx, %1"

@@ -25,6 +25,15 @@ static inline uint64_t ctrace__rdtsc(void)
  * Must be expanded in the hook itself. */
 #define CTRACE_CALLER_SP() ((uintptr_t)__builtin_frame_address(0) + 16)
 
+/* The stack pointer where this is expanded: within a hook, a few words
+ * below its caller's. */
+static inline __attribute__((always_inline)) uintptr_t ctrace__sp(void)
+{
+	uintptr_t sp;
+	__asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+	return sp;
+}
+
 static inline void ctrace__cpuid(uint32_t leaf, uint32_t r[4])
 {
 	__asm__ volatile("cpuid"
