@@ -6,8 +6,8 @@
 # Builds a few of the test programs with BUILDDIR's recorder and records
 # them with 4 KiB chunks (the smallest), so that each trace has several
 # chunks, streams and record types in a few kilobytes: calls, threads, a
-# signal stream, longjmp, exceptions, a fork()ed child, lost events,
-# markers, arguments and return values.  fuzz/corpus holds its output;
+# signal stream, longjmp, exceptions, a fork()ed child, coroutines, lost
+# events, markers, arguments and return values.  fuzz/corpus holds its output;
 # rerun it after a format change.
 set -eu
 
@@ -65,6 +65,7 @@ prog signals "$progs/signals.c"
 prog longjmp "$progs/longjmp.c"
 prog fork "$progs/fork.c"
 prog crash "$progs/crash.c"
+prog coroutines "$src/tests/reliability/progs/coroutines.c"
 "${CXX:-c++}" -O0 -g -finstrument-functions -o exceptions \
 	"$progs/exceptions.cc" "$build/lib/libctrace.a" -pthread -ldl
 
@@ -77,6 +78,7 @@ record exceptions ./exceptions
 record fork ./fork
 record abort ./crash abort
 record segv ./crash segv
+record coroutines ./coroutines 1 60
 # A trace cut short at the end of a chunk: the last chunk is partial.
 record fib-cut ./fib 6
 head -c 12000 "$out/fib-cut" >"$out/fib-cut.tmp" && mv "$out/fib-cut.tmp" "$out/fib-cut"
