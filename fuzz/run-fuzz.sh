@@ -35,7 +35,7 @@ mkdir -p fuzz/work/corpus || exit 1
 # them) and plan.c (capture plans, not read from traces).
 src=$top_srcdir/symbolizer
 sources=
-for f in reader meta stream symtab calls out_tree out_json aggregate \
+for f in reader meta stream symtab calls replay out_tree out_json aggregate \
 	out_report out_dot out_chrome out_folded out_flamegraph filter inputs \
 	json_header progress outbuf util strmap values dwinfo; do
 	sources="$sources $src/$f.c"

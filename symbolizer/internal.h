@@ -568,7 +568,31 @@ void output_chrome_init(struct output *o);
 void output_folded_init(struct output *o);
 void output_flamegraph_init(struct output *o);
 
-/* Replays the traces' events through the output, all on one timeline. */
+/* One thread's events to calls (calls.c).  with_pid: the thread column
+ * reads PID/TID (several processes shown). */
+void thread_init(struct thread *th, struct trace *t,
+		 const struct thread_info *ti, const struct options *opts,
+		 bool with_pid);
+/* A fork()ed child's first thread: opens the calls it inherited. */
+void thread_inherit(struct output *o, struct thread *th);
+/* Handles the thread's next event (there is one: thread_peek). */
+void thread_step(struct output *o, struct thread *th);
+/* Closes what is still open as unfinished and frees the thread. */
+void thread_finish(struct output *o, struct thread *th);
+
+/* The earlier head of the thread's two streams, NULL at their end; ties
+ * go to the main stream, whose events the signal handler interrupted. */
+static inline struct event *thread_peek(struct thread *th)
+{
+	if (!th->main.has_head)
+		return th->sig.has_head ? &th->sig.head : NULL;
+	if (!th->sig.has_head || th->main.head.ticks <= th->sig.head.ticks)
+		return &th->main.head;
+	return &th->sig.head;
+}
+
+/* Replays the traces' events through the output, all on one timeline
+ * (replay.c). */
 void calls_replay(struct trace **traces, size_t n_traces, struct output *o);
 
 /* Finds, for each fork()ed child among the traces whose parent's trace is
