@@ -122,8 +122,10 @@ static int thread_ready(struct cap_thread *c)
 		return 0;
 	size_t bytes = TRAMP_MAX * sizeof *c->stack +
 		       CACHE_SIZE * sizeof *c->cache;
+	int saved_errno = errno;
 	uint8_t *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	errno = saved_errno;
 	if (m == MAP_FAILED) {
 		c->failed = 1;
 		return 0;
@@ -517,7 +519,10 @@ static const struct cfa_rule *lookup_rule(struct cap_thread *c, uintptr_t pc,
 	uintptr_t begin = 0;
 	e->pc = pc;
 	e->fn = fn;
-	if (cfa_rule_at(pc, &st, &begin) == 0) {
+	int saved_errno = errno; /* the loader's lookup */
+	int found = cfa_rule_at(pc, &st, &begin) == 0;
+	errno = saved_errno;
+	if (found) {
 		e->reg = (uint8_t)(st.reg + 1);
 		e->offset = (int32_t)st.offset;
 		e->own_body = begin == fn;
@@ -653,9 +658,11 @@ static size_t read_string(uintptr_t a, uint8_t *out, size_t max,
 			remote[1].iov_len = max - (page - a);
 			nr = 2;
 		}
+		int saved_errno = errno;
 		ssize_t got = syscall(SYS_process_vm_readv,
 				      (long)ctrace__self.main.tid, &local, 1L,
 				      remote, (long)nr, 0L);
+		errno = saved_errno;
 		if (got <= 0)
 			return 0;
 		n = (size_t)got;
@@ -1060,7 +1067,6 @@ static __attribute__((noreturn)) void lost_return(void)
 
 uintptr_t ctrace__trampoline_exit(struct ctrace__retregs *r)
 {
-	int saved_errno = errno;
 	struct cap_thread *c = &cap;
 	struct ctrace__thread *t = &ctrace__self;
 	/* The slot is just below the stack pointer after ret, or a few words
@@ -1086,7 +1092,6 @@ uintptr_t ctrace__trampoline_exit(struct ctrace__retregs *r)
 	}
 	ctrace__barrier();
 	c->depth = found - 1;
-	errno = saved_errno;
 	return real;
 }
 

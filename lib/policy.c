@@ -104,10 +104,13 @@ static void notify(struct ctrace__thread *t, int kind, uintptr_t fn,
 	ctrace_callback_fn cb = ctrace__callback;
 	if (cb == NULL)
 		return;
-	/* Instrumented code the callback runs is not recorded. */
+	/* Instrumented code the callback runs is not recorded; what it does
+	 * to errno must not reach the program. */
+	int saved_errno = errno;
 	t->state = CTRACE_T_CALLBACK;
 	cb(&ev, ctrace__callback_data);
 	t->state = CTRACE_T_BUSY;
+	errno = saved_errno;
 }
 
 /* Takes a short call back out of the buffer: it is the last thing in the
