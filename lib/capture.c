@@ -754,7 +754,7 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 	unsigned sel = short_form ? e->regs_sel : (1u << CTRACE_NREGS) - 1;
 	uint8_t *count = p++;
 	const uintptr_t *regs = (const uintptr_t *)r;
-	*count = 0;
+	unsigned n = 0; /* in a register: not read back from the record */
 	for (; sel != 0; sel &= sel - 1) {
 		int i = __builtin_ctz(sel);
 		*p++ = saved_regnos[i];
@@ -774,12 +774,16 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 			memcpy(p, &x, 8);
 			p += 8;
 		}
-		(*count)++;
+		n++;
 	}
 	/* The short form's count byte also carries bits of the stack
 	 * pointer in words: the reader checks its own against them. */
 	if (short_form)
-		*count |= (uint8_t)(((r->sp / PTR_SIZE) & 0x1f) << 3);
+		n |= ((r->sp / PTR_SIZE) & 0x1f) << 3;
+	*count = (uint8_t)n;
+	/* A plan of registers alone (the common case) reads no memory. */
+	if (e != NULL && !e->wide && e->nmem == 0 && e->nstr == 0)
+		goto done;
 	uintptr_t sp = r->sp, top = stack_limit(c, sp, cfa);
 	if (e != NULL) {
 		for (int i = 0; i < e->nmem; i++) {
@@ -806,6 +810,7 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 	}
 	if (e != NULL && e->nstr)
 		p = put_strings(p, e, r, cfa, top, rel);
+done:;
 	size_t len = (size_t)(p - payload);
 	if (short_form && len < 0x80) {
 		rec[2] = (uint8_t)len;
