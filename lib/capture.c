@@ -727,6 +727,51 @@ static uint8_t *put_strings(uint8_t *p, const struct ctrace__plan_entry *e,
 	return p;
 }
 
+/* The short form's registers: a count byte, which also carries bits of
+ * the stack pointer in words (the reader checks its own against them),
+ * then the registers of sel: small integers in a byte or two, a pointer
+ * into the stack relative to the stack pointer (flag 0x80 on its
+ * number). */
+static inline uint8_t *put_short_regs(uint8_t *p, const struct ctrace__regs *r,
+				      unsigned sel)
+{
+	const uintptr_t *regs = (const uintptr_t *)r;
+	uintptr_t sp = r->sp;
+	uint8_t *count = p++;
+	unsigned n = 0; /* in a register: not read back from the record */
+	for (; sel != 0; sel &= sel - 1, n++) {
+		int i = __builtin_ctz(sel);
+		intptr_t v = (intptr_t)regs[i], d = (intptr_t)(regs[i] - sp);
+		uint8_t regno = saved_regnos[i];
+		if ((v < -(1 << 20) || v >= (1 << 20)) && d >= -(1 << 20) &&
+		    d < (1 << 20)) {
+			regno |= 0x80;
+			v = d;
+		}
+		*p++ = regno;
+		p = put_sleb(p, v);
+	}
+	*count = (uint8_t)(n | ((sp / PTR_SIZE) & 0x1f) << 3);
+	return p;
+}
+
+/* The short form for a plan that names registers alone, the common
+ * case: no memory to read, and a payload always under 128 bytes (its
+ * length fits the one byte). */
+static void write_args_regs(struct ctrace__stream *s,
+			    const struct ctrace__regs *r, uintptr_t fn,
+			    const struct ctrace__plan_entry *e)
+{
+	uint8_t *rec = s->cur;
+	uint8_t *p = put_sleb(rec + 3, (intptr_t)(r->pc - fn));
+	p = put_short_regs(p, r, e->regs_sel);
+	rec[1] = CTRACE_REC_ARGS_SHORT;
+	rec[2] = (uint8_t)(p - (rec + 3));
+	ctrace__barrier();
+	rec[0] = CTRACE_TAG_EXTENDED;
+	s->cur = p;
+}
+
 /* The ARGS record, or with a plan that names the registers (and so the
  * CFA rule, which the symbolizer reads in the same CFI) the short form:
  * no stack pointer (the ENTRY's), no CFA, addresses relative. */
@@ -745,43 +790,22 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 	uint8_t *payload = p;
 	if (short_form) {
 		p = put_sleb(p, (intptr_t)(r->pc - fn));
+		p = put_short_regs(p, r, e->regs_sel);
 	} else {
+		/* All the registers. */
 		uint64_t v[3] = {r->pc, r->sp, cfa};
 		memcpy(p, v, 24);
 		p += 24;
-	}
-	/* The registers the plan names, or all of them. */
-	unsigned sel = short_form ? e->regs_sel : (1u << CTRACE_NREGS) - 1;
-	uint8_t *count = p++;
-	const uintptr_t *regs = (const uintptr_t *)r;
-	unsigned n = 0; /* in a register: not read back from the record */
-	for (; sel != 0; sel &= sel - 1) {
-		int i = __builtin_ctz(sel);
-		*p++ = saved_regnos[i];
-		if (short_form) {
-			/* Small integers in a byte or two; a pointer into the
-			 * stack relative to the stack pointer (flag 0x80). */
-			intptr_t v = (intptr_t)regs[i];
-			intptr_t d = (intptr_t)(regs[i] - r->sp);
-			if ((v < -(1 << 20) || v >= (1 << 20)) &&
-			    d >= -(1 << 20) && d < (1 << 20)) {
-				p[-1] |= 0x80;
-				v = d;
-			}
-			p = put_sleb(p, v);
-		} else {
+		*p++ = CTRACE_NREGS;
+		const uintptr_t *regs = (const uintptr_t *)r;
+		for (int i = 0; i < CTRACE_NREGS; i++) {
 			uint64_t x = regs[i];
+			*p++ = saved_regnos[i];
 			memcpy(p, &x, 8);
 			p += 8;
 		}
-		n++;
 	}
-	/* The short form's count byte also carries bits of the stack
-	 * pointer in words: the reader checks its own against them. */
-	if (short_form)
-		n |= ((r->sp / PTR_SIZE) & 0x1f) << 3;
-	*count = (uint8_t)n;
-	/* A plan of registers alone (the common case) reads no memory. */
+	/* A plan of registers alone reads no memory. */
 	if (e != NULL && !e->wide && e->nmem == 0 && e->nstr == 0)
 		goto done;
 	uintptr_t sp = r->sp, top = stack_limit(c, sp, cfa);
@@ -833,7 +857,7 @@ done:;
  * ------------------------------------------------------------------------ */
 
 /* The RETVAL payload's size for a mask (0: the full form). */
-static size_t retval_payload(uint8_t mask, uint8_t mem)
+size_t ctrace__retval_payload(uint8_t mask, uint8_t mem)
 {
 	if (mask == 0)
 		return CTRACE_RETVAL_PAYLOAD;
@@ -847,8 +871,10 @@ static size_t retval_payload(uint8_t mask, uint8_t mem)
 	return n;
 }
 
-static void patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
-			 uintptr_t cfa, uint8_t mask, uint8_t mem)
+/* len: the payload's size for mask (compact form), or 0. */
+static inline __attribute__((always_inline)) void
+patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
+	     uintptr_t cfa, uint8_t mask, uint8_t mem, uint8_t len)
 {
 	uintptr_t slot = cfa - PTR_SIZE;
 	if (*(uintptr_t *)slot != site)
@@ -876,7 +902,7 @@ static void patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
 	e->chunk = 0;
 	e->mask = mask;
 	e->mem = mem;
-	e->len = (uint8_t)(mask != 0 ? retval_payload(mask, mem) : 0);
+	e->len = len;
 	ctrace__barrier();
 	c->depth++;
 	ctrace__barrier();
@@ -888,13 +914,13 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 			   const struct ctrace__regs *r)
 {
 	struct cap_thread *c = &cap;
-	if (!thread_ready(c))
+	if (unlikely(c->stack == NULL) && !thread_ready(c))
 		return;
 	/* The plan knows the CFA rule; else the CFI, read at run time. */
 	const struct ctrace__plan_entry *e = ctrace__plan_find(r->pc);
 	uintptr_t cfa;
 	int own_body;
-	if (e != NULL) {
+	if (likely(e != NULL)) {
 		struct cfa_rule rule = {r->pc, e->cfa_off, e->cfa_reg, 0, fn};
 		cfa = cfa_of(&rule, r);
 		own_body = e->fde == fn;
@@ -905,16 +931,24 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 	}
 	if (cfa != 0 && (cfa <= r->sp || cfa - r->sp > (1u << 20)))
 		cfa = 0; /* not believable */
-	if (flags & CTRACE_F_ARGS)
-		write_args(s, c, r, cfa, fn, e);
+	if (flags & CTRACE_F_ARGS) {
+		/* The reader has the ENTRY's stack pointer in words: the
+		 * short form needs an aligned one, as compiled code keeps. */
+		if (likely(e != NULL && e->regs_only &&
+			   (r->sp & (PTR_SIZE - 1)) == 0))
+			write_args_regs(s, r, fn, e);
+		else
+			write_args(s, c, r, cfa, fn, e);
+	}
 	if (!(flags & CTRACE_F_RETVAL) || cfa == 0 || !own_body)
 		return;
 	/* A function the plan knows returns nothing: no trampoline. */
-	if (e != NULL && e->ret_known) {
+	if (likely(e != NULL && e->ret_known)) {
 		if (e->ret_mask != 0)
-			patch_return(c, fn, site, cfa, e->ret_mask, e->ret_mem);
+			patch_return(c, fn, site, cfa, e->ret_mask, e->ret_mem,
+				     e->ret_len);
 	} else {
-		patch_return(c, fn, site, cfa, 0, 0);
+		patch_return(c, fn, site, cfa, 0, 0, 0);
 	}
 }
 
