@@ -75,7 +75,7 @@
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
 #define CTRACE_VERSION_MAJOR 1           /* incompatible layout changes */
-#define CTRACE_VERSION_MINOR 0           /* compatible additions */
+#define CTRACE_VERSION_MINOR 1           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
 
@@ -220,7 +220,9 @@ enum ctrace_record_type {
 	 * pointer_size (a reader whose ENTRY stack pointer disagrees must
 	 * not use the record), n times (u8 DWARF register number, sleb value: the register
 	 * as a signed pointer-sized integer, or with 0x80 added to the
-	 * number, the register minus the ENTRY's stack pointer), then
+	 * number, the register minus the ENTRY's stack pointer, or with
+	 * 0x40 added (format 1.1), the register minus the value of the
+	 * previous register of the record), then
 	 * memory blocks up to the
 	 * end of the payload, each sleb address minus the ENTRY's stack
 	 * pointer, uleb length, the bytes.  The stack pointer is the
