@@ -871,11 +871,11 @@ size_t ctrace__retval_payload(uint8_t mask, uint8_t mem)
 {
 	if (mask == 0)
 		return CTRACE_RETVAL_PAYLOAD;
-	size_t n = 1;
-	n += (mask & CTRACE_RETVAL_R0) ? 8 : 0;
-	n += (mask & CTRACE_RETVAL_R1) ? 8 : 0;
-	n += (mask & CTRACE_RETVAL_XMM0) ? 16 : 0;
-	n += (mask & CTRACE_RETVAL_XMM1) ? 16 : 0;
+	size_t n = 1, narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
+	n += (mask & CTRACE_RETVAL_R0) ? 8 >> narrow : 0;
+	n += (mask & CTRACE_RETVAL_R1) ? 8 >> narrow : 0;
+	n += (mask & CTRACE_RETVAL_XMM0) ? 16 >> narrow : 0;
+	n += (mask & CTRACE_RETVAL_XMM1) ? 16 >> narrow : 0;
 	n += (mask & CTRACE_RETVAL_ST0) ? 10 : 0;
 	n += (mask & CTRACE_RETVAL_MEM) ? 9 + (size_t)mem : 0;
 	return n;
@@ -1053,6 +1053,19 @@ static void fill_full(uint8_t *p, const struct ctrace__retregs *r)
 	p[0] = 1;
 }
 
+/* A register field: the whole register, or with CTRACE_RETVAL_NARROW its
+ * low half (little-endian: its first bytes). */
+static uint8_t *put_reg(uint8_t *q, const void *reg, size_t size,
+			int narrow)
+{
+	if (narrow) {
+		memcpy(q, reg, size / 2);
+		return q + size / 2;
+	}
+	memcpy(q, reg, size);
+	return q + size;
+}
+
 /* The compact form: the registers the plan named, nothing else.  A field
  * that cannot be had (st0 empty, memory not in the caller's frame) is left
  * out and its bit cleared; the bytes reserved for it stay zero at the end
@@ -1061,28 +1074,23 @@ static void fill_compact(uint8_t *p, const struct ctrace__retregs *r,
 			 uint8_t mask, uint8_t mem)
 {
 	uint8_t *q = p + 1;
+	int narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
 	if (mask & CTRACE_RETVAL_R0) {
 		uint64_t v = r->RET0;
-		memcpy(q, &v, 8);
-		q += 8;
+		q = put_reg(q, &v, 8, narrow);
 	}
 	if (mask & CTRACE_RETVAL_R1) {
 		uint64_t v = r->RET1;
-		memcpy(q, &v, 8);
-		q += 8;
+		q = put_reg(q, &v, 8, narrow);
 	}
 #if defined(__x86_64__)
-	if (mask & CTRACE_RETVAL_XMM0) {
-		memcpy(q, r->xmm0, 16);
-		q += 16;
-	}
-	if (mask & CTRACE_RETVAL_XMM1) {
-		memcpy(q, r->xmm1, 16);
-		q += 16;
-	}
+	if (mask & CTRACE_RETVAL_XMM0)
+		q = put_reg(q, r->xmm0, 16, narrow);
+	if (mask & CTRACE_RETVAL_XMM1)
+		q = put_reg(q, r->xmm1, 16, narrow);
 #else
-	q += (mask & CTRACE_RETVAL_XMM0) ? 16 : 0;
-	q += (mask & CTRACE_RETVAL_XMM1) ? 16 : 0;
+	q += (mask & CTRACE_RETVAL_XMM0) ? 16 >> narrow : 0;
+	q += (mask & CTRACE_RETVAL_XMM1) ? 16 >> narrow : 0;
 #endif
 	if (mask & CTRACE_RETVAL_ST0) {
 		if (r->st0_valid) {

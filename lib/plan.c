@@ -165,7 +165,7 @@ static int parse_pc(struct lexer *l, uintptr_t bias,
 			e->regs_sel = ctrace__regs_select(e->regs);
 		} else if (is_word(k, len, "ret")) {
 			if (number(l, 10, &v) < 0 || number(l, 10, &w) < 0 ||
-			    v < 0 || v > 0x3f || w < 0 ||
+			    v < 0 || v > 0x7f || w < 0 ||
 			    w > CTRACE_RETVAL_MEM_MAX ||
 			    (!(v & CTRACE_RETVAL_MEM) && w != 0))
 				return -1;
