@@ -214,7 +214,8 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 		uint8_t flags = ctrace__function_flags(fn);
 		if (flags & CTRACE_F_SKIP)
 			return;
-		if (!(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
+		/* Only a return value asks more of the exit than its EXIT. */
+		if (!(flags & CTRACE_F_RETVAL)) {
 			emit(&t->main, CTRACE_TAG_EXIT_BIT, fn, site, 0,
 			     ctrace__now(), 1);
 			return;
