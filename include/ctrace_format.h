@@ -204,7 +204,9 @@ enum ctrace_record_type {
 	 * then those fields in bit order: u64 r0, u64 r1, 16 bytes xmm0,
 	 * 16 bytes xmm1, 10 bytes st0, and for CTRACE_RETVAL_MEM u64
 	 * address, u8 length, the bytes (at r0: a struct returned in
-	 * memory).  A field the recorder could not have (st0 empty, memory
+	 * memory).  With CTRACE_RETVAL_NARROW (format 1.1), r0 and r1 are
+	 * u32 and xmm0 and xmm1 8 bytes: the low halves, all the type
+	 * needs.  A field the recorder could not have (st0 empty, memory
 	 * outside the caller's frame) is left out with its bit; zero bytes
 	 * may follow the last field.  Always shorter than
 	 * CTRACE_RETVAL_PAYLOAD, so a reader of the full form alone finds
@@ -227,7 +229,9 @@ enum ctrace_record_type {
 	 * pointer_size (a reader whose ENTRY stack pointer disagrees must
 	 * not use the record), n times (u8 DWARF register number, sleb value: the register
 	 * as a signed pointer-sized integer, or with 0x80 added to the
-	 * number, the register minus the ENTRY's stack pointer), then
+	 * number, the register minus the ENTRY's stack pointer, or with
+	 * 0x40 added (format 1.1), the register minus the value of the
+	 * previous register of the record), then
 	 * memory blocks up to the
 	 * end of the payload, each sleb address minus the ENTRY's stack
 	 * pointer, uleb length, the bytes.  The stack pointer is the
@@ -298,6 +302,7 @@ enum ctrace_lost_reason {
 #define CTRACE_RETVAL_XMM1 0x08
 #define CTRACE_RETVAL_ST0 0x10
 #define CTRACE_RETVAL_MEM 0x20  /* up to CTRACE_RETVAL_MEM_MAX bytes at r0 */
+#define CTRACE_RETVAL_NARROW 0x40 /* r0, r1, xmm0, xmm1: their low halves */
 #define CTRACE_RETVAL_MEM_MAX 64
 
 /* The largest ENTRY or EXIT group: DEFINE (3 + 17 + a 4-byte frame) plus

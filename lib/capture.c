@@ -117,8 +117,10 @@ static int thread_ready(struct cap_thread *c)
 		return 0;
 	size_t bytes = TRAMP_MAX * sizeof *c->stack +
 		       CACHE_SIZE * sizeof *c->cache;
+	int saved_errno = errno;
 	uint8_t *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	errno = saved_errno;
 	if (m == MAP_FAILED) {
 		c->failed = 1;
 		return 0;
@@ -210,7 +212,10 @@ static const struct cfa_rule *lookup_rule(struct cap_thread *c, uintptr_t pc,
 	uintptr_t begin = 0;
 	e->pc = pc;
 	e->fn = fn;
-	if (ctrace__cfa_at(pc, &st, &begin) == 0) {
+	int saved_errno = errno; /* the loader's lookup */
+	int found = ctrace__cfa_at(pc, &st, &begin) == 0;
+	errno = saved_errno;
+	if (found) {
 		e->reg = (uint8_t)(st.reg + 1);
 		e->offset = st.offset;
 		e->own_body = begin == fn;
@@ -346,9 +351,11 @@ static size_t read_string(uintptr_t a, uint8_t *out, size_t max,
 			remote[1].iov_len = max - (page - a);
 			nr = 2;
 		}
+		int saved_errno = errno;
 		ssize_t got = syscall(SYS_process_vm_readv,
 				      (long)ctrace__self.main.tid, &local, 1L,
 				      remote, (long)nr, 0L);
+		errno = saved_errno;
 		if (got <= 0)
 			return 0;
 		n = (size_t)got;
@@ -413,6 +420,61 @@ static uint8_t *put_strings(uint8_t *p, const struct ctrace__plan_entry *e,
 	return p;
 }
 
+/* The short form's registers: a count byte, which also carries bits of
+ * the stack pointer in words (the reader checks its own against them),
+ * then the registers of sel: small integers in a byte or two, a pointer
+ * into the stack relative to the stack pointer (flag 0x80 on its
+ * number), another pointer relative to the previous register when it is
+ * near it (flag 0x40): two pointers into one object or array, as many
+ * functions take, cost 7 bytes and a few rather than 14. */
+static inline uint8_t *put_short_regs(uint8_t *p, const struct ctrace__regs *r,
+				      unsigned sel)
+{
+	const uintptr_t *regs = (const uintptr_t *)r;
+	uintptr_t sp = r->sp, prev = 0;
+	uint8_t *count = p++;
+	unsigned n = 0; /* in a register: not read back from the record */
+	for (; sel != 0; sel &= sel - 1, n++) {
+		int i = __builtin_ctz(sel);
+		uintptr_t x = regs[i];
+		intptr_t v = (intptr_t)x, d = (intptr_t)(x - sp);
+		intptr_t dp = (intptr_t)(x - prev);
+		uint8_t regno = saved_regnos[i];
+		if (v < -(1 << 20) || v >= (1 << 20)) {
+			if (d >= -(1 << 20) && d < (1 << 20)) {
+				regno |= 0x80;
+				v = d;
+			} else if (n > 0 && dp >= -(1 << 27) &&
+				   dp < (1 << 27)) {
+				regno |= 0x40;
+				v = dp;
+			}
+		}
+		prev = x;
+		*p++ = regno;
+		p = put_sleb(p, v);
+	}
+	*count = (uint8_t)(n | ((sp / PTR_SIZE) & 0x1f) << 3);
+	return p;
+}
+
+/* The short form for a plan that names registers alone, the common
+ * case: no memory to read, and a payload always under 128 bytes (its
+ * length fits the one byte). */
+static void write_args_regs(struct ctrace__stream *s,
+			    const struct ctrace__regs *r, uintptr_t fn,
+			    const struct ctrace__plan_entry *e)
+{
+	uint8_t *rec = s->cur;
+	uint8_t *p = put_sleb(rec + 3, (intptr_t)(r->pc - fn));
+	p = put_short_regs(p, r, e->regs_sel);
+	rec[1] = CTRACE_REC_ARGS_SHORT;
+	rec[2] = (uint8_t)(p - (rec + 3));
+	ctrace__barrier();
+	rec[0] = CTRACE_TAG_EXTENDED;
+	s->cur = p;
+}
+
 /* The ARGS record, or with a plan that names the registers (and so the
  * CFA rule, which the symbolizer reads in the same CFI) the short form:
  * no stack pointer (the ENTRY's), no CFA, addresses relative. */
@@ -431,41 +493,24 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 	uint8_t *payload = p;
 	if (short_form) {
 		p = put_sleb(p, (intptr_t)(r->pc - fn));
+		p = put_short_regs(p, r, e->regs_sel);
 	} else {
+		/* All the registers. */
 		uint64_t v[3] = {r->pc, r->sp, cfa};
 		memcpy(p, v, 24);
 		p += 24;
-	}
-	/* The registers the plan names, or all of them. */
-	unsigned sel = short_form ? e->regs_sel : (1u << CTRACE_NREGS) - 1;
-	uint8_t *count = p++;
-	const uintptr_t *regs = (const uintptr_t *)r;
-	*count = 0;
-	for (; sel != 0; sel &= sel - 1) {
-		int i = __builtin_ctz(sel);
-		*p++ = saved_regnos[i];
-		if (short_form) {
-			/* Small integers in a byte or two; a pointer into the
-			 * stack relative to the stack pointer (flag 0x80). */
-			intptr_t v = (intptr_t)regs[i];
-			intptr_t d = (intptr_t)(regs[i] - r->sp);
-			if ((v < -(1 << 20) || v >= (1 << 20)) &&
-			    d >= -(1 << 20) && d < (1 << 20)) {
-				p[-1] |= 0x80;
-				v = d;
-			}
-			p = put_sleb(p, v);
-		} else {
+		*p++ = CTRACE_NREGS;
+		const uintptr_t *regs = (const uintptr_t *)r;
+		for (int i = 0; i < CTRACE_NREGS; i++) {
 			uint64_t x = regs[i];
+			*p++ = saved_regnos[i];
 			memcpy(p, &x, 8);
 			p += 8;
 		}
-		(*count)++;
 	}
-	/* The short form's count byte also carries bits of the stack
-	 * pointer in words: the reader checks its own against them. */
-	if (short_form)
-		*count |= (uint8_t)(((r->sp / PTR_SIZE) & 0x1f) << 3);
+	/* A plan of registers alone reads no memory. */
+	if (e != NULL && !e->wide && e->nmem == 0 && e->nstr == 0)
+		goto done;
 	uintptr_t sp = r->sp, top = stack_limit(c, sp, cfa);
 	if (e != NULL) {
 		for (int i = 0; i < e->nmem; i++) {
@@ -492,6 +537,7 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 	}
 	if (e != NULL && e->nstr)
 		p = put_strings(p, e, r, cfa, top, rel);
+done:;
 	size_t len = (size_t)(p - payload);
 	if (short_form && len < 0x80) {
 		rec[2] = (uint8_t)len;
@@ -514,22 +560,24 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
  * ------------------------------------------------------------------------ */
 
 /* The RETVAL payload's size for a mask (0: the full form). */
-static size_t retval_payload(uint8_t mask, uint8_t mem)
+size_t ctrace__retval_payload(uint8_t mask, uint8_t mem)
 {
 	if (mask == 0)
 		return CTRACE_RETVAL_PAYLOAD;
-	size_t n = 1;
-	n += (mask & CTRACE_RETVAL_R0) ? 8 : 0;
-	n += (mask & CTRACE_RETVAL_R1) ? 8 : 0;
-	n += (mask & CTRACE_RETVAL_XMM0) ? 16 : 0;
-	n += (mask & CTRACE_RETVAL_XMM1) ? 16 : 0;
+	size_t n = 1, narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
+	n += (mask & CTRACE_RETVAL_R0) ? 8 >> narrow : 0;
+	n += (mask & CTRACE_RETVAL_R1) ? 8 >> narrow : 0;
+	n += (mask & CTRACE_RETVAL_XMM0) ? 16 >> narrow : 0;
+	n += (mask & CTRACE_RETVAL_XMM1) ? 16 >> narrow : 0;
 	n += (mask & CTRACE_RETVAL_ST0) ? 10 : 0;
 	n += (mask & CTRACE_RETVAL_MEM) ? 9 + (size_t)mem : 0;
 	return n;
 }
 
-static void patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
-			 uintptr_t cfa, uint8_t mask, uint8_t mem)
+/* len: the payload's size for mask (compact form), or 0. */
+static inline __attribute__((always_inline)) void
+patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
+	     uintptr_t cfa, uint8_t mask, uint8_t mem, uint8_t len)
 {
 	uintptr_t slot = cfa - PTR_SIZE;
 	if (*(uintptr_t *)slot != site)
@@ -557,7 +605,7 @@ static void patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
 	e->chunk = 0;
 	e->mask = mask;
 	e->mem = mem;
-	e->len = (uint8_t)(mask != 0 ? retval_payload(mask, mem) : 0);
+	e->len = len;
 	ctrace__barrier();
 	c->depth++;
 	ctrace__barrier();
@@ -569,13 +617,13 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 			   const struct ctrace__regs *r)
 {
 	struct cap_thread *c = &cap;
-	if (!thread_ready(c))
+	if (unlikely(c->stack == NULL) && !thread_ready(c))
 		return;
 	/* The plan knows the CFA rule; else the CFI, read at run time. */
 	const struct ctrace__plan_entry *e = ctrace__plan_find(r->pc);
 	uintptr_t cfa;
 	int own_body;
-	if (e != NULL) {
+	if (likely(e != NULL)) {
 		struct cfa_rule rule = {r->pc, e->cfa_off, e->cfa_reg, 0, fn};
 		cfa = cfa_of(&rule, r);
 		own_body = e->fde == fn;
@@ -586,16 +634,24 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 	}
 	if (cfa != 0 && (cfa <= r->sp || cfa - r->sp > (1u << 20)))
 		cfa = 0; /* not believable */
-	if (flags & CTRACE_F_ARGS)
-		write_args(s, c, r, cfa, fn, e);
+	if (flags & CTRACE_F_ARGS) {
+		/* The reader has the ENTRY's stack pointer in words: the
+		 * short form needs an aligned one, as compiled code keeps. */
+		if (likely(e != NULL && e->regs_only &&
+			   (r->sp & (PTR_SIZE - 1)) == 0))
+			write_args_regs(s, r, fn, e);
+		else
+			write_args(s, c, r, cfa, fn, e);
+	}
 	if (!(flags & CTRACE_F_RETVAL) || cfa == 0 || !own_body)
 		return;
 	/* A function the plan knows returns nothing: no trampoline. */
-	if (e != NULL && e->ret_known) {
+	if (likely(e != NULL && e->ret_known)) {
 		if (e->ret_mask != 0)
-			patch_return(c, fn, site, cfa, e->ret_mask, e->ret_mem);
+			patch_return(c, fn, site, cfa, e->ret_mask, e->ret_mem,
+				     e->ret_len);
 	} else {
-		patch_return(c, fn, site, cfa, 0, 0);
+		patch_return(c, fn, site, cfa, 0, 0, 0);
 	}
 }
 
@@ -703,6 +759,19 @@ static void fill_full(uint8_t *p, const struct ctrace__retregs *r)
 	p[0] = 1;
 }
 
+/* A register field: the whole register, or with CTRACE_RETVAL_NARROW its
+ * low half (little-endian: its first bytes). */
+static uint8_t *put_reg(uint8_t *q, const void *reg, size_t size,
+			int narrow)
+{
+	if (narrow) {
+		memcpy(q, reg, size / 2);
+		return q + size / 2;
+	}
+	memcpy(q, reg, size);
+	return q + size;
+}
+
 /* The compact form: the registers the plan named, nothing else.  A field
  * that cannot be had (st0 empty, memory not in the caller's frame) is left
  * out and its bit cleared; the bytes reserved for it stay zero at the end
@@ -711,28 +780,23 @@ static void fill_compact(uint8_t *p, const struct ctrace__retregs *r,
 			 uint8_t mask, uint8_t mem)
 {
 	uint8_t *q = p + 1;
+	int narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
 	if (mask & CTRACE_RETVAL_R0) {
 		uint64_t v = r->RET0;
-		memcpy(q, &v, 8);
-		q += 8;
+		q = put_reg(q, &v, 8, narrow);
 	}
 	if (mask & CTRACE_RETVAL_R1) {
 		uint64_t v = r->RET1;
-		memcpy(q, &v, 8);
-		q += 8;
+		q = put_reg(q, &v, 8, narrow);
 	}
 #if defined(__x86_64__)
-	if (mask & CTRACE_RETVAL_XMM0) {
-		memcpy(q, r->xmm0, 16);
-		q += 16;
-	}
-	if (mask & CTRACE_RETVAL_XMM1) {
-		memcpy(q, r->xmm1, 16);
-		q += 16;
-	}
+	if (mask & CTRACE_RETVAL_XMM0)
+		q = put_reg(q, r->xmm0, 16, narrow);
+	if (mask & CTRACE_RETVAL_XMM1)
+		q = put_reg(q, r->xmm1, 16, narrow);
 #else
-	q += (mask & CTRACE_RETVAL_XMM0) ? 16 : 0;
-	q += (mask & CTRACE_RETVAL_XMM1) ? 16 : 0;
+	q += (mask & CTRACE_RETVAL_XMM0) ? 16 >> narrow : 0;
+	q += (mask & CTRACE_RETVAL_XMM1) ? 16 >> narrow : 0;
 #endif
 	if (mask & CTRACE_RETVAL_ST0) {
 		if (r->st0_valid) {
@@ -766,7 +830,6 @@ static __attribute__((noreturn)) void lost_return(void)
 
 uintptr_t ctrace__trampoline_exit(struct ctrace__retregs *r)
 {
-	int saved_errno = errno;
 	struct cap_thread *c = &cap;
 	struct ctrace__thread *t = &ctrace__self;
 	/* The slot is just below the stack pointer after ret, or a few words
@@ -800,7 +863,6 @@ uintptr_t ctrace__trampoline_exit(struct ctrace__retregs *r)
 			c->stack[keep++] = c->stack[i];
 	}
 	c->depth = keep;
-	errno = saved_errno;
 	return real;
 }
 

@@ -93,6 +93,11 @@ struct ctrace__plan_entry {
 	 * all of them). */
 	uint8_t regs_known;
 	uint8_t regs_sel; /* the same as bits of struct ctrace__regs' order */
+	/* Derived at set-up: the ARGS record is the short form with
+	 * registers alone (the common case), and the size of the compact
+	 * RETVAL payload. */
+	uint8_t regs_only;
+	uint8_t ret_len;
 	uint32_t regs;
 	struct ctrace__plan_mem mem[CTRACE_PLAN_MAX_MEM];
 	struct ctrace__plan_str str[CTRACE_PLAN_MAX_STR];
@@ -103,8 +108,32 @@ struct ctrace__plan_entry {
 CTRACE_HIDDEN uint8_t ctrace__regs_select(uint32_t dwarf_mask);
 /* Reads CTRACE_PLAN (or PROGRAM.ctrace-plan) once, at set-up. */
 CTRACE_HIDDEN void ctrace__plan_load(void);
-/* The plan for a hook return address, or NULL. */
-CTRACE_HIDDEN const struct ctrace__plan_entry *ctrace__plan_find(uintptr_t pc);
+
+/* The table, open addressing by PC; filled at set-up, read-only after. */
+CTRACE_HIDDEN extern const struct ctrace__plan_entry *ctrace__plan_slots;
+CTRACE_HIDDEN extern size_t ctrace__plan_mask;
+
+static inline size_t ctrace__plan_slot_of(uintptr_t pc)
+{
+	return (size_t)(((uint64_t)pc * 0x9e3779b97f4a7c15ull) >> 40) &
+	       ctrace__plan_mask;
+}
+
+/* The plan for a hook return address, or NULL.  Inline: every captured
+ * call looks it up. */
+static inline const struct ctrace__plan_entry *ctrace__plan_find(uintptr_t pc)
+{
+	const struct ctrace__plan_entry *slots = ctrace__plan_slots;
+	if (slots == NULL)
+		return NULL;
+	for (size_t i = ctrace__plan_slot_of(pc);;
+	     i = (i + 1) & ctrace__plan_mask) {
+		if (slots[i].pc == pc)
+			return &slots[i];
+		if (slots[i].pc == 0)
+			return NULL;
+	}
+}
 
 /* ---------------------------------------------------------------------------
  * Capture (capture.c)
@@ -131,6 +160,9 @@ CTRACE_HIDDEN void ctrace__policy_enter_regs(struct ctrace__thread *t,
 					     uintptr_t sp,
 					     const struct ctrace__regs *r);
 
+/* The compact RETVAL payload's size for CTRACE_RETVAL_* bits (plan.c
+ * keeps it in each entry). */
+CTRACE_HIDDEN size_t ctrace__retval_payload(uint8_t mask, uint8_t mem);
 /* The largest ARGS record, extended header included. */
 CTRACE_HIDDEN extern size_t ctrace__args_max_bytes;
 /* Set for the trampoline when the returning frame may need st0. */

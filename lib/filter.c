@@ -406,6 +406,13 @@ int ctrace__filter_rescan(void)
 		return -ENOMEM;
 	o.fn = add_one;
 	dl_iterate_phdr(visit_object, &o);
-	atomic_store_explicit(&ctrace__flags_table, b.t, memory_order_release);
+	/* Every function has the default flags (CTRACE_ARGS=all, say): no
+	 * table, so the hooks look nothing up. */
+	struct ctrace__flags_table_t *t = b.t;
+	if (t->used == 0) {
+		munmap(t, sizeof *t + (t->mask + 1) * sizeof t->slots[0]);
+		t = NULL;
+	}
+	atomic_store_explicit(&ctrace__flags_table, t, memory_order_release);
 	return 1;
 }

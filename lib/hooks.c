@@ -159,14 +159,12 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 {
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		int saved_errno = errno;
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
 		ctrace__policy_enter_regs(t, (uintptr_t)fn, (uintptr_t)site,
 					  r->sp, r);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
-		errno = saved_errno;
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)

@@ -40,30 +40,17 @@
  * The table
  * ------------------------------------------------------------------------ */
 
-static struct ctrace__plan_entry *slots;
-static size_t slot_mask;
+/* The lookup is in capture.h, inlined into the entry hook. */
+const struct ctrace__plan_entry *ctrace__plan_slots;
+size_t ctrace__plan_mask;
+static struct ctrace__plan_entry *slots; /* the same, while filled */
 static int modules_matched;
-
-const struct ctrace__plan_entry *ctrace__plan_find(uintptr_t pc)
-{
-	if (slots == NULL)
-		return NULL;
-	for (size_t i = (size_t)(((uint64_t)pc * 0x9e3779b97f4a7c15ull) >>
-				 40) & slot_mask;;
-	     i = (i + 1) & slot_mask) {
-		if (slots[i].pc == pc)
-			return &slots[i];
-		if (slots[i].pc == 0)
-			return NULL;
-	}
-}
 
 static void table_put(const struct ctrace__plan_entry *e)
 {
-	size_t i = (size_t)(((uint64_t)e->pc * 0x9e3779b97f4a7c15ull) >> 40) &
-		   slot_mask;
+	size_t i = ctrace__plan_slot_of(e->pc);
 	while (slots[i].pc != 0 && slots[i].pc != e->pc)
-		i = (i + 1) & slot_mask;
+		i = (i + 1) & ctrace__plan_mask;
 	slots[i] = *e;
 }
 
@@ -178,7 +165,7 @@ static int parse_pc(struct lexer *l, uintptr_t bias,
 			e->regs_sel = ctrace__regs_select(e->regs);
 		} else if (is_word(k, len, "ret")) {
 			if (number(l, 10, &v) < 0 || number(l, 10, &w) < 0 ||
-			    v < 0 || v > 0x3f || w < 0 ||
+			    v < 0 || v > 0x7f || w < 0 ||
 			    w > CTRACE_RETVAL_MEM_MAX ||
 			    (!(v & CTRACE_RETVAL_MEM) && w != 0))
 				return -1;
@@ -230,6 +217,9 @@ static int parse_pc(struct lexer *l, uintptr_t bias,
 		e->nmem = 0;
 		e->wide = 1;
 	}
+	e->regs_only = e->regs_known && !e->wide && e->nmem == 0 &&
+		       e->nstr == 0;
+	e->ret_len = (uint8_t)ctrace__retval_payload(e->ret_mask, e->ret_mem);
 	return e->cfa_reg ? 0 : -1;
 }
 
@@ -323,9 +313,10 @@ static int load(const char *path, int quiet_if_missing)
 		return -ENOMEM;
 	}
 	slots = m;
-	slot_mask = cap - 1;
+	ctrace__plan_mask = cap - 1;
 	parse(text, size, 1);
 	munmap((void *)text, size);
+	ctrace__plan_slots = slots;
 	return (int)n;
 }
 

@@ -104,10 +104,13 @@ static void notify(struct ctrace__thread *t, int kind, uintptr_t fn,
 	ctrace_callback_fn cb = ctrace__callback;
 	if (cb == NULL)
 		return;
-	/* Instrumented code the callback runs is not recorded. */
+	/* Instrumented code the callback runs is not recorded; what it does
+	 * to errno must not reach the program. */
+	int saved_errno = errno;
 	t->state = CTRACE_T_CALLBACK;
 	cb(&ev, ctrace__callback_data);
 	t->state = CTRACE_T_BUSY;
+	errno = saved_errno;
 }
 
 /* Takes a short call back out of the buffer: it is the last thing in the
@@ -211,7 +214,8 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 		uint8_t flags = ctrace__function_flags(fn);
 		if (flags & CTRACE_F_SKIP)
 			return;
-		if (!(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
+		/* Only a return value asks more of the exit than its EXIT. */
+		if (!(flags & CTRACE_F_RETVAL)) {
 			emit(&t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0,
 			     ctrace__now(), 1);
 			return;

@@ -154,16 +154,20 @@ uint8_t *args_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 	memcpy(q, v, 24);
 	q += 24;
 	*q++ = (uint8_t)n;
+	uint64_t prev = 0; /* the previous register's value */
 	for (unsigned i = 0; i < n; i++) {
 		if (p == end)
 			goto bad;
 		uint8_t regno = *p++;
-		*q++ = regno & 0x7f;
-		if (read_sleb(&p, end, &d) < 0)
+		*q++ = regno & 0x3f;
+		if (read_sleb(&p, end, &d) < 0 || (regno & 0xc0) == 0xc0)
 			goto bad;
 		uint64_t value = (uint64_t)d & addr_mask;
 		if (regno & 0x80) /* relative to the stack pointer */
 			value = (sp + (uint64_t)d) & addr_mask;
+		else if (regno & 0x40) /* relative to the previous register */
+			value = (prev + (uint64_t)d) & addr_mask;
+		prev = value;
 		memcpy(q, &value, 8);
 		q += 8;
 	}

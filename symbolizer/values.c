@@ -742,20 +742,21 @@ static void classify(Dwarf_Die *type, size_t off, enum cls c[2], int depth)
 	}
 }
 
-/* Where the calling convention puts a function's return value: the
- * CTRACE_RETVAL_* registers (0: it returns nothing), and *mem the bytes at
- * r0 when it is returned in memory.  Follows values_retval exactly: the
- * capture plan asks the recorder for these and nothing else. */
-unsigned values_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem)
+/* values_ret_regs without CTRACE_RETVAL_NARROW; *size_out: the return
+ * type's size. */
+static unsigned ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem,
+			 size_t *size_out)
 {
 	Dwarf_Die type, st;
 	Dwarf_Attribute a;
 	Dwarf_Word enc = 0;
 	*mem = 0;
+	*size_out = 0;
 	if (!type_of(fn_die, &type))
 		return 0;
 	strip(&type, &st);
 	size_t size = type_size(&type, i386 ? 4 : 8);
+	*size_out = size;
 	if (size == 0 || size > CTRACE_RETVAL_MEM_MAX)
 		return CTRACE_RETVAL_R0; /* shown as unsupported anyway */
 	bool is_float = dwarf_tag(&st) == DW_TAG_base_type &&
@@ -797,6 +798,27 @@ memory:
 	return CTRACE_RETVAL_R0 | CTRACE_RETVAL_MEM;
 }
 
+/* Where the calling convention puts a function's return value: the
+ * CTRACE_RETVAL_* registers (0: it returns nothing), and *mem the bytes at
+ * r0 when it is returned in memory.  Follows values_retval exactly: the
+ * capture plan asks the recorder for these and nothing else. */
+unsigned values_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem)
+{
+	size_t size;
+	unsigned mask = ret_regs(fn_die, i386, mem, &size);
+	/* The recorder keeps the low half of each register when that is all
+	 * the type needs: eax and edx are 32 bits wide; a value of up to 4
+	 * bytes in rax alone, of up to 8 in xmm0 alone. */
+	unsigned regs = CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 |
+			CTRACE_RETVAL_XMM0 | CTRACE_RETVAL_XMM1;
+	if ((i386 && (mask & regs) != 0 &&
+	     !(mask & (CTRACE_RETVAL_XMM0 | CTRACE_RETVAL_XMM1))) ||
+	    (!i386 && mask == CTRACE_RETVAL_R0 && size <= 4) ||
+	    (!i386 && mask == CTRACE_RETVAL_XMM0 && size <= 8))
+		mask |= CTRACE_RETVAL_NARROW;
+	return mask;
+}
+
 /* The compact RETVAL payload spread into the full layout; *have: the
  * CTRACE_RETVAL_* fields it holds.  -1 if it is malformed. */
 static int expand_compact(const uint8_t *p, size_t len, uint8_t *full,
@@ -805,22 +827,30 @@ static int expand_compact(const uint8_t *p, size_t len, uint8_t *full,
 	static const struct {
 		unsigned bit;
 		size_t at, n;
+		bool halves; /* to n / 2 bytes with CTRACE_RETVAL_NARROW */
 	} fields[] = {
-		{CTRACE_RETVAL_R0, 1, 8},    {CTRACE_RETVAL_R1, 9, 8},
-		{CTRACE_RETVAL_XMM0, 17, 16}, {CTRACE_RETVAL_XMM1, 33, 16},
-		{CTRACE_RETVAL_ST0, 49, 10},
+		{CTRACE_RETVAL_R0, 1, 8, true},
+		{CTRACE_RETVAL_R1, 9, 8, true},
+		{CTRACE_RETVAL_XMM0, 17, 16, true},
+		{CTRACE_RETVAL_XMM1, 33, 16, true},
+		{CTRACE_RETVAL_ST0, 49, 10, false},
 	};
 	unsigned mask = p[0] & ~CTRACE_RETVAL_COMPACT;
+	bool narrow = mask & CTRACE_RETVAL_NARROW;
 	size_t i = 1;
 	memset(full, 0, CTRACE_RETVAL_PAYLOAD);
 	full[0] = 1; /* filled */
 	for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
 		if (!(mask & fields[k].bit))
 			continue;
-		if (len - i < fields[k].n)
+		/* A narrow field is the register's low half: the rest of it
+		 * reads as zero. */
+		size_t n = narrow && fields[k].halves ? fields[k].n / 2
+						      : fields[k].n;
+		if (len - i < n)
 			return -1;
-		memcpy(full + fields[k].at, p + i, fields[k].n);
-		i += fields[k].n;
+		memcpy(full + fields[k].at, p + i, n);
+		i += n;
 	}
 	if (mask & CTRACE_RETVAL_ST0)
 		full[59] = 1;

@@ -66,6 +66,16 @@ TESTED int vsum(int n, ...)
 	return s;
 }
 TESTED int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }
+/* Two pointers into one array, kept in callee-saved registers: the
+ * second is recorded relative to the first. */
+static int span_data[64];
+TESTED long span(const int *lo, const int *hi)
+{
+	long n = 0;
+	for (const int *p = lo; p < hi; p++)
+		n += *p;
+	return n;
+}
 #ifdef __x86_64__
 TESTED __int128 wide(__int128 a) { return a * 3; }
 
@@ -143,6 +153,12 @@ int main(void)
 	expect("many", "a1=1\ta2=2\ta3=3\ta4=4\ta5=5\ta6=6\ta7=7\ta8=8\t=%ld",
 	       many(1, 2, 3, 4, 5, 6, 7, 8));
 	expect("vsum", "n=3\t=%d", vsum(3, 10, 20, 30));
+
+	for (int i = 0; i < 64; i++)
+		span_data[i] = i;
+	long sum = span(&span_data[2], &span_data[50]);
+	expect("span", "lo=%p\thi=%p\t=%ld", (void *)&span_data[2],
+	       (void *)&span_data[50], sum);
 
 	int f = fact(5);
 	(void)f;
