@@ -238,11 +238,15 @@ enum ctrace_record_type {
 	 * ENTRY's; the CFA is not recorded.  Sums wrap at the pointer size. */
 	CTRACE_REC_ARGS_SHORT = 8,
 
-	/* The EXIT that follows runs on another stack than the previous
+	/* The EXIT that follows may run on another stack than the previous
 	 * ENTRY of the chunk (a coroutine resumed by swapcontext): sleb its
 	 * stack pointer (within the exit hook) minus the previous ENTRY's,
-	 * or the last STACK's, divided by pointer_size.  Later ENTRY deltas
-	 * count from it.  Written when the two are over 64 KiB apart. */
+	 * or the last STACK's, or 0 at the start of the chunk, divided by
+	 * pointer_size.  Later ENTRY deltas count from it.  Written when the
+	 * two are over 64 KiB apart, so also before a chunk's first EXIT
+	 * when no ENTRY precedes it; a reader matches an EXIT to a call on
+	 * another stack only with it, and falls back to its function and
+	 * call site alone (a frame grown by alloca). */
 	CTRACE_REC_STACK = 9,
 
 	/* --- in the metadata stream ---------------------------------------- */

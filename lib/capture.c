@@ -655,7 +655,6 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 	}
 }
 
-/* The patched frame of fn still waiting for its exit hook. */
 /* Whether a patched return address slot lies on the stack of sp, above
  * it: the frame of the function running at sp or of one of its callers.
  * Entries of other stacks (coroutines) are never read here: their stack
@@ -666,28 +665,41 @@ static int above_on_stack(uintptr_t slot, uintptr_t sp)
 }
 
 /* The patched frame the exit of fn (its hook's stack pointer sp) belongs
- * to: the innermost live one of sp's stack. */
+ * to: the innermost live one of sp's stack.  When the hook was given the
+ * trampoline (`patched`), the frame is known to be patched, and may be
+ * bigger than a stack's reach: the nearest live entry of fn above sp. */
 static struct ctrace__tramp_entry *pending(struct cap_thread *c,
-					   uintptr_t fn, uintptr_t sp)
+					   uintptr_t fn, uintptr_t sp,
+					   int patched)
 {
+	struct ctrace__tramp_entry *best = NULL;
+
 	if (c->stack == NULL)
 		return NULL;
 	for (size_t i = c->depth, n = 0; i > 0 && n < 64; i--, n++) {
 		struct ctrace__tramp_entry *e = &c->stack[i - 1];
+		if (patched) {
+			if (e->fn == fn && e->rec == NULL && e->slot >= sp &&
+			    (best == NULL || e->slot < best->slot) &&
+			    *(const uintptr_t *)e->slot ==
+				    (uintptr_t)ctrace__return_trampoline)
+				best = e;
+			continue;
+		}
 		if (!above_on_stack(e->slot, sp) ||
 		    *(const uintptr_t *)e->slot !=
 			    (uintptr_t)ctrace__return_trampoline)
 			continue; /* another stack, or gone (longjmp) */
 		return e->fn == fn && e->rec == NULL ? e : NULL;
 	}
-	return NULL;
+	return best;
 }
 
 struct ctrace__tramp_entry *
-ctrace__retval_pending(uintptr_t fn, uintptr_t sp, uintptr_t *real,
-		       size_t *bytes)
+ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
+		       uintptr_t *real, size_t *bytes)
 {
-	struct ctrace__tramp_entry *e = pending(&cap, fn, sp);
+	struct ctrace__tramp_entry *e = pending(&cap, fn, sp, patched);
 	if (e != NULL) {
 		*real = e->real;
 		*bytes = 4 + (e->mask != 0 ? e->len : CTRACE_RETVAL_PAYLOAD);
@@ -854,12 +866,16 @@ uintptr_t ctrace__trampoline_exit(struct ctrace__retregs *r)
 			fill_full(e->rec, r);
 	}
 	ctrace__barrier();
-	/* The entries above it of this stack are of frames gone with it
-	 * (longjmp); those of other stacks (coroutines) stay. */
+	/* The entries above it are of frames gone with it (longjmp), unless
+	 * they lie on another stack (coroutines): those still hold the
+	 * trampoline.  A stale entry kept by chance is harmless: the search
+	 * takes the newest match, and patch_return drops it once its slot is
+	 * reused. */
 	size_t keep = found - 1;
 	for (size_t i = found; i < c->depth; i++) {
 		uintptr_t s = c->stack[i].slot;
-		if (s >= r->sp || r->sp - s >= CTRACE_STACK_NEAR)
+		if (s >= r->sp || r->sp - s >= CTRACE_STACK_NEAR ||
+		    *(const uintptr_t *)s == (uintptr_t)ctrace__return_trampoline)
 			c->stack[keep++] = c->stack[i];
 	}
 	c->depth = keep;

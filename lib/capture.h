@@ -176,12 +176,13 @@ CTRACE_HIDDEN void ctrace__capture_entry(struct ctrace__stream *s,
 					 const struct ctrace__regs *r);
 /* Exit hook: the patched frame of fn waiting for its RETVAL record, or
  * NULL; sp is the exit hook's stack pointer (0: unknown), which tells the
- * frame's stack when a thread runs several (coroutines).  Its real return
+ * frame's stack when a thread runs several (coroutines); patched: the
+ * hook was given the trampoline as its call site.  Its real return
  * address (*real) and the record's size (with its header) come with it. */
 struct ctrace__tramp_entry;
 CTRACE_HIDDEN struct ctrace__tramp_entry *
-ctrace__retval_pending(uintptr_t fn, uintptr_t sp, uintptr_t *real,
-		       size_t *bytes);
+ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
+		       uintptr_t *real, size_t *bytes);
 /* Reserves the RETVAL record right after the EXIT (room made by the
  * caller), for the trampoline to fill. */
 CTRACE_HIDDEN void ctrace__retval_reserve(struct ctrace__stream *s,

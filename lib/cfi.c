@@ -328,7 +328,7 @@ int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule, uintptr_t *begin)
  * function (or inlined copy of one), so the entry keeps its verdict. */
 #define FRAME_CACHE 64 /* entries, a power of two */
 struct frame_rule {
-	uintptr_t pc;
+	uintptr_t pc, fn; /* fn too: another library may be loaded at pc */
 	int32_t offset;
 	uint8_t reg;     /* 0: unknown, else the DWARF register + 1 */
 	uint8_t foreign; /* pc lies outside fn's own code: inlined there */
@@ -343,10 +343,11 @@ uintptr_t ctrace__frame_field(uintptr_t fn, uintptr_t sp, uintptr_t fp)
 	memcpy(&pc, (const void *)(sp - PTR_SIZE), PTR_SIZE);
 	struct frame_rule *e =
 		&frame_cache[((pc >> 2) ^ (pc >> 9)) & (FRAME_CACHE - 1)];
-	if (e->pc != pc) {
+	if (e->pc != pc || e->fn != fn) {
 		struct ctrace__cfa rule;
 		uintptr_t begin;
 		e->pc = pc;
+		e->fn = fn;
 		e->reg = 0;
 		if (ctrace__cfa_at(pc, &rule, &begin) == 0) {
 			e->reg = (uint8_t)(rule.reg + 1);

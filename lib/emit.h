@@ -69,8 +69,8 @@ define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
 static __attribute__((noinline, unused)) uint8_t *
 stack_switch(struct ctrace__stream *s, uint8_t *p, uintptr_t sp)
 {
-	intptr_t w = ((intptr_t)sp - (intptr_t)s->last_sp) /
-		     (intptr_t)sizeof(void *);
+	/* unsigned difference: stacks may be over half the space apart */
+	intptr_t w = (intptr_t)(sp - s->last_sp) / (intptr_t)sizeof(void *);
 	uint8_t *q = p + 3;
 
 	while (w < -64 || w > 63) {
@@ -135,7 +135,7 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 	if (!exit_bit) {
 		/* sleb128 of the stack delta in words: one byte for frames
 		 * up to 512 bytes apart on x86-64. */
-		intptr_t w = ((intptr_t)sp - (intptr_t)s->last_sp) /
+		intptr_t w = (intptr_t)(sp - s->last_sp) /
 			     (intptr_t)sizeof(void *);
 		s->last_sp = sp;
 		while (w < -64 || w > 63) {

@@ -103,7 +103,7 @@ struct ctrace__stream {
 	uint8_t *cur;   /* next byte to write */
 	uint8_t *limit; /* chunk end minus CTRACE_MAX_EVENT_BYTES */
 	uint64_t last;  /* clock reading of the previous timed record */
-	uintptr_t last_sp; /* stack pointer of the previous ENTRY */
+	uintptr_t last_sp; /* of the previous ENTRY or STACK record */
 	struct ctrace__pair pair[CTRACE_PAIR_SLOTS];
 	uint8_t *chunk_end;
 	uint64_t chunk;   /* index of the current chunk, if cur != NULL */

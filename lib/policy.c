@@ -225,11 +225,15 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 	 * the real return address (the hook may be given the trampoline). */
 	uintptr_t real = 0;
 	size_t retval_bytes = 0;
+	/* Given the trampoline, the frame is patched for sure: its slot may
+	 * lie farther above the hook than a stack's reach (a big frame). */
+	int patched = site == (uintptr_t)ctrace__return_trampoline;
 	struct ctrace__tramp_entry *pending =
-		ctrace__capture_on ? ctrace__retval_pending(fn, sp, &real,
-							    &retval_bytes)
-				   : NULL;
-	if (unlikely(site == (uintptr_t)ctrace__return_trampoline))
+		ctrace__capture_on
+			? ctrace__retval_pending(fn, sp, patched, &real,
+						 &retval_bytes)
+			: NULL;
+	if (unlikely(patched))
 		site = real;
 	struct ctrace__frame *f = NULL;
 	if (gate != CTRACE_GATE_TABLE) {

@@ -83,6 +83,10 @@ void thread_init(struct thread *th, struct trace *t,
  * on it: a sibling of that call with a smaller frame. */
 #define STACK_SLACK ((uint64_t)64 << 10)
 
+/* Stacks with suspended calls kept per thread (coroutines alive at once);
+ * more means the oldest set is forgotten (its calls stay closed). */
+#define MAX_SUSPENDED 256
+
 struct suspended {
 	struct frame *frames; /* outermost first, without arguments */
 	size_t n;
@@ -169,6 +173,12 @@ static void keep_suspended(struct thread *th, size_t start, size_t end)
 		else
 			th->suspended[j++] = *s;
 	}
+	/* Bounded whatever the trace: the oldest set goes. */
+	if (j == MAX_SUSPENDED) {
+		free(th->suspended[0].frames);
+		memmove(th->suspended, th->suspended + 1,
+			--j * sizeof *th->suspended);
+	}
 	th->suspended = must_realloc(th->suspended, j + 1,
 				     sizeof *th->suspended);
 	s = &th->suspended[j];
@@ -219,10 +229,10 @@ static void resume(struct output *o, struct thread *th, size_t which,
 /* Whether an exit with stack pointer sp (0: unknown, on the stack of the
  * previous entry) can close frame f of a set whose outermost is bottom. */
 static bool exits_here(const struct event *ev, const struct frame *f,
-		       const struct frame *bottom)
+		       const struct frame *bottom, bool by_stack)
 {
 	return f->pair->fn == ev->pair->fn && f->pair->site == ev->pair->site &&
-	       (!ev->sp || !f->sp || !bottom->sp ||
+	       (!by_stack || !ev->sp || !f->sp || !bottom->sp ||
 		on_stack(ev->sp, f->sp, bottom->sp));
 }
 
@@ -234,7 +244,7 @@ static bool resume_for_exit(struct output *o, struct thread *th,
 	for (size_t k = th->n_suspended; k-- > 0;) {
 		const struct suspended *s = &th->suspended[k];
 		for (size_t i = s->n; i-- > 0;) {
-			if (exits_here(ev, &s->frames[i], &s->frames[0])) {
+			if (exits_here(ev, &s->frames[i], &s->frames[0], true)) {
 				resume(o, th, k, i + 1, ev->ticks);
 				return true;
 			}
@@ -249,10 +259,17 @@ static void on_exit_event(struct output *o, struct thread *th,
 	size_t i = th->depth;
 
 	while (i > 0 && !exits_here(ev, &th->stack[i - 1],
-				    &th->stack[th->stack[i - 1].segment]))
+				    &th->stack[th->stack[i - 1].segment], true))
 		i--;
-	if (i == 0 && resume_for_exit(o, th, ev))
+	if (i == 0 && resume_for_exit(o, th, ev)) {
 		i = th->depth;
+	} else if (i == 0) {
+		/* On none of the stacks: a call that grew its frame beyond a
+		 * stack's reach (alloca) matches by function and site alone. */
+		i = th->depth;
+		while (i > 0 && !exits_here(ev, &th->stack[i - 1], NULL, false))
+			i--;
+	}
 	if (i > 0) {
 		size_t other = i; /* the first call above on another stack */
 		i--;
@@ -394,7 +411,8 @@ void thread_step(struct output *o, struct thread *th)
 		th->args = args;
 		if (next && next->kind == EV_EXIT &&
 		    next->pair->fn == ev.pair->fn &&
-		    next->pair->site == ev.pair->site) {
+		    next->pair->site == ev.pair->site &&
+		    (!next->sp || !ev.sp || on_stack(next->sp, ev.sp, ev.sp))) {
 			th->retval = next->extra
 				? values_retval(th->trace, next->pair,
 						next->extra, next->extra_len)

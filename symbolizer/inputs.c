@@ -15,10 +15,11 @@
 
 #include "internal.h"
 
+/* O_NONBLOCK: a FIFO among the files must not block the open. */
 static bool is_trace(const char *path)
 {
 	char magic[sizeof CTRACE_FILE_MAGIC - 1];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	bool yes = false;
 
@@ -105,7 +106,7 @@ void free_inputs(char **list, size_t n)
 
 static bool read_header(const char *path, struct ctrace_file_header *h)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	bool ok;
 

@@ -450,7 +450,7 @@ struct stream {
 	uint8_t *buf;
 	const uint8_t *pos, *end;
 	uint64_t time;
-	uint64_t sp;      /* stack pointer of the chunk's previous ENTRY */
+	uint64_t sp;      /* of the chunk's previous ENTRY or STACK record */
 	uint64_t exit_sp; /* from a STACK record, for the next EXIT; or 0 */
 	bool has_head;
 	struct event head;

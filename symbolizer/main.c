@@ -316,21 +316,47 @@ static void report_lost(const struct trace *t)
 }
 
 /* Several traces (the processes of a program that forks) share one
- * timeline: each file converts its clock with its own calibration to
- * CLOCK_MONOTONIC ns, the same clock in every process of the machine, and
- * times count from the earliest start. */
+ * timeline, in CLOCK_MONOTONIC ns, times counting from the earliest start.
+ * Processes of one machine read the same TSC: then one calibration, the
+ * one measured over the longest run, converts every trace's ticks, so
+ * that events of different processes keep their true order (a short-lived
+ * child's own calibration can be tens of microseconds off).  Traces whose
+ * TSC does not agree with it (another machine, a reboot) and traces in ns
+ * convert on their own. */
 static void align_clocks(struct trace **traces, size_t n)
 {
-	uint64_t origin = UINT64_MAX;
+	const struct trace *ref = NULL;
+	int64_t origin = INT64_MAX, *start;
 
 	if (n < 2)
 		return;
+	start = must_calloc(n, sizeof *start);
+	for (size_t i = 0; i < n; i++) {
+		const struct ctrace_file_header *h = &traces[i]->hdr;
+		if (!traces[i]->ticks_are_ns &&
+		    (!ref || h->last_ticks - h->base_ticks >
+				     ref->hdr.last_ticks - ref->hdr.base_ticks))
+			ref = traces[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct trace *t = traces[i];
+		start[i] = (int64_t)t->hdr.base_ns;
+		if (ref && !t->ticks_are_ns) {
+			int64_t d = (int64_t)(t->hdr.base_ticks -
+					      ref->hdr.base_ticks);
+			int64_t common = (int64_t)ref->hdr.base_ns +
+					 (int64_t)((double)d * ref->ns_per_tick);
+			if (llabs(common - start[i]) < 1000000) {
+				start[i] = common;
+				t->ns_per_tick = ref->ns_per_tick;
+			}
+		}
+		if (start[i] < origin)
+			origin = start[i];
+	}
 	for (size_t i = 0; i < n; i++)
-		if (traces[i]->hdr.base_ns < origin)
-			origin = traces[i]->hdr.base_ns;
-	for (size_t i = 0; i < n; i++)
-		traces[i]->time_offset =
-			(int64_t)(traces[i]->hdr.base_ns - origin);
+		traces[i]->time_offset = start[i] - origin;
+	free(start);
 }
 
 /* True if the trace of `t`'s parent is among the n traces: by the same

@@ -286,10 +286,12 @@ static void inherit_from(const struct fork_point *fp, size_t n)
 		c->inherited = must_calloc(th.depth, sizeof *c->inherited);
 		c->n_inherited = th.depth;
 		c->inherited_tid = ti->tid;
+		/* In the child, an inherited call's time counts from the
+		 * fork: the parent's time before it is the parent's. */
 		for (size_t j = 0; j < th.depth; j++)
 			c->inherited[j] = (struct frame){
 				.pair = th.stack[j].pair,
-				.start = th.stack[j].start,
+				.start = c->hdr.parent_ticks,
 				.sp = th.stack[j].sp,
 			};
 	}
