@@ -655,19 +655,13 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 	}
 }
 
-/* Whether a patched return address slot lies on the stack of sp, above
- * it: the frame of the function running at sp or of one of its callers.
- * Entries of other stacks (coroutines) are never read here: their stack
- * may be gone. */
-static int above_on_stack(uintptr_t slot, uintptr_t sp)
-{
-	return sp == 0 || (slot >= sp && slot - sp < CTRACE_STACK_NEAR);
-}
-
-/* The patched frame the exit of fn (its hook's stack pointer sp) belongs
- * to: the innermost live one of sp's stack.  When the hook was given the
- * trampoline (`patched`), the frame is known to be patched, and may be
- * bigger than a stack's reach: the nearest live entry of fn above sp. */
+/* The patched frame the exit of fn (its hook's stack pointer sp, 0 if
+ * unknown) belongs to: the innermost live one of sp's stack, whose slot
+ * lies just above sp; the first such entry from the top is it.  Entries of
+ * other stacks (coroutines) are skipped unread: their stack may be gone.
+ * When the hook was given the trampoline (`patched`), the frame is known
+ * to be patched and may be bigger than a stack's reach: failing a nearby
+ * one, the nearest live entry of fn above sp. */
 static struct ctrace__tramp_entry *pending(struct cap_thread *c,
 					   uintptr_t fn, uintptr_t sp,
 					   int patched)
@@ -678,19 +672,17 @@ static struct ctrace__tramp_entry *pending(struct cap_thread *c,
 		return NULL;
 	for (size_t i = c->depth, n = 0; i > 0 && n < 64; i--, n++) {
 		struct ctrace__tramp_entry *e = &c->stack[i - 1];
-		if (patched) {
-			if (e->fn == fn && e->rec == NULL && e->slot >= sp &&
-			    (best == NULL || e->slot < best->slot) &&
-			    *(const uintptr_t *)e->slot ==
-				    (uintptr_t)ctrace__return_trampoline)
-				best = e;
-			continue;
-		}
-		if (!above_on_stack(e->slot, sp) ||
+		int near = sp == 0 ||
+			   (e->slot >= sp && e->slot - sp < CTRACE_STACK_NEAR);
+		if ((!near && !(patched && e->slot >= sp)) ||
 		    *(const uintptr_t *)e->slot !=
 			    (uintptr_t)ctrace__return_trampoline)
 			continue; /* another stack, or gone (longjmp) */
-		return e->fn == fn && e->rec == NULL ? e : NULL;
+		if (near)
+			return e->fn == fn && e->rec == NULL ? e : NULL;
+		if (e->fn == fn && e->rec == NULL &&
+		    (best == NULL || e->slot < best->slot))
+			best = e;
 	}
 	return best;
 }
