@@ -133,10 +133,7 @@ void thread_inherit(struct output *o, struct thread *th)
 	for (size_t i = 0; i < t->n_inherited; i++) {
 		const struct frame *f = &t->inherited[i];
 		push(th, f->pair, f->start, f->sp, NULL);
-		if (o->ops->inherit)
-			o->ops->inherit(o, th, f->pair, f->start, i);
-		else
-			o->ops->entry(o, th, f->pair, f->start, i);
+		output_inherit(o, th, f->pair, f->start, i);
 	}
 }
 

@@ -440,10 +440,7 @@ static void filter_inherit(struct output *o, struct thread *th,
 	if (!fr || fr->state != SHOWN)
 		return;
 	fr->emitted = true;
-	if (f->inner->ops->inherit)
-		f->inner->ops->inherit(f->inner, th, p, start, fr->out_depth);
-	else
-		f->inner->ops->entry(f->inner, th, p, start, fr->out_depth);
+	output_inherit(f->inner, th, p, start, fr->out_depth);
 }
 
 static void filter_leaf(struct output *o, struct thread *th,

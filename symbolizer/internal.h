@@ -560,6 +560,18 @@ struct output {
 	void *state;
 };
 
+/* A call open from the thread's start: the output's inherit(), else its
+ * entry(). */
+static inline void output_inherit(struct output *o, struct thread *th,
+				  const struct pair *p, uint64_t start,
+				  size_t depth)
+{
+	if (o->ops->inherit)
+		o->ops->inherit(o, th, p, start, depth);
+	else
+		o->ops->entry(o, th, p, start, depth);
+}
+
 void output_tree_init(struct output *o);
 void output_json_init(struct output *o);
 void output_report_init(struct output *o);

@@ -9,34 +9,19 @@
  * order, main at depth 0, and for every call a resumed coroutine had open
  * (a trace reopens them, below the resume() that switched to it).
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include <ucontext.h>
 
-#define NOINLINE __attribute__((noinline))
-#define UNTRACED __attribute__((no_instrument_function))
+#include "walk.h"
+
 #define COROUTINES 4
 #define STACK_SIZE (128 << 10)
 #define MAX_CHAIN 24
 
-static unsigned long long seed;
-static long budget;
 static ucontext_t main_ctx, co_ctx[COROUTINES];
 static int running;
 static const char *chain[COROUTINES][MAX_CHAIN];
 static int chain_len[COROUTINES];
 static int finished[COROUTINES];
-
-UNTRACED static unsigned pick(unsigned n)
-{
-	seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-	return (unsigned)(seed >> 33) % n;
-}
-
-UNTRACED static void note(int d, const char *name)
-{
-	printf("%d %s\n", d, name);
-}
 
 /* Calls in a coroutine sit below main and resume(). */
 UNTRACED static void enter(const char *name)
@@ -117,10 +102,8 @@ int main(int argc, char **argv)
 {
 	char *stacks;
 
-	if (argc != 3)
+	if (!walk_start(argc, argv))
 		return 2;
-	seed = strtoull(argv[1], NULL, 10);
-	budget = strtol(argv[2], NULL, 10);
 	stacks = malloc((size_t)COROUTINES * STACK_SIZE);
 	if (stacks == NULL)
 		return 1;

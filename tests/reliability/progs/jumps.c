@@ -9,28 +9,13 @@
  * depths a trace of the run must show.
  */
 #include <setjmp.h>
-#include <stdio.h>
-#include <stdlib.h>
 
-#define NOINLINE __attribute__((noinline))
-#define UNTRACED __attribute__((no_instrument_function))
+#include "walk.h"
+
 #define MAX_DEPTH 40
 
-static unsigned long long seed;
-static long budget;
 static int depth;
 static jmp_buf *frames[MAX_DEPTH + 1];
-
-UNTRACED static unsigned pick(unsigned n)
-{
-	seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-	return (unsigned)(seed >> 33) % n;
-}
-
-UNTRACED static void note(int d, const char *name)
-{
-	printf("%d %s\n", d, name);
-}
 
 static void (*const *callees)(void);
 static unsigned n_callees;
@@ -101,10 +86,8 @@ UNTRACED static void call_one(void)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3)
+	if (!walk_start(argc, argv))
 		return 2;
-	seed = strtoull(argv[1], NULL, 10);
-	budget = strtol(argv[2], NULL, 10);
 	callees = table;
 	n_callees = sizeof table / sizeof table[0];
 	note(0, "main");

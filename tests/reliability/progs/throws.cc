@@ -5,31 +5,14 @@
 // jumps.c with throw and catch instead of longjmp and setjmp: each call
 // returns, calls further or throws to a random caller, which catches and
 // goes on.  Prints "DEPTH NAME" for every call, in order, main at depth 0.
-#include <cstdio>
-#include <cstdlib>
-
-#define NOINLINE __attribute__((noinline))
-#define UNTRACED __attribute__((no_instrument_function))
+#include "walk.h"
 
 static const int max_depth = 40;
-static unsigned long long seed;
-static long budget;
 static int depth;
 
 struct Jump {
 	int level;
 };
-
-UNTRACED static unsigned pick(unsigned n)
-{
-	seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-	return (unsigned)(seed >> 33) % n;
-}
-
-UNTRACED static void note(int d, const char *name)
-{
-	std::printf("%d %s\n", d, name);
-}
 
 UNTRACED static void call_one();
 
@@ -107,10 +90,8 @@ UNTRACED static void call_one()
 
 int main(int argc, char **argv)
 {
-	if (argc != 3)
+	if (!walk_start(argc, argv))
 		return 2;
-	seed = std::strtoull(argv[1], nullptr, 10);
-	budget = std::strtol(argv[2], nullptr, 10);
 	note(0, "main");
 	while (budget > 0) {
 		budget--;
