@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""compare.py -- check a trace's calls against the counting oracle.
+
+    compare.py [--counts-only] PROGRAM ORACLE_PROGRAM TRACE_JSON ORACLE_OUT...
+
+PROGRAM is the build linked with -lctrace that wrote the trace, TRACE_JSON
+its `ctrace-symbolize -f json --demangle=none` output; ORACLE_PROGRAM is the
+build of the same object files linked with counthook.c, ORACLE_OUT the
+files it wrote (one per process).  The two builds place functions at
+different addresses, so both sides are keyed by name: each address is named
+by the smallest of the symbols defined there in its own binary (aliases
+then agree), with the module's base name ("[exe]" for the program).
+
+For every function, the number of calls and the sum of their depths must be
+equal (--counts-only: the calls only, for programs whose longjmps,
+exceptions or coroutine switches the oracle's depth cannot follow).  Prints
+each difference and exits 1 if there is any; prints a summary line and
+exits 0 otherwise.
+"""
+import collections
+import json
+import os
+import subprocess
+import sys
+
+
+def symbols(path, cache={}):
+    """Link-time address -> canonical name, for the text symbols of path."""
+    if path not in cache:
+        names = collections.defaultdict(list)
+        out = subprocess.run(["nm", "--defined-only", path],
+                             capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[1] in "TtWwi":
+                names[int(parts[0], 16)].append(parts[2])
+        cache[path] = {a: min(n) for a, n in names.items()}
+    return cache[path]
+
+
+def key(module, path, address):
+    name = symbols(path).get(address)
+    base = "[exe]" if module == "[exe]" else os.path.basename(module)
+    return (base, name if name else "%s+%#x" % (base, address))
+
+
+def oracle_counts(program, files):
+    counts = collections.Counter()
+    depths = collections.Counter()
+    for f in files:
+        with open(f) as lines:
+            for line in lines:
+                module, address, calls, _exits, depth_sum = line.split()
+                path = program if module == "[exe]" else module
+                k = key(module, path, int(address, 16))
+                counts[k] += int(calls)
+                depths[k] += int(depth_sum)
+    return counts, depths
+
+
+def trace_counts(program, trace_json):
+    """Streams the calls (one per line), then reads the header after them."""
+    per_address = collections.Counter()
+    depth_per_address = collections.Counter()
+    rest = []
+    with open(trace_json) as f:
+        first = f.readline()
+        if not first.startswith('{"calls": ['):
+            sys.exit("%s: not a ctrace JSON document" % trace_json)
+        for line in f:
+            if rest or not line.startswith('{"function"'):
+                rest.append(line)
+                continue
+            call = json.loads(line.rstrip().rstrip(","))
+            a = (call.get("library"), call["address"], call["function"])
+            per_address[a] += 1
+            depth_per_address[a] += call["depth"]
+    doc = json.loads('{"calls": [' + "".join(rest))
+    bias = {}
+    for proc in doc["header"]["processes"]:
+        for m in proc["modules"]:
+            module = "[exe]" if m["path"] == proc["program"] else m["path"]
+            bias[m["path"]] = (module, int(m["load_bias"], 16))
+    counts = collections.Counter()
+    depths = collections.Counter()
+    for (library, address, function), n in per_address.items():
+        if library in bias:
+            module, load_bias = bias[library]
+            path = program if module == "[exe]" else library
+            k = key(module, path, int(address, 16) - load_bias)
+        else:
+            k = ("?", function)
+        counts[k] += n
+        depths[k] += depth_per_address[(library, address, function)]
+    return counts, depths
+
+
+def main(argv):
+    counts_only = "--counts-only" in argv
+    args = [a for a in argv if a != "--counts-only"]
+    if len(args) < 4:
+        sys.exit(__doc__)
+    program, oracle_program, trace_json, outs = args[0], args[1], args[2], args[3:]
+    want_calls, want_depths = oracle_counts(oracle_program, outs)
+    got_calls, got_depths = trace_counts(program, trace_json)
+    bad = 0
+    for k in sorted(set(want_calls) | set(got_calls)):
+        w, g = want_calls[k], got_calls[k]
+        if w != g:
+            print("%s %s: %d calls, oracle %d" % (k[0], k[1], g, w))
+            bad += 1
+        elif not counts_only and want_depths[k] != got_depths[k]:
+            print("%s %s: depth sum %d, oracle %d" %
+                  (k[0], k[1], got_depths[k], want_depths[k]))
+            bad += 1
+    total = sum(want_calls.values())
+    if bad:
+        print("%d of %d functions differ from the oracle" %
+              (bad, len(want_calls)))
+        return 1
+    print("%d functions, %d calls: equal to the oracle%s" %
+          (len(want_calls), total, " (calls)" if counts_only else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
