@@ -61,6 +61,8 @@ struct ctrace__config {
 };
 
 CTRACE_HIDDEN void ctrace__config_load(struct ctrace__config *c);
+/* CTRACE_STRLEN: bytes of string text to capture, 0 to `limit`. */
+CTRACE_HIDDEN size_t ctrace__config_string_max(size_t dflt, size_t limit);
 /* Prints "ctrace: <message>" on stderr unless quiet; async-signal-safe. */
 CTRACE_HIDDEN void ctrace__warn(const char *a, const char *b, const char *c);
 
