@@ -249,6 +249,9 @@ struct pair {
 	uint64_t site;
 	uint64_t ticks;  /* when first seen: for the call site's lookup */
 	unsigned epoch;
+	/* The times its epoch spans: no module came or went in between, so
+	 * its names hold for an event in [valid_from, valid_to). */
+	uint64_t valid_from, valid_to;
 	/* The function's frame at its entry hook (CFA minus the ENTRY's
 	 * stack pointer) in bytes, from a DEFINE; 0 if unknown.  inlined:
 	 * the hooks ran in the caller's code and frame. */
@@ -275,6 +278,18 @@ void symtab_module_event(struct symtab *st, uint64_t ticks);
 
 struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
 			 uint64_t ticks);
+
+/* The pair to use for an event at `ticks` of a slot defined as p: p
+ * itself, or when modules were loaded or unloaded between p's definition
+ * and the event (a DEFINE takes the time of the record before it, which
+ * may precede a dlopen), the same addresses looked up at the event. */
+struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
+			       uint64_t ticks);
+
+static inline bool pair_holds(const struct pair *p, uint64_t ticks)
+{
+	return ticks >= p->valid_from && ticks < p->valid_to;
+}
 const struct resolve_info *pair_site(struct symtab *st, const struct pair *p);
 /* The --srcline suffix of a pair (cached). */
 const char *pair_srcline(struct symtab *st, const struct pair *p,

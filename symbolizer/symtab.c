@@ -4,7 +4,9 @@
  * an event carries a pointer, and each distinct function address is resolved
  * once.  Addresses are keyed with their module epoch, the number of module
  * loads and unloads before the event: after a dlclose, the same address
- * may belong to another library.
+ * may belong to another library.  A slot's pair is checked against the
+ * time of every event that uses it (pair_holds), so a name always comes
+ * from the modules of the event's own time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,11 +172,26 @@ struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
 	p->site = site;
 	p->ticks = ticks;
 	p->epoch = epoch;
+	p->valid_from = epoch ? st->module_ticks[epoch - 1] : 0;
+	p->valid_to = epoch < st->n_module_ticks ? st->module_ticks[epoch]
+						 : UINT64_MAX;
 	p->func = get_func(st, fn, epoch, ticks);
 	p->hash_next = st->pairs[h & st->pairs_mask];
 	st->pairs[h & st->pairs_mask] = p;
 	st->n_pairs++;
 	return p;
+}
+
+struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
+			       uint64_t ticks)
+{
+	struct pair *q = symtab_pair(st, p->fn, p->site, ticks);
+
+	if (!q->frame) {
+		q->frame = p->frame;
+		q->inlined = p->inlined;
+	}
+	return q;
 }
 
 const struct resolve_info *pair_site(struct symtab *st, const struct pair *cp)
