@@ -258,6 +258,12 @@ struct pair {
 	uint64_t frame;
 	bool inlined;
 	struct func *func;
+	/* An inlined copy's pair as called from one host function
+	 * (symtab_inlined_pair): its call site is the inlined call's, in
+	 * inline_site; variants lists them on the pair they derive from. */
+	uint64_t host_fn;
+	struct pair *variants;
+	struct resolve_info inline_site;
 	bool site_done;
 	const struct resolve_info *site_info; /* lazy: see pair_site */
 	const char *srcline; /* " /" "* file.c:42 *" "/", lazy; "" if unknown */
@@ -266,6 +272,7 @@ struct pair {
 };
 
 struct symtab;
+struct trace;
 
 /* full_names: --demangle=full, names may carry their parameter list. */
 struct symtab *symtab_new(struct resolver *r, bool full_names);
@@ -285,6 +292,13 @@ struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
  * may precede a dlopen), the same addresses looked up at the event. */
 struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
 			       uint64_t ticks);
+
+/* The pair of the inlined copy p (p->inlined) when it runs in host
+ * function host_fn: the same call, whose call site is the inlined call's
+ * line in the source (DW_AT_call_file/line), or unknown when DWARF does
+ * not tell -- never its host's call site, which its hooks were given. */
+const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
+				       const struct pair *p, uint64_t host_fn);
 
 static inline bool pair_holds(const struct pair *p, uint64_t ticks)
 {
@@ -569,6 +583,8 @@ struct output {
 	bool leaves;
 	/* Replaying only to learn which calls are open: no values decoded. */
 	bool stack_only;
+	/* Call sites are shown: an inlined copy's is looked up in DWARF. */
+	bool call_sites;
 	const struct options *opts;
 	struct outbuf *out;
 	size_t n_traces; /* how many TRACE arguments */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dwinfo.h"
 #include "internal.h"
 
 struct symtab {
@@ -48,6 +49,12 @@ void symtab_free(struct symtab *st)
 	for (size_t i = 0; i <= st->pairs_mask; i++)
 		for (struct pair *p = st->pairs[i], *n; p; p = n) {
 			n = p->hash_next;
+			for (struct pair *v = p->variants, *vn; v; v = vn) {
+				vn = v->variants;
+				free((char *)v->inline_site.src.file);
+				free((char *)v->srcline);
+				free(v);
+			}
 			free((char *)p->srcline);
 			free(p);
 		}
@@ -192,6 +199,34 @@ struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
 		q->inlined = p->inlined;
 	}
 	return q;
+}
+
+const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
+				       const struct pair *cp, uint64_t host_fn)
+{
+	struct pair *p = (struct pair *)cp, *v;
+	const char *file;
+	unsigned line;
+
+	for (v = p->variants; v; v = v->variants)
+		if (v->host_fn == host_fn)
+			return v;
+	v = must_calloc(1, sizeof *v);
+	*v = *p;
+	v->hash_next = NULL;
+	v->srcline = NULL;
+	v->host_fn = host_fn;
+	v->site_done = true;
+	v->site_info = &v->inline_site;
+	v->inline_site = (struct resolve_info){.name = p->func->info->name};
+	if (dw_inlined_call_site(t, host_fn, p->fn, p->ticks, &file, &line)) {
+		v->inline_site.src.file = must_strndup(file, strlen(file));
+		v->inline_site.src.line = line;
+	}
+	v->variants = p->variants;
+	p->variants = v;
+	(void)st;
+	return v;
 }
 
 const struct resolve_info *pair_site(struct symtab *st, const struct pair *cp)
