@@ -173,7 +173,8 @@ void ctrace__capture_setup(void)
 	if (done)
 		return;
 	done = 1;
-	const char *a = getenv("CTRACE_ARGS"), *r = getenv("CTRACE_RETVAL");
+	const char *a = ctrace__config_list(CTRACE_LIST_ARGS);
+	const char *r = ctrace__config_list(CTRACE_LIST_RETVAL);
 	string_max = ctrace__config_string_max(string_max, STRING_MAX_LIMIT);
 	compute_args_max();
 	if ((a != NULL && *a) || (r != NULL && *r)) {

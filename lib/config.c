@@ -54,6 +54,22 @@ static void load_quiet(void)
 
 #define SWITCH_WORDS ": expected on or off (1/0, yes/no, true/false, any case); "
 
+/* The pattern lists and the capture plan, read where they are used: capture
+ * is set up by a constructor that may run before ctrace__config_load. */
+const char *ctrace__config_list(int which)
+{
+	static const char *const names[] = {
+		[CTRACE_LIST_FILTER] = "CTRACE_FILTER",
+		[CTRACE_LIST_ARGS] = "CTRACE_ARGS",
+		[CTRACE_LIST_RETVAL] = "CTRACE_RETVAL",
+		[CTRACE_LIST_PLAN] = "CTRACE_PLAN",
+	};
+	if (which < 0 || (size_t)which >= sizeof names / sizeof names[0])
+		return NULL;
+	const char *v = getenv(names[which]);
+	return v != NULL && *v ? v : NULL;
+}
+
 size_t ctrace__config_string_max(size_t dflt, size_t limit)
 {
 	const char *v = getenv("CTRACE_STRLEN");

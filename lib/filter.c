@@ -337,15 +337,16 @@ int ctrace__filter_init(const struct ctrace__config *c)
 	use_regex = c->match_regex;
 	static const struct {
 		const char *env;
+		int which;
 		uint8_t flag;
 	} lists[] = {
-		{"CTRACE_FILTER", CTRACE_F_SKIP},
-		{"CTRACE_ARGS", CTRACE_F_ARGS},
-		{"CTRACE_RETVAL", CTRACE_F_RETVAL},
+		{"CTRACE_FILTER", CTRACE_LIST_FILTER, CTRACE_F_SKIP},
+		{"CTRACE_ARGS", CTRACE_LIST_ARGS, CTRACE_F_ARGS},
+		{"CTRACE_RETVAL", CTRACE_LIST_RETVAL, CTRACE_F_RETVAL},
 	};
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
-		const char *v = getenv(lists[i].env);
-		if (v == NULL || *v == '\0')
+		const char *v = ctrace__config_list(lists[i].which);
+		if (v == NULL)
 			continue;
 		struct rule *r = &rules[n_rules];
 		if (parse_list(lists[i].env, v, &r->list) < 0)
