@@ -209,8 +209,10 @@ const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
 	unsigned line;
 
 	for (v = p->variants; v; v = v->variants)
-		if (v->host_fn == host_fn)
+		if (v->host_fn == host_fn) {
+			v->frame = p->frame; /* a later DEFINE may tell it */
 			return v;
+		}
 	v = must_calloc(1, sizeof *v);
 	*v = *p;
 	v->hash_next = NULL;
