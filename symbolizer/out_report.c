@@ -157,15 +157,15 @@ void callstats_entry(struct callstats *cs, struct thread *th,
 	struct agg_thread *at = agg_thread_get(&cs->threads, th);
 	uint32_t name = agg_name_id(p);
 	struct stat_row *r = row_of(cs, at, name);
-	struct agg_frame *f = agg_push(at, depth);
-	struct agg_frame *parent = agg_parent(at, depth);
+	struct agg_frame *f = agg_push(at, depth), *parent;
 
 	r->active++;
 	f->ref = (uint32_t)(r - cs->rows);
 	f->name = name;
 	f->edge_ref = 0;
 	f->child_ns = 0;
-	if (cs->with_edges && parent && parent->name) {
+	if (cs->with_edges && (parent = agg_parent(at, depth)) &&
+	    parent->name) {
 		uint32_t *running = running_of(
 			cs, at, edge_of(cs, parent->name, name));
 		++*running;
