@@ -187,6 +187,11 @@ EOF
 	expect_line out "CTRACE_SIGNAL=10"
 	expect_line out "CTRACE_START unset"
 
+	# a comma inside <> is part of a C++ name
+	ctrace out record -F 'ns::pick<int, char>' -N 'f(a,b)' "$BIN/prog" env
+	expect_status 0 out
+	expect_line out "CTRACE_FILTER=ns::pick<int, char>,!f(a,b)"
+
 	for sig in 2:2 SIGINT:2 RTMIN:34 SIGRTMIN+2:36 RTMAX-1:63; do
 		ctrace out record --signal="${sig%:*}" "$BIN/prog" env
 		expect_status 0 out
@@ -226,6 +231,7 @@ case_usage_errors() {
 	usage_case no-program "no program given" record
 	usage_case no-program2 "no program given" record -D 3 --
 	usage_case comma-F "cannot contain a comma" record -F 'a,b' -- "$p" wait
+	usage_case comma-after-F "cannot contain a comma" record -F 'a<b>,c' -- "$p" wait
 	usage_case comma-N "cannot contain a comma" record -N 'a,b' -- "$p" wait
 	usage_case bang "cannot start with '!'" record -F '!a' -- "$p" wait
 	usage_case empty "empty pattern" record -F '' -- "$p" wait
