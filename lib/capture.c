@@ -173,17 +173,9 @@ void ctrace__capture_setup(void)
 	if (done)
 		return;
 	done = 1;
-	const char *a = getenv("CTRACE_ARGS"), *r = getenv("CTRACE_RETVAL");
-	const char *n = getenv("CTRACE_STRLEN");
-	if (n != NULL && *n) {
-		char *end;
-		unsigned long v = strtoul(n, &end, 10);
-		if (*end != '\0' || v > STRING_MAX_LIMIT)
-			ctrace__warn("CTRACE_STRLEN=", n,
-				     ": expected a number up to 1024; using 64");
-		else
-			string_max = v;
-	}
+	const char *a = ctrace__config_list(CTRACE_LIST_ARGS);
+	const char *r = ctrace__config_list(CTRACE_LIST_RETVAL);
+	string_max = ctrace__config_string_max(string_max, STRING_MAX_LIMIT);
 	compute_args_max();
 	if ((a != NULL && *a) || (r != NULL && *r)) {
 		/* The plan also knows each function's return registers. */
@@ -387,12 +379,14 @@ static uintptr_t saved_register(const struct ctrace__regs *r, int regno)
 }
 
 /* The text of the string arguments the plan names.  A pointer that
- * cannot be read leaves an empty block at its address; NULL none. */
+ * cannot be read leaves an empty block at its address; NULL none.  With
+ * CTRACE_STRLEN=0 no text is taken, so no block either: the pointers
+ * show as addresses. */
 static uint8_t *put_strings(uint8_t *p, const struct ctrace__plan_entry *e,
 			    const struct ctrace__regs *r, uintptr_t cfa,
 			    uintptr_t top, uintptr_t rel)
 {
-	size_t budget = STRING_BUDGET;
+	size_t budget = string_max ? STRING_BUDGET : 0;
 	for (int i = 0; i < e->nstr && budget > 0; i++) {
 		const struct ctrace__plan_str *ps = &e->str[i];
 		uintptr_t a;

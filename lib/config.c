@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -12,10 +13,79 @@ CTRACE_HIDDEN void ctrace__clock_force(int tsc);
 #define DEFAULT_CHUNK_SIZE (64u << 10)
 static int quiet;
 
-static int is_off(const char *v)
+/* A switch: on/off, 1/0, yes/no, true/false, in any case.  Returns 1 or
+ * 0, or `unset` when the variable is unset or empty.  Any other value
+ * gets one warning naming the variable and the words it takes, and
+ * `unset` too: a bad value means the default, documented per variable. */
+static int parse_switch(const char *name, int unset, const char *fallback)
 {
-	return v != NULL && (!strcmp(v, "off") || !strcmp(v, "0") ||
-			     !strcmp(v, "no") || !strcmp(v, "false"));
+	static const char *const on[] = {"on", "1", "yes", "true"};
+	static const char *const off[] = {"off", "0", "no", "false"};
+	const char *v = getenv(name);
+
+	if (v == NULL || *v == '\0')
+		return unset;
+	for (size_t i = 0; i < sizeof on / sizeof on[0]; i++) {
+		if (!strcasecmp(v, on[i]))
+			return 1;
+		if (!strcasecmp(v, off[i]))
+			return 0;
+	}
+	char var[64];
+	size_t n = strlen(name);
+	if (n > sizeof var - 2)
+		n = sizeof var - 2;
+	memcpy(var, name, n);
+	var[n] = '=';
+	var[n + 1] = '\0';
+	ctrace__warn(var, v, fallback);
+	return unset;
+}
+
+/* CTRACE_QUIET: any value but an off word silences the recorder (set
+ * means quiet).  Read again by every entry point that may warn first. */
+static void load_quiet(void)
+{
+	const char *v = getenv("CTRACE_QUIET");
+
+	quiet = v != NULL && strcasecmp(v, "off") && strcasecmp(v, "0") &&
+		strcasecmp(v, "no") && strcasecmp(v, "false");
+}
+
+#define SWITCH_WORDS ": expected on or off (1/0, yes/no, true/false, any case); "
+
+/* The pattern lists and the capture plan, read where they are used: capture
+ * is set up by a constructor that may run before ctrace__config_load. */
+const char *ctrace__config_list(int which)
+{
+	static const char *const names[] = {
+		[CTRACE_LIST_FILTER] = "CTRACE_FILTER",
+		[CTRACE_LIST_ARGS] = "CTRACE_ARGS",
+		[CTRACE_LIST_RETVAL] = "CTRACE_RETVAL",
+		[CTRACE_LIST_PLAN] = "CTRACE_PLAN",
+	};
+	if (which < 0 || (size_t)which >= sizeof names / sizeof names[0])
+		return NULL;
+	const char *v = getenv(names[which]);
+	return v != NULL && *v ? v : NULL;
+}
+
+size_t ctrace__config_string_max(size_t dflt, size_t limit)
+{
+	const char *v = getenv("CTRACE_STRLEN");
+
+	load_quiet();
+	if (v == NULL || *v == '\0')
+		return dflt;
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end != '\0' || n > limit) {
+		ctrace__warn("CTRACE_STRLEN=", v,
+			     ": expected a number from 0 (no text) to 1024; "
+			     "using 64");
+		return dflt;
+	}
+	return n;
 }
 
 /* Chunks are the unit a thread claims: small ones waste less space in
@@ -38,8 +108,9 @@ static uint32_t parse_chunk_size(const char *v)
 	return (uint32_t)n;
 }
 
-/* "5us", "2ms", "1s", "300" (ns).  Returns 0 on a bad value. */
-static uint64_t parse_duration(const char *v)
+/* "5us", "2ms", "1s", "300" (ns), "0" (no minimum).  Returns -1 on a bad
+ * value. */
+static int parse_duration(const char *v, uint64_t *ns)
 {
 	char *end;
 	double n = strtod(v, &end);
@@ -47,9 +118,10 @@ static uint64_t parse_duration(const char *v)
 		    : !strcmp(end, "us") ? 1e3
 		    : !strcmp(end, "ms") ? 1e6
 		    : !strcmp(end, "s") ? 1e9 : -1;
-	if (end == v || unit < 0 || n < 0)
-		return 0;
-	return (uint64_t)(n * unit + 0.5);
+	if (end == v || unit < 0 || !(n >= 0) || n * unit > 1e18)
+		return -1;
+	*ns = (uint64_t)(n * unit + 0.5);
+	return 0;
 }
 
 static int parse_signal(const char *v)
@@ -77,15 +149,16 @@ static int parse_signal(const char *v)
 
 void ctrace__config_load(struct ctrace__config *c)
 {
-	quiet = getenv("CTRACE_QUIET") != NULL && !is_off(getenv("CTRACE_QUIET"));
+	load_quiet();
 	c->quiet = quiet;
-	c->enabled = !is_off(getenv("CTRACE"));
+	c->enabled = parse_switch("CTRACE", 1, SWITCH_WORDS "recording");
 	c->output = getenv("CTRACE_OUTPUT");
 	if (c->output == NULL || *c->output == '\0')
 		c->output = "trace.bin";
 	c->chunk_size = parse_chunk_size(getenv("CTRACE_CHUNK_SIZE"));
 
-	c->start_off = is_off(getenv("CTRACE_START"));
+	c->start_off = !parse_switch("CTRACE_START", 1,
+				     SWITCH_WORDS "starting on");
 	const char *match = getenv("CTRACE_MATCH");
 	c->match_regex = match != NULL && !strcmp(match, "regex");
 	if (match != NULL && *match && !c->match_regex && strcmp(match, "glob"))
@@ -103,7 +176,7 @@ void ctrace__config_load(struct ctrace__config *c)
 			c->max_depth = (uint32_t)d;
 	}
 	v = getenv("CTRACE_MIN_DURATION");
-	if (v != NULL && *v && (c->min_ns = parse_duration(v)) == 0)
+	if (v != NULL && *v && parse_duration(v, &c->min_ns) < 0)
 		ctrace__warn("CTRACE_MIN_DURATION=", v,
 			     ": expected a time like 5us or 2ms; ignored");
 	v = getenv("CTRACE_SIGNAL");

@@ -12,7 +12,10 @@
  * no pattern matches is recorded unless there is at least one include
  * pattern.  Globs by default (fnmatch), POSIX extended regular expressions
  * with CTRACE_MATCH=regex.  C++ functions match by their mangled name or by
- * their qualified name without parameters (ns::Class::method).
+ * their name as the symbolizer shows it (demangle.c: ns::Class::method,
+ * ns::pick<int, char>, main::{lambda(int)#1}::operator()).  A pattern that
+ * matches no function of the program and the libraries loaded at start-up
+ * gets a warning.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -36,6 +39,7 @@
 struct pattern {
 	const char *text; /* points into the environment string copy */
 	int exclude;
+	int matched; /* some function at start-up matched it */
 	regex_t re;
 };
 
@@ -63,6 +67,28 @@ static void *mmap_alloc(size_t size)
 	return m == MAP_FAILED ? NULL : m;
 }
 
+/* Cuts the list at its commas, but not at those inside <>, (), [] or {}:
+ * `ns::pick<int, char>` is one pattern, as the symbolizer shows the name. */
+static char *next_pattern(char **rest)
+{
+	char *tok = *rest;
+	int depth = 0;
+	if (tok == NULL)
+		return NULL;
+	for (char *c = tok;; c++) {
+		if (*c == '<' || *c == '(' || *c == '[' || *c == '{')
+			depth++;
+		else if ((*c == '>' || *c == ')' || *c == ']' || *c == '}') &&
+			 depth > 0)
+			depth--;
+		else if (*c == '\0' || (*c == ',' && depth == 0)) {
+			*rest = *c ? c + 1 : NULL;
+			*c = '\0';
+			return tok;
+		}
+	}
+}
+
 static int parse_list(const char *env, const char *value,
 		      struct pattern_list *l)
 {
@@ -74,8 +100,7 @@ static int parse_list(const char *env, const char *value,
 	if (copy == NULL || l->items == NULL)
 		return -ENOMEM;
 	memcpy(copy, value, len + 1);
-	for (char *save, *tok = strtok_r(copy, ",", &save); tok != NULL;
-	     tok = strtok_r(NULL, ",", &save)) {
+	for (char *rest = copy, *tok; (tok = next_pattern(&rest)) != NULL;) {
 		struct pattern *p = &l->items[l->n];
 		p->exclude = tok[0] == '!';
 		p->text = tok + p->exclude;
@@ -117,93 +142,6 @@ static int list_selects(const struct pattern_list *l, const char *mangled,
 }
 
 /* ---------------------------------------------------------------------------
- * A small demangler: enough of the Itanium ABI to name functions the way
- * users write them in patterns (ns::Class<...>::method).  Anything it does
- * not understand leaves the mangled name as the only one to match.
- * ------------------------------------------------------------------------ */
-
-static const char *skip_template_args(const char *p)
-{
-	int depth = 0;
-	do {
-		if (*p == '\0')
-			return NULL;
-		if (*p == 'I' || *p == 'L')
-			depth++;
-		else if (*p == 'E')
-			depth--;
-		p++;
-	} while (depth > 0);
-	return p;
-}
-
-static int simple_demangle(const char *m, char *out, size_t size)
-{
-	if (strncmp(m, "_Z", 2) != 0)
-		return -1;
-	m += 2;
-	int nested = *m == 'N';
-	m += nested;
-	while (nested && (*m == 'K' || *m == 'V' || *m == 'r'))
-		m++;
-	size_t n = 0;
-	char last[256] = "";
-	if (!strncmp(m, "St", 2)) {
-		if (n + 5 >= size)
-			return -1;
-		memcpy(out, "std::", 5);
-		n = 5;
-		m += 2;
-	}
-	for (;;) {
-		if (*m >= '0' && *m <= '9') {
-			char *end;
-			unsigned long len = strtoul(m, &end, 10);
-			if (len == 0 || len >= sizeof last || strlen(end) < len)
-				return -1;
-			if (n && out[n - 1] != ':') {
-				if (n + 2 >= size)
-					return -1;
-				out[n++] = ':';
-				out[n++] = ':';
-			}
-			if (n + len + 1 >= size)
-				return -1;
-			memcpy(out + n, end, len);
-			memcpy(last, end, len);
-			last[len] = '\0';
-			n += len;
-			m = end + len;
-		} else if (*m == 'I') {
-			if ((m = skip_template_args(m)) == NULL)
-				return -1;
-		} else if (nested && (m[0] == 'C' || m[0] == 'D') &&
-			   m[1] >= '0' && m[1] <= '9') {
-			size_t len = strlen(last);
-			if (len == 0 || n + len + 4 >= size)
-				return -1;
-			out[n++] = ':';
-			out[n++] = ':';
-			if (m[0] == 'D')
-				out[n++] = '~';
-			memcpy(out + n, last, len);
-			n += len;
-			m += 2;
-		} else {
-			break;
-		}
-		if (!nested)
-			break;
-	}
-	if (nested && *m != 'E')
-		return -1;
-	if (n == 0)
-		return -1;
-	out[n] = '\0';
-	return 0;
-}
-
-/* ---------------------------------------------------------------------------
  * The address table
  * ------------------------------------------------------------------------ */
 
@@ -236,11 +174,30 @@ static struct ctrace__flags_table_t *table_new(size_t min_entries)
  * Reading one object's symbols
  * ------------------------------------------------------------------------ */
 
-static uint8_t flags_of(const char *name)
+/* Marks the patterns that `name` matches, for the start-up warning about
+ * patterns that match nothing (each is tried until it matched once). */
+static void note_matches(const char *mangled, const char *plain)
+{
+	for (size_t i = 0; i < n_rules; i++)
+		for (size_t k = 0; k < rules[i].list.n; k++) {
+			struct pattern *p = &rules[i].list.items[k];
+			if (!p->matched &&
+			    (pattern_match(p, mangled) ||
+			     (plain != NULL && pattern_match(p, plain))))
+				p->matched = 1;
+		}
+}
+
+/* C++ names are matched as the symbolizer shows them (demangle.c). */
+static uint8_t flags_of(const char *name, void *demangle_state,
+			int first_scan)
 {
 	char plain[1024];
-	const char *p = simple_demangle(name, plain, sizeof plain) == 0 ? plain
-									 : NULL;
+	const char *p = demangle_state != NULL &&
+				ctrace__demangle_name(demangle_state, name,
+						      plain, sizeof plain) == 0
+			? plain
+			: NULL;
 	uint8_t flags = 0;
 	for (size_t i = 0; i < n_rules; i++) {
 		int sel = list_selects(&rules[i].list, name, p);
@@ -248,6 +205,8 @@ static uint8_t flags_of(const char *name)
 		if (rules[i].flag == CTRACE_F_SKIP ? !sel : sel)
 			flags |= rules[i].flag;
 	}
+	if (first_scan)
+		note_matches(name, p);
 	return flags;
 }
 
@@ -318,6 +277,8 @@ out:
 struct build {
 	struct ctrace__flags_table_t *t;
 	size_t count; /* pass 1: symbols seen */
+	void *demangle_state;
+	int first_scan;
 };
 
 static void count_one(void *data, uintptr_t addr, const char *name)
@@ -330,7 +291,7 @@ static void count_one(void *data, uintptr_t addr, const char *name)
 static void add_one(void *data, uintptr_t addr, const char *name)
 {
 	struct build *b = data;
-	uint8_t flags = flags_of(name);
+	uint8_t flags = flags_of(name, b->demangle_state, b->first_scan);
 	if (flags != ctrace__default_flags && b->t->used * 2 < b->t->mask)
 		table_put(b->t, addr, flags);
 }
@@ -362,20 +323,30 @@ static int visit_object(struct dl_phdr_info *info, size_t size, void *data)
  * Entry points
  * ------------------------------------------------------------------------ */
 
+static int first_scan;
+
+static const char *lists_env(uint8_t flag)
+{
+	return flag == CTRACE_F_SKIP	 ? "CTRACE_FILTER"
+	       : flag == CTRACE_F_ARGS ? "CTRACE_ARGS"
+				       : "CTRACE_RETVAL";
+}
+
 int ctrace__filter_init(const struct ctrace__config *c)
 {
 	use_regex = c->match_regex;
 	static const struct {
 		const char *env;
+		int which;
 		uint8_t flag;
 	} lists[] = {
-		{"CTRACE_FILTER", CTRACE_F_SKIP},
-		{"CTRACE_ARGS", CTRACE_F_ARGS},
-		{"CTRACE_RETVAL", CTRACE_F_RETVAL},
+		{"CTRACE_FILTER", CTRACE_LIST_FILTER, CTRACE_F_SKIP},
+		{"CTRACE_ARGS", CTRACE_LIST_ARGS, CTRACE_F_ARGS},
+		{"CTRACE_RETVAL", CTRACE_LIST_RETVAL, CTRACE_F_RETVAL},
 	};
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
-		const char *v = getenv(lists[i].env);
-		if (v == NULL || *v == '\0')
+		const char *v = ctrace__config_list(lists[i].which);
+		if (v == NULL)
 			continue;
 		struct rule *r = &rules[n_rules];
 		if (parse_list(lists[i].env, v, &r->list) < 0)
@@ -388,7 +359,18 @@ int ctrace__filter_init(const struct ctrace__config *c)
 	}
 	if (n_rules == 0)
 		return 0;
-	return ctrace__filter_rescan();
+	first_scan = 1;
+	int r = ctrace__filter_rescan();
+	first_scan = 0;
+	/* A pattern no function matches is most likely a typo, or a name
+	 * written otherwise than the symbolizer shows it. */
+	for (size_t i = 0; r >= 0 && i < n_rules; i++)
+		for (size_t k = 0; k < rules[i].list.n; k++)
+			if (!rules[i].list.items[k].matched)
+				ctrace__warn(lists_env(rules[i].flag),
+					     ": no function matches ",
+					     rules[i].list.items[k].text);
+	return r;
 }
 
 /* Builds a new table over every loaded object.  Readers keep using the
@@ -404,8 +386,14 @@ int ctrace__filter_rescan(void)
 	b.t = table_new(b.count);
 	if (b.t == NULL)
 		return -ENOMEM;
+	/* without room to demangle, C++ names match as mangled only */
+	size_t state_size = ctrace__demangle_state_size();
+	b.demangle_state = mmap_alloc(state_size);
+	b.first_scan = first_scan;
 	o.fn = add_one;
 	dl_iterate_phdr(visit_object, &o);
+	if (b.demangle_state != NULL)
+		munmap(b.demangle_state, state_size);
 	/* Every function has the default flags (CTRACE_ARGS=all, say): no
 	 * table, so the hooks look nothing up. */
 	struct ctrace__flags_table_t *t = b.t;

@@ -61,6 +61,19 @@ struct ctrace__config {
 };
 
 CTRACE_HIDDEN void ctrace__config_load(struct ctrace__config *c);
+/* demangle.c: a C++ symbol's name as the symbolizer shows it (no
+ * parameters).  0, or -1 when the name is not read (match the mangled
+ * one); state: ctrace__demangle_state_size() bytes. */
+CTRACE_HIDDEN size_t ctrace__demangle_state_size(void);
+CTRACE_HIDDEN int ctrace__demangle_name(void *state, const char *mangled,
+					char *out, size_t size);
+/* CTRACE_FILTER, CTRACE_ARGS, CTRACE_RETVAL or CTRACE_PLAN; NULL when
+ * unset or empty.  config.c is the only reader of the environment. */
+enum { CTRACE_LIST_FILTER, CTRACE_LIST_ARGS, CTRACE_LIST_RETVAL,
+       CTRACE_LIST_PLAN };
+CTRACE_HIDDEN const char *ctrace__config_list(int which);
+/* CTRACE_STRLEN: bytes of string text to capture, 0 to `limit`. */
+CTRACE_HIDDEN size_t ctrace__config_string_max(size_t dflt, size_t limit);
 /* Prints "ctrace: <message>" on stderr unless quiet; async-signal-safe. */
 CTRACE_HIDDEN void ctrace__warn(const char *a, const char *b, const char *c);
 

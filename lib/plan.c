@@ -322,8 +322,8 @@ static int load(const char *path, int quiet_if_missing)
 
 void ctrace__plan_load(void)
 {
-	const char *p = getenv("CTRACE_PLAN");
-	if (p != NULL && *p) {
+	const char *p = ctrace__config_list(CTRACE_LIST_PLAN);
+	if (p != NULL) {
 		load(p, 0);
 		return;
 	}

@@ -58,6 +58,7 @@ static inline size_t u64map_slot(const struct u64map *m, uint64_t key)
 struct agg_frame {
 	uint32_t ref;      /* the output's: a statistics row or a path node */
 	uint32_t name;     /* the function's name id */
+	uint32_t edge_ref; /* callstats: its edge's running count + 1, or 0 */
 	uint64_t child_ns; /* time of the returned callees */
 };
 
@@ -91,7 +92,7 @@ static inline struct agg_frame *agg_push(struct agg_thread *at, size_t depth)
 		at->stack = must_realloc(at->stack, at->cap, sizeof *at->stack);
 	}
 	for (size_t i = at->depth; i < depth; i++) /* only after damage */
-		at->stack[i] = (struct agg_frame){0, 0, 0};
+		at->stack[i] = (struct agg_frame){0, 0, 0, 0};
 	at->depth = depth + 1;
 	return &at->stack[depth];
 }
@@ -129,10 +130,14 @@ struct stat_row {
 	uint64_t returned;         /* calls whose duration is known */
 };
 
-/* Calls from one function to another, all threads together. */
+/* Calls from one function to another, all threads together.  As a
+ * row's total, an edge's total counts only the calls made while no call
+ * along the same edge was running in the same thread (fib -> fib inside
+ * fib -> fib adds nothing), so that it never exceeds the time the threads
+ * ran. */
 struct stat_edge {
 	uint32_t caller, callee; /* name ids */
-	uint64_t calls, total;   /* total: sum of the calls' durations */
+	uint64_t calls, total;   /* total: of the outermost calls, in ns */
 };
 
 struct callstats {
@@ -144,6 +149,10 @@ struct callstats {
 	struct u64map edge_index; /* caller << 32 | callee -> edge */
 	struct stat_edge *edges;
 	size_t n_edges, cap_edges;
+	/* calls running along an edge, per thread */
+	struct u64map running_index; /* (thread + 1) << 32 | edge -> slot */
+	uint32_t *running;
+	size_t n_running, cap_running;
 };
 
 void callstats_init(struct callstats *cs, bool with_edges);

@@ -388,6 +388,21 @@ static void note(struct output *o, struct thread *th, const struct event *ev)
 	o->ops->note(o, th, &n, th->depth);
 }
 
+/* An inlined copy's hooks run in its host's frame and are given the
+ * host's call site: its own call site is the inlined call's, in the host,
+ * the innermost open call that is not an inlined copy itself. */
+static const struct pair *inlined_pair(struct thread *th, const struct pair *p)
+{
+	for (size_t i = th->depth; i > 0; i--) {
+		const struct pair *host = th->stack[i - 1].pair;
+		if (!host->inlined)
+			return symtab_inlined_pair(th->trace->symtab, th->trace,
+						   p, host->fn);
+	}
+	/* the host was entered before the trace: its call site is unknown */
+	return symtab_inlined_pair(th->trace->symtab, th->trace, p, 0);
+}
+
 void thread_step(struct output *o, struct thread *th)
 {
 	struct event *head = thread_peek(th), *next;
@@ -399,6 +414,8 @@ void thread_step(struct output *o, struct thread *th)
 	case EV_ENTRY:
 		if (ev.sp)
 			before_entry(o, th, &ev);
+		if (ev.pair->inlined && o->call_sites)
+			ev.pair = inlined_pair(th, ev.pair);
 		next = o->leaves ? thread_peek(th) : NULL;
 		args = ev.extra && !o->stack_only
 			? values_args(th->trace, ev.pair, ev.extra,

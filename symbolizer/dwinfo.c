@@ -1325,3 +1325,85 @@ int dw_eval_location(struct frame_state *f, Dwarf_Attribute *attr,
 	}
 	return -1;
 }
+
+/* ---------------------------------------------------------------------------
+ * Call sites of inlined copies
+ * ------------------------------------------------------------------------ */
+
+struct inlined_search {
+	Dwarf_Off origin; /* the callee's abstract DIE */
+	Dwarf_Files *files;
+	const char *file;
+	unsigned line;
+	size_t found;
+	bool differ;
+};
+
+/* Every inlined_subroutine below die (inlined into inlined copies too)
+ * whose origin is the callee. */
+static void find_inlined(Dwarf_Die *die, struct inlined_search *s, int depth)
+{
+	Dwarf_Die c;
+
+	if (depth > 64 || dwarf_child(die, &c) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&c);
+		if (tag == DW_TAG_inlined_subroutine) {
+			Dwarf_Die root;
+			Dwarf_Attribute a;
+			Dwarf_Word fi = 0, ln = 0;
+			dw_root(&c, &root);
+			if (dwarf_dieoffset(&root) == s->origin) {
+				const char *f = NULL;
+				if (dwarf_attr(&c, DW_AT_call_file, &a))
+					dwarf_formudata(&a, &fi);
+				if (dwarf_attr(&c, DW_AT_call_line, &a))
+					dwarf_formudata(&a, &ln);
+				if (s->files)
+					f = dwarf_filesrc(s->files, fi, NULL,
+							  NULL);
+				if (s->found++ == 0) {
+					s->file = f;
+					s->line = (unsigned)ln;
+				} else if (s->line != ln || !f || !s->file ||
+					   strcmp(f, s->file)) {
+					s->differ = true;
+				}
+			}
+		}
+		if (tag == DW_TAG_inlined_subroutine ||
+		    tag == DW_TAG_lexical_block)
+			find_inlined(&c, s, depth + 1);
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
+			  uint64_t ticks, const char **file, unsigned *line)
+{
+	const struct resolve_info *hi = resolve_function(t->resolver, host,
+							 ticks);
+	const struct resolve_info *ci = resolve_function(t->resolver, callee,
+							 ticks);
+	struct dw_module *m;
+	Dwarf_Die host_die, callee_die, root, cu;
+	struct inlined_search s = {0};
+	size_t n_files;
+
+	if (!hi->module || !ci->module || strcmp(hi->module, ci->module) ||
+	    !(m = dw_module(hi->module)) || !m->dw ||
+	    dw_function_at(m, hi->module_offset, &host_die) < 0 ||
+	    dw_function_at(m, ci->module_offset, &callee_die) < 0)
+		return false;
+	dw_root(&callee_die, &root);
+	s.origin = dwarf_dieoffset(&root);
+	if (dwarf_diecu(&host_die, &cu, NULL, NULL) &&
+	    dwarf_getsrcfiles(&cu, &s.files, &n_files) != 0)
+		s.files = NULL;
+	find_inlined(&host_die, &s, 0);
+	if (!s.found || s.differ || !s.file || !s.line)
+		return false;
+	*file = s.file;
+	*line = s.line;
+	return true;
+}

@@ -127,4 +127,14 @@ bool dw_clang_spill_at(struct dw_module *m, uint16_t machine, uint64_t rel_pc,
  * in memory (values.c). */
 unsigned values_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem);
 
+/* The call site in the source of a copy of function `callee` inlined into
+ * function `host` (their entry addresses, as the hooks give them) in trace
+ * t at `ticks`: the DW_AT_call_file and DW_AT_call_line of its
+ * DW_TAG_inlined_subroutine.  Returns true when every inlined copy of
+ * callee in host is called from the same line (*file points into the
+ * DWARF, valid until dw_modules_free); false when there is none, or
+ * several on different lines (which one ran is not known). */
+bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
+			  uint64_t ticks, const char **file, unsigned *line);
+
 #endif /* CTRACE_SYMBOLIZER_DWINFO_H */

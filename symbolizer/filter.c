@@ -59,6 +59,7 @@ struct filters {
 	bool has_range;
 	int64_t range_start, range_end; /* ns since the start */
 	uint64_t *ids; /* --tid */
+	bool *id_found; /* ids[i] names a thread or process of some trace */
 	size_t n_ids;
 
 	struct output self;
@@ -122,6 +123,7 @@ void filters_free(struct filters *f)
 	free(f->states);
 	free(f->pats);
 	free(f->ids);
+	free(f->id_found);
 	free(f);
 }
 
@@ -191,6 +193,9 @@ static int parse_ids(struct filters *f, const char *s)
 			return -1;
 		v = strtoull(s, &end, 10);
 		f->ids = must_realloc(f->ids, f->n_ids + 1, sizeof *f->ids);
+		f->id_found = must_realloc(f->id_found, f->n_ids + 1,
+					   sizeof *f->id_found);
+		f->id_found[f->n_ids] = false;
 		f->ids[f->n_ids++] = v;
 		s = end;
 		if (*s == ',')
@@ -294,13 +299,20 @@ static unsigned verdict(const struct filters *f, const struct pair *pr)
 	return v;
 }
 
+/* An id names a thread by kernel tid or by serial, whichever
+ * --thread-ids shows, or a whole process by its pid. */
+static bool id_names(uint64_t id, const struct trace *t,
+		     const struct thread_info *ti)
+{
+	return id == ti->tid || id == ti->serial || id == t->pid;
+}
+
 static bool thread_listed(const struct filters *f, const struct thread *th)
 {
 	if (!f->n_ids)
 		return true;
 	for (size_t i = 0; i < f->n_ids; i++)
-		if (f->ids[i] == th->id || f->ids[i] == th->info->tid ||
-		    f->ids[i] == th->trace->pid)
+		if (id_names(f->ids[i], th->trace, th->info))
 			return true;
 	return false;
 }
@@ -372,6 +384,13 @@ static void filter_begin_trace(struct output *o, struct trace *t)
 {
 	struct filters *f = o->state;
 
+	for (size_t i = 0; i < f->n_ids; i++) {
+		if (f->ids[i] == t->pid)
+			f->id_found[i] = true;
+		for (size_t k = 0; k < t->n_threads; k++)
+			if (id_names(f->ids[i], t, &t->threads[k]))
+				f->id_found[i] = true;
+	}
 	f->inner->ops->begin_trace(f->inner, t);
 }
 
@@ -568,6 +587,11 @@ static void filter_end_trace(struct output *o, struct trace *t)
 static void filter_finish(struct output *o)
 {
 	struct filters *f = o->state;
+
+	for (size_t i = 0; i < f->n_ids; i++)
+		if (!f->id_found[i])
+			warn_msg(0, "--tid: no thread or process %llu in the "
+				 "trace", (unsigned long long)f->ids[i]);
 
 	f->inner->ops->finish(f->inner);
 }

@@ -249,12 +249,21 @@ struct pair {
 	uint64_t site;
 	uint64_t ticks;  /* when first seen: for the call site's lookup */
 	unsigned epoch;
+	/* The times its epoch spans: no module came or went in between, so
+	 * its names hold for an event in [valid_from, valid_to). */
+	uint64_t valid_from, valid_to;
 	/* The function's frame at its entry hook (CFA minus the ENTRY's
 	 * stack pointer) in bytes, from a DEFINE; 0 if unknown.  inlined:
 	 * the hooks ran in the caller's code and frame. */
 	uint64_t frame;
 	bool inlined;
 	struct func *func;
+	/* An inlined copy's pair as called from one host function
+	 * (symtab_inlined_pair): its call site is the inlined call's, in
+	 * inline_site; variants lists them on the pair they derive from. */
+	uint64_t host_fn;
+	struct pair *variants;
+	struct resolve_info inline_site;
 	bool site_done;
 	const struct resolve_info *site_info; /* lazy: see pair_site */
 	const char *srcline; /* " /" "* file.c:42 *" "/", lazy; "" if unknown */
@@ -263,6 +272,7 @@ struct pair {
 };
 
 struct symtab;
+struct trace;
 
 /* full_names: --demangle=full, names may carry their parameter list. */
 struct symtab *symtab_new(struct resolver *r, bool full_names);
@@ -275,6 +285,25 @@ void symtab_module_event(struct symtab *st, uint64_t ticks);
 
 struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
 			 uint64_t ticks);
+
+/* The pair to use for an event at `ticks` of a slot defined as p: p
+ * itself, or when modules were loaded or unloaded between p's definition
+ * and the event (a DEFINE takes the time of the record before it, which
+ * may precede a dlopen), the same addresses looked up at the event. */
+struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
+			       uint64_t ticks);
+
+/* The pair of the inlined copy p (p->inlined) when it runs in host
+ * function host_fn: the same call, whose call site is the inlined call's
+ * line in the source (DW_AT_call_file/line), or unknown when DWARF does
+ * not tell -- never its host's call site, which its hooks were given. */
+const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
+				       const struct pair *p, uint64_t host_fn);
+
+static inline bool pair_holds(const struct pair *p, uint64_t ticks)
+{
+	return ticks >= p->valid_from && ticks < p->valid_to;
+}
 const struct resolve_info *pair_site(struct symtab *st, const struct pair *p);
 /* The --srcline suffix of a pair (cached). */
 const char *pair_srcline(struct symtab *st, const struct pair *p,
@@ -554,6 +583,8 @@ struct output {
 	bool leaves;
 	/* Replaying only to learn which calls are open: no values decoded. */
 	bool stack_only;
+	/* Call sites are shown: an inlined copy's is looked up in DWARF. */
+	bool call_sites;
 	const struct options *opts;
 	struct outbuf *out;
 	size_t n_traces; /* how many TRACE arguments */

@@ -9,8 +9,10 @@
  *
  * One node per function (all threads together) with its calls, total and
  * self time as in the report; one edge per (caller, callee) that occurred,
- * with the number of calls and the sum of their durations (a recursive
- * edge sums nested calls, each counted at its own level).  Edges are drawn
+ * with the number of calls and their time: a call made while a call along
+ * the same edge runs in the same thread (fib -> fib inside fib -> fib)
+ * adds no time, as in the report's total, so an edge never takes more
+ * time than the run.  Edges are drawn
  * thicker and nodes warmer as their time grows.
  */
 #include <stdio.h>

@@ -254,5 +254,6 @@ void output_json_init(struct output *o)
 	o->ops = &json_ops;
 	outbuf_init_memory(&state.unfinished);
 	o->leaves = false; /* every call at its exit's place in time */
+	o->call_sites = true;
 	o->state = &state;
 }

@@ -29,8 +29,10 @@ void callstats_init(struct callstats *cs, bool with_edges)
 	memset(cs, 0, sizeof *cs);
 	u64map_init(&cs->row_index);
 	cs->with_edges = with_edges;
-	if (with_edges)
+	if (with_edges) {
 		u64map_init(&cs->edge_index);
+		u64map_init(&cs->running_index);
+	}
 }
 
 void callstats_free(struct callstats *cs)
@@ -38,9 +40,12 @@ void callstats_free(struct callstats *cs)
 	agg_threads_free(&cs->threads);
 	u64map_free(&cs->row_index);
 	free(cs->rows);
-	if (cs->with_edges)
+	if (cs->with_edges) {
 		u64map_free(&cs->edge_index);
+		u64map_free(&cs->running_index);
+	}
 	free(cs->edges);
+	free(cs->running);
 	memset(cs, 0, sizeof *cs);
 }
 
@@ -67,8 +72,7 @@ static struct stat_row *row_of(struct callstats *cs,
 	return &cs->rows[*v];
 }
 
-static void add_edge(struct callstats *cs, uint32_t caller, uint32_t callee,
-		     uint64_t ns)
+static uint32_t edge_of(struct callstats *cs, uint32_t caller, uint32_t callee)
 {
 	bool fresh;
 	uint32_t *v = u64map_get(&cs->edge_index,
@@ -84,8 +88,40 @@ static void add_edge(struct callstats *cs, uint32_t caller, uint32_t callee,
 		cs->edges[cs->n_edges++] =
 			(struct stat_edge){caller, callee, 0, 0};
 	}
-	cs->edges[*v].calls++;
-	cs->edges[*v].total += ns;
+	return *v;
+}
+
+/* The count of calls running along `edge` in thread `at`. */
+static uint32_t *running_of(struct callstats *cs, const struct agg_thread *at,
+			    uint32_t edge)
+{
+	bool fresh;
+	uint32_t *v = u64map_get(&cs->running_index,
+				 (uint64_t)(at->index + 1) << 32 | edge,
+				 (uint32_t)cs->n_running, &fresh);
+
+	if (fresh) {
+		if (cs->n_running == cs->cap_running) {
+			cs->cap_running =
+				cs->cap_running ? 2 * cs->cap_running : 256;
+			cs->running = must_realloc(cs->running, cs->cap_running,
+						   sizeof *cs->running);
+		}
+		cs->running[cs->n_running++] = 0;
+	}
+	return &cs->running[*v];
+}
+
+/* A call along caller -> callee that took ns (0: unknown); a call of the
+ * same edge still running in the thread already holds this time. */
+static void add_edge(struct callstats *cs, const struct agg_thread *at,
+		     uint32_t caller, uint32_t callee, uint64_t ns)
+{
+	uint32_t e = edge_of(cs, caller, callee);
+
+	cs->edges[e].calls++;
+	if (!*running_of(cs, at, e))
+		cs->edges[e].total += ns;
 }
 
 /* A call of duration ns (UINT64_MAX: unknown) whose callees took
@@ -112,7 +148,7 @@ static void account(struct callstats *cs, struct agg_thread *at,
 			parent->child_ns += ns;
 	}
 	if (cs->with_edges && parent && parent->name)
-		add_edge(cs, parent->name, r->name, known ? ns : 0);
+		add_edge(cs, at, parent->name, r->name, known ? ns : 0);
 }
 
 void callstats_entry(struct callstats *cs, struct thread *th,
@@ -121,12 +157,20 @@ void callstats_entry(struct callstats *cs, struct thread *th,
 	struct agg_thread *at = agg_thread_get(&cs->threads, th);
 	uint32_t name = agg_name_id(p);
 	struct stat_row *r = row_of(cs, at, name);
-	struct agg_frame *f = agg_push(at, depth);
+	struct agg_frame *f = agg_push(at, depth), *parent;
 
 	r->active++;
 	f->ref = (uint32_t)(r - cs->rows);
 	f->name = name;
+	f->edge_ref = 0;
 	f->child_ns = 0;
+	if (cs->with_edges && (parent = agg_parent(at, depth)) &&
+	    parent->name) {
+		uint32_t *running = running_of(
+			cs, at, edge_of(cs, parent->name, name));
+		++*running;
+		f->edge_ref = (uint32_t)(running - cs->running) + 1;
+	}
 }
 
 void callstats_leaf(struct callstats *cs, struct thread *th,
@@ -156,6 +200,8 @@ void callstats_close(struct callstats *cs, struct thread *th,
 		child_ns = f->child_ns;
 		if (r->active)
 			r->active--;
+		if (f->edge_ref && cs->running[f->edge_ref - 1])
+			cs->running[f->edge_ref - 1]--;
 	} else {
 		r = row_of(cs, at, agg_name_id(p));
 	}

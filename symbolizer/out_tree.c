@@ -215,5 +215,6 @@ void output_tree_init(struct output *o)
 
 	o->ops = &tree_ops;
 	o->leaves = true;
+	o->call_sites = o->opts->srcline;
 	o->state = &state;
 }

@@ -315,6 +315,46 @@ static int scan_chunks(struct trace *t)
 	return 0;
 }
 
+/* The recorder publishes chunks_claimed only once the file covers the new
+ * chunk, so a file that ends before the start of a claimed chunk was cut
+ * (by a copy, a transfer, a full disk after the fact).  The size is taken
+ * again now: a program still writing the trace may have grown it since the
+ * header was read. */
+static void check_length(struct trace *t)
+{
+	uint64_t cs = t->hdr.chunk_size, first = t->hdr.header_size;
+	uint64_t claimed = t->hdr.chunks_claimed, size = t->file_size;
+	struct stat st;
+
+	if (fstat(t->fd, &st) == 0 && (uint64_t)st.st_size > size)
+		size = (uint64_t)st.st_size;
+	if (claimed > (size - first + cs - 1) / cs)
+		trace_error(t, t->file_size,
+			    "cut short (it holds %llu of the %llu chunks "
+			    "the program wrote)",
+			    (unsigned long long)((t->file_size - first +
+						  cs - 1) / cs),
+			    (unsigned long long)claimed);
+}
+
+/* An empty tree needs a reason: say what the file holds. */
+static void report_no_events(struct trace *t)
+{
+	size_t meta = 0;
+
+	if (t->quiet || t->n_threads)
+		return;
+	for (size_t i = 0; i < t->n_chunks; i++)
+		meta += t->chunks[i].kind == CTRACE_CHUNK_META;
+	if (meta)
+		warn_msg(0, "%s: no events: the file holds its header and "
+			 "%zu chunk%s of metadata", t->path, meta,
+			 meta == 1 ? "" : "s");
+	else
+		warn_msg(0, "%s: no events: the file holds its header only",
+			 t->path);
+}
+
 /* "thread 3", "the signal stream of thread 3", "the metadata". */
 static const char *stream_name(const struct chunk_ref *c, char *buf,
 			       size_t size)
@@ -451,7 +491,9 @@ int trace_open(struct trace *t, const char *path, const struct options *o,
 	t->ppid = t->hdr.ppid;
 	if (scan_chunks(t) < 0)
 		goto fail;
+	check_length(t);
 	build_streams(t);
+	report_no_events(t);
 
 	t->resolver = resolver_new(&o->resolve, resolver_error, t);
 	if (!t->resolver) {

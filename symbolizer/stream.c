@@ -302,6 +302,9 @@ bool stream_advance(struct stream *s)
 		s->exit_sp = 0;
 		s->pos = p;
 		s->time += delta;
+		if (!pair_holds(pair, s->time))
+			pair = s->slots[tag & 0x7f] = symtab_pair_moved(
+				s->trace->symtab, pair, s->time);
 		ev->ticks = s->time;
 		ev->pair = pair;
 		attach_extra(s, ev);

@@ -4,11 +4,14 @@
  * an event carries a pointer, and each distinct function address is resolved
  * once.  Addresses are keyed with their module epoch, the number of module
  * loads and unloads before the event: after a dlclose, the same address
- * may belong to another library.
+ * may belong to another library.  A slot's pair is checked against the
+ * time of every event that uses it (pair_holds), so a name always comes
+ * from the modules of the event's own time.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dwinfo.h"
 #include "internal.h"
 
 struct symtab {
@@ -46,6 +49,12 @@ void symtab_free(struct symtab *st)
 	for (size_t i = 0; i <= st->pairs_mask; i++)
 		for (struct pair *p = st->pairs[i], *n; p; p = n) {
 			n = p->hash_next;
+			for (struct pair *v = p->variants, *vn; v; v = vn) {
+				vn = v->variants;
+				free((char *)v->inline_site.src.file);
+				free((char *)v->srcline);
+				free(v);
+			}
 			free((char *)p->srcline);
 			free(p);
 		}
@@ -170,11 +179,56 @@ struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
 	p->site = site;
 	p->ticks = ticks;
 	p->epoch = epoch;
+	p->valid_from = epoch ? st->module_ticks[epoch - 1] : 0;
+	p->valid_to = epoch < st->n_module_ticks ? st->module_ticks[epoch]
+						 : UINT64_MAX;
 	p->func = get_func(st, fn, epoch, ticks);
 	p->hash_next = st->pairs[h & st->pairs_mask];
 	st->pairs[h & st->pairs_mask] = p;
 	st->n_pairs++;
 	return p;
+}
+
+struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
+			       uint64_t ticks)
+{
+	struct pair *q = symtab_pair(st, p->fn, p->site, ticks);
+
+	if (!q->frame) {
+		q->frame = p->frame;
+		q->inlined = p->inlined;
+	}
+	return q;
+}
+
+const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
+				       const struct pair *cp, uint64_t host_fn)
+{
+	struct pair *p = (struct pair *)cp, *v;
+	const char *file;
+	unsigned line;
+
+	for (v = p->variants; v; v = v->variants)
+		if (v->host_fn == host_fn) {
+			v->frame = p->frame; /* a later DEFINE may tell it */
+			return v;
+		}
+	v = must_calloc(1, sizeof *v);
+	*v = *p;
+	v->hash_next = NULL;
+	v->srcline = NULL;
+	v->host_fn = host_fn;
+	v->site_done = true;
+	v->site_info = &v->inline_site;
+	v->inline_site = (struct resolve_info){.name = p->func->info->name};
+	if (dw_inlined_call_site(t, host_fn, p->fn, p->ticks, &file, &line)) {
+		v->inline_site.src.file = must_strndup(file, strlen(file));
+		v->inline_site.src.line = line;
+	}
+	v->variants = p->variants;
+	p->variants = v;
+	(void)st;
+	return v;
 }
 
 const struct resolve_info *pair_site(struct symtab *st, const struct pair *cp)

@@ -513,6 +513,39 @@ static struct dw_module *module_of(struct trace *t, uint64_t addr,
 	return m && m->dw ? m : NULL;
 }
 
+/* Modules already named by no_debug_info_hint. */
+static struct {
+	char **paths;
+	size_t n;
+} hinted;
+
+/* A call's values show as `?` because its function has no DWARF: say so
+ * once per module, with the fix, rather than leave `f(?) = ?` a puzzle.
+ * Names come from the trace: control characters are not printed. */
+static void no_debug_info_hint(struct trace *t, const struct pair *p)
+{
+	const struct resolve_info *ri =
+		resolve_function(t->resolver, p->fn, p->ticks);
+
+	if (!ri->module || !dw_module(ri->module))
+		return; /* no file: the resolver said so */
+	for (size_t i = 0; i < hinted.n; i++)
+		if (!strcmp(hinted.paths[i], ri->module))
+			return;
+	hinted.paths = must_realloc(hinted.paths, hinted.n + 1,
+				    sizeof *hinted.paths);
+	hinted.paths[hinted.n++] = must_strndup(ri->module,
+						strlen(ri->module));
+	fputs(PROGRAM_NAME ": ", stderr);
+	for (const char *c = ri->module; *c; c++)
+		fputc((unsigned char)*c < 0x20 ? '?' : *c, stderr);
+	fputs(": no debug information for ", stderr);
+	for (const char *c = p->func->info->name; *c; c++)
+		fputc((unsigned char)*c < 0x20 ? '?' : *c, stderr);
+	fputs(": the arguments and return values of functions built "
+	      "without -g show as ?; compile with -g\n", stderr);
+}
+
 /* The concrete parameter of `scope` whose origin is `param`. */
 static bool concrete_param(Dwarf_Die *scope, Dwarf_Die *param, Dwarf_Die *out)
 {
@@ -543,8 +576,11 @@ struct values *values_args(struct trace *t, const struct pair *p,
 		return finish(&vb, true);
 	struct dw_module *m = module_of(t, p->fn, p->ticks, &bias);
 	Dwarf_Die fn_die, fn_root, scope, sub, scope_root;
-	if (!m || dw_function_at(m, p->fn - bias, &fn_die) < 0 ||
-	    dw_scope_at(m, cap.pc - bias - 1, &scope, &sub) < 0)
+	if (!m || dw_function_at(m, p->fn - bias, &fn_die) < 0) {
+		no_debug_info_hint(t, p);
+		return finish(&vb, true);
+	}
+	if (dw_scope_at(m, cap.pc - bias - 1, &scope, &sub) < 0)
 		return finish(&vb, true);
 	dw_root(&fn_die, &fn_root);
 	dw_root(&scope, &scope_root);
@@ -874,6 +910,7 @@ struct values *values_retval(struct trace *t, const struct pair *p,
 	struct dw_module *m = module_of(t, p->fn, p->ticks, &bias);
 	Dwarf_Die fn_die, type;
 	if (!m || dw_function_at(m, p->fn - bias, &fn_die) < 0) {
+		no_debug_info_hint(t, p);
 		add_value(&vb, NULL, NULL, NULL, "no debug information");
 		return finish(&vb, true);
 	}
@@ -1037,6 +1074,11 @@ void values_free(struct values *v)
 
 void values_reset(void)
 {
+	for (size_t i = 0; i < hinted.n; i++)
+		free(hinted.paths[i]);
+	free(hinted.paths);
+	hinted.paths = NULL;
+	hinted.n = 0;
 	dw_modules_free();
 }
 

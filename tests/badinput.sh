@@ -108,10 +108,40 @@ case_wrong_magic() {
 case_header_only() {
 	make_trace trace.bin
 	head -c 4096 trace.bin >header.bin
-	sym_status out header.bin
-	[ $status -le 1 ] || fail "exit status $status"
-	[ $status -eq 0 ] || grep -q -F header.bin out.err ||
-		fail "message does not name the file"
+	expect_error out 1 'header.bin: cut short (it holds 0 of the 2 chunks the program wrote) at offset 4096' header.bin
+	grep -q -F 'header.bin: no events: the file holds its header only' \
+		out.err || fail "no word on what the file holds"
+}
+
+# A trace cut exactly where a chunk starts: every chunk present decodes,
+# the cut is named with its offset, and the status is 1.
+case_cut_at_chunk() {
+	use_config "$(configs | head -n 1)"
+	build_c fib "$PROGS/fib.c"
+	CTRACE_CHUNK_SIZE=4k run_traced trace.bin "$BIN/fib" 18
+	size=$(wc -c <trace.bin)
+	chunks=$(((size - 4096) / 4096))
+	[ "$chunks" -ge 4 ] || fail "only $chunks chunks in the trace"
+	k=1
+	while [ $k -lt "$chunks" ]; do
+		head -c $((4096 + k * 4096)) trace.bin >cut.bin
+		expect_error out 1 "cut.bin: cut short (it holds $k of the $chunks chunks the program wrote) at offset $((4096 + k * 4096))" cut.bin
+		k=$((k + 1))
+	done
+	# the whole file: no message
+	symbolize out trace.bin
+}
+
+# A complete trace without events (recording never switched on) is no
+# error, but the empty tree is explained.
+case_no_events() {
+	use_config "$(configs | head -n 1)"
+	build_c fib "$PROGS/fib.c"
+	CTRACE_START=off run_traced trace.bin "$BIN/fib" 5
+	sym_status out trace.bin
+	[ $status -eq 0 ] || fail "exit status $status, expected 0"
+	grep -q -x 'ctrace-symbolize: trace.bin: no events: the file holds its header and 1 chunk of metadata' \
+		out.err || fail "no word on what the file holds"
 }
 
 # The valid trace first, then a damaged one: the first is printed in full,
@@ -225,6 +255,8 @@ run_case random-bytes case_random
 run_case text case_text
 run_case wrong-magic case_wrong_magic
 run_case header-only case_header_only
+run_case cut-at-chunk case_cut_at_chunk
+run_case no-events case_no_events
 run_case valid-then-bad case_valid_then_bad
 run_case missing-binary case_missing_binary
 run_case search-dir case_search_dir

@@ -31,6 +31,60 @@ case_off() {
 	[ -z "$files" ] || fail "CTRACE=off left files: $files"
 }
 
+# Every switch takes on/off, 1/0, yes/no, true/false in any case; any
+# other value gets one warning naming the variable and the words, and the
+# default.
+case_switches() {
+	use_config "$1"
+	build_c fib "$PROGS/fib.c"
+	for v in OFF Off no FALSE 0; do
+		CTRACE=$v CTRACE_OUTPUT=off.bin "$BIN/fib" 5 >out 2>err ||
+			fail "fib failed with CTRACE=$v"
+		[ -e off.bin ] && fail "CTRACE=$v wrote a trace"
+		[ -s err ] && { cat err; fail "CTRACE=$v: messages"; }
+	done
+	CTRACE=bogus run_traced_warning trace.bin \
+		'ctrace: CTRACE=bogus: expected on or off (1/0, yes/no, true/false, any case); recording' \
+		"$BIN/fib" 5
+	symbolize_stable tree trace.bin
+	compare "$(expected fib5)" tree
+	CTRACE=ON run_traced trace.bin "$BIN/fib" 5
+	symbolize_stable tree trace.bin
+	compare "$(expected fib5)" tree
+	# CTRACE_START=Off: nothing recorded; a bad value starts on
+	CTRACE_START=Off run_traced trace.bin "$BIN/fib" 5
+	"$CTRACE_SYMBOLIZE" $STABLE_OPTS trace.bin >tree 2>/dev/null
+	[ "$(wc -l <tree)" -eq 1 ] || fail "CTRACE_START=Off recorded calls"
+	CTRACE_START=bogus run_traced_warning trace.bin \
+		'ctrace: CTRACE_START=bogus: expected on or off (1/0, yes/no, true/false, any case); starting on' \
+		"$BIN/fib" 5
+	symbolize_stable tree trace.bin
+	compare "$(expected fib5)" tree
+	# CTRACE_QUIET silences the warning; CTRACE_QUIET=no does not
+	CTRACE_QUIET=1 CTRACE=bogus run_traced trace.bin "$BIN/fib" 5
+	CTRACE_QUIET=No CTRACE=bogus run_traced_warning trace.bin \
+		'ctrace: CTRACE=bogus: expected on or off (1/0, yes/no, true/false, any case); recording' \
+		"$BIN/fib" 5
+	# 0 is a valid minimum duration
+	CTRACE_MIN_DURATION=0 run_traced trace.bin "$BIN/fib" 5
+	symbolize_stable tree trace.bin
+	compare "$(expected fib5)" tree
+}
+
+# run_traced_warning TRACE LINE PROGRAM ARGS...: as run_traced, but the
+# recorder must print exactly LINE on stderr.
+run_traced_warning() {
+	rw_trace=$1
+	rw_line=$2
+	shift 2
+	rm -f "$rw_trace"
+	CTRACE_OUTPUT=$rw_trace "$@" >"$rw_trace.out" 2>"$rw_trace.err" ||
+		fail "$* exited with status $?"
+	printf '%s\n' "$rw_line" >"$rw_trace.err.expected"
+	compare "$rw_trace.err.expected" "$rw_trace.err"
+	[ -f "$rw_trace" ] || fail "$* wrote no trace $rw_trace"
+}
+
 # Without CTRACE_OUTPUT the trace is ./trace.bin.
 case_default_output() {
 	use_config "$1"
@@ -148,6 +202,7 @@ for cfg in $(configs); do
 done
 for cfg in $(configs_pie | grep O0); do
 	run_case "off-$cfg" case_off "$cfg"
+	run_case "switches-$cfg" case_switches "$cfg"
 	run_case "default-output-$cfg" case_default_output "$cfg"
 	run_case "output-$cfg" case_output "$cfg"
 	run_case "unwritable-$cfg" case_unwritable "$cfg"

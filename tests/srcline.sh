@@ -7,17 +7,19 @@
 . "$(dirname "$0")/lib.sh"
 test_init srcline
 
-# expected_with_lines: expected/callsite.tree with @tag@ replaced by the
-# line of the call marked CALL:tag.
+# expected_with_lines [NAME]: expected/NAME.tree (callsite by default) with
+# @tag@ replaced by the line of the call marked CALL:tag in NAME.c or
+# NAME.h.
 expected_with_lines() {
+	ew_name=${1:-callsite}
 	script=
-	for tag in $(sed -n 's/.*@\([a-z0-9-]*\)@.*/\1/p' "$EXPECTED/callsite.tree"); do
-		src=$PROGS/callsite.c
-		grep -q -F "/* CALL:$tag */" "$src" || src=$PROGS/callsite.h
+	for tag in $(sed -n 's/.*@\([a-z0-9-]*\)@.*/\1/p' "$EXPECTED/$ew_name.tree"); do
+		src=$PROGS/$ew_name.c
+		grep -q -F "/* CALL:$tag */" "$src" || src=$PROGS/$ew_name.h
 		script="$script -e s/@$tag@/$(line_of "$src" "CALL:$tag")/"
 	done
 	# shellcheck disable=SC2086
-	sed $script "$EXPECTED/callsite.tree"
+	sed $script "$EXPECTED/$ew_name.tree"
 }
 
 case_srcline() {
@@ -33,8 +35,26 @@ case_srcline() {
 	compare expected tree.checked
 }
 
+# Inlined copies: each named by the line of its inlined call, in the tree
+# and in JSON.
+case_inlined() {
+	use_config "$1"
+	build_c inlsite "$PROGS/inlsite.c"
+	run_traced trace.bin "$BIN/inlsite"
+	symbolize_stable tree trace.bin --srcline
+	check_tree tree
+	expected_with_lines inlsite >expected
+	sed 's/^\(.*\] | main() {\) \/\*.*\*\/$/\1/' tree >tree.checked
+	compare expected tree.checked
+	symbolize json -f json trace.bin
+	line=$(line_of "$PROGS/inlsite.c" CALL:gamma-beta)
+	grep -q "\"function\": \"beta\".*\"call_site\": \"[^\"]*inlsite.c:$line\"" json ||
+		{ grep beta json; fail "JSON: beta not called from line $line"; }
+}
+
 for cfg in $(configs); do
 	run_case "callsite-$cfg" case_srcline "$cfg"
+	run_case "inlined-$cfg" case_inlined "$cfg"
 done
 
 test_finish

@@ -152,15 +152,33 @@ static int check_signal(const char *s)
 	return (int)n;
 }
 
-/* The recorder splits its lists at commas, so a pattern cannot hold
- * one; a leading `!' would turn an -F pattern into an -N one. */
+/* Whether the recorder, which splits its lists at the commas outside
+ * <>, (), [] and {}, would cut pat. */
+static int splits(const char *pat)
+{
+	int depth = 0;
+	for (const char *c = pat; *c; c++) {
+		if (*c == '<' || *c == '(' || *c == '[' || *c == '{')
+			depth++;
+		else if ((*c == '>' || *c == ')' || *c == ']' || *c == '}') &&
+			 depth > 0)
+			depth--;
+		else if (*c == ',' && depth == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* A pattern must reach the recorder whole (`ns::pick<int, char>` does);
+ * a leading `!' would turn an -F pattern into an -N one. */
 static void check_pattern(const char *pat, int include, int regex)
 {
 	if (*pat == '\0')
 		usage_error("empty pattern");
-	if (strchr(pat, ',') != NULL)
+	if (splits(pat))
 		usage_error("invalid pattern '%s': patterns cannot contain a "
-			    "comma (give one pattern per -F or -N)",
+			    "comma outside <>, (), [] or {} (give one pattern "
+			    "per -F or -N)",
 			    pat);
 	if (include && *pat == '!')
 		usage_error("invalid pattern '%s': patterns cannot start with "

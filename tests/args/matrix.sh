@@ -64,7 +64,7 @@ case_strings() {
 	build "$cc" "$opt" "$arch" prog "$ARGS_SRC/strings.c"
 	"$CTRACE_SYMBOLIZE" --make-plan -o prog.ctrace-plan prog ||
 		fail "ctrace-symbolize --make-plan failed"
-	for n in 64 8; do
+	for n in 64 8 0; do
 		CTRACE_ARGS=all CTRACE_STRLEN=$n CTRACE_OUTPUT=s$n.bin \
 			./prog $n >expected$n || fail "the program failed"
 		"$CTRACE_SYMBOLIZE" -f json s$n.bin >s$n.json ||

@@ -187,6 +187,11 @@ EOF
 	expect_line out "CTRACE_SIGNAL=10"
 	expect_line out "CTRACE_START unset"
 
+	# a comma inside <> is part of a C++ name
+	ctrace out record -F 'ns::pick<int, char>' -N 'f(a,b)' "$BIN/prog" env
+	expect_status 0 out
+	expect_line out "CTRACE_FILTER=ns::pick<int, char>,!f(a,b)"
+
 	for sig in 2:2 SIGINT:2 RTMIN:34 SIGRTMIN+2:36 RTMAX-1:63; do
 		ctrace out record --signal="${sig%:*}" "$BIN/prog" env
 		expect_status 0 out
@@ -226,6 +231,7 @@ case_usage_errors() {
 	usage_case no-program "no program given" record
 	usage_case no-program2 "no program given" record -D 3 --
 	usage_case comma-F "cannot contain a comma" record -F 'a,b' -- "$p" wait
+	usage_case comma-after-F "cannot contain a comma" record -F 'a<b>,c' -- "$p" wait
 	usage_case comma-N "cannot contain a comma" record -N 'a,b' -- "$p" wait
 	usage_case bang "cannot start with '!'" record -F '!a' -- "$p" wait
 	usage_case empty "empty pattern" record -F '' -- "$p" wait
@@ -542,6 +548,30 @@ case_replay() {
 	expect_text json '"calls"'
 }
 
+# --args on a program built without -g: values are `?`, and the
+# symbolizer says once why and what to do; with -g it says nothing.
+case_args_without_debug_info() {
+	[ -x "$CTRACE_SYMBOLIZE" ] || skip "ctrace-symbolize not built"
+	build_progs
+	$CC -O0 -finstrument-functions -I"$CTRACE_INCDIR" -o nodebug \
+		"$LAUNCHER_SRC/prog.c" "$CTRACE_LIBDIR/libctrace.a" -pthread \
+		-ldl || fail "build of nodebug failed"
+	ctrace out record --args --retval -- ./nodebug exit 0
+	expect_status 0 out
+	ctrace tree replay
+	expect_status 0 tree
+	expect_text tree "leaf(?) = ?;"
+	n=$(grep -c 'no debug information' tree.err)
+	[ "$n" -eq 1 ] || { cat tree.err; fail "$n hints, expected 1"; }
+	expect_text tree.err "nodebug: no debug information for "
+	expect_text tree.err "show as ?; compile with -g"
+	ctrace out record --args --retval -- "$BIN/prog" exit 0
+	expect_status 0 out
+	ctrace tree replay
+	expect_status 0 tree
+	[ ! -s tree.err ] || { cat tree.err; fail "messages with -g"; }
+}
+
 # report, graph and the other dumps, once ctrace-symbolize has them.
 case_other_formats() {
 	[ -x "$CTRACE_SYMBOLIZE" ] || skip "ctrace-symbolize not built"
@@ -582,5 +612,6 @@ run_case help case_help
 run_case symbolizer-arguments case_symbolizer_arguments
 run_case symbolizer-lookup case_symbolizer_lookup
 run_case replay case_replay
+run_case args-without-debug-info case_args_without_debug_info
 run_case other-formats case_other_formats
 test_finish

@@ -8,6 +8,7 @@ graph through xml.etree, the folded stacks and the report as text.
     check.py json FILE                   check the JSON document and its header
     check.py flamegraph SVG FOLDED       check the boxes against folded stacks
     check.py report-vs-tree REPORT TREE  report totals against tree durations
+    check.py dot-vs-tree DOT TREE        graph edges against the tree's calls
 """
 import json
 import re
@@ -253,9 +254,74 @@ def report_vs_tree(report, tree):
     print("report agrees with the tree on %d functions" % seen)
 
 
+def parse_dot(path):
+    """{(caller, callee): (calls, ns)} from the graph's edge labels."""
+    names = {}
+    edges = {}
+    for line in open(path):
+        m = re.match(r'\s*(n\d+) \[label="([^"\\]*)\\n', line)
+        if m:
+            names[m.group(1)] = m.group(2)
+            continue
+        m = re.match(r'\s*(n\d+) -> (n\d+) \[label="(\d+) calls?'
+                     r'\\n([^"]+)"', line)
+        if m:
+            key = (names[m.group(1)], names[m.group(2)])
+            edges[key] = (int(m.group(3)), parse_time(m.group(4)))
+    return edges
+
+
+def dot_vs_tree(dot, tree):
+    """Each edge's calls are the tree's calls from caller to callee, and
+    its time the sum of those calls' durations, counting a call made
+    inside another call along the same edge (recursion) once, as the
+    report's total does: an edge never takes more time than the run."""
+    calls = {}
+    total = {}
+    slack = {}
+    stack = []  # (name, edge)
+    for line in list(open(tree))[1:]:
+        body = line[22:].rstrip("\n").lstrip(" ")
+        entry = re.match(r"^(\S+)\(\) \{$", body)
+        leaf = re.match(r"^(\S+)\(\);$", body)
+        close = re.match(r"^\} /\* (\S+) \*/$", body)
+        if entry or leaf:
+            name = (entry or leaf).group(1)
+            edge = (stack[-1][0], name) if stack else None
+            if edge:
+                calls[edge] = calls.get(edge, 0) + 1
+            if entry:
+                stack.append((name, edge))
+                continue
+        elif close:
+            name, edge = stack.pop()
+        else:
+            continue
+        if edge and edge not in [e for _, e in stack] and line[:10].strip():
+            total[edge] = total.get(edge, 0) + parse_time(line[:10])
+            slack[edge] = (slack.get(edge, 0) +
+                           UNITS[line[:10].split()[1]] / 2000)
+    edges = parse_dot(dot)
+    if set(edges) != set(calls):
+        fail("edges %s in the graph, %s in the tree" %
+             (sorted(edges), sorted(calls)))
+    for edge, (n, t) in edges.items():
+        if n != calls[edge]:
+            fail("%s -> %s: %d calls in the graph, %d in the tree" %
+                 (edge + (n, calls[edge])))
+        want = total.get(edge, 0)
+        unit = 1e3 if t < 1e6 else 1e6 if t < 1e9 else 1e9
+        if abs(t - want) > slack.get(edge, 0) + unit / 2000 + 1:
+            fail("%s -> %s: %.0f ns in the graph, %.0f in the tree" %
+                 (edge + (t, want)))
+    print("the graph agrees with the tree on %d edges" % len(edges))
+
+
 def main(argv):
     if argv[1] == "calls":
         print(count_calls(argv[2], argv[3], argv[4]))
+    elif argv[1] == "dot-vs-tree":
+        dot_vs_tree(argv[2], argv[3])
     elif argv[1] == "chrome":
         check_chrome(argv[2])
     elif argv[1] == "json":

@@ -38,8 +38,17 @@ case_trees() {
 	# threads: the only thread is 1 (serial) or the program's pid
 	symbolize_stable tid1 --tid=1 trace.bin
 	compare "$OUTPUTS/expected/all.tree" tid1
-	symbolize_stable tid2 --tid=2 trace.bin
+	# a serial selects its thread whichever ids are shown
+	symbolize tid1k --no-duration --per-thread --tid=1 trace.bin
+	tree_text tid1k >tid1k.text
+	tree_text "$OUTPUTS/expected/all.tree" >all.text
+	compare all.text tid1k.text
+	# an id that names no thread shows nothing, and says so
+	"$CTRACE_SYMBOLIZE" $STABLE_OPTS --tid=2 trace.bin >tid2 2>tid2.err ||
+		fail "--tid=2 exited with status $?"
 	[ "$(wc -l <tid2)" -eq 1 ] || fail "--tid=2 shows calls"
+	grep -q -x 'ctrace-symbolize: --tid: no thread or process 2 in the trace' \
+		tid2.err || { cat tid2.err; fail "--tid=2: no warning"; }
 	# the whole run is in the range; nothing starts after an hour
 	symbolize_stable range --time-range=0~3600s trace.bin
 	compare "$OUTPUTS/expected/all.tree" range

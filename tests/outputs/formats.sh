@@ -76,6 +76,10 @@ case_structure() {
 	symbolize tree --per-thread trace.bin
 	"$PYTHON3" "$CHECK" report-vs-tree report tree ||
 		fail "the report disagrees with the tree"
+	# an edge's time counts a recursion once, as the report's total does
+	symbolize graph.dot --format=dot trace.bin
+	"$PYTHON3" "$CHECK" dot-vs-tree graph.dot tree ||
+		fail "the graph disagrees with the tree"
 }
 
 # Sort keys and the report's columns.

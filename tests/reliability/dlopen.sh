@@ -49,7 +49,36 @@ case_swap() {
 	[ "$a" = "$b" ] || echo "note: loaded at $a and $b, not the same place"
 }
 
+# Each library is loaded, called and unloaded inside one call, so the
+# last event before each library's call is older than its load: every
+# name (tree, JSON, report) must still come from the library loaded at
+# the time of the call.
+case_inplace() {
+	use_config "$1"
+	need_python
+	build_shlib libalpha.so -DNAME=alpha "$RPROGS/plugin.c"
+	build_shlib libbeta.so -DNAME=beta "$RPROGS/plugin.c"
+	build_c reload "$RPROGS/reload.c"
+	run_traced trace.bin "$BIN/reload" inplace "$BIN/libalpha.so" \
+		"$BIN/libbeta.so"
+	a=$(sed -n 1p trace.bin.out | cut -d' ' -f2)
+	b=$(sed -n 2p trace.bin.out | cut -d' ' -f2)
+	[ "$a" = "$b" ] ||
+		skip "loaded at $a and $b: no address reused to test"
+	rel_tree reload-inplace trace.bin
+	libraries trace.bin >libs
+	printf '%s\n' 'inner libalpha.so' 'alpha_entry libalpha.so' \
+		'inner libbeta.so' 'beta_entry libbeta.so' >want
+	compare want libs
+	symbolize report -f report trace.bin
+	for f in alpha_entry beta_entry; do
+		n=$(awk -v f=$f '$NF == f { print $(NF-7) }' report)
+		[ "$n" = 1 ] || { cat report; fail "report: $f called '$n' times"; }
+	done
+}
+
 for cfg in $(configs_pie); do
+	run_case "inplace-$cfg" case_inplace "$cfg"
 	run_case "twice-$cfg" case_twice "$cfg"
 	run_case "swap-$cfg" case_swap "$cfg"
 done

@@ -6,6 +6,10 @@
  *   reload swap LIB1 LIB2 LIB1 loaded, called, unloaded; LIB2 loaded (at the
  *                         same address, as a rule) and called through the
  *                         same call site
+ *   reload inplace LIB1 LIB2   the same, each library loaded, called and
+ *                         unloaded by one function with no other call in
+ *                         between: its entry is the last event before the
+ *                         load
  * Prints the address of each library's entry function.
  */
 #define _GNU_SOURCE
@@ -36,6 +40,22 @@ NOINLINE static void *load_and_call(const char *lib, const char *entry)
 	printf("%s %p\n", entry, (void *)f);
 	call_plugin(f);
 	return h;
+}
+
+/* Loads LIB, calls its entry with no instrumented call before, unloads
+ * it. */
+NOINLINE static int load_call_unload(const char *lib, const char *entry)
+{
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (h == NULL) {
+		fprintf(stderr, "%s\n", dlerror());
+		return -1;
+	}
+	entry_fn *f = (entry_fn *)dlsym(h, entry);
+	int r = f(1);
+	printf("%s %p\n", entry, (void *)f);
+	dlclose(h);
+	return r;
 }
 
 /* The address range of the object holding `addr`. */
@@ -83,6 +103,13 @@ int main(int argc, char **argv)
 		dlclose(h);
 		return 0;
 	}
-	fprintf(stderr, "usage: reload twice LIB | reload swap LIB1 LIB2\n");
+	if (argc >= 4 && !strcmp(argv[1], "inplace")) {
+		if (load_call_unload(argv[2], "alpha_entry") < 0 ||
+		    load_call_unload(argv[3], "beta_entry") < 0)
+			return 1;
+		return 0;
+	}
+	fprintf(stderr, "usage: reload twice LIB | reload swap LIB1 LIB2 | "
+			"reload inplace LIB1 LIB2\n");
 	return 2;
 }
