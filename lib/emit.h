@@ -65,6 +65,37 @@ define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
 	return q;
 }
 
+/* Ticks between two events of a stream beyond which the loader's list is
+ * looked at again: a dlopen or dlclose maps or unmaps files, which takes
+ * longer, and the look (about 50 ns) is then a small part of the pause. */
+#define CTRACE_GAP_TICKS ((uint64_t)1 << 13)
+
+/* The slow side of the time test in emit(): returns the time to record.
+ * Never lets time run backwards inside a stream.  After a pause, notices
+ * objects loaded or unloaded meanwhile, and then starts the pair table
+ * afresh, so that a function of a new object at an address an unloaded one
+ * used is defined again, dated after the loader's calls.  Not from a
+ * signal handler that interrupted the recorder (may_scan 0): the loader's
+ * lock is not async-signal-safe. */
+static __attribute__((noinline, unused)) uint64_t
+after_gap(struct ctrace__stream *s, uint64_t now, int may_scan)
+{
+	if ((int64_t)(now - s->last) < 0)
+		return s->last;
+	if (may_scan) {
+		int saved_errno = errno;
+		ctrace__modules_refresh(now);
+		errno = saved_errno;
+	}
+	uint32_t epoch = atomic_load_explicit(&ctrace__modules_epoch,
+					      memory_order_relaxed);
+	if (s->modules_epoch != epoch) {
+		s->modules_epoch = epoch;
+		memset(s->pair, 0, sizeof s->pair);
+	}
+	return now;
+}
+
 /* Writes a whole STACK record at p and returns the byte after it. */
 static __attribute__((noinline, unused)) uint8_t *
 stack_switch(struct ctrace__stream *s, uint8_t *p, uintptr_t sp)
@@ -112,19 +143,21 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		if (sp)
 			p = stack_switch(s, p, sp);
 
+	/* One test for two rare cases: time running backwards (the TSC of
+	 * another CPU may lag by a few ticks after a migration) and a pause
+	 * long enough to have held a dlopen or dlclose. */
+	uint64_t delta = now - s->last;
+	if (unlikely(delta >= CTRACE_GAP_TICKS)) {
+		now = after_gap(s, now, may_scan);
+		delta = now - s->last;
+	}
+
 	unsigned slot = pair_slot(fn, site);
 	uint8_t *q = p;
 	if (unlikely(s->pair[slot].fn != fn || s->pair[slot].site != site))
 		q = define_pair(s, p, slot, fn, site, exit_bit ? 0 : sp, fp,
 				now, may_scan);
 
-	/* The TSC of another CPU may lag by a few ticks after a migration:
-	 * never let time run backwards inside a stream. */
-	uint64_t delta = now - s->last;
-	if (unlikely((int64_t)delta < 0)) {
-		delta = 0;
-		now = s->last;
-	}
 	uint8_t *d = q + 1;
 	while (delta >= 0x80) {
 		*d++ = (uint8_t)(delta | 0x80);

@@ -114,6 +114,7 @@ struct ctrace__stream {
 	/* Events not stored since the last LOST record. */
 	uint64_t lost, lost_first, lost_last;
 	uint8_t lost_reason;
+	uint32_t modules_epoch; /* ctrace__modules_epoch the pairs belong to */
 };
 
 CTRACE_HIDDEN void ctrace__stream_init(struct ctrace__stream *s, uint16_t kind,
@@ -187,8 +188,10 @@ CTRACE_HIDDEN void ctrace__modules_scan(uint64_t now);
  * lies outside every known module and the loader's list has changed.
  * The scan is dated `now`, so the module is known from that event on. */
 CTRACE_HIDDEN void ctrace__modules_check(uintptr_t addr, uint64_t now);
-/* Rescans if the loader's list changed (at chunk claims). */
+/* Rescans if the loader's list changed (at chunk claims, after a pause). */
 CTRACE_HIDDEN void ctrace__modules_refresh(uint64_t now);
+/* Bumped whenever a scan finds an object loaded or unloaded. */
+CTRACE_HIDDEN extern _Atomic uint32_t ctrace__modules_epoch;
 CTRACE_HIDDEN void ctrace__modules_reset(void);
 /* The NT_GNU_BUILD_ID of a loaded object, copied to id (at most max bytes);
  * returns its length, 0 if it has none. */
