@@ -66,9 +66,11 @@ define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
 }
 
 /* Ticks between two events of a stream beyond which the loader's list is
- * looked at again: a dlopen or dlclose maps or unmaps files, which takes
- * longer, and the look (about 50 ns) is then a small part of the pause. */
-#define CTRACE_GAP_TICKS ((uint64_t)1 << 13)
+ * looked at again (about 11 us at 3 GHz): a dlopen opens, maps and
+ * relocates a file, which takes longer, and the look (two signal mask
+ * changes and the loader's lock, well under a microsecond) is then a
+ * small part of the pause. */
+#define CTRACE_GAP_TICKS ((uint64_t)1 << 15)
 
 /* The slow side of the time test in emit(): returns the time to record.
  * Never lets time run backwards inside a stream.  After a pause, notices
@@ -113,8 +115,7 @@ stack_switch(struct ctrace__stream *s, uint8_t *p, uintptr_t sp)
 	p[2] = (uint8_t)(q - p - 3);
 	ctrace__barrier();
 	p[0] = CTRACE_TAG_EXTENDED;
-	s->last_sp = sp;
-	return q;
+	return q; /* the caller sets last_sp with cur */
 }
 
 /* ---------------------------------------------------------------------------
@@ -138,10 +139,13 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 
 	/* An EXIT on another stack than the last ENTRY: a coroutine came
 	 * back, and the reader needs to know which.  sp is 0 when unknown. */
-	if (exit_bit && unlikely(sp - s->last_sp + CTRACE_STACK_NEAR >
+	uintptr_t last_sp = s->last_sp;
+	if (exit_bit && unlikely(sp - last_sp + CTRACE_STACK_NEAR >
 				 2 * CTRACE_STACK_NEAR))
-		if (sp)
+		if (sp) {
 			p = stack_switch(s, p, sp);
+			last_sp = sp;
+		}
 
 	/* One test for two rare cases: time running backwards (the TSC of
 	 * another CPU may lag by a few ticks after a migration) and a pause
@@ -164,13 +168,12 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		delta >>= 7;
 	}
 	*d++ = (uint8_t)delta;
-	s->last = now;
 	if (!exit_bit) {
 		/* sleb128 of the stack delta in words: one byte for frames
 		 * up to 512 bytes apart on x86-64. */
-		intptr_t w = (intptr_t)(sp - s->last_sp) /
+		intptr_t w = (intptr_t)(sp - last_sp) /
 			     (intptr_t)sizeof(void *);
-		s->last_sp = sp;
+		last_sp = sp;
 		while (w < -64 || w > 63) {
 			*d++ = (uint8_t)(w | 0x80);
 			w >>= 7; /* arithmetic shift: gcc and clang */
@@ -179,7 +182,10 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 	}
 
 	/* The group's first tag is stored last: a reader (or a SIGKILL) sees
-	 * either the whole group or a zero byte. */
+	 * either the whole group or a zero byte.  The stream's state follows
+	 * it, so that a jump out of a signal handler that interrupted this
+	 * leaves the stream as it was before the event or after it (hooks.c
+	 * recovers from there). */
 	uint8_t tag = (uint8_t)(exit_bit | slot);
 	if (likely(q == p)) {
 		ctrace__barrier();
@@ -189,6 +195,9 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		ctrace__barrier();
 		*p = CTRACE_TAG_EXTENDED;
 	}
+	ctrace__barrier();
+	s->last = now;
+	s->last_sp = last_sp;
 	s->cur = d;
 }
 

@@ -121,6 +121,7 @@ static void thread_exit(void *arg)
 	if (t->state != CTRACE_T_IDLE)
 		return;
 	t->state = CTRACE_T_BUSY;
+	t->busy_sp = ctrace__sp();
 	ctrace__barrier();
 	uint64_t now = ctrace__now();
 	ctrace__stream_record(&t->main, CTRACE_REC_THREAD_END, &now, 8);

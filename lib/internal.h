@@ -255,6 +255,10 @@ struct ctrace__thread {
 	uint8_t state;          /* enum ctrace__state */
 	uint8_t signal_busy;    /* inside the recorder for the signal stream */
 	uint8_t thread_off;     /* ctrace_thread_disable() */
+	/* The stack pointer the recorder was last entered with: a hook far
+	 * below it runs in a signal handler that interrupted the recorder,
+	 * one near or above it follows a jump out of such a handler. */
+	uintptr_t busy_sp;
 	struct ctrace__stream main;
 	struct ctrace__stream *signal; /* allocated on first use */
 	/* Shadow stack, kept only on the policy path. */

@@ -160,6 +160,18 @@ static int collect_one(struct dl_phdr_info *info, size_t size, void *data)
  * Recording
  * ------------------------------------------------------------------------ */
 
+/* dl_iterate_phdr with signals blocked: it holds the loader's lock, which
+ * a signal handler that jumps out (siglongjmp) would leave taken for
+ * good, and the program's next dlopen would wait on it forever. */
+static void iterate_loader(struct collection *c)
+{
+	sigset_t all, saved;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &saved);
+	dl_iterate_phdr(collect_one, c);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+}
+
 static uint64_t hash_path(const char *p, size_t n)
 {
 	uint64_t h = 14695981039346656037ull;
@@ -231,7 +243,7 @@ void ctrace__modules_scan(uint64_t now)
 		c.used = 0;
 		c.overflow = 0;
 		c.first = 1;
-		dl_iterate_phdr(collect_one, &c);
+		iterate_loader(&c);
 		if (!c.overflow)
 			break;
 		munmap(c.buf, c.size);
@@ -293,7 +305,7 @@ void ctrace__modules_check(uintptr_t addr, uint64_t now)
 	 * changed, or code outside every object (JIT) would rescan on each
 	 * new pair. */
 	struct collection c = {.first = 1};
-	dl_iterate_phdr(collect_one, &c);
+	iterate_loader(&c);
 	if (c.adds != seen_adds || c.subs != seen_subs)
 		ctrace__modules_scan(now);
 }
@@ -305,7 +317,7 @@ void ctrace__modules_refresh(uint64_t now)
 	if (known == NULL)
 		return;
 	struct collection c = {.first = 1};
-	dl_iterate_phdr(collect_one, &c);
+	iterate_loader(&c);
 	if (c.adds != seen_adds || c.subs != seen_subs)
 		ctrace__modules_scan(now);
 }
