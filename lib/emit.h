@@ -12,17 +12,31 @@
  * Pair slots
  * ------------------------------------------------------------------------ */
 
-/* Slots 1..127: tags 0x00 and 0x80 are taken by END and EXTENDED. */
-static inline unsigned pair_slot(uintptr_t fn, uintptr_t site)
+/* Slots 1..127: tags 0x00 and 0x80 are taken by END and EXTENDED.  The
+ * hash reads only the addresses' offsets in their pages, which address
+ * randomisation leaves alone (objects are placed at page boundaries): which
+ * pairs share a slot, and so the trace's size and the recorder's cost,
+ * are the same from run to run.  A pair may sit in either of two slots
+ * (the reader takes whatever slot a DEFINE names): the first is looked at
+ * inline, the second only when the first holds another pair. */
+#define CTRACE_PAGE_OFFSET_MASK ((uintptr_t)0xfff)
+
+static inline uint32_t pair_hash(uintptr_t fn, uintptr_t site)
 {
-#if UINTPTR_MAX > 0xffffffffu
-	uint64_t h = ((uint64_t)fn ^ ((uint64_t)site << 7)) *
-		     0x9e3779b97f4a7c15ull;
-	unsigned slot = (unsigned)(h >> 57);
-#else
-	uint32_t h = ((uint32_t)fn ^ ((uint32_t)site << 7)) * 0x9e3779b1u;
+	uint32_t k = (uint32_t)((fn & CTRACE_PAGE_OFFSET_MASK) << 12 |
+				(site & CTRACE_PAGE_OFFSET_MASK));
+	return k * 0x9e3779b1u;
+}
+
+static inline unsigned pair_slot(uint32_t h)
+{
 	unsigned slot = (unsigned)(h >> 25);
-#endif
+	return slot + (slot == 0);
+}
+
+static inline unsigned pair_slot2(uint32_t h)
+{
+	unsigned slot = (unsigned)(h >> 18) & 0x7f;
 	return slot + (slot == 0);
 }
 
@@ -33,7 +47,7 @@ static inline void put_u64(uint8_t *p, uint64_t v)
 
 /* Writes the body of a DEFINE record at p (its tag is stored by the
  * caller, last) and returns the byte after it.  Out of line: it runs once
- * per pair per chunk.  An ENTRY's DEFINE carries the function's frame
+ * per pair per chunk, and when the pair was pushed out of its slots.  An ENTRY's DEFINE carries the function's frame
  * size when its CFI tells; not from a signal handler that interrupted the
  * recorder (may_scan 0), which must not touch the frame cache. */
 static __attribute__((noinline, unused)) uint8_t *
@@ -63,6 +77,27 @@ define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
 		ctrace__modules_check(fn, now);
 	errno = saved_errno;
 	return q;
+}
+
+/* The pair is not in its first slot: its second, or a DEFINE into one of
+ * the two (an empty one, else each in turn).  Sets *slot; returns where
+ * the event's own tag goes (p when nothing was written). */
+static __attribute__((noinline, unused)) uint8_t *
+pair_miss(struct ctrace__stream *s, uint8_t *p, unsigned *slot, uint32_t h,
+	  uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp,
+	  uint64_t now, int may_scan)
+{
+	unsigned first = *slot, second = pair_slot2(h);
+	if (s->pair[second].fn == fn && s->pair[second].site == site) {
+		*slot = second;
+		return p;
+	}
+	unsigned victim = first;
+	if (s->pair[first].fn != 0 &&
+	    (s->pair[second].fn == 0 || (s->victim ^= 1)))
+		victim = second;
+	*slot = victim;
+	return define_pair(s, p, victim, fn, site, sp, fp, now, may_scan);
 }
 
 /* Ticks between two events of a stream beyond which the loader's list is
@@ -156,11 +191,12 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		delta = now - s->last;
 	}
 
-	unsigned slot = pair_slot(fn, site);
+	uint32_t h = pair_hash(fn, site);
+	unsigned slot = pair_slot(h);
 	uint8_t *q = p;
 	if (unlikely(s->pair[slot].fn != fn || s->pair[slot].site != site))
-		q = define_pair(s, p, slot, fn, site, exit_bit ? 0 : sp, fp,
-				now, may_scan);
+		q = pair_miss(s, p, &slot, h, fn, site, exit_bit ? 0 : sp, fp,
+			      now, may_scan);
 
 	uint8_t *d = q + 1;
 	while (delta >= 0x80) {

@@ -115,6 +115,7 @@ struct ctrace__stream {
 	uint64_t lost, lost_first, lost_last;
 	uint8_t lost_reason;
 	uint32_t modules_epoch; /* ctrace__modules_epoch the pairs belong to */
+	uint8_t victim;         /* which of a pair's two slots a DEFINE takes */
 };
 
 CTRACE_HIDDEN void ctrace__stream_init(struct ctrace__stream *s, uint16_t kind,
