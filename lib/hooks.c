@@ -118,7 +118,8 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		t->state = CTRACE_T_BUSY;
 		t->busy_sp = sp;
 		ctrace__barrier();
-		if (atomic_load_explicit(&ctrace__gate, memory_order_relaxed))
+		if (atomic_load_explicit(&ctrace__gate, memory_order_relaxed) !=
+		    CTRACE_GATE_LIVE)
 			policy(t, exit_bit, fn, site, sp, fp);
 		else
 			emit(&t->main, exit_bit, fn, site, sp, fp,
@@ -144,7 +145,8 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		 * not stored. */
 		uint8_t gate = atomic_load_explicit(&ctrace__gate,
 						    memory_order_relaxed);
-		if ((gate & CTRACE_GATE_OFF) || t->thread_off ||
+		if (!(gate & CTRACE_GATE_LIVE) || (gate & CTRACE_GATE_OFF) ||
+		    t->thread_off ||
 		    ((gate & CTRACE_GATE_TABLE) &&
 		     (ctrace__function_flags(fn) & CTRACE_F_SKIP)))
 			break;
@@ -184,11 +186,11 @@ record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
        uintptr_t site, uintptr_t sp, uintptr_t fp)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
-	if (likely(gate == 0)) {
+	if (likely(gate == CTRACE_GATE_LIVE)) {
 		emit(&t->main, exit_bit, fn, site, sp, fp, ctrace__now(), 1);
 		return;
 	}
-	if (gate == CTRACE_GATE_TABLE) {
+	if (gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE)) {
 		uint8_t flags = ctrace__function_flags(fn);
 		if (flags & CTRACE_F_SKIP)
 			return;

@@ -107,6 +107,7 @@ struct ctrace__stream {
 	struct ctrace__pair pair[CTRACE_PAIR_SLOTS];
 	uint8_t *chunk_end;
 	uint64_t chunk;   /* index of the current chunk, if cur != NULL */
+#define CTRACE_NO_CHUNK UINT64_MAX /* cur is in memory of no file */
 	uint64_t seq;     /* sequence number of the next chunk */
 	uint16_t kind;    /* enum ctrace_chunk_kind */
 	uint32_t thread;  /* thread serial (0: metadata) */
@@ -168,6 +169,11 @@ CTRACE_HIDDEN int ctrace__file_reopen_child(uint32_t parent_pid,
 /* Claims the next chunk: returns its address and index, or NULL with
  * *reason set (enum ctrace_lost_reason). */
 CTRACE_HIDDEN uint8_t *ctrace__file_claim(uint64_t *index, uint8_t *reason);
+/* In a child forked while this thread was writing chunk `index` (fork()
+ * in a signal handler that interrupted the recorder): the writer goes on
+ * when the handler returns, so the chunk's memory becomes the child's own
+ * (its file mapping is replaced), and the child's file never sees it. */
+CTRACE_HIDDEN void ctrace__file_orphan_chunk(uint64_t index);
 /* A writer is done with chunk `index`. */
 CTRACE_HIDDEN void ctrace__file_release(uint64_t index);
 /* Trims preallocated space and marks the trace finalized. */
@@ -284,6 +290,9 @@ CTRACE_HIDDEN extern _Atomic int ctrace__global;
 /* First event of a thread: starts the recorder if needed and registers the
  * thread.  Leaves t->state IDLE (record) or OFF. */
 CTRACE_HIDDEN void ctrace__thread_start(struct ctrace__thread *t);
+/* A hook found CTRACE_GATE_LIVE clear in a process that was recording:
+ * a child no fork handler ran in.  Stops recording in it. */
+CTRACE_HIDDEN void ctrace__fork_unseen(void);
 CTRACE_HIDDEN uint32_t ctrace__gettid(void);
 
 /* ---------------------------------------------------------------------------
@@ -297,7 +306,17 @@ CTRACE_HIDDEN uint32_t ctrace__gettid(void);
 #define CTRACE_GATE_OFF 0x08      /* tracing switched off process-wide */
 #define CTRACE_GATE_SHADOW 0x10   /* tracing may be switched: keep stacks */
 #define CTRACE_GATE_CALLBACK 0x20 /* ctrace_set_callback */
-CTRACE_HIDDEN extern _Atomic uint8_t ctrace__gate;
+/* Set once the process records.  The gate has a page of its own, wiped in
+ * a forked child (MADV_WIPEONFORK) until the child's fork handler sets it
+ * again: a child made without fork handlers (_Fork) finds it clear at its
+ * first event, on the path any other bit takes, and records nothing. */
+#define CTRACE_GATE_LIVE 0x80
+struct ctrace__gate_page {
+	_Alignas(4096) _Atomic uint8_t gate;
+	uint8_t rest[4095];
+};
+CTRACE_HIDDEN extern struct ctrace__gate_page ctrace__gate_page;
+#define ctrace__gate (ctrace__gate_page.gate)
 CTRACE_HIDDEN extern uint32_t ctrace__max_depth;
 CTRACE_HIDDEN extern uint64_t ctrace__min_ticks;
 CTRACE_HIDDEN extern ctrace_callback_fn ctrace__callback;

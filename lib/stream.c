@@ -126,7 +126,7 @@ void ctrace__stream_lost(struct ctrace__stream *s, uint64_t now,
 
 void ctrace__stream_release(struct ctrace__stream *s)
 {
-	if (s->cur != NULL)
+	if (s->cur != NULL && s->chunk != CTRACE_NO_CHUNK)
 		ctrace__file_release(s->chunk);
 	s->cur = s->limit = s->chunk_end = NULL;
 }
