@@ -80,23 +80,25 @@ define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
 }
 
 /* The pair is not in its first slot: its second, or a DEFINE into one of
- * the two (an empty one, else each in turn).  Sets *slot; returns where
- * the event's own tag goes (p when nothing was written). */
+ * the two (an empty one, else each in turn).  Leaves the slot in
+ * s->miss_slot (not through a pointer: the inline path would keep its
+ * slot in memory); returns where the event's own tag goes (p when nothing
+ * was written). */
 static __attribute__((noinline, unused)) uint8_t *
-pair_miss(struct ctrace__stream *s, uint8_t *p, unsigned *slot, uint32_t h,
+pair_miss(struct ctrace__stream *s, uint8_t *p, unsigned first, uint32_t h,
 	  uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp,
 	  uint64_t now, int may_scan)
 {
-	unsigned first = *slot, second = pair_slot2(h);
+	unsigned second = pair_slot2(h);
 	if (s->pair[second].fn == fn && s->pair[second].site == site) {
-		*slot = second;
+		s->miss_slot = (uint8_t)second;
 		return p;
 	}
 	unsigned victim = first;
 	if (s->pair[first].fn != 0 &&
 	    (s->pair[second].fn == 0 || (s->victim ^= 1)))
 		victim = second;
-	*slot = victim;
+	s->miss_slot = (uint8_t)victim;
 	return define_pair(s, p, victim, fn, site, sp, fp, now, may_scan);
 }
 
@@ -194,9 +196,11 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 	uint32_t h = pair_hash(fn, site);
 	unsigned slot = pair_slot(h);
 	uint8_t *q = p;
-	if (unlikely(s->pair[slot].fn != fn || s->pair[slot].site != site))
-		q = pair_miss(s, p, &slot, h, fn, site, exit_bit ? 0 : sp, fp,
+	if (unlikely(s->pair[slot].fn != fn || s->pair[slot].site != site)) {
+		q = pair_miss(s, p, slot, h, fn, site, exit_bit ? 0 : sp, fp,
 			      now, may_scan);
+		slot = s->miss_slot;
+	}
 
 	uint8_t *d = q + 1;
 	while (delta >= 0x80) {

@@ -117,6 +117,7 @@ struct ctrace__stream {
 	uint8_t lost_reason;
 	uint32_t modules_epoch; /* ctrace__modules_epoch the pairs belong to */
 	uint8_t victim;         /* which of a pair's two slots a DEFINE takes */
+	uint8_t miss_slot;      /* the slot pair_miss() chose (emit.h) */
 };
 
 CTRACE_HIDDEN void ctrace__stream_init(struct ctrace__stream *s, uint16_t kind,
