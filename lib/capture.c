@@ -844,8 +844,11 @@ uintptr_t ctrace__trampoline_exit(struct ctrace__retregs *r)
 		lost_return();
 	struct ctrace__tramp_entry *e = &c->stack[found - 1];
 	uintptr_t real = e->real;
+	/* Not in a child no fork handler ran in: the chunk is the parent's. */
 	if (e->rec != NULL && t->main.cur != NULL &&
-	    t->main.chunk == e->chunk) {
+	    t->main.chunk == e->chunk &&
+	    (atomic_load_explicit(&ctrace__gate, memory_order_relaxed) &
+	     CTRACE_GATE_LIVE)) {
 		if (e->mask != 0)
 			fill_compact(e->rec, r, e->mask, e->mem);
 		else

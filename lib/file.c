@@ -306,6 +306,16 @@ int ctrace__file_open(const struct ctrace__config *c)
  * Forked children
  * ------------------------------------------------------------------------ */
 
+void ctrace__file_orphan_chunk(uint64_t index)
+{
+	struct segment *s = &segments[index / chunks_per_segment];
+	uint8_t *a = atomic_exchange(&s->addr, NULL);
+	if (a != NULL)
+		mmap(a, SEGMENT_BYTES, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE,
+		     -1, 0);
+}
+
 int ctrace__file_reopen_child(uint32_t parent_pid, uint32_t parent_thread,
 			      uint64_t fork_ticks)
 {

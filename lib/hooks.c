@@ -8,6 +8,7 @@
  * takes a slow path out of line.
  */
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -45,6 +46,63 @@ static inline void policy(struct ctrace__thread *t, uint8_t exit_bit,
 		ctrace__policy_enter(t, fn, site, sp, fp);
 }
 
+static inline __attribute__((always_inline)) void
+record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
+       uintptr_t site, uintptr_t sp, uintptr_t fp);
+
+/* Below the stack pointer a hook was entered with, a signal handler's
+ * frames start at least this far down (the kernel's signal frame, with
+ * the FPU state, is larger); a hook nearer than that, or above, is not in
+ * a handler on that stack. */
+#define CTRACE_SIGNAL_FRAME_MIN ((uintptr_t)512)
+
+/* A hook found the thread inside the recorder: true if the recorder is no
+ * longer running (a handler that interrupted it left with siglongjmp),
+ * false if this runs in a handler nested in it.  A handler on an
+ * alternate stack may lie anywhere: sigaltstack tells, and is asked only
+ * when the stack pointers alone say the recorder was left. */
+static int recorder_left(const struct ctrace__thread *t, uintptr_t sp)
+{
+	if (sp == 0 || sp + CTRACE_SIGNAL_FRAME_MIN <= t->busy_sp)
+		return 0;
+	stack_t ss;
+	if (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK))
+		return 0;
+	return 1;
+}
+
+/* Puts a stream left by a jump back in order.  emit() updates the stream
+ * after the event's tag, so the stream is as before the event (its tag
+ * unwritten: the event, or the ARGS record that follows it, is lost) or
+ * after it (recorded), unless the jump came between the two: then the
+ * event is whole in the chunk but the stream's time and stack bases are
+ * not known, and it moves to a new chunk.  Bytes the abandoned writer
+ * left after the tag are cleared: a reader must find zeros after the last
+ * group.  The pairs may hold one not defined: all are defined again. */
+static void recover_stream(struct ctrace__stream *s, uint64_t now)
+{
+	memset(s->pair, 0, sizeof s->pair);
+	if (s->cur == NULL || s->cur >= s->chunk_end)
+		return;
+	if (*s->cur != 0) {
+		ctrace__stream_release(s);
+		return;
+	}
+	size_t dirty = CTRACE_MAX_EVENT_BYTES + ctrace__args_max_bytes;
+	if (dirty > (size_t)(s->chunk_end - s->cur))
+		dirty = (size_t)(s->chunk_end - s->cur);
+	memset(s->cur, 0, dirty);
+	ctrace__stream_lost(s, now, CTRACE_LOST_JUMPED);
+}
+
+static void recover(struct ctrace__thread *t, uint64_t now)
+{
+	recover_stream(&t->main, now);
+	if (t->signal_busy && t->signal != NULL)
+		recover_stream(t->signal, now);
+	t->signal_busy = 0;
+}
+
 static __attribute__((noinline)) void
 hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	  uintptr_t site, uintptr_t sp, uintptr_t fp)
@@ -58,8 +116,10 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 			break;
 		ctrace__capture_setup();
 		t->state = CTRACE_T_BUSY;
+		t->busy_sp = sp;
 		ctrace__barrier();
-		if (atomic_load_explicit(&ctrace__gate, memory_order_relaxed))
+		if (atomic_load_explicit(&ctrace__gate, memory_order_relaxed) !=
+		    CTRACE_GATE_LIVE)
 			policy(t, exit_bit, fn, site, sp, fp);
 		else
 			emit(&t->main, exit_bit, fn, site, sp, fp,
@@ -69,14 +129,24 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		break;
 
 	case CTRACE_T_BUSY: {
+		uint64_t now = ctrace__now();
+		if (recorder_left(t, sp)) {
+			recover(t, now);
+			t->busy_sp = sp;
+			ctrace__barrier();
+			record(t, exit_bit, fn, site, sp, fp);
+			ctrace__barrier();
+			t->state = CTRACE_T_IDLE;
+			break;
+		}
 		/* A signal handler interrupted the recorder on this thread: its
 		 * events go to the thread's signal stream, merged back by time
 		 * when the trace is read.  A signal inside that one is counted,
 		 * not stored. */
-		uint64_t now = ctrace__now();
 		uint8_t gate = atomic_load_explicit(&ctrace__gate,
 						    memory_order_relaxed);
-		if ((gate & CTRACE_GATE_OFF) || t->thread_off ||
+		if (!(gate & CTRACE_GATE_LIVE) || (gate & CTRACE_GATE_OFF) ||
+		    t->thread_off ||
 		    ((gate & CTRACE_GATE_TABLE) &&
 		     (ctrace__function_flags(fn) & CTRACE_F_SKIP)))
 			break;
@@ -116,11 +186,11 @@ record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
        uintptr_t site, uintptr_t sp, uintptr_t fp)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
-	if (likely(gate == 0)) {
+	if (likely(gate == CTRACE_GATE_LIVE)) {
 		emit(&t->main, exit_bit, fn, site, sp, fp, ctrace__now(), 1);
 		return;
 	}
-	if (gate == CTRACE_GATE_TABLE) {
+	if (gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE)) {
 		uint8_t flags = ctrace__function_flags(fn);
 		if (flags & CTRACE_F_SKIP)
 			return;
@@ -141,10 +211,11 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 {
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
+		uintptr_t sp = CTRACE_CALLER_SP();
 		t->state = CTRACE_T_BUSY;
+		t->busy_sp = sp;
 		ctrace__barrier();
-		record(t, 0, (uintptr_t)fn, (uintptr_t)site,
-		       CTRACE_CALLER_SP(), fp);
+		record(t, 0, (uintptr_t)fn, (uintptr_t)site, sp, fp);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		return;
@@ -160,6 +231,7 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		t->state = CTRACE_T_BUSY;
+		t->busy_sp = r->sp;
 		ctrace__barrier();
 		ctrace__policy_enter_regs(t, (uintptr_t)fn, (uintptr_t)site,
 					  r->sp, r);
@@ -177,10 +249,12 @@ __cyg_profile_func_exit(void *fn, void *site)
 {
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
+		uintptr_t sp = ctrace__sp();
 		t->state = CTRACE_T_BUSY;
+		t->busy_sp = sp;
 		ctrace__barrier();
 		record(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn, (uintptr_t)site,
-		       ctrace__sp(), 0);
+		       sp, 0);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		return;

@@ -30,6 +30,8 @@ static sigset_t fork_saved_mask;
  * before any it makes once fork() returns, so a reader can tell which of
  * them the child inherits open. */
 static uint64_t fork_ticks;
+/* The gate before fork(): the child's copy of its page is wiped. */
+static uint8_t fork_gate;
 
 uint32_t ctrace__gettid(void)
 {
@@ -118,9 +120,11 @@ static void register_thread(struct ctrace__thread *t)
 static void thread_exit(void *arg)
 {
 	struct ctrace__thread *t = arg;
-	if (t->state != CTRACE_T_IDLE)
+	if (t->state != CTRACE_T_IDLE ||
+	    atomic_load(&ctrace__global) != CTRACE_G_ON)
 		return;
 	t->state = CTRACE_T_BUSY;
+	t->busy_sp = ctrace__sp();
 	ctrace__barrier();
 	uint64_t now = ctrace__now();
 	ctrace__stream_record(&t->main, CTRACE_REC_THREAD_END, &now, 8);
@@ -142,6 +146,7 @@ static void before_fork(void)
 	ctrace__meta_lock(&fork_saved_mask);
 	ctrace__file_lock_for_fork();
 	fork_ticks = ctrace__now();
+	fork_gate = atomic_load(&ctrace__gate);
 }
 
 static void after_fork_parent(void)
@@ -155,7 +160,18 @@ static void after_fork_child(void)
 	struct ctrace__thread *t = &ctrace__self;
 	uint32_t parent_pid = ctrace__file.header->pid;
 	uint32_t parent_thread = t->main.thread;
+	/* fork() in a signal handler that interrupted the recorder: the
+	 * interrupted writer goes on once the handler returns, into the
+	 * parent's chunk unless that memory becomes the child's own. */
+	int writing = t->state == CTRACE_T_BUSY;
 
+	atomic_store(&ctrace__gate, fork_gate);
+	if (writing) {
+		if (t->main.cur != NULL)
+			ctrace__file_orphan_chunk(t->main.chunk);
+		if (t->signal != NULL && t->signal->cur != NULL)
+			ctrace__file_orphan_chunk(t->signal->chunk);
+	}
 	/* The chunks this thread holds are the parent's: forget them
 	 * without writing anything. */
 	t->main.cur = t->main.limit = t->main.chunk_end = NULL;
@@ -174,8 +190,24 @@ static void after_fork_child(void)
 	atomic_store(&next_thread, 1);
 	record_process();
 	ctrace__modules_scan(ctrace__now());
-	if (t->state == CTRACE_T_IDLE)
+	if (t->state == CTRACE_T_IDLE || writing)
 		register_thread(t);
+	if (writing) {
+		/* What the writer still stores lands in the orphaned chunk;
+		 * the next event claims one of the child's file. */
+		t->main.chunk = CTRACE_NO_CHUNK;
+		if (t->signal != NULL)
+			t->signal->chunk = CTRACE_NO_CHUNK;
+	}
+}
+
+void ctrace__fork_unseen(void)
+{
+	int on = CTRACE_G_ON;
+	if (atomic_compare_exchange_strong(&ctrace__global, &on,
+					   CTRACE_G_OFF))
+		ctrace__warn("a child process made without fork handlers "
+			     "(_Fork) is not traced", "", "");
 }
 
 /* ---------------------------------------------------------------------------
@@ -193,6 +225,12 @@ static int start_process(void)
 	if (pthread_key_create(&thread_key, thread_exit) != 0)
 		return -EAGAIN;
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+#ifdef MADV_WIPEONFORK
+	/* Without it (before Linux 4.14), a child made by _Fork writes into
+	 * the parent's chunks. */
+	madvise(&ctrace__gate_page, sizeof ctrace__gate_page, MADV_WIPEONFORK);
+#endif
+	atomic_fetch_or(&ctrace__gate, CTRACE_GATE_LIVE);
 	record_process();
 	ctrace__modules_scan(ctrace__now());
 	ctrace__control_init(&config);

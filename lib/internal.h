@@ -120,6 +120,7 @@ struct ctrace__stream {
 	struct ctrace__pair pair[CTRACE_PAIR_SLOTS];
 	uint8_t *chunk_end;
 	uint64_t chunk;   /* index of the current chunk, if cur != NULL */
+#define CTRACE_NO_CHUNK UINT64_MAX /* cur is in memory of no file */
 	uint64_t seq;     /* sequence number of the next chunk */
 	uint16_t kind;    /* enum ctrace_chunk_kind */
 	uint32_t thread;  /* thread serial (0: metadata) */
@@ -127,6 +128,9 @@ struct ctrace__stream {
 	/* Events not stored since the last LOST record. */
 	uint64_t lost, lost_first, lost_last;
 	uint8_t lost_reason;
+	uint32_t modules_epoch; /* ctrace__modules_epoch the pairs belong to */
+	uint8_t victim;         /* which of a pair's two slots a DEFINE takes */
+	uint8_t miss_slot;      /* the slot pair_miss() chose (emit.h) */
 };
 
 CTRACE_HIDDEN void ctrace__stream_init(struct ctrace__stream *s, uint16_t kind,
@@ -179,6 +183,11 @@ CTRACE_HIDDEN int ctrace__file_reopen_child(uint32_t parent_pid,
 /* Claims the next chunk: returns its address and index, or NULL with
  * *reason set (enum ctrace_lost_reason). */
 CTRACE_HIDDEN uint8_t *ctrace__file_claim(uint64_t *index, uint8_t *reason);
+/* In a child forked while this thread was writing chunk `index` (fork()
+ * in a signal handler that interrupted the recorder): the writer goes on
+ * when the handler returns, so the chunk's memory becomes the child's own
+ * (its file mapping is replaced), and the child's file never sees it. */
+CTRACE_HIDDEN void ctrace__file_orphan_chunk(uint64_t index);
 /* A writer is done with chunk `index`. */
 CTRACE_HIDDEN void ctrace__file_release(uint64_t index);
 /* Trims preallocated space and marks the trace finalized. */
@@ -200,8 +209,10 @@ CTRACE_HIDDEN void ctrace__modules_scan(uint64_t now);
  * lies outside every known module and the loader's list has changed.
  * The scan is dated `now`, so the module is known from that event on. */
 CTRACE_HIDDEN void ctrace__modules_check(uintptr_t addr, uint64_t now);
-/* Rescans if the loader's list changed (at chunk claims). */
+/* Rescans if the loader's list changed (at chunk claims, after a pause). */
 CTRACE_HIDDEN void ctrace__modules_refresh(uint64_t now);
+/* Bumped whenever a scan finds an object loaded or unloaded. */
+CTRACE_HIDDEN extern _Atomic uint32_t ctrace__modules_epoch;
 CTRACE_HIDDEN void ctrace__modules_reset(void);
 /* The NT_GNU_BUILD_ID of a loaded object, copied to id (at most max bytes);
  * returns its length, 0 if it has none. */
@@ -265,6 +276,10 @@ struct ctrace__thread {
 	uint8_t state;          /* enum ctrace__state */
 	uint8_t signal_busy;    /* inside the recorder for the signal stream */
 	uint8_t thread_off;     /* ctrace_thread_disable() */
+	/* The stack pointer the recorder was last entered with: a hook far
+	 * below it runs in a signal handler that interrupted the recorder,
+	 * one near or above it follows a jump out of such a handler. */
+	uintptr_t busy_sp;
 	struct ctrace__stream main;
 	struct ctrace__stream *signal; /* allocated on first use */
 	/* Shadow stack, kept only on the policy path. */
@@ -289,6 +304,9 @@ CTRACE_HIDDEN extern _Atomic int ctrace__global;
 /* First event of a thread: starts the recorder if needed and registers the
  * thread.  Leaves t->state IDLE (record) or OFF. */
 CTRACE_HIDDEN void ctrace__thread_start(struct ctrace__thread *t);
+/* A hook found CTRACE_GATE_LIVE clear in a process that was recording:
+ * a child no fork handler ran in.  Stops recording in it. */
+CTRACE_HIDDEN void ctrace__fork_unseen(void);
 CTRACE_HIDDEN uint32_t ctrace__gettid(void);
 
 /* ---------------------------------------------------------------------------
@@ -302,7 +320,17 @@ CTRACE_HIDDEN uint32_t ctrace__gettid(void);
 #define CTRACE_GATE_OFF 0x08      /* tracing switched off process-wide */
 #define CTRACE_GATE_SHADOW 0x10   /* tracing may be switched: keep stacks */
 #define CTRACE_GATE_CALLBACK 0x20 /* ctrace_set_callback */
-CTRACE_HIDDEN extern _Atomic uint8_t ctrace__gate;
+/* Set once the process records.  The gate has a page of its own, wiped in
+ * a forked child (MADV_WIPEONFORK) until the child's fork handler sets it
+ * again: a child made without fork handlers (_Fork) finds it clear at its
+ * first event, on the path any other bit takes, and records nothing. */
+#define CTRACE_GATE_LIVE 0x80
+struct ctrace__gate_page {
+	_Alignas(4096) _Atomic uint8_t gate;
+	uint8_t rest[4095];
+};
+CTRACE_HIDDEN extern struct ctrace__gate_page ctrace__gate_page;
+#define ctrace__gate (ctrace__gate_page.gate)
 CTRACE_HIDDEN extern uint32_t ctrace__max_depth;
 CTRACE_HIDDEN extern uint64_t ctrace__min_ticks;
 CTRACE_HIDDEN extern ctrace_callback_fn ctrace__callback;

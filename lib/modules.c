@@ -35,6 +35,9 @@ static struct known *known;
 static _Atomic size_t n_known;
 static uint32_t generation;
 static uint64_t seen_adds = ~0ull, seen_subs = ~0ull;
+/* Bumped by each scan that found an object loaded or unloaded: the pair
+ * tables of every stream must then be started afresh (emit.h). */
+_Atomic uint32_t ctrace__modules_epoch;
 /* Bumped when an object is found gone: threads' cached hits are stale. */
 static _Atomic uint32_t map_generation;
 static __thread uintptr_t hit_start, hit_end
@@ -157,6 +160,18 @@ static int collect_one(struct dl_phdr_info *info, size_t size, void *data)
  * Recording
  * ------------------------------------------------------------------------ */
 
+/* dl_iterate_phdr with signals blocked: it holds the loader's lock, which
+ * a signal handler that jumps out (siglongjmp) would leave taken for
+ * good, and the program's next dlopen would wait on it forever. */
+static void iterate_loader(struct collection *c)
+{
+	sigset_t all, saved;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &saved);
+	dl_iterate_phdr(collect_one, c);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+}
+
 static uint64_t hash_path(const char *p, size_t n)
 {
 	uint64_t h = 14695981039346656037ull;
@@ -228,7 +243,7 @@ void ctrace__modules_scan(uint64_t now)
 		c.used = 0;
 		c.overflow = 0;
 		c.first = 1;
-		dl_iterate_phdr(collect_one, &c);
+		iterate_loader(&c);
 		if (!c.overflow)
 			break;
 		munmap(c.buf, c.size);
@@ -238,7 +253,7 @@ void ctrace__modules_scan(uint64_t now)
 	sigset_t saved;
 	ctrace__meta_lock(&saved);
 	generation++;
-	int added = 0;
+	int added = 0, removed = 0;
 	for (size_t off = 0; off < c.used;) {
 		const struct object *o = (const struct object *)(c.buf + off);
 		added |= record_object(o, now);
@@ -251,6 +266,7 @@ void ctrace__modules_scan(uint64_t now)
 			continue;
 		atomic_store(&k->gone, 1);
 		atomic_fetch_add(&map_generation, 1);
+		removed = 1;
 		uint8_t rec[16];
 		put_u64(rec, now);
 		put_u64(rec + 8, k->start);
@@ -258,6 +274,8 @@ void ctrace__modules_scan(uint64_t now)
 	}
 	seen_adds = c.adds;
 	seen_subs = c.subs;
+	if (added || removed)
+		atomic_fetch_add(&ctrace__modules_epoch, 1);
 	ctrace__meta_unlock(&saved);
 	munmap(c.buf, c.size);
 	/* A new object's functions need their filter flags (a no-op without
@@ -287,74 +305,21 @@ void ctrace__modules_check(uintptr_t addr, uint64_t now)
 	 * changed, or code outside every object (JIT) would rescan on each
 	 * new pair. */
 	struct collection c = {.first = 1};
-	dl_iterate_phdr(collect_one, &c);
+	iterate_loader(&c);
 	if (c.adds != seen_adds || c.subs != seen_subs)
 		ctrace__modules_scan(now);
 }
 
-/* A thread claims a chunk: catches a dlclose or dlopen the wrappers below
- * did not see (called from a shared library, not the program). */
+/* A thread claims a chunk, or an event follows a pause: catches a dlopen
+ * or dlclose made since the last look. */
 void ctrace__modules_refresh(uint64_t now)
 {
 	if (known == NULL)
 		return;
 	struct collection c = {.first = 1};
-	dl_iterate_phdr(collect_one, &c);
+	iterate_loader(&c);
 	if (c.adds != seen_adds || c.subs != seen_subs)
 		ctrace__modules_scan(now);
-}
-
-/* ---------------------------------------------------------------------------
- * dlopen and dlclose
- * ------------------------------------------------------------------------ */
-
-/* After the loader changed its list: record the change, and start the
- * calling thread's pair tables afresh, so that a function of a new object
- * at an address an unloaded one used is defined again (its name differs). */
-static void loader_changed(void)
-{
-	struct ctrace__thread *t = &ctrace__self;
-	if (atomic_load(&ctrace__global) != CTRACE_G_ON ||
-	    t->state != CTRACE_T_IDLE)
-		return;
-	int saved_errno = errno;
-	t->state = CTRACE_T_BUSY;
-	ctrace__barrier();
-	ctrace__modules_scan(ctrace__now());
-	memset(t->main.pair, 0, sizeof t->main.pair);
-	if (t->signal != NULL)
-		memset(t->signal->pair, 0, sizeof t->signal->pair);
-	ctrace__barrier();
-	t->state = CTRACE_T_IDLE;
-	errno = saved_errno;
-}
-
-/* The program's own calls bind to these (they are in the executable);
- * the real functions are the next definitions, in libc. */
-__attribute__((visibility("default"))) void *dlopen(const char *file,
-						    int mode)
-{
-	static void *(*real)(const char *, int);
-	if (real == NULL)
-		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
-	if (real == NULL)
-		return NULL;
-	void *h = real(file, mode);
-	if (h != NULL)
-		loader_changed();
-	return h;
-}
-
-__attribute__((visibility("default"))) int dlclose(void *handle)
-{
-	static int (*real)(void *);
-	if (real == NULL)
-		real = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
-	if (real == NULL)
-		return -1;
-	int r = real(handle);
-	loader_changed();
-	return r;
 }
 
 /* In a fork()ed child: the new file has recorded nothing yet. */

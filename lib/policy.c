@@ -16,7 +16,7 @@
 #include "capture.h"
 #include "emit.h"
 
-_Atomic uint8_t ctrace__gate;
+struct ctrace__gate_page ctrace__gate_page;
 uint32_t ctrace__max_depth;      /* CTRACE_DEPTH; 0: no limit */
 uint64_t ctrace__min_ticks;      /* CTRACE_MIN_DURATION in clock ticks */
 ctrace_callback_fn ctrace__callback;
@@ -136,11 +136,15 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	     uintptr_t sp, uintptr_t fp, const struct ctrace__regs *regs)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
+	if (unlikely(!(gate & CTRACE_GATE_LIVE))) {
+		ctrace__fork_unseen();
+		return;
+	}
 	uint8_t flags = (gate & CTRACE_GATE_TABLE) ? ctrace__function_flags(fn)
 						   : 0;
 	/* Filters alone decide by address, entry and exit alike: no shadow
 	 * stack, so a filtered-out function costs one table lookup. */
-	if (gate == CTRACE_GATE_TABLE &&
+	if (gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE) &&
 	    !(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
 		if (!(flags & CTRACE_F_SKIP))
 			emit(&t->main, 0, fn, site, sp, fp, ctrace__now(), 1);
@@ -149,7 +153,7 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	/* Capture with filters alone needs no shadow stack either: nothing
 	 * can switch recording between an entry and its exit. */
 	struct ctrace__frame *f = NULL;
-	if (gate != CTRACE_GATE_TABLE) {
+	if (gate != (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE)) {
 		f = push(t, fn, site, sp);
 		if (f == NULL || (flags & CTRACE_F_SKIP) ||
 		    !recording(t, gate) ||
@@ -210,7 +214,11 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 			 uintptr_t site, uintptr_t sp)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
-	if (gate == CTRACE_GATE_TABLE) {
+	if (unlikely(!(gate & CTRACE_GATE_LIVE))) {
+		ctrace__fork_unseen();
+		return;
+	}
+	if (gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE)) {
 		uint8_t flags = ctrace__function_flags(fn);
 		if (flags & CTRACE_F_SKIP)
 			return;
@@ -236,7 +244,7 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 	if (unlikely(patched))
 		site = real;
 	struct ctrace__frame *f = NULL;
-	if (gate != CTRACE_GATE_TABLE) {
+	if (gate != (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE)) {
 		f = pop(t, fn);
 		if (f != NULL) {
 			if (!f->recorded)

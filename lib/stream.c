@@ -80,8 +80,8 @@ uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
 		errno = saved_errno;
 		return NULL;
 	}
-	/* Once a chunk: a library the program's dlopen and dlclose wrappers
-	 * did not see.  Never for the signal stream (a handler that
+	/* Once a chunk: a library loaded or unloaded since the last look.
+	 * Never for the signal stream (a handler that
 	 * interrupted the recorder) or the metadata (its lock is held). */
 	if (s->kind == CTRACE_CHUNK_EVENTS)
 		ctrace__modules_refresh(now);
@@ -103,6 +103,8 @@ uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
 	s->last = now;
 	s->last_sp = 0;
 	memset(s->pair, 0, sizeof s->pair);
+	s->modules_epoch = atomic_load_explicit(&ctrace__modules_epoch,
+						memory_order_relaxed);
 	if (s->lost)
 		put_lost_record(s);
 	errno = saved_errno;
@@ -124,7 +126,7 @@ void ctrace__stream_lost(struct ctrace__stream *s, uint64_t now,
 
 void ctrace__stream_release(struct ctrace__stream *s)
 {
-	if (s->cur != NULL)
+	if (s->cur != NULL && s->chunk != CTRACE_NO_CHUNK)
 		ctrace__file_release(s->chunk);
 	s->cur = s->limit = s->chunk_end = NULL;
 }

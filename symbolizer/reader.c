@@ -554,6 +554,8 @@ const char *lost_reason_text(unsigned reason)
 		return "nested signal handlers";
 	case CTRACE_LOST_TOO_LARGE:
 		return "the trace reached its size limit";
+	case CTRACE_LOST_JUMPED:
+		return "a jump out of a signal handler interrupted the recorder";
 	default:
 		return "unknown reason";
 	}

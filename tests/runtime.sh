@@ -1,6 +1,7 @@
 #!/bin/sh
 # runtime.sh -- the recorder in the running program: errno, the CTRACE and
-# CTRACE_OUTPUT settings, fork(), another traced program started while
+# CTRACE_OUTPUT settings, fork() (in a signal handler too) and _Fork(),
+# another traced program started while
 # the first one traces, and signal handlers.
 
 . "$(dirname "$0")/lib.sh"
@@ -143,6 +144,41 @@ case_fork() {
 		fail "unexpected trace files: $files"
 }
 
+# fork() in a signal handler that interrupted the recorder: every child
+# lives, and writes its own trace, whole, with its one call.
+case_fork_handler() {
+	use_config "$1"
+	build_c forks "$PROGS/forks.c"
+	run_traced trace.bin "$BIN/forks" handler 20
+	[ "$(cat trace.bin.out)" = "20 20" ] ||
+		fail "children that did not exit 0: $(cat trace.bin.out)"
+	symbolize_stable parent trace.bin
+	n=0
+	for f in trace.bin.*; do
+		case $f in *.out|*.err) continue ;; esac
+		symbolize_stable child "$f"
+		[ "$(calls_of child child_work)" = 1 ] ||
+			fail "$f: child_work not called once"
+		n=$((n + 1))
+	done
+	[ "$n" = 20 ] || fail "$n child traces, expected 20"
+}
+
+# _Fork() runs no fork handler: its children record nothing (one line
+# says so), and the parent's trace stays whole.
+case_fork_bare() {
+	use_config "$1"
+	build_c forks "$PROGS/forks.c"
+	CTRACE_OUTPUT=trace.bin "$BIN/forks" bare 5 >out 2>err ||
+		fail "forks bare failed"
+	[ "$(cat out)" = "5 5" ] || fail "children failed: $(cat out)"
+	[ "$(grep -c '^ctrace: a child process made without fork handlers' err)" = 5 ] ||
+		{ cat err; fail "expected one line per child"; }
+	ls trace.bin.* >/dev/null 2>&1 && fail "a _Fork child wrote a trace"
+	symbolize_stable parent trace.bin
+	[ "$(calls_of parent after)" = 1000 ] || fail "calls of after lost"
+}
+
 # Both traces at once: a header line for each, both trees complete, the
 # child's calls nested under the two it inherited from its parent.
 case_fork_both() {
@@ -210,6 +246,8 @@ done
 for cfg in $(configs_pie); do
 	run_case "fork-$cfg" case_fork "$cfg"
 	run_case "fork-both-$cfg" case_fork_both "$cfg"
+	run_case "fork-handler-$cfg" case_fork_handler "$cfg"
+	run_case "fork-bare-$cfg" case_fork_bare "$cfg"
 	run_case "spawn-$cfg" case_spawn "$cfg"
 	run_case "signals-$cfg" case_signals "$cfg"
 done

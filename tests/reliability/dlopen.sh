@@ -1,7 +1,8 @@
 #!/bin/sh
 # dlopen.sh -- instrumented libraries unloaded and loaded again: the same
 # library at another address, and another library at the same address
-# (same code, other names).  Every call resolves to its own library.
+# (same code, other names).  Every call resolves to its own library.  A
+# library's own dlopen finds its plugin as it would without the recorder.
 
 . "$(dirname "$0")/rel.sh"
 test_init reliability-dlopen
@@ -77,8 +78,36 @@ case_inplace() {
 	done
 }
 
+# A shared library loads its plugin by bare name through its own RUNPATH
+# ($ORIGIN/plugins): the loader must see the library as the caller, with
+# and without recording.
+case_runpath() {
+	use_config "$1"
+	need_python
+	mkdir -p "$BIN/plugins"
+	build_shlib plugins/libgamma.so -DNAME=gamma "$RPROGS/plugin.c"
+	# shellcheck disable=SC2016
+	build_shlib libhost.so "$RPROGS/host.c" \
+		-Wl,--enable-new-dtags,-rpath,'$ORIGIN/plugins'
+	build_c runpath "$RPROGS/runpath.c" -L"$BIN" -lhost \
+		-Wl,--enable-new-dtags,-rpath,"$BIN"
+	CTRACE=off "$BIN/runpath" >off.out 2>off.err ||
+		{ cat off.out off.err; fail "runpath failed with CTRACE=off"; }
+	run_traced trace.bin "$BIN/runpath"
+	[ "$(cat trace.bin.out)" = 42 ] || fail "wrong output: $(cat trace.bin.out)"
+	"$CTRACE_SYMBOLIZE" -f json trace.bin | "$PYTHON3" -c '
+import json, os, sys
+for c in json.load(sys.stdin)["calls"]:
+    if c["function"] in ("host_run", "inner", "gamma_entry"):
+        print(c["function"], os.path.basename(c["library"] or "?"))' >libs
+	printf '%s\n' 'inner libgamma.so' 'gamma_entry libgamma.so' \
+		'host_run libhost.so' >want
+	compare want libs
+}
+
 for cfg in $(configs_pie); do
 	run_case "inplace-$cfg" case_inplace "$cfg"
+	run_case "runpath-$cfg" case_runpath "$cfg"
 	run_case "twice-$cfg" case_twice "$cfg"
 	run_case "swap-$cfg" case_swap "$cfg"
 done

@@ -3,7 +3,8 @@
 # SIGSEGV handler on an alternate stack, a coroutine (swapcontext) that
 # yields from nested calls, a call with a big frame after longjmp, and
 # thousands of random longjmps, C++ throws and coroutine switches through
-# frames of many sizes.
+# frames of many sizes, and siglongjmp out of a timer signal's handler at
+# random points, the recorder included.
 
 . "$(dirname "$0")/rel.sh"
 test_init reliability-nonlocal
@@ -34,7 +35,41 @@ case_jumps() {
 	done
 }
 
+# siglongjmp out of a timer signal's handler that may have interrupted the
+# recorder: the thread records on (main ends, every call of mark at depth
+# 1), and loses at most one event per jump, each counted: calls of mark
+# missing from the tree are no more than the events counted lost.
+case_sigjumps() {
+	use_config "$1"
+	build_c sigjumps "$RPROGS/sigjumps.c"
+	for seed in 1 2 3; do
+		CTRACE_ARGS=$2 CTRACE_RETVAL=$2 \
+			run_traced trace.bin "$BIN/sigjumps" "$seed" 2000
+		read -r rounds jumps <trace.bin.out
+		[ "$jumps" -gt 0 ] || fail "seed $seed: no jump happened"
+		# shellcheck disable=SC2086
+		"$CTRACE_SYMBOLIZE" $STABLE_OPTS trace.bin >tree 2>err ||
+			{ cat err; fail "seed $seed: ctrace-symbolize failed"; }
+		if grep -v 'jump out of a signal handler' err | grep -q .; then
+			cat err
+			fail "seed $seed: lost for another reason, or bad trace"
+		fi
+		lost=$(sed -n 's/.*: \([0-9]*\) events* w[ae][sr]e* lost.*/\1/p' err)
+		lost=${lost:-0}
+		[ "$lost" -le "$jumps" ] ||
+			fail "seed $seed: $lost events lost for $jumps jumps"
+		call_depths tree | grep ' mark$' >marks
+		grep -v '^1 mark$' marks && fail "seed $seed: mark not at depth 1"
+		n=$(wc -l <marks)
+		[ "$n" -le "$rounds" ] && [ $((rounds - n)) -le "$lost" ] ||
+			fail "seed $seed: $n calls of mark of $rounds, $lost lost"
+		tree_text tree | tail -n 1 | grep -qx '} /\* main \*/' ||
+			fail "seed $seed: main did not end"
+	done
+}
+
 for cfg in $(configs_pie); do
+	run_case "sigjumps-$cfg" case_sigjumps "$cfg" ""
 	run_case "segv-altstack-$cfg" case_tree "$cfg" segv segv-altstack
 	run_case "coroutine-$cfg" case_tree "$cfg" coroutine coroutine
 	# after longjmp, a call with a bigger frame than the abandoned ones:
