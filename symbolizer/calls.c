@@ -250,6 +250,38 @@ static bool resume_for_exit(struct output *o, struct thread *th,
 	return false;
 }
 
+/* Whether an open call made at the call site of exit p exists. */
+static bool site_open(const struct thread *th, const struct pair *p)
+{
+	for (size_t i = th->depth; i-- > 0;)
+		if (th->stack[i].pair->fn == p->fn &&
+		    th->stack[i].pair->site == p->site)
+			return true;
+	return false;
+}
+
+/* Whether exit ev, which names no open call's call site, is the exit of
+ * the innermost open call: an inlined copy of the same function.  That is
+ * gcc's partial inlining: f's cheap test is inlined into its callers (the
+ * entry hook runs in the caller's frame, with the caller's return address
+ * as call site, and the DEFINE's inlined bit set), its body is f.part.N,
+ * called from there, whose exit hook passes f.part.N's own return
+ * address, a call site in the caller.  Calls nest: an exit of f while an
+ * entered f is the innermost open call is that call's, unless its frame
+ * was left by longjmp, and then the exit would name an open call's site.
+ * Exact for calls whose DEFINE carries a frame; without one (traces
+ * before format 1.1) the inlined bit is unknown and nothing matches. */
+static bool split_exit(const struct thread *th, const struct event *ev)
+{
+	const struct pair *top;
+
+	if (th->depth == 0)
+		return false;
+	top = th->stack[th->depth - 1].pair;
+	return top->fn == ev->pair->fn && top->inlined &&
+	       top->site != ev->pair->site && !site_open(th, ev->pair);
+}
+
 static void on_exit_event(struct output *o, struct thread *th,
 			  const struct event *ev)
 {
@@ -267,6 +299,8 @@ static void on_exit_event(struct output *o, struct thread *th,
 		while (i > 0 && !exits_here(ev, &th->stack[i - 1], NULL, false))
 			i--;
 	}
+	if (i == 0 && split_exit(th, ev))
+		i = th->depth;
 	if (i > 0) {
 		size_t other = i; /* the first call above on another stack */
 		i--;
@@ -408,7 +442,8 @@ void thread_step(struct output *o, struct thread *th)
 		th->args = args;
 		if (next && next->kind == EV_EXIT &&
 		    next->pair->fn == ev.pair->fn &&
-		    next->pair->site == ev.pair->site &&
+		    (next->pair->site == ev.pair->site ||
+		     (ev.pair->inlined && !site_open(th, next->pair))) &&
 		    (!next->sp || !ev.sp || on_stack(next->sp, ev.sp, ev.sp))) {
 			th->retval = next->extra
 				? values_retval(th->trace, next->pair,

@@ -1,0 +1,51 @@
+#!/bin/sh
+# trees.sh -- call trees of optimized code that gcc and clang inline,
+# split or reshape, checked against the counting oracle (calls and depth
+# sums per function) at every optimization level, and against the
+# expected trees.
+
+. "$(dirname "$0")/lib.sh"
+test_init trees
+
+# The configurations: those of the other scripts and -O1, -O3, -Os.
+configs_all_levels() {
+	if [ -n "${CTRACE_TEST_CONFIGS:-}" ]; then
+		echo "$CTRACE_TEST_CONFIGS"
+		return
+	fi
+	for c in cc ${CLANG:+clang}; do
+		for o in O0 O1 O2 O3 Os; do
+			for p in pie nopie; do
+				echo "$c-$o-$p"
+			done
+		done
+	done
+}
+
+# gcc -O2 splits visit() into its test, inlined into the callers, and
+# visit.part.0 (partial inlining): the exit hook of the inlined copies
+# runs in visit.part.0 with another call site than their entry's.
+case_partial() {
+	use_config "$1"
+	build_pair c partial "$PROGS/partial.c"
+	if [ "$CUR_FAMILY$CUR_OPT" = gcc-O2 ]; then
+		# the case this program is for must really be built
+		objdump -d "$BIN/partial" |
+			awk '/<visit\.part\.0>:/,/^$/' >part.s
+		grep -q '__cyg_profile_func_exit' part.s ||
+			fail "gcc -O2 did not split visit() with its exit hook in visit.part.0"
+	fi
+	run_traced trace.bin "$BIN/partial" 1
+	symbolize_stable tree trace.bin
+	compare "$EXPECTED/partial.tree" tree
+	check_tree tree
+	oracle_check trace.bin "$BIN/partial" 1
+	run_traced trace50.bin "$BIN/partial" 50
+	oracle_check trace50.bin "$BIN/partial" 50
+}
+
+for cfg in $(configs_all_levels); do
+	run_case "partial-$cfg" case_partial "$cfg"
+done
+
+test_finish
