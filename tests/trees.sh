@@ -44,8 +44,32 @@ case_partial() {
 	oracle_check trace50.bin "$BIN/partial" 50
 }
 
+# Return values with an instrumented function inlined (gcc, -O1 and up):
+# the inlined copy's hooks run in a frame whose return address was
+# replaced by the trampoline.  Every call at its depth, every value the
+# one the program printed, no call site in the recorder.
+case_retinline() {
+	use_config "$1"
+	build_pair c retinline "$PROGS/retinline.c"
+	CTRACE_RETVAL=all run_traced trace.bin "$BIN/retinline" 5
+	symbolize_stable tree trace.bin
+	check_tree tree
+	oracle_check trace.bin "$BIN/retinline" 5
+	tree_text tree | sed -n -e 's/^ *mid() = \(.*\);$/mid \1/p' \
+		-e 's/^ *top() = \(.*\);$/top \1/p' \
+		-e 's/^ *} = \(.*\); \/\* \(mid\|top\) \*\/$/\2 \1/p' >values
+	grep -e '^mid ' -e '^top ' trace.bin.out >printed
+	# top returns after mid: the tree shows mid's value first, as printed
+	compare printed values
+	symbolize_stable srcline trace.bin --srcline
+	if grep -F 'hooks.S' srcline; then
+		fail "a call site in the recorder's trampoline"
+	fi
+}
+
 for cfg in $(configs_all_levels); do
 	run_case "partial-$cfg" case_partial "$cfg"
+	run_case "retinline-$cfg" case_retinline "$cfg"
 done
 
 test_finish
