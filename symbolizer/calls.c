@@ -324,26 +324,46 @@ static void on_exit_event(struct output *o, struct thread *th,
 		      CLOSE_BEFORE_TRACE);
 }
 
-/* Whether open call f is gone, now that ev is entered: longjmp or an
- * exception left it without an exit.  A callee's frame lies below its
- * caller's return address, so with both frame sizes known (DEFINE records
- * carry them) the test is exact: gone when the new call's CFA is not
- * below f's, unless the new call is a copy inlined into f (its hooks run
- * in f's frame and report f's call site).  Without frame sizes, stack
- * pointers at the hooks must do: a call whose frame is larger than the
- * abandoned one's looks nested in it, and an inlined copy is one at the
- * same stack pointer and call site. */
-static bool abandoned(const struct frame *f, const struct event *ev)
+/* Whether open call frames[i] is gone, now that ev is entered: longjmp
+ * or an exception left it without an exit.  The recorded facts: each
+ * entry's stack pointer at its hook (exact), and per (function, call
+ * site) pair a frame size and an "inlined" bit from a DEFINE.  A real
+ * call's frame is its own entry hook's, the same for every call of the
+ * pair; an inlined copy runs its hooks in its host's frame, with its
+ * host's return address as call site, and a pair shared by copies in
+ * several hosts (called from one indirect call site) carries the frame of
+ * one host only.  So a copy's frame is never used:
+ *  - a copy whose call site is f's runs in the frame that returns where
+ *    f's does: f is its host, or a copy in that host; f is live;
+ *  - a copy with another call site runs in a host that is a callee of f's
+ *    frame if f is live, so below every stack pointer f's frame had at a
+ *    hook; at or above f's, f is gone;
+ *  - a real call's CFA (stack pointer plus its exact frame) lies below
+ *    its caller's return address: gone when not below the CFA of f's
+ *    frame, which for a copy is its host's (the open real call of the same
+ *    call site below it), or failing that lies above f's stack pointer.
+ * Without frame sizes (older traces), stack pointers alone. */
+static bool abandoned(const struct frame *frames, size_t i,
+		      const struct event *ev)
 {
+	const struct frame *f = &frames[i];
 	const struct pair *p = f->pair, *q = ev->pair;
-	uint64_t f_cfa = f->sp + p->frame, ev_cfa = ev->sp + q->frame;
+	uint64_t ev_cfa = ev->sp + q->frame;
 
 	if (!f->sp)
 		return false;
-	if (p->frame && q->frame) {
-		if (q->inlined && p->site == q->site && f_cfa == ev_cfa)
-			return false;
-		return ev_cfa >= f_cfa;
+	if (q->frame && q->inlined)
+		return p->site != q->site && ev->sp >= f->sp;
+	if (q->frame && !p->inlined && p->frame)
+		return ev_cfa >= f->sp + p->frame;
+	if (q->frame && p->inlined) {
+		for (size_t j = i; j-- > 0;) {
+			const struct frame *h = &frames[j];
+			if (h->pair->site == p->site && !h->pair->inlined &&
+			    h->pair->frame && h->sp)
+				return ev_cfa >= h->sp + h->pair->frame;
+		}
+		return ev_cfa > f->sp;
 	}
 	if (p->site == q->site && p->fn != q->fn && f->sp == ev->sp)
 		return false;
@@ -374,7 +394,7 @@ static void before_entry(struct output *o, struct thread *th,
 			if (!on_stack(ev->sp, s->frames[s->n - 1].sp,
 				      s->frames[0].sp))
 				continue;
-			while (n < s->n && !abandoned(&s->frames[n], ev))
+			while (n < s->n && !abandoned(s->frames, n, ev))
 				n++;
 			resume(o, th, k, n, ev->ticks);
 			break;
@@ -384,7 +404,7 @@ static void before_entry(struct output *o, struct thread *th,
 	if (end < th->depth)
 		suspend(o, th, end, ev->ticks);
 	keep = end;
-	while (keep > start && abandoned(&th->stack[keep - 1], ev))
+	while (keep > start && abandoned(th->stack, keep - 1, ev))
 		keep--;
 	if (keep < th->depth)
 		unwind(o, th, keep, ev->ticks, CLOSE_NO_EXIT);
