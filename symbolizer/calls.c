@@ -118,9 +118,11 @@ static void push(struct thread *th, const struct pair *p, uint64_t ticks,
 	th->stack[th->depth].sp = sp;
 	th->stack[th->depth].args = args;
 	th->stack[th->depth].segment =
-		th->depth && !new_stack(th->stack[th->depth - 1].sp, sp)
+		th->depth && !th->new_stack &&
+				!new_stack(th->stack[th->depth - 1].sp, sp)
 			? th->stack[th->depth - 1].segment
 			: th->depth;
+	th->new_stack = false;
 	th->depth++;
 }
 
@@ -370,6 +372,52 @@ static bool abandoned(const struct frame *frames, size_t i,
 	return ev->sp >= f->sp;
 }
 
+/* How far above an open call's stack pointer at its hook its callees'
+ * CFAs may lie: i386 code pushes the hook's arguments and pops them
+ * before its next call. */
+#define FRAME_SLACK 256
+
+/* Whether entry ev runs on a stack that lies inside the frame of an open
+ * call (a coroutine's stack in a caller's local array): its CFA is above
+ * that call's stack pointer and below its CFA.  No call on the open
+ * call's own stack can be there: its callees' CFAs lie below its stack
+ * pointer, and after a longjmp out of it a new call's CFA is at or above
+ * its CFA.  Needs both frames, so real calls only. */
+static bool inside_open_frame(const struct thread *th, const struct event *ev)
+{
+	const struct pair *q = ev->pair;
+	uint64_t ev_cfa = ev->sp + q->frame;
+
+	if (!q->frame || q->inlined)
+		return false;
+	for (size_t i = th->depth; i-- > 0;) {
+		const struct frame *f = &th->stack[i];
+		const struct pair *p = f->pair;
+		if (f->sp && p->frame && !p->inlined &&
+		    ev_cfa > f->sp + FRAME_SLACK && ev_cfa < f->sp + p->frame)
+			return true;
+	}
+	return false;
+}
+
+/* Reopens the calls suspended on the stack of entry ev, those its frame
+ * shows are still there; false if there are none. */
+static bool resume_for_entry(struct output *o, struct thread *th,
+			     const struct event *ev)
+{
+	for (size_t k = th->n_suspended; k-- > 0;) {
+		const struct suspended *s = &th->suspended[k];
+		size_t n = 0;
+		if (!on_stack(ev->sp, s->frames[s->n - 1].sp, s->frames[0].sp))
+			continue;
+		while (n < s->n && !abandoned(s->frames, n, ev))
+			n++;
+		resume(o, th, k, n, ev->ticks);
+		return true;
+	}
+	return false;
+}
+
 /* Before the entry ev: on the stack of the top segment, closes the calls
  * it shows are gone; on the stack of a lower one, suspends the calls above
  * first; on the stack of suspended calls, reopens those still there; on a
@@ -379,6 +427,13 @@ static void before_entry(struct output *o, struct thread *th,
 {
 	size_t end = th->depth, start = 0, keep;
 
+	/* A stack inside a caller's frame: a stack of its own, nested where
+	 * it runs, whose suspended calls may come back. */
+	if (inside_open_frame(th, ev)) {
+		th->new_stack = true;
+		resume_for_entry(o, th, ev);
+		return;
+	}
 	while (end > 0) {
 		const struct frame *top = &th->stack[end - 1];
 		start = top->segment;
@@ -388,17 +443,7 @@ static void before_entry(struct output *o, struct thread *th,
 		end = start;
 	}
 	if (end == 0) {
-		for (size_t k = th->n_suspended; k-- > 0;) {
-			const struct suspended *s = &th->suspended[k];
-			size_t n = 0;
-			if (!on_stack(ev->sp, s->frames[s->n - 1].sp,
-				      s->frames[0].sp))
-				continue;
-			while (n < s->n && !abandoned(s->frames, n, ev))
-				n++;
-			resume(o, th, k, n, ev->ticks);
-			break;
-		}
+		resume_for_entry(o, th, ev);
 		return;
 	}
 	if (end < th->depth)
@@ -481,6 +526,7 @@ void thread_step(struct output *o, struct thread *th)
 			o->ops->entry(o, th, ev.pair, ev.ticks, th->depth);
 			push(th, ev.pair, ev.ticks, ev.sp, args);
 		}
+		th->new_stack = false; /* not taken by a leaf */
 		th->args = NULL;
 		break;
 	case EV_EXIT:

@@ -90,7 +90,20 @@ case_hosts() {
 	done
 }
 
+# A coroutine whose stack is a local array of main's runs inside the frame
+# of an open call: its calls nest under the call that switched to it, and
+# the switching call's return is a return, not one from before the trace.
+case_costack() {
+	use_config "$1"
+	build_pair c costack "$PROGS/costack.c"
+	run_traced trace.bin "$BIN/costack"
+	symbolize_stable tree trace.bin
+	compare "$EXPECTED/costack.tree" tree
+	check_tree tree
+}
+
 for cfg in $(configs_all_levels); do
+	run_case "costack-$cfg" case_costack "$cfg"
 	run_case "hosts-$cfg" case_hosts "$cfg"
 	run_case "partial-$cfg" case_partial "$cfg"
 	run_case "retinline-$cfg" case_retinline "$cfg"
