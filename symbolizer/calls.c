@@ -1,10 +1,12 @@
 /* calls.c -- from one thread's events to its calls.
  *
  * Each thread keeps a stack of open calls.  An exit closes the innermost
- * open call of the same (function, call site); calls above it never saw
- * their exit (longjmp, exceptions) and are closed as such.  An entry whose
- * frame is above an open call's closes that call the same way, at once
- * rather than at the next exit further out.  An exit that matches no open
+ * open call of the same (function, call site) (or, for gcc's partial
+ * inlining, the inlined copy of the function it is in: see split_exit);
+ * calls above it never saw their exit (longjmp, exceptions) and are
+ * closed as such.  An entry whose frame is above an open call's closes
+ * that call the same way, at once rather than at the next exit further
+ * out (see abandoned for inlined copies).  An exit that matches no open
  * call belongs to a call entered before the trace began (recording
  * switched on inside calls).  So the depth never goes negative and never
  * drifts, whatever the trace holds.  Calls on other stacks (coroutines)
@@ -359,11 +361,16 @@ static bool abandoned(const struct frame *frames, size_t i,
 	if (q->frame && !p->inlined && p->frame)
 		return ev_cfa >= f->sp + p->frame;
 	if (q->frame && p->inlined) {
+		/* Between a copy and its host only copies in the host can be
+		 * open: the first real call below is the host, or there is
+		 * none (not instrumented). */
 		for (size_t j = i; j-- > 0;) {
 			const struct frame *h = &frames[j];
-			if (h->pair->site == p->site && !h->pair->inlined &&
-			    h->pair->frame && h->sp)
+			if (h->pair->inlined)
+				continue;
+			if (h->pair->site == p->site && h->pair->frame && h->sp)
 				return ev_cfa >= h->sp + h->pair->frame;
+			break;
 		}
 		return ev_cfa > f->sp;
 	}
@@ -390,11 +397,17 @@ static bool inside_open_frame(const struct thread *th, const struct event *ev)
 
 	if (!q->frame || q->inlined)
 		return false;
+	/* Outer calls of a stack lie higher: the search ends at the first
+	 * whose stack pointer is not below the CFA, at once for a callee of
+	 * the innermost call. */
 	for (size_t i = th->depth; i-- > 0;) {
 		const struct frame *f = &th->stack[i];
 		const struct pair *p = f->pair;
-		if (f->sp && p->frame && !p->inlined &&
-		    ev_cfa > f->sp + FRAME_SLACK && ev_cfa < f->sp + p->frame)
+		if (!f->sp)
+			continue;
+		if (ev_cfa <= f->sp + FRAME_SLACK)
+			break;
+		if (p->frame && !p->inlined && ev_cfa < f->sp + p->frame)
 			return true;
 	}
 	return false;
