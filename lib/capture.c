@@ -672,10 +672,12 @@ static struct ctrace__tramp_entry *pending(struct cap_thread *c,
 		    *(const uintptr_t *)e->slot !=
 			    (uintptr_t)ctrace__return_trampoline)
 			continue; /* another stack, or gone (longjmp) */
+		/* A record reserved already was for a copy of fn inlined
+		 * into its own frame (recursion): the frame's last exit is
+		 * its own, and takes the value; the copy's stays unfilled. */
 		if (near)
-			return e->fn == fn && e->rec == NULL ? e : NULL;
-		if (e->fn == fn && e->rec == NULL &&
-		    (best == NULL || e->slot < best->slot))
+			return e->fn == fn ? e : NULL;
+		if (e->fn == fn && (best == NULL || e->slot < best->slot))
 			best = e;
 	}
 	return best;
@@ -689,8 +691,36 @@ ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
 	if (e != NULL) {
 		*real = e->real;
 		*bytes = 4 + (e->mask != 0 ? e->len : CTRACE_RETVAL_PAYLOAD);
+	} else if (patched) {
+		*real = ctrace__retval_real(sp);
 	}
 	return e;
+}
+
+/* A hook given the trampoline as call site runs in a patched frame: a
+ * function inlined into the patched one, whose hooks read the host's
+ * return address from its slot.  The frame is the innermost live one of
+ * sp's stack, whose slot lies just above sp: the first such entry from
+ * the top; failing one, as in pending(), the nearest live slot above sp
+ * (a frame bigger than a stack's reach). */
+uintptr_t ctrace__retval_real(uintptr_t sp)
+{
+	const struct cap_thread *c = &cap;
+	const struct ctrace__tramp_entry *best = NULL;
+
+	if (c->stack == NULL)
+		return 0;
+	for (size_t i = c->depth, n = 0; i > 0 && n < 64; i--, n++) {
+		const struct ctrace__tramp_entry *e = &c->stack[i - 1];
+		if (e->slot < sp || *(const uintptr_t *)e->slot !=
+					    (uintptr_t)ctrace__return_trampoline)
+			continue;
+		if (e->slot - sp < CTRACE_STACK_NEAR)
+			return e->real;
+		if (best == NULL || e->slot < best->slot)
+			best = e;
+	}
+	return best != NULL ? best->real : 0;
 }
 
 void ctrace__retval_reserve(struct ctrace__stream *s,

@@ -183,6 +183,10 @@ struct ctrace__tramp_entry;
 CTRACE_HIDDEN struct ctrace__tramp_entry *
 ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
 		       uintptr_t *real, size_t *bytes);
+/* The real return address of the patched frame a hook given the
+ * trampoline as call site runs in (an inlined copy's hooks), from the
+ * hook's stack pointer sp; 0 if none is found. */
+CTRACE_HIDDEN uintptr_t ctrace__retval_real(uintptr_t sp);
 /* Reserves the RETVAL record right after the EXIT (room made by the
  * caller), for the trampoline to fill. */
 CTRACE_HIDDEN void ctrace__retval_reserve(struct ctrace__stream *s,

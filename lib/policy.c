@@ -207,6 +207,10 @@ void ctrace__policy_enter_regs(struct ctrace__thread *t, uintptr_t fn,
 			       uintptr_t site, uintptr_t sp,
 			       const struct ctrace__regs *r)
 {
+	/* A copy inlined into a frame whose return address was replaced
+	 * reads the trampoline as its call site: the real one is kept. */
+	if (unlikely(site == (uintptr_t)ctrace__return_trampoline))
+		site = ctrace__retval_real(sp);
 	policy_enter(t, fn, site, sp, CTRACE_REGS_FP(r), r);
 }
 

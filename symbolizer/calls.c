@@ -1,10 +1,12 @@
 /* calls.c -- from one thread's events to its calls.
  *
  * Each thread keeps a stack of open calls.  An exit closes the innermost
- * open call of the same (function, call site); calls above it never saw
- * their exit (longjmp, exceptions) and are closed as such.  An entry whose
- * frame is above an open call's closes that call the same way, at once
- * rather than at the next exit further out.  An exit that matches no open
+ * open call of the same (function, call site) (or, for gcc's partial
+ * inlining, the inlined copy of the function it is in: see split_exit);
+ * calls above it never saw their exit (longjmp, exceptions) and are
+ * closed as such.  An entry whose frame is above an open call's closes
+ * that call the same way, at once rather than at the next exit further
+ * out (see abandoned for inlined copies).  An exit that matches no open
  * call belongs to a call entered before the trace began (recording
  * switched on inside calls).  So the depth never goes negative and never
  * drifts, whatever the trace holds.  Calls on other stacks (coroutines)
@@ -118,9 +120,11 @@ static void push(struct thread *th, const struct pair *p, uint64_t ticks,
 	th->stack[th->depth].sp = sp;
 	th->stack[th->depth].args = args;
 	th->stack[th->depth].segment =
-		th->depth && !new_stack(th->stack[th->depth - 1].sp, sp)
+		th->depth && !th->new_stack &&
+				!new_stack(th->stack[th->depth - 1].sp, sp)
 			? th->stack[th->depth - 1].segment
 			: th->depth;
+	th->new_stack = false;
 	th->depth++;
 }
 
@@ -250,6 +254,38 @@ static bool resume_for_exit(struct output *o, struct thread *th,
 	return false;
 }
 
+/* Whether an open call made at the call site of exit p exists. */
+static bool site_open(const struct thread *th, const struct pair *p)
+{
+	for (size_t i = th->depth; i-- > 0;)
+		if (th->stack[i].pair->fn == p->fn &&
+		    th->stack[i].pair->site == p->site)
+			return true;
+	return false;
+}
+
+/* Whether exit ev, which names no open call's call site, is the exit of
+ * the innermost open call: an inlined copy of the same function.  That is
+ * gcc's partial inlining: f's cheap test is inlined into its callers (the
+ * entry hook runs in the caller's frame, with the caller's return address
+ * as call site, and the DEFINE's inlined bit set), its body is f.part.N,
+ * called from there, whose exit hook passes f.part.N's own return
+ * address, a call site in the caller.  Calls nest: an exit of f while an
+ * entered f is the innermost open call is that call's, unless its frame
+ * was left by longjmp, and then the exit would name an open call's site.
+ * Exact for calls whose DEFINE carries a frame; without one (traces
+ * before format 1.1) the inlined bit is unknown and nothing matches. */
+static bool split_exit(const struct thread *th, const struct event *ev)
+{
+	const struct pair *top;
+
+	if (th->depth == 0)
+		return false;
+	top = th->stack[th->depth - 1].pair;
+	return top->fn == ev->pair->fn && top->inlined &&
+	       top->site != ev->pair->site && !site_open(th, ev->pair);
+}
+
 static void on_exit_event(struct output *o, struct thread *th,
 			  const struct event *ev)
 {
@@ -267,6 +303,8 @@ static void on_exit_event(struct output *o, struct thread *th,
 		while (i > 0 && !exits_here(ev, &th->stack[i - 1], NULL, false))
 			i--;
 	}
+	if (i == 0 && split_exit(th, ev))
+		i = th->depth;
 	if (i > 0) {
 		size_t other = i; /* the first call above on another stack */
 		i--;
@@ -290,30 +328,107 @@ static void on_exit_event(struct output *o, struct thread *th,
 		      CLOSE_BEFORE_TRACE);
 }
 
-/* Whether open call f is gone, now that ev is entered: longjmp or an
- * exception left it without an exit.  A callee's frame lies below its
- * caller's return address, so with both frame sizes known (DEFINE records
- * carry them) the test is exact: gone when the new call's CFA is not
- * below f's, unless the new call is a copy inlined into f (its hooks run
- * in f's frame and report f's call site).  Without frame sizes, stack
- * pointers at the hooks must do: a call whose frame is larger than the
- * abandoned one's looks nested in it, and an inlined copy is one at the
- * same stack pointer and call site. */
-static bool abandoned(const struct frame *f, const struct event *ev)
+/* Whether open call frames[i] is gone, now that ev is entered: longjmp
+ * or an exception left it without an exit.  The recorded facts: each
+ * entry's stack pointer at its hook (exact), and per (function, call
+ * site) pair a frame size and an "inlined" bit from a DEFINE.  A real
+ * call's frame is its own entry hook's, the same for every call of the
+ * pair; an inlined copy runs its hooks in its host's frame, with its
+ * host's return address as call site, and a pair shared by copies in
+ * several hosts (called from one indirect call site) carries the frame of
+ * one host only.  So a copy's frame is never used:
+ *  - a copy whose call site is f's runs in the frame that returns where
+ *    f's does: f is its host, or a copy in that host; f is live;
+ *  - a copy with another call site runs in a host that is a callee of f's
+ *    frame if f is live, so below every stack pointer f's frame had at a
+ *    hook; at or above f's, f is gone;
+ *  - a real call's CFA (stack pointer plus its exact frame) lies below
+ *    its caller's return address: gone when not below the CFA of f's
+ *    frame, which for a copy is its host's (the open real call of the same
+ *    call site below it), or failing that lies above f's stack pointer.
+ * Without frame sizes (older traces), stack pointers alone. */
+static bool abandoned(const struct frame *frames, size_t i,
+		      const struct event *ev)
 {
+	const struct frame *f = &frames[i];
 	const struct pair *p = f->pair, *q = ev->pair;
-	uint64_t f_cfa = f->sp + p->frame, ev_cfa = ev->sp + q->frame;
+	uint64_t ev_cfa = ev->sp + q->frame;
 
 	if (!f->sp)
 		return false;
-	if (p->frame && q->frame) {
-		if (q->inlined && p->site == q->site && f_cfa == ev_cfa)
-			return false;
-		return ev_cfa >= f_cfa;
+	if (q->frame && q->inlined)
+		return p->site != q->site && ev->sp >= f->sp;
+	if (q->frame && !p->inlined && p->frame)
+		return ev_cfa >= f->sp + p->frame;
+	if (q->frame && p->inlined) {
+		/* Between a copy and its host only copies in the host can be
+		 * open: the first real call below is the host, or there is
+		 * none (not instrumented). */
+		for (size_t j = i; j-- > 0;) {
+			const struct frame *h = &frames[j];
+			if (h->pair->inlined)
+				continue;
+			if (h->pair->site == p->site && h->pair->frame && h->sp)
+				return ev_cfa >= h->sp + h->pair->frame;
+			break;
+		}
+		return ev_cfa > f->sp;
 	}
 	if (p->site == q->site && p->fn != q->fn && f->sp == ev->sp)
 		return false;
 	return ev->sp >= f->sp;
+}
+
+/* How far above an open call's stack pointer at its hook its callees'
+ * CFAs may lie: i386 code pushes the hook's arguments and pops them
+ * before its next call. */
+#define FRAME_SLACK 256
+
+/* Whether entry ev runs on a stack that lies inside the frame of an open
+ * call (a coroutine's stack in a caller's local array): its CFA is above
+ * that call's stack pointer and below its CFA.  No call on the open
+ * call's own stack can be there: its callees' CFAs lie below its stack
+ * pointer, and after a longjmp out of it a new call's CFA is at or above
+ * its CFA.  Needs both frames, so real calls only. */
+static bool inside_open_frame(const struct thread *th, const struct event *ev)
+{
+	const struct pair *q = ev->pair;
+	uint64_t ev_cfa = ev->sp + q->frame;
+
+	if (!q->frame || q->inlined)
+		return false;
+	/* Outer calls of a stack lie higher: the search ends at the first
+	 * whose stack pointer is not below the CFA, at once for a callee of
+	 * the innermost call. */
+	for (size_t i = th->depth; i-- > 0;) {
+		const struct frame *f = &th->stack[i];
+		const struct pair *p = f->pair;
+		if (!f->sp)
+			continue;
+		if (ev_cfa <= f->sp + FRAME_SLACK)
+			break;
+		if (p->frame && !p->inlined && ev_cfa < f->sp + p->frame)
+			return true;
+	}
+	return false;
+}
+
+/* Reopens the calls suspended on the stack of entry ev, those its frame
+ * shows are still there; false if there are none. */
+static bool resume_for_entry(struct output *o, struct thread *th,
+			     const struct event *ev)
+{
+	for (size_t k = th->n_suspended; k-- > 0;) {
+		const struct suspended *s = &th->suspended[k];
+		size_t n = 0;
+		if (!on_stack(ev->sp, s->frames[s->n - 1].sp, s->frames[0].sp))
+			continue;
+		while (n < s->n && !abandoned(s->frames, n, ev))
+			n++;
+		resume(o, th, k, n, ev->ticks);
+		return true;
+	}
+	return false;
 }
 
 /* Before the entry ev: on the stack of the top segment, closes the calls
@@ -325,6 +440,13 @@ static void before_entry(struct output *o, struct thread *th,
 {
 	size_t end = th->depth, start = 0, keep;
 
+	/* A stack inside a caller's frame: a stack of its own, nested where
+	 * it runs, whose suspended calls may come back. */
+	if (inside_open_frame(th, ev)) {
+		th->new_stack = true;
+		resume_for_entry(o, th, ev);
+		return;
+	}
 	while (end > 0) {
 		const struct frame *top = &th->stack[end - 1];
 		start = top->segment;
@@ -334,23 +456,13 @@ static void before_entry(struct output *o, struct thread *th,
 		end = start;
 	}
 	if (end == 0) {
-		for (size_t k = th->n_suspended; k-- > 0;) {
-			const struct suspended *s = &th->suspended[k];
-			size_t n = 0;
-			if (!on_stack(ev->sp, s->frames[s->n - 1].sp,
-				      s->frames[0].sp))
-				continue;
-			while (n < s->n && !abandoned(&s->frames[n], ev))
-				n++;
-			resume(o, th, k, n, ev->ticks);
-			break;
-		}
+		resume_for_entry(o, th, ev);
 		return;
 	}
 	if (end < th->depth)
 		suspend(o, th, end, ev->ticks);
 	keep = end;
-	while (keep > start && abandoned(&th->stack[keep - 1], ev))
+	while (keep > start && abandoned(th->stack, keep - 1, ev))
 		keep--;
 	if (keep < th->depth)
 		unwind(o, th, keep, ev->ticks, CLOSE_NO_EXIT);
@@ -425,7 +537,8 @@ void thread_step(struct output *o, struct thread *th)
 		th->args = args;
 		if (next && next->kind == EV_EXIT &&
 		    next->pair->fn == ev.pair->fn &&
-		    next->pair->site == ev.pair->site &&
+		    (next->pair->site == ev.pair->site ||
+		     (ev.pair->inlined && !site_open(th, next->pair))) &&
 		    (!next->sp || !ev.sp || on_stack(next->sp, ev.sp, ev.sp))) {
 			th->retval = next->extra
 				? values_retval(th->trace, next->pair,
@@ -443,6 +556,7 @@ void thread_step(struct output *o, struct thread *th)
 			o->ops->entry(o, th, ev.pair, ev.ticks, th->depth);
 			push(th, ev.pair, ev.ticks, ev.sp, args);
 		}
+		th->new_stack = false; /* not taken by a leaf */
 		th->args = NULL;
 		break;
 	case EV_EXIT:

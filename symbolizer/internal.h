@@ -533,6 +533,8 @@ struct thread {
 	/* The entry an output callback is given reopens a call suspended
 	 * on another stack: its entry was shown before. */
 	bool resumed;
+	/* The next call pushed starts a stack of its own (calls.c). */
+	bool new_stack;
 	/* Per-thread state of the filter and of the output, theirs to
 	 * allocate on first use (NULL until then) and to free. */
 	void *filter_state, *output_state;

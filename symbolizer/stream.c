@@ -139,9 +139,14 @@ static bool extended(struct stream *s, const uint8_t *p)
 		}
 		pair = symtab_pair(t->symtab, load_u64(p + 1), load_u64(p + 9),
 				   s->time);
-		/* an ENTRY's DEFINE may add the frame */
+		/* An ENTRY's DEFINE may add the frame.  The first one
+		 * stays: a pair's entries may come from several frames (a
+		 * copy inlined into functions called from one site), and
+		 * which of them a later chunk's DEFINE saw depends on where
+		 * chunks and slot collisions fell, not on the program. */
 		p += 17;
-		if (p < s->pos && read_uleb(&p, s->pos, &count) == 0 &&
+		if (pair->frame == 0 && p < s->pos &&
+		    read_uleb(&p, s->pos, &count) == 0 &&
 		    count >= 2 && count < (64u << 20)) {
 			pair->frame = count / 2 * t->hdr.pointer_size;
 			pair->inlined = count & 1;

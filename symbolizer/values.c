@@ -939,7 +939,8 @@ struct values *values_retval(struct trace *t, const struct pair *p,
 		goto out;
 	}
 	if (payload[0] == 0) {
-		why = "not captured (left by longjmp or an exception)";
+		why = "not captured (left by longjmp or an exception, "
+		      "or inlined into a call that returned later)";
 		goto out;
 	}
 	if (payload[0] != 1) {

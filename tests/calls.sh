@@ -11,13 +11,21 @@ test_init calls
 # fib(20) makes 21891 calls of fib: every one must be in the tree.
 case_fib_count() {
 	use_config "$1"
-	build_c fib "$PROGS/fib.c"
+	build_pair c fib "$PROGS/fib.c"
 	run_traced trace.bin "$BIN/fib" 20
 	grep -q '^fib(20) = 6765$' trace.bin.out || fail "wrong result"
 	symbolize_stable tree trace.bin
 	check_tree tree
 	n=$(calls_of tree fib)
 	[ "$n" -eq 21891 ] || fail "tree shows $n calls of fib, expected 21891"
+	oracle_check trace.bin "$BIN/fib" 20
+}
+
+# longjmp leaves calls without their exit: the counting hooks cannot
+# follow the depth there, so only the calls are compared with them.
+case_longjmp() {
+	ORACLE_OPT=--counts-only
+	tree_case "$@"
 }
 
 # Small chunks: the pair slots start over every few hundred events.
@@ -82,12 +90,13 @@ case_output_option() {
 # Its address is atoi's PLT entry, which may be named atoi@plt.
 case_inline() {
 	use_config "$1"
-	build_c inline "$PROGS/inline.c"
+	build_pair c inline "$PROGS/inline.c"
 	run_traced trace.bin "$BIN/inline" 21
 	symbolize_stable tree trace.bin
 	sed 's/atoi@plt/atoi/' tree >tree.plt
 	compare "$(expected inline)" tree.plt
 	check_tree tree
+	oracle_check trace.bin "$BIN/inline" 21
 }
 
 for cfg in $(configs); do
@@ -96,7 +105,7 @@ for cfg in $(configs); do
 	run_case "fib20-count-$cfg" case_fib_count "$cfg"
 	run_case "funcptr-$cfg" tree_case "$cfg" funcptr funcptr
 	run_case "ctors-$cfg" tree_case "$cfg" ctors ctors
-	run_case "longjmp-$cfg" tree_case "$cfg" longjmp longjmp
+	run_case "longjmp-$cfg" case_longjmp "$cfg" longjmp longjmp
 	run_case "inline-$cfg" case_inline "$cfg"
 done
 cfg=$(configs | head -n 1)

@@ -189,7 +189,10 @@ use_config() {
 	esac
 	case $cfg in
 	*-O0-*) CUR_OPT=-O0 ;;
+	*-O1-*) CUR_OPT=-O1 ;;
 	*-O2-*) CUR_OPT=-O2 ;;
+	*-O3-*) CUR_OPT=-O3 ;;
+	*-Os-*) CUR_OPT=-Os ;;
 	*) fail "unknown configuration $cfg" ;;
 	esac
 	case $cfg in
@@ -249,6 +252,37 @@ build_cxx() {
 	mv "$bc_out.tmp" "$bc_out"
 }
 
+# build_pair c|cxx NAME ARGS...: compile ARGS once into one relocatable
+# object and link it twice: $BIN/NAME with the recorder and $BIN/NAME.oracle
+# with the counting oracle (tests/oracle/counthook.c, not instrumented), so
+# that both run the very same instrumented code.  ARGS are sources and
+# compiler flags (no libraries).  Does nothing when already built.
+build_pair() {
+	bp_lang=$1
+	bp_out=$BIN/$2
+	shift 2
+	[ -x "$bp_out" ] && [ -x "$bp_out.oracle" ] && return 0
+	if [ "$bp_lang" = cxx ]; then
+		command -v "${CUR_CXX%% *}" >/dev/null 2>&1 ||
+			skip "no C++ compiler (${CUR_CXX%% *})"
+		bp_cc=$CUR_CXX
+	else
+		bp_cc=$CUR_CC
+	fi
+	# shellcheck disable=SC2086
+	{ $bp_cc $CUR_OPT -g -finstrument-functions $CUR_ARCH \
+		${CUR_PIE%% *} -I"$CTRACE_INCDIR" -nostdlib -r \
+		-o "$bp_out.o" "$@" &&
+	  $CUR_CC -O2 -g $CUR_ARCH ${CUR_PIE%% *} -c \
+		-o "$BIN/counthook.o" "$top_srcdir/tests/oracle/counthook.c" &&
+	  $bp_cc $CUR_ARCH $CUR_PIE -o "$bp_out.tmp" "$bp_out.o" \
+		"$CUR_LIBDIR/libctrace.a" -pthread -ldl &&
+	  $bp_cc $CUR_ARCH $CUR_PIE -o "$bp_out.oracle" "$bp_out.o" \
+		"$BIN/counthook.o" -pthread -ldl; } >"$bp_out.cc-log" 2>&1 ||
+		{ cat "$bp_out.cc-log"; fail "build of $bp_out failed"; }
+	mv "$bp_out.tmp" "$bp_out"
+}
+
 # build_shlib NAME SOURCE...: an instrumented shared library $BIN/NAME.
 build_shlib() {
 	bs_out=$BIN/$1
@@ -286,6 +320,31 @@ run_traced() {
 	[ -f "$rt_trace" ] || fail "$* wrote no trace $rt_trace"
 }
 
+# oracle_check [--counts-only] TRACE PROGRAM ARGS...: run PROGRAM.oracle
+# (see build_pair) with ARGS and require TRACE, written by PROGRAM with the
+# same ARGS, to show the same calls per function and the same sum of their
+# depths (--counts-only: the calls only, for programs that longjmp, throw
+# or switch stacks, whose depths the counting hooks cannot follow).
+oracle_check() {
+	oc_opt=
+	[ "$1" = --counts-only ] && { oc_opt=$1; shift; }
+	oc_trace=$1
+	oc_prog=$2
+	shift 2
+	need_python
+	rm -f "$oc_trace.counts" "$oc_trace.counts".*
+	CTRACE_ORACLE_OUT=$oc_trace.counts "$oc_prog.oracle" "$@" \
+		>"$oc_trace.oracle-stdout" 2>&1 ||
+		{ cat "$oc_trace.oracle-stdout"; fail "$oc_prog.oracle failed"; }
+	symbolize "$oc_trace.json" -f json --demangle=none "$oc_trace"
+	# shellcheck disable=SC2086
+	"$PYTHON3" "$top_srcdir/tests/oracle/compare.py" $oc_opt "$oc_prog" \
+		"$oc_prog.oracle" "$oc_trace.json" "$oc_trace.counts"* \
+		>"$oc_trace.compare" 2>&1 ||
+		{ cat "$oc_trace.compare"; fail "$oc_trace: calls differ from the oracle"; }
+	cat "$oc_trace.compare"
+}
+
 # symbolize OUTPUT ARGS...: run the symbolizer with ARGS, stdout to OUTPUT,
 # stderr to OUTPUT.err.  Fails unless it exits with 0 and prints nothing on
 # stderr.
@@ -309,17 +368,20 @@ symbolize_stable() {
 }
 
 # tree_case CONFIG NAME PROGRAM [ARGS...]: PROGRAM's tree must be
-# expected/NAME.tree.
+# expected/NAME.tree, and its calls the counting oracle's (only their
+# number when ORACLE_OPT=--counts-only).
 tree_case() {
 	use_config "$1"
 	name=$2
 	prog=$3
 	shift 3
-	build_c "$prog" "$PROGS/$prog.c"
+	build_pair c "$prog" "$PROGS/$prog.c"
 	run_traced trace.bin "$BIN/$prog" "$@"
 	symbolize_stable tree trace.bin
 	compare "$(expected "$name")" tree
 	check_tree tree
+	# shellcheck disable=SC2086
+	oracle_check ${ORACLE_OPT:-} trace.bin "$BIN/$prog" "$@"
 }
 
 # expected NAME: the expected file tests/expected/NAME.tree, or its

@@ -7,11 +7,12 @@ test_init threads
 
 case_threads() {
 	use_config "$1"
-	build_c threads "$PROGS/threads.c"
+	build_pair c threads "$PROGS/threads.c"
 	run_traced trace.bin "$BIN/threads"
 	symbolize_stable tree trace.bin
 	compare "$(expected threads)" tree
 	check_tree tree
+	oracle_check trace.bin "$BIN/threads"
 }
 
 # Four threads making 20000 calls each at the same time: every call of
@@ -19,7 +20,7 @@ case_threads() {
 # chunks, claimed by the threads in turn every few hundred events).
 case_busy() {
 	use_config "$1"
-	build_c threads-busy "$PROGS/threads-busy.c"
+	build_pair c threads-busy "$PROGS/threads-busy.c"
 	[ -n "${2:-}" ] && { CTRACE_CHUNK_SIZE=$2; export CTRACE_CHUNK_SIZE; }
 	run_traced trace.bin "$BIN/threads-busy" 20000
 	symbolize_stable tree trace.bin
@@ -40,6 +41,7 @@ case_busy() {
 	# Interleaved by time, the same tree must still nest per thread.
 	symbolize merged --no-duration --thread-ids=serial trace.bin
 	check_tree merged
+	oracle_check trace.bin "$BIN/threads-busy" 20000
 }
 
 for cfg in $(configs); do

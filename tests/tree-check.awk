@@ -5,8 +5,9 @@
 # Reads the tree output (any thread-id mode, per-thread or interleaved,
 # with or without --srcline) and checks, for each thread separately, that
 # every line sits at the depth its thread is at: an entry `f() {' opens a
-# level, a leaf `f();' stays, an exit `} /* f */' or `} /* f (unfinished) */'
-# closes the level `f' opened (so does `} /* f (no exit recorded) */'), a
+# level, a leaf `f();' stays, an exit `} /* f */' (`} = VALUE; /* f */'
+# with a return value) or `} /* f (unfinished) */' closes the level `f'
+# opened (so does `} /* f (no exit recorded) */'), a
 # `} /* f (entered before the trace) */' may only stand at depth 0, and no
 # level is left open at the end.  A thread whose first line is indented is
 # a fork()ed child's, inside the calls it inherited open: those levels
@@ -118,6 +119,9 @@ FNR == 1 {
 			complain("note at depth " level ", thread is at " depth[tid])
 		next
 	}
+	# An exit with its return value: `} = VALUE; /* f */'.
+	if (text ~ /^} = .*; \/\* [^*]* \*\/$/)
+		text = "} " substr(text, match(text, /\/\* [^*]* \*\/$/))
 	if (text ~ /^} \/\* .* \*\/$/) {
 		name = substr(text, 6, length(text) - 8)
 		kind = "exit"

@@ -34,6 +34,15 @@ def symbols(path, cache={}):
             parts = line.split()
             if len(parts) == 3 and parts[1] in "TtWwi":
                 names[int(parts[0], 16)].append(parts[2])
+        # PLT entries (a clang -O2 program instruments glibc's inline
+        # atoi there) have no symbol: objdump names them NAME@plt.
+        out = subprocess.run(["objdump", "-d", "-j", ".plt", "-j", ".plt.sec",
+                              path], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            parts = line.split()
+            if (len(parts) == 2 and parts[1].endswith("@plt>:")
+                    and int(parts[0], 16) not in names):
+                names[int(parts[0], 16)].append(parts[1][1:-2])
         cache[path] = {a: min(n) for a, n in names.items()}
     return cache[path]
 

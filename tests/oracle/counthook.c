@@ -75,7 +75,10 @@ NO_INSTRUMENT void __cyg_profile_func_exit(void *fn, void *site)
 		depth--;
 }
 
-NO_INSTRUMENT static void write_counts(void)
+/* The last destructor of the executable (priority 101 runs after every
+ * default one, and after the atexit handlers), so that the calls made by
+ * atexit handlers and destructors are counted too. */
+__attribute__((destructor(101))) NO_INSTRUMENT static void write_counts(void)
 {
 	FILE *f = fopen(out_path, "w");
 	if (!f) {
@@ -119,5 +122,4 @@ __attribute__((constructor(101))) NO_INSTRUMENT static void start(void)
 	const char *base = getenv("CTRACE_ORACLE_OUT");
 	snprintf(out_path, sizeof out_path, "%s", base ? base : "oracle.out");
 	pthread_atfork(NULL, NULL, after_fork_in_child);
-	atexit(write_counts);
 }

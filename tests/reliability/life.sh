@@ -9,7 +9,7 @@ test_init reliability-life
 
 case_threads() {
 	use_config "$1"
-	build_c life "$RPROGS/life.c"
+	build_pair c life "$RPROGS/life.c"
 	run_traced trace.bin "$BIN/life" threads 300
 	symbolize_stable tree trace.bin
 	check_tree tree >counts
@@ -21,11 +21,12 @@ case_threads() {
 	n=$(tree_text tree | tr -d '\n' |
 		grep -o 'worker() {  leaf();} /\* worker \*/' | wc -l)
 	[ "$n" -eq 300 ] || fail "$n workers with the exact tree, expected 300"
+	oracle_check trace.bin "$BIN/life" threads 300
 }
 
 case_thread_exit() {
 	use_config "$1"
-	build_c life "$RPROGS/life.c"
+	build_pair c life "$RPROGS/life.c"
 	run_traced trace.bin "$BIN/life" thread-exit
 	rel_tree thread-exit trace.bin
 }
@@ -34,7 +35,7 @@ case_thread_exit() {
 # formed and ends unfinished inside spin.
 case_threads_at_exit() {
 	use_config "$1"
-	build_c life "$RPROGS/life.c"
+	build_pair c life "$RPROGS/life.c"
 	run_traced trace.bin "$BIN/life" threads-at-exit
 	symbolize_stable tree trace.bin
 	check_tree tree >counts
@@ -49,7 +50,7 @@ case_threads_at_exit() {
 
 case_end() {
 	use_config "$1"
-	build_c life "$RPROGS/life.c"
+	build_pair c life "$RPROGS/life.c"
 	EXPECT_STATUS=$3 run_traced trace.bin "$BIN/life" "$2"
 	rel_tree end-deep trace.bin
 }
@@ -58,7 +59,7 @@ case_end() {
 # parent's trace is complete, and no other trace is written.
 case_other_program() {
 	use_config "$1"
-	build_c life "$RPROGS/life.c"
+	build_pair c life "$RPROGS/life.c"
 	run_traced trace.bin "$BIN/life" "$2" /bin/true
 	rel_tree "$2" trace.bin
 	[ "$(ls trace.bin*)" = "trace.bin
@@ -70,7 +71,7 @@ trace.bin.out" ] || fail "unexpected files: $(ls)"
 # new image (same pid) writes trace.bin.PID.
 case_exec_thread() {
 	use_config "$1"
-	build_c life "$RPROGS/life.c"
+	build_pair c life "$RPROGS/life.c"
 	run_traced trace.bin "$BIN/life" exec-thread
 	rel_tree exec-thread-parent trace.bin
 	set -- trace.bin.[0-9]*
@@ -81,7 +82,7 @@ case_exec_thread() {
 # daemon(): the daemon (a fork()ed child) writes trace.bin.PID.
 case_daemon() {
 	use_config "$1"
-	build_c life "$RPROGS/life.c"
+	build_pair c life "$RPROGS/life.c"
 	run_traced trace.bin "$BIN/life" daemon "$PWD/daemon.pid"
 	i=0
 	while [ ! -s daemon.pid ] && [ $i -lt 100 ]; do
@@ -102,7 +103,7 @@ case_daemon() {
 # through them; read alone, a child's trace finds its parent's next to it.
 case_fork_chain() {
 	use_config "$1"
-	build_c life "$RPROGS/life.c"
+	build_pair c life "$RPROGS/life.c"
 	run_traced trace.bin "$BIN/life" fork-chain
 	child=$(sed -n '2s/^fork //p' trace.bin.out)
 	grandchild=$(sed -n '1s/^fork //p' trace.bin.out)

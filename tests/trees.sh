@@ -1,0 +1,116 @@
+#!/bin/sh
+# trees.sh -- call trees of optimized code that gcc and clang inline,
+# split or reshape, checked against the counting oracle (calls and depth
+# sums per function) at every optimization level, and against the
+# expected trees.
+
+. "$(dirname "$0")/lib.sh"
+test_init trees
+
+# The configurations: those of the other scripts and -O1, -O3, -Os.
+configs_all_levels() {
+	if [ -n "${CTRACE_TEST_CONFIGS:-}" ]; then
+		echo "$CTRACE_TEST_CONFIGS"
+		return
+	fi
+	for c in cc ${CLANG:+clang}; do
+		for o in O0 O1 O2 O3 Os; do
+			for p in pie nopie; do
+				echo "$c-$o-$p"
+			done
+		done
+	done
+}
+
+# gcc -O2 splits visit() into its test, inlined into the callers, and
+# visit.part.0 (partial inlining): the exit hook of the inlined copies
+# runs in visit.part.0 with another call site than their entry's.
+case_partial() {
+	use_config "$1"
+	build_pair c partial "$PROGS/partial.c"
+	if [ "$CUR_FAMILY$CUR_OPT" = gcc-O2 ]; then
+		# the case this program is for must really be built
+		objdump -d "$BIN/partial" |
+			awk '/<visit\.part\.0>:/,/^$/' >part.s
+		grep -q '__cyg_profile_func_exit' part.s ||
+			fail "gcc -O2 did not split visit() with its exit hook in visit.part.0"
+	fi
+	run_traced trace.bin "$BIN/partial" 1
+	symbolize_stable tree trace.bin
+	compare "$EXPECTED/partial.tree" tree
+	check_tree tree
+	oracle_check trace.bin "$BIN/partial" 1
+	run_traced trace50.bin "$BIN/partial" 50
+	oracle_check trace50.bin "$BIN/partial" 50
+}
+
+# Return values with an instrumented function inlined (gcc, -O1 and up):
+# the inlined copy's hooks run in a frame whose return address was
+# replaced by the trampoline.  Every call at its depth, every value the
+# one the program printed, no call site in the recorder.
+case_retinline() {
+	use_config "$1"
+	build_pair c retinline "$PROGS/retinline.c"
+	CTRACE_RETVAL=all run_traced trace.bin "$BIN/retinline" 5
+	symbolize_stable tree trace.bin
+	check_tree tree
+	oracle_check trace.bin "$BIN/retinline" 5
+	tree_text tree | sed -n -e 's/^ *mid() = \(.*\);$/mid \1/p' \
+		-e 's/^ *top() = \(.*\);$/top \1/p' \
+		-e 's/^ *} = \(.*\); \/\* \(mid\|top\) \*\/$/\2 \1/p' >values
+	grep -e '^mid ' -e '^top ' trace.bin.out >printed
+	# top returns after mid: the tree shows mid's value first, as printed
+	compare printed values
+	symbolize_stable srcline trace.bin --srcline
+	if grep -F 'hooks.S' srcline; then
+		fail "a call site in the recorder's trampoline"
+	fi
+}
+
+# A helper inlined into hosts of different frame sizes, the hosts called
+# through one indirect call site: the helper's copies share one (function,
+# call site) pair whose frame is one host's.  Which host's the trace holds
+# depends on where chunks and pair slot collisions fall, so on address
+# randomisation: every run must give the oracle's calls and depths, and
+# the same tree.  Small chunks move the chunk boundaries between runs.
+# Every other run captures return values: the trampoline then replaces the
+# return address the copies read, in frames up to 70,000 bytes.
+case_hosts() {
+	use_config "$1"
+	build_pair c hosts "$PROGS/hosts.c"
+	runs=4
+	[ "$CUR_OPT" = -O2 ] && runs=20
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		retval=
+		[ $((i % 2)) -eq 1 ] && retval=all
+		CTRACE_RETVAL=$retval CTRACE_CHUNK_SIZE=$(( 4 << (i % 3) ))k \
+			run_traced trace$i.bin "$BIN/hosts" 3000
+		symbolize_stable tree$i trace$i.bin
+		check_tree tree$i >/dev/null
+		oracle_check trace$i.bin "$BIN/hosts" 3000
+		[ "$i" -gt 1 ] && compare tree$((i % 2)) tree$i
+		i=$((i + 1))
+	done
+}
+
+# A coroutine whose stack is a local array of main's runs inside the frame
+# of an open call: its calls nest under the call that switched to it, and
+# the switching call's return is a return, not one from before the trace.
+case_costack() {
+	use_config "$1"
+	build_pair c costack "$PROGS/costack.c"
+	run_traced trace.bin "$BIN/costack"
+	symbolize_stable tree trace.bin
+	compare "$EXPECTED/costack.tree" tree
+	check_tree tree
+}
+
+for cfg in $(configs_all_levels); do
+	run_case "costack-$cfg" case_costack "$cfg"
+	run_case "hosts-$cfg" case_hosts "$cfg"
+	run_case "partial-$cfg" case_partial "$cfg"
+	run_case "retinline-$cfg" case_retinline "$cfg"
+done
+
+test_finish
