@@ -533,6 +533,34 @@ static bool concrete_param(Dwarf_Die *scope, Dwarf_Die *param, Dwarf_Die *out)
 	return false;
 }
 
+/* Whether two root DIEs (dw_root) declare the same function.  A C++
+ * inline function is emitted in every compilation unit that uses it and
+ * the linker keeps one out-of-line copy: the hook of a copy inlined in
+ * another unit names that copy, whose declaration is another DIE.  The
+ * same mangled name is the same function; without one (C), the same
+ * name declared at the same line of the same file. */
+static bool same_declaration(Dwarf_Die *a, Dwarf_Die *b)
+{
+	if (dwarf_dieoffset(a) == dwarf_dieoffset(b))
+		return true;
+	Dwarf_Attribute x, y;
+	bool la = dwarf_attr(a, DW_AT_linkage_name, &x) ||
+		  dwarf_attr(a, DW_AT_MIPS_linkage_name, &x);
+	bool lb = dwarf_attr(b, DW_AT_linkage_name, &y) ||
+		  dwarf_attr(b, DW_AT_MIPS_linkage_name, &y);
+	if (la || lb) {
+		const char *sa = la ? dwarf_formstring(&x) : NULL;
+		const char *sb = lb ? dwarf_formstring(&y) : NULL;
+		return sa && sb && !strcmp(sa, sb);
+	}
+	const char *na = dwarf_diename(a), *nb = dwarf_diename(b);
+	const char *fa = dwarf_decl_file(a), *fb = dwarf_decl_file(b);
+	int line_a, line_b;
+	return na && nb && fa && fb && !strcmp(na, nb) && !strcmp(fa, fb) &&
+	       dwarf_decl_line(a, &line_a) == 0 &&
+	       dwarf_decl_line(b, &line_b) == 0 && line_a == line_b;
+}
+
 /* Parameters unknown for another reason than missing debug information. */
 static struct values *finish_unknown(struct values_build *vb, const char *why)
 {
@@ -559,7 +587,7 @@ struct values *values_args(struct trace *t, const struct pair *p,
 					   "entry hook was called");
 	dw_root(&fn_die, &fn_root);
 	dw_root(&scope, &scope_root);
-	if (dwarf_dieoffset(&fn_root) != dwarf_dieoffset(&scope_root))
+	if (!same_declaration(&fn_root, &scope_root))
 		return finish_unknown(&vb, "the entry hook was called in "
 					   "another function's code");
 
