@@ -70,7 +70,8 @@ void dw_modules_free(void)
 			elf_end(m->elf);
 		if (m->fd >= 0)
 			close(m->fd);
-		free(m->cu_ranges);
+		free(m->fn_ranges);
+		free(m->fn_max_hi);
 		free(m->path);
 		free(m);
 	}
@@ -668,100 +669,186 @@ bool dw_is_string_type(Dwarf_Die *type)
 			      name && strstr(name, "char")));
 }
 
-/* The CU covering rel_pc.  .debug_aranges first; clang does not write
- * it, so then the CUs' own ranges, listed once per module. */
-static bool find_cu(struct dw_module *m, uint64_t rel_pc, Dwarf_Die *cu)
+/* The function index: every subprogram that no other subprogram contains,
+ * by its code ranges.  libdw's dwarf_getscopes walks a CU from its root at
+ * each lookup, which made the plan quadratic in the size of a large CU; the
+ * index is made in one pass over the whole DWARF, and a lookup is a binary
+ * search followed by a walk down one function's own scopes. */
+
+struct fn_index_build {
+	struct dw_fn_range *r;
+	size_t n, cap;
+};
+
+static void index_add(struct fn_index_build *b, uint64_t lo, uint64_t hi,
+		      Dwarf_Off die)
+{
+	if (b->n == b->cap) {
+		b->cap = b->cap ? 2 * b->cap : 256;
+		b->r = must_realloc(b->r, b->cap, sizeof *b->r);
+	}
+	b->r[b->n++] = (struct dw_fn_range){lo, hi, die};
+}
+
+/* Collects the subprograms among the children of die, looking into
+ * namespaces and classes (where clang puts some definitions) but not into
+ * functions (their nested scopes are found by scope_path). */
+static void index_children(struct fn_index_build *b, Dwarf_Die *die,
+			   int depth)
+{
+	Dwarf_Die child;
+	if (depth > 64 || dwarf_child(die, &child) != 0)
+		return;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_subprogram: {
+			Dwarf_Addr base, lo, hi;
+			ptrdiff_t it = 0;
+			while ((it = dwarf_ranges(&child, it, &base, &lo,
+						  &hi)) > 0)
+				if (lo < hi)
+					index_add(b, lo, hi,
+						  dwarf_dieoffset(&child));
+			break;
+		}
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			index_children(b, &child, depth + 1);
+			break;
+		default:
+			break;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int cmp_fn_range(const void *a, const void *b)
+{
+	const struct dw_fn_range *x = a, *y = b;
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static void index_functions(struct dw_module *m)
+{
+	struct fn_index_build b = {0};
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	m->fn_index_done = true;
+	while (dwarf_nextcu(m->dw, off, &next, &hsize, NULL, NULL, NULL) ==
+	       0) {
+		Dwarf_Die cu;
+		if (dwarf_offdie(m->dw, off + hsize, &cu))
+			index_children(&b, &cu, 0);
+		off = next;
+	}
+	if (b.n)
+		qsort(b.r, b.n, sizeof *b.r, cmp_fn_range);
+	m->fn_ranges = b.r;
+	m->n_fn_ranges = b.n;
+	m->fn_max_hi = must_malloc((b.n ? b.n : 1) * sizeof *m->fn_max_hi);
+	for (size_t i = 0; i < b.n; i++)
+		m->fn_max_hi[i] = i && m->fn_max_hi[i - 1] > b.r[i].hi
+					  ? m->fn_max_hi[i - 1]
+					  : b.r[i].hi;
+}
+
+/* The outermost subprogram whose code holds rel_pc. */
+static bool outer_function_at(struct dw_module *m, uint64_t rel_pc,
+			      Dwarf_Die *out)
 {
 	if (!m->dw)
 		return false;
-	if (dwarf_addrdie(m->dw, rel_pc, cu))
-		return true;
-	if (!m->cu_ranges_done) {
-		Dwarf_Off off = 0, next;
-		size_t hsize;
-		m->cu_ranges_done = true;
-		while (dwarf_nextcu(m->dw, off, &next, &hsize, NULL, NULL,
-				    NULL) == 0) {
-			Dwarf_Die d;
-			if (dwarf_offdie(m->dw, off + hsize, &d)) {
-				Dwarf_Addr base, lo, hi;
-				ptrdiff_t it = 0;
-				while ((it = dwarf_ranges(&d, it, &base, &lo,
-							  &hi)) > 0) {
-					m->cu_ranges = must_realloc(
-						m->cu_ranges, m->n_cu_ranges + 1,
-						sizeof *m->cu_ranges);
-					m->cu_ranges[m->n_cu_ranges++] =
-						(struct dw_cu_range){lo, hi,
-								     off + hsize};
-				}
-			}
-			off = next;
-		}
+	if (!m->fn_index_done)
+		index_functions(m);
+	/* The last range starting at or before rel_pc, then back over the
+	 * earlier ones that may still reach it. */
+	size_t lo = 0, hi = m->n_fn_ranges;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->fn_ranges[mid].lo <= rel_pc)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	for (size_t i = 0; i < m->n_cu_ranges; i++)
-		if (rel_pc >= m->cu_ranges[i].lo && rel_pc < m->cu_ranges[i].hi)
-			return dwarf_offdie(m->dw, m->cu_ranges[i].die, cu) != NULL;
+	for (size_t i = lo; i-- > 0 && m->fn_max_hi[i] > rel_pc;)
+		if (rel_pc < m->fn_ranges[i].hi)
+			return dwarf_offdie(m->dw, m->fn_ranges[i].die, out) !=
+			       NULL;
 	return false;
+}
+
+/* Whether the function starts at addr: its entry PC, or for a function
+ * split hot and cold (C++ with exceptions) the start of one of its parts. */
+static bool starts_at(Dwarf_Die *fn, uint64_t addr)
+{
+	Dwarf_Addr entry, base, lo, hi;
+	ptrdiff_t it = 0;
+	if (dwarf_entrypc(fn, &entry) == 0)
+		return entry == addr;
+	while ((it = dwarf_ranges(fn, it, &base, &lo, &hi)) > 0)
+		if (lo == addr)
+			return true;
+	return false;
+}
+
+/* Walks from the outermost function holding rel_pc down its lexical
+ * blocks, inlined copies and nested functions that hold it.  *scope: the
+ * innermost subprogram or inlined subroutine, *subprogram: the innermost
+ * subprogram (the concrete function whose frame it is); if entry is not
+ * NULL, the innermost subprogram starting at rel_pc instead.  -1 if no
+ * function holds rel_pc (or, with entry, starts there). */
+static int scope_path(struct dw_module *m, uint64_t rel_pc, Dwarf_Die *scope,
+		      Dwarf_Die *subprogram, Dwarf_Die *entry)
+{
+	Dwarf_Die cur, child;
+	bool have_entry = false;
+	if (!outer_function_at(m, rel_pc, &cur))
+		return -1;
+	for (int depth = 0;; depth++) {
+		int tag = dwarf_tag(&cur);
+		if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine)
+			*scope = cur;
+		if (tag == DW_TAG_subprogram) {
+			*subprogram = cur;
+			if (entry && starts_at(&cur, rel_pc)) {
+				*entry = cur;
+				have_entry = true;
+			}
+		}
+		if (depth > 256 || dwarf_child(&cur, &child) != 0)
+			break;
+		bool deeper = false;
+		do {
+			tag = dwarf_tag(&child);
+			if ((tag == DW_TAG_lexical_block ||
+			     tag == DW_TAG_inlined_subroutine ||
+			     tag == DW_TAG_subprogram ||
+			     tag == DW_TAG_try_block ||
+			     tag == DW_TAG_catch_block) &&
+			    dwarf_haspc(&child, rel_pc) == 1) {
+				cur = child;
+				deeper = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!deeper)
+			break;
+	}
+	return entry && !have_entry ? -1 : 0;
 }
 
 int dw_scope_at(struct dw_module *m, uint64_t rel_pc, Dwarf_Die *scope,
 		Dwarf_Die *subprogram)
 {
-	Dwarf_Die cu, *scopes = NULL;
-	int n, found = -1;
-	if (!find_cu(m, rel_pc, &cu))
-		return -1;
-	n = dwarf_getscopes(&cu, rel_pc, &scopes);
-	for (int i = 0; i < n; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-		if (tag != DW_TAG_subprogram &&
-		    tag != DW_TAG_inlined_subroutine)
-			continue;
-		if (found < 0) {
-			*scope = scopes[i];
-			found = i;
-		}
-		if (tag == DW_TAG_subprogram) {
-			*subprogram = scopes[i];
-			free(scopes);
-			return 0;
-		}
-	}
-	free(scopes);
-	return -1;
+	return scope_path(m, rel_pc, scope, subprogram, NULL);
 }
 
 int dw_function_at(struct dw_module *m, uint64_t rel_addr, Dwarf_Die *out)
 {
-	Dwarf_Die cu, *scopes = NULL;
-	int n;
-	if (!find_cu(m, rel_addr, &cu))
-		return -1;
-	n = dwarf_getscopes(&cu, rel_addr, &scopes);
-	for (int i = 0; i < n; i++) {
-		Dwarf_Addr entry, base, lo, hi;
-		bool found = false;
-		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
-			continue;
-		if (dwarf_entrypc(&scopes[i], &entry) == 0) {
-			found = entry == rel_addr;
-		} else {
-			/* split hot and cold (C++ with exceptions): the
-			 * part that starts at the address */
-			ptrdiff_t it = 0;
-			while (!found && (it = dwarf_ranges(&scopes[i], it, &base,
-							     &lo, &hi)) > 0)
-				found = lo == rel_addr;
-		}
-		if (found) {
-			*out = scopes[i];
-			free(scopes);
-			return 0;
-		}
-	}
-	free(scopes);
-	return -1;
+	Dwarf_Die scope, sub;
+	return scope_path(m, rel_addr, &scope, &sub, out);
 }
 
 /* ---------------------------------------------------------------------------

@@ -10,9 +10,10 @@
 
 struct trace;
 
-struct dw_cu_range {
+/* A range of code of a subprogram that no other subprogram contains. */
+struct dw_fn_range {
 	uint64_t lo, hi;
-	Dwarf_Off die; /* the CU's DIE */
+	Dwarf_Off die;
 };
 
 struct dw_module {
@@ -21,9 +22,13 @@ struct dw_module {
 	Elf *elf;
 	Dwarf *dw;      /* NULL: no DWARF */
 	Dwarf_CFI *cfi; /* .eh_frame (or .debug_frame), NULL if none */
-	struct dw_cu_range *cu_ranges; /* when .debug_aranges is missing */
-	size_t n_cu_ranges;
-	bool cu_ranges_done;
+	/* Every outermost subprogram's ranges, sorted by lo, made in one
+	 * pass over the DWARF at the first lookup; max_hi[i] is the largest
+	 * hi of fn_ranges[0..i] (ranges of bad DWARF may overlap). */
+	struct dw_fn_range *fn_ranges;
+	uint64_t *fn_max_hi;
+	size_t n_fn_ranges;
+	bool fn_index_done;
 	struct dw_module *next;
 };
 

@@ -495,6 +495,7 @@ static struct values *finish(struct values_build *vb, bool unknown)
 	struct values *v = must_malloc(sizeof *v + vb->n * sizeof(struct value));
 	v->n = vb->n;
 	v->unknown = unknown;
+	v->unknown_why = unknown ? "no debug information" : NULL;
 	if (vb->n)
 		memcpy(v->v, vb->v, vb->n * sizeof *vb->v);
 	free(vb->v);
@@ -565,6 +566,42 @@ static bool concrete_param(Dwarf_Die *scope, Dwarf_Die *param, Dwarf_Die *out)
 	return false;
 }
 
+/* Whether two root DIEs (dw_root) declare the same function.  A C++
+ * inline function is emitted in every compilation unit that uses it and
+ * the linker keeps one out-of-line copy: the hook of a copy inlined in
+ * another unit names that copy, whose declaration is another DIE.  The
+ * same mangled name is the same function; without one (C), the same
+ * name declared at the same line of the same file. */
+static bool same_declaration(Dwarf_Die *a, Dwarf_Die *b)
+{
+	if (dwarf_dieoffset(a) == dwarf_dieoffset(b))
+		return true;
+	Dwarf_Attribute x, y;
+	bool la = dwarf_attr(a, DW_AT_linkage_name, &x) ||
+		  dwarf_attr(a, DW_AT_MIPS_linkage_name, &x);
+	bool lb = dwarf_attr(b, DW_AT_linkage_name, &y) ||
+		  dwarf_attr(b, DW_AT_MIPS_linkage_name, &y);
+	if (la || lb) {
+		const char *sa = la ? dwarf_formstring(&x) : NULL;
+		const char *sb = lb ? dwarf_formstring(&y) : NULL;
+		return sa && sb && !strcmp(sa, sb);
+	}
+	const char *na = dwarf_diename(a), *nb = dwarf_diename(b);
+	const char *fa = dwarf_decl_file(a), *fb = dwarf_decl_file(b);
+	int line_a, line_b;
+	return na && nb && fa && fb && !strcmp(na, nb) && !strcmp(fa, fb) &&
+	       dwarf_decl_line(a, &line_a) == 0 &&
+	       dwarf_decl_line(b, &line_b) == 0 && line_a == line_b;
+}
+
+/* Parameters unknown for another reason than missing debug information. */
+static struct values *finish_unknown(struct values_build *vb, const char *why)
+{
+	struct values *v = finish(vb, true);
+	v->unknown_why = why;
+	return v;
+}
+
 struct values *values_args(struct trace *t, const struct pair *p,
 			   const uint8_t *payload, size_t len)
 {
@@ -573,19 +610,23 @@ struct values *values_args(struct trace *t, const struct pair *p,
 	uint64_t bias;
 	int ptr_size = t->hdr.pointer_size;
 	if (capture_parse(payload, len, &cap) < 0)
-		return finish(&vb, true);
+		return finish_unknown(&vb, "not captured");
 	struct dw_module *m = module_of(t, p->fn, p->ticks, &bias);
 	Dwarf_Die fn_die, fn_root, scope, sub, scope_root;
-	if (!m || dw_function_at(m, p->fn - bias, &fn_die) < 0) {
+	if (!m) {
 		no_debug_info_hint(t, p);
 		return finish(&vb, true);
 	}
-	if (dw_scope_at(m, cap.pc - bias - 1, &scope, &sub) < 0)
+	if (dw_function_at(m, p->fn - bias, &fn_die) < 0)
 		return finish(&vb, true);
+	if (dw_scope_at(m, cap.pc - bias - 1, &scope, &sub) < 0)
+		return finish_unknown(&vb, "no debug information where the "
+					   "entry hook was called");
 	dw_root(&fn_die, &fn_root);
 	dw_root(&scope, &scope_root);
-	if (dwarf_dieoffset(&fn_root) != dwarf_dieoffset(&scope_root))
-		return finish(&vb, true); /* the hook ran elsewhere */
+	if (!same_declaration(&fn_root, &scope_root))
+		return finish_unknown(&vb, "the entry hook was called in "
+					   "another function's code");
 
 	struct frame_state f;
 	frame_init(&f, m, bias, &cap, t, p->site, p->ticks, t->hdr.machine,
@@ -1160,8 +1201,8 @@ void values_put_args_json(struct outbuf *o, const struct values *v)
 	if (!v)
 		return;
 	if (v->unknown) {
-		outbuf_str(o, ", \"args\": null, \"args_unavailable\": "
-			      "\"no debug information\"");
+		outbuf_str(o, ", \"args\": null, \"args_unavailable\": ");
+		json_str(o, v->unknown_why);
 		return;
 	}
 	outbuf_str(o, ", \"args\": [");

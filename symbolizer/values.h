@@ -32,7 +32,8 @@ struct value {
 
 struct values {
 	size_t n;
-	bool unknown; /* no debug information: the parameters are unknown */
+	bool unknown; /* the parameters are unknown, for the reason: */
+	const char *unknown_why; /* "no debug information", ... */
 	struct value v[];
 };
 
