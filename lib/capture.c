@@ -173,8 +173,8 @@ void ctrace__capture_setup(void)
 	if (done)
 		return;
 	done = 1;
-	const char *a = getenv("CTRACE_ARGS"), *r = getenv("CTRACE_RETVAL");
-	const char *n = getenv("CTRACE_STRLEN");
+	const char *a = ctrace__env("CTRACE_ARGS"), *r = ctrace__env("CTRACE_RETVAL");
+	const char *n = ctrace__env("CTRACE_STRLEN");
 	if (n != NULL && *n) {
 		char *end;
 		unsigned long v = strtoul(n, &end, 10);

@@ -1,8 +1,15 @@
 /* config.c -- the environment variables that configure the recorder.
- * README lists them all; keep the two in step. */
+ * README lists them all; keep the two in step.  This file is the only
+ * reader of the environment: in secure mode (a setuid, setgid or
+ * file-capability program) it reads nothing and the recorder records
+ * nothing (README, "Security"). */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -75,8 +82,57 @@ static int parse_signal(const char *v)
 	return 0;
 }
 
-void ctrace__config_load(struct ctrace__config *c)
+/* The kernel sets AT_SECURE when the program gained privileges at exec
+ * (setuid, setgid, file capabilities) or an LSM asks for it: the
+ * environment then belongs to a less privileged user. */
+int ctrace__secure(void)
 {
+	return getauxval(AT_SECURE) != 0;
+}
+
+const char *ctrace__env(const char *name)
+{
+	extern char **environ;
+	if (environ == NULL || ctrace__secure())
+		return NULL;
+	return getenv(name);
+}
+
+/* CTRACE_MODE: an octal mode between 0600 and 0644.  Nobody but the user
+ * may write the trace: a file truncated under its mapping would kill the
+ * program (SIGBUS). */
+static unsigned parse_mode(const char *v)
+{
+	if (v == NULL || *v == '\0')
+		return 0600;
+	char *end;
+	unsigned long m = strtoul(v, &end, 8);
+	if (*end != '\0' || *v == '-' || (m & ~0644ul) || (m & 0600) != 0600) {
+		ctrace__warn("CTRACE_MODE=", v,
+			     ": expected an octal mode from 0600 to 0644 (the "
+			     "trace must be writable by its owner only); "
+			     "using 0600");
+		return 0600;
+	}
+	return (unsigned)m;
+}
+
+int ctrace__config_load(struct ctrace__config *c)
+{
+	extern char **environ;
+	/* A setuid program: record nothing, say nothing (its stderr is not
+	 * ours to write to), read nothing. */
+	if (ctrace__secure()) {
+		quiet = 1;
+		c->quiet = 1;
+		c->enabled = 0;
+		return 0;
+	}
+	/* The loader runs IFUNC resolvers of the program before the C
+	 * library has set up the environment: reading it now would ignore
+	 * CTRACE=off and CTRACE_OUTPUT. */
+	if (environ == NULL)
+		return -EAGAIN;
 	quiet = getenv("CTRACE_QUIET") != NULL && !is_off(getenv("CTRACE_QUIET"));
 	c->quiet = quiet;
 	c->enabled = !is_off(getenv("CTRACE"));
@@ -84,6 +140,7 @@ void ctrace__config_load(struct ctrace__config *c)
 	if (c->output == NULL || *c->output == '\0')
 		c->output = "trace.bin";
 	c->chunk_size = parse_chunk_size(getenv("CTRACE_CHUNK_SIZE"));
+	c->mode = parse_mode(getenv("CTRACE_MODE"));
 
 	c->start_off = is_off(getenv("CTRACE_START"));
 	const char *match = getenv("CTRACE_MATCH");
@@ -120,19 +177,30 @@ void ctrace__config_load(struct ctrace__config *c)
 	else if (clock != NULL && *clock != '\0')
 		ctrace__warn("CTRACE_CLOCK=", clock,
 			     ": expected tsc or monotonic; choosing");
+	return 0;
 }
 
-/* write(2) only: this may run in a signal handler or before stdio works. */
-void ctrace__warn(const char *a, const char *b, const char *c)
+/* writev(2) only: this may run in a signal handler or before stdio
+ * works, and on a thread with little stack left (no buffer).  One call,
+ * so that the line is not mixed with another thread's. */
+void ctrace__warnv(const char *const *parts, int n)
 {
 	if (quiet)
 		return;
-	char buf[1024];
-	size_t n = 0;
-	for (const char *s[] = {"ctrace: ", a, b, c}, **it = s; it < s + 4; it++)
-		for (const char *p = *it; p && *p && n < sizeof buf - 1; p++)
-			buf[n++] = *p;
-	buf[n++] = '\n';
-	ssize_t w = write(2, buf, n);
+	struct iovec v[8];
+	int k = 0;
+	v[k++] = (struct iovec){(void *)"ctrace: ", 8};
+	for (int i = 0; i < n && k < 7; i++)
+		if (parts[i] != NULL && *parts[i] != '\0')
+			v[k++] = (struct iovec){(void *)parts[i],
+						strlen(parts[i])};
+	v[k++] = (struct iovec){(void *)"\n", 1};
+	ssize_t w = writev(2, v, k);
 	(void)w;
+}
+
+void ctrace__warn(const char *a, const char *b, const char *c)
+{
+	const char *parts[] = {a, b, c};
+	ctrace__warnv(parts, 3);
 }

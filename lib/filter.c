@@ -374,7 +374,7 @@ int ctrace__filter_init(const struct ctrace__config *c)
 		{"CTRACE_RETVAL", CTRACE_F_RETVAL},
 	};
 	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
-		const char *v = getenv(lists[i].env);
+		const char *v = ctrace__env(lists[i].env);
 		if (v == NULL || *v == '\0')
 			continue;
 		struct rule *r = &rules[n_rules];

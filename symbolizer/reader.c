@@ -512,6 +512,8 @@ const char *lost_reason_text(unsigned reason)
 		return "nested signal handlers";
 	case CTRACE_LOST_TOO_LARGE:
 		return "the trace reached its size limit";
+	case CTRACE_LOST_EARLY:
+		return "IFUNC resolvers ran before the environment was set up";
 	default:
 		return "unknown reason";
 	}
