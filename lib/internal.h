@@ -177,7 +177,7 @@ struct ctrace__file {
 	int fd;
 	struct ctrace_file_header *header; /* mapped, shared */
 	uint32_t chunk_size;
-	uint64_t size;                     /* bytes allocated on disk */
+	uint64_t size;                     /* the file's length */
 	char path[4096];                   /* the file actually written */
 	char base[4096];                   /* CTRACE_OUTPUT, made absolute */
 };
@@ -192,16 +192,16 @@ CTRACE_HIDDEN int ctrace__file_open(const struct ctrace__config *c);
 CTRACE_HIDDEN int ctrace__file_reopen_child(uint32_t parent_pid,
 					    uint32_t parent_thread,
 					    uint64_t fork_ticks);
-/* Claims the next chunk, with its first *len bytes reserved on disk:
- * returns its address and index, or NULL with *reason set (enum
- * ctrace_lost_reason). */
-CTRACE_HIDDEN uint8_t *ctrace__file_claim(uint64_t *index, uint32_t *len,
-					  uint8_t *reason);
+/* Gives back chunk `old` (if not negative) and claims the next one, with its first *len bytes reserved on disk: returns its address and
+ * index, or NULL with *reason set (enum ctrace_lost_reason).  One lock for
+ * both. */
+CTRACE_HIDDEN uint8_t *ctrace__file_claim(int64_t old, uint64_t *index,
+					  uint32_t *len, uint8_t *reason);
 /* Reserves the rest of chunk `index` from byte `from`: 0 or -errno. */
 CTRACE_HIDDEN int ctrace__file_extend(uint64_t index, uint32_t from);
-/* A writer is done with the chunk mapped at `chunk`: it is unmapped. */
-CTRACE_HIDDEN void ctrace__file_release(uint8_t *chunk);
-/* Trims preallocated space and marks the trace finalized. */
+/* A writer is done with chunk `index`: its pages leave our memory. */
+CTRACE_HIDDEN void ctrace__file_release(uint64_t index);
+/* Trims the file to the chunks claimed and marks the trace finalized. */
 CTRACE_HIDDEN void ctrace__file_finish(void);
 /* Refreshes the clock calibration in the header. */
 CTRACE_HIDDEN void ctrace__file_sync(void);

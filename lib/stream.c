@@ -83,14 +83,15 @@ uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
 		errno = saved_errno;
 		return s->cur;
 	}
-	ctrace__stream_release(s);
+	int64_t old = s->cur != NULL ? (int64_t)s->chunk : -1;
+	s->cur = s->limit = s->chunk_end = NULL;
 
 	/* A stream's first chunk: one page first, so that a process or a
 	 * thread that writes little takes little disk. */
 	uint64_t index;
 	uint32_t len = s->seq == 0 ? FIRST_PIECE : size;
 	uint8_t reason = 0;
-	uint8_t *c = ctrace__file_claim(&index, &len, &reason);
+	uint8_t *c = ctrace__file_claim(old, &index, &len, &reason);
 	if (c == NULL) {
 		s->lost_reason = reason;
 		errno = saved_errno;
@@ -142,7 +143,7 @@ void ctrace__stream_lost(struct ctrace__stream *s, uint64_t now,
 void ctrace__stream_release(struct ctrace__stream *s)
 {
 	if (s->cur != NULL)
-		ctrace__file_release(s->chunk_start);
+		ctrace__file_release(s->chunk);
 	s->cur = s->limit = s->chunk_end = NULL;
 }
 
