@@ -117,6 +117,14 @@ static unsigned parse_mode(const char *v)
 	return (unsigned)m;
 }
 
+/* Set once the C library is up (constructors run after its start-up). */
+static int constructors_ran;
+
+__attribute__((constructor(101))) static void note_constructors(void)
+{
+	constructors_ran = 1;
+}
+
 int ctrace__config_load(struct ctrace__config *c)
 {
 	extern char **environ;
@@ -130,8 +138,10 @@ int ctrace__config_load(struct ctrace__config *c)
 	}
 	/* The loader runs IFUNC resolvers of the program before the C
 	 * library has set up the environment: reading it now would ignore
-	 * CTRACE=off and CTRACE_OUTPUT. */
-	if (environ == NULL)
+	 * CTRACE=off and CTRACE_OUTPUT.  Until then environ is NULL; a
+	 * program may make it NULL too (clearenv), but not before the
+	 * constructors run. */
+	if (environ == NULL && !constructors_ran)
 		return -EAGAIN;
 	quiet = getenv("CTRACE_QUIET") != NULL && !is_off(getenv("CTRACE_QUIET"));
 	c->quiet = quiet;

@@ -234,6 +234,7 @@ case_replace() {
 }
 
 cfg=$(configs_pie | head -n 1)
+[ -n "$cfg" ] || cfg=$(configs | head -n 1)
 run_case "setuid-$cfg" case_setuid "$cfg"
 run_case "planted-$cfg" case_planted "$cfg"
 run_case "dirs-$cfg" case_dirs "$cfg"

@@ -165,8 +165,8 @@ case_exec_names() {
 
 # The recorder's own stack use: the deepest of a thread's first event
 # (which claims chunks and registers the thread) and a function's first
-# call in a chunk (which reads its CFI), without and with argument
-# capture.  README states the bounds.  LD_BIND_NOW: the loader's lazy
+# call in a chunk (which reads its CFI), in the default mode, with a
+# filter, a depth limit and argument capture.  README states the bounds.  LD_BIND_NOW: the loader's lazy
 # binding of a C library function called for the first time on the
 # thread is the loader's, whoever calls it.
 case_stack() {
@@ -176,12 +176,15 @@ case_stack() {
 	CTRACE=off "$BIN/limits" stack 100 >base ||
 		fail "untraced run failed"
 	base=$(sed -n 's/^stack //p' base)
-	for mode in plain:768 args:896; do
+	for mode in plain:768 filter:896 depth:896 args:896; do
 		bound=${mode#*:}
 		mode=${mode%:*}
-		if [ $mode = args ]; then
-			export CTRACE_ARGS=all
-		fi
+		unset CTRACE_FILTER CTRACE_DEPTH CTRACE_ARGS
+		case $mode in
+		filter) export CTRACE_FILTER='!leaf' ;;
+		depth) export CTRACE_DEPTH=2 ;;
+		args) export CTRACE_ARGS=all ;;
+		esac
 		run_traced trace.bin "$BIN/limits" stack 100
 		traced=$(sed -n 's/^stack //p' trace.bin.out)
 		echo "$mode: stack used untraced $base bytes, traced $traced bytes"
@@ -201,6 +204,7 @@ for cfg in $(configs); do
 	run_case "ifunc-$cfg" case_ifunc "$cfg"
 done
 cfg=$(configs_pie | grep O2 | head -n 1)
+[ -n "$cfg" ] || cfg=$(configs | head -n 1)
 run_case "rss-$cfg" case_rss "$cfg"
 run_case "exec-disk-$cfg" case_exec_disk "$cfg"
 run_case "exec-names-$cfg" case_exec_names "$cfg"
