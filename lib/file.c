@@ -630,8 +630,17 @@ static int allocate(uint64_t off, uint64_t len, int quiet)
 static int reserve(uint64_t off, uint64_t len)
 {
 	struct ctrace__file *f = &ctrace__file;
-	if (off >= reserved_start && off + len <= reserved_end)
+	if (off >= reserved_start && off + len <= reserved_end) {
+		/* A stream's first chunk, inside the run: give back the
+		 * rest of it, which a short thread would never use. */
+		int fd;
+		if (len < f->chunk_size && off + f->chunk_size <= reserved_end &&
+		    (fd = trace_fd()) >= 0)
+			fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				  (off_t)(off + len),
+				  (off_t)(f->chunk_size - len));
 		return 0;
+	}
 	uint64_t want = len;
 	if (len == f->chunk_size) {
 		uint64_t step = f->size / 8;
@@ -865,8 +874,10 @@ int ctrace__file_extend(uint64_t index, uint32_t from)
 		return -ENOSPC;
 	uint64_t saved = ctrace__block_signals();
 	pthread_mutex_lock(&grow_mutex);
-	int err = reserve(CTRACE_HEADER_SIZE + index * f->chunk_size + from,
-			  f->chunk_size - from);
+	/* Never from the run reserved ahead: the rest of a first chunk was
+	 * given back (reserve). */
+	int err = allocate(CTRACE_HEADER_SIZE + index * f->chunk_size + from,
+			   f->chunk_size - from, 0);
 	pthread_mutex_unlock(&grow_mutex);
 	ctrace__restore_signals(saved);
 	return err;

@@ -118,7 +118,8 @@ case_ifunc() {
 }
 
 # Resident memory stays bounded by the chunks in use: a long run and many
-# short threads, compared with the same run untraced (VmHWM).
+# short threads, compared with the same run untraced (VmHWM); and the
+# short threads take little disk.
 case_rss() {
 	use_config "$1"
 	build_c limits "$RPROGS/limits.c"
@@ -131,6 +132,11 @@ case_rss() {
 	[ "$size" -gt 16384 ] || fail "the trace is too small to tell"
 	[ $((traced - base)) -lt 4096 ] ||
 		fail "tracing added $((traced - base)) KiB of resident memory"
+	# On disk: the events (about 25 MB) and a page or so per short
+	# thread, not a whole chunk per thread (2000 x 64 KiB).
+	disk=$(du -k trace.bin | cut -f1)
+	echo "trace on disk: $disk KiB"
+	[ "$disk" -lt 65536 ] || fail "the trace takes $disk KiB on disk"
 }
 
 # A process that ends by exec or _exit trims nothing: its file is only
