@@ -530,6 +530,8 @@ int ctrace__file_open(const struct ctrace__config *c)
  * Forked children
  * ------------------------------------------------------------------------ */
 
+static size_t mapping_bytes(uint64_t key);
+
 int ctrace__file_reopen_child(uint32_t parent_pid, uint32_t parent_thread,
 			      uint64_t fork_ticks)
 {
@@ -540,8 +542,9 @@ int ctrace__file_reopen_child(uint32_t parent_pid, uint32_t parent_thread,
 	/* Everything mapped here is the parent's file: the chunks of all its
 	 * threads, which this process does not have. */
 	for (size_t i = 0; segments != NULL && i <= seg_mask; i++) {
-		if (segments[i].key > 1)
-			munmap(segments[i].addr, seg_bytes + f->chunk_size);
+		if (segments[i].key > 1 && segments[i].addr != NULL)
+			munmap(segments[i].addr,
+			       mapping_bytes(segments[i].key));
 		segments[i].key = 0;
 	}
 	seg_used = seg_live = 0;
@@ -775,23 +778,45 @@ static void seg_remove(struct segment *e)
 	seg_live--;
 }
 
-/* The address of chunk i, mapping its segment if need be; with
- * grow_mutex held.  NULL if it cannot. */
-static uint8_t *map_chunk(uint64_t i)
+/* Chunk i mapped on its own (the metadata's, which lives long and is
+ * seldom written: it must not keep a 2 MiB window mapped), keyed apart. */
+#define LONE (1ull << 62)
+
+static size_t mapping_bytes(uint64_t key)
 {
-	struct ctrace__file *f = &ctrace__file;
-	uint64_t off = chunk_offset(i), n = off / seg_bytes;
+	return ((key - 2) & LONE) ? ctrace__file.chunk_size
+				  : seg_bytes + ctrace__file.chunk_size;
+}
+
+/* One more chunk of segment n is done; the segment is unmapped when all
+ * that start in it are.  With grow_mutex held. */
+static void segment_done(uint64_t n)
+{
 	struct segment *e = seg_find(n, 1);
+	if (e == NULL || ++e->released < e->chunks)
+		return;
+	if (e->addr != NULL)
+		munmap(e->addr, mapping_bytes(e->key));
+	seg_remove(e);
+}
+
+/* The address of chunk i, mapping its segment (or, if `lone`, the chunk
+ * alone) if need be; with grow_mutex held.  NULL if it cannot. */
+static uint8_t *map_chunk(uint64_t i, int lone)
+{
+	uint64_t off = chunk_offset(i), n = off / seg_bytes;
+	struct segment *e = seg_find(lone ? LONE | i : n, 1);
 	if (e == NULL) {
 		warn_no_map(ENOMEM);
 		return NULL;
 	}
 	if (e->addr == NULL) {
 		int fd = trace_fd();
+		uint64_t at = lone ? off : n * seg_bytes;
 		void *m = fd < 0 ? MAP_FAILED
-				 : mmap(NULL, seg_bytes + f->chunk_size,
+				 : mmap(NULL, mapping_bytes(e->key),
 					PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-					(off_t)(n * seg_bytes));
+					(off_t)at);
 		if (m == MAP_FAILED) {
 			if (fd >= 0)
 				warn_no_map(errno);
@@ -799,6 +824,11 @@ static uint8_t *map_chunk(uint64_t i)
 			return NULL;
 		}
 		e->addr = m;
+	}
+	if (lone) {
+		e->chunks = 1;
+		segment_done(n); /* its segment never maps it */
+		return e->addr;
 	}
 	return e->addr + (off - n * seg_bytes);
 }
@@ -811,20 +841,23 @@ static void unmap_chunk(uint64_t i)
 {
 	struct ctrace__file *f = &ctrace__file;
 	uint64_t off = chunk_offset(i), n = off / seg_bytes;
-	struct segment *e = seg_find(n, 0);
+	struct segment *e = seg_find(LONE | i, 0);
+	if (e != NULL) {
+		munmap(e->addr, f->chunk_size);
+		seg_remove(e);
+		return;
+	}
+	e = seg_find(n, 0);
 	if (e == NULL || e->addr == NULL)
 		return;
-	if (++e->released == e->chunks) {
-		munmap(e->addr, seg_bytes + f->chunk_size);
-		seg_remove(e);
-	} else {
+	if (e->released + 1 < e->chunks)
 		madvise(e->addr + (off - n * seg_bytes), f->chunk_size,
 			MADV_DONTNEED);
-	}
+	segment_done(n);
 }
 
-uint8_t *ctrace__file_claim(int64_t old, uint64_t *index, uint32_t *len,
-			    uint8_t *reason)
+uint8_t *ctrace__file_claim(int64_t old, int lone, uint64_t *index,
+			    uint32_t *len, uint8_t *reason)
 {
 	struct ctrace__file *f = &ctrace__file;
 	uint64_t retry = atomic_load_explicit(&retry_grow_at,
@@ -851,7 +884,7 @@ uint8_t *ctrace__file_claim(int64_t old, uint64_t *index, uint32_t *len,
 	else if (reserve(off, *len) < 0 ||
 		 (*len < f->chunk_size && cover(off + f->chunk_size) < 0))
 		*reason = CTRACE_LOST_NO_SPACE;
-	else if ((chunk = map_chunk(i)) == NULL)
+	else if ((chunk = map_chunk(i, lone)) == NULL)
 		*reason = CTRACE_LOST_NO_MEMORY;
 	else {
 		*index = i;

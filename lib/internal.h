@@ -192,11 +192,13 @@ CTRACE_HIDDEN int ctrace__file_open(const struct ctrace__config *c);
 CTRACE_HIDDEN int ctrace__file_reopen_child(uint32_t parent_pid,
 					    uint32_t parent_thread,
 					    uint64_t fork_ticks);
-/* Gives back chunk `old` (if not negative) and claims the next one, with its first *len bytes reserved on disk: returns its address and
+/* Gives back chunk `old` (if not negative) and claims the next one,
+ * mapped alone if `lone` (the metadata's: seldom written, long kept), with its first *len bytes reserved on disk: returns its address and
  * index, or NULL with *reason set (enum ctrace_lost_reason).  One lock for
  * both. */
-CTRACE_HIDDEN uint8_t *ctrace__file_claim(int64_t old, uint64_t *index,
-					  uint32_t *len, uint8_t *reason);
+CTRACE_HIDDEN uint8_t *ctrace__file_claim(int64_t old, int lone,
+					  uint64_t *index, uint32_t *len,
+					  uint8_t *reason);
 /* Reserves the rest of chunk `index` from byte `from`: 0 or -errno. */
 CTRACE_HIDDEN int ctrace__file_extend(uint64_t index, uint32_t from);
 /* A writer is done with chunk `index`: its pages leave our memory. */

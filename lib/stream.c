@@ -91,7 +91,8 @@ uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
 	uint64_t index;
 	uint32_t len = s->seq == 0 ? FIRST_PIECE : size;
 	uint8_t reason = 0;
-	uint8_t *c = ctrace__file_claim(old, &index, &len, &reason);
+	uint8_t *c = ctrace__file_claim(old, s->kind == CTRACE_CHUNK_META,
+					&index, &len, &reason);
 	if (c == NULL) {
 		s->lost_reason = reason;
 		errno = saved_errno;
