@@ -939,8 +939,16 @@ void ctrace__file_finish(void)
 	uint64_t end = CTRACE_HEADER_SIZE +
 		       f->header->chunks_claimed * (uint64_t)f->chunk_size;
 	int fd = end < f->size ? trace_fd() : -1;
-	if (fd >= 0 && ftruncate(fd, (off_t)end) == 0)
+	if (fd >= 0 && ftruncate(fd, (off_t)end) == 0) {
 		f->size = end;
+		/* What was reserved ahead is gone with it: a chunk claimed
+		 * later (threads still running, destructors) reserves anew,
+		 * never writes past the end of the file (SIGBUS). */
+		if (reserved_end > end)
+			reserved_end = end;
+		if (reserved_start > reserved_end)
+			reserved_start = reserved_end;
+	}
 	ctrace__clock_update(f->header);
 	__atomic_or_fetch(&f->header->flags, CTRACE_FLAG_FINALIZED,
 			  __ATOMIC_RELEASE);

@@ -141,6 +141,19 @@ case_rss() {
 	[ "$disk" -lt 65536 ] || fail "the trace takes $disk KiB on disk"
 }
 
+# exit() trims the file to its chunks while a thread still records: the
+# chunks that thread claims afterwards are reserved anew, never written
+# past the end of the file (SIGBUS).
+case_exit_busy() {
+	use_config "$1"
+	build_c limits "$RPROGS/limits.c"
+	for i in 1 2 3; do
+		run_traced trace.bin "$BIN/limits" exit-busy 3000000
+		"$CTRACE_SYMBOLIZE" -f report trace.bin >report 2>report.err ||
+			{ cat report.err; fail "the trace does not decode"; }
+	done
+}
+
 # A process that ends by exec or _exit trims nothing: its file is only
 # as large on disk as what it wrote.  And there is no limit on the
 # numbered names a process that execs itself takes.
@@ -214,6 +227,7 @@ done
 cfg=$(configs_pie | grep O2 | head -n 1)
 [ -n "$cfg" ] || cfg=$(configs | head -n 1)
 run_case "rss-$cfg" case_rss "$cfg"
+run_case "exit-busy-$cfg" case_exit_busy "$cfg"
 run_case "exec-disk-$cfg" case_exec_disk "$cfg"
 run_case "exec-names-$cfg" case_exec_names "$cfg"
 

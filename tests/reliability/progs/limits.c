@@ -12,6 +12,9 @@
  *   limits stack N           a thread on a painted 16 KiB stack makes N
  *                            calls; prints "stack BYTES", the bytes of
  *                            its stack written (TLS included)
+ *   limits exit-busy N       N calls, then exit() while a thread keeps
+ *                            calling: its chunks are claimed after the
+ *                            trace was trimmed at exit
  *   limits uid               prints "uid RUID EUID" (run setuid)
  */
 #define _GNU_SOURCE
@@ -57,6 +60,13 @@ static long peak_rss_kib(void)
 NOINLINE static void *short_thread(void *arg)
 {
 	calls(100);
+	return arg;
+}
+
+NOINLINE static void *busy_thread(void *arg)
+{
+	for (;;)
+		calls(1000);
 	return arg;
 }
 
@@ -147,6 +157,15 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "stack")) {
 		stack_calls = n;
 		printf("stack %ld\n", stack_used());
+	} else if (!strcmp(mode, "exit-busy")) {
+		pthread_t t;
+		calls(n);
+		if (pthread_create(&t, NULL, busy_thread, NULL) != 0)
+			return 1;
+		calls(n / 10);
+		printf("exit\n");
+		fflush(stdout);
+		exit(0);
 	} else if (!strcmp(mode, "uid")) {
 		leaf();
 		printf("uid %d %d\n", (int)getuid(), (int)geteuid());
