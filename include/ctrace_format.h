@@ -295,6 +295,7 @@ enum ctrace_lost_reason {
 	CTRACE_LOST_NESTED = 3,    /* signal within a signal within the hook */
 	CTRACE_LOST_TOO_LARGE = 4, /* the trace reached its address limit */
 	CTRACE_LOST_JUMPED = 5,    /* a jump out of a handler left the hook */
+	CTRACE_LOST_EARLY = 6,     /* before the environment existed (IFUNC) */
 };
 
 #define CTRACE_RETVAL_PAYLOAD 133

@@ -138,7 +138,8 @@ struct cie_info {
 	const uint8_t *insns, *end;
 };
 
-static int parse_cie(const uint8_t *cie, struct cie_info *ci)
+static __attribute__((noinline)) int parse_cie(const uint8_t *cie,
+						 struct cie_info *ci)
 {
 	uint32_t len;
 	memcpy(&len, cie, 4);
@@ -183,11 +184,21 @@ static int parse_cie(const uint8_t *cie, struct cie_info *ci)
 	return 0;
 }
 
+/* Small: the state and its remembered copies live on the program's
+ * stack (README states the recorder's stack use). */
 struct cfa_state {
-	uint64_t reg;
 	int64_t offset;
-	int unknown; /* an expression or something we do not follow */
+	uint32_t reg;
+	uint8_t unknown; /* an expression or something we do not follow */
 };
+#define CFA_REMEMBER 4 /* nested DW_CFA_remember_state: compilers use 1 */
+
+/* A register number; one too large for any register stays unknown. */
+static uint32_t get_reg(struct cursor *c)
+{
+	uint64_t r = get_uleb(c);
+	return r > 0xffff ? UINT32_MAX : (uint32_t)r;
+}
 
 /* Runs CFA instructions while the location stays at or below target.
  * Returns 1 when it stopped because the location went past target. */
@@ -220,7 +231,7 @@ static int run_cfa(struct cursor *c, const struct cie_info *ci,
 		case 0x06: case 0x07: case 0x08: get_uleb(c); break;
 		case 0x09: get_uleb(c); get_uleb(c); break;      /* register */
 		case 0x0a:                                         /* remember */
-			if (*nsaved < 8)
+			if (*nsaved < CFA_REMEMBER)
 				saved[(*nsaved)++] = *st;
 			else
 				st->unknown = 1;
@@ -232,11 +243,11 @@ static int run_cfa(struct cursor *c, const struct cie_info *ci,
 				st->unknown = 1;
 			break;
 		case 0x0c:                                         /* def_cfa */
-			st->reg = get_uleb(c);
+			st->reg = get_reg(c);
 			st->offset = (int64_t)get_uleb(c);
 			st->unknown = 0;
 			break;
-		case 0x0d: st->reg = get_uleb(c); break;
+		case 0x0d: st->reg = get_reg(c); break;
 		case 0x0e: st->offset = (int64_t)get_uleb(c); break;
 		case 0x0f: {                                       /* def_cfa_expr */
 			uint64_t n = get_uleb(c);
@@ -252,7 +263,7 @@ static int run_cfa(struct cursor *c, const struct cie_info *ci,
 		}
 		case 0x11: get_uleb(c); get_sleb(c); break;
 		case 0x12:                                         /* def_cfa_sf */
-			st->reg = get_uleb(c);
+			st->reg = get_reg(c);
 			st->offset = get_sleb(c) * ci->data_align;
 			st->unknown = 0;
 			break;
@@ -274,13 +285,20 @@ static int run_cfa(struct cursor *c, const struct cie_info *ci,
 	return 0;
 }
 
-int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule, uintptr_t *begin)
+/* Out of line, so that its frame (the loader's answer) is gone before the
+ * CFA instructions run: the two never share the stack. */
+static __attribute__((noinline)) const uint8_t *fde_of(uintptr_t pc)
 {
 	struct dl_find_object obj;
 	if (_dl_find_object((void *)(pc - 1), &obj) != 0 ||
 	    obj.dlfo_eh_frame == NULL)
-		return -1;
-	const uint8_t *fde = find_fde(obj.dlfo_eh_frame, pc - 1);
+		return NULL;
+	return find_fde(obj.dlfo_eh_frame, pc - 1);
+}
+
+int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule, uintptr_t *begin)
+{
+	const uint8_t *fde = fde_of(pc);
 	if (fde == NULL)
 		return -1;
 	uint32_t len, cie_off;
@@ -300,7 +318,7 @@ int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule, uintptr_t *begin)
 		c.p += get_uleb(&c);
 	*begin = start;
 
-	struct cfa_state state, *st = &state, saved[8];
+	struct cfa_state state, *st = &state, saved[CFA_REMEMBER];
 	int nsaved = 0;
 	uintptr_t loc = start;
 	memset(st, 0, sizeof *st);

@@ -1,9 +1,16 @@
 /* config.c -- the environment variables that configure the recorder.
- * README lists them all; keep the two in step. */
+ * README lists them all; keep the two in step.  This file is the only
+ * reader of the environment: in secure mode (a setuid, setgid or
+ * file-capability program) it reads nothing and the recorder records
+ * nothing (README, "Security"). */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/auxv.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -13,6 +20,17 @@ CTRACE_HIDDEN void ctrace__clock_force(int tsc);
 #define DEFAULT_CHUNK_SIZE (64u << 10)
 static int quiet;
 
+/* getenv, for every variable the recorder reads: nothing in secure mode
+ * (AT_SECURE: the environment belongs to a less privileged user) and
+ * nothing before the C library has set the environment up. */
+static const char *env(const char *name)
+{
+	extern char **environ;
+	if (environ == NULL || getauxval(AT_SECURE) != 0)
+		return NULL;
+	return getenv(name);
+}
+
 /* A switch: on/off, 1/0, yes/no, true/false, in any case.  Returns 1 or
  * 0, or `unset` when the variable is unset or empty.  Any other value
  * gets one warning naming the variable and the words it takes, and
@@ -21,7 +39,7 @@ static int parse_switch(const char *name, int unset, const char *fallback)
 {
 	static const char *const on[] = {"on", "1", "yes", "true"};
 	static const char *const off[] = {"off", "0", "no", "false"};
-	const char *v = getenv(name);
+	const char *v = env(name);
 
 	if (v == NULL || *v == '\0')
 		return unset;
@@ -46,7 +64,7 @@ static int parse_switch(const char *name, int unset, const char *fallback)
  * means quiet).  Read again by every entry point that may warn first. */
 static void load_quiet(void)
 {
-	const char *v = getenv("CTRACE_QUIET");
+	const char *v = env("CTRACE_QUIET");
 
 	quiet = v != NULL && strcasecmp(v, "off") && strcasecmp(v, "0") &&
 		strcasecmp(v, "no") && strcasecmp(v, "false");
@@ -66,13 +84,13 @@ const char *ctrace__config_list(int which)
 	};
 	if (which < 0 || (size_t)which >= sizeof names / sizeof names[0])
 		return NULL;
-	const char *v = getenv(names[which]);
+	const char *v = env(names[which]);
 	return v != NULL && *v ? v : NULL;
 }
 
 size_t ctrace__config_string_max(size_t dflt, size_t limit)
 {
-	const char *v = getenv("CTRACE_STRLEN");
+	const char *v = env("CTRACE_STRLEN");
 
 	load_quiet();
 	if (v == NULL || *v == '\0')
@@ -147,25 +165,78 @@ static int parse_signal(const char *v)
 	return 0;
 }
 
-void ctrace__config_load(struct ctrace__config *c)
+/* The kernel sets AT_SECURE when the program gained privileges at exec
+ * (setuid, setgid, file capabilities) or an LSM asks for it: the
+ * environment then belongs to a less privileged user. */
+int ctrace__secure(void)
 {
+	return getauxval(AT_SECURE) != 0;
+}
+
+
+/* CTRACE_MODE: an octal mode between 0600 and 0644.  Nobody but the user
+ * may write the trace: a file truncated under its mapping would kill the
+ * program (SIGBUS). */
+static unsigned parse_mode(const char *v)
+{
+	if (v == NULL || *v == '\0')
+		return 0600;
+	char *end;
+	unsigned long m = strtoul(v, &end, 8);
+	if (*end != '\0' || *v == '-' || (m & ~0644ul) || (m & 0600) != 0600) {
+		ctrace__warn("CTRACE_MODE=", v,
+			     ": expected an octal mode from 0600 to 0644 (the "
+			     "trace must be writable by its owner only); "
+			     "using 0600");
+		return 0600;
+	}
+	return (unsigned)m;
+}
+
+/* Set once the C library is up (constructors run after its start-up). */
+static int constructors_ran;
+
+__attribute__((constructor(101))) static void note_constructors(void)
+{
+	constructors_ran = 1;
+}
+
+int ctrace__config_load(struct ctrace__config *c)
+{
+	extern char **environ;
+	/* A setuid program: record nothing, say nothing (its stderr is not
+	 * ours to write to), read nothing. */
+	if (ctrace__secure()) {
+		quiet = 1;
+		c->quiet = 1;
+		c->enabled = 0;
+		return 0;
+	}
+	/* The loader runs IFUNC resolvers of the program before the C
+	 * library has set up the environment: reading it now would ignore
+	 * CTRACE=off and CTRACE_OUTPUT.  Until then environ is NULL; a
+	 * program may make it NULL too (clearenv), but not before the
+	 * constructors run. */
+	if (environ == NULL && !constructors_ran)
+		return -EAGAIN;
 	load_quiet();
 	c->quiet = quiet;
 	c->enabled = parse_switch("CTRACE", 1, SWITCH_WORDS "recording");
-	c->output = getenv("CTRACE_OUTPUT");
+	c->output = env("CTRACE_OUTPUT");
 	if (c->output == NULL || *c->output == '\0')
 		c->output = "trace.bin";
-	c->chunk_size = parse_chunk_size(getenv("CTRACE_CHUNK_SIZE"));
+	c->chunk_size = parse_chunk_size(env("CTRACE_CHUNK_SIZE"));
+	c->mode = parse_mode(env("CTRACE_MODE"));
 
 	c->start_off = !parse_switch("CTRACE_START", 1,
 				     SWITCH_WORDS "starting on");
-	const char *match = getenv("CTRACE_MATCH");
+	const char *match = env("CTRACE_MATCH");
 	c->match_regex = match != NULL && !strcmp(match, "regex");
 	if (match != NULL && *match && !c->match_regex && strcmp(match, "glob"))
 		ctrace__warn("CTRACE_MATCH=", match,
 			     ": expected glob or regex; using glob");
 
-	const char *v = getenv("CTRACE_DEPTH");
+	const char *v = env("CTRACE_DEPTH");
 	if (v != NULL && *v) {
 		char *end;
 		unsigned long d = strtoul(v, &end, 10);
@@ -175,17 +246,17 @@ void ctrace__config_load(struct ctrace__config *c)
 		else
 			c->max_depth = (uint32_t)d;
 	}
-	v = getenv("CTRACE_MIN_DURATION");
+	v = env("CTRACE_MIN_DURATION");
 	if (v != NULL && *v && parse_duration(v, &c->min_ns) < 0)
 		ctrace__warn("CTRACE_MIN_DURATION=", v,
 			     ": expected a time like 5us or 2ms; ignored");
-	v = getenv("CTRACE_SIGNAL");
+	v = env("CTRACE_SIGNAL");
 	if (v != NULL && *v && (c->toggle_signal = parse_signal(v)) == 0)
 		ctrace__warn("CTRACE_SIGNAL=", v,
 			     ": not a signal name or number; ignored");
-	c->tracepoints = getenv("CTRACE_TRACEPOINTS");
+	c->tracepoints = env("CTRACE_TRACEPOINTS");
 
-	const char *clock = getenv("CTRACE_CLOCK");
+	const char *clock = env("CTRACE_CLOCK");
 	if (clock != NULL && !strcmp(clock, "monotonic"))
 		ctrace__clock_force(0);
 	else if (clock != NULL && !strcmp(clock, "tsc"))
@@ -193,19 +264,30 @@ void ctrace__config_load(struct ctrace__config *c)
 	else if (clock != NULL && *clock != '\0')
 		ctrace__warn("CTRACE_CLOCK=", clock,
 			     ": expected tsc or monotonic; choosing");
+	return 0;
 }
 
-/* write(2) only: this may run in a signal handler or before stdio works. */
-void ctrace__warn(const char *a, const char *b, const char *c)
+/* writev(2) only: this may run in a signal handler or before stdio
+ * works, and on a thread with little stack left (no buffer).  One call,
+ * so that the line is not mixed with another thread's. */
+void ctrace__warnv(const char *const *parts, int n)
 {
 	if (quiet)
 		return;
-	char buf[1024];
-	size_t n = 0;
-	for (const char *s[] = {"ctrace: ", a, b, c}, **it = s; it < s + 4; it++)
-		for (const char *p = *it; p && *p && n < sizeof buf - 1; p++)
-			buf[n++] = *p;
-	buf[n++] = '\n';
-	ssize_t w = write(2, buf, n);
+	struct iovec v[8];
+	int k = 0;
+	v[k++] = (struct iovec){(void *)"ctrace: ", 8};
+	for (int i = 0; i < n && k < 7; i++)
+		if (parts[i] != NULL && *parts[i] != '\0')
+			v[k++] = (struct iovec){(void *)parts[i],
+						strlen(parts[i])};
+	v[k++] = (struct iovec){(void *)"\n", 1};
+	ssize_t w = writev(2, v, k);
 	(void)w;
+}
+
+void ctrace__warn(const char *a, const char *b, const char *c)
+{
+	const char *parts[] = {a, b, c};
+	ctrace__warnv(parts, 3);
 }

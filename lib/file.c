@@ -1,13 +1,20 @@
 /* file.c -- the trace file: choosing its name, creating it safely, growing
  * it, mapping it, and handing out chunks.
  *
- * The file is mapped MAP_SHARED in large segments, so events are in the
- * page cache as soon as they are stored: they survive the process's death
- * by any signal.  Space is reserved with fallocate before it is handed out,
+ * Chunks are written through MAP_SHARED mappings of a few MiB (segments,
+ * below), so events are in the page cache as soon as they are stored:
+ * they survive the process's death by any signal.  A chunk given back
+ * leaves the program's memory at once (madvise): its pages stay in the
+ * page cache, owned by the kernel, so the program's resident memory holds
+ * only the chunks in use, and its address space only the segments in use
+ * (which keeps mlockall() and RLIMIT_AS working as without the
+ * recorder).  Space is reserved with fallocate before it is handed out,
  * so a full disk shows up as a failed claim (counted as lost events), never
- * as SIGBUS.  Claims are rare (one per chunk) and take a lock with signals
- * blocked; the hot path never comes here.
+ * as SIGBUS; and only the user can write the file, so nobody else can
+ * truncate it under the mapping.  Claims are rare (one per chunk) and take
+ * a lock with signals blocked; the hot path never comes here.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,34 +30,46 @@
 
 struct ctrace__file ctrace__file = {.fd = -1};
 
-/* A segment maps a run of chunks.  It is unmapped once every chunk in it
- * has been released, so a long trace does not hold its whole length in the
- * address space (which matters on i386). */
-struct segment {
-	uint8_t *_Atomic addr;
-	_Atomic uint32_t released;
-};
-
+/* Disk space is reserved ahead as the file grows (see reserve), and a
+ * stream's first chunk one page at first (stream.c): a process that ends
+ * by exec or _exit, which trims nothing, leaves a file about the size of
+ * what it wrote. */
 #if UINTPTR_MAX > 0xffffffffu
-#define SEGMENT_BYTES (1ull << 30)  /* 1 GiB */
-#define MAX_SEGMENTS (1ull << 16)   /* 64 TiB of trace */
+#define MAX_CHUNKS (1ull << 40) /* 4 PiB of 4 KiB chunks */
 #else
-#define SEGMENT_BYTES (16ull << 20) /* 16 MiB */
-#define MAX_SEGMENTS (1ull << 12)   /* 64 GiB of trace */
+#define MAX_CHUNKS (1ull << 24) /* 64 GiB of 4 KiB chunks */
 #endif
-#define GROW_MIN (1ull << 20)
-#define GROW_MAX (64ull << 20)
 
-static struct segment *segments; /* MAX_SEGMENTS entries, mmap'ed */
-static uint64_t chunks_per_segment;
 static pthread_mutex_t grow_mutex = PTHREAD_MUTEX_INITIALIZER;
-static int warned_no_space;
+static int warned_no_space, warned_no_map;
 /* After a failed growth, claims fail at once until this time (monotonic
  * ns): a full disk must not cost system calls on every event. */
 static _Atomic uint64_t retry_grow_at;
 #define RETRY_GROW_NS 100000000ull /* 100 ms */
 static dev_t file_dev; /* identity of the file behind ctrace__file.fd */
 static ino_t file_ino;
+static unsigned file_mode = 0600;
+/* The run of the file reserved ahead by the last growth (see reserve). */
+static uint64_t reserved_start, reserved_end;
+
+/* Chunks are written through segments: windows of the file SEGMENT_MIN
+ * (or a chunk, if larger) long, aligned in the file, mapped while a chunk
+ * that starts in them is in use.  Each also maps the chunk that runs past
+ * its end.  Large enough that the kernel maps a huge page-cache folio at
+ * one fault (per chunk mappings cost 16 faults per 64 KiB chunk: 30% more
+ * per event on a 6.18 kernel), small enough that the address space and
+ * locked memory the recorder holds stay a few MiB.  The table, by segment
+ * number (open addressing; key 0 free, 1 deleted), lets a forked child
+ * unmap its parent's.  With grow_mutex held. */
+#define SEGMENT_MIN (2u << 20)
+struct segment {
+	uint64_t key;       /* segment number + 2 */
+	uint8_t *addr;
+	uint64_t chunks, released;
+};
+static struct segment *segments;
+static size_t seg_mask, seg_live, seg_used; /* used: with deleted */
+static uint64_t seg_bytes;
 
 /* Where the trace's descriptor is moved: out of the way of programs that
  * dup2() onto low numbers. */
@@ -86,35 +105,169 @@ static void u32_str(char *buf, uint32_t v)
 	buf[n] = '\0';
 }
 
-/* Opens `path` for writing a new trace.  Returns an fd, -EBUSY when the
- * name belongs to another trace that must be kept (see below), or another
- * negative errno (the caller reports it). */
-static int open_candidate(const char *path)
+/* ---------------------------------------------------------------------------
+ * The directories on the way
+ *
+ * A directory that another user can change could hold, or get, a symbolic
+ * link that sends the trace (written with the program's privileges) where
+ * that user wants.  So every directory from the root to the trace's must
+ * be the user's or root's and writable by nobody else, unless it is
+ * sticky (/tmp), where the entries we go through must then be the user's
+ * or root's.  A symbolic link on the way is followed only if the user or
+ * root owns it or its directory is writable by nobody else, and the
+ * directory it leads to must pass the same test.
+ * ------------------------------------------------------------------------ */
+
+#define ERR_UNSAFE_DIR 10001 /* -ERR_UNSAFE_DIR: see report_open_error */
+#define ERR_NOT_OWNER 10002
+#define ERR_FILE_LIMIT 10003
+
+static int owned_by_us(const struct stat *st)
 {
-	/* O_NONBLOCK: a FIFO or device planted at the path must not block
-	 * the program; it is refused below. */
-	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
-				    O_NONBLOCK, 0666);
-	if (fd < 0)
-		return errno == ELOOP ? -ELOOP : -errno;
+	return st->st_uid == geteuid() || st->st_uid == 0;
+}
+
+/* Writable by someone else than its owner and the user's group. */
+static int writable_by_others(const struct stat *st)
+{
+	return (st->st_mode & S_IWOTH) ||
+	       ((st->st_mode & S_IWGRP) && st->st_gid != getegid());
+}
+
+/* 1 if nobody but the user and root can change what dir holds, 2 if
+ * others can add entries but not replace ours (sticky), 0 otherwise. */
+static int dir_trust(int dir)
+{
 	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || !owned_by_us(&st))
+		return 0;
+	if (!writable_by_others(&st))
+		return 1;
+	return (st.st_mode & S_ISVTX) ? 2 : 0;
+}
+
+/* Opens the directory of the absolute path `path` (O_PATH), checking each
+ * one on the way; *leaf is set to the file name.  Returns the descriptor
+ * or a negative error; *bad names the directory refused. */
+static int open_directory(const char *path, const char **leaf, char *bad,
+			  size_t bad_size)
+{
+	const char *end = strrchr(path, '/');
+	int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return -errno;
+	int trust = dir_trust(dir);
+	const char *p = path;
+	while (trust != 0) {
+		while (*p == '/')
+			p++;
+		if (p > end)
+			break;
+		const char *q = strchr(p, '/');
+		char name[256];
+		if ((size_t)(q - p) >= sizeof name) {
+			close(dir);
+			return -ENAMETOOLONG;
+		}
+		memcpy(name, p, (size_t)(q - p));
+		name[q - p] = '\0';
+		p = q;
+		struct stat st;
+		if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			int e = errno;
+			close(dir);
+			return -e;
+		}
+		int flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
+		if (!S_ISLNK(st.st_mode))
+			flags |= O_NOFOLLOW;
+		else if (trust == 2 && !owned_by_us(&st))
+			trust = 0;
+		int next = trust ? openat(dir, name, flags) : -1;
+		int e = errno;
+		close(dir);
+		if (trust && next < 0)
+			return -e;
+		dir = next;
+		if (trust)
+			trust = dir_trust(dir);
+	}
+	if (trust == 0) {
+		size_t n = (size_t)(p - path);
+		if (n == 0)
+			n = 1;
+		if (n >= bad_size)
+			n = bad_size - 1;
+		memcpy(bad, path, n);
+		bad[n] = '\0';
+		if (dir >= 0)
+			close(dir);
+		return -ERR_UNSAFE_DIR;
+	}
+	*leaf = end + 1;
+	return dir;
+}
+
+/* ---------------------------------------------------------------------------
+ * The file
+ * ------------------------------------------------------------------------ */
+
+/* Creates `name` in dir, new, with the trace's mode, and locks it. */
+static int create_file(int dir, const char *name)
+{
+	int fd = openat(dir, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+					   O_CLOEXEC | O_NONBLOCK,
+			file_mode);
+	if (fd < 0)
+		return errno == EEXIST ? -EBUSY : -errno;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		close(fd);
-		return -EINVAL;
+		return -EBUSY;
 	}
 	file_dev = st.st_dev;
 	file_ino = st.st_ino;
+	return fd;
+}
+
+/* Opens `name` in dir for writing a new trace.  Returns an fd, -EBUSY when
+ * the name belongs to another trace that must be kept (see below), or
+ * another negative error (the caller reports it).  An old trace is
+ * replaced by a new file, never truncated: whoever still reads it keeps
+ * it, and the new one has our owner and mode. */
+static int open_candidate(int dir, const char *name)
+{
+	struct stat st;
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? create_file(dir, name) : -errno;
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if (st.st_uid != geteuid())
+		return -ERR_NOT_OWNER;
+	/* O_NONBLOCK: should a FIFO have replaced it meanwhile. */
+	int old = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+					    O_NONBLOCK);
+	if (old < 0)
+		return errno == ENOENT ? -EBUSY : -errno;
+	struct stat ost;
+	if (fstat(old, &ost) < 0 || ost.st_dev != st.st_dev ||
+	    ost.st_ino != st.st_ino) {
+		close(old);
+		return -EBUSY;
+	}
 	/* A live writer holds the lock for as long as it runs. */
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		close(fd);
+	if (flock(old, LOCK_EX | LOCK_NB) < 0) {
+		close(old);
 		return -EBUSY;
 	}
 	if (st.st_size > 0) {
 		struct ctrace_file_header h;
-		ssize_t n = pread(fd, &h, sizeof h, 0);
+		ssize_t n = pread(old, &h, sizeof h, 0);
 		if (n < (ssize_t)sizeof h.magic ||
 		    memcmp(h.magic, CTRACE_FILE_MAGIC, 8) != 0) {
-			close(fd);
+			close(old);
 			return -EEXIST;
 		}
 		/* Keep the trace of the program that exec'ed us (same pid,
@@ -122,42 +275,100 @@ static int open_candidate(const char *path)
 		if (n == (ssize_t)sizeof h &&
 		    (h.pid == (uint32_t)getpid() ||
 		     h.pid == (uint32_t)getppid())) {
-			close(fd);
+			close(old);
 			return -EBUSY;
 		}
 	}
-	if (ftruncate(fd, 0) < 0) {
-		int e = errno;
-		close(fd);
-		return -e;
-	}
+	int fd = unlinkat(dir, name, 0) == 0 ? create_file(dir, name)
+					     : -errno;
+	close(old);
 	return fd;
 }
 
-/* Tries <base>, then <base>.<pid>, then <base>.<pid>.<n>. */
+static int within_file_limit(uint64_t want);
+
+/* Sets ctrace__file.path to <base>.<pid>, or <base>.<pid>.<n> when n > 0;
+ * returns a pointer to the file name in it. */
+static const char *numbered(const char *base, uint64_t n)
+{
+	char *path = ctrace__file.path;
+	size_t size = sizeof ctrace__file.path;
+	char pid[12], num[24];
+	u32_str(pid, (uint32_t)getpid());
+	if (str_copy(path, size, base, ".", pid) < 0)
+		return NULL;
+	if (n > 0) {
+		int i = (int)sizeof num - 1;
+		num[i] = '\0';
+		for (; n; n /= 10)
+			num[--i] = (char)('0' + n % 10);
+		size_t len = strlen(path);
+		if (str_copy(path + len, size - len, ".", num + i, NULL) < 0)
+			return NULL;
+	}
+	return strrchr(path, '/') + 1;
+}
+
+static int name_taken(int dir, const char *base, uint64_t n)
+{
+	struct stat st;
+	const char *name = numbered(base, n);
+	return name != NULL && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/* Tries <base>, then <base>.<pid>, then <base>.<pid>.<n>, with no limit:
+ * a process that execs itself a million times takes the millionth name
+ * after a logarithmic search for the first free one. */
 static int open_trace(const char *base, int base_first)
 {
-	char pid[12], num[12];
-	u32_str(pid, (uint32_t)getpid());
+	char bad[4096];
+	const char *leaf = NULL;
+	if (!within_file_limit(CTRACE_HEADER_SIZE)) {
+		str_copy(ctrace__file.path, sizeof ctrace__file.path, base,
+			 NULL, NULL);
+		return -ERR_FILE_LIMIT;
+	}
+	int dir = open_directory(base, &leaf, bad, sizeof bad);
+	if (dir < 0) {
+		if (dir == -ERR_UNSAFE_DIR)
+			str_copy(ctrace__file.path, sizeof ctrace__file.path,
+				 bad, NULL, NULL);
+		else
+			str_copy(ctrace__file.path, sizeof ctrace__file.path,
+				 base, NULL, NULL);
+		return dir;
+	}
 	int fd = -EBUSY;
 	if (base_first) {
 		if (str_copy(ctrace__file.path, sizeof ctrace__file.path, base,
 			     NULL, NULL) < 0)
-			return -ENAMETOOLONG;
-		fd = open_candidate(ctrace__file.path);
+			fd = -ENAMETOOLONG;
+		else
+			fd = open_candidate(dir, leaf);
 	}
-	for (uint32_t n = 0; fd == -EBUSY && n < 1000; n++) {
-		u32_str(num, n);
-		if (str_copy(ctrace__file.path, sizeof ctrace__file.path, base,
-			     ".", pid) < 0)
-			return -ENAMETOOLONG;
-		if (n > 0 &&
-		    str_copy(ctrace__file.path + strlen(ctrace__file.path),
-			     sizeof ctrace__file.path - strlen(ctrace__file.path),
-			     ".", num, NULL) < 0)
-			return -ENAMETOOLONG;
-		fd = open_candidate(ctrace__file.path);
+	uint64_t n = 0;
+	while (fd == -EBUSY) {
+		/* Past a run of taken names: gallop, then bisect, to the
+		 * end of the run. */
+		if (n >= 8 && name_taken(dir, base, n)) {
+			uint64_t lo = n, step = 8;
+			while (name_taken(dir, base, lo + step) && step < (1ull << 40))
+				lo += step, step *= 2;
+			uint64_t hi = lo + step;
+			while (hi - lo > 1) {
+				uint64_t mid = lo + (hi - lo) / 2;
+				if (name_taken(dir, base, mid))
+					lo = mid;
+				else
+					hi = mid;
+			}
+			n = hi;
+		}
+		const char *name = numbered(base, n);
+		fd = name == NULL ? -ENAMETOOLONG : open_candidate(dir, name);
+		n++;
 	}
+	close(dir);
 	return fd;
 }
 
@@ -173,6 +384,17 @@ static int report_open_error(int err)
 		break;
 	case -EINVAL:
 		why = ": not a regular file";
+		break;
+	case -ERR_NOT_OWNER:
+		why = ": belongs to another user; not reusing it";
+		break;
+	case -ERR_UNSAFE_DIR:
+		why = ": a directory another user can change (or a symbolic "
+		      "link in it); not writing below it";
+		break;
+	case -ERR_FILE_LIMIT:
+		why = ": the file size limit (ulimit -f) is below the trace's "
+		      "header";
 		break;
 	default:
 		why = NULL;
@@ -202,7 +424,7 @@ static int move_high(int fd)
 static int trace_fd(void)
 {
 	struct ctrace__file *f = &ctrace__file;
-	struct stat st;
+	static struct stat st; /* not on the stack: the lock serializes */
 	if (f->fd >= 0 && fstat(f->fd, &st) == 0 && st.st_dev == file_dev &&
 	    st.st_ino == file_ino)
 		return f->fd;
@@ -219,32 +441,33 @@ static int trace_fd(void)
 	return f->fd;
 }
 
+/* posix_fallocate past RLIMIT_FSIZE raises SIGXFSZ, which kills the
+ * program: never ask for more than the limit. */
+static int within_file_limit(uint64_t want)
+{
+	struct rlimit rl;
+	return getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+	       want <= (uint64_t)rl.rlim_cur;
+}
+
 static int map_header(uint32_t chunk_size)
 {
 	struct ctrace__file *f = &ctrace__file;
 	f->fd = move_high(f->fd);
+	if (!within_file_limit(CTRACE_HEADER_SIZE))
+		return -ERR_FILE_LIMIT;
 	int e = posix_fallocate(f->fd, 0, CTRACE_HEADER_SIZE);
 	if (e != 0)
 		return -e;
 	f->size = CTRACE_HEADER_SIZE;
+	reserved_start = reserved_end = 0;
 	void *h = mmap(NULL, CTRACE_HEADER_SIZE, PROT_READ | PROT_WRITE,
 		       MAP_SHARED, f->fd, 0);
 	if (h == MAP_FAILED)
 		return -errno;
-	if (segments == NULL) {
-		void *t = mmap(NULL, MAX_SEGMENTS * sizeof(struct segment),
-			       PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
-			       0);
-		if (t == MAP_FAILED) {
-			munmap(h, CTRACE_HEADER_SIZE);
-			return -errno;
-		}
-		segments = t;
-	}
 	f->header = h;
 	f->chunk_size = chunk_size;
-	chunks_per_segment = SEGMENT_BYTES / chunk_size;
+	seg_bytes = chunk_size > SEGMENT_MIN ? chunk_size : SEGMENT_MIN;
 	return 0;
 }
 
@@ -283,6 +506,7 @@ static int make_absolute(char *dst, size_t size, const char *path)
 int ctrace__file_open(const struct ctrace__config *c)
 {
 	struct ctrace__file *f = &ctrace__file;
+	file_mode = c->mode;
 	int err = make_absolute(f->base, sizeof f->base, c->output);
 	if (err < 0) {
 		ctrace__warn(c->output, ": ", strerror(-err));
@@ -306,15 +530,7 @@ int ctrace__file_open(const struct ctrace__config *c)
  * Forked children
  * ------------------------------------------------------------------------ */
 
-void ctrace__file_orphan_chunk(uint64_t index)
-{
-	struct segment *s = &segments[index / chunks_per_segment];
-	uint8_t *a = atomic_exchange(&s->addr, NULL);
-	if (a != NULL)
-		mmap(a, SEGMENT_BYTES, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE,
-		     -1, 0);
-}
+static size_t mapping_bytes(uint64_t key);
 
 int ctrace__file_reopen_child(uint32_t parent_pid, uint32_t parent_thread,
 			      uint64_t fork_ticks)
@@ -323,17 +539,15 @@ int ctrace__file_reopen_child(uint32_t parent_pid, uint32_t parent_thread,
 	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
 	grow_mutex = fresh;
 
-	/* Everything mapped here is the parent's file. */
-	for (uint64_t i = 0; i < MAX_SEGMENTS; i++) {
-		uint8_t *a = atomic_load(&segments[i].addr);
-		if (a != NULL)
-			munmap(a, SEGMENT_BYTES);
-		if (a == NULL && segments[i].released == 0 &&
-		    i * chunks_per_segment >= f->header->chunks_claimed)
-			break;
-		segments[i].addr = NULL;
-		segments[i].released = 0;
+	/* Everything mapped here is the parent's file: the chunks of all its
+	 * threads, which this process does not have. */
+	for (size_t i = 0; segments != NULL && i <= seg_mask; i++) {
+		if (segments[i].key > 1 && segments[i].addr != NULL)
+			munmap(segments[i].addr,
+			       mapping_bytes(segments[i].key));
+		segments[i].key = 0;
 	}
+	seg_used = seg_live = 0;
 	munmap(f->header, CTRACE_HEADER_SIZE);
 	f->header = NULL;
 	/* Also drops the parent's lock from our side.  Only if it is still
@@ -374,20 +588,12 @@ static void warn_no_space(const char *why)
 	ctrace__warn(ctrace__file.path, ": cannot grow the trace (", why);
 }
 
-/* posix_fallocate past RLIMIT_FSIZE raises SIGXFSZ, which kills the
- * program: never ask for more than the limit. */
-static int within_file_limit(uint64_t want)
-{
-	struct rlimit rl;
-	return getrlimit(RLIMIT_FSIZE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
-	       want <= (uint64_t)rl.rlim_cur;
-}
-
-/* With grow_mutex held. */
-static int grow(uint64_t need)
+/* Reserves bytes [off, off + len) of the file on disk; with grow_mutex
+ * held.  Returns 0 or a negative errno, after saying why once. */
+static int allocate(uint64_t off, uint64_t len, int quiet)
 {
 	struct ctrace__file *f = &ctrace__file;
-	if (!within_file_limit(need)) {
+	if (!within_file_limit(off + len)) {
 		warn_no_space("file size limit); events that do not fit "
 			      "are counted as lost");
 		return -EFBIG;
@@ -398,93 +604,308 @@ static int grow(uint64_t need)
 			      "); events that do not fit are counted as lost");
 		return -EBADF;
 	}
-	uint64_t step = f->size / 4;
-	step = step < GROW_MIN ? GROW_MIN : step > GROW_MAX ? GROW_MAX : step;
-	uint64_t want = f->size + step;
-	if (want < need)
-		want = need;
-	want = CTRACE_HEADER_SIZE +
-	       (want - CTRACE_HEADER_SIZE + f->chunk_size - 1) /
-		       f->chunk_size * f->chunk_size;
-	if (!within_file_limit(want))
-		want = need;
-	int e = posix_fallocate(fd, (off_t)f->size, (off_t)(want - f->size));
-	if (e != 0 && want > need) {
-		want = need;
-		e = posix_fallocate(fd, (off_t)f->size,
-				    (off_t)(want - f->size));
-	}
+	int e = posix_fallocate(fd, (off_t)off, (off_t)len);
+	if (e != 0 && quiet)
+		return -e;
 	if (e != 0) {
-		char why[160];
-		size_t n = 0;
-		for (const char *p = strerror(e); *p && n < 80; p++)
-			why[n++] = *p;
-		const char *rest = "); events that do not fit are counted as "
-				   "lost";
-		for (const char *p = rest; *p; p++)
-			why[n++] = *p;
-		why[n] = '\0';
-		warn_no_space(why);
+		if (!warned_no_space) {
+			warned_no_space = 1;
+			const char *msg[] = {
+				f->path, ": cannot grow the trace (",
+				strerror(e), "); events that do not fit are "
+				"counted as lost"};
+			ctrace__warnv(msg, 4);
+		}
+		atomic_store(&retry_grow_at,
+			     ctrace__monotonic_ns() + RETRY_GROW_NS);
 		return -e;
 	}
-	f->size = want;
+	if (off + len > f->size)
+		f->size = off + len;
 	return 0;
 }
 
-/* With grow_mutex held. */
-static uint8_t *segment(uint64_t s)
-{
-	uint8_t *a = atomic_load(&segments[s].addr);
-	if (a == NULL) {
-		int fd = trace_fd();
-		if (fd < 0)
-			return NULL;
-		void *m = mmap(NULL, SEGMENT_BYTES, PROT_READ | PROT_WRITE,
-			       MAP_SHARED, fd,
-			       (off_t)(CTRACE_HEADER_SIZE + s * SEGMENT_BYTES));
-		if (m == MAP_FAILED)
-			return NULL;
-		a = m;
-		atomic_store(&segments[s].addr, a);
-	}
-	return a;
-}
-
-uint8_t *ctrace__file_claim(uint64_t *index, uint8_t *reason)
+/* Reserves [off, off + len) unless the run last reserved ahead holds it.
+ * A whole chunk past that run reserves ahead: an eighth of the file, from
+ * one chunk to 64 MiB, so that a long trace costs a system call every
+ * few chunks; what is left unused is trimmed at exit (a process ending by
+ * exec or _exit keeps it: at most an eighth). */
+static int reserve(uint64_t off, uint64_t len)
 {
 	struct ctrace__file *f = &ctrace__file;
-	if (f->header == NULL) {
-		*reason = CTRACE_LOST_NO_SPACE;
+	if (off >= reserved_start && off + len <= reserved_end) {
+		/* A stream's first chunk, inside the run: give back the
+		 * rest of it, which a short thread would never use. */
+		int fd;
+		if (len < f->chunk_size && off + f->chunk_size <= reserved_end &&
+		    (fd = trace_fd()) >= 0)
+			fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				  (off_t)(off + len),
+				  (off_t)(f->chunk_size - len));
+		return 0;
+	}
+	uint64_t want = len;
+	if (len == f->chunk_size) {
+		uint64_t step = f->size / 8;
+		step = step > (64u << 20) ? (64u << 20) : step;
+		step -= step % f->chunk_size;
+		if (step > len && within_file_limit(off + step) &&
+		    allocate(off, step, 1) == 0)
+			want = step;
+	}
+	if (want == len) {
+		int err = allocate(off, len, 0);
+		if (err < 0)
+			return err;
+	}
+	reserved_start = off;
+	reserved_end = off + want;
+	return 0;
+}
+
+/* Makes the file at least `end` bytes long without reserving the space
+ * (a hole): readers expect whole chunks.  With grow_mutex held. */
+static int cover(uint64_t end)
+{
+	struct ctrace__file *f = &ctrace__file;
+	if (end <= f->size)
+		return 0;
+	if (!within_file_limit(end)) {
+		warn_no_space("file size limit); events that do not fit "
+			      "are counted as lost");
+		return -EFBIG;
+	}
+	int fd = trace_fd();
+	if (fd < 0 || ftruncate(fd, (off_t)end) < 0) {
+		int e = fd < 0 ? EBADF : errno;
+		if (!warned_no_space) {
+			warned_no_space = 1;
+			const char *msg[] = {
+				f->path, ": cannot grow the trace (",
+				strerror(e), "); events that do not fit are "
+				"counted as lost"};
+			ctrace__warnv(msg, 4);
+		}
+		return -e;
+	}
+	f->size = end;
+	return 0;
+}
+
+/* Reports, once, that a chunk could not be mapped: one line. */
+static void warn_no_map(int err)
+{
+	if (warned_no_map)
+		return;
+	warned_no_map = 1;
+	ctrace__warn(ctrace__file.path, ": cannot map the trace (",
+		     err == ENOMEM || err == EAGAIN
+			     ? "out of address space or locked memory); "
+			       "events that do not fit are counted as lost"
+			     : "mmap failed); events that do not fit are "
+			       "counted as lost");
+}
+
+static uint64_t chunk_offset(uint64_t i)
+{
+	return CTRACE_HEADER_SIZE + i * (uint64_t)ctrace__file.chunk_size;
+}
+
+/* The first chunk that starts at or after file offset `off`. */
+static uint64_t first_chunk_from(uint64_t off)
+{
+	uint64_t cs = ctrace__file.chunk_size;
+	return off <= CTRACE_HEADER_SIZE ? 0
+					 : (off - CTRACE_HEADER_SIZE + cs - 1) / cs;
+}
+
+static struct segment *seg_slot(uint64_t key)
+{
+	size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & seg_mask;
+	while (segments[i].key != 0 && segments[i].key != key)
+		i = (i + 1) & seg_mask;
+	return &segments[i];
+}
+
+/* The entry of segment n, or NULL; a new one if `add` (NULL when the
+ * table cannot grow). */
+static struct segment *seg_find(uint64_t n, int add)
+{
+	uint64_t key = n + 2;
+	if (segments != NULL) {
+		size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 32) &
+			   seg_mask;
+		for (; segments[i].key != 0; i = (i + 1) & seg_mask)
+			if (segments[i].key == key)
+				return &segments[i];
+	}
+	if (!add)
+		return NULL;
+	if (segments == NULL || 2 * (seg_used + 1) > seg_mask + 1) {
+		size_t cap = 16;
+		while (cap < 4 * (seg_live + 1))
+			cap *= 2;
+		struct segment *t = mmap(NULL, cap * sizeof *t,
+					 PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (t == MAP_FAILED)
+			return NULL;
+		struct segment *old = segments;
+		size_t old_cap = old == NULL ? 0 : seg_mask + 1;
+		segments = t;
+		seg_mask = cap - 1;
+		seg_used = seg_live;
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i].key > 1)
+				*seg_slot(old[i].key) = old[i];
+		if (old != NULL)
+			munmap(old, old_cap * sizeof *old);
+	}
+	struct segment *e = seg_slot(key);
+	e->key = key;
+	e->addr = NULL;
+	e->chunks = first_chunk_from((n + 1) * seg_bytes) -
+		    first_chunk_from(n * seg_bytes);
+	e->released = 0;
+	seg_used++;
+	seg_live++;
+	return e;
+}
+
+static void seg_remove(struct segment *e)
+{
+	e->key = 1; /* deleted: keeps later probes going */
+	seg_live--;
+}
+
+/* Chunk i mapped on its own (the metadata's, which lives long and is
+ * seldom written: it must not keep a 2 MiB window mapped), keyed apart. */
+#define LONE (1ull << 62)
+
+static size_t mapping_bytes(uint64_t key)
+{
+	return ((key - 2) & LONE) ? ctrace__file.chunk_size
+				  : seg_bytes + ctrace__file.chunk_size;
+}
+
+/* One more chunk of segment n is done; the segment is unmapped when all
+ * that start in it are.  With grow_mutex held. */
+static void segment_done(uint64_t n)
+{
+	struct segment *e = seg_find(n, 1);
+	if (e == NULL || ++e->released < e->chunks)
+		return;
+	if (e->addr != NULL)
+		munmap(e->addr, mapping_bytes(e->key));
+	seg_remove(e);
+}
+
+/* The address of chunk i, mapping its segment (or, if `lone`, the chunk
+ * alone) if need be; with grow_mutex held.  NULL if it cannot. */
+static uint8_t *map_chunk(uint64_t i, int lone)
+{
+	uint64_t off = chunk_offset(i), n = off / seg_bytes;
+	struct segment *e = seg_find(lone ? LONE | i : n, 1);
+	if (e == NULL) {
+		warn_no_map(ENOMEM);
 		return NULL;
 	}
+	if (e->addr == NULL) {
+		int fd = trace_fd();
+		uint64_t at = lone ? off : n * seg_bytes;
+		void *m = fd < 0 ? MAP_FAILED
+				 : mmap(NULL, mapping_bytes(e->key),
+					PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+					(off_t)at);
+		if (m == MAP_FAILED) {
+			if (fd >= 0)
+				warn_no_map(errno);
+			seg_remove(e);
+			return NULL;
+		}
+		e->addr = m;
+	}
+	if (lone) {
+		e->chunks = 1;
+		segment_done(n); /* its segment never maps it */
+		return e->addr;
+	}
+	return e->addr + (off - n * seg_bytes);
+}
+
+/* A stream is done with chunk i: its pages leave the program's memory
+ * (the kernel keeps them in the page cache: nothing is lost), and its
+ * segment is unmapped once every chunk that starts in it is done.  With
+ * grow_mutex held. */
+static void unmap_chunk(uint64_t i)
+{
+	struct ctrace__file *f = &ctrace__file;
+	uint64_t off = chunk_offset(i), n = off / seg_bytes;
+	struct segment *e = seg_find(LONE | i, 0);
+	if (e != NULL) {
+		munmap(e->addr, f->chunk_size);
+		seg_remove(e);
+		return;
+	}
+	e = seg_find(n, 0);
+	if (e == NULL || e->addr == NULL)
+		return;
+	if (e->released + 1 < e->chunks)
+		madvise(e->addr + (off - n * seg_bytes), f->chunk_size,
+			MADV_DONTNEED);
+	segment_done(n);
+}
+
+/* In a child forked while this thread was writing chunk `index` (fork()
+ * in a signal handler that interrupted the recorder): the writer goes on
+ * when the handler returns, so the mapping that holds the chunk becomes
+ * the child's own memory (same addresses, no file behind them), and the
+ * child's file never sees those stores.  Before ctrace__file_reopen_child,
+ * which unmaps only what is still the parent's file. */
+void ctrace__file_orphan_chunk(uint64_t index)
+{
+	uint64_t off = chunk_offset(index);
+	struct segment *e = seg_find(LONE | index, 0);
+	if (e == NULL)
+		e = seg_find(off / seg_bytes, 0);
+	if (e == NULL || e->addr == NULL)
+		return;
+	mmap(e->addr, mapping_bytes(e->key), PROT_READ | PROT_WRITE,
+	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+	e->addr = NULL;
+}
+
+uint8_t *ctrace__file_claim(int64_t old, int lone, uint64_t *index,
+			    uint32_t *len, uint8_t *reason)
+{
+	struct ctrace__file *f = &ctrace__file;
 	uint64_t retry = atomic_load_explicit(&retry_grow_at,
 					      memory_order_relaxed);
-	if (retry != 0 && ctrace__monotonic_ns() < retry &&
-	    CTRACE_HEADER_SIZE + (f->header->chunks_claimed + 1) *
-					 (uint64_t)f->chunk_size > f->size) {
+	if (f->header == NULL ||
+	    (retry != 0 && ctrace__monotonic_ns() < retry)) {
+		if (old >= 0)
+			ctrace__file_release((uint64_t)old);
 		*reason = CTRACE_LOST_NO_SPACE;
 		return NULL;
 	}
-	sigset_t all, saved;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &saved);
+	uint64_t saved = ctrace__block_signals();
 	pthread_mutex_lock(&grow_mutex);
+	if (old >= 0)
+		unmap_chunk((uint64_t)old);
 
 	uint8_t *chunk = NULL;
 	uint64_t i = f->header->chunks_claimed;
-	uint64_t end = CTRACE_HEADER_SIZE + (i + 1) * f->chunk_size;
-	uint8_t *base;
-	if (i / chunks_per_segment >= MAX_SEGMENTS)
+	uint64_t off = CTRACE_HEADER_SIZE + i * (uint64_t)f->chunk_size;
+	if (*len > f->chunk_size)
+		*len = f->chunk_size;
+	if (i >= MAX_CHUNKS / (f->chunk_size >> 12))
 		*reason = CTRACE_LOST_TOO_LARGE;
-	else if (end > f->size && grow(end) < 0) {
+	else if (reserve(off, *len) < 0 ||
+		 (*len < f->chunk_size && cover(off + f->chunk_size) < 0))
 		*reason = CTRACE_LOST_NO_SPACE;
-		atomic_store(&retry_grow_at,
-			     ctrace__monotonic_ns() + RETRY_GROW_NS);
-	}
-	else if ((base = segment(i / chunks_per_segment)) == NULL)
+	else if ((chunk = map_chunk(i, lone)) == NULL)
 		*reason = CTRACE_LOST_NO_MEMORY;
 	else {
-		chunk = base + (i % chunks_per_segment) * f->chunk_size;
 		*index = i;
 		__atomic_store_n(&f->header->chunks_claimed, i + 1,
 				 __ATOMIC_RELEASE);
@@ -492,18 +913,37 @@ uint8_t *ctrace__file_claim(uint64_t *index, uint8_t *reason)
 	}
 
 	pthread_mutex_unlock(&grow_mutex);
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	ctrace__restore_signals(saved);
 	return chunk;
 }
 
+int ctrace__file_extend(uint64_t index, uint32_t from)
+{
+	struct ctrace__file *f = &ctrace__file;
+	uint64_t retry = atomic_load_explicit(&retry_grow_at,
+					      memory_order_relaxed);
+	if (retry != 0 && ctrace__monotonic_ns() < retry)
+		return -ENOSPC;
+	uint64_t saved = ctrace__block_signals();
+	pthread_mutex_lock(&grow_mutex);
+	/* Never from the run reserved ahead: the rest of a first chunk was
+	 * given back (reserve). */
+	int err = allocate(CTRACE_HEADER_SIZE + index * f->chunk_size + from,
+			   f->chunk_size - from, 0);
+	pthread_mutex_unlock(&grow_mutex);
+	ctrace__restore_signals(saved);
+	return err;
+}
+
+/* The chunk's events stay in the page cache: unmapping a shared file
+ * mapping loses nothing, it only stops counting the pages as ours. */
 void ctrace__file_release(uint64_t index)
 {
-	struct segment *s = &segments[index / chunks_per_segment];
-	if (atomic_fetch_add(&s->released, 1) + 1 == chunks_per_segment) {
-		uint8_t *a = atomic_exchange(&s->addr, NULL);
-		if (a != NULL)
-			munmap(a, SEGMENT_BYTES);
-	}
+	uint64_t saved = ctrace__block_signals();
+	pthread_mutex_lock(&grow_mutex);
+	unmap_chunk(index);
+	pthread_mutex_unlock(&grow_mutex);
+	ctrace__restore_signals(saved);
 }
 
 void ctrace__file_finish(void)
@@ -511,34 +951,38 @@ void ctrace__file_finish(void)
 	struct ctrace__file *f = &ctrace__file;
 	if (f->header == NULL)
 		return;
-	sigset_t all, saved;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &saved);
+	uint64_t saved = ctrace__block_signals();
 	pthread_mutex_lock(&grow_mutex);
 	/* Claims take this lock too, so no chunk can be handed out past the
 	 * new end; events after this point extend the file again. */
 	uint64_t end = CTRACE_HEADER_SIZE +
 		       f->header->chunks_claimed * (uint64_t)f->chunk_size;
 	int fd = end < f->size ? trace_fd() : -1;
-	if (fd >= 0 && ftruncate(fd, (off_t)end) == 0)
+	if (fd >= 0 && ftruncate(fd, (off_t)end) == 0) {
 		f->size = end;
+		/* What was reserved ahead is gone with it: a chunk claimed
+		 * later (threads still running, destructors) reserves anew,
+		 * never writes past the end of the file (SIGBUS). */
+		if (reserved_end > end)
+			reserved_end = end;
+		if (reserved_start > reserved_end)
+			reserved_start = reserved_end;
+	}
 	ctrace__clock_update(f->header);
 	__atomic_or_fetch(&f->header->flags, CTRACE_FLAG_FINALIZED,
 			  __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&grow_mutex);
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	ctrace__restore_signals(saved);
 }
 
 void ctrace__file_sync(void)
 {
-	sigset_t all, saved;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &saved);
+	uint64_t saved = ctrace__block_signals();
 	pthread_mutex_lock(&grow_mutex);
 	if (ctrace__file.header != NULL)
 		ctrace__clock_update(ctrace__file.header);
 	pthread_mutex_unlock(&grow_mutex);
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	ctrace__restore_signals(saved);
 }
 
 /* fork() must not happen while another thread holds the lock. */

@@ -25,7 +25,7 @@ static struct ctrace__config config;
 static pthread_key_t thread_key;
 static _Atomic uint32_t next_thread = 1;
 static __thread int starting __attribute__((tls_model("initial-exec")));
-static sigset_t fork_saved_mask;
+static uint64_t fork_saved_mask;
 /* The parent's clock just before fork(): after all its calls so far and
  * before any it makes once fork() returns, so a reader can tell which of
  * them the child inherits open. */
@@ -54,7 +54,7 @@ static void record_thread(const struct ctrace__stream *s)
 	memcpy(rec + 12, &s->tid, 4);
 	memcpy(rec + 16, name, len);
 
-	sigset_t saved;
+	uint64_t saved;
 	ctrace__meta_lock(&saved);
 	ctrace__meta_record(CTRACE_REC_THREAD, rec, 16 + len);
 	ctrace__meta_unlock(&saved);
@@ -89,7 +89,7 @@ static void record_process(void)
 		close(fd);
 	}
 
-	sigset_t saved;
+	uint64_t saved;
 	ctrace__meta_lock(&saved);
 	ctrace__meta_record(CTRACE_REC_PROCESS, buf, process_len);
 	if (argv_len > 0 &&
@@ -179,7 +179,7 @@ static void after_fork_child(void)
 		t->signal->cur = t->signal->limit = t->signal->chunk_end = NULL;
 	ctrace__meta_reset();
 	ctrace__modules_reset();
-	pthread_sigmask(SIG_SETMASK, &fork_saved_mask, NULL);
+	ctrace__restore_signals(fork_saved_mask);
 
 	if (ctrace__file_reopen_child(parent_pid, parent_thread,
 				      fork_ticks) < 0) {
@@ -214,12 +214,18 @@ void ctrace__fork_unseen(void)
  * Start-up and exit
  * ------------------------------------------------------------------------ */
 
+/* Events of IFUNC resolvers, which run before the environment exists: not
+ * recorded, counted in the first thread's stream once recording starts. */
+static _Atomic uint64_t early_events;
+
 static int start_process(void)
 {
-	ctrace__config_load(&config);
+	int err = ctrace__config_load(&config);
+	if (err < 0)
+		return err;
 	if (!config.enabled)
 		return -ECANCELED;
-	int err = ctrace__file_open(&config);
+	err = ctrace__file_open(&config);
 	if (err < 0)
 		return err;
 	if (pthread_key_create(&thread_key, thread_exit) != 0)
@@ -245,8 +251,15 @@ void ctrace__thread_start(struct ctrace__thread *t)
 		if (atomic_compare_exchange_strong(&ctrace__global, &expected,
 						   CTRACE_G_STARTING)) {
 			starting = 1;
-			g = start_process() == 0 ? CTRACE_G_ON : CTRACE_G_OFF;
+			int err = start_process();
+			g = err == 0 ? CTRACE_G_ON : CTRACE_G_OFF;
 			starting = 0;
+			if (err == -EAGAIN) {
+				/* Too early: try again at the next event. */
+				atomic_fetch_add(&early_events, 1);
+				atomic_store(&ctrace__global, CTRACE_G_UNINIT);
+				return;
+			}
 			atomic_store(&ctrace__global, g);
 		}
 	}
@@ -261,6 +274,21 @@ void ctrace__thread_start(struct ctrace__thread *t)
 	}
 	register_thread(t);
 	t->state = CTRACE_T_IDLE;
+	uint64_t early = atomic_exchange(&early_events, 0);
+	if (early != 0) {
+		char n[24];
+		int i = (int)sizeof n - 1;
+		n[i] = '\0';
+		for (uint64_t v = early; i == (int)sizeof n - 1 || v; v /= 10)
+			n[--i] = (char)('0' + v % 10);
+		ctrace__warn("", n + i,
+			     " events of IFUNC resolvers, which run before "
+			     "the environment is set up, were not recorded");
+		uint64_t now = ctrace__now();
+		for (uint64_t k = 0; k < early; k++)
+			ctrace__stream_lost(&t->main, now,
+					    CTRACE_LOST_EARLY);
+	}
 }
 
 __attribute__((destructor(101))) static void finish_process(void)

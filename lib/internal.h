@@ -22,6 +22,8 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "ctrace.h"
 #include "ctrace_format.h"
@@ -37,6 +39,22 @@
 #define CTRACE_HIDDEN __attribute__((visibility("hidden")))
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* Blocks every signal a program may block (not the C library's own 32 and
+ * 33, as pthread_sigmask) around the recorder's locks, with the kernel's
+ * 8-byte mask: a sigset_t would cost 256 bytes of stack on paths that run
+ * on the program's threads, whose stacks may be small. */
+static inline uint64_t ctrace__block_signals(void)
+{
+	uint64_t all = ~((1ull << 31) | (1ull << 32)), saved = 0;
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &all, &saved, sizeof all);
+	return saved;
+}
+
+static inline void ctrace__restore_signals(uint64_t saved)
+{
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &saved, NULL, sizeof saved);
+}
 
 /* Orders our own stores against a signal handler on this thread and
  * against a SIGKILL: x86 keeps stores in program order, so only the
@@ -58,9 +76,12 @@ struct ctrace__config {
 	uint64_t min_ns;       /* CTRACE_MIN_DURATION */
 	int toggle_signal;     /* CTRACE_SIGNAL, 0: none */
 	const char *tracepoints; /* CTRACE_TRACEPOINTS */
+	unsigned mode;         /* CTRACE_MODE, default 0600 */
 };
 
-CTRACE_HIDDEN void ctrace__config_load(struct ctrace__config *c);
+/* Fills c from the environment.  Returns 0, or -EAGAIN when the C library
+ * has not set up the environment yet (an IFUNC resolver). */
+CTRACE_HIDDEN int ctrace__config_load(struct ctrace__config *c);
 /* demangle.c: a C++ symbol's name as the symbolizer shows it (no
  * parameters).  0, or -1 when the name is not read (match the mangled
  * one); state: ctrace__demangle_state_size() bytes. */
@@ -74,8 +95,12 @@ enum { CTRACE_LIST_FILTER, CTRACE_LIST_ARGS, CTRACE_LIST_RETVAL,
 CTRACE_HIDDEN const char *ctrace__config_list(int which);
 /* CTRACE_STRLEN: bytes of string text to capture, 0 to `limit`. */
 CTRACE_HIDDEN size_t ctrace__config_string_max(size_t dflt, size_t limit);
+/* The program runs with privileges its user does not have (AT_SECURE). */
+CTRACE_HIDDEN int ctrace__secure(void);
 /* Prints "ctrace: <message>" on stderr unless quiet; async-signal-safe. */
 CTRACE_HIDDEN void ctrace__warn(const char *a, const char *b, const char *c);
+/* The same with n parts (at most 6). */
+CTRACE_HIDDEN void ctrace__warnv(const char *const *parts, int n);
 
 /* ---------------------------------------------------------------------------
  * Clock (clock.c)
@@ -118,7 +143,8 @@ struct ctrace__stream {
 	uint64_t last;  /* clock reading of the previous timed record */
 	uintptr_t last_sp; /* of the previous ENTRY or STACK record */
 	struct ctrace__pair pair[CTRACE_PAIR_SLOTS];
-	uint8_t *chunk_end;
+	uint8_t *chunk_end; /* end of the part reserved on disk so far */
+	uint8_t *chunk_start;
 	uint64_t chunk;   /* index of the current chunk, if cur != NULL */
 #define CTRACE_NO_CHUNK UINT64_MAX /* cur is in memory of no file */
 	uint64_t seq;     /* sequence number of the next chunk */
@@ -151,8 +177,8 @@ CTRACE_HIDDEN int ctrace__stream_record(struct ctrace__stream *s, uint8_t type,
 
 /* The metadata stream, shared by all threads: these take a lock with
  * signals blocked, so they must not be called from the hot path. */
-CTRACE_HIDDEN void ctrace__meta_lock(sigset_t *saved);
-CTRACE_HIDDEN void ctrace__meta_unlock(const sigset_t *saved);
+CTRACE_HIDDEN void ctrace__meta_lock(uint64_t *saved);
+CTRACE_HIDDEN void ctrace__meta_unlock(const uint64_t *saved);
 CTRACE_HIDDEN int ctrace__meta_record(uint8_t type, const void *payload,
 				      size_t len); /* with the lock held */
 CTRACE_HIDDEN void ctrace__meta_reset(void);
@@ -165,7 +191,7 @@ struct ctrace__file {
 	int fd;
 	struct ctrace_file_header *header; /* mapped, shared */
 	uint32_t chunk_size;
-	uint64_t size;                     /* bytes allocated on disk */
+	uint64_t size;                     /* the file's length */
 	char path[4096];                   /* the file actually written */
 	char base[4096];                   /* CTRACE_OUTPUT, made absolute */
 };
@@ -180,17 +206,23 @@ CTRACE_HIDDEN int ctrace__file_open(const struct ctrace__config *c);
 CTRACE_HIDDEN int ctrace__file_reopen_child(uint32_t parent_pid,
 					    uint32_t parent_thread,
 					    uint64_t fork_ticks);
-/* Claims the next chunk: returns its address and index, or NULL with
- * *reason set (enum ctrace_lost_reason). */
-CTRACE_HIDDEN uint8_t *ctrace__file_claim(uint64_t *index, uint8_t *reason);
+/* Gives back chunk `old` (if not negative) and claims the next one,
+ * mapped alone if `lone` (the metadata's: seldom written, long kept), with its first *len bytes reserved on disk: returns its address and
+ * index, or NULL with *reason set (enum ctrace_lost_reason).  One lock for
+ * both. */
+CTRACE_HIDDEN uint8_t *ctrace__file_claim(int64_t old, int lone,
+					  uint64_t *index, uint32_t *len,
+					  uint8_t *reason);
+/* Reserves the rest of chunk `index` from byte `from`: 0 or -errno. */
+CTRACE_HIDDEN int ctrace__file_extend(uint64_t index, uint32_t from);
 /* In a child forked while this thread was writing chunk `index` (fork()
  * in a signal handler that interrupted the recorder): the writer goes on
  * when the handler returns, so the chunk's memory becomes the child's own
  * (its file mapping is replaced), and the child's file never sees it. */
 CTRACE_HIDDEN void ctrace__file_orphan_chunk(uint64_t index);
-/* A writer is done with chunk `index`. */
+/* A writer is done with chunk `index`: its pages leave our memory. */
 CTRACE_HIDDEN void ctrace__file_release(uint64_t index);
-/* Trims preallocated space and marks the trace finalized. */
+/* Trims the file to the chunks claimed and marks the trace finalized. */
 CTRACE_HIDDEN void ctrace__file_finish(void);
 /* Refreshes the clock calibration in the header. */
 CTRACE_HIDDEN void ctrace__file_sync(void);

@@ -250,7 +250,7 @@ void ctrace__modules_scan(uint64_t now)
 		c.size *= 4;
 	}
 
-	sigset_t saved;
+	uint64_t saved;
 	ctrace__meta_lock(&saved);
 	generation++;
 	int added = 0, removed = 0;

@@ -277,7 +277,9 @@ static size_t parse(const char *text, size_t size, int fill)
 
 static int load(const char *path, int quiet_if_missing)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO or a device must not block the program's
+	 * first call; it is refused below. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		if (!quiet_if_missing)
 			ctrace__warn("CTRACE_PLAN=", path,
@@ -285,7 +287,13 @@ static int load(const char *path, int quiet_if_missing)
 		return -errno;
 	}
 	struct stat st;
-	if (fstat(fd, &st) < 0 || st.st_size == 0) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		ctrace__warn("CTRACE_PLAN=", path,
+			     ": not a regular file; capturing without a plan");
+		return -EINVAL;
+	}
+	if (st.st_size == 0) {
 		close(fd);
 		return -EINVAL;
 	}

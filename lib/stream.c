@@ -5,6 +5,9 @@
 
 #include "internal.h"
 
+/* A stream's first chunk is reserved on disk this much at first. */
+#define FIRST_PIECE 4096u
+
 /* ---------------------------------------------------------------------------
  * Streams
  * ------------------------------------------------------------------------ */
@@ -70,11 +73,26 @@ static void put_lost_record(struct ctrace__stream *s)
 uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
 {
 	int saved_errno = errno;
-	ctrace__stream_release(s);
+	uint32_t size = ctrace__file.chunk_size;
+	/* A chunk of which only the first page was reserved: the rest. */
+	if (s->cur != NULL && s->chunk_end < s->chunk_start + size &&
+	    ctrace__file_extend(s->chunk, (uint32_t)(s->chunk_end -
+						     s->chunk_start)) == 0) {
+		s->chunk_end = s->chunk_start + size;
+		s->limit = s->chunk_end - CTRACE_MAX_EVENT_BYTES;
+		errno = saved_errno;
+		return s->cur;
+	}
+	int64_t old = s->cur != NULL ? (int64_t)s->chunk : -1;
+	s->cur = s->limit = s->chunk_end = NULL;
 
+	/* A stream's first chunk: one page first, so that a process or a
+	 * thread that writes little takes little disk. */
 	uint64_t index;
+	uint32_t len = s->seq == 0 ? FIRST_PIECE : size;
 	uint8_t reason = 0;
-	uint8_t *c = ctrace__file_claim(&index, &reason);
+	uint8_t *c = ctrace__file_claim(old, s->kind == CTRACE_CHUNK_META,
+					&index, &len, &reason);
 	if (c == NULL) {
 		s->lost_reason = reason;
 		errno = saved_errno;
@@ -98,7 +116,8 @@ uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
 
 	s->chunk = index;
 	s->cur = c + sizeof *h;
-	s->chunk_end = c + ctrace__file.chunk_size;
+	s->chunk_start = c;
+	s->chunk_end = c + len;
 	s->limit = s->chunk_end - CTRACE_MAX_EVENT_BYTES;
 	s->last = now;
 	s->last_sp = 0;
@@ -137,7 +156,8 @@ int ctrace__stream_record(struct ctrace__stream *s, uint8_t type,
 	size_t need = 2 + uleb_size(len) + len;
 	if (need > ctrace__file.chunk_size - sizeof(struct ctrace_chunk_header))
 		return -E2BIG;
-	if (s->cur == NULL || need > (size_t)(s->chunk_end - s->cur)) {
+	/* Twice at most: the rest of a chunk begun small, then a new one. */
+	while (s->cur == NULL || need > (size_t)(s->chunk_end - s->cur)) {
 		if (ctrace__stream_refill(s, ctrace__now()) == NULL) {
 			ctrace__stream_lost(s, ctrace__now(), 0);
 			return -ENOSPC;
@@ -156,18 +176,16 @@ static struct ctrace__stream meta = {.kind = CTRACE_CHUNK_META};
 
 /* Signals are blocked while the lock is held, so a signal handler that
  * reaches a metadata write on this thread cannot deadlock on it. */
-void ctrace__meta_lock(sigset_t *saved)
+void ctrace__meta_lock(uint64_t *saved)
 {
-	sigset_t all;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, saved);
+	*saved = ctrace__block_signals();
 	pthread_mutex_lock(&meta_mutex);
 }
 
-void ctrace__meta_unlock(const sigset_t *saved)
+void ctrace__meta_unlock(const uint64_t *saved)
 {
 	pthread_mutex_unlock(&meta_mutex);
-	pthread_sigmask(SIG_SETMASK, saved, NULL);
+	ctrace__restore_signals(*saved);
 }
 
 int ctrace__meta_record(uint8_t type, const void *payload, size_t len)

@@ -556,6 +556,8 @@ const char *lost_reason_text(unsigned reason)
 		return "the trace reached its size limit";
 	case CTRACE_LOST_JUMPED:
 		return "a jump out of a signal handler interrupted the recorder";
+	case CTRACE_LOST_EARLY:
+		return "IFUNC resolvers ran before the environment was set up";
 	default:
 		return "unknown reason";
 	}
