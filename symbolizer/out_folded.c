@@ -195,7 +195,8 @@ static void folded_finish(struct output *o)
 		path.mem_len = len;
 		if (len)
 			outbuf_putc(&path, ';');
-		outbuf_write(&path, agg_name(n->name), agg_name_len(n->name));
+		outbuf_escaped(&path, agg_name(n->name), agg_name_len(n->name),
+			       ESCAPE_FOLDED);
 		outbuf_flush(&path);
 		{
 			uint64_t w = o->opts->weight_calls ? n->calls : n->self;

@@ -143,6 +143,7 @@ static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
 	f->epoch = epoch;
 	f->info = resolve_function(st->resolver, addr, ticks);
 	f->name_len = strlen(f->info->name);
+	f->plain_name = !escape_needed(f->info->name, f->name_len, ESCAPE_TEXT);
 	/* "ns::f(int)" needs no "()" after it; C names never have one */
 	f->has_params = st->full_names && strchr(f->info->name, '(');
 	f->hash_next = st->funcs[h & st->funcs_mask];
@@ -202,11 +203,20 @@ const char *pair_srcline(struct symtab *st, const struct pair *cp, size_t *len)
 			p->srcline = must_strndup("", 0);
 			p->srcline_len = 0;
 		} else {
+			struct outbuf mem;
+			char line[32];
 			base = strrchr(file, '/');
 			base = base ? base + 1 : file;
-			s = must_malloc(strlen(base) + 32);
-			p->srcline_len = (size_t)sprintf(s, " /* %s:%u */",
-							 base, si->src.line);
+			outbuf_init_memory(&mem);
+			outbuf_write(&mem, " /* ", 4);
+			outbuf_escaped(&mem, base, strlen(base), ESCAPE_TEXT);
+			outbuf_write(&mem, line,
+				     (size_t)sprintf(line, ":%u */",
+						     si->src.line));
+			outbuf_putc(&mem, '\0');
+			outbuf_flush(&mem);
+			s = mem.mem;
+			p->srcline_len = mem.mem_len - 1;
 			p->srcline = s;
 		}
 	}

@@ -1075,21 +1075,7 @@ void values_put_ret_tree(struct outbuf *o, const struct values *v)
 
 static void json_str(struct outbuf *o, const char *s)
 {
-	outbuf_putc(o, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') {
-			outbuf_putc(o, '\\');
-			outbuf_putc(o, (char)c);
-		} else if (c < 0x20) {
-			char e[8];
-			snprintf(e, sizeof e, "\\u%04x", c);
-			outbuf_str(o, e);
-		} else {
-			outbuf_putc(o, (char)c);
-		}
-	}
-	outbuf_putc(o, '"');
+	outbuf_json_str(o, s, strlen(s));
 }
 
 static void json_value(struct outbuf *o, const struct value *v)
