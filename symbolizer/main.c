@@ -404,6 +404,7 @@ int main(int argc, char **argv)
 	struct output output, *shown = &output;
 	struct options opts;
 	const char *output_path = NULL;
+	struct outfile outfile;
 	int fd = STDOUT_FILENO, status = 0;
 	char **paths;
 	size_t n_paths, n_traces = 0, n_all;
@@ -412,11 +413,14 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--make-plan"))
 		return plan_main(argc - 1, argv + 1);
 	parse_options(argc, argv, &opts, &output_path);
+	/* Every trace (a directory gives all those in it), open together:
+	 * their threads go through one replay, on one timeline. */
+	paths = expand_inputs(argv + optind, (size_t)(argc - optind),
+			      &n_paths, &status);
 	if (output_path) {
-		fd = open(output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			  0666);
+		fd = outfile_open(&outfile, output_path, paths, n_paths);
 		if (fd < 0) {
-			warn_msg(errno, "%s", output_path);
+			free_inputs(paths, n_paths);
 			return 1;
 		}
 	}
@@ -453,10 +457,6 @@ int main(int argc, char **argv)
 	if (opts.filters)
 		shown = filter_wrap(opts.filters, &output);
 
-	/* Every trace (a directory gives all those in it), open together:
-	 * their threads go through one replay, on one timeline. */
-	paths = expand_inputs(argv + optind, (size_t)(argc - optind),
-			      &n_paths, &status);
 	traces = must_calloc(n_paths + 1, sizeof *traces);
 	trace_ptrs = must_calloc(n_paths + 1, sizeof *trace_ptrs);
 	for (size_t i = 0; i < n_paths; i++) {
@@ -508,10 +508,9 @@ int main(int argc, char **argv)
 	if (out.error) {
 		warn_msg(out.error, "%s: write error", out.name);
 		status = 1;
-	} else if (fd != STDOUT_FILENO && close(fd) < 0) {
-		warn_msg(errno, "%s", out.name);
-		status = 1;
 	}
+	if (output_path && outfile_close(&outfile, !out.error) < 0)
+		status = 1;
 	free((void *)opts.resolve.search_dirs);
 	return status;
 }
