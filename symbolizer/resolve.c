@@ -65,6 +65,14 @@ struct resolver {
 
 	struct module **modules;
 	size_t n_modules, cap_modules;
+	/* The modules sorted by start, and for each position the highest end
+	 * up to it: the modules covering an address are found by a binary
+	 * search and a short walk back.  Rebuilt when modules change. */
+	struct module **by_start;
+	uint64_t *max_end;
+	uint64_t indexed_generation; /* generation by_start was built at */
+	/* Modules not found on disk (reported: the first one). */
+	size_t n_not_found;
 	/* Bumped whenever the set of modules changes: cached "only one
 	 * module covers this address" facts are then rechecked. */
 	uint64_t generation;
@@ -205,6 +213,49 @@ void resolver_remove_module(struct resolver *r, uint64_t start,
 	}
 }
 
+static int start_cmp(const void *a, const void *b)
+{
+	const struct module *x = *(struct module *const *)a;
+	const struct module *y = *(struct module *const *)b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->loaded != y->loaded)
+		return x->loaded < y->loaded ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+static void index_modules(struct resolver *r)
+{
+	uint64_t high = 0;
+
+	if (r->by_start != NULL && r->indexed_generation == r->generation)
+		return;
+	free(r->by_start);
+	free(r->max_end);
+	r->by_start = malloc(r->n_modules * sizeof *r->by_start + 1);
+	r->max_end = malloc(r->n_modules * sizeof *r->max_end + 1);
+	if (r->by_start == NULL || r->max_end == NULL) {
+		free(r->by_start);
+		free(r->max_end);
+		r->by_start = NULL;
+		r->max_end = NULL;
+		return;
+	}
+	if (r->n_modules)
+		memcpy(r->by_start, r->modules,
+		       r->n_modules * sizeof *r->by_start);
+	if (r->n_modules)
+		qsort(r->by_start, r->n_modules, sizeof *r->by_start,
+		      start_cmp);
+	for (size_t i = 0; i < r->n_modules; i++) {
+		if (r->by_start[i]->end > high)
+			high = r->by_start[i]->end;
+		r->max_end[i] = high;
+	}
+	r->indexed_generation = r->generation;
+}
+
 /* The module an event at `ticks` saw at `addr`: the newest one loaded at
  * or before then (one still loaded preferred over one unloaded since),
  * else the earliest one covering addr at all.  *covering counts the
@@ -214,10 +265,30 @@ static struct module *pick_module(struct resolver *r, uint64_t addr,
 {
 	struct module *best = NULL, *any = NULL;
 	int best_score = -1;
+	struct module **mods = r->modules;
+	size_t lo = 0, hi = r->n_modules;
 
 	*covering = 0;
-	for (size_t i = 0; i < r->n_modules; i++) {
-		struct module *m = r->modules[i];
+	index_modules(r);
+	if (r->by_start != NULL) {
+		/* the candidates: start <= addr, walking back while some
+		 * module at or before the position still ends past addr */
+		size_t n = r->n_modules, first;
+		mods = r->by_start;
+		while (lo < n) {
+			size_t mid = lo + (n - lo) / 2;
+			if (mods[mid]->start <= addr)
+				lo = mid + 1;
+			else
+				n = mid;
+		}
+		hi = lo;
+		for (first = hi; first > 0 && r->max_end[first - 1] > addr;)
+			first--;
+		lo = first;
+	}
+	for (size_t i = lo; i < hi; i++) {
+		struct module *m = mods[i];
 		int score;
 		if (addr < m->start || addr >= m->end)
 			continue;
@@ -280,7 +351,7 @@ static char *find_module_file(struct resolver *r, struct module *m)
 			       "%s: build-id differs from the trace; names "
 			       "may be wrong",
 			       fallback);
-	else
+	else if (r->n_not_found++ == 0)
 		resolve_report(r, ENOENT,
 			       "%s: not found; names shown as module+offset",
 			       m->path);
@@ -541,6 +612,12 @@ void resolver_free(struct resolver *r)
 {
 	if (r == NULL)
 		return;
+	/* one message for each kind of problem, with its count */
+	if (r->n_not_found > 1)
+		resolve_report(r, 0,
+			       "%zu more modules not found; their names shown "
+			       "as module+offset",
+			       r->n_not_found - 1);
 	for (size_t i = 0; i < r->n_buckets; i++) {
 		struct entry *e = r->buckets[i], *next;
 		for (; e != NULL; e = next) {
@@ -552,6 +629,8 @@ void resolver_free(struct resolver *r)
 	for (size_t i = 0; i < r->n_modules; i++)
 		module_free(r->modules[i]);
 	free(r->modules);
+	free(r->by_start);
+	free(r->max_end);
 	str_map_free(&r->names);
 	str_map_free(&r->files);
 	str_map_free(&r->reported);

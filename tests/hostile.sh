@@ -214,9 +214,47 @@ for e in json.load(open(sys.argv[1]))['traceEvents']:
 EOF
 }
 
+# Thousands of modules, none on disk: each function is named after the
+# module that covers it -- one module spans all the others, which win
+# there as the ones declared later -- and the missing files make one
+# warning and a count, not one line per module.
+case_many_modules() {
+	need_python
+	"$PYTHON3" - <<'EOF' >m.txt || fail "python failed"
+n = 3000
+print('meta')
+print('module /nonexistent/all.so 0x10000000 0x90000000')
+for i in range(n):
+    a = 0x20000000 + i * 0x10000
+    print('module /nonexistent/m%d.so 0x%x 0x%x' % (i, a, a + 0x10000))
+print('events 1 tid=1')
+for i in reversed(range(n)):
+    a = 0x20000000 + i * 0x10000 + 0x100
+    print('enter 0x%x 0x1 @%d' % (a, 1100 + (n - i) * 20))
+    print('leave 0x%x 0x1' % a)
+print('enter 0x10000100 0x1')
+print('leave 0x10000100 0x1')
+EOF
+	"$MKTRACE" m.bin m.txt || fail "mktrace failed"
+	"$CTRACE_SYMBOLIZE" --no-duration m.bin >out 2>err ||
+		{ cat err; fail "exit status $?"; }
+	[ "$(wc -l <err)" -le 2 ] || { head err; fail "a warning per module"; }
+	grep -q '3000 more modules not found' err ||
+		{ cat err; fail "no count of the missing modules"; }
+	"$PYTHON3" - out <<'EOF' || fail "wrong module chosen"
+import re, sys
+names = re.findall(r'\| (\S+)\(\);', open(sys.argv[1]).read())
+n = 3000
+want = ['m%d.so+0x%x' % (i, 0x20000100 + i * 0x10000)
+        for i in reversed(range(n))]
+want += ['all.so+0x10000100']
+assert names == want, [(a, b) for a, b in zip(names, want) if a != b][:3]
+EOF
+}
+
 # The report of an empty thread list (UBSan: qsort of NULL).
 case_report_empty() {
-	san=${CTRACE_SYMBOLIZE_SAN:-$top_builddir/tests/ctrace-symbolize-san}
+	san=${SYMBOLIZE_SAN:-$top_builddir/tests/ctrace-symbolize-san}
 	[ -x "$san" ] || skip "$san not built"
 	printf '%s\n' meta 'thread 1 100 main' | "$MKTRACE" e.bin ||
 		fail "mktrace failed"
@@ -230,7 +268,7 @@ case_report_empty() {
 
 for c in names_text names_folded names_json names_svg names_dot \
 	output_is_input output_atomic debuglink_fifo debuglink_zero \
-	time_backwards report_empty; do
+	time_backwards many_modules report_empty; do
 	run_case "$c" "case_$c"
 done
 test_finish
