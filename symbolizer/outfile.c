@@ -159,13 +159,12 @@ int outfile_open(struct outfile *f, const char *path, char *const *inputs,
 	return fd;
 }
 
+/* f->fd may be -1 when a stream closed it already. */
 int outfile_close(struct outfile *f, bool complete)
 {
 	int status = 0;
 
-	if (f->fd < 0)
-		return 0;
-	if (close(f->fd) < 0 && complete) {
+	if (f->fd >= 0 && close(f->fd) < 0 && complete) {
 		warn_msg(errno, "%s", f->path);
 		complete = false;
 		status = -1;

@@ -137,6 +137,13 @@ case_output_is_input() {
 	"$CTRACE_SYMBOLIZE" -o t.bin . 2>err
 	[ $? -eq 1 ] || fail "-o t.bin with its directory: not refused"
 	cmp t.bin orig.bin || fail "the trace was changed"
+	# the capture plan maker, over the program it reads
+	printf 'int main(void) { return 0; }\n' >p.c
+	"$CC" -g -o p p.c || skip "cannot build"
+	cp p p.orig
+	"$CTRACE_SYMBOLIZE" --make-plan -o p p 2>err
+	[ $? -eq 1 ] || fail "--make-plan -o PROGRAM PROGRAM: not refused"
+	cmp p p.orig || fail "--make-plan overwrote the program"
 }
 
 # A run that fails leaves the old output as it was, and no file behind.
