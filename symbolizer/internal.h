@@ -48,6 +48,10 @@ enum output_format {
 	FORMAT_FLAMEGRAPH,
 };
 
+/* --max-depth's default: deep enough for any real program's stack, shallow
+ * enough that a million-deep recursion prints megabytes, not terabytes. */
+#define DEFAULT_MAX_DEPTH 256
+
 /* report: --sort=KEY */
 enum report_sort { SORT_TOTAL, SORT_CALLS, SORT_SELF, SORT_AVG, SORT_MAX,
 		   SORT_NAME };
@@ -63,6 +67,11 @@ struct options {
 	bool progress;   /* a progress line on stderr (a terminal) */
 	enum report_sort sort;
 	bool weight_calls;        /* folded, flamegraph: --weight=calls */
+	/* tree, folded: --max-depth, 0 for none.  Deeper calls stay in the
+	 * output, but so that its size stays linear in the trace's: the tree
+	 * indents no further and shows the depth, folded stacks end in one
+	 * "[deeper]" frame that holds the deeper calls' weight. */
+	size_t max_depth;
 	struct filters *filters;  /* filter.c; NULL when there is none */
 	struct resolve_options resolve;
 };

@@ -36,6 +36,14 @@ static inline void line_start(struct output *o, const struct thread *th,
 	}
 	memcpy(p + n, th->id_text, th->id_len);
 	out->len += n + th->id_len;
+	if (o->opts->max_depth && depth > o->opts->max_depth) {
+		/* indented no further: the depth says where the line is */
+		outbuf_spaces(out, 2 * o->opts->max_depth);
+		outbuf_write(out, "[depth ", 7);
+		outbuf_u64(out, depth);
+		outbuf_write(out, "] ", 2);
+		return;
+	}
 	outbuf_spaces(out, 2 * depth);
 }
 

@@ -259,6 +259,39 @@ assert names == want, [(a, b) for a, b in zip(names, want) if a != b][:3]
 EOF
 }
 
+# A recursion 2000 calls deep: the folded stacks and the tree stay
+# proportional to the trace (--max-depth, 256 by default), and
+# --max-depth=0 gives every frame.
+case_deep_recursion() {
+	need_python
+	"$PYTHON3" -c 'print("events 1 tid=1")
+for i in range(2000): print("enter 0x1000 0x1")
+for i in range(2000): print("leave 0x1000 0x1")' >d.txt
+	"$MKTRACE" d.bin d.txt || fail "mktrace failed"
+	"$CTRACE_SYMBOLIZE" -f folded --weight=calls d.bin >f.txt ||
+		fail "folded failed"
+	"$PYTHON3" - f.txt 256 <<'EOF' || fail "folded not capped"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+cap = int(sys.argv[2])
+frames = [l.rsplit(' ', 1)[0].split(';') for l in lines]
+assert max(len(f) for f in frames) == cap + 1, max(len(f) for f in frames)
+deeper = [l for l in lines if ';[deeper] ' in l]
+assert len(deeper) == 1 and deeper[0].endswith(' %d' % (2000 - cap)), deeper
+assert sum(int(l.rsplit(' ', 1)[1]) for l in lines) == 2000
+EOF
+	"$CTRACE_SYMBOLIZE" -f folded --weight=calls --max-depth=0 d.bin \
+		>full.txt || fail "folded --max-depth=0 failed"
+	[ "$(tail -n 1 full.txt | tr ';' '\n' | wc -l)" -eq 2000 ] ||
+		fail "--max-depth=0: not every frame"
+	"$CTRACE_SYMBOLIZE" --no-duration d.bin >t.txt || fail "tree failed"
+	[ "$(wc -l <t.txt)" -eq 4000 ] || fail "tree lines missing"
+	[ "$(awk '{ if (length($0) > n) n = length($0) } END { print n }' \
+		t.txt)" -lt 600 ] || fail "tree indented past --max-depth"
+	grep -q '^ *\[ *1\] | *\[depth 1999\] 0x1000();$' t.txt ||
+		fail "the depth of the deepest call not shown"
+}
+
 # The report of an empty thread list (UBSan: qsort of NULL).
 case_report_empty() {
 	san=${SYMBOLIZE_SAN:-$top_builddir/tests/ctrace-symbolize-san}
@@ -275,7 +308,7 @@ case_report_empty() {
 
 for c in names_text names_folded names_json names_svg names_dot \
 	output_is_input output_atomic debuglink_fifo debuglink_zero \
-	time_backwards many_modules report_empty; do
+	time_backwards many_modules deep_recursion report_empty; do
 	run_case "$c" "case_$c"
 done
 test_finish
