@@ -37,44 +37,85 @@ src=$top_srcdir/symbolizer
 sources=
 for f in reader meta stream symtab calls replay out_tree out_json aggregate \
 	out_report out_dot out_chrome out_folded out_flamegraph filter inputs \
-	json_header progress outbuf util strmap values dwinfo; do
+	json_header progress outbuf escape util strmap values dwinfo elfinfo; do
 	sources="$sources $src/$f.c"
 done
 
-echo "fuzz: building fuzz/fuzz_trace with $CLANG"
-# shellcheck disable=SC2086
-if ! $CLANG -g -O1 -std=gnu11 -DHAVE_CONFIG_H -I. -I"$top_srcdir/include" \
-	-I"$src" -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -o fuzz/fuzz_trace \
-	"$top_srcdir/fuzz/fuzz_trace.c" "$top_srcdir/fuzz/stub_resolve.c" \
-	$sources $LIBS >fuzz/work/build.log 2>&1
-then
-	if grep -q -e 'libclang_rt.fuzzer' -e 'fsanitize=fuzzer' \
-		fuzz/work/build.log; then
-		skip "$CLANG has no libFuzzer runtime (Debian: libclang-rt-dev)"
+# build NAME SOURCES...: fuzz/NAME, or exit (skipped or failed).
+build() {
+	name=$1
+	shift
+	echo "fuzz: building fuzz/$name with $CLANG"
+	# shellcheck disable=SC2086
+	if ! $CLANG -g -O1 -std=gnu11 -DHAVE_CONFIG_H -I. \
+		-I"$top_srcdir/include" -I"$src" \
+		-fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o "fuzz/$name" "$@" \
+		$LIBS >fuzz/work/build.log 2>&1
+	then
+		if grep -q -e 'libclang_rt.fuzzer' -e 'fsanitize=fuzzer' \
+			fuzz/work/build.log; then
+			skip "$CLANG has no libFuzzer runtime" \
+				"(Debian: libclang-rt-dev)"
+		fi
+		cat fuzz/work/build.log
+		echo "fuzz: fuzz/$name does not build"
+		exit 1
 	fi
-	cat fuzz/work/build.log
-	echo "fuzz: the target does not build"
-	exit 1
-fi
+}
 
-echo "fuzz: running for $seconds s"
-# -close_fd_mask=2: the symbolizer's messages about damaged input would
-# drown libFuzzer's own output (its reports still show).
-ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
-UBSAN_OPTIONS=print_stacktrace=1 \
-	./fuzz/fuzz_trace -max_total_time="$seconds" -max_len=70000 \
-	-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
-	-close_fd_mask=2 -print_final_stats=1 \
-	-artifact_prefix=fuzz/work/ fuzz/work/corpus "$top_srcdir/fuzz/corpus" \
-	>fuzz/work/fuzz.log 2>&1
-status=$?
-grep '^stat::' fuzz/work/fuzz.log
-if [ $status -ne 0 ]; then
-	grep -v '^#' fuzz/work/fuzz.log | tail -n 60
-	echo "fuzz: FAILED; the input is in fuzz/work/:"
-	ls fuzz/work/ | grep -e '^crash-' -e '^timeout-' -e '^oom-' \
-		-e '^leak-' -e '^slow-unit-'
+# run NAME CORPUS...: NAME for $seconds s, from its corpus directories
+# (the first one gets what it finds).
+failed=0
+run() {
+	name=$1
+	shift
+	echo "fuzz: running fuzz/$name for $seconds s"
+	# -close_fd_mask=2: the symbolizer's messages about damaged input
+	# would drown libFuzzer's own output (its reports still show).
+	ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 \
+	LSAN_OPTIONS=suppressions=$top_srcdir/fuzz/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1 \
+		"./fuzz/$name" -max_total_time="$seconds" -max_len=70000 \
+		-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+		-close_fd_mask=2 -print_final_stats=1 \
+		-artifact_prefix="fuzz/work/$name-" "$@" \
+		>"fuzz/work/$name.log" 2>&1
+	status=$?
+	grep '^stat::' "fuzz/work/$name.log"
+	if [ $status -ne 0 ]; then
+		grep -v '^#' "fuzz/work/$name.log" | tail -n 60
+		echo "fuzz: fuzz/$name FAILED; the input is in fuzz/work/:"
+		ls fuzz/work/ | grep -e "^$name-"
+		failed=1
+	fi
+}
+
+# The trace target: every format and filter on the seed traces.
+build fuzz_trace "$top_srcdir/fuzz/fuzz_trace.c" \
+	"$top_srcdir/fuzz/stub_resolve.c" $sources
+
+# The binary target: the real resolver, libdw and the plan maker (with
+# libbfd) on binaries built from the test programs, byte-flipped.
+elf_sources=
+for f in resolve debuginfo elfinfo strmap dwinfo plan values util outbuf \
+	escape outfile; do
+	elf_sources="$elf_sources $src/$f.c"
+done
+LIBS="$LIBS $BFD_LIBS" build fuzz_elf "$top_srcdir/fuzz/fuzz_elf.c" \
+	$elf_sources
+mkdir -p fuzz/work/elf-corpus fuzz/work/elf-seeds
+for prog in fib inline; do
+	${CC:-cc} -g -O0 -o "fuzz/work/elf-seeds/$prog-O0" \
+		"$top_srcdir/tests/progs/$prog.c" 2>/dev/null
+	$CLANG -g -O2 -o "fuzz/work/elf-seeds/$prog-clang-O2" \
+		"$top_srcdir/tests/progs/$prog.c" 2>/dev/null
+done
+
+run fuzz_trace fuzz/work/corpus "$top_srcdir/fuzz/corpus"
+run fuzz_elf fuzz/work/elf-corpus fuzz/work/elf-seeds
+if [ $failed -ne 0 ]; then
+	echo "fuzz: fix the bug, then keep the input as a regression test"
 	exit 1
 fi
 echo "fuzz: no problem found"
