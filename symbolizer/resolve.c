@@ -411,7 +411,12 @@ static size_t bucket_of(const struct resolver *r, uint64_t addr,
 			bool call_site)
 {
 	uint64_t h = (addr ^ (uint64_t)call_site) * 0x9e3779b97f4a7c15u;
-	return (size_t)(h >> 32) & (r->n_buckets - 1);
+	/* mixed down: addresses a fixed stride apart used to fill only a
+	 * seventh of the buckets of the bits taken */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdu;
+	h ^= h >> 33;
+	return (size_t)h & (r->n_buckets - 1);
 }
 
 static int grow_buckets(struct resolver *r)

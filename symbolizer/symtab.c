@@ -22,7 +22,40 @@ struct symtab {
 	size_t n_funcs, funcs_mask;
 	struct pair **pairs;
 	size_t n_pairs, pairs_mask;
+
+	/* funcs and pairs live in blocks freed together: no allocator
+	 * header per object, and no walk of millions of them to free */
+	struct block *blocks;
+	char *free_space;
+	size_t free_left;
 };
+
+struct block {
+	struct block *next;
+	max_align_t data[];
+};
+
+#define BLOCK_BYTES (256 * 1024)
+
+/* size zeroed bytes that live as long as st. */
+static void *block_alloc(struct symtab *st, size_t size)
+{
+	void *p;
+
+	size = (size + _Alignof(max_align_t) - 1) &
+	       ~(_Alignof(max_align_t) - 1);
+	if (size > st->free_left) {
+		struct block *b = must_calloc(1, sizeof *b + BLOCK_BYTES);
+		b->next = st->blocks;
+		st->blocks = b;
+		st->free_space = (char *)b->data;
+		st->free_left = BLOCK_BYTES;
+	}
+	p = st->free_space;
+	st->free_space += size;
+	st->free_left -= size;
+	return p;
+}
 
 struct symtab *symtab_new(struct resolver *r, bool full_names)
 {
@@ -38,17 +71,14 @@ struct symtab *symtab_new(struct resolver *r, bool full_names)
 
 void symtab_free(struct symtab *st)
 {
-	for (size_t i = 0; i <= st->funcs_mask; i++)
-		for (struct func *f = st->funcs[i], *n; f; f = n) {
-			n = f->hash_next;
-			free(f);
-		}
 	for (size_t i = 0; i <= st->pairs_mask; i++)
-		for (struct pair *p = st->pairs[i], *n; p; p = n) {
-			n = p->hash_next;
+		for (struct pair *p = st->pairs[i]; p; p = p->hash_next)
 			free((char *)p->srcline);
-			free(p);
-		}
+	while (st->blocks) {
+		struct block *b = st->blocks;
+		st->blocks = b->next;
+		free(b);
+	}
 	free(st->funcs);
 	free(st->pairs);
 	free(st->module_ticks);
@@ -138,7 +168,7 @@ static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
 		GROW(st->funcs, st->funcs_mask, st->n_funcs, struct func,
 		     FUNC_HASH);
 	}
-	f = must_calloc(1, sizeof *f);
+	f = block_alloc(st, sizeof *f);
 	f->addr = addr;
 	f->epoch = epoch;
 	f->info = resolve_function(st->resolver, addr, ticks);
@@ -166,7 +196,7 @@ struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
 		GROW(st->pairs, st->pairs_mask, st->n_pairs, struct pair,
 		     PAIR_HASH);
 	}
-	p = must_calloc(1, sizeof *p);
+	p = block_alloc(st, sizeof *p);
 	p->fn = fn;
 	p->site = site;
 	p->ticks = ticks;
