@@ -227,8 +227,9 @@ static bfd *open_object(struct resolver *r, const char *path)
 
 	if (fd < 0) {
 		resolve_report(r, 0, "%s: %s; no source lines", path,
-			       fd == -EINVAL ? "not a regular file"
-					     : strerror(-fd));
+			       fd == -EINVAL    ? "not a regular file"
+			       : fd == -ENOEXEC ? "empty file"
+						: strerror(-fd));
 		return NULL;
 	}
 	/* libbfd owns fd from here, closed or not */

@@ -106,6 +106,12 @@ int elfinfo_open_regular(const char *path)
 		close(fd);
 		return -EINVAL;
 	}
+	/* no object is empty; the files of /proc say they are, and some
+	 * block when read (/proc/kmsg) */
+	if (st.st_size == 0) {
+		close(fd);
+		return -ENOEXEC;
+	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
 }

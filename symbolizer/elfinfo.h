@@ -32,8 +32,9 @@ struct elf_functions {
 };
 
 /* Opens `path` read-only if it is a regular file, never blocking on a FIFO
- * or a device.  Returns the descriptor, or a negative errno (-EINVAL: not
- * a regular file). */
+ * or a device, never reading a file of /proc.  Returns the descriptor, or a
+ * negative errno (-EINVAL: not a regular file; -ENOEXEC: empty, as the
+ * files of /proc say they are). */
 int elfinfo_open_regular(const char *path);
 
 /* Reads the NT_GNU_BUILD_ID note of `path` into id (up to
