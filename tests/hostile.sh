@@ -56,6 +56,7 @@ case_names_text() {
 	for f in tree report; do
 		sym $f
 		check_text h.$f
+		check_text h.$f.err # the messages name the module too
 	done
 	sym tree --per-thread --srcline
 	check_text h.tree
