@@ -65,11 +65,13 @@ struct resolver {
 
 	struct module **modules;
 	size_t n_modules, cap_modules;
-	/* The modules sorted by start, and for each position the highest end
-	 * up to it: the modules covering an address are found by a binary
-	 * search and a short walk back.  Rebuilt when modules change. */
+	/* The modules sorted by start and, for each position, the last
+	 * earlier module that still covers its start (SIZE_MAX: none).  The
+	 * modules covering an address are among the last module starting at
+	 * or before it and that chain: as many as modules nest, not as many
+	 * as there are.  Rebuilt when the modules change. */
 	struct module **by_start;
-	uint64_t *max_end;
+	size_t *covered_by;
 	uint64_t indexed_generation; /* generation by_start was built at */
 	/* Modules not found on disk (reported: the first one). */
 	size_t n_not_found;
@@ -193,6 +195,7 @@ int resolver_add_module(struct resolver *r, const char *path, uint64_t bias,
 	}
 	m->loaded = ticks;
 	m->unloaded = UINT64_MAX;
+	m->serial = r->n_modules;
 	r->modules[r->n_modules++] = m;
 	r->generation++;
 	return 0;
@@ -220,26 +223,26 @@ static int start_cmp(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	if (x->loaded != y->loaded)
-		return x->loaded < y->loaded ? -1 : 1;
-	return x->end < y->end ? -1 : x->end > y->end;
+	return x->serial < y->serial ? -1 : x->serial > y->serial;
 }
 
 static void index_modules(struct resolver *r)
 {
-	uint64_t high = 0;
+	size_t *open, n_open = 0;
 
 	if (r->by_start != NULL && r->indexed_generation == r->generation)
 		return;
 	free(r->by_start);
-	free(r->max_end);
+	free(r->covered_by);
 	r->by_start = malloc(r->n_modules * sizeof *r->by_start + 1);
-	r->max_end = malloc(r->n_modules * sizeof *r->max_end + 1);
-	if (r->by_start == NULL || r->max_end == NULL) {
+	r->covered_by = malloc(r->n_modules * sizeof *r->covered_by + 1);
+	open = malloc(r->n_modules * sizeof *open + 1);
+	if (r->by_start == NULL || r->covered_by == NULL || open == NULL) {
 		free(r->by_start);
-		free(r->max_end);
+		free(r->covered_by);
+		free(open);
 		r->by_start = NULL;
-		r->max_end = NULL;
+		r->covered_by = NULL;
 		return;
 	}
 	if (r->n_modules)
@@ -248,12 +251,55 @@ static void index_modules(struct resolver *r)
 	if (r->n_modules)
 		qsort(r->by_start, r->n_modules, sizeof *r->by_start,
 		      start_cmp);
+	/* `open`: earlier modules that may still cover a later start, in
+	 * order; one that ends at or before a start ends before every later
+	 * one too, and leaves for good */
 	for (size_t i = 0; i < r->n_modules; i++) {
-		if (r->by_start[i]->end > high)
-			high = r->by_start[i]->end;
-		r->max_end[i] = high;
+		uint64_t start = r->by_start[i]->start;
+		while (n_open && r->by_start[open[n_open - 1]]->end <= start)
+			n_open--;
+		r->covered_by[i] = n_open ? open[n_open - 1] : SIZE_MAX;
+		open[n_open++] = i;
 	}
+	free(open);
 	r->indexed_generation = r->generation;
+}
+
+/* The choice among the modules covering an address (see pick_module). */
+struct pick {
+	uint64_t addr, ticks;
+	struct module *best, *any;
+	int best_score;
+	unsigned covering;
+};
+
+/* Declared later wins a tie: the order of the trace's records. */
+static bool later(const struct module *a, const struct module *b)
+{
+	return a->serial > b->serial;
+}
+
+static void consider(struct pick *k, struct module *m)
+{
+	int score;
+
+	if (k->addr < m->start || k->addr >= m->end)
+		return;
+	k->covering++;
+	if (m->loaded > k->ticks) {
+		if (k->any == NULL || m->loaded < k->any->loaded ||
+		    (m->loaded == k->any->loaded && later(k->any, m)))
+			k->any = m;
+		return;
+	}
+	score = m->unloaded > k->ticks ? 1 : 0;
+	if (score > k->best_score ||
+	    (score == k->best_score &&
+	     (m->loaded > k->best->loaded ||
+	      (m->loaded == k->best->loaded && later(m, k->best))))) {
+		k->best = m;
+		k->best_score = score;
+	}
 }
 
 /* The module an event at `ticks` saw at `addr`: the newest one loaded at
@@ -263,49 +309,31 @@ static void index_modules(struct resolver *r)
 static struct module *pick_module(struct resolver *r, uint64_t addr,
 				  uint64_t ticks, unsigned *covering)
 {
-	struct module *best = NULL, *any = NULL;
-	int best_score = -1;
-	struct module **mods = r->modules;
-	size_t lo = 0, hi = r->n_modules;
+	struct pick k = {.addr = addr, .ticks = ticks, .best_score = -1};
+	size_t lo = 0, n = r->n_modules;
 
-	*covering = 0;
 	index_modules(r);
-	if (r->by_start != NULL) {
-		/* the candidates: start <= addr, walking back while some
-		 * module at or before the position still ends past addr */
-		size_t n = r->n_modules, first;
-		mods = r->by_start;
+	if (r->by_start == NULL) {
+		/* out of memory for the index: look at them all */
+		for (size_t i = 0; i < r->n_modules; i++)
+			consider(&k, r->modules[i]);
+	} else {
+		/* the last module starting at or before addr */
 		while (lo < n) {
 			size_t mid = lo + (n - lo) / 2;
-			if (mods[mid]->start <= addr)
+			if (r->by_start[mid]->start <= addr)
 				lo = mid + 1;
 			else
 				n = mid;
 		}
-		hi = lo;
-		for (first = hi; first > 0 && r->max_end[first - 1] > addr;)
-			first--;
-		lo = first;
+		/* an earlier module covering addr covers that one's start
+		 * too, and is on the chain of covered_by */
+		for (size_t i = lo ? lo - 1 : SIZE_MAX; i != SIZE_MAX;
+		     i = r->covered_by[i])
+			consider(&k, r->by_start[i]);
 	}
-	for (size_t i = lo; i < hi; i++) {
-		struct module *m = mods[i];
-		int score;
-		if (addr < m->start || addr >= m->end)
-			continue;
-		++*covering;
-		if (m->loaded > ticks) {
-			if (any == NULL || m->loaded < any->loaded)
-				any = m;
-			continue;
-		}
-		score = m->unloaded > ticks ? 1 : 0;
-		if (score > best_score ||
-		    (score == best_score && m->loaded >= best->loaded)) {
-			best = m;
-			best_score = score;
-		}
-	}
-	return best != NULL ? best : any;
+	*covering = k.covering;
+	return k.best != NULL ? k.best : k.any;
 }
 
 /* Finds the file of a module: the recorded path, else the search dirs by
@@ -635,7 +663,7 @@ void resolver_free(struct resolver *r)
 		module_free(r->modules[i]);
 	free(r->modules);
 	free(r->by_start);
-	free(r->max_end);
+	free(r->covered_by);
 	str_map_free(&r->names);
 	str_map_free(&r->files);
 	str_map_free(&r->reported);
