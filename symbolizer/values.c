@@ -1059,7 +1059,11 @@ void values_put_args_tree(struct outbuf *o, const struct values *v)
 			outbuf_write(o, "...", 3);
 			continue;
 		}
-		outbuf_str(o, v->v[i].name ? v->v[i].name : "?");
+		if (v->v[i].name) /* from the binary's DWARF: any bytes */
+			outbuf_escaped(o, v->v[i].name, strlen(v->v[i].name),
+				       ESCAPE_TEXT);
+		else
+			outbuf_putc(o, '?');
 		outbuf_putc(o, '=');
 		outbuf_str(o, v->v[i].text ? v->v[i].text : "?");
 	}
