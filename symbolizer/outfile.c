@@ -8,7 +8,8 @@
  * temporary file in the same directory, renamed over the name at the end
  * of a run that wrote everything: a run that fails, is interrupted or
  * runs out of memory leaves the old file as it was and no half-written
- * one.  Anything else -- a terminal, a pipe, /dev/null, a symbolic link
+ * one (an existing file in a directory we may not write to is written in
+ * place).  Anything else -- a terminal, a pipe, /dev/null, a symbolic link
  * such as /dev/stdout -- is written in place, as it is: renaming over it
  * would replace the link, not write where it points.
  */
@@ -105,9 +106,13 @@ static int open_temporary(struct outfile *f, const struct stat *old)
 		f->path + dir_len);
 	fd = mkstemp(f->tmp);
 	if (fd < 0) {
-		warn_msg(errno, "%s", f->path);
+		int err = errno;
+		if (old == NULL || (err != EACCES && err != EROFS &&
+				    err != EPERM))
+			warn_msg(err, "%s", f->path);
 		free(f->tmp);
 		f->tmp = NULL;
+		errno = err;
 		return -1;
 	}
 	remove_on_exit(f->tmp);
@@ -137,7 +142,17 @@ int outfile_open(struct outfile *f, const char *path, char *const *inputs,
 	if (S_ISREG(lst.st_mode)) {
 		if ((input = input_named(&lst, inputs, n_inputs)) != NULL)
 			return refuse_input(path, input);
-		return f->fd = open_temporary(f, &lst);
+		f->fd = open_temporary(f, &lst);
+		/* a writable file in a directory we cannot write to: in
+		 * place, as before (it is not an input) */
+		if (f->fd < 0 && (errno == EACCES || errno == EROFS ||
+				  errno == EPERM)) {
+			f->fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC |
+						   O_NOCTTY);
+			if (f->fd < 0)
+				warn_msg(errno, "%s", path);
+		}
+		return f->fd;
 	}
 	/* in place: opened without O_TRUNC, which waits for the check */
 	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
