@@ -62,8 +62,15 @@ static int read_alloc(int fd, uint64_t off, uint64_t len, char **out)
 	char *buf;
 	int err;
 
+	struct stat st;
+
 	if (len > (uint64_t)1 << 32)
 		return -EFBIG;
+	/* what the headers claim is bounded by what the file holds: a
+	 * damaged size must not become a huge allocation */
+	if (fstat(fd, &st) < 0 || off > (uint64_t)st.st_size ||
+	    len > (uint64_t)st.st_size - off)
+		return -ENOEXEC;
 	buf = malloc((size_t)len + 1);
 	if (buf == NULL)
 		return -ENOMEM;

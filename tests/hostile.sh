@@ -299,6 +299,27 @@ EOF
 		fail "the depth of the deepest call not shown"
 }
 
+# Binaries the fuzz target (fuzz/fuzz_elf) found a problem with, each the
+# module of a trace: read in bounded memory, named as module+offset at
+# worst, and --make-plan survives them.
+case_elf_crashers() {
+	for f in "$top_srcdir"/tests/reliability/crashers/elf/*; do
+		[ -f "$f" ] || continue
+		cp "$f" m
+		printf '%s\n' meta "module $PWD/m 0 0x100000000" 'events 1' \
+			'enter 0x1000 0x1' 'leave 0x1000 0x1' |
+			"$MKTRACE" t.bin || fail "mktrace failed"
+		(ulimit -v 400000; exec "$CTRACE_SYMBOLIZE" t.bin) >out 2>err
+		status=$?
+		cat err
+		[ $status -le 1 ] || fail "$f: exit status $status"
+		! grep -q 'Cannot allocate memory' err ||
+			fail "$f: allocates what the file does not hold"
+		"$CTRACE_SYMBOLIZE" --make-plan -o plan m >/dev/null 2>&1
+		[ $? -le 1 ] || fail "$f: --make-plan crashed"
+	done
+}
+
 # The report of an empty thread list (UBSan: qsort of NULL).
 case_report_empty() {
 	san=${SYMBOLIZE_SAN:-$top_builddir/tests/ctrace-symbolize-san}
@@ -315,7 +336,7 @@ case_report_empty() {
 
 for c in names_text names_folded names_json names_svg names_dot \
 	output_is_input output_atomic debuglink_fifo debuglink_zero \
-	time_backwards many_modules deep_recursion report_empty; do
+	time_backwards many_modules deep_recursion elf_crashers report_empty; do
 	run_case "$c" "case_$c"
 done
 test_finish
