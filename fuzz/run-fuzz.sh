@@ -1,20 +1,24 @@
 #!/bin/sh
-# run-fuzz.sh -- builds the symbolizer's fuzz target and runs it.
+# run-fuzz.sh -- builds the symbolizer's fuzz targets and runs each.
 #
 #	fuzz/run-fuzz.sh SECONDS
 #
-# Run from the build tree (make fuzz does: FUZZ_SECONDS, default 300).
-# The environment gives the tools: CLANG, top_srcdir, LIBS (the
-# symbolizer's libraries but libbfd).  Without clang or its libFuzzer
-# runtime the run is skipped, with the reason, and the script exits 0.
+# Run from the build tree (make fuzz does: FUZZ_SECONDS, default 300, for
+# each target).  The environment gives the tools: CLANG, CC, top_srcdir,
+# LIBS (the symbolizer's libraries but libbfd), BFD_LIBS.  Without clang or
+# its libFuzzer runtime the run is skipped, with the reason, and the
+# script exits 0.
 #
-# The target starts from the seed corpus fuzz/corpus (real traces) plus
-# what earlier runs found (fuzz/work/corpus in the build tree).  An input
-# that crashes it, hangs it or makes it allocate without bound is written
-# to fuzz/work/ as crash-*, timeout-*, oom-* or leak-*; the script then
-# exits 1.  Fix the bug, then keep the input as a regression test: copy
-# it to tests/reliability/crashers/ (tests/reliability/crashers.sh replays
-# every file there).
+# fuzz_trace starts from the seed corpus fuzz/corpus (real traces) plus
+# what earlier runs found (fuzz/work/corpus in the build tree); fuzz_elf
+# from test programs built here (fuzz/work/elf-seeds) plus what earlier
+# runs found (fuzz/work/elf-corpus).  An input that crashes a target,
+# hangs it or makes it allocate without bound is written to fuzz/work/ as
+# TARGET-crash-*, -timeout-*, -oom-* or -leak-*; the script then exits 1.
+# Fix the bug, then keep the input as a regression test: a trace in
+# tests/reliability/crashers/ (tests/reliability/crashers.sh replays every
+# file there), a binary in tests/reliability/crashers/elf/ (replayed by
+# tests/hostile.sh).
 set -u
 
 seconds=${1:-300}
