@@ -3,8 +3,9 @@
  * The input is taken as a trace file and goes through everything
  * ctrace-symbolize does with one: the header and chunk index (reader.c),
  * the metadata (meta.c), the streams' decoding (stream.c), calls and the
- * merge of threads (calls.c), captured values (values.c) and the tree,
- * JSON and report outputs, written to /dev/null.  Only the resolver is a
+ * merge of threads (calls.c), captured values (values.c), the filters
+ * (a set chosen by the input's last byte) and every output format,
+ * written to /dev/null.  Only the resolver is a
  * stand-in (stub_resolve.c): a fuzzed trace's module paths must not be
  * opened.  Built by fuzz/Makefile.inc with -fsanitize=fuzzer,address,
  * undefined; fuzz/run-fuzz.sh runs it.
@@ -17,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "filter.h"
 #include "internal.h"
 #include "values.h"
 
@@ -43,14 +45,54 @@ static int input_file(const uint8_t *data, size_t size, char *path,
 	return fd;
 }
 
+/* Filter sets tried on each input, one per run (chosen from its bytes):
+ * every kind of filter, alone and together. */
+static const char *const filter_sets[][10] = {
+	{NULL},
+	{"F", "main", NULL},
+	{"F", "nomatch", NULL},
+	{"N", "*f*", NULL},
+	{"H", "*", NULL},
+	{"D", "2", NULL},
+	{"t", "1us", NULL},
+	{"T", "1,2", NULL},
+	{"R", "10us~1ms", NULL},
+	{"m", "regex", "F", "^m|x$", "H", "[0-9]", NULL},
+	{"F", "*", "N", "main", "D", "1", "t", "0", NULL},
+};
+
+static struct filters *make_filters(unsigned which)
+{
+	const char *const *set = filter_sets[which % (sizeof filter_sets /
+						    sizeof filter_sets[0])];
+	struct filters *f;
+	const char *what;
+
+	if (set[0] == NULL)
+		return NULL;
+	f = filters_new();
+	for (size_t i = 0; set[i] != NULL; i += 2) {
+		int code = set[i][0] == 'm'   ? FILTER_OPT_MATCH
+			   : set[i][0] == 'T' ? FILTER_OPT_TID
+			   : set[i][0] == 'R' ? FILTER_OPT_TIME_RANGE
+					      : set[i][0];
+		if (filters_option(f, code, set[i + 1]) != NULL)
+			abort(); /* the sets above are valid */
+	}
+	if (filters_ready(f, &what) != NULL)
+		abort();
+	return f;
+}
+
 /* One run of the symbolizer over `copies` opens of the same file (two
  * make the multi-process merge run). */
 static void symbolize(const char *path, void (*init)(struct output *),
-		      bool per_thread, bool srcline, size_t copies)
+		      bool per_thread, bool srcline, size_t copies,
+		      unsigned filters)
 {
 	static struct outbuf out;
 	struct options opts;
-	struct output output;
+	struct output output, *shown = &output;
 	struct trace traces[2], *ptrs[2];
 	size_t n = 0;
 
@@ -58,11 +100,17 @@ static void symbolize(const char *path, void (*init)(struct output *),
 	opts.per_thread = per_thread;
 	opts.srcline = srcline;
 	opts.serial_ids = srcline;
+	opts.sort = (int)(filters % 6);
+	opts.weight_calls = filters & 1;
+	opts.filters = make_filters(filters);
+	opts.max_depth = 50;
 	outbuf_init(&out, null_fd, "/dev/null");
 	memset(&output, 0, sizeof output);
 	output.opts = &opts;
 	output.out = &out;
 	init(&output);
+	if (opts.filters)
+		shown = filter_wrap(opts.filters, &output);
 
 	for (size_t i = 0; i < copies; i++)
 		if (trace_open(&traces[n], path, &opts, false) == 0) {
@@ -70,24 +118,32 @@ static void symbolize(const char *path, void (*init)(struct output *),
 			n++;
 		}
 	output.n_traces = n;
+	shown->n_traces = n;
 	/* copies of a forked child's trace are each other's parent */
 	calls_inherit(ptrs, n);
 	for (size_t i = 0; i < n; i++) {
 		ptrs[i]->time_offset = (int64_t)i;
-		output.ops->begin_trace(&output, ptrs[i]);
+		shown->ops->begin_trace(shown, ptrs[i]);
 	}
 	if (n)
-		calls_replay(ptrs, n, &output);
+		calls_replay(ptrs, n, shown);
 	for (size_t i = 0; i < n; i++)
-		output.ops->end_trace(&output, ptrs[i]);
-	output.ops->finish(&output);
+		shown->ops->end_trace(shown, ptrs[i]);
+	shown->ops->finish(shown);
 	for (size_t i = 0; i < n; i++)
 		trace_close(ptrs[i]);
 	values_reset();
+	filters_free(opts.filters);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static void (*const formats[])(struct output *) = {
+		output_tree_init,   output_json_init,   output_report_init,
+		output_dot_init,    output_chrome_init, output_folded_init,
+		output_flamegraph_init,
+	};
+	unsigned pick = size ? data[size - 1] : 0;
 	char path[64];
 
 	if (null_fd < 0 && (null_fd = open("/dev/null", O_WRONLY)) < 0)
@@ -95,10 +151,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd = input_file(data, size, path, sizeof path);
 	if (fd < 0)
 		return 0;
-	symbolize(path, output_tree_init, false, false, 1);
-	symbolize(path, output_tree_init, true, true, 2);
-	symbolize(path, output_json_init, false, false, 1);
-	symbolize(path, output_report_init, false, false, 1);
+	symbolize(path, output_tree_init, false, false, 1, 0);
+	symbolize(path, output_tree_init, true, true, 2, pick);
+	/* every format, with and without filters, one thread at a time
+	 * or merged */
+	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+		symbolize(path, formats[i], (pick + i) & 1, false, 1,
+			  pick + (unsigned)i);
 	close(fd);
 	return 0;
 }

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"
@@ -221,8 +222,18 @@ char *path_join(const char *dir, const char *name)
 
 static bfd *open_object(struct resolver *r, const char *path)
 {
-	bfd *abfd = bfd_openr(path, NULL);
+	int fd = elfinfo_open_regular(path);
+	bfd *abfd;
 
+	if (fd < 0) {
+		resolve_report(r, 0, "%s: %s; no source lines", path,
+			       fd == -EINVAL    ? "not a regular file"
+			       : fd == -ENOEXEC ? "empty file"
+						: strerror(-fd));
+		return NULL;
+	}
+	/* libbfd owns fd from here, closed or not */
+	abfd = bfd_fdopenr(path, NULL, fd);
 	if (abfd == NULL) {
 		resolve_report(r, 0, "%s: %s; no source lines", path,
 			       bfd_errmsg(bfd_get_error()));
@@ -278,66 +289,142 @@ static asymbol **read_symbols(bfd *abfd)
  * Separate debug files
  * ------------------------------------------------------------------------ */
 
+/* Whether the regular file at path has the CRC the .gnu_debuglink asks
+ * for.  What is read is bounded by the size the file had when opened: a
+ * device, a FIFO or a file of /proc (size 0) is never read. */
 static bool crc_matches(const char *path, unsigned long want)
 {
 	unsigned char buf[65536];
 	unsigned long crc = 0;
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	uint64_t left;
+	ssize_t n = 0;
+	int fd = elfinfo_open_regular(path);
 
 	if (fd < 0)
 		return false;
-	while ((n = read(fd, buf, sizeof buf)) > 0)
+	if (fstat(fd, &st) < 0 || st.st_size <= 0) {
+		close(fd);
+		return false;
+	}
+	for (left = (uint64_t)st.st_size; left > 0; left -= (uint64_t)n) {
+		n = read(fd, buf, left < sizeof buf ? left : sizeof buf);
+		if (n <= 0)
+			break;
 		crc = bfd_calc_gnu_debuglink_crc32(crc, buf, (bfd_size_type)n);
+	}
 	close(fd);
-	return n == 0 && crc == want;
+	return left == 0 && crc == want;
 }
 
-/* DIR/NAME for the .gnu_debuglink NAME: libbfd looks in DIR/<module's
- * directory>/ only, but a flat directory of debug files is common too. */
-static char *debuglink_in_dir(bfd *abfd, const char *dir)
+/* Whether the regular file at path has the build-id id. */
+static bool build_id_matches(const char *path, const uint8_t *id, int len)
 {
-	unsigned long crc;
-	char *name = bfd_get_debug_link_info(abfd, &crc);
-	char *path;
+	uint8_t other[ELFINFO_BUILD_ID_MAX];
 
-	if (name == NULL)
+	return elfinfo_build_id(path, other) == len &&
+	       memcmp(other, id, (size_t)len) == 0;
+}
+
+/* DIR/.build-id/xx/rest.debug for the module's build-id. */
+static char *by_build_id(const char *dir, const uint8_t *id, int len)
+{
+	static const char hex[] = "0123456789abcdef";
+	char name[2 * ELFINFO_BUILD_ID_MAX + 32], *p = name, *path;
+
+	if (len < 2)
 		return NULL;
+	p += sprintf(p, ".build-id/%c%c/", hex[id[0] >> 4], hex[id[0] & 15]);
+	for (int i = 1; i < len; i++) {
+		*p++ = hex[id[i] >> 4];
+		*p++ = hex[id[i] & 15];
+	}
+	strcpy(p, ".debug");
 	path = path_join(dir, name);
-	free(name);
-	if (path != NULL && !crc_matches(path, crc)) {
+	if (path != NULL && !build_id_matches(path, id, len)) {
 		free(path);
 		path = NULL;
 	}
 	return path;
 }
 
-static char *find_in_dir(bfd *abfd, const char *dir)
+/* The file the .gnu_debuglink `name` names, looked for where gdb looks:
+ * next to the module, in its .debug/ subdirectory, in DIR/<the module's
+ * directory>/ and in DIR itself (a flat directory of debug files).  Each
+ * candidate must be a regular file with the CRC the link records; libbfd's
+ * own search is not used, as it reads whatever the name leads to (a FIFO,
+ * /dev/zero) to its end. */
+static char *by_debuglink(const char *module, const char *dir,
+			  const char *name, unsigned long crc)
 {
-	char *path = bfd_follow_build_id_debuglink(abfd, dir);
+	const char *slash = strrchr(module, '/');
+	size_t mod_dir_len = slash != NULL ? (size_t)(slash - module) + 1 : 0;
+	size_t size = strlen(dir) + 2 * mod_dir_len + strlen(name) + 16;
+	char *path = malloc(size);
 
 	if (path == NULL)
-		path = bfd_follow_gnu_debuglink(abfd, dir);
-	if (path == NULL)
-		path = debuglink_in_dir(abfd, dir);
+		return NULL;
+	for (int i = 0; i < 4; i++) {
+		if (i == 0)
+			snprintf(path, size, "%.*s%s", (int)mod_dir_len,
+				 module, name);
+		else if (i == 1)
+			snprintf(path, size, "%.*s.debug/%s", (int)mod_dir_len,
+				 module, name);
+		else if (i == 2 && module[0] == '/')
+			snprintf(path, size, "%s%.*s%s", dir, (int)mod_dir_len,
+				 module, name);
+		else if (i == 3)
+			snprintf(path, size, "%s/%s", dir, name);
+		else
+			continue;
+		if (dir[0] == '\0' && i >= 2)
+			continue;
+		if (crc_matches(path, crc))
+			return path;
+	}
+	free(path);
+	return NULL;
+}
+
+static char *find_in_dir(struct module *m, const char *dir,
+			 const uint8_t *id, int id_len, const char *link,
+			 unsigned long crc)
+{
+	char *path = id_len > 0 ? by_build_id(dir, id, id_len) : NULL;
+
+	if (path == NULL && link != NULL)
+		path = by_debuglink(m->file, dir, link, crc);
 	return path;
 }
 
 static char *find_debug_file(struct resolver *r, struct module *m)
 {
+	uint8_t id[ELFINFO_BUILD_ID_MAX];
+	int id_len = elfinfo_build_id(m->file, id);
+	unsigned long crc = 0;
+	char *link = bfd_get_debug_link_info(m->abfd, &crc);
 	const char *const *dirs;
 	size_t n;
-	char *path;
+	char *path = NULL;
 
+	/* a name with a NUL or no name at all names nothing */
+	if (link != NULL && link[0] == '\0') {
+		free(link);
+		link = NULL;
+	}
+	if (id_len <= 0 && link == NULL)
+		return NULL;
 	dirs = resolve_debug_dirs(r, &n);
-	for (size_t i = 0; i < n; i++)
-		if ((path = find_in_dir(m->abfd, dirs[i])) != NULL)
-			return path;
+	for (size_t i = 0; path == NULL && i < n; i++)
+		path = find_in_dir(m, dirs[i], id, id_len, link, crc);
 	dirs = resolve_search_dirs(r, &n);
-	for (size_t i = 0; i < n; i++)
-		if ((path = find_in_dir(m->abfd, dirs[i])) != NULL)
-			return path;
-	return find_in_dir(m->abfd, SYSTEM_DEBUG_DIR);
+	for (size_t i = 0; path == NULL && i < n; i++)
+		path = find_in_dir(m, dirs[i], id, id_len, link, crc);
+	if (path == NULL)
+		path = find_in_dir(m, SYSTEM_DEBUG_DIR, id, id_len, link, crc);
+	free(link);
+	return path;
 }
 
 void debug_open(struct resolver *r, struct module *m)

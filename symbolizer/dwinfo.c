@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "dwinfo.h"
+#include "elfinfo.h"
 #include "internal.h"
 #include "values.h"
 
@@ -42,7 +43,8 @@ struct dw_module *dw_module(const char *path)
 	modules = m;
 
 	elf_version(EV_CURRENT);
-	m->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a regular file only: a trace may name a FIFO or a device */
+	m->fd = elfinfo_open_regular(path);
 	if (m->fd < 0)
 		return NULL;
 	m->elf = elf_begin(m->fd, ELF_C_READ_MMAP, NULL);

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* ---------------------------------------------------------------------------
@@ -61,8 +62,15 @@ static int read_alloc(int fd, uint64_t off, uint64_t len, char **out)
 	char *buf;
 	int err;
 
+	struct stat st;
+
 	if (len > (uint64_t)1 << 32)
 		return -EFBIG;
+	/* what the headers claim is bounded by what the file holds: a
+	 * damaged size must not become a huge allocation */
+	if (fstat(fd, &st) < 0 || off > (uint64_t)st.st_size ||
+	    len > (uint64_t)st.st_size - off)
+		return -ENOEXEC;
 	buf = malloc((size_t)len + 1);
 	if (buf == NULL)
 		return -ENOMEM;
@@ -93,6 +101,28 @@ static uint64_t fetch(const void *p, size_t size)
 	return v;
 }
 
+int elfinfo_open_regular(const char *path)
+{
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	/* no object is empty; the files of /proc say they are, and some
+	 * block when read (/proc/kmsg) */
+	if (st.st_size == 0) {
+		close(fd);
+		return -ENOEXEC;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
 static int elf_open(const char *path, struct elf_file *ef)
 {
 	unsigned char ident[EI_NIDENT];
@@ -105,9 +135,9 @@ static int elf_open(const char *path, struct elf_file *ef)
 	int err;
 
 	memset(ef, 0, sizeof *ef);
-	ef->fd = open(path, O_RDONLY | O_CLOEXEC);
+	ef->fd = elfinfo_open_regular(path);
 	if (ef->fd < 0)
-		return -errno;
+		return ef->fd;
 	err = read_at(ef->fd, ident, sizeof ident, 0);
 	if (err < 0)
 		goto fail;
@@ -351,7 +381,8 @@ static int read_table(struct elf_file *ef, const struct elf_section *tab,
 		f->rank = symbol_rank(ELF64_ST_BIND(info), f->name);
 	}
 	free(raw);
-	qsort(out->syms, out->n, sizeof *out->syms, compare_functions);
+	if (out->n)
+		qsort(out->syms, out->n, sizeof *out->syms, compare_functions);
 	return 0;
 }
 
@@ -413,7 +444,8 @@ int elfinfo_add_functions(struct elf_functions *f,
 		f->n++;
 		strings += len;
 	}
-	qsort(f->syms, f->n, sizeof *f->syms, compare_functions);
+	if (f->n)
+		qsort(f->syms, f->n, sizeof *f->syms, compare_functions);
 	return 0;
 }
 

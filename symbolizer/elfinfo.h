@@ -31,6 +31,12 @@ struct elf_functions {
 	bool from_dynsym; /* no .symtab: only exported functions are known */
 };
 
+/* Opens `path` read-only if it is a regular file, never blocking on a FIFO
+ * or a device, never reading a file of /proc.  Returns the descriptor, or a
+ * negative errno (-EINVAL: not a regular file; -ENOEXEC: empty, as the
+ * files of /proc say they are). */
+int elfinfo_open_regular(const char *path);
+
 /* Reads the NT_GNU_BUILD_ID note of `path` into id (up to
  * ELFINFO_BUILD_ID_MAX bytes).  Returns the length, 0 when the file has no
  * build-id, or a negative errno (-ENOEXEC: not an ELF file of this

@@ -48,6 +48,10 @@ enum output_format {
 	FORMAT_FLAMEGRAPH,
 };
 
+/* --max-depth's default: deep enough for any real program's stack, shallow
+ * enough that a million-deep recursion prints megabytes, not terabytes. */
+#define DEFAULT_MAX_DEPTH 256
+
 /* report: --sort=KEY */
 enum report_sort { SORT_TOTAL, SORT_CALLS, SORT_SELF, SORT_AVG, SORT_MAX,
 		   SORT_NAME };
@@ -63,6 +67,11 @@ struct options {
 	bool progress;   /* a progress line on stderr (a terminal) */
 	enum report_sort sort;
 	bool weight_calls;        /* folded, flamegraph: --weight=calls */
+	/* tree, folded: --max-depth, 0 for none.  Deeper calls stay in the
+	 * output, but so that its size stays linear in the trace's: the tree
+	 * indents no further and shows the depth, folded stacks end in one
+	 * "[deeper]" frame that holds the deeper calls' weight. */
+	size_t max_depth;
 	struct filters *filters;  /* filter.c; NULL when there is none */
 	struct resolve_options resolve;
 };
@@ -212,9 +221,35 @@ static inline char *outbuf_reserve(struct outbuf *o, size_t n)
 }
 
 void outbuf_spaces(struct outbuf *o, size_t n);
-/* n bytes of s escaped for a JSON string (bytes above 0x7f pass through:
- * paths are bytes, names UTF-8); _str adds the quotes. */
-void outbuf_json_chars(struct outbuf *o, const char *s, size_t n);
+/* The file named by -o (outfile.c). */
+struct outfile {
+	const char *path;
+	char *tmp; /* written here, renamed to path at the end; or NULL */
+	int fd;
+};
+
+/* Opens path for writing, refusing one of the n inputs (same device and
+ * inode).  Returns the descriptor, or -1 after a message. */
+int outfile_open(struct outfile *f, const char *path, char *const *inputs,
+		 size_t n_inputs);
+/* Closes it; a complete output takes path's place, an incomplete one is
+ * removed.  Returns 0, or -1 after a message. */
+int outfile_close(struct outfile *f, bool complete);
+
+/* Names and messages from the traced program, escaped so that the output
+ * stays valid for its format whatever bytes they hold (escape.c). */
+enum escape_mode {
+	ESCAPE_TEXT,   /* tree, report: \n \t \r \\ \xHH */
+	ESCAPE_FOLDED, /* text, and ';' */
+	ESCAPE_DOT,    /* text, inside a quoted DOT string */
+	ESCAPE_XML,    /* text, with XML's entities */
+	ESCAPE_JSON,   /* inside a JSON string; not UTF-8 becomes U+FFFD */
+};
+void outbuf_escaped(struct outbuf *o, const char *s, size_t n,
+		    enum escape_mode mode);
+/* True if outbuf_escaped would change s. */
+bool escape_needed(const char *s, size_t n, enum escape_mode mode);
+/* A JSON string with its quotes. */
 void outbuf_json_str(struct outbuf *o, const char *s, size_t n);
 void outbuf_u64(struct outbuf *o, uint64_t v);
 void outbuf_i64(struct outbuf *o, int64_t v);
@@ -236,6 +271,7 @@ struct func {
 	const struct resolve_info *info;
 	size_t name_len;
 	bool has_params; /* the name ends in its parameter list already */
+	bool plain_name; /* the name needs no escaping in text output */
 	uint8_t filter_verdict; /* filter.c's, cached; 0 until asked */
 	uint32_t name_id; /* aggregate.c's interned name; 0 until asked */
 	struct func *hash_next;

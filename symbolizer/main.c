@@ -42,6 +42,12 @@ static void usage(FILE *f)
 	      "      --sort=KEY             report: sort by total (default), "
 	      "calls, self,\n"
 	      "                             avg, max or name\n"
+	      "      --max-depth=N          tree, folded: calls deeper than N "
+	      "(default 256)\n"
+	      "                             are not indented further (tree) "
+	      "or are folded\n"
+	      "                             into one [deeper] frame (folded); "
+	      "0: no limit\n"
 	      "      --weight=time|calls    folded, flamegraph: weigh stacks by "
 	      "self time\n"
 	      "                             in ns (default) or by calls\n"
@@ -131,6 +137,7 @@ enum {
 	OPT_SORT,
 	OPT_WEIGHT,
 	OPT_NO_PROGRESS,
+	OPT_MAX_DEPTH,
 	OPT_MATCH = FILTER_OPT_MATCH,
 	OPT_TID = FILTER_OPT_TID,
 	OPT_TIME_RANGE = FILTER_OPT_TIME_RANGE,
@@ -142,6 +149,7 @@ static const struct option long_options[] = {
 	{"srcline", no_argument, NULL, OPT_SRCLINE},
 	{"per-thread", no_argument, NULL, OPT_PER_THREAD},
 	{"no-duration", no_argument, NULL, OPT_NO_DURATION},
+	{"max-depth", required_argument, NULL, OPT_MAX_DEPTH},
 	{"thread-ids", required_argument, NULL, OPT_THREAD_IDS},
 	{"demangle", required_argument, NULL, OPT_DEMANGLE},
 	{"search-dir", required_argument, NULL, OPT_SEARCH_DIR},
@@ -172,6 +180,7 @@ static void parse_options(int argc, char **argv, struct options *opts,
 	memset(opts, 0, sizeof *opts);
 	opts->progress = isatty(STDERR_FILENO);
 	opts->resolve.demangle = RESOLVE_DEMANGLE_NAME;
+	opts->max_depth = DEFAULT_MAX_DEPTH;
 	while ((c = getopt_long(argc, argv, "f:o:F:N:H:D:t:hV",
 				long_options, NULL)) !=
 	       -1) {
@@ -215,6 +224,17 @@ static void parse_options(int argc, char **argv, struct options *opts,
 		case OPT_NO_PROGRESS:
 			opts->progress = false;
 			break;
+		case OPT_MAX_DEPTH: {
+			char *end;
+			unsigned long long v;
+			errno = 0;
+			v = strtoull(optarg, &end, 10);
+			if (end == optarg || *end || errno || optarg[0] == '-' ||
+			    v > SIZE_MAX / 4)
+				usage_error("invalid --max-depth '%s'", optarg);
+			opts->max_depth = (size_t)v;
+			break;
+		}
 		case 'F':
 		case 'N':
 		case 'H':
@@ -404,6 +424,7 @@ int main(int argc, char **argv)
 	struct output output, *shown = &output;
 	struct options opts;
 	const char *output_path = NULL;
+	struct outfile outfile;
 	int fd = STDOUT_FILENO, status = 0;
 	char **paths;
 	size_t n_paths, n_traces = 0, n_all;
@@ -412,11 +433,14 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--make-plan"))
 		return plan_main(argc - 1, argv + 1);
 	parse_options(argc, argv, &opts, &output_path);
+	/* Every trace (a directory gives all those in it), open together:
+	 * their threads go through one replay, on one timeline. */
+	paths = expand_inputs(argv + optind, (size_t)(argc - optind),
+			      &n_paths, &status);
 	if (output_path) {
-		fd = open(output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			  0666);
+		fd = outfile_open(&outfile, output_path, paths, n_paths);
 		if (fd < 0) {
-			warn_msg(errno, "%s", output_path);
+			free_inputs(paths, n_paths);
 			return 1;
 		}
 	}
@@ -453,10 +477,6 @@ int main(int argc, char **argv)
 	if (opts.filters)
 		shown = filter_wrap(opts.filters, &output);
 
-	/* Every trace (a directory gives all those in it), open together:
-	 * their threads go through one replay, on one timeline. */
-	paths = expand_inputs(argv + optind, (size_t)(argc - optind),
-			      &n_paths, &status);
 	traces = must_calloc(n_paths + 1, sizeof *traces);
 	trace_ptrs = must_calloc(n_paths + 1, sizeof *trace_ptrs);
 	for (size_t i = 0; i < n_paths; i++) {
@@ -508,10 +528,9 @@ int main(int argc, char **argv)
 	if (out.error) {
 		warn_msg(out.error, "%s: write error", out.name);
 		status = 1;
-	} else if (fd != STDOUT_FILENO && close(fd) < 0) {
-		warn_msg(errno, "%s", out.name);
-		status = 1;
 	}
+	if (output_path && outfile_close(&outfile, !out.error) < 0)
+		status = 1;
 	free((void *)opts.resolve.search_dirs);
 	return status;
 }

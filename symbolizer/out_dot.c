@@ -24,18 +24,6 @@ struct dot_state {
 	struct callstats cs;
 };
 
-static void put_dot_label_text(struct outbuf *out, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-		if (c == '"' || c == '\\')
-			outbuf_putc(out, '\\');
-		if ((unsigned char)c < 0x20)
-			c = '?';
-		outbuf_putc(out, c);
-	}
-}
-
 static void put_duration_trimmed(struct outbuf *out, uint64_t ns)
 {
 	char buf[32];
@@ -100,7 +88,8 @@ static void dot_finish(struct output *o)
 		outbuf_str(out, "  n");
 		outbuf_u64(out, r->name);
 		outbuf_str(out, " [label=\"");
-		put_dot_label_text(out, agg_name(r->name), agg_name_len(r->name));
+		outbuf_escaped(out, agg_name(r->name), agg_name_len(r->name),
+			       ESCAPE_DOT);
 		outbuf_str(out, "\\n");
 		put_calls(out, r->calls);
 		if (r->returned) {

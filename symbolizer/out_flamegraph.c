@@ -29,25 +29,7 @@ struct flame_state {
 
 void put_xml_str(struct outbuf *out, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		switch (c) {
-		case '<':
-			outbuf_str(out, "&lt;");
-			break;
-		case '>':
-			outbuf_str(out, "&gt;");
-			break;
-		case '&':
-			outbuf_str(out, "&amp;");
-			break;
-		case '"':
-			outbuf_str(out, "&quot;");
-			break;
-		default:
-			outbuf_putc(out, c < 0x20 ? '?' : (char)c);
-		}
-	}
+	outbuf_escaped(out, s, n, ESCAPE_XML);
 }
 
 static void put_fmt(struct outbuf *out, const char *fmt, double v)

@@ -158,6 +158,27 @@ struct folded_state {
 	struct paths ps;
 };
 
+/* The weight of node's descendants (not its own); `todo` has room for
+ * every node. */
+static uint64_t subtree_weight(const struct paths *ps, const uint32_t *order,
+			       const uint32_t *first, uint32_t node,
+			       bool calls, uint32_t *todo)
+{
+	uint64_t sum = 0;
+	size_t n = 0;
+
+	todo[n++] = node;
+	while (n) {
+		uint32_t v = todo[--n];
+		for (uint32_t i = first[v]; i < first[v + 1]; i++) {
+			const struct path_node *c = &ps->nodes[order[i]];
+			sum += calls ? c->calls : c->self;
+			todo[n++] = order[i];
+		}
+	}
+	return sum;
+}
+
 static void folded_finish(struct output *o)
 {
 	struct folded_state *fs = o->state;
@@ -195,7 +216,8 @@ static void folded_finish(struct output *o)
 		path.mem_len = len;
 		if (len)
 			outbuf_putc(&path, ';');
-		outbuf_write(&path, agg_name(n->name), agg_name_len(n->name));
+		outbuf_escaped(&path, agg_name(n->name), agg_name_len(n->name),
+			       ESCAPE_FOLDED);
 		outbuf_flush(&path);
 		{
 			uint64_t w = o->opts->weight_calls ? n->calls : n->self;
@@ -210,6 +232,20 @@ static void folded_finish(struct output *o)
 		next[sp] = first[c];
 		path_len[sp] = path.mem_len;
 		sp++;
+		if (o->opts->max_depth && sp - 1 == o->opts->max_depth &&
+		    first[c] < first[c + 1]) {
+			/* c's callees and theirs: one "[deeper]" frame */
+			uint64_t w = subtree_weight(ps, order, first, c,
+						    o->opts->weight_calls,
+						    stack + sp);
+			if (w) {
+				outbuf_write(out, path.mem, path.mem_len);
+				outbuf_write(out, ";[deeper] ", 10);
+				outbuf_u64(out, w);
+				outbuf_putc(out, '\n');
+			}
+			sp--;
+		}
 	}
 	outbuf_flush(out);
 	outbuf_free_memory(&path);

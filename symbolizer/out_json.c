@@ -95,7 +95,8 @@ static void put_call(struct outbuf *out, const char *sep, struct thread *th,
 		size_t n = format_u64(line + 1, si->src.line);
 		line[0] = ':';
 		outbuf_putc(out, '"');
-		outbuf_json_chars(out, si->src.file, strlen(si->src.file));
+		outbuf_escaped(out, si->src.file, strlen(si->src.file),
+			       ESCAPE_JSON);
 		outbuf_write(out, line, n + 1);
 		outbuf_putc(out, '"');
 	} else {

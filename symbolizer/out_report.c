@@ -332,7 +332,8 @@ static void put_table(struct outbuf *out, const struct stat_row *rows,
 		outbuf_spaces(out, 2);
 		put_time(out, r->max, known);
 		outbuf_spaces(out, 2);
-		outbuf_write(out, agg_name(r->name), agg_name_len(r->name));
+		outbuf_escaped(out, agg_name(r->name), agg_name_len(r->name),
+			       ESCAPE_TEXT);
 		outbuf_putc(out, '\n');
 	}
 }
@@ -391,7 +392,7 @@ static void put_thread_title(struct outbuf *out, const struct agg_thread *at,
 	outbuf_u64(out, at->id);
 	if (at->name) {
 		outbuf_str(out, " (");
-		outbuf_str(out, at->name);
+		outbuf_escaped(out, at->name, strlen(at->name), ESCAPE_TEXT);
 		outbuf_putc(out, ')');
 	}
 	outbuf_putc(out, '\n');
@@ -404,7 +405,8 @@ static void report_finish(struct output *o)
 
 	sort_key = o->opts->sort;
 	if (o->opts->per_thread) {
-		qsort(cs->rows, cs->n_rows, sizeof *cs->rows, row_cmp);
+		if (cs->n_rows) /* rows is NULL when nothing was called */
+			qsort(cs->rows, cs->n_rows, sizeof *cs->rows, row_cmp);
 		for (size_t i = 0, j; i < cs->n_rows; i = j) {
 			for (j = i; j < cs->n_rows &&
 				    cs->rows[j].thread == cs->rows[i].thread;)
@@ -419,7 +421,8 @@ static void report_finish(struct output *o)
 	} else {
 		size_t n;
 		struct stat_row *rows = callstats_by_name(cs, &n);
-		qsort(rows, n, sizeof *rows, row_cmp);
+		if (n)
+			qsort(rows, n, sizeof *rows, row_cmp);
 		put_table(o->out, rows, n);
 		free(rows);
 	}

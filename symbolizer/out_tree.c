@@ -36,12 +36,25 @@ static inline void line_start(struct output *o, const struct thread *th,
 	}
 	memcpy(p + n, th->id_text, th->id_len);
 	out->len += n + th->id_len;
+	if (o->opts->max_depth && depth > o->opts->max_depth) {
+		/* indented no further: the depth says where the line is */
+		outbuf_spaces(out, 2 * o->opts->max_depth);
+		outbuf_write(out, "[depth ", 7);
+		outbuf_u64(out, depth);
+		outbuf_write(out, "] ", 2);
+		return;
+	}
 	outbuf_spaces(out, 2 * depth);
 }
 
 static inline void put_name(struct output *o, const struct pair *p)
 {
-	outbuf_write(o->out, p->func->info->name, p->func->name_len);
+	const struct func *f = p->func;
+
+	if (f->plain_name)
+		outbuf_write(o->out, f->info->name, f->name_len);
+	else
+		outbuf_escaped(o->out, f->info->name, f->name_len, ESCAPE_TEXT);
 }
 
 static void put_srcline(struct output *o, const struct thread *th,
@@ -65,12 +78,12 @@ static void tree_begin_trace(struct output *o, struct trace *t)
 	if (o->n_traces > 1) {
 		/* which process the following lines belong to */
 		outbuf_str(o->out, "# ");
-		outbuf_str(o->out, t->path);
+		outbuf_escaped(o->out, t->path, strlen(t->path), ESCAPE_TEXT);
 		outbuf_str(o->out, ": pid ");
 		outbuf_u64(o->out, t->pid);
 		if (t->exe) {
 			outbuf_str(o->out, " (");
-			outbuf_str(o->out, t->exe);
+			outbuf_escaped(o->out, t->exe, strlen(t->exe), ESCAPE_TEXT);
 			outbuf_putc(o->out, ')');
 		}
 		outbuf_putc(o->out, '\n');
@@ -172,16 +185,20 @@ static void tree_note(struct output *o, struct thread *th, const struct note *n,
 	line_start(o, th, UINT64_MAX, depth);
 	outbuf_str(o->out, n->control ? "/* ctrace: " : "/* ");
 	if (n->tracepoint) {
-		outbuf_str(o->out, n->tracepoint);
+		outbuf_escaped(o->out, n->tracepoint, strlen(n->tracepoint),
+			       ESCAPE_TEXT);
 		outbuf_str(o->out, ": ");
 	}
-	for (size_t i = 0; i < n->text_len; i++) {
-		char c = n->text[i];
-		if (c == '\n' || c == '\r' || c == '\t')
-			c = ' ';
-		outbuf_putc(o->out, c);
-		if (c == '*' && i + 1 < n->text_len && n->text[i + 1] == '/')
-			outbuf_putc(o->out, ' ');
+	/* escaped, and no "*" "/" that would end the comment early */
+	for (size_t i = 0, run = 0; i <= n->text_len; i++) {
+		if (i < n->text_len &&
+		    !(n->text[i] == '*' && i + 1 < n->text_len &&
+		      n->text[i + 1] == '/'))
+			continue;
+		outbuf_escaped(o->out, n->text + run, i - run, ESCAPE_TEXT);
+		if (i < n->text_len)
+			outbuf_write(o->out, "* ", 2);
+		run = i + 1;
 	}
 	outbuf_str(o->out, " */\n");
 }

@@ -171,37 +171,3 @@ size_t format_duration(char *dst, uint64_t ns)
 	r = ns / 1000000 + (ns % 1000000 >= 500000);
 	return format_fixed3(dst, r / 1000, (unsigned)(r % 1000), " s");
 }
-
-void outbuf_json_chars(struct outbuf *o, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t run = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		outbuf_write(o, s + run, i - run);
-		run = i + 1;
-		outbuf_putc(o, '\\');
-		if (c == '"' || c == '\\') {
-			outbuf_putc(o, (char)c);
-		} else if (c == '\n') {
-			outbuf_putc(o, 'n');
-		} else if (c == '\t') {
-			outbuf_putc(o, 't');
-		} else {
-			outbuf_write(o, "u00", 3);
-			outbuf_putc(o, hex[c >> 4]);
-			outbuf_putc(o, hex[c & 15]);
-		}
-	}
-	outbuf_write(o, s + run, n - run);
-}
-
-void outbuf_json_str(struct outbuf *o, const char *s, size_t n)
-{
-	outbuf_putc(o, '"');
-	outbuf_json_chars(o, s, n);
-	outbuf_putc(o, '"');
-}

@@ -758,21 +758,35 @@ int plan_main(int argc, char **argv)
 		fputs(PROGRAM_NAME ": --make-plan: no program given\n", stderr);
 		return 2;
 	}
-	FILE *out = output ? fopen(output, "w") : stdout;
-	if (!out) {
-		fprintf(stderr, PROGRAM_NAME ": %s: %s\n", output,
-			strerror(errno));
-		return 1;
+	/* never over one of the programs read, never a half-written plan */
+	struct outfile of = {.fd = -1};
+	FILE *out = stdout;
+	if (output) {
+		int fd = outfile_open(&of, output, argv + optind,
+				      (size_t)(argc - optind));
+		out = fd < 0 ? NULL : fdopen(fd, "w");
+		if (!out) {
+			outfile_close(&of, false);
+			return 1;
+		}
 	}
 	int status = 0;
 	fputs("ctrace-plan 1\n", out);
 	for (int i = optind; i < argc; i++)
 		if (plan_module(out, argv[i]) < 0)
 			status = 1;
-	if ((output ? fclose(out) : fflush(out)) != 0) {
+	bool written = fflush(out) == 0 && !ferror(out);
+	if (output && fclose(out) != 0)
+		written = false;
+	if (!written) {
 		fprintf(stderr, PROGRAM_NAME ": %s: %s\n",
 			output ? output : "standard output", strerror(errno));
 		status = 1;
+	}
+	if (output) {
+		of.fd = -1; /* closed with the stream */
+		if (outfile_close(&of, written) < 0)
+			status = 1;
 	}
 	dw_modules_free();
 	return status;

@@ -455,14 +455,16 @@ static void build_streams(struct trace *t)
  * not break the one-line-per-message rule of stderr. */
 static void resolver_error(void *data, const char *msg, int errnum)
 {
-	char *clean = must_strndup(msg, strlen(msg));
+	struct outbuf clean;
 
 	(void)data;
-	for (char *p = clean; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	warn_msg(errnum, "%s", clean);
-	free(clean);
+	/* paths come from the trace: escaped as in the text outputs */
+	outbuf_init_memory(&clean);
+	outbuf_escaped(&clean, msg, strlen(msg), ESCAPE_TEXT);
+	outbuf_putc(&clean, '\0');
+	outbuf_flush(&clean);
+	warn_msg(errnum, "%s", clean.mem);
+	outbuf_free_memory(&clean);
 }
 
 int trace_open(struct trace *t, const char *path, const struct options *o,

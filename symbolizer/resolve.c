@@ -65,6 +65,16 @@ struct resolver {
 
 	struct module **modules;
 	size_t n_modules, cap_modules;
+	/* The modules sorted by start and, for each position, the last
+	 * earlier module that still covers its start (SIZE_MAX: none).  The
+	 * modules covering an address are among the last module starting at
+	 * or before it and that chain: as many as modules nest, not as many
+	 * as there are.  Rebuilt when the modules change. */
+	struct module **by_start;
+	size_t *covered_by;
+	uint64_t indexed_generation; /* generation by_start was built at */
+	/* Modules not found on disk (reported: the first one). */
+	size_t n_not_found;
 	/* Bumped whenever the set of modules changes: cached "only one
 	 * module covers this address" facts are then rechecked. */
 	uint64_t generation;
@@ -185,6 +195,7 @@ int resolver_add_module(struct resolver *r, const char *path, uint64_t bias,
 	}
 	m->loaded = ticks;
 	m->unloaded = UINT64_MAX;
+	m->serial = r->n_modules;
 	r->modules[r->n_modules++] = m;
 	r->generation++;
 	return 0;
@@ -205,6 +216,92 @@ void resolver_remove_module(struct resolver *r, uint64_t start,
 	}
 }
 
+static int start_cmp(const void *a, const void *b)
+{
+	const struct module *x = *(struct module *const *)a;
+	const struct module *y = *(struct module *const *)b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->serial < y->serial ? -1 : x->serial > y->serial;
+}
+
+static void index_modules(struct resolver *r)
+{
+	size_t *open, n_open = 0;
+
+	if (r->by_start != NULL && r->indexed_generation == r->generation)
+		return;
+	free(r->by_start);
+	free(r->covered_by);
+	r->by_start = malloc(r->n_modules * sizeof *r->by_start + 1);
+	r->covered_by = malloc(r->n_modules * sizeof *r->covered_by + 1);
+	open = malloc(r->n_modules * sizeof *open + 1);
+	if (r->by_start == NULL || r->covered_by == NULL || open == NULL) {
+		free(r->by_start);
+		free(r->covered_by);
+		free(open);
+		r->by_start = NULL;
+		r->covered_by = NULL;
+		return;
+	}
+	if (r->n_modules)
+		memcpy(r->by_start, r->modules,
+		       r->n_modules * sizeof *r->by_start);
+	if (r->n_modules)
+		qsort(r->by_start, r->n_modules, sizeof *r->by_start,
+		      start_cmp);
+	/* `open`: earlier modules that may still cover a later start, in
+	 * order; one that ends at or before a start ends before every later
+	 * one too, and leaves for good */
+	for (size_t i = 0; i < r->n_modules; i++) {
+		uint64_t start = r->by_start[i]->start;
+		while (n_open && r->by_start[open[n_open - 1]]->end <= start)
+			n_open--;
+		r->covered_by[i] = n_open ? open[n_open - 1] : SIZE_MAX;
+		open[n_open++] = i;
+	}
+	free(open);
+	r->indexed_generation = r->generation;
+}
+
+/* The choice among the modules covering an address (see pick_module). */
+struct pick {
+	uint64_t addr, ticks;
+	struct module *best, *any;
+	int best_score;
+	unsigned covering;
+};
+
+/* Declared later wins a tie: the order of the trace's records. */
+static bool later(const struct module *a, const struct module *b)
+{
+	return a->serial > b->serial;
+}
+
+static void consider(struct pick *k, struct module *m)
+{
+	int score;
+
+	if (k->addr < m->start || k->addr >= m->end)
+		return;
+	k->covering++;
+	if (m->loaded > k->ticks) {
+		if (k->any == NULL || m->loaded < k->any->loaded ||
+		    (m->loaded == k->any->loaded && later(k->any, m)))
+			k->any = m;
+		return;
+	}
+	score = m->unloaded > k->ticks ? 1 : 0;
+	if (score > k->best_score ||
+	    (score == k->best_score &&
+	     (m->loaded > k->best->loaded ||
+	      (m->loaded == k->best->loaded && later(m, k->best))))) {
+		k->best = m;
+		k->best_score = score;
+	}
+}
+
 /* The module an event at `ticks` saw at `addr`: the newest one loaded at
  * or before then (one still loaded preferred over one unloaded since),
  * else the earliest one covering addr at all.  *covering counts the
@@ -212,29 +309,31 @@ void resolver_remove_module(struct resolver *r, uint64_t start,
 static struct module *pick_module(struct resolver *r, uint64_t addr,
 				  uint64_t ticks, unsigned *covering)
 {
-	struct module *best = NULL, *any = NULL;
-	int best_score = -1;
+	struct pick k = {.addr = addr, .ticks = ticks, .best_score = -1};
+	size_t lo = 0, n = r->n_modules;
 
-	*covering = 0;
-	for (size_t i = 0; i < r->n_modules; i++) {
-		struct module *m = r->modules[i];
-		int score;
-		if (addr < m->start || addr >= m->end)
-			continue;
-		++*covering;
-		if (m->loaded > ticks) {
-			if (any == NULL || m->loaded < any->loaded)
-				any = m;
-			continue;
+	index_modules(r);
+	if (r->by_start == NULL) {
+		/* out of memory for the index: look at them all */
+		for (size_t i = 0; i < r->n_modules; i++)
+			consider(&k, r->modules[i]);
+	} else {
+		/* the last module starting at or before addr */
+		while (lo < n) {
+			size_t mid = lo + (n - lo) / 2;
+			if (r->by_start[mid]->start <= addr)
+				lo = mid + 1;
+			else
+				n = mid;
 		}
-		score = m->unloaded > ticks ? 1 : 0;
-		if (score > best_score ||
-		    (score == best_score && m->loaded >= best->loaded)) {
-			best = m;
-			best_score = score;
-		}
+		/* an earlier module covering addr covers that one's start
+		 * too, and is on the chain of covered_by */
+		for (size_t i = lo ? lo - 1 : SIZE_MAX; i != SIZE_MAX;
+		     i = r->covered_by[i])
+			consider(&k, r->by_start[i]);
 	}
-	return best != NULL ? best : any;
+	*covering = k.covering;
+	return k.best != NULL ? k.best : k.any;
 }
 
 /* Finds the file of a module: the recorded path, else the search dirs by
@@ -280,7 +379,7 @@ static char *find_module_file(struct resolver *r, struct module *m)
 			       "%s: build-id differs from the trace; names "
 			       "may be wrong",
 			       fallback);
-	else
+	else if (r->n_not_found++ == 0)
 		resolve_report(r, ENOENT,
 			       "%s: not found; names shown as module+offset",
 			       m->path);
@@ -340,7 +439,12 @@ static size_t bucket_of(const struct resolver *r, uint64_t addr,
 			bool call_site)
 {
 	uint64_t h = (addr ^ (uint64_t)call_site) * 0x9e3779b97f4a7c15u;
-	return (size_t)(h >> 32) & (r->n_buckets - 1);
+	/* mixed down: addresses a fixed stride apart used to fill only a
+	 * seventh of the buckets of the bits taken */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdu;
+	h ^= h >> 33;
+	return (size_t)h & (r->n_buckets - 1);
 }
 
 static int grow_buckets(struct resolver *r)
@@ -541,6 +645,12 @@ void resolver_free(struct resolver *r)
 {
 	if (r == NULL)
 		return;
+	/* one message for each kind of problem, with its count */
+	if (r->n_not_found > 1)
+		resolve_report(r, 0,
+			       "%zu more modules not found; their names shown "
+			       "as module+offset",
+			       r->n_not_found - 1);
 	for (size_t i = 0; i < r->n_buckets; i++) {
 		struct entry *e = r->buckets[i], *next;
 		for (; e != NULL; e = next) {
@@ -552,6 +662,8 @@ void resolver_free(struct resolver *r)
 	for (size_t i = 0; i < r->n_modules; i++)
 		module_free(r->modules[i]);
 	free(r->modules);
+	free(r->by_start);
+	free(r->covered_by);
 	str_map_free(&r->names);
 	str_map_free(&r->files);
 	str_map_free(&r->reported);

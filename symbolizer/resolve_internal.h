@@ -29,6 +29,7 @@ struct module {
 	uint8_t build_id[ELFINFO_BUILD_ID_MAX];
 	size_t build_id_len;
 	uint64_t loaded, unloaded; /* ticks; unloaded UINT64_MAX if never */
+	size_t serial;             /* declaration order: ties go to the later */
 	int state;                 /* enum module_state (resolve.c) */
 
 	/* Filled in when the module is first needed: */

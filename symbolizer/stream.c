@@ -94,7 +94,19 @@ static bool load_next_chunk(struct stream *s)
 		}
 		s->pos = s->buf + c->header_size;
 		s->end = s->buf + c->size;
-		s->time = c->base_time;
+		/* A thread's time never goes back: a chunk that starts
+		 * before the stream's latest event (a wrapped or reset tick
+		 * counter, a damaged header) goes on from that event, so
+		 * that no duration comes out negative or absurd. */
+		if (c->base_time < s->time)
+			trace_error(t, c->offset,
+				    "thread %u: time goes back by %llu ticks "
+				    "(the chunk is placed after the thread's "
+				    "previous event)",
+				    c->thread,
+				    (unsigned long long)(s->time - c->base_time));
+		else
+			s->time = c->base_time;
 		s->sp = 0;
 		s->exit_sp = 0;
 		memset(s->slots, 0, sizeof s->slots);
@@ -305,6 +317,14 @@ bool stream_advance(struct stream *s)
 			ev->sp = s->sp;
 		}
 		s->exit_sp = 0;
+		if (s->time + delta < s->time) {
+			trace_error(s->trace,
+				    s->chunk->offset +
+					    (uint64_t)(s->pos - s->buf),
+				    "thread %u: time counter wraps",
+				    s->chunk->thread);
+			delta = 0;
+		}
 		s->pos = p;
 		s->time += delta;
 		if (!pair_holds(pair, s->time))

@@ -25,7 +25,40 @@ struct symtab {
 	size_t n_funcs, funcs_mask;
 	struct pair **pairs;
 	size_t n_pairs, pairs_mask;
+
+	/* funcs and pairs live in blocks freed together: no allocator
+	 * header per object, and no walk of millions of them to free */
+	struct block *blocks;
+	char *free_space;
+	size_t free_left;
 };
+
+struct block {
+	struct block *next;
+	max_align_t data[];
+};
+
+#define BLOCK_BYTES (256 * 1024)
+
+/* size zeroed bytes that live as long as st. */
+static void *block_alloc(struct symtab *st, size_t size)
+{
+	void *p;
+
+	size = (size + _Alignof(max_align_t) - 1) &
+	       ~(_Alignof(max_align_t) - 1);
+	if (size > st->free_left) {
+		struct block *b = must_calloc(1, sizeof *b + BLOCK_BYTES);
+		b->next = st->blocks;
+		st->blocks = b;
+		st->free_space = (char *)b->data;
+		st->free_left = BLOCK_BYTES;
+	}
+	p = st->free_space;
+	st->free_space += size;
+	st->free_left -= size;
+	return p;
+}
 
 struct symtab *symtab_new(struct resolver *r, bool full_names)
 {
@@ -41,14 +74,10 @@ struct symtab *symtab_new(struct resolver *r, bool full_names)
 
 void symtab_free(struct symtab *st)
 {
-	for (size_t i = 0; i <= st->funcs_mask; i++)
-		for (struct func *f = st->funcs[i], *n; f; f = n) {
-			n = f->hash_next;
-			free(f);
-		}
 	for (size_t i = 0; i <= st->pairs_mask; i++)
-		for (struct pair *p = st->pairs[i], *n; p; p = n) {
-			n = p->hash_next;
+		for (struct pair *p = st->pairs[i]; p; p = p->hash_next) {
+			/* variants are malloc'd one by one; pairs live in
+			 * the blocks */
 			for (struct pair *v = p->variants, *vn; v; v = vn) {
 				vn = v->variants;
 				free((char *)v->inline_site.src.file);
@@ -56,8 +85,12 @@ void symtab_free(struct symtab *st)
 				free(v);
 			}
 			free((char *)p->srcline);
-			free(p);
 		}
+	while (st->blocks) {
+		struct block *b = st->blocks;
+		st->blocks = b->next;
+		free(b);
+	}
 	free(st->funcs);
 	free(st->pairs);
 	free(st->module_ticks);
@@ -147,11 +180,12 @@ static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
 		GROW(st->funcs, st->funcs_mask, st->n_funcs, struct func,
 		     FUNC_HASH);
 	}
-	f = must_calloc(1, sizeof *f);
+	f = block_alloc(st, sizeof *f);
 	f->addr = addr;
 	f->epoch = epoch;
 	f->info = resolve_function(st->resolver, addr, ticks);
 	f->name_len = strlen(f->info->name);
+	f->plain_name = !escape_needed(f->info->name, f->name_len, ESCAPE_TEXT);
 	/* "ns::f(int)" needs no "()" after it; C names never have one */
 	f->has_params = st->full_names && strchr(f->info->name, '(');
 	f->hash_next = st->funcs[h & st->funcs_mask];
@@ -174,7 +208,7 @@ struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
 		GROW(st->pairs, st->pairs_mask, st->n_pairs, struct pair,
 		     PAIR_HASH);
 	}
-	p = must_calloc(1, sizeof *p);
+	p = block_alloc(st, sizeof *p);
 	p->fn = fn;
 	p->site = site;
 	p->ticks = ticks;
@@ -256,11 +290,20 @@ const char *pair_srcline(struct symtab *st, const struct pair *cp, size_t *len)
 			p->srcline = must_strndup("", 0);
 			p->srcline_len = 0;
 		} else {
+			struct outbuf mem;
+			char line[32];
 			base = strrchr(file, '/');
 			base = base ? base + 1 : file;
-			s = must_malloc(strlen(base) + 32);
-			p->srcline_len = (size_t)sprintf(s, " /* %s:%u */",
-							 base, si->src.line);
+			outbuf_init_memory(&mem);
+			outbuf_write(&mem, " /* ", 4);
+			outbuf_escaped(&mem, base, strlen(base), ESCAPE_TEXT);
+			outbuf_write(&mem, line,
+				     (size_t)sprintf(line, ":%u */",
+						     si->src.line));
+			outbuf_putc(&mem, '\0');
+			outbuf_flush(&mem);
+			s = mem.mem;
+			p->srcline_len = mem.mem_len - 1;
 			p->srcline = s;
 		}
 	}

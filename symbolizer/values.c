@@ -1143,7 +1143,11 @@ void values_put_args_tree(struct outbuf *o, const struct values *v)
 			outbuf_write(o, "...", 3);
 			continue;
 		}
-		outbuf_str(o, v->v[i].name ? v->v[i].name : "?");
+		if (v->v[i].name) /* from the binary's DWARF: any bytes */
+			outbuf_escaped(o, v->v[i].name, strlen(v->v[i].name),
+				       ESCAPE_TEXT);
+		else
+			outbuf_putc(o, '?');
 		outbuf_putc(o, '=');
 		outbuf_str(o, v->v[i].text ? v->v[i].text : "?");
 	}
@@ -1159,21 +1163,7 @@ void values_put_ret_tree(struct outbuf *o, const struct values *v)
 
 static void json_str(struct outbuf *o, const char *s)
 {
-	outbuf_putc(o, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\') {
-			outbuf_putc(o, '\\');
-			outbuf_putc(o, (char)c);
-		} else if (c < 0x20) {
-			char e[8];
-			snprintf(e, sizeof e, "\\u%04x", c);
-			outbuf_str(o, e);
-		} else {
-			outbuf_putc(o, (char)c);
-		}
-	}
-	outbuf_putc(o, '"');
+	outbuf_json_str(o, s, strlen(s));
 }
 
 static void json_value(struct outbuf *o, const struct value *v)

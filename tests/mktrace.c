@@ -42,9 +42,13 @@
  *   raw HEX               bytes, as they are
  *   truncate SIZE | -N    cut the finished file to SIZE bytes, or by N
  *
+ * In a word, \xHH stands for the byte HH (any byte but NUL): names with
+ * spaces, control characters or bytes that are not UTF-8.
+ *
  * It needs nothing but ctrace_format.h.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -583,6 +587,26 @@ static void run_command(char **a, int n)
 	}
 }
 
+/* \xHH in a word, in place. */
+static char *unescape(char *word)
+{
+	char *r = word, *w = word;
+
+	while (*r) {
+		unsigned v;
+		if (r[0] == '\\' && r[1] == 'x' && isxdigit((unsigned char)r[2]) &&
+		    isxdigit((unsigned char)r[3]) &&
+		    sscanf(r + 2, "%2x", &v) == 1 && v != 0) {
+			*w++ = (char)v;
+			r += 4;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+	return word;
+}
+
 static void run_script(FILE *f)
 {
 	char line[8192];
@@ -597,7 +621,7 @@ static void run_script(FILE *f)
 		*strchrnul(line, '#') = '\0';
 		for (tok = strtok_r(line, " \t\r\n", &save); tok && n < 64;
 		     tok = strtok_r(NULL, " \t\r\n", &save))
-			args[n++] = tok;
+			args[n++] = unescape(tok);
 		if (!n)
 			continue;
 		if (!strcmp(args[0], "truncate")) {
