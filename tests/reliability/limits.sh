@@ -197,7 +197,7 @@ case_stack() {
 	CTRACE=off "$BIN/limits" stack 100 >base ||
 		fail "untraced run failed"
 	base=$(sed -n 's/^stack //p' base)
-	for mode in plain:768 filter:896 depth:896 args:896; do
+	for mode in plain:768 filter:896 depth:896 args:960; do
 		bound=${mode#*:}
 		mode=${mode%:*}
 		unset CTRACE_FILTER CTRACE_DEPTH CTRACE_ARGS
