@@ -271,8 +271,7 @@ static int frame_base(struct frame_state *f, uint64_t *v, const char **why,
 	size_t n;
 	if (!f->have_subprogram ||
 	    !dwarf_attr_integrate(&f->subprogram, DW_AT_frame_base, &a) ||
-	    dwarf_getlocation_addr(&a, f->rel_pc - f->is_caller, &ops, &n,
-				   1) <= 0) {
+	    dwarf_getlocation_addr(&a, f->rel_pc - 1, &ops, &n, 1) <= 0) {
 		*why = "no frame base";
 		return -1;
 	}
@@ -456,13 +455,17 @@ static int eval_ops(struct frame_state *f, Dwarf_Attribute *attr,
 		case DW_OP_stack_value:
 			value = true;
 			break;
-		case DW_OP_implicit_value:
-			if (n != 1)
+		case DW_OP_implicit_value: {
+			/* libdw's number2 points at the block's length, not
+			 * its bytes: ask libdw for the block. */
+			Dwarf_Block blk;
+			if (n != 1 || attr == NULL ||
+			    dwarf_getlocation_implicit_value(attr, op, &blk) != 0)
 				goto unsupported;
-			*out = (struct loc){LOC_IMPLICIT, 0,
-					    (const uint8_t *)(uintptr_t)op->number2,
-					    op->number};
+			*out = (struct loc){LOC_IMPLICIT, 0, blk.data,
+					    blk.length};
 			return 0;
+		}
 		case DW_OP_entry_value:
 		case DW_OP_GNU_entry_value:
 			if (entry_value(f, attr, op, &x, why, depth) < 0)
@@ -1271,57 +1274,108 @@ int dw_eval_location(struct frame_state *f, Dwarf_Attribute *attr,
 {
 	Dwarf_Op *ops;
 	size_t n;
-	const uint64_t pcs[2] = {f->rel_pc, f->rel_pc - 1};
 	*why = "optimized out";
-	for (int k = 0; k < 2; k++) {
-		int r = dwarf_getlocation_addr(attr, pcs[k], &ops, &n, 1);
-		if (r <= 0 || n == 0)
+	/* At the call instruction: the captured registers are the machine
+	 * state there.  From the return address on, the list may already
+	 * describe the code after the call (a parameter counted down, its
+	 * register reused). */
+	int r = dwarf_getlocation_addr(attr, f->rel_pc - 1, &ops, &n, 1);
+	if (r <= 0 || n == 0)
+		return -1;
+	/* Pieces: each part of the value from its own place. */
+	size_t done = 0, start = 0;
+	bool pieces = false;
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && ops[i].atom != DW_OP_piece)
 			continue;
-		/* Pieces: each part of the value from its own place. */
-		size_t done = 0, start = 0;
-		bool pieces = false;
-		for (size_t i = 0; i <= n; i++) {
-			if (i < n && ops[i].atom != DW_OP_piece)
-				continue;
-			size_t len = i < n ? ops[i].number : size - done;
-			if (i < n)
-				pieces = true;
-			if (!pieces || i < n) {
-				if (len > size - done) {
-					*why = "bad location expression";
-					goto next;
-				}
-				struct loc l;
-				if (i == start) {
-					*why = "optimized out";
-					goto next;
-				}
-				if (eval_ops(f, attr, ops + start, i - start, &l,
-					     why, 0) < 0)
-					goto next;
-				if (l.kind == LOC_MEMORY && i - start == 1 &&
-				    ops[start].atom == DW_OP_fbreg &&
-				    (int64_t)ops[start].number < 0 &&
-				    !f->is_caller && dw_is_clang(&f->subprogram)) {
-					int64_t spill;
-					if (!clang_spill(f, (int64_t)ops[start].number,
-							 len, &spill)) {
-						*why = "not yet stored";
-						goto next;
-					}
-					l.v += (uint64_t)(spill -
-							  (int64_t)ops[start].number);
-				}
-				if (fetch(f, &l, out + done, len, why) < 0)
-					goto next;
-				done += len;
+		size_t len = i < n ? ops[i].number : size - done;
+		if (i < n)
+			pieces = true;
+		if (!pieces || i < n) {
+			if (len > size - done) {
+				*why = "bad location expression";
+				return -1;
 			}
-			start = i + 1;
+			struct loc l;
+			if (i == start) {
+				*why = "optimized out";
+				return -1;
+			}
+			if (eval_ops(f, attr, ops + start, i - start, &l, why,
+				     0) < 0)
+				return -1;
+			if (l.kind == LOC_MEMORY && i - start == 1 &&
+			    ops[start].atom == DW_OP_fbreg &&
+			    (int64_t)ops[start].number < 0 && !f->is_caller &&
+			    dw_is_clang(&f->subprogram)) {
+				int64_t spill;
+				if (!clang_spill(f, (int64_t)ops[start].number,
+						 len, &spill)) {
+					*why = "not yet stored";
+					return -1;
+				}
+				l.v += (uint64_t)(spill -
+						  (int64_t)ops[start].number);
+			}
+			if (fetch(f, &l, out + done, len, why) < 0)
+				return -1;
+			done += len;
 		}
-		if (done == size)
-			return 0;
-		*why = "optimized out";
-	next:;
+		start = i + 1;
 	}
+	if (done == size)
+		return 0;
+	*why = "optimized out";
 	return -1;
+}
+
+int dw_entry_copies(struct dw_module *m, Dwarf_Attribute *attr,
+		    uint64_t entry, uint64_t call, size_t size,
+		    struct dw_reg_piece *out, size_t max)
+{
+	Dwarf_Op *ops;
+	size_t n, k = 0, done = 0;
+	if (dwarf_getlocation_addr(attr, entry, &ops, &n, 1) <= 0 || n == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t reg;
+		if (ops[i].atom >= DW_OP_reg0 && ops[i].atom <= DW_OP_reg31)
+			reg = ops[i].atom - DW_OP_reg0;
+		else if (ops[i].atom == DW_OP_regx)
+			reg = ops[i].number;
+		else
+			return -1;
+		size_t len = size - done;
+		if (i + 1 < n) {
+			if (ops[i + 1].atom != DW_OP_piece)
+				return -1;
+			len = ops[++i].number;
+		} else if (i > 0) {
+			return -1; /* pieces end with a piece */
+		}
+		int copy;
+		if (k == max || len == 0 || len > 8 || len > size - done ||
+		    !dw_entry_reg_copy(m, entry, call, (int)reg, len, &copy))
+			return -1;
+		out[k++] = (struct dw_reg_piece){copy, len};
+		done += len;
+	}
+	return done == size ? (int)k : -1;
+}
+
+int dw_eval_entry_copy(struct frame_state *f, Dwarf_Attribute *attr,
+		       uint64_t entry, uint8_t *out, size_t size)
+{
+	struct dw_reg_piece pc[8];
+	int n = f->machine == 62 ? dw_entry_copies(f->m, attr, entry,
+						    f->rel_pc - 5, size, pc, 8)
+				 : -1;
+	size_t done = 0;
+	for (int i = 0; i < n; i++) {
+		if (!f->have[pc[i].reg])
+			return -1;
+		memcpy(out + done, &f->reg[pc[i].reg], pc[i].len);
+		done += pc[i].len;
+	}
+	return n > 0 ? 0 : -1;
 }

@@ -596,6 +596,14 @@ struct values *values_args(struct trace *t, const struct pair *p,
 			memset(buf, 0, sizeof buf);
 			int64_t slot;
 			bool ok = dw_eval_location(&f, &loc, buf, size, &why) == 0;
+			/* The entry register's copy, when the code proves
+			 * it (the list names an uncaptured register at the
+			 * call, or nothing). */
+			if (!ok && dwarf_dieoffset(&scope) ==
+					   dwarf_dieoffset(&sub) &&
+			    dw_eval_entry_copy(&f, &loc, p->fn - bias, buf,
+					       size) == 0)
+				ok = true;
 			if (!ok && t->hdr.machine == 3 && f.have_cfa &&
 			    dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub) &&
 			    dw_i386_stack_slot(m, &loc, &sub, cap.pc - bias,
