@@ -143,6 +143,22 @@ int dw_eval_entry_copy(struct frame_state *f, Dwarf_Attribute *attr,
 bool dw_entry_reg_copy(struct dw_module *m, uint64_t entry, uint64_t call,
 		       int reg, size_t size, int *copy);
 
+/* prologue.c: the entry register (DWARF number, -1: none) whose low
+ * *width bytes the register `reg` holds at the call instruction `call`;
+ * false if the code from `entry` is not understood. */
+bool dw_entry_reg_origin(struct dw_module *m, uint64_t entry, uint64_t call,
+			 int reg, int *origin, size_t *width);
+/* x86-64: the location in force at f's call names one register, the one
+ * at `entry` another, and the code between proves the first does not
+ * hold the second's `size` bytes (gcc -Os: `movslq %ebp,%rbp' after
+ * moving a struct there, its DWARF still says RBP). */
+bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
+			      uint64_t entry, size_t size);
+
+/* The register a parameter's location names at `entry` (itself or as
+ * DW_OP_entry_value), or -1. */
+int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry);
+
 /* The registers a function's return value comes back in
  * (CTRACE_RETVAL_* bits; 0: void) and *mem, the bytes of a struct returned
  * in memory (values.c). */

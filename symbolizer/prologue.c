@@ -109,6 +109,11 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				clobber(r, dst);
 			}
 			/* 0x89 to memory writes no register */
+		} else if (op == 0x63 && reg_direct && regf == rmf && !rep) {
+			/* movsxd of a register into itself: its low half */
+			n = 1;
+			if (r->width[regf] > 4)
+				r->width[regf] = 4;
 		} else if (op == 0x88 || op == 0x8a || op == 0x8d || op == 0x63 ||
 			   op == 0x01 || op == 0x03 || op == 0x09 || op == 0x0b ||
 			   op == 0x21 || op == 0x23 || op == 0x29 || op == 0x2b ||
@@ -181,6 +186,42 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 		p += n;
 	}
 	return p == end;
+}
+
+/* The registers' state at the call: false if the code is not understood. */
+static bool state_at_call(struct dw_module *m, uint64_t entry, uint64_t call,
+			  struct regs *r)
+{
+	uint8_t code[256], op;
+	if (call <= entry || call - entry > sizeof code ||
+	    !dw_read_code(m, call, &op, 1) || op != 0xe8 ||
+	    !dw_read_code(m, entry, code, call - entry))
+		return false;
+	for (int i = 0; i < 16; i++) {
+		r->origin[i] = i;
+		r->width[i] = 8;
+	}
+	return run(code, call - entry, r);
+}
+
+static int hw_of(int dwarf_reg)
+{
+	for (int i = 0; i < 16; i++)
+		if (hw_to_dwarf[i] == dwarf_reg)
+			return i;
+	return -1;
+}
+
+bool dw_entry_reg_origin(struct dw_module *m, uint64_t entry, uint64_t call,
+			 int reg, int *origin, size_t *width)
+{
+	struct regs r;
+	int hw = hw_of(reg);
+	if (hw < 0 || !state_at_call(m, entry, call, &r))
+		return false;
+	*origin = r.origin[hw] < 0 ? -1 : hw_to_dwarf[r.origin[hw]];
+	*width = r.width[hw];
+	return true;
 }
 
 bool dw_entry_reg_copy(struct dw_module *m, uint64_t entry, uint64_t call,

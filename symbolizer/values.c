@@ -571,6 +571,29 @@ struct values *values_args(struct trace *t, const struct pair *p,
 	}
 	if (dwarf_child(&defn, &param) != 0)
 		return finish(&vb, false);
+	/* Two parameters said to arrive in one register: gcc gives a
+	 * clone's (f.constprop.0) parameters the registers the original
+	 * received them in, although the clone receives others there.  At
+	 * most one of them can be right: show neither. */
+	uint64_t entry_regs_seen = 0, entry_regs_twice = 0;
+	Dwarf_Addr entry = 0;
+	if (dwarf_entrypc(&sub, &entry) != 0)
+		entry = p->fn - bias;
+	bool own = dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub);
+	Dwarf_Die c;
+	if (own && dwarf_child(&scope, &c) == 0) {
+		do {
+			Dwarf_Attribute l;
+			int r;
+			if (dwarf_tag(&c) != DW_TAG_formal_parameter ||
+			    !dwarf_attr(&c, DW_AT_location, &l) ||
+			    (r = dw_entry_reg(&l, entry)) < 0 || r >= 64)
+				continue;
+			if (entry_regs_seen & (uint64_t)1 << r)
+				entry_regs_twice |= (uint64_t)1 << r;
+			entry_regs_seen |= (uint64_t)1 << r;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
 	do {
 		int tag = dwarf_tag(&param);
 		if (tag == DW_TAG_unspecified_parameters) {
@@ -596,12 +619,22 @@ struct values *values_args(struct trace *t, const struct pair *p,
 			memset(buf, 0, sizeof buf);
 			int64_t slot;
 			bool ok = dw_eval_location(&f, &loc, buf, size, &why) == 0;
+			int er = own ? dw_entry_reg(&loc, entry) : -1;
+			if (er >= 0 && er < 64 &&
+			    (entry_regs_twice & (uint64_t)1 << er)) {
+				why = "ambiguous location";
+				goto add;
+			}
+			if (ok && own &&
+			    dw_location_contradicted(&f, &loc, entry, size)) {
+				ok = false;
+				why = "changed before the entry hook";
+			}
 			/* The entry register's copy, when the code proves
 			 * it (the list names an uncaptured register at the
 			 * call, or nothing). */
-			if (!ok && dwarf_dieoffset(&scope) ==
-					   dwarf_dieoffset(&sub) &&
-			    dw_eval_entry_copy(&f, &loc, p->fn - bias, buf,
+			if (!ok && own &&
+			    dw_eval_entry_copy(&f, &loc, entry, buf,
 					       size) == 0)
 				ok = true;
 			if (!ok && t->hdr.machine == 3 && f.have_cfa &&
