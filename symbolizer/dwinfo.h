@@ -163,5 +163,10 @@ int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry);
  * (CTRACE_RETVAL_* bits; 0: void) and *mem, the bytes of a struct returned
  * in memory (values.c). */
 unsigned values_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem);
+/* x86-64, C, external functions: the general registers (DWARF numbers)
+ * and bytes in which the calling convention delivers the parameter
+ * `target` of `defn` (values.c).  Returns 1 or 2, or 0. */
+int values_param_regs(Dwarf_Die *fn_die, Dwarf_Die *defn, Dwarf_Die *target,
+		      int regs[2], size_t lens[2]);
 
 #endif /* CTRACE_SYMBOLIZER_DWINFO_H */

@@ -485,6 +485,19 @@ static void params(struct ctx *c, Dwarf_Die *scope)
 				(struct plan_string){'r', (int64_t)pc[0].reg};
 			found = true;
 		}
+		int regs[2];
+		size_t lens[2];
+		Dwarf_Die root_fn, root_p;
+		dw_root(&c->sub, &root_fn);
+		dw_root(&p, &root_p);
+		int nr = np < 0 && own && c->machine == 62
+				 ? values_param_regs(&c->sub, &root_fn, &root_p,
+						     regs, lens)
+				 : 0;
+		for (int i = 0, copy; i < nr; i++)
+			if (dw_entry_reg_copy(c->m, c->entry, c->ra - 5, regs[i],
+					      lens[i], &copy))
+				need_reg(c, (uint64_t)copy);
 		int64_t slot;
 		if (c->machine == 3 && own &&
 		    dw_i386_stack_slot(c->m, &loc, &c->sub, c->ra, &slot)) {

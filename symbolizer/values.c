@@ -637,6 +637,25 @@ struct values *values_args(struct trace *t, const struct pair *p,
 			    dw_eval_entry_copy(&f, &loc, entry, buf,
 					       size) == 0)
 				ok = true;
+			/* No location at the entry either (clang -O2, a small
+			 * struct by value): where the calling convention
+			 * put it, when the prologue proves a copy. */
+			int regs[2];
+			size_t lens[2];
+			int nr = !ok && own && t->hdr.machine == 62 &&
+					 entry == p->fn - bias
+				 ? values_param_regs(&fn_die, &defn, &param,
+						     regs, lens)
+				 : 0;
+			for (int i = 0, done = 0, copy; i < nr; i++) {
+				if (!dw_entry_reg_copy(m, entry, cap.pc - bias - 5,
+						       regs[i], lens[i], &copy) ||
+				    !f.have[copy])
+					break;
+				memcpy(buf + done, &f.reg[copy], lens[i]);
+				done += (int)lens[i];
+				ok = i + 1 == nr;
+			}
 			if (!ok && t->hdr.machine == 3 && f.have_cfa &&
 			    dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub) &&
 			    dw_i386_stack_slot(m, &loc, &sub, cap.pc - bias,
@@ -655,7 +674,26 @@ struct values *values_args(struct trace *t, const struct pair *p,
 			Dwarf_Sword sv;
 			Dwarf_Block blk;
 			memset(buf, 0, sizeof buf);
-			if (dwarf_formblock(&loc, &blk) == 0 && blk.length >= size) {
+			unsigned form = dwarf_whatform(&loc);
+			size_t fsize = form == DW_FORM_data1   ? 1
+				       : form == DW_FORM_data2 ? 2
+				       : form == DW_FORM_data4 ? 4
+				       : form == DW_FORM_data8 ? 8
+							       : 0;
+			Dwarf_Word raw;
+			if (fsize && dwarf_formudata(&loc, &raw) == 0) {
+				/* DW_FORM_dataN says neither signed nor
+				 * unsigned: narrower than the type with its top
+				 * bit set (gcc: 0xffff for an int of 65535),
+				 * it could be either. */
+				if (fsize < size && size <= 8 &&
+				    (raw >> (8 * fsize - 1)) & 1) {
+					why = "ambiguous constant";
+					goto add;
+				}
+				memcpy(buf, &raw, size < 8 ? size : 8);
+			} else if (dwarf_formblock(&loc, &blk) == 0 &&
+				   blk.length >= size) {
 				memcpy(buf, blk.data, size);
 			} else if (dwarf_formsdata(&loc, &sv) == 0) {
 				memcpy(buf, &sv, size < 8 ? size : 8);
@@ -837,6 +875,83 @@ static unsigned ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem,
 memory:
 	*mem = (unsigned)size;
 	return CTRACE_RETVAL_R0 | CTRACE_RETVAL_MEM;
+}
+
+/* SysV x86-64: the general registers (DWARF numbers, in order) and the
+ * bytes of it each holds, in which a C function that follows the calling
+ * convention (an external one: no clone, no changed signature) receives
+ * its parameter `target` at its first instruction.  Returns 1 or 2, or 0
+ * when it comes in SSE registers, on the stack, or is not known. */
+int values_param_regs(Dwarf_Die *fn_die, Dwarf_Die *defn, Dwarf_Die *target,
+		      int regs[2], size_t lens[2])
+{
+	static const int gpr[6] = {5, 4, 1, 2, 8, 9};
+	Dwarf_Attribute a;
+	Dwarf_Die cu, p;
+	Dwarf_Word lang;
+	unsigned mem;
+	bool ext = false;
+	if (!dwarf_diecu(fn_die, &cu, NULL, NULL) ||
+	    !dwarf_attr(&cu, DW_AT_language, &a) || dwarf_formudata(&a, &lang) ||
+	    (lang != DW_LANG_C89 && lang != DW_LANG_C99 && lang != DW_LANG_C11 &&
+	     lang != DW_LANG_C && lang != 0x2c /* DW_LANG_C17 */) ||
+	    !dwarf_attr_integrate(fn_die, DW_AT_external, &a) ||
+	    dwarf_formflag(&a, &ext) != 0 || !ext ||
+	    dwarf_attr_integrate(fn_die, DW_AT_prototyped, &a) == NULL)
+		return 0;
+	int ni = 0, ns = 0;
+	if (ret_regs(defn, false, &mem, &(size_t){0}) & CTRACE_RETVAL_MEM)
+		ni = 1; /* the hidden pointer to the result */
+	if (dwarf_child(defn, &p) != 0)
+		return 0;
+	do {
+		Dwarf_Die type, st;
+		Dwarf_Word enc = 0;
+		int tag = dwarf_tag(&p);
+		if (tag == DW_TAG_unspecified_parameters)
+			return 0;
+		if (tag != DW_TAG_formal_parameter)
+			continue;
+		if (!type_of(&p, &type))
+			return 0;
+		strip(&type, &st);
+		size_t size = type_size(&type, 8);
+		enum cls c[2] = {CLS_NONE, CLS_NONE};
+		if (size == 0)
+			return 0;
+		if (dwarf_tag(&st) == DW_TAG_base_type &&
+		    dwarf_attr(&st, DW_AT_encoding, &a))
+			dwarf_formudata(&a, &enc);
+		if (size > 16)
+			c[0] = c[1] = CLS_MEMORY;
+		else
+			classify(&type, 0, c, 0);
+		int want_i = 0, want_s = 0;
+		bool memory = false;
+		for (int i = 0; i < 2 && (size_t)i * 8 < size; i++) {
+			if (c[i] == CLS_INT)
+				want_i++;
+			else if (c[i] == CLS_SSE)
+				want_s++;
+			else
+				memory = true;
+		}
+		bool in_regs = !memory && ni + want_i <= 6 && ns + want_s <= 8;
+		if (dwarf_dieoffset(&p) == dwarf_dieoffset(target)) {
+			if (!in_regs || want_s || !want_i)
+				return 0;
+			for (int i = 0; i < want_i; i++) {
+				regs[i] = gpr[ni + i];
+				lens[i] = i + 1 < want_i ? 8 : size - 8 * (size_t)i;
+			}
+			return want_i;
+		}
+		if (in_regs) {
+			ni += want_i;
+			ns += want_s;
+		}
+	} while (dwarf_siblingof(&p, &p) == 0);
+	return 0;
 }
 
 /* Where the calling convention puts a function's return value: the

@@ -6,7 +6,7 @@ compared with the one the program printed (check.py).
 
 usage: run.py [--seeds A,B,...] [--seconds N] [--build 'gcc -O2 x86_64']...
               [--jobs N] [--floor FILE] [--table FILE] [--work DIR] [--keep]
-              [--reduce]
+              [--reduce] [--write-floor FILE] [--source FILE]
 
 --seeds: fixed seeds (make check); --seconds: new random seeds for that
 long (make fuzz-values).  Every (seed, build) is one program; the checks
@@ -77,11 +77,16 @@ def check_values(ctx):
     for k in list(env):
         if k.startswith("CTRACE_") and k not in ("CTRACE_ARGS", "CTRACE_RETVAL"):
             del env[k]
-    for mode in ("plan", "noplan"):
+    # plan: --args --retval with the capture plan; noplan: without it;
+    # args: --args alone with the plan (return value capture changes the
+    # call tree where gcc inlined, see check.py: more calls compared).
+    for mode in ("plan", "noplan", "args"):
         d = ctx["dir"]
         e = dict(env, CTRACE_OUTPUT=os.path.join(d, mode + ".bin"))
-        if mode == "plan":
+        if mode != "noplan":
             e["CTRACE_PLAN"] = os.path.join(d, "prog.plan")
+        if mode == "args":
+            del e["CTRACE_RETVAL"]
         r = run([os.path.join(d, "prog")], env=e, cwd=d, timeout=60)
         if r.returncode != 0:
             fails.append("%s: the program failed (%d)" % (mode, r.returncode))
@@ -119,12 +124,22 @@ def one(seed, build, work, keep):
     if lang == "c++" and arch == "i386":
         return {}, []
     d = os.path.join(work, "%d-%s" % (seed, build.replace(" ", "")))
+    g = run([sys.executable, os.path.join(HERE, "gen.py"), str(seed), lang] +
+            (["--m32"] if arch == "i386" else []))
+    counts, fails = check_source(g.stdout.decode(), lang, build, d)
+    if not fails and not keep:
+        shutil.rmtree(d, ignore_errors=True)
+    return counts, fails
+
+
+def check_source(text, lang, build, d):
+    """Builds the program `text` for `build` in directory d and runs every
+    check on it; returns (counts, fails)."""
+    cc, opt, arch = build.split()
     os.makedirs(d, exist_ok=True)
     src = os.path.join(d, "prog.cc" if lang == "c++" else "prog.c")
     with open(src, "w") as fh:
-        g = run([sys.executable, os.path.join(HERE, "gen.py"), str(seed), lang] +
-                (["--m32"] if arch == "i386" else []))
-        fh.write(g.stdout.decode())
+        fh.write(text)
     comp = cc
     if lang == "c++":
         comp = "g++" if cc == "gcc" else "clang++"
@@ -144,15 +159,13 @@ def one(seed, build, work, keep):
              os.path.join(d, "prog")], timeout=300)
     if r.returncode != 0:
         return {}, ["--make-plan failed: " + r.stderr.decode(errors="replace")[:500]]
-    ctx = {"dir": d, "seed": seed, "build": build, "src": src}
+    ctx = {"dir": d, "build": build, "src": src}
     counts, fails = {}, []
     for check in CHECKS:
         c, f = check(ctx)
         for k, v in c.items():
             counts[k] = counts.get(k, 0) + v
         fails += f
-    if not fails and not keep:
-        shutil.rmtree(d, ignore_errors=True)
     return counts, fails
 
 
@@ -191,7 +204,7 @@ def table(totals, builds):
 def main():
     argv = sys.argv[1:]
     seeds, builds, seconds = None, [], 0
-    jobs, floor_path, table_path = 2, None, None
+    jobs, floor_path, table_path, write_floor = 2, None, None, None
     work = os.path.join(TOP_BUILD, "tests", "work", "values")
     keep = reduce_ = False
     i = 0
@@ -208,6 +221,8 @@ def main():
             jobs = int(val)
         elif a == "--floor":
             floor_path = val
+        elif a == "--write-floor":
+            write_floor = val
         elif a == "--table":
             table_path = val
         elif a == "--work":
@@ -216,6 +231,8 @@ def main():
             keep = True
             i += 1
             continue
+        elif a == "--source":
+            return check_file(val, work)
         elif a == "--reduce":
             reduce_ = True
             i += 1
@@ -272,12 +289,24 @@ def main():
         else:
             passed += 1
             print("ok %s %s" % (b.replace(" ", ""), counts))
-    values = sum(c.get("plan_values", 0) + c.get("noplan_values", 0)
-                 for c in totals.values())
-    wrong = sum(c.get("plan_wrong", 0) + c.get("noplan_wrong", 0)
-                for c in totals.values())
+    values = sum(c.get("plan_values", 0) + c.get("noplan_values", 0) +
+                 c.get("args_values", 0) for c in totals.values())
+    wrong = sum(c.get("plan_wrong", 0) + c.get("noplan_wrong", 0) +
+                c.get("args_wrong", 0) for c in totals.values())
     print("programs=%d values=%d wrong=%d seconds=%.0f" %
           (programs, values, wrong, time.time() - start))
+    if write_floor:
+        with open(write_floor, "w") as fh:
+            fh.write("# The recovered share of the values compared, per build, below which\n"
+                     "# tests/values/values.sh fails: with a plan, without one.  Written by\n"
+                     "# run.py --write-floor from a run on the make check seeds, two points\n"
+                     "# below what that run recovered.\n")
+            for b in builds:
+                c = totals.get(b)
+                if c:
+                    fh.write("%s %.2f %.2f\n" % (
+                        b, max(0.0, int(share(c, "plan") * 100 - 2) / 100),
+                        max(0.0, int(share(c, "noplan") * 100 - 2) / 100)))
     if table_path:
         with open(table_path, "w") as fh:
             fh.write(table(totals, builds))
@@ -290,6 +319,29 @@ def main():
                                     str(seed), b])
     print("%d passed, %d failed" % (passed, nfailed))
     return 1 if nfailed else 0
+
+
+def check_file(path, work):
+    """A reduced regression case (reduce.py): its first line names its
+    build.  Prints ok or FAIL with the wrong values."""
+    text = open(path).read()
+    build = text.split("build: ", 1)[1].split(" --", 1)[0]
+    lang = "c++" if path.endswith(".cc") else "c"
+    name = os.path.basename(path)
+    cc, opt, arch = build.split()
+    if (cc == "clang" and not os.environ.get("CLANG", "clang")) or (
+            arch == "i386" and build not in " ".join(all_builds())):
+        print("skip %s: %s not available" % (name, build))
+        return 77
+    counts, fails = check_source(text, lang, build,
+                                 os.path.join(work, name.replace(".", "-")))
+    if fails:
+        print("FAIL %s" % name)
+        for f in fails:
+            print("  " + f.replace("\n", "\n  "))
+        return 1
+    print("ok %s %s" % (name, " ".join("%s=%d" % kv for kv in sorted(counts.items()))))
+    return 0
 
 
 def collect(result, totals, failed):
