@@ -618,25 +618,27 @@ struct values *values_args(struct trace *t, const struct pair *p,
 		} else if (found && dwarf_attr(&conc, DW_AT_location, &loc)) {
 			memset(buf, 0, sizeof buf);
 			int64_t slot;
-			bool ok = dw_eval_location(&f, &loc, buf, size, &why) == 0;
+			/* The entry register's copy first, when the code
+			 * proves it: the value passed, whatever the list says
+			 * at the call (clang may already describe a later
+			 * statement there: `p3 & 15' for p3). */
+			bool copied = own && dw_eval_entry_copy(&f, &loc, entry,
+								buf, size) == 0;
+			bool ok = copied;
+			if (!ok)
+				ok = dw_eval_location(&f, &loc, buf, size,
+						      &why) == 0;
 			int er = own ? dw_entry_reg(&loc, entry) : -1;
 			if (er >= 0 && er < 64 &&
 			    (entry_regs_twice & (uint64_t)1 << er)) {
 				why = "ambiguous location";
 				goto add;
 			}
-			if (ok && own &&
+			if (ok && own && !copied &&
 			    dw_location_contradicted(&f, &loc, entry, size)) {
 				ok = false;
 				why = "changed before the entry hook";
 			}
-			/* The entry register's copy, when the code proves
-			 * it (the list names an uncaptured register at the
-			 * call, or nothing). */
-			if (!ok && own &&
-			    dw_eval_entry_copy(&f, &loc, entry, buf,
-					       size) == 0)
-				ok = true;
 			/* No location at the entry either (clang -O2, a small
 			 * struct by value): where the calling convention
 			 * put it, when the prologue proves a copy. */
