@@ -1125,9 +1125,9 @@ static size_t esp_neutral_len(const uint8_t *p, const uint8_t *end)
  * keeps it.  At the hook's call, the hook's arguments may be on top of
  * it: the `add $n, %esp` that removes them after the call says by how
  * much, found by reading forward from the return address over
- * instructions that leave esp alone.  Anything else (a jump, an
- * instruction not understood, arguments stored rather than pushed with no
- * add to find): unknown. */
+ * instructions that leave esp alone; arguments stored into the frame
+ * rather than pushed leave esp alone.  Anything else (a jump, an
+ * instruction not understood): unknown. */
 bool dw_i386_esp_adjust(struct dw_module *m, uint64_t ra, int64_t *adjust)
 {
 	uint8_t code[64];
@@ -1136,6 +1136,17 @@ bool dw_i386_esp_adjust(struct dw_module *m, uint64_t ra, int64_t *adjust)
 		len /= 2;
 	if (len < 3)
 		return false;
+	/* The hook's first argument stored at (%esp) right before the call
+	 * (mov %reg, (%esp)): the frame reserves its calls' arguments and
+	 * esp does not move in the body. */
+	uint8_t before[3];
+	if (dw_read_code(m, ra - 8, before, 3) && before[0] == 0x89 &&
+	    (before[1] & 0xc7) == 0x04 && before[2] == 0x24) {
+		*adjust = 0;
+		return true;
+	}
+	/* Pushed: the add that removes them, before any call (the exit
+	 * hook's comes before the epilogue) or jump. */
 	const uint8_t *p = code, *end = code + len;
 	for (int k = 0; k < 16 && p + 3 <= end; k++) {
 		if (p[0] == 0x83 && p[1] == 0xc4) {
