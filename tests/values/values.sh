@@ -12,11 +12,18 @@
 . "$(dirname "$0")/../lib.sh"
 test_init values
 [ -n "$PYTHON3" ] || skip_script "python3 not found"
-: "${CTRACE_VALUES_SEEDS:=1,2,4,5}"
+: "${CTRACE_VALUES_SEEDS:=1,2,4}"
 "$PYTHON3" "$top_srcdir/tests/values/run.py" --seeds "$CTRACE_VALUES_SEEDS" \
 	--jobs 2 --work "$WORK" --floor "$top_srcdir/tests/values/floor.txt" \
 	--table "$top_builddir/tests/values-coverage.md"
 status=$?
+# Programs of other seeds that showed wrong values before a fix, on the
+# build that showed them (gcc -Os: a struct in a register its DWARF names
+# after the prologue changed it).
+for pair in "3:gcc -Os x86_64"; do
+	"$PYTHON3" "$top_srcdir/tests/values/run.py" --seeds "${pair%%:*}" \
+		--build "${pair#*:}" --jobs 1 --work "$WORK" || status=1
+done
 # The programs reduce.py made of earlier findings.
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
 	[ -f "$f" ] || continue
