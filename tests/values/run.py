@@ -205,7 +205,7 @@ def main():
     argv = sys.argv[1:]
     seeds, builds, seconds = None, [], 0
     jobs, floor_path, table_path, write_floor = 2, None, None, None
-    work = os.path.join(TOP_BUILD, "tests", "work", "values")
+    work = os.path.join(TOP_BUILD, "tests", "work", "fuzz-values")
     keep = reduce_ = False
     i = 0
     while i < len(argv):
@@ -262,7 +262,7 @@ def main():
         for seed in seed_stream():
             for b in builds:
                 pending.add(ex.submit(lambda s=seed, b=b: (s, b, one(s, b, work, keep))))
-            while len(pending) >= 2 * jobs * len(builds) or (
+            while len(pending) >= max(2 * jobs, len(builds)) or (
                     seeds is None and pending and time.time() - start >= seconds):
                 done, pending = concurrent.futures.wait(
                     pending, return_when=concurrent.futures.FIRST_COMPLETED)
