@@ -274,8 +274,7 @@ static int frame_base(struct frame_state *f, uint64_t *v, const char **why,
 	size_t n;
 	if (!f->have_subprogram ||
 	    !dwarf_attr_integrate(&f->subprogram, DW_AT_frame_base, &a) ||
-	    dwarf_getlocation_addr(&a, f->rel_pc - f->is_caller, &ops, &n,
-				   1) <= 0) {
+	    dwarf_getlocation_addr(&a, f->rel_pc - 1, &ops, &n, 1) <= 0) {
 		*why = "no frame base";
 		return -1;
 	}
@@ -459,13 +458,17 @@ static int eval_ops(struct frame_state *f, Dwarf_Attribute *attr,
 		case DW_OP_stack_value:
 			value = true;
 			break;
-		case DW_OP_implicit_value:
-			if (n != 1)
+		case DW_OP_implicit_value: {
+			/* libdw's number2 points at the block's length, not
+			 * its bytes: ask libdw for the block. */
+			Dwarf_Block blk;
+			if (n != 1 || attr == NULL ||
+			    dwarf_getlocation_implicit_value(attr, op, &blk) != 0)
 				goto unsupported;
-			*out = (struct loc){LOC_IMPLICIT, 0,
-					    (const uint8_t *)(uintptr_t)op->number2,
-					    op->number};
+			*out = (struct loc){LOC_IMPLICIT, 0, blk.data,
+					    blk.length};
 			return 0;
+		}
 		case DW_OP_entry_value:
 		case DW_OP_GNU_entry_value:
 			if (entry_value(f, attr, op, &x, why, depth) < 0)
@@ -1116,31 +1119,6 @@ static bool clang_spill(struct frame_state *f, int64_t home, size_t size,
 	return false;
 }
 
-/* clang on i386 gives esp as the frame base: esp as the function body
- * keeps it.  At the hook's return address, the hook's arguments may still
- * be on the stack: `add $n, %esp` next says by how much.  When the
- * arguments were stored, not pushed, the next instruction leaves esp
- * alone.  Anything else that moves esp: unknown. */
-bool dw_i386_esp_adjust(struct dw_module *m, uint64_t ra, int64_t *adjust)
-{
-	uint8_t code[3];
-	if (!dw_read_code(m, ra, code, 3))
-		return false;
-	if (code[0] == 0x83 && code[1] == 0xc4) {
-		*adjust = code[2];
-		return true;
-	}
-	if ((code[0] >= 0x58 && code[0] <= 0x5f) ||      /* pop */
-	    code[0] == 0x81 || code[0] == 0x83 ||           /* op $imm, r */
-	    code[0] == 0x8d ||                              /* lea */
-	    code[0] == 0xc3 || code[0] == 0xc2 || code[0] == 0xc9 ||
-	    (code[0] == 0x8b && ((code[1] >> 3) & 7) == 4) || /* mov to esp */
-	    (code[0] == 0x89 && (code[1] & 0xc7) == 0xc4))
-		return false;
-	*adjust = 0;
-	return true;
-}
-
 /* ---------------------------------------------------------------------------
  * i386 stack parameters the DWARF gives up on
  *
@@ -1173,6 +1151,109 @@ static size_t modrm_len(const uint8_t *p, const uint8_t *end)
 	}
 	n += mod == 1 ? 1 : mod == 2 ? 4 : 0;
 	return p + n <= end ? n : 0;
+}
+
+/* The length of an instruction at p that leaves esp alone, 0 if it may
+ * change esp or is not understood. */
+static size_t esp_neutral_len(const uint8_t *p, const uint8_t *end)
+{
+	size_t pre = 0, n;
+	while (p + pre < end && (p[pre] == 0x66 || p[pre] == 0xf2 ||
+				 p[pre] == 0xf3))
+		pre++;
+	p += pre;
+	if (p + 2 > end)
+		return 0;
+	uint8_t op = p[0];
+	unsigned reg = (p[1] >> 3) & 7, mod = p[1] >> 6, rm = p[1] & 7;
+	if (op == 0x90)
+		return pre + 1;
+	if (op >= 0xb0 && op <= 0xb7)
+		return pre + 2;                 /* mov $imm8, r8 */
+	if (op >= 0xb8 && op <= 0xbf && op != 0xbc && !pre)
+		return 5;                       /* mov $imm32, r32 */
+	if (op == 0x0f) {
+		uint8_t op2 = p[1];
+		if (p + 3 > end || !(n = modrm_len(p + 2, end)))
+			return 0;
+		reg = (p[2] >> 3) & 7;
+		mod = p[2] >> 6;
+		rm = p[2] & 7;
+		if (op2 == 0xb6 || op2 == 0xb7 || op2 == 0xbe || op2 == 0xbf)
+			return reg == 4 ? 0 : pre + 2 + n;
+		if (op2 == 0x10 || op2 == 0x11 || op2 == 0x28 || op2 == 0x29 ||
+		    op2 == 0x6f || op2 == 0x7f || op2 == 0xd6 || op2 == 0x6e ||
+		    op2 == 0x12 || op2 == 0x13 || op2 == 0x16 || op2 == 0x17 ||
+		    op2 == 0x14 || op2 == 0x57 || op2 == 0x5a)
+			return pre + 2 + n;     /* SSE: no general register */
+		if (op2 == 0x7e)
+			return mod == 3 && rm == 4 ? 0 : pre + 2 + n;
+		return 0;
+	}
+	if (pre || !(n = modrm_len(p + 1, end)))
+		return 0;
+	switch (op) {
+	case 0x88: case 0x89: case 0x01: case 0x09: case 0x21: case 0x29:
+	case 0x31:
+		/* to r/m: esp only as a register operand */
+		return (op != 0x88 && mod == 3 && rm == 4) ? 0 : 1 + n;
+	case 0x8a: case 0x8b: case 0x8d: case 0x03: case 0x0b: case 0x23:
+	case 0x2b: case 0x33:
+		return (op != 0x8a && reg == 4) ? 0 : 1 + n;
+	case 0x84: case 0x85: case 0x38: case 0x39: case 0x3a: case 0x3b:
+		return 1 + n;                   /* test, cmp */
+	case 0xd9: case 0xdd: case 0xdb:
+		return 1 + n;                   /* x87 loads and stores */
+	case 0xc7:
+		return reg != 0 || (mod == 3 && rm == 4) ? 0 : 1 + n + 4;
+	}
+	return 0;
+}
+
+/* clang on i386 gives esp as the frame base: esp as the function body
+ * keeps it.  At the hook's call, the hook's arguments may be on top of
+ * it: the `add $n, %esp` that removes them after the call says by how
+ * much, found by reading forward from the return address over
+ * instructions that leave esp alone; arguments stored into the frame
+ * rather than pushed leave esp alone.  Anything else (a jump, an
+ * instruction not understood): unknown. */
+bool dw_i386_esp_adjust(struct dw_module *m, uint64_t ra, int64_t *adjust)
+{
+	uint8_t code[64];
+	size_t len = sizeof code;
+	while (len >= 3 && !dw_read_code(m, ra, code, len))
+		len /= 2;
+	if (len < 3)
+		return false;
+	/* The hook's first argument stored at (%esp) right before the call
+	 * (mov %reg, (%esp)): the frame reserves its calls' arguments and
+	 * esp does not move in the body. */
+	uint8_t before[3];
+	if (dw_read_code(m, ra - 8, before, 3) && before[0] == 0x89 &&
+	    (before[1] & 0xc7) == 0x04 && before[2] == 0x24) {
+		*adjust = 0;
+		return true;
+	}
+	/* Pushed: the add that removes them, before any call (the exit
+	 * hook's comes before the epilogue) or jump. */
+	const uint8_t *p = code, *end = code + len;
+	for (int k = 0; k < 16 && p + 3 <= end; k++) {
+		if (p[0] == 0x83 && p[1] == 0xc4) {
+			*adjust = (int8_t)p[2];
+			return *adjust >= 0;
+		}
+		if (p[0] == 0x81 && p[1] == 0xc4 && p + 6 <= end) {
+			int32_t imm;
+			memcpy(&imm, p + 2, 4);
+			*adjust = imm;
+			return imm >= 0;
+		}
+		size_t n = esp_neutral_len(p, end);
+		if (n == 0)
+			return false;
+		p += n;
+	}
+	return false;
 }
 
 /* Whether the code [lo, call) writes no memory at or above the CFA. */
@@ -1360,57 +1441,163 @@ int dw_eval_location(struct frame_state *f, Dwarf_Attribute *attr,
 {
 	Dwarf_Op *ops;
 	size_t n;
-	const uint64_t pcs[2] = {f->rel_pc, f->rel_pc - 1};
 	*why = "optimized out";
-	for (int k = 0; k < 2; k++) {
-		int r = dwarf_getlocation_addr(attr, pcs[k], &ops, &n, 1);
-		if (r <= 0 || n == 0)
+	/* At the call instruction: the captured registers are the machine
+	 * state there.  From the return address on, the list may already
+	 * describe the code after the call (a parameter counted down, its
+	 * register reused). */
+	int r = dwarf_getlocation_addr(attr, f->rel_pc - 1, &ops, &n, 1);
+	if (r <= 0 || n == 0)
+		return -1;
+	/* Pieces: each part of the value from its own place. */
+	size_t done = 0, start = 0;
+	bool pieces = false;
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && ops[i].atom != DW_OP_piece)
 			continue;
-		/* Pieces: each part of the value from its own place. */
-		size_t done = 0, start = 0;
-		bool pieces = false;
-		for (size_t i = 0; i <= n; i++) {
-			if (i < n && ops[i].atom != DW_OP_piece)
-				continue;
-			size_t len = i < n ? ops[i].number : size - done;
-			if (i < n)
-				pieces = true;
-			if (!pieces || i < n) {
-				if (len > size - done) {
-					*why = "bad location expression";
-					goto next;
-				}
-				struct loc l;
-				if (i == start) {
-					*why = "optimized out";
-					goto next;
-				}
-				if (eval_ops(f, attr, ops + start, i - start, &l,
-					     why, 0) < 0)
-					goto next;
-				if (l.kind == LOC_MEMORY && i - start == 1 &&
-				    ops[start].atom == DW_OP_fbreg &&
-				    (int64_t)ops[start].number < 0 &&
-				    !f->is_caller && dw_is_clang(&f->subprogram)) {
-					int64_t spill;
-					if (!clang_spill(f, (int64_t)ops[start].number,
-							 len, &spill)) {
-						*why = "not yet stored";
-						goto next;
-					}
-					l.v += (uint64_t)(spill -
-							  (int64_t)ops[start].number);
-				}
-				if (fetch(f, &l, out + done, len, why) < 0)
-					goto next;
-				done += len;
+		size_t len = i < n ? ops[i].number : size - done;
+		if (i < n)
+			pieces = true;
+		if (!pieces || i < n) {
+			if (len > size - done) {
+				*why = "bad location expression";
+				return -1;
 			}
-			start = i + 1;
+			struct loc l;
+			if (i == start) {
+				*why = "optimized out";
+				return -1;
+			}
+			if (eval_ops(f, attr, ops + start, i - start, &l, why,
+				     0) < 0)
+				return -1;
+			if (l.kind == LOC_MEMORY && i - start == 1 &&
+			    ops[start].atom == DW_OP_fbreg &&
+			    (int64_t)ops[start].number < 0 && !f->is_caller &&
+			    dw_is_clang(&f->subprogram)) {
+				int64_t spill;
+				if (!clang_spill(f, (int64_t)ops[start].number,
+						 len, &spill)) {
+					*why = "not yet stored";
+					return -1;
+				}
+				l.v += (uint64_t)(spill -
+						  (int64_t)ops[start].number);
+			}
+			if (fetch(f, &l, out + done, len, why) < 0)
+				return -1;
+			done += len;
 		}
-		if (done == size)
-			return 0;
-		*why = "optimized out";
-	next:;
+		start = i + 1;
+	}
+	if (done == size)
+		return 0;
+	*why = "optimized out";
+	return -1;
+}
+
+int dw_entry_copies(struct dw_module *m, Dwarf_Attribute *attr,
+		    uint64_t entry, uint64_t call, size_t size,
+		    struct dw_reg_piece *out, size_t max)
+{
+	Dwarf_Op *ops;
+	size_t n, k = 0, done = 0;
+	if (dwarf_getlocation_addr(attr, entry, &ops, &n, 1) <= 0 || n == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t reg;
+		if (ops[i].atom >= DW_OP_reg0 && ops[i].atom <= DW_OP_reg31)
+			reg = ops[i].atom - DW_OP_reg0;
+		else if (ops[i].atom == DW_OP_regx)
+			reg = ops[i].number;
+		else
+			return -1;
+		size_t len = size - done;
+		if (i + 1 < n) {
+			if (ops[i + 1].atom != DW_OP_piece)
+				return -1;
+			len = ops[++i].number;
+		} else if (i > 0) {
+			return -1; /* pieces end with a piece */
+		}
+		int copy;
+		if (k == max || len == 0 || len > 8 || len > size - done ||
+		    !dw_entry_reg_copy(m, entry, call, (int)reg, len, &copy))
+			return -1;
+		out[k++] = (struct dw_reg_piece){copy, len};
+		done += len;
+	}
+	return done == size ? (int)k : -1;
+}
+
+int dw_eval_entry_copy(struct frame_state *f, Dwarf_Attribute *attr,
+		       uint64_t entry, uint8_t *out, size_t size)
+{
+	struct dw_reg_piece pc[8];
+	int n = f->machine == 62 ? dw_entry_copies(f->m, attr, entry,
+						    f->rel_pc - 5, size, pc, 8)
+				 : -1;
+	size_t done = 0;
+	for (int i = 0; i < n; i++) {
+		if (!f->have[pc[i].reg])
+			return -1;
+		memcpy(out + done, &f->reg[pc[i].reg], pc[i].len);
+		done += pc[i].len;
+	}
+	return n > 0 ? 0 : -1;
+}
+
+/* A location that is exactly one register: its DWARF number, or -1. */
+static int single_reg(Dwarf_Attribute *attr, uint64_t pc)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	if (dwarf_getlocation_addr(attr, pc, &ops, &n, 1) <= 0 || n != 1)
+		return -1;
+	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)
+		return ops[0].atom - DW_OP_reg0;
+	if (ops[0].atom == DW_OP_regx && ops[0].number < DW_MAX_REG)
+		return (int)ops[0].number;
+	return -1;
+}
+
+bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
+			      uint64_t entry, size_t size)
+{
+	int at_call, at_entry, origin;
+	size_t width;
+	if (f->machine != 62 || f->is_caller)
+		return false;
+	at_call = single_reg(attr, f->rel_pc - 1);
+	at_entry = single_reg(attr, entry);
+	if (at_call < 0 || at_entry < 0 ||
+	    !dw_entry_reg_origin(f->m, entry, f->rel_pc - 5, at_call, &origin,
+				 &width))
+		return false;
+	return origin >= 0 && (origin != at_entry || width < size);
+}
+
+int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	int r;
+	if (dwarf_getlocation_addr(attr, entry, &ops, &n, 1) <= 0 || n == 0)
+		return -1;
+	if ((r = single_reg(attr, entry)) >= 0)
+		return r;
+	if (ops[0].atom == DW_OP_entry_value ||
+	    ops[0].atom == DW_OP_GNU_entry_value) {
+		Dwarf_Attribute sub;
+		Dwarf_Op *e;
+		size_t en;
+		if (dwarf_getlocation_attr(attr, &ops[0], &sub) != 0 ||
+		    dwarf_getlocation(&sub, &e, &en) != 0 || en != 1)
+			return -1;
+		if (e[0].atom >= DW_OP_reg0 && e[0].atom <= DW_OP_reg31)
+			return e[0].atom - DW_OP_reg0;
+		if (e[0].atom == DW_OP_regx && e[0].number < DW_MAX_REG)
+			return (int)e[0].number;
 	}
 	return -1;
 }

@@ -127,10 +127,52 @@ bool dw_i386_stack_slot(struct dw_module *m, Dwarf_Attribute *loc,
 bool dw_clang_spill_at(struct dw_module *m, uint16_t machine, uint64_t rel_pc,
 		       int64_t home, size_t size, int64_t *spill);
 
+/* x86-64: a parameter that the function was entered with in registers
+ * (its location at `entry`, the function's first instruction) and whose
+ * bytes the straight-line code up to the hook's call at `call` copied
+ * into callee-saved registers (prologue.c proves it): those registers,
+ * piece by piece.  Returns the number of pieces, or -1. */
+struct dw_reg_piece {
+	int reg;    /* DWARF number of the callee-saved copy */
+	size_t len; /* bytes of the value it holds */
+};
+int dw_entry_copies(struct dw_module *m, Dwarf_Attribute *attr,
+		    uint64_t entry, uint64_t call, size_t size,
+		    struct dw_reg_piece *out, size_t max);
+/* The same, read from f's captured registers into out.  0 or -1. */
+int dw_eval_entry_copy(struct frame_state *f, Dwarf_Attribute *attr,
+		       uint64_t entry, uint8_t *out, size_t size);
+/* prologue.c: a callee-saved register (DWARF number, in *copy) holding
+ * the low `size` bytes the register `reg` had at `entry`, at the call
+ * instruction `call`; false if the code between does not prove one. */
+bool dw_entry_reg_copy(struct dw_module *m, uint64_t entry, uint64_t call,
+		       int reg, size_t size, int *copy);
+
+/* prologue.c: the entry register (DWARF number, -1: none) whose low
+ * *width bytes the register `reg` holds at the call instruction `call`;
+ * false if the code from `entry` is not understood. */
+bool dw_entry_reg_origin(struct dw_module *m, uint64_t entry, uint64_t call,
+			 int reg, int *origin, size_t *width);
+/* x86-64: the location in force at f's call names one register, the one
+ * at `entry` another, and the code between proves the first does not
+ * hold the second's `size` bytes (gcc -Os: `movslq %ebp,%rbp' after
+ * moving a struct there, its DWARF still says RBP). */
+bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
+			      uint64_t entry, size_t size);
+
+/* The register a parameter's location names at `entry` (itself or as
+ * DW_OP_entry_value), or -1. */
+int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry);
+
 /* The registers a function's return value comes back in
  * (CTRACE_RETVAL_* bits; 0: void) and *mem, the bytes of a struct returned
  * in memory (values.c). */
 unsigned values_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem);
+/* x86-64, C, external functions: the general registers (DWARF numbers)
+ * and bytes in which the calling convention delivers the parameter
+ * `target` of `defn` (values.c).  Returns 1 or 2, or 0. */
+int values_param_regs(Dwarf_Die *fn_die, Dwarf_Die *defn, Dwarf_Die *target,
+		      int regs[2], size_t lens[2]);
 
 /* The call site in the source of a copy of function `callee` inlined into
  * function `host` (their entry addresses, as the hooks give them) in trace

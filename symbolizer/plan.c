@@ -95,7 +95,11 @@ struct ctx {
 	const int *saved;
 	size_t nsaved;
 	uint64_t ra;      /* the hook's return address (link-time) */
-	uint64_t loc_pc;  /* where locations are looked up */
+	/* Where locations are looked up: the call instruction (ra - 1).
+	 * The captured registers are the machine state there; from ra on,
+	 * a location list may already describe the code after the call. */
+	uint64_t loc_pc;
+	uint64_t entry;   /* the function's first instruction */
 	int cfa_reg;
 	int64_t cfa_off;
 	Dwarf_Die sub;
@@ -161,7 +165,7 @@ static struct sym frame_base(struct ctx *c, int depth)
 	Dwarf_Op *ops;
 	size_t n;
 	if (depth > 2 || !dwarf_attr_integrate(&c->sub, DW_AT_frame_base, &a) ||
-	    dwarf_getlocation_addr(&a, c->ra, &ops, &n, 1) <= 0)
+	    dwarf_getlocation_addr(&a, c->loc_pc, &ops, &n, 1) <= 0)
 		return (struct sym){SYM_NONE, 0};
 	if (c->machine == 3 && n == 1 && ops[0].atom == DW_OP_reg0 + 4) {
 		/* clang on i386: esp as the body keeps it (dwinfo.c) */
@@ -468,11 +472,32 @@ static void params(struct ctx *c, Dwarf_Die *scope)
 		if (size == 0 || size > 256)
 			continue;
 		bool string = dw_is_string_type(&type), found = false;
-		/* The evaluator tries the return address, then the call. */
-		c->loc_pc = c->ra;
 		param_at(c, &loc, size, string, &found);
-		c->loc_pc = c->ra - 1;
-		param_at(c, &loc, size, string, &found);
+		struct dw_reg_piece pc[8];
+		int np = c->machine == 62 && own
+				 ? dw_entry_copies(c->m, &loc, c->entry,
+						   c->ra - 5, size, pc, 8)
+				 : -1;
+		for (int i = 0; i < np; i++)
+			need_reg(c, (uint64_t)pc[i].reg);
+		if (string && !found && np == 1 && c->need->nstr < MAX_STRINGS) {
+			c->need->str[c->need->nstr++] =
+				(struct plan_string){'r', (int64_t)pc[0].reg};
+			found = true;
+		}
+		int regs[2];
+		size_t lens[2];
+		Dwarf_Die root_fn, root_p;
+		dw_root(&c->sub, &root_fn);
+		dw_root(&p, &root_p);
+		int nr = np < 0 && own && c->machine == 62
+				 ? values_param_regs(&c->sub, &root_fn, &root_p,
+						     regs, lens)
+				 : 0;
+		for (int i = 0, copy; i < nr; i++)
+			if (dw_entry_reg_copy(c->m, c->entry, c->ra - 5, regs[i],
+					      lens[i], &copy))
+				need_reg(c, (uint64_t)copy);
 		int64_t slot;
 		if (c->machine == 3 && own &&
 		    dw_i386_stack_slot(c->m, &loc, &c->sub, c->ra, &slot)) {
@@ -579,6 +604,7 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 	c.saved = machine == 3 ? saved_i386 : saved_x86_64;
 	c.nsaved = machine == 3 ? 4 : 6;
 	c.ra = ra;
+	c.loc_pc = ra - 1;
 	c.need = &nd;
 	/* Without a rule or a function, the recorder reads the CFI
 	 * itself and saves its generic windows. */
@@ -599,6 +625,8 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 	/* The return value is caught only in the function's own body (not
 	 * an inlined copy, not a clone): the recorder compares fde with
 	 * the function the hook is given. */
+	Dwarf_Addr entry;
+	c.entry = dwarf_entrypc(&c.sub, &entry) == 0 ? entry : fde;
 	c.clang = dw_is_clang(&c.sub);
 	params(&c, &scope);
 	merge_ranges(&nd);

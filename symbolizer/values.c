@@ -648,6 +648,29 @@ struct values *values_args(struct trace *t, const struct pair *p,
 	}
 	if (dwarf_child(&defn, &param) != 0)
 		return finish(&vb, false);
+	/* Two parameters said to arrive in one register: gcc gives a
+	 * clone's (f.constprop.0) parameters the registers the original
+	 * received them in, although the clone receives others there.  At
+	 * most one of them can be right: show neither. */
+	uint64_t entry_regs_seen = 0, entry_regs_twice = 0;
+	Dwarf_Addr entry = 0;
+	if (dwarf_entrypc(&sub, &entry) != 0)
+		entry = p->fn - bias;
+	bool own = dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub);
+	Dwarf_Die c;
+	if (own && dwarf_child(&scope, &c) == 0) {
+		do {
+			Dwarf_Attribute l;
+			int r;
+			if (dwarf_tag(&c) != DW_TAG_formal_parameter ||
+			    !dwarf_attr(&c, DW_AT_location, &l) ||
+			    (r = dw_entry_reg(&l, entry)) < 0 || r >= 64)
+				continue;
+			if (entry_regs_seen & (uint64_t)1 << r)
+				entry_regs_twice |= (uint64_t)1 << r;
+			entry_regs_seen |= (uint64_t)1 << r;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
 	do {
 		int tag = dwarf_tag(&param);
 		if (tag == DW_TAG_unspecified_parameters) {
@@ -672,7 +695,46 @@ struct values *values_args(struct trace *t, const struct pair *p,
 		} else if (found && dwarf_attr(&conc, DW_AT_location, &loc)) {
 			memset(buf, 0, sizeof buf);
 			int64_t slot;
-			bool ok = dw_eval_location(&f, &loc, buf, size, &why) == 0;
+			/* The entry register's copy first, when the code
+			 * proves it: the value passed, whatever the list says
+			 * at the call (clang may already describe a later
+			 * statement there: `p3 & 15' for p3). */
+			bool copied = own && dw_eval_entry_copy(&f, &loc, entry,
+								buf, size) == 0;
+			bool ok = copied;
+			if (!ok)
+				ok = dw_eval_location(&f, &loc, buf, size,
+						      &why) == 0;
+			int er = own ? dw_entry_reg(&loc, entry) : -1;
+			if (er >= 0 && er < 64 &&
+			    (entry_regs_twice & (uint64_t)1 << er)) {
+				why = "ambiguous location";
+				goto add;
+			}
+			if (ok && own && !copied &&
+			    dw_location_contradicted(&f, &loc, entry, size)) {
+				ok = false;
+				why = "changed before the entry hook";
+			}
+			/* No location at the entry either (clang -O2, a small
+			 * struct by value): where the calling convention
+			 * put it, when the prologue proves a copy. */
+			int regs[2];
+			size_t lens[2];
+			int nr = !ok && own && t->hdr.machine == 62 &&
+					 entry == p->fn - bias
+				 ? values_param_regs(&fn_die, &defn, &param,
+						     regs, lens)
+				 : 0;
+			for (int i = 0, done = 0, copy; i < nr; i++) {
+				if (!dw_entry_reg_copy(m, entry, cap.pc - bias - 5,
+						       regs[i], lens[i], &copy) ||
+				    !f.have[copy])
+					break;
+				memcpy(buf + done, &f.reg[copy], lens[i]);
+				done += (int)lens[i];
+				ok = i + 1 == nr;
+			}
 			if (!ok && t->hdr.machine == 3 && f.have_cfa &&
 			    dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub) &&
 			    dw_i386_stack_slot(m, &loc, &sub, cap.pc - bias,
@@ -691,7 +753,26 @@ struct values *values_args(struct trace *t, const struct pair *p,
 			Dwarf_Sword sv;
 			Dwarf_Block blk;
 			memset(buf, 0, sizeof buf);
-			if (dwarf_formblock(&loc, &blk) == 0 && blk.length >= size) {
+			unsigned form = dwarf_whatform(&loc);
+			size_t fsize = form == DW_FORM_data1   ? 1
+				       : form == DW_FORM_data2 ? 2
+				       : form == DW_FORM_data4 ? 4
+				       : form == DW_FORM_data8 ? 8
+							       : 0;
+			Dwarf_Word raw;
+			if (fsize && dwarf_formudata(&loc, &raw) == 0) {
+				/* DW_FORM_dataN says neither signed nor
+				 * unsigned: narrower than the type with its top
+				 * bit set (gcc: 0xffff for an int of 65535),
+				 * it could be either. */
+				if (fsize < size && size <= 8 &&
+				    (raw >> (8 * fsize - 1)) & 1) {
+					why = "ambiguous constant";
+					goto add;
+				}
+				memcpy(buf, &raw, size < 8 ? size : 8);
+			} else if (dwarf_formblock(&loc, &blk) == 0 &&
+				   blk.length >= size) {
 				memcpy(buf, blk.data, size);
 			} else if (dwarf_formsdata(&loc, &sv) == 0) {
 				memcpy(buf, &sv, size < 8 ? size : 8);
@@ -873,6 +954,83 @@ static unsigned ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem,
 memory:
 	*mem = (unsigned)size;
 	return CTRACE_RETVAL_R0 | CTRACE_RETVAL_MEM;
+}
+
+/* SysV x86-64: the general registers (DWARF numbers, in order) and the
+ * bytes of it each holds, in which a C function that follows the calling
+ * convention (an external one: no clone, no changed signature) receives
+ * its parameter `target` at its first instruction.  Returns 1 or 2, or 0
+ * when it comes in SSE registers, on the stack, or is not known. */
+int values_param_regs(Dwarf_Die *fn_die, Dwarf_Die *defn, Dwarf_Die *target,
+		      int regs[2], size_t lens[2])
+{
+	static const int gpr[6] = {5, 4, 1, 2, 8, 9};
+	Dwarf_Attribute a;
+	Dwarf_Die cu, p;
+	Dwarf_Word lang;
+	unsigned mem;
+	bool ext = false;
+	if (!dwarf_diecu(fn_die, &cu, NULL, NULL) ||
+	    !dwarf_attr(&cu, DW_AT_language, &a) || dwarf_formudata(&a, &lang) ||
+	    (lang != DW_LANG_C89 && lang != DW_LANG_C99 && lang != DW_LANG_C11 &&
+	     lang != DW_LANG_C && lang != 0x2c /* DW_LANG_C17 */) ||
+	    !dwarf_attr_integrate(fn_die, DW_AT_external, &a) ||
+	    dwarf_formflag(&a, &ext) != 0 || !ext ||
+	    dwarf_attr_integrate(fn_die, DW_AT_prototyped, &a) == NULL)
+		return 0;
+	int ni = 0, ns = 0;
+	if (ret_regs(defn, false, &mem, &(size_t){0}) & CTRACE_RETVAL_MEM)
+		ni = 1; /* the hidden pointer to the result */
+	if (dwarf_child(defn, &p) != 0)
+		return 0;
+	do {
+		Dwarf_Die type, st;
+		Dwarf_Word enc = 0;
+		int tag = dwarf_tag(&p);
+		if (tag == DW_TAG_unspecified_parameters)
+			return 0;
+		if (tag != DW_TAG_formal_parameter)
+			continue;
+		if (!type_of(&p, &type))
+			return 0;
+		strip(&type, &st);
+		size_t size = type_size(&type, 8);
+		enum cls c[2] = {CLS_NONE, CLS_NONE};
+		if (size == 0)
+			return 0;
+		if (dwarf_tag(&st) == DW_TAG_base_type &&
+		    dwarf_attr(&st, DW_AT_encoding, &a))
+			dwarf_formudata(&a, &enc);
+		if (size > 16)
+			c[0] = c[1] = CLS_MEMORY;
+		else
+			classify(&type, 0, c, 0);
+		int want_i = 0, want_s = 0;
+		bool memory = false;
+		for (int i = 0; i < 2 && (size_t)i * 8 < size; i++) {
+			if (c[i] == CLS_INT)
+				want_i++;
+			else if (c[i] == CLS_SSE)
+				want_s++;
+			else
+				memory = true;
+		}
+		bool in_regs = !memory && ni + want_i <= 6 && ns + want_s <= 8;
+		if (dwarf_dieoffset(&p) == dwarf_dieoffset(target)) {
+			if (!in_regs || want_s || !want_i)
+				return 0;
+			for (int i = 0; i < want_i; i++) {
+				regs[i] = gpr[ni + i];
+				lens[i] = i + 1 < want_i ? 8 : size - 8 * (size_t)i;
+			}
+			return want_i;
+		}
+		if (in_regs) {
+			ni += want_i;
+			ns += want_s;
+		}
+	} while (dwarf_siblingof(&p, &p) == 0);
+	return 0;
 }
 
 /* Where the calling convention puts a function's return value: the

@@ -109,6 +109,8 @@ for arch in $archs; do
 				matrix.c
 			[ $arch = x86_64 ] && run_case "$cc-O$opt-$arch-cxx" \
 				case_matrix $cc $opt $arch matrix_cxx.cc
+			run_case "$cc-O$opt-$arch-modified" case_matrix $cc \
+				$opt $arch modified.c
 			run_case "$cc-O$opt-$arch-strings" case_strings $cc \
 				$opt $arch
 		done

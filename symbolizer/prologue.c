@@ -1,0 +1,256 @@
+/* prologue.c -- where the code before the entry hook's call put the
+ * registers the function was entered with (x86-64).
+ *
+ * Optimized code often moves an argument from its ABI register into a
+ * callee-saved one before calling __cyg_profile_func_enter, while the
+ * DWARF names only the ABI register there (clang: `c in RDX' up to the
+ * hook's return address, `in R14' after it), or nothing at all (clang -O2,
+ * a small struct by value).  The ABI register is not captured (the hook
+ * clobbers it); the callee-saved copy is.  Reading the straight-line code
+ * from the function's entry to the hook's call proves which registers
+ * still hold which entry register's bytes.  Any instruction not understood
+ * here, or any jump or other call, and nothing is proved.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "dwinfo.h"
+
+/* Hardware register number (ModRM, opcode) to DWARF number. */
+static const int hw_to_dwarf[16] = {0, 2, 1, 3, 7, 6, 4, 5,
+				    8, 9, 10, 11, 12, 13, 14, 15};
+
+struct regs {
+	int origin[16];       /* entry register whose bytes it holds, -1 */
+	unsigned width[16];   /* how many low bytes of it */
+};
+
+static void clobber(struct regs *r, int hw)
+{
+	r->origin[hw] = -1;
+	r->width[hw] = 0;
+}
+
+/* The length of the ModRM operand at p (64-bit addressing), 0 if it runs
+ * past end. */
+static size_t operand_len(const uint8_t *p, const uint8_t *end)
+{
+	if (p >= end)
+		return 0;
+	unsigned mod = p[0] >> 6, rm = p[0] & 7;
+	size_t n = 1;
+	if (mod != 3 && rm == 4) {
+		if (p + 1 >= end)
+			return 0;
+		if (mod == 0 && (p[1] & 7) == 5)
+			n += 4;
+		n++;
+	} else if (mod == 0 && rm == 5) {
+		n += 4; /* rip-relative */
+	}
+	if (mod != 3)
+		n += mod == 1 ? 1 : mod == 2 ? 4 : 0;
+	return p + n <= end ? n : 0;
+}
+
+/* Runs the code [entry, call) over r; false if any of it is not
+ * understood. */
+static bool run(const uint8_t *code, size_t len, struct regs *r)
+{
+	const uint8_t *p = code, *end = code + len;
+	while (p < end) {
+		unsigned rex = 0;
+		bool o16 = false, rep = false;
+		for (;; p++) {
+			if (p >= end)
+				return false;
+			if (*p == 0x66)
+				o16 = true;
+			else if (*p == 0xf2 || *p == 0xf3)
+				rep = true;
+			else
+				break;
+		}
+		if (p < end && (*p & 0xf0) == 0x40)
+			rex = *p++;
+		if (p >= end)
+			return false;
+		uint8_t op = *p++;
+		int regf = 0, rmf = 0;
+		size_t n = 0;
+		unsigned w = (rex & 8) ? 8 : 4;
+		if (op != 0x0f && p < end) {
+			regf = ((p[0] >> 3) & 7) | ((rex & 4) ? 8 : 0);
+			rmf = (p[0] & 7) | ((rex & 1) ? 8 : 0);
+		}
+		bool reg_direct = p < end && (p[0] >> 6) == 3;
+		if (op >= 0x50 && op <= 0x57 && !o16) {
+			clobber(r, 4);                  /* push */
+		} else if (op >= 0x58 && op <= 0x5f && !o16) {
+			clobber(r, (op & 7) | ((rex & 1) ? 8 : 0));
+			clobber(r, 4);                  /* pop */
+		} else if (op == 0x90 && !rex) {
+			;                               /* nop */
+		} else if ((op == 0x89 || op == 0x8b) && !rep) {
+			if (!(n = operand_len(p, end)))
+				return false;
+			int dst = op == 0x89 ? rmf : regf;
+			int src = op == 0x89 ? regf : rmf;
+			if (reg_direct && !o16) {       /* mov reg, reg */
+				int o = r->origin[src];
+				unsigned ow = r->width[src] < w ? r->width[src]
+								: w;
+				r->origin[dst] = o;
+				r->width[dst] = o < 0 ? 0 : ow;
+			} else if (reg_direct || op == 0x8b) {
+				clobber(r, dst);
+			}
+			/* 0x89 to memory writes no register */
+		} else if (op == 0x63 && reg_direct && regf == rmf && !rep) {
+			/* movsxd of a register into itself: its low half */
+			n = 1;
+			if (r->width[regf] > 4)
+				r->width[regf] = 4;
+		} else if (op == 0x88 || op == 0x8a || op == 0x8d || op == 0x63 ||
+			   op == 0x01 || op == 0x03 || op == 0x09 || op == 0x0b ||
+			   op == 0x21 || op == 0x23 || op == 0x29 || op == 0x2b ||
+			   op == 0x31 || op == 0x33 || op == 0x85 || op == 0x39 ||
+			   op == 0x3b || op == 0x84 || op == 0x38 || op == 0x3a) {
+			if (rep || !(n = operand_len(p, end)))
+				return false;
+			bool to_reg = op == 0x8a || op == 0x8d || op == 0x63 ||
+				      (op & 0x0f) == 0x03 || (op & 0x0f) == 0x0b ||
+				      op == 0x3b || op == 0x3a;
+			bool compare = op == 0x85 || op == 0x84 ||
+				       op == 0x38 || op == 0x39 ||
+				       op == 0x3a || op == 0x3b;
+			if (!compare && to_reg)
+				clobber(r, regf);
+			else if (!compare && reg_direct)
+				clobber(r, rmf);
+		} else if (op == 0x83 || op == 0x81 || op == 0xc7 || op == 0xc6 ||
+			   op == 0x80) {
+			if (rep || !(n = operand_len(p, end)))
+				return false;
+			unsigned digit = (p[0] >> 3) & 7;
+			if ((op == 0xc7 || op == 0xc6) && digit != 0)
+				return false;
+			size_t imm = op == 0x83 || op == 0x80 || op == 0xc6
+					     ? 1
+					     : (o16 ? 2 : 4);
+			if (reg_direct && digit != 7)
+				clobber(r, rmf);
+			n += imm;
+		} else if (op >= 0xb8 && op <= 0xbf) {
+			clobber(r, (op & 7) | ((rex & 1) ? 8 : 0));
+			n = (rex & 8) ? 8 : o16 ? 2 : 4; /* mov $imm, reg */
+		} else if (op == 0x0f) {
+			if (p >= end)
+				return false;
+			uint8_t op2 = *p++;
+			if (op2 == 0x1e && rep && p < end && *p == 0xfa) {
+				n = 1;                  /* endbr64 */
+			} else if (op2 == 0x1f && !rep) {
+				if (!(n = operand_len(p, end)))
+					return false;   /* nop r/m */
+			} else if (op2 == 0x10 || op2 == 0x11 || op2 == 0x28 ||
+				   op2 == 0x29 || op2 == 0x6f || op2 == 0x7f ||
+				   op2 == 0xd6 || op2 == 0x6e || op2 == 0x16 ||
+				   op2 == 0x12 || op2 == 0x13 || op2 == 0x17 ||
+				   op2 == 0x14 || op2 == 0x57) {
+				/* SSE moves into xmm or memory: no general
+				 * register written */
+				if (!(n = operand_len(p, end)))
+					return false;
+			} else if (op2 == 0x7e && o16 && !rep) {
+				if (!(n = operand_len(p, end)))
+					return false;   /* movd/movq xmm -> r/m */
+				if ((p[0] >> 6) == 3)
+					clobber(r, (p[0] & 7) |
+						       ((rex & 1) ? 8 : 0));
+			} else if (op2 == 0xb6 || op2 == 0xb7 || op2 == 0xbe ||
+				   op2 == 0xbf || op2 == 0xaf) {
+				if (!(n = operand_len(p, end)))
+					return false;   /* movzx, movsx, imul */
+				clobber(r, ((p[0] >> 3) & 7) |
+						   ((rex & 4) ? 8 : 0));
+			} else {
+				return false;
+			}
+		} else {
+			return false;
+		}
+		p += n;
+	}
+	return p == end;
+}
+
+/* The registers' state at the call: false if the code is not understood. */
+static bool state_at_call(struct dw_module *m, uint64_t entry, uint64_t call,
+			  struct regs *r)
+{
+	uint8_t code[256], op;
+	if (call <= entry || call - entry > sizeof code ||
+	    !dw_read_code(m, call, &op, 1) || op != 0xe8 ||
+	    !dw_read_code(m, entry, code, call - entry))
+		return false;
+	for (int i = 0; i < 16; i++) {
+		r->origin[i] = i;
+		r->width[i] = 8;
+	}
+	return run(code, call - entry, r);
+}
+
+static int hw_of(int dwarf_reg)
+{
+	for (int i = 0; i < 16; i++)
+		if (hw_to_dwarf[i] == dwarf_reg)
+			return i;
+	return -1;
+}
+
+bool dw_entry_reg_origin(struct dw_module *m, uint64_t entry, uint64_t call,
+			 int reg, int *origin, size_t *width)
+{
+	struct regs r;
+	int hw = hw_of(reg);
+	if (hw < 0 || !state_at_call(m, entry, call, &r))
+		return false;
+	*origin = r.origin[hw] < 0 ? -1 : hw_to_dwarf[r.origin[hw]];
+	*width = r.width[hw];
+	return true;
+}
+
+bool dw_entry_reg_copy(struct dw_module *m, uint64_t entry, uint64_t call,
+		       int reg, size_t size, int *copy)
+{
+	static const int saved[] = {3, 6, 12, 13, 14, 15}; /* DWARF */
+	uint8_t code[256], op;
+	struct regs r;
+	int hw = -1;
+	if (call <= entry || call - entry > sizeof code ||
+	    !dw_read_code(m, call, &op, 1) || op != 0xe8 ||
+	    !dw_read_code(m, entry, code, call - entry))
+		return false;
+	for (int i = 0; i < 16; i++) {
+		r.origin[i] = i;
+		r.width[i] = 8;
+		if (hw_to_dwarf[i] == reg)
+			hw = i;
+	}
+	if (hw < 0 || hw == 4 || !run(code, call - entry, &r))
+		return false;
+	for (size_t k = 0; k < sizeof saved / sizeof *saved; k++) {
+		int i;
+		for (i = 0; i < 16 && hw_to_dwarf[i] != saved[k]; i++)
+			;
+		if (r.origin[i] == hw && r.width[i] >= size) {
+			*copy = saved[k];
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""run.py -- the value fuzzer: generated programs (gen.py) built with gcc
+and clang at -O0 -O1 -O2 -O3 -Os -Og, x86-64 and i386, recorded with
+--args --retval with a capture plan and without, every value shown
+compared with the one the program printed (check.py).
+
+usage: run.py [--seeds A,B,...] [--seconds N] [--build 'gcc -O2 x86_64']...
+              [--jobs N] [--floor FILE] [--table FILE] [--work DIR] [--keep]
+              [--reduce] [--write-floor FILE] [--source FILE]
+
+--seeds: fixed seeds (make check); --seconds: new random seeds for that
+long (make fuzz-values).  Every (seed, build) is one program; the checks
+run on it are listed in CHECKS (add a per-program check there).  Prints,
+in the style of the test harness, `ok BUILD counts` or `FAIL BUILD` per
+build and `N passed, N failed`.  A build fails on any wrong value, and,
+given --floor, when its recovered share falls below the floor's.  Each
+failing program prints the one command that reproduces it; --reduce then
+shrinks it (reduce.py) into a regression case under tests/args/.
+
+Environment (make check sets it): CTRACE_SYMBOLIZE, CTRACE_LIBDIR,
+CTRACE_INCDIR, top_srcdir, top_builddir, CLANG (empty: gcc only),
+HAVE_M32 (yes: i386 builds too).
+"""
+
+import concurrent.futures
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP_SRC = os.environ.get("top_srcdir") or os.path.dirname(os.path.dirname(HERE))
+TOP_BUILD = os.environ.get("top_builddir") or os.getcwd()
+SYMBOLIZE = os.environ.get("CTRACE_SYMBOLIZE") or os.path.join(TOP_BUILD, "ctrace-symbolize")
+LIBDIR = os.environ.get("CTRACE_LIBDIR") or os.path.join(TOP_BUILD, "lib")
+INCDIR = os.environ.get("CTRACE_INCDIR") or os.path.join(TOP_SRC, "include")
+OPTS = ["0", "1", "2", "3", "s", "g"]
+
+
+def all_builds():
+    ccs = ["gcc"]
+    if os.environ.get("CLANG", "clang"):
+        ccs.append("clang")
+    archs = ["x86_64"]
+    m32lib = os.path.join(TOP_BUILD, "tests", "m32", "libctrace.a")
+    if os.environ.get("HAVE_M32", "yes") == "yes" and os.path.exists(m32lib):
+        archs.append("i386")
+    return ["%s -O%s %s" % (cc, o, a) for a in archs for cc in ccs for o in OPTS]
+
+
+def lang_of(seed):
+    return "c++" if seed % 3 == 2 else "c"
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          **kw)
+
+
+def reproduce(seed, build):
+    return "%s %s --seeds %d --build '%s' --keep" % (
+        sys.executable, os.path.join(HERE, "run.py"), seed, build)
+
+
+# ---------------------------------------------------------------------------
+# Per-program checks: each takes the built program's context and returns
+# (counts dict, list of failure messages).  Another check (a counting
+# oracle linked into the same objects) is added by appending to CHECKS.
+# ---------------------------------------------------------------------------
+
+def check_values(ctx):
+    counts = {}
+    fails = []
+    env = dict(os.environ, CTRACE_ARGS="all", CTRACE_RETVAL="all")
+    for k in list(env):
+        if k.startswith("CTRACE_") and k not in ("CTRACE_ARGS", "CTRACE_RETVAL"):
+            del env[k]
+    # plan: --args --retval with the capture plan; noplan: without it;
+    # args: --args alone with the plan (return value capture changes the
+    # call tree where gcc inlined, see check.py: more calls compared).
+    for mode in ("plan", "noplan", "args"):
+        d = ctx["dir"]
+        e = dict(env, CTRACE_OUTPUT=os.path.join(d, mode + ".bin"))
+        if mode != "noplan":
+            e["CTRACE_PLAN"] = os.path.join(d, "prog.plan")
+        if mode == "args":
+            del e["CTRACE_RETVAL"]
+        r = run([os.path.join(d, "prog")], env=e, cwd=d, timeout=60)
+        if r.returncode != 0:
+            fails.append("%s: the program failed (%d)" % (mode, r.returncode))
+            continue
+        out = os.path.join(d, mode + ".out")
+        with open(out, "wb") as fh:
+            fh.write(r.stdout)
+        js = os.path.join(d, mode + ".json")
+        with open(js, "wb") as fh:
+            s = subprocess.run([SYMBOLIZE, "-f", "json", e["CTRACE_OUTPUT"]],
+                               stdout=fh, stderr=subprocess.PIPE, timeout=120)
+        if s.returncode != 0:
+            fails.append("%s: ctrace-symbolize failed: %s" %
+                         (mode, s.stderr.decode(errors="replace")[:300]))
+            continue
+        c = run([sys.executable, os.path.join(HERE, "check.py")] +
+                (["--no-plan"] if mode == "noplan" else []) +
+                [out, js, mode], timeout=120)
+        words = c.stdout.decode().split()
+        for w in words[1:]:
+            k, v = w.split("=")
+            counts["%s_%s" % (mode, k)] = counts.get("%s_%s" % (mode, k), 0) + int(v)
+        if c.returncode != 0:
+            fails.append(c.stderr.decode(errors="replace").strip()[:2000])
+    return counts, fails
+
+
+CHECKS = [check_values]
+
+
+def one(seed, build, work, keep):
+    """Generates, builds and checks one program; returns (counts, fails)."""
+    cc, opt, arch = build.split()
+    lang = lang_of(seed)
+    if lang == "c++" and arch == "i386":
+        return {}, []
+    d = os.path.join(work, "%d-%s" % (seed, build.replace(" ", "")))
+    g = run([sys.executable, os.path.join(HERE, "gen.py"), str(seed), lang] +
+            (["--m32"] if arch == "i386" else []))
+    counts, fails = check_source(g.stdout.decode(), lang, build, d)
+    if not fails and not keep:
+        shutil.rmtree(d, ignore_errors=True)
+    return counts, fails
+
+
+def check_source(text, lang, build, d):
+    """Builds the program `text` for `build` in directory d and runs every
+    check on it; returns (counts, fails)."""
+    cc, opt, arch = build.split()
+    os.makedirs(d, exist_ok=True)
+    src = os.path.join(d, "prog.cc" if lang == "c++" else "prog.c")
+    with open(src, "w") as fh:
+        fh.write(text)
+    comp = cc
+    if lang == "c++":
+        comp = "g++" if cc == "gcc" else "clang++"
+    elif cc == "clang":
+        comp = os.environ.get("CLANG") or "clang"
+    lib = os.path.join(LIBDIR, "libctrace.a")
+    m = []
+    if arch == "i386":
+        lib = os.path.join(TOP_BUILD, "tests", "m32", "libctrace.a")
+        m = ["-m32"]
+    r = run([comp] + m + ["-g", opt, "-w", "-finstrument-functions", "-I" + INCDIR,
+             "-o", os.path.join(d, "prog"), src, lib, "-lpthread", "-ldl"],
+            timeout=300)
+    if r.returncode != 0:
+        return {}, ["build failed: " + r.stderr.decode(errors="replace")[:500]]
+    r = run([SYMBOLIZE, "--make-plan", "-o", os.path.join(d, "prog.plan"),
+             os.path.join(d, "prog")], timeout=300)
+    if r.returncode != 0:
+        return {}, ["--make-plan failed: " + r.stderr.decode(errors="replace")[:500]]
+    ctx = {"dir": d, "build": build, "src": src}
+    counts, fails = {}, []
+    for check in CHECKS:
+        c, f = check(ctx)
+        for k, v in c.items():
+            counts[k] = counts.get(k, 0) + v
+        fails += f
+    return counts, fails
+
+
+def read_floor(path):
+    floor = {}
+    if path and os.path.exists(path):
+        for line in open(path):
+            line = line.split("#", 1)[0].strip()
+            if line:
+                w = line.split()
+                floor[" ".join(w[:3])] = (float(w[3]), float(w[4]))
+    return floor
+
+
+def share(c, mode):
+    v = c.get(mode + "_values", 0)
+    return c.get(mode + "_recovered", 0) / v if v else 0.0
+
+
+def table(totals, builds):
+    lines = ["| build | values | recovered | unavailable | wrong "
+             "| recovered without plan | wrong without plan |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for b in builds:
+        c = totals.get(b)
+        if not c:
+            continue
+        lines.append("| %s | %d | %d (%.0f%%) | %d | %d | %d (%.0f%%) | %d |" % (
+            b, c.get("plan_values", 0), c.get("plan_recovered", 0),
+            100 * share(c, "plan"), c.get("plan_unavailable", 0),
+            c.get("plan_wrong", 0), c.get("noplan_recovered", 0),
+            100 * share(c, "noplan"), c.get("noplan_wrong", 0)))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    argv = sys.argv[1:]
+    seeds, builds, seconds = None, [], 0
+    jobs, floor_path, table_path, write_floor = 2, None, None, None
+    work = os.path.join(TOP_BUILD, "tests", "work", "fuzz-values")
+    keep = reduce_ = False
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        val = argv[i + 1] if i + 1 < len(argv) else None
+        if a == "--seeds":
+            seeds = [int(s) for s in val.split(",")]
+        elif a == "--seconds":
+            seconds = float(val)
+        elif a == "--build":
+            builds.append(val)
+        elif a == "--jobs":
+            jobs = int(val)
+        elif a == "--floor":
+            floor_path = val
+        elif a == "--write-floor":
+            write_floor = val
+        elif a == "--table":
+            table_path = val
+        elif a == "--work":
+            work = val
+        elif a == "--keep":
+            keep = True
+            i += 1
+            continue
+        elif a == "--source":
+            return check_file(val, work)
+        elif a == "--reduce":
+            reduce_ = True
+            i += 1
+            continue
+        else:
+            print(__doc__, file=sys.stderr)
+            return 2
+        i += 2
+    builds = builds or all_builds()
+    floor = read_floor(floor_path)
+    os.makedirs(work, exist_ok=True)
+    totals = {b: {} for b in builds}
+    failed = {}
+    programs = 0
+    start = time.time()
+    rng = random.Random()
+
+    def seed_stream():
+        if seeds is not None:
+            yield from seeds
+        else:
+            while time.time() - start < seconds:
+                yield rng.randint(1, 1 << 31)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+        pending = set()
+        for seed in seed_stream():
+            for b in builds:
+                pending.add(ex.submit(lambda s=seed, b=b: (s, b, one(s, b, work, keep))))
+            while len(pending) >= max(2 * jobs, len(builds)) or (
+                    seeds is None and pending and time.time() - start >= seconds):
+                done, pending = concurrent.futures.wait(
+                    pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                for fut in done:
+                    programs += collect(fut.result(), totals, failed)
+        for fut in concurrent.futures.as_completed(pending):
+            programs += collect(fut.result(), totals, failed)
+
+    passed = nfailed = 0
+    for b in builds:
+        c = totals[b]
+        msgs = failed.get(b, [])
+        if b in floor and c:
+            for k, mode in enumerate(("plan", "noplan")):
+                if share(c, mode) + 1e-9 < floor[b][k]:
+                    msgs.append("recovered %s %.3f below the floor %.3f" %
+                                (mode, share(c, mode), floor[b][k]))
+        counts = " ".join("%s=%d" % (k, v) for k, v in sorted(c.items()))
+        if msgs:
+            nfailed += 1
+            print("FAIL %s %s" % (b.replace(" ", ""), counts))
+            for m in msgs:
+                print("  " + m.replace("\n", "\n  "))
+        else:
+            passed += 1
+            print("ok %s %s" % (b.replace(" ", ""), counts))
+    values = sum(c.get("plan_values", 0) + c.get("noplan_values", 0) +
+                 c.get("args_values", 0) for c in totals.values())
+    wrong = sum(c.get("plan_wrong", 0) + c.get("noplan_wrong", 0) +
+                c.get("args_wrong", 0) for c in totals.values())
+    print("programs=%d values=%d wrong=%d seconds=%.0f" %
+          (programs, values, wrong, time.time() - start))
+    if write_floor:
+        with open(write_floor, "w") as fh:
+            fh.write("# The recovered share of the values compared, per build, below which\n"
+                     "# tests/values/values.sh fails: with a plan, without one.  Written by\n"
+                     "# run.py --write-floor from a run on the make check seeds, two points\n"
+                     "# below what that run recovered.\n")
+            for b in builds:
+                c = totals.get(b)
+                if c:
+                    fh.write("%s %.2f %.2f\n" % (
+                        b, max(0.0, int(share(c, "plan") * 100 - 2) / 100),
+                        max(0.0, int(share(c, "noplan") * 100 - 2) / 100)))
+    if table_path:
+        with open(table_path, "w") as fh:
+            fh.write(table(totals, builds))
+    if reduce_:
+        for b, msgs in failed.items():
+            for m in msgs:
+                if m.startswith("seed "):
+                    seed = int(m.split()[1].rstrip(":"))
+                    subprocess.run([sys.executable, os.path.join(HERE, "reduce.py"),
+                                    str(seed), b])
+    print("%d passed, %d failed" % (passed, nfailed))
+    return 1 if nfailed else 0
+
+
+def check_file(path, work):
+    """A reduced regression case (reduce.py): its first line names its
+    build.  Prints ok or FAIL with the wrong values."""
+    text = open(path).read()
+    build = text.split("build: ", 1)[1].split(" --", 1)[0]
+    lang = "c++" if path.endswith(".cc") else "c"
+    name = os.path.basename(path)
+    cc, opt, arch = build.split()
+    if (cc == "clang" and not os.environ.get("CLANG", "clang")) or (
+            arch == "i386" and build not in " ".join(all_builds())):
+        print("skip %s: %s not available" % (name, build))
+        return 77
+    counts, fails = check_source(text, lang, build,
+                                 os.path.join(work, name.replace(".", "-")))
+    if fails:
+        print("FAIL %s" % name)
+        for f in fails:
+            print("  " + f.replace("\n", "\n  "))
+        return 1
+    print("ok %s %s" % (name, " ".join("%s=%d" % kv for kv in sorted(counts.items()))))
+    return 0
+
+
+def collect(result, totals, failed):
+    seed, build, (counts, fails) = result
+    if not counts and not fails:
+        return 0
+    t = totals[build]
+    for k, v in counts.items():
+        t[k] = t.get(k, 0) + v
+    if fails:
+        failed.setdefault(build, []).append(
+            "seed %d: %s\n  reproduce: %s" % (seed, "\n".join(fails), reproduce(seed, build)))
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+#!/bin/sh
+# values.sh -- the value fuzzer on fixed seeds (tests/values/run.py): each
+# seed's generated program built with gcc and clang at -O0 -O1 -O2 -O3
+# -Os -Og, x86-64 and (with gcc-multilib) i386, recorded with --args
+# --retval with a capture plan and without; every value shown must be the
+# one the program printed at its call site.  One case per build: it fails
+# on any wrong value, or when the share of values recovered falls below
+# tests/values/floor.txt.  The coverage table goes to
+# tests/values-coverage.md in the build tree (README's table:
+# tests/values/table.sh).
+
+. "$(dirname "$0")/../lib.sh"
+test_init values
+[ -n "$PYTHON3" ] || skip_script "python3 not found"
+: "${CTRACE_VALUES_SEEDS:=1,2,4}"
+"$PYTHON3" "$top_srcdir/tests/values/run.py" --seeds "$CTRACE_VALUES_SEEDS" \
+	--jobs 2 --work "$WORK" --floor "$top_srcdir/tests/values/floor.txt" \
+	--table "$top_builddir/tests/values-coverage.md"
+status=$?
+# Programs of other seeds that showed wrong values before a fix, on the
+# build that showed them (gcc -Os: a struct in a register its DWARF names
+# after the prologue changed it).
+for pair in "3:gcc -Os x86_64"; do
+	"$PYTHON3" "$top_srcdir/tests/values/run.py" --seeds "${pair%%:*}" \
+		--build "${pair#*:}" --jobs 1 --work "$WORK" || status=1
+done
+# The programs reduce.py made of earlier findings.
+for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
+	[ -f "$f" ] || continue
+	"$PYTHON3" "$top_srcdir/tests/values/run.py" --work "$WORK" --source "$f"
+	case $? in 0 | 77) ;; *) status=1 ;; esac
+done
+if [ $status -eq 0 ]; then
+	rm -rf "$WORK"
+	rmdir "$top_builddir/tests/work" 2>/dev/null
+else
+	echo "scratch files kept in $WORK"
+fi
+exit $status
