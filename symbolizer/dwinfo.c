@@ -1577,6 +1577,37 @@ bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
 	return origin >= 0 && (origin != at_entry || width < size);
 }
 
+bool dw_location_plain(Dwarf_Attribute *attr, uint64_t pc)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	if (dwarf_getlocation_addr(attr, pc, &ops, &n, 1) <= 0 || n == 0)
+		return true; /* nothing to read: the caller says why */
+	for (size_t i = 0; i < n; i++) {
+		unsigned op = ops[i].atom;
+		bool last_value = i + 1 < n && ops[i + 1].atom == DW_OP_stack_value;
+		if ((op >= DW_OP_reg0 && op <= DW_OP_reg31) || op == DW_OP_regx ||
+		    op == DW_OP_piece || op == DW_OP_bit_piece ||
+		    op == DW_OP_implicit_value || op == DW_OP_addr ||
+		    op == DW_OP_fbreg || op == DW_OP_deref ||
+		    op == DW_OP_deref_size || op == DW_OP_stack_value ||
+		    (op >= DW_OP_lit0 && op <= DW_OP_lit31) ||
+		    op == DW_OP_constu || op == DW_OP_consts ||
+		    (op >= DW_OP_const1u && op <= DW_OP_const8s))
+			continue;
+		/* A register's value as it is, or the memory at an offset
+		 * from it; an offset folded into a computed value (`p--` as
+		 * breg RAX-1) is arithmetic. */
+		if (((op >= DW_OP_breg0 && op <= DW_OP_breg31) ||
+		     op == DW_OP_bregx) &&
+		    (!last_value ||
+		     (op == DW_OP_bregx ? ops[i].number2 : ops[i].number) == 0))
+			continue;
+		return false;
+	}
+	return true;
+}
+
 int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry)
 {
 	Dwarf_Op *ops;

@@ -162,6 +162,12 @@ bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
 
 /* The register a parameter's location names at `entry` (itself or as
  * DW_OP_entry_value), or -1. */
+/* The location at pc names where a value is (registers, memory, a
+ * constant), not a value computed from others.  An inlined copy's
+ * parameter described by a computation at the entry hook's call is
+ * clang's salvage of a statement of the copy's body the compiler placed
+ * before the hook (`p0 * 3 | 8` for p0): not the value passed. */
+bool dw_location_plain(Dwarf_Attribute *attr, uint64_t pc);
 int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry);
 
 /* The registers a function's return value comes back in
