@@ -5,24 +5,12 @@
  * scope of a DW_TAG_inlined_subroutine); the hosts are not inlined.  The
  * program prints, like matrix.c, the arguments each call got.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "expect.h"
+
 #define HOST __attribute__((noinline))
-
-static void expect(const char *fn, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void expect(const char *fn, const char *fmt, ...)
-{
-	va_list ap;
-	printf("C\t%s\t", fn);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 static inline int scale(int v, int k) { return v * k + 1; }
 static inline long mix(long a, unsigned char b, short c)

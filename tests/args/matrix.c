@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "expect.h"
+
 #define TESTED __attribute__((noinline, used))
 
 enum color { RED, GREEN, BLUE = 7 };
@@ -94,21 +96,6 @@ static void put_i128(__int128 v)
 	printf("%s", d + n);
 }
 #endif
-
-/* One line per call: "C<TAB>function", then "<TAB>name=text" per argument
- * and "<TAB>=text" for the return value. */
-static void expect(const char *fn, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void expect(const char *fn, const char *fmt, ...)
-{
-	va_list ap;
-	printf("C\t%s\t", fn);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
 
 int main(void)
 {

@@ -8,8 +8,9 @@
  * location in force at the call instruction.  main prints the
  * expectations like matrix.c.
  */
-#include <stdarg.h>
 #include <stdio.h>
+
+#include "expect.h"
 
 #define TESTED __attribute__((noinline, used))
 
@@ -48,19 +49,6 @@ TESTED unsigned long long mix(unsigned long long h, const char *s, int n)
 	for (; n > 0 && *s; n--, s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
 	return h;
-}
-
-static void expect(const char *fn, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void expect(const char *fn, const char *fmt, ...)
-{
-	va_list ap;
-	printf("C\t%s\t", fn);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
 }
 
 int main(void)

@@ -6,12 +6,13 @@
  * Prints its expectations like matrix.c; `strings N` expects strings cut
  * at N bytes (CTRACE_STRLEN=N).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include "expect.h"
 
 #define TESTED __attribute__((noinline, used))
 
@@ -33,19 +34,6 @@ TESTED size_t s_bytes(const unsigned char *u, const signed char *c)
 TESTED size_t s_mixed(const char *a, int n, const char *b)
 {
 	return sink += strlen(a) + (size_t)n + strlen(b);
-}
-
-static void expect(const char *fn, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void expect(const char *fn, const char *fmt, ...)
-{
-	va_list ap;
-	printf("C\t%s\t", fn);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
 }
 
 /* The text as the symbolizer shows it: at most max bytes were saved; none
