@@ -588,6 +588,18 @@ static void warn_no_space(const char *why)
 	ctrace__warn(ctrace__file.path, ": cannot grow the trace (", why);
 }
 
+/* The same, for the error e of a system call. */
+static void warn_no_space_errno(int e)
+{
+	if (warned_no_space)
+		return;
+	warned_no_space = 1;
+	const char *msg[] = {ctrace__file.path, ": cannot grow the trace (",
+			     strerror(e), "); events that do not fit are "
+					  "counted as lost"};
+	ctrace__warnv(msg, 4);
+}
+
 /* Reserves bytes [off, off + len) of the file on disk; with grow_mutex
  * held.  Returns 0 or a negative errno, after saying why once. */
 static int allocate(uint64_t off, uint64_t len, int quiet)
@@ -608,14 +620,7 @@ static int allocate(uint64_t off, uint64_t len, int quiet)
 	if (e != 0 && quiet)
 		return -e;
 	if (e != 0) {
-		if (!warned_no_space) {
-			warned_no_space = 1;
-			const char *msg[] = {
-				f->path, ": cannot grow the trace (",
-				strerror(e), "); events that do not fit are "
-				"counted as lost"};
-			ctrace__warnv(msg, 4);
-		}
+		warn_no_space_errno(e);
 		atomic_store(&retry_grow_at,
 			     ctrace__monotonic_ns() + RETRY_GROW_NS);
 		return -e;
@@ -678,14 +683,7 @@ static int cover(uint64_t end)
 	int fd = trace_fd();
 	if (fd < 0 || ftruncate(fd, (off_t)end) < 0) {
 		int e = fd < 0 ? EBADF : errno;
-		if (!warned_no_space) {
-			warned_no_space = 1;
-			const char *msg[] = {
-				f->path, ": cannot grow the trace (",
-				strerror(e), "); events that do not fit are "
-				"counted as lost"};
-			ctrace__warnv(msg, 4);
-		}
+		warn_no_space_errno(e);
 		return -e;
 	}
 	f->size = end;

@@ -1130,9 +1130,7 @@ static bool clang_spill(struct frame_state *f, int64_t home, size_t size,
  * but below the stack pointer.
  * ------------------------------------------------------------------------ */
 
-/* The length of a ModRM operand (32-bit addressing), from the ModRM byte
- * at p; 0 when p runs past end. */
-static size_t modrm_len(const uint8_t *p, const uint8_t *end)
+size_t dw_modrm_len(const uint8_t *p, const uint8_t *end)
 {
 	if (p >= end)
 		return 0;
@@ -1174,7 +1172,7 @@ static size_t esp_neutral_len(const uint8_t *p, const uint8_t *end)
 		return 5;                       /* mov $imm32, r32 */
 	if (op == 0x0f) {
 		uint8_t op2 = p[1];
-		if (p + 3 > end || !(n = modrm_len(p + 2, end)))
+		if (p + 3 > end || !(n = dw_modrm_len(p + 2, end)))
 			return 0;
 		reg = (p[2] >> 3) & 7;
 		mod = p[2] >> 6;
@@ -1190,7 +1188,7 @@ static size_t esp_neutral_len(const uint8_t *p, const uint8_t *end)
 			return mod == 3 && rm == 4 ? 0 : pre + 2 + n;
 		return 0;
 	}
-	if (pre || !(n = modrm_len(p + 1, end)))
+	if (pre || !(n = dw_modrm_len(p + 1, end)))
 		return 0;
 	switch (op) {
 	case 0x88: case 0x89: case 0x01: case 0x09: case 0x21: case 0x29:
@@ -1314,7 +1312,7 @@ static bool prologue_harmless(struct dw_module *m, uint64_t lo, uint64_t call)
 		} else if (op == 0x0f && end - p >= 3 &&
 			   (p[1] == 0xb6 || p[1] == 0xb7 || p[1] == 0xbe ||
 			    p[1] == 0xbf)) {
-			n = 2 + modrm_len(p + 2, end);  /* movzx, movsx */
+			n = 2 + dw_modrm_len(p + 2, end);  /* movzx, movsx */
 			if (n == 2 || ((p[2] >> 3) & 7) == 4)
 				return false;
 		} else if (op >= 0xb8 && op <= 0xbf) {
@@ -1332,7 +1330,7 @@ static bool prologue_harmless(struct dw_module *m, uint64_t lo, uint64_t call)
 			   op == 0x2b || op == 0x0b || op == 0x23 ||
 			   op == 0x33 || op == 0x85 || op == 0x3b ||
 			   op == 0x39) {
-			n = 1 + modrm_len(p + 1, end);  /* loads, lea, tests */
+			n = 1 + dw_modrm_len(p + 1, end);  /* loads, lea, tests */
 			if (n == 1 || ((op == 0x8b || op == 0x8d) &&
 				       ((p[1] >> 3) & 7) == 4))
 				return false;
@@ -1341,7 +1339,7 @@ static bool prologue_harmless(struct dw_module *m, uint64_t lo, uint64_t call)
 			   p + 1 < end && (p[1] >> 6) == 3 && (p[1] & 7) != 4) {
 			n = 2;                          /* reg to reg */
 		} else if (op == 0xff && p + 1 < end && ((p[1] >> 3) & 7) == 6) {
-			n = 1 + modrm_len(p + 1, end);  /* push mem */
+			n = 1 + dw_modrm_len(p + 1, end);  /* push mem */
 			if (n == 1)
 				return false;
 			esp -= 4;

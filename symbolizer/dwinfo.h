@@ -169,6 +169,10 @@ bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
  * before the hook (`p0 * 3 | 8` for p0): not the value passed. */
 bool dw_location_plain(Dwarf_Attribute *attr, uint64_t pc);
 int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry);
+/* The length of the x86 ModRM operand whose ModRM byte is at p (with its
+ * SIB byte and displacement; the same in 32- and 64-bit code, where
+ * mod 0 rm 5 is rip-relative), or 0 when it runs past end. */
+size_t dw_modrm_len(const uint8_t *p, const uint8_t *end);
 
 /* The registers a function's return value comes back in
  * (CTRACE_RETVAL_* bits; 0: void) and *mem, the bytes of a struct returned

@@ -34,28 +34,6 @@ static void clobber(struct regs *r, int hw)
 	r->width[hw] = 0;
 }
 
-/* The length of the ModRM operand at p (64-bit addressing), 0 if it runs
- * past end. */
-static size_t operand_len(const uint8_t *p, const uint8_t *end)
-{
-	if (p >= end)
-		return 0;
-	unsigned mod = p[0] >> 6, rm = p[0] & 7;
-	size_t n = 1;
-	if (mod != 3 && rm == 4) {
-		if (p + 1 >= end)
-			return 0;
-		if (mod == 0 && (p[1] & 7) == 5)
-			n += 4;
-		n++;
-	} else if (mod == 0 && rm == 5) {
-		n += 4; /* rip-relative */
-	}
-	if (mod != 3)
-		n += mod == 1 ? 1 : mod == 2 ? 4 : 0;
-	return p + n <= end ? n : 0;
-}
-
 /* Runs the code [entry, call) over r; false if any of it is not
  * understood. */
 static bool run(const uint8_t *code, size_t len, struct regs *r)
@@ -95,7 +73,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 		} else if (op == 0x90 && !rex) {
 			;                               /* nop */
 		} else if ((op == 0x89 || op == 0x8b) && !rep) {
-			if (!(n = operand_len(p, end)))
+			if (!(n = dw_modrm_len(p, end)))
 				return false;
 			int dst = op == 0x89 ? rmf : regf;
 			int src = op == 0x89 ? regf : rmf;
@@ -119,7 +97,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 			   op == 0x21 || op == 0x23 || op == 0x29 || op == 0x2b ||
 			   op == 0x31 || op == 0x33 || op == 0x85 || op == 0x39 ||
 			   op == 0x3b || op == 0x84 || op == 0x38 || op == 0x3a) {
-			if (rep || !(n = operand_len(p, end)))
+			if (rep || !(n = dw_modrm_len(p, end)))
 				return false;
 			bool to_reg = op == 0x8a || op == 0x8d || op == 0x63 ||
 				      (op & 0x0f) == 0x03 || (op & 0x0f) == 0x0b ||
@@ -133,7 +111,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				clobber(r, rmf);
 		} else if (op == 0x83 || op == 0x81 || op == 0xc7 || op == 0xc6 ||
 			   op == 0x80) {
-			if (rep || !(n = operand_len(p, end)))
+			if (rep || !(n = dw_modrm_len(p, end)))
 				return false;
 			unsigned digit = (p[0] >> 3) & 7;
 			if ((op == 0xc7 || op == 0xc6) && digit != 0)
@@ -154,7 +132,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 			if (op2 == 0x1e && rep && p < end && *p == 0xfa) {
 				n = 1;                  /* endbr64 */
 			} else if (op2 == 0x1f && !rep) {
-				if (!(n = operand_len(p, end)))
+				if (!(n = dw_modrm_len(p, end)))
 					return false;   /* nop r/m */
 			} else if (op2 == 0x10 || op2 == 0x11 || op2 == 0x28 ||
 				   op2 == 0x29 || op2 == 0x6f || op2 == 0x7f ||
@@ -163,17 +141,17 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				   op2 == 0x14 || op2 == 0x57) {
 				/* SSE moves into xmm or memory: no general
 				 * register written */
-				if (!(n = operand_len(p, end)))
+				if (!(n = dw_modrm_len(p, end)))
 					return false;
 			} else if (op2 == 0x7e && o16 && !rep) {
-				if (!(n = operand_len(p, end)))
+				if (!(n = dw_modrm_len(p, end)))
 					return false;   /* movd/movq xmm -> r/m */
 				if ((p[0] >> 6) == 3)
 					clobber(r, (p[0] & 7) |
 						       ((rex & 1) ? 8 : 0));
 			} else if (op2 == 0xb6 || op2 == 0xb7 || op2 == 0xbe ||
 				   op2 == 0xbf || op2 == 0xaf) {
-				if (!(n = operand_len(p, end)))
+				if (!(n = dw_modrm_len(p, end)))
 					return false;   /* movzx, movsx, imul */
 				clobber(r, ((p[0] >> 3) & 7) |
 						   ((rex & 4) ? 8 : 0));
