@@ -13,19 +13,25 @@ test_init args-inlined
 [ -n "$PYTHON3" ] || skip_script "python3 not found"
 ARGS_SRC=$top_srcdir/tests/args
 
-case_inlined() {
-	cc=$1 opt=$2
-	"$cc" -g "-O$opt" -finstrument-functions -I"$CTRACE_INCDIR" -o prog \
-		"$ARGS_SRC/inlined.c" "$CTRACE_LIBDIR/libctrace.a" -lpthread \
-		-ldl || fail "$cc -O$opt: build failed"
+# check_values BUILD: ./prog, with a capture plan, shows every argument the
+# program printed for itself.
+check_values() {
 	"$CTRACE_SYMBOLIZE" --make-plan -o prog.plan prog ||
 		fail "ctrace-symbolize --make-plan failed"
 	CTRACE_ARGS=all CTRACE_PLAN=prog.plan CTRACE_OUTPUT=trace.bin \
 		./prog >expected || fail "the program failed"
 	"$CTRACE_SYMBOLIZE" -f json trace.bin >trace.json ||
 		fail "ctrace-symbolize failed"
-	"$PYTHON3" "$ARGS_SRC/check.py" expected trace.json "$cc -O$opt" ||
+	"$PYTHON3" "$ARGS_SRC/check.py" expected trace.json "$1" ||
 		fail "wrong values"
+}
+
+case_inlined() {
+	cc=$1 opt=$2
+	"$cc" -g "-O$opt" -finstrument-functions -I"$CTRACE_INCDIR" -o prog \
+		"$ARGS_SRC/inlined.c" "$CTRACE_LIBDIR/libctrace.a" -lpthread \
+		-ldl || fail "$cc -O$opt: build failed"
+	check_values "$cc -O$opt"
 	no_bare_helpers 16 scale mix halve
 }
 
@@ -54,14 +60,7 @@ case_inlined_cxx() {
 	"$cxx" -g -O2 -finstrument-functions -I"$CTRACE_INCDIR" -o prog \
 		"$@" "$CTRACE_LIBDIR/libctrace.a" -lpthread -ldl ||
 		fail "$cxx: build failed"
-	"$CTRACE_SYMBOLIZE" --make-plan -o prog.plan prog ||
-		fail "ctrace-symbolize --make-plan failed"
-	CTRACE_ARGS=all CTRACE_PLAN=prog.plan CTRACE_OUTPUT=trace.bin \
-		./prog >expected || fail "the program failed"
-	"$CTRACE_SYMBOLIZE" -f json trace.bin >trace.json ||
-		fail "ctrace-symbolize failed"
-	"$PYTHON3" "$ARGS_SRC/check.py" expected trace.json "$cxx" ||
-		fail "wrong values"
+	check_values "$cxx"
 	no_bare_helpers 6 Acc::add
 }
 
