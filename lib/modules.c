@@ -4,11 +4,12 @@
  * object, its path, load bias, address range and build-id.  Objects are
  * recorded at start-up, and again whenever an address shows up that no
  * known object covers and the loader's list has changed since (dlopen),
- * when a thread claims a chunk and the list has changed, and at exit.
- * dlopen and dlclose called by the program go through wrappers here that
- * rescan at once: a library unloaded and another loaded at the same
- * address are then told apart, with times that fall between the last call
- * into the first and the first call into the second.  dl_iterate_phdr
+ * when a thread claims a chunk and the list has changed, after a pause in
+ * a thread's events (emit.h), and at exit.  The program's dlopen and
+ * dlclose are not wrapped: the loader's counters of objects added and
+ * removed tell when to look.  A library unloaded and another loaded at
+ * the same address between two looks are recorded gone, then loaded, at
+ * the time of the look.  dl_iterate_phdr
  * runs without our lock held: user code may call it with an instrumented
  * callback, which would otherwise order the two locks both ways.
  */
@@ -185,19 +186,29 @@ static void put_u64(uint8_t *p, uint64_t v)
 	memcpy(p, &v, 8);
 }
 
-/* With the metadata lock held.  Returns 1 if the object is new. */
-static int record_object(const struct object *o, uint64_t now)
+/* With the metadata lock held: the live entry for o, or NULL. */
+static struct known *find_known(const struct object *o, uint64_t h)
 {
-	uint64_t h = hash_path(o->path, o->path_len);
 	size_t n = atomic_load(&n_known);
 	for (size_t i = 0; i < n; i++) {
 		struct known *k = &known[i];
 		if (!atomic_load(&k->gone) && k->start == o->start &&
-		    k->end == o->end && k->path_hash == h) {
-			k->generation = generation;
-			return 0;
-		}
+		    k->end == o->end && k->path_hash == h)
+			return k;
 	}
+	return NULL;
+}
+
+/* With the metadata lock held.  Returns 1 if the object is new. */
+static int record_object(const struct object *o, uint64_t now)
+{
+	uint64_t h = hash_path(o->path, o->path_len);
+	struct known *k = find_known(o, h);
+	if (k != NULL) {
+		k->generation = generation;
+		return 0;
+	}
+	size_t n = atomic_load(&n_known);
 	if (n == MAX_KNOWN)
 		return 0;
 
@@ -254,9 +265,14 @@ void ctrace__modules_scan(uint64_t now)
 	ctrace__meta_lock(&saved);
 	generation++;
 	int added = 0, removed = 0;
+	/* Objects still there first, then the ones gone, then the new ones:
+	 * a library unloaded and another loaded at its address since the
+	 * last scan are then recorded in the order they happened. */
 	for (size_t off = 0; off < c.used;) {
 		const struct object *o = (const struct object *)(c.buf + off);
-		added |= record_object(o, now);
+		struct known *k = find_known(o, hash_path(o->path, o->path_len));
+		if (k != NULL)
+			k->generation = generation;
 		off += object_size(o->path_len);
 	}
 	size_t n = atomic_load(&n_known);
@@ -271,6 +287,11 @@ void ctrace__modules_scan(uint64_t now)
 		put_u64(rec, now);
 		put_u64(rec + 8, k->start);
 		ctrace__meta_record(CTRACE_REC_MODULE_GONE, rec, sizeof rec);
+	}
+	for (size_t off = 0; off < c.used;) {
+		const struct object *o = (const struct object *)(c.buf + off);
+		added |= record_object(o, now);
+		off += object_size(o->path_len);
 	}
 	seen_adds = c.adds;
 	seen_subs = c.subs;

@@ -204,16 +204,20 @@ int resolver_add_module(struct resolver *r, const char *path, uint64_t bias,
 void resolver_remove_module(struct resolver *r, uint64_t start,
 			    uint64_t ticks)
 {
-	/* The newest load at that address that is still loaded. */
-	for (size_t i = r->n_modules; i > 0; i--) {
-		struct module *m = r->modules[i - 1];
-		if (m->start == start && m->unloaded == UINT64_MAX &&
-		    m->loaded <= ticks) {
-			m->unloaded = ticks;
-			r->generation++;
-			return;
+	/* The newest load at that address that is still loaded, one loaded
+	 * before `ticks` first: a record of a load at the same time is of the
+	 * object that took the gone one's place. */
+	for (int same_time = 0; same_time < 2; same_time++)
+		for (size_t i = r->n_modules; i > 0; i--) {
+			struct module *m = r->modules[i - 1];
+			if (m->start == start && m->unloaded == UINT64_MAX &&
+			    (m->loaded < ticks ||
+			     (same_time && m->loaded == ticks))) {
+				m->unloaded = ticks;
+				r->generation++;
+				return;
+			}
 		}
-	}
 }
 
 static int start_cmp(const void *a, const void *b)

@@ -50,6 +50,27 @@ case_swap() {
 	[ "$a" = "$b" ] || echo "note: loaded at $a and $b, not the same place"
 }
 
+# The second library is loaded right after the first is unloaded, with no
+# event in between: the recorder notices both at one look, and the first
+# library's removal must not be taken for the second's.
+case_direct() {
+	use_config "$1"
+	need_python
+	build_shlib libalpha.so -DNAME=alpha "$RPROGS/plugin.c"
+	build_shlib libbeta.so -DNAME=beta "$RPROGS/plugin.c"
+	build_c reload "$RPROGS/reload.c"
+	run_traced trace.bin "$BIN/reload" direct "$BIN/libalpha.so" \
+		"$BIN/libbeta.so"
+	a=$(sed -n 1p trace.bin.out | cut -d' ' -f2)
+	b=$(sed -n 2p trace.bin.out | cut -d' ' -f2)
+	[ "$a" = "$b" ] ||
+		skip "loaded at $a and $b: no address reused to test"
+	libraries trace.bin >libs
+	printf '%s\n' 'inner libalpha.so' 'alpha_entry libalpha.so' \
+		'inner libbeta.so' 'beta_entry libbeta.so' >want
+	compare want libs
+}
+
 # Each library is loaded, called and unloaded inside one call, so the
 # last event before each library's call is older than its load: every
 # name (tree, JSON, report) must still come from the library loaded at
@@ -110,6 +131,7 @@ for cfg in $(configs_pie); do
 	run_case "runpath-$cfg" case_runpath "$cfg"
 	run_case "twice-$cfg" case_twice "$cfg"
 	run_case "swap-$cfg" case_swap "$cfg"
+	run_case "direct-$cfg" case_direct "$cfg"
 done
 
 test_finish

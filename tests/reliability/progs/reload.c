@@ -6,7 +6,11 @@
  *   reload swap LIB1 LIB2 LIB1 loaded, called, unloaded; LIB2 loaded (at the
  *                         same address, as a rule) and called through the
  *                         same call site
- *   reload inplace LIB1 LIB2   the same, each library loaded, called and
+ *   reload direct LIB1 LIB2    LIB1 loaded, called, unloaded; LIB2 loaded
+ *                         and called with no instrumented call between
+ *                         the unload and the load: the recorder sees both
+ *                         changes at one look
+ *   reload inplace LIB1 LIB2   the same as swap, each library loaded, called and
  *                         unloaded by one function with no other call in
  *                         between: its entry is the last event before the
  *                         load
@@ -103,6 +107,22 @@ int main(int argc, char **argv)
 		dlclose(h);
 		return 0;
 	}
+	if (argc >= 4 && !strcmp(argv[1], "direct")) {
+		void *h = load_and_call(argv[2], "alpha_entry");
+		if (h == NULL)
+			return 1;
+		dlclose(h);
+		h = dlopen(argv[3], RTLD_NOW | RTLD_LOCAL);
+		if (h == NULL) {
+			fprintf(stderr, "%s\n", dlerror());
+			return 1;
+		}
+		entry_fn *f = (entry_fn *)dlsym(h, "beta_entry");
+		printf("beta_entry %p\n", (void *)f);
+		call_plugin(f);
+		dlclose(h);
+		return 0;
+	}
 	if (argc >= 4 && !strcmp(argv[1], "inplace")) {
 		if (load_call_unload(argv[2], "alpha_entry") < 0 ||
 		    load_call_unload(argv[3], "beta_entry") < 0)
@@ -110,6 +130,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: reload twice LIB | reload swap LIB1 LIB2 | "
-			"reload inplace LIB1 LIB2\n");
+			"reload direct LIB1 LIB2 | reload inplace LIB1 LIB2\n");
 	return 2;
 }
