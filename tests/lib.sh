@@ -231,7 +231,24 @@ configs() {
 				echo "$c-$o-$p"
 			done
 		done
-	done
+	done | configs_part
+}
+
+# configs_part: the configurations on stdin (one a line) that belong to
+# part K of N when CTRACE_TEST_PART=K/N (the Kth, then every Nth after
+# it), all of them when it is unset.  A long script split into parts, each
+# a wrapper that sets CTRACE_TEST_PART and its own CTRACE_TEST_NAME (e.g.
+# tests/trees-2.sh), runs in parallel under make -j; each configuration's
+# binaries are built in one part only.
+configs_part() {
+	case ${CTRACE_TEST_PART:-} in
+	'') cat ;;
+	*/*)
+		awk -v k="${CTRACE_TEST_PART%/*}" -v n="${CTRACE_TEST_PART#*/}" \
+			'(NR - 1) % n == k - 1'
+		;;
+	*) fail "CTRACE_TEST_PART=$CTRACE_TEST_PART is not K/N" ;;
+	esac
 }
 
 # configs_pie: as configs, PIE only (for programs where non-PIE adds
