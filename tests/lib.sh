@@ -13,7 +13,8 @@
 # skip the case).  The script speaks TAP, which `make check' reads through
 # automake's tap-driver.sh: run_case prints `ok N - NAME', `ok N - NAME
 # # SKIP REASON' or `not ok N - NAME' followed by the captured output as
-# `# ' comment lines (a diff, the symbolizer's messages).  test_finish
+# `# ' comment lines (a diff, the symbolizer's messages), then a comment
+# `# NAME took N s' (where the time of a script goes).  test_finish
 # prints the plan `1..N' and a `# N passed, N failed' comment, and gives
 # the script's exit status: 1 if any case failed, 77 if every case skipped.
 #
@@ -105,8 +106,10 @@ run_case() {
 	rc_dir=$WORK/$rc_name
 	rm -rf "$rc_dir"
 	mkdir -p "$rc_dir"
+	rc_start=$(date +%s)
 	(cd "$rc_dir" && "$@") >"$rc_dir.log" 2>&1 </dev/null
 	rc_status=$?
+	rc_seconds=$(($(date +%s) - rc_start))
 	test_count=$((test_count + 1))
 	case $rc_status in
 	0)
@@ -123,6 +126,8 @@ run_case() {
 		test_failed=$((test_failed + 1))
 		;;
 	esac
+	# where a script's time goes, for splitting it
+	echo "# $rc_name took $rc_seconds s"
 }
 
 # tap_results STATUS NAME: read lines `ok NAME...', `FAIL NAME...' and
