@@ -226,6 +226,11 @@ need_python() {
 # $CC, clang is $CLANG when found), optimization, PIE or not.  Setting
 # CTRACE_TEST_CONFIGS narrows the list (e.g. "cc-O0-pie").
 configs() {
+	configs_all | configs_part
+}
+
+# configs_all: as configs, whatever CTRACE_TEST_PART says.
+configs_all() {
 	if [ -n "${CTRACE_TEST_CONFIGS:-}" ]; then
 		echo "$CTRACE_TEST_CONFIGS"
 		return
@@ -236,7 +241,7 @@ configs() {
 				echo "$c-$o-$p"
 			done
 		done
-	done | configs_part
+	done
 }
 
 # configs_part: the configurations on stdin (one a line) that belong to
@@ -259,7 +264,7 @@ configs_part() {
 # configs_pie: as configs, PIE only (for programs where non-PIE adds
 # nothing: shared libraries are position-independent anyway).
 configs_pie() {
-	configs | grep -e '-pie$'
+	configs_all | grep -e '-pie$' | configs_part
 }
 
 # use_config CONFIG: select the compiler and flags for build_c/build_cxx.
