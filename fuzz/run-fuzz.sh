@@ -5,9 +5,15 @@
 #
 # Run from the build tree (make fuzz does: FUZZ_SECONDS, default 300, for
 # each target).  The environment gives the tools: CLANG, CC, top_srcdir,
-# LIBS (the symbolizer's libraries but libbfd), BFD_LIBS.  Without clang or
-# its libFuzzer runtime the run is skipped, with the reason, and the
-# script exits 0.
+# SYMBOLIZE_SOURCES (the sources of libsymbolize.a, relative to
+# top_srcdir, as symbolizer/Makefile.inc lists them), LIBS (the
+# symbolizer's libraries).  Without clang or its libFuzzer runtime the run
+# is skipped, with the reason, and the script exits 0.
+#
+# The sources are built with the fuzzer's flags into
+# fuzz/work/libsymbolize.a, which each target links: the linker takes
+# from it only what the target needs (fuzz_trace's stub resolver stands in
+# for the real one, so resolve.c is not taken).
 #
 # fuzz_trace starts from the seed corpus fuzz/corpus (real traces) plus
 # what earlier runs found (fuzz/work/corpus in the build tree); fuzz_elf
@@ -23,8 +29,9 @@ set -u
 
 seconds=${1:-300}
 : "${top_srcdir:?}"
+: "${SYMBOLIZE_SOURCES:?}"
 : "${CLANG:=}"
-: "${LIBS:=-ldw -lelf -liberty -lz}"
+: "${LIBS:=-lbfd -ldw -lelf -liberty -lz}"
 
 skip() {
 	echo "fuzz: skipped: $*"
@@ -34,17 +41,39 @@ skip() {
 [ -n "$CLANG" ] || skip "clang not found (configure looks for it)"
 mkdir -p fuzz/work/corpus || exit 1
 
-# The symbolizer's sources but main.c (the target has its own entry),
-# resolve.c, debuginfo.c, elfinfo.c (the stub resolver stands in for
-# them) and plan.c (capture plans, not read from traces).
 src=$top_srcdir/symbolizer
-sources=
-for f in reader meta stream symtab calls replay out_tree out_json aggregate \
-	out_report out_dot out_chrome out_folded out_flamegraph filter inputs \
-	json_header progress outbuf escape util strmap values dwinfo prologue \
-	elfinfo; do
-	sources="$sources $src/$f.c"
+FUZZ_CFLAGS="-g -O1 -std=gnu11 -DHAVE_CONFIG_H -I. -I$top_srcdir/include -I$src
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
+
+# no_fuzzer_runtime: skip the run when the build log says that clang has
+# no libFuzzer runtime.
+no_fuzzer_runtime() {
+	if grep -q -e 'libclang_rt.fuzzer' -e 'fsanitize=fuzzer' \
+		fuzz/work/build.log; then
+		skip "$CLANG has no libFuzzer runtime" \
+			"(Debian: libclang-rt-dev)"
+	fi
+}
+
+# libsymbolize.a's sources with the fuzzer's flags (-fsanitize=fuzzer
+# builds objects without a main: libFuzzer's comes at the link).
+echo "fuzz: building fuzz/work/libsymbolize.a with $CLANG"
+rm -rf fuzz/work/obj fuzz/work/libsymbolize.a
+mkdir -p fuzz/work/obj || exit 1
+: >fuzz/work/build.log
+for f in $SYMBOLIZE_SOURCES; do
+	case $f in *.c) ;; *) continue ;; esac
+	o=fuzz/work/obj/$(basename "$f" .c).o
+	# shellcheck disable=SC2086
+	$CLANG $FUZZ_CFLAGS -c -o "$o" "$top_srcdir/$f" \
+		>>fuzz/work/build.log 2>&1 || {
+		no_fuzzer_runtime
+		cat fuzz/work/build.log
+		echo "fuzz: $f does not build"
+		exit 1
+	}
 done
+ar cr fuzz/work/libsymbolize.a fuzz/work/obj/*.o || exit 1
 
 # build NAME SOURCES...: fuzz/NAME, or exit (skipped or failed).
 build() {
@@ -52,17 +81,10 @@ build() {
 	shift
 	echo "fuzz: building fuzz/$name with $CLANG"
 	# shellcheck disable=SC2086
-	if ! $CLANG -g -O1 -std=gnu11 -DHAVE_CONFIG_H -I. \
-		-I"$top_srcdir/include" -I"$src" \
-		-fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o "fuzz/$name" "$@" \
-		$LIBS >fuzz/work/build.log 2>&1
+	if ! $CLANG $FUZZ_CFLAGS -o "fuzz/$name" "$@" \
+		fuzz/work/libsymbolize.a $LIBS >fuzz/work/build.log 2>&1
 	then
-		if grep -q -e 'libclang_rt.fuzzer' -e 'fsanitize=fuzzer' \
-			fuzz/work/build.log; then
-			skip "$CLANG has no libFuzzer runtime" \
-				"(Debian: libclang-rt-dev)"
-		fi
+		no_fuzzer_runtime
 		cat fuzz/work/build.log
 		echo "fuzz: fuzz/$name does not build"
 		exit 1
@@ -98,17 +120,11 @@ run() {
 
 # The trace target: every format and filter on the seed traces.
 build fuzz_trace "$top_srcdir/fuzz/fuzz_trace.c" \
-	"$top_srcdir/fuzz/stub_resolve.c" $sources
+	"$top_srcdir/fuzz/stub_resolve.c"
 
 # The binary target: the real resolver, libdw and the plan maker (with
 # libbfd) on binaries built from the test programs, byte-flipped.
-elf_sources=
-for f in resolve debuginfo elfinfo strmap dwinfo prologue plan values util \
-	outbuf escape outfile; do
-	elf_sources="$elf_sources $src/$f.c"
-done
-LIBS="$LIBS $BFD_LIBS" build fuzz_elf "$top_srcdir/fuzz/fuzz_elf.c" \
-	$elf_sources
+build fuzz_elf "$top_srcdir/fuzz/fuzz_elf.c"
 mkdir -p fuzz/work/elf-corpus fuzz/work/elf-seeds
 for prog in fib inline; do
 	${CC:-cc} -g -O0 -o "fuzz/work/elf-seeds/$prog-O0" \

@@ -25,8 +25,18 @@ extern "C" {
 #define CTRACE_VERSION_MINOR_NUMBER 1
 #define CTRACE_VERSION_PATCH_NUMBER 0
 #define CTRACE_VERSION_STRING "0.1.0"
+/* The version as one number, (major << 16) | (minor << 8) | patch, as
+ * ctrace_version() returns it. */
+#define CTRACE_VERSION                                                        \
+	((CTRACE_VERSION_MAJOR_NUMBER << 16) |                                \
+	 (CTRACE_VERSION_MINOR_NUMBER << 8) | CTRACE_VERSION_PATCH_NUMBER)
 
 #define CTRACE_NOINSTR __attribute__((no_instrument_function))
+
+/* Returns the version of the recorder the program is linked with, as
+ * (major << 16) | (minor << 8) | patch: 0x000100 for 0.1.0.  Compare it
+ * with CTRACE_VERSION, the version of this header.  Async-signal-safe. */
+CTRACE_NOINSTR unsigned ctrace_version(void);
 
 /* ---------------------------------------------------------------------------
  * The trace file
@@ -87,9 +97,14 @@ CTRACE_NOINSTR void ctrace_mark(const char *fmt, ...)
  * those in shared libraries are not.
  * ------------------------------------------------------------------------ */
 
+/* `size` is sizeof (struct ctrace_tracepoint) in the header the
+ * tracepoint was compiled with: later versions add fields at the end only,
+ * and the recorder reads only the fields that fit in `size`.  A tracepoint
+ * too small to hold this version's fields is never enabled. */
 struct ctrace_tracepoint {
-	const char *name;
+	unsigned size;
 	volatile int enabled;
+	const char *name;
 	const char *file;
 	unsigned line;
 };
@@ -97,7 +112,8 @@ struct ctrace_tracepoint {
 #define CTRACE_TRACEPOINT(tp_name, ...)                                        \
 	do {                                                                   \
 		static struct ctrace_tracepoint ctrace_tp_ = {                 \
-			#tp_name, 0, __FILE__, __LINE__};                      \
+			sizeof(struct ctrace_tracepoint), 0, #tp_name,         \
+			__FILE__, __LINE__};                                   \
 		static struct ctrace_tracepoint *const ctrace_tp_ref_          \
 			__attribute__((section("ctrace_tracepoints"), used)) = \
 				&ctrace_tp_;                                   \
@@ -107,7 +123,8 @@ struct ctrace_tracepoint {
 	} while (0)
 
 /* Enable or disable every tracepoint whose name matches the glob
- * `pattern`.  Returns how many matched. */
+ * `pattern`.  Returns how many matched (tracepoints too small for this
+ * version, see above, are not counted). */
 CTRACE_NOINSTR int ctrace_tracepoint_enable(const char *pattern);
 CTRACE_NOINSTR int ctrace_tracepoint_disable(const char *pattern);
 /* Used by CTRACE_TRACEPOINT. */

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -192,6 +193,11 @@ extern struct ctrace_tracepoint *const __start_ctrace_tracepoints[]
 extern struct ctrace_tracepoint *const __stop_ctrace_tracepoints[]
 	__attribute__((weak, visibility("hidden")));
 
+/* The bytes of a tracepoint this recorder reads: one compiled with a later
+ * header is larger (fields added at the end), one smaller cannot be read. */
+#define TRACEPOINT_MIN_SIZE                                                   \
+	(offsetof(struct ctrace_tracepoint, line) + sizeof(unsigned))
+
 static int tracepoints_set(const char *pattern, int on)
 {
 	int n = 0;
@@ -199,7 +205,8 @@ static int tracepoints_set(const char *pattern, int on)
 		return 0;
 	for (struct ctrace_tracepoint *const *p = __start_ctrace_tracepoints;
 	     p < __stop_ctrace_tracepoints; p++)
-		if (fnmatch(pattern, (*p)->name, 0) == 0) {
+		if ((*p)->size >= TRACEPOINT_MIN_SIZE &&
+		    fnmatch(pattern, (*p)->name, 0) == 0) {
 			(*p)->enabled = on;
 			n++;
 		}

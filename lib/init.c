@@ -306,6 +306,11 @@ __attribute__((destructor(101))) static void finish_process(void)
  * Public API
  * ------------------------------------------------------------------------ */
 
+unsigned ctrace_version(void)
+{
+	return CTRACE_VERSION;
+}
+
 const char *ctrace_trace_path(void)
 {
 	if (atomic_load(&ctrace__global) != CTRACE_G_ON)

@@ -91,37 +91,20 @@ AC_SUBST([ZLIB_LIBS])
 # CTRACE_CHECK_LIBDW
 # ------------------
 # elfutils' libdw: the symbolizer reads arguments, return values and their
-# types from DWARF with it.  Required: a missing libdw is an error naming
-# libdw-dev.  Sets DW_LIBS, defines HAVE_LIBDW and the automake conditional
-# HAVE_LIBDW.
+# types, call sites and CFI from DWARF with it.  Required.  Sets DW_LIBS.
 AC_DEFUN([CTRACE_CHECK_LIBDW], [
-AC_ARG_WITH([libdw],
-  [AS_HELP_STRING([--with-libdw], [elfutils libdw (required) @<:@default=yes@:>@])],
-  [], [with_libdw=yes])
-AS_IF([test "x$with_libdw" = xno],
-  [AC_MSG_ERROR([libdw is required: install libdw-dev (apt-get install libdw-dev)])])
-ctrace_have_libdw=no
-AS_IF([test "x$with_libdw" != xno], [
-  AC_CHECK_HEADER([elfutils/libdw.h], [
-    AC_CACHE_CHECK([for libdw], [ctrace_cv_lib_dw], [
-      ctrace_save_LIBS=$LIBS
-      LIBS="-ldw -lelf $LIBS"
-      AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <elfutils/libdw.h>]],
-          [[return dwarf_begin (-1, DWARF_C_READ) != 0;]])],
-        [ctrace_cv_lib_dw=yes], [ctrace_cv_lib_dw=no])
-      LIBS=$ctrace_save_LIBS
-    ])
-    ctrace_have_libdw=$ctrace_cv_lib_dw
-  ])
+AC_CHECK_HEADER([elfutils/libdw.h], [],
+  [AC_MSG_ERROR([elfutils/libdw.h not found: install libdw-dev (apt-get install libdw-dev)])])
+AC_CACHE_CHECK([for libdw], [ctrace_cv_lib_dw], [
+  ctrace_save_LIBS=$LIBS
+  LIBS="-ldw -lelf $LIBS"
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <elfutils/libdw.h>]],
+      [[return dwarf_begin (-1, DWARF_C_READ) != 0;]])],
+    [ctrace_cv_lib_dw=yes], [ctrace_cv_lib_dw=no])
+  LIBS=$ctrace_save_LIBS
 ])
-AS_IF([test "x$ctrace_have_libdw" = xyes], [
-  DW_LIBS="-ldw -lelf"
-  AC_DEFINE([HAVE_LIBDW], [1], [Define to 1 if elfutils libdw is usable.])
-], [
-  DW_LIBS=
-  AS_IF([test "x$with_libdw" = xyes],
-    [AC_MSG_ERROR([libdw not found: install libdw-dev (apt-get install libdw-dev)])])
-])
+AS_IF([test "x$ctrace_cv_lib_dw" != xyes],
+  [AC_MSG_ERROR([libdw cannot be linked: install libdw-dev (apt-get install libdw-dev)])])
+DW_LIBS="-ldw -lelf"
 AC_SUBST([DW_LIBS])
-AM_CONDITIONAL([HAVE_LIBDW], [test "x$ctrace_have_libdw" = xyes])
 ])

@@ -3,6 +3,11 @@
 # binaries and bad options: it must answer with exit status 0, 1 or 2 and
 # a message naming the file, never crash.  badinput-san.sh runs this
 # script again with the symbolizer built with sanitizers.
+#
+# The cases fuzz and fuzz-threads (tests/fuzz-trace.py: thousands of
+# damaged copies of real traces) are slow and run only with
+# CTRACE_TEST_SLOW=yes, which make check-slow sets; make fuzz's libFuzzer
+# target covers the same reader.
 
 . "$(dirname "$0")/lib.sh"
 test_init badinput
@@ -154,7 +159,13 @@ case_valid_then_bad() {
 	grep -q -F '| } /* main */' out || fail "the valid trace is not printed"
 }
 
+# need_slow: skip the case unless the slow cases were asked for.
+need_slow() {
+	[ "${CTRACE_TEST_SLOW:-}" = yes ] || skip "slow: make check-slow runs it"
+}
+
 case_fuzz() {
+	need_slow
 	need_python
 	make_trace trace.bin
 	mkdir fuzz
@@ -163,6 +174,7 @@ case_fuzz() {
 }
 
 case_fuzz_threads() {
+	need_slow
 	need_python
 	use_config "$(configs | head -n 1)"
 	build_c threads-busy "$PROGS/threads-busy.c"

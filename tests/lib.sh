@@ -10,10 +10,16 @@
 #
 # Each case runs in a subshell with its output captured; any helper that
 # finds a problem prints it and exits the subshell with status 1 (77 to
-# skip the case).  run_case prints `ok NAME', `skip NAME' or `FAIL NAME'
-# followed by the captured output (a diff, the symbolizer's messages).
-# test_finish prints `N passed, N failed[, N skipped]' and gives the
-# script's exit status: 1 if any case failed, 77 if every case skipped.
+# skip the case).  The script speaks TAP, which `make check' reads through
+# automake's tap-driver.sh: run_case prints `ok N - NAME', `ok N - NAME
+# # SKIP REASON' or `not ok N - NAME' followed by the captured output as
+# `# ' comment lines (a diff, the symbolizer's messages), then a comment
+# `# NAME took N s' (where the time of a script goes).  test_finish
+# prints the plan `1..N' and a `# N passed, N failed' comment, and gives
+# the script's exit status: 1 if any case failed, 77 if every case skipped.
+#
+# CASES (a space-separated list of shell globs) runs only the cases whose
+# name matches one of them: make check TESTS=tests/calls.sh CASES='fib*'.
 #
 # The environment comes from `make check' (AM_TESTS_ENVIRONMENT); outside
 # make the defaults below assume the current directory is the build tree.
@@ -62,6 +68,7 @@ ulimit -c 0 2>/dev/null || true
 test_passed=0
 test_failed=0
 test_skipped=0
+test_count=0
 
 # test_init NAME: start a script; its scratch directory is $WORK.  A name
 # set in CTRACE_TEST_NAME wins, so that a wrapper can rerun a script
@@ -73,48 +80,117 @@ test_init() {
 	mkdir -p "$WORK" || exit 99
 }
 
+# case_selected NAME: true when CASES is empty or one of its globs
+# matches NAME.
+case_selected() {
+	[ -n "${CASES:-}" ] || return 0
+	# The globs are patterns, not file names: no expansion.
+	case $- in *f*) cs_had_f=1 ;; *) cs_had_f=0 ;; esac
+	set -f
+	cs_found=1
+	for cs_glob in $CASES; do
+		# shellcheck disable=SC2254
+		case $1 in $cs_glob) cs_found=0 ;; esac
+	done
+	[ $cs_had_f = 1 ] || set +f
+	return $cs_found
+}
+
 # run_case NAME FUNCTION ARGS...: run FUNCTION ARGS in a subshell, in its
-# own directory $WORK/NAME, and report.
+# own directory $WORK/NAME, and report it as one TAP result.  A case that
+# CASES does not select does not run and is not counted.
 run_case() {
 	rc_name=$1
 	shift
+	case_selected "$rc_name" || return 0
 	rc_dir=$WORK/$rc_name
 	rm -rf "$rc_dir"
 	mkdir -p "$rc_dir"
+	rc_start=$(date +%s)
 	(cd "$rc_dir" && "$@") >"$rc_dir.log" 2>&1 </dev/null
 	rc_status=$?
+	rc_seconds=$(($(date +%s) - rc_start))
+	test_count=$((test_count + 1))
 	case $rc_status in
 	0)
-		echo "ok $rc_name"
+		echo "ok $test_count - $rc_name"
 		test_passed=$((test_passed + 1))
 		;;
 	77)
-		echo "skip $rc_name: $(tail -n 1 "$rc_dir.log")"
+		echo "ok $test_count - $rc_name # SKIP $(tail -n 1 "$rc_dir.log")"
 		test_skipped=$((test_skipped + 1))
 		;;
 	*)
-		echo "FAIL $rc_name"
-		sed -n '1,200p' "$rc_dir.log"
+		echo "not ok $test_count - $rc_name"
+		sed -n -e '1,200s/^/# /p' "$rc_dir.log"
 		test_failed=$((test_failed + 1))
+		;;
+	esac
+	# where a script's time goes, for splitting it
+	echo "# $rc_name took $rc_seconds s"
+}
+
+# tap_results STATUS NAME: read lines `ok NAME...', `FAIL NAME...' and
+# `skip NAME: REASON' (the results of a program that reports its own
+# cases, such as tests/values/run.py, which exited with STATUS) on stdin
+# and print them as TAP results numbered after the cases run so far;
+# other lines become `# ' comments.  A STATUS other than 0 or 77 with no
+# failed result is one failed result NAME.  Counts the results for
+# test_finish.
+tap_results() {
+	tr_status=$1
+	tr_name=$2
+	tr_out=$WORK/tap_results.$$
+	awk -v n="$test_count" -v out="$tr_out" '
+	/^ok / { n++; p++; sub(/^ok /, ""); print "ok " n " - " $0; next }
+	/^FAIL / { n++; f++; sub(/^FAIL /, ""); print "not ok " n " - " $0; next }
+	/^skip / {
+		n++; s++; sub(/^skip /, "")
+		name = $0; reason = $0
+		sub(/:.*/, "", name); sub(/^[^:]*: */, "", reason)
+		print "ok " n " - " name " # SKIP " reason
+		next
+	}
+	{ print "# " $0 }
+	END { print n, p + 0, f + 0, s + 0 > out }'
+	read -r test_count tr_p tr_f tr_s <"$tr_out"
+	rm -f "$tr_out"
+	test_passed=$((test_passed + tr_p))
+	test_failed=$((test_failed + tr_f))
+	test_skipped=$((test_skipped + tr_s))
+	case $tr_status in
+	0 | 77) ;;
+	*)
+		if [ "$tr_f" -eq 0 ]; then
+			test_count=$((test_count + 1))
+			test_failed=$((test_failed + 1))
+			echo "not ok $test_count - $tr_name (exit status $tr_status)"
+		fi
 		;;
 	esac
 }
 
-# test_finish: summary line and exit status.  A script that passed removes
-# its scratch directory; a failed one keeps it for inspection.
+# test_finish: the plan, a summary comment and the exit status.  A script
+# that passed removes its scratch directory; a failed one keeps it for
+# inspection.
 test_finish() {
-	if [ "$test_skipped" -gt 0 ]; then
-		echo "$test_passed passed, $test_failed failed, $test_skipped skipped"
+	if [ "$test_count" -eq 0 ]; then
+		echo "1..0 # SKIP no case${CASES:+ matches CASES='$CASES'}"
 	else
-		echo "$test_passed passed, $test_failed failed"
+		echo "1..$test_count"
+	fi
+	if [ "$test_skipped" -gt 0 ]; then
+		echo "# $test_passed passed, $test_failed failed, $test_skipped skipped"
+	else
+		echo "# $test_passed passed, $test_failed failed"
 	fi
 	if [ "$test_failed" -gt 0 ]; then
-		echo "scratch files kept in $WORK"
+		echo "# scratch files kept in $WORK"
 		exit 1
 	fi
 	rm -rf "$WORK"
 	rmdir "$top_builddir/tests/work" 2>/dev/null
-	if [ "$test_passed" -eq 0 ] && [ "$test_skipped" -gt 0 ]; then
+	if [ "$test_passed" -eq 0 ]; then
 		exit 77
 	fi
 	exit 0
@@ -134,8 +210,7 @@ skip() {
 
 # skip_script REASON: the whole script's prerequisite is missing.
 skip_script() {
-	echo "skip: $*"
-	echo "0 passed, 0 failed, 1 skipped"
+	echo "1..0 # SKIP $*"
 	exit 77
 }
 
@@ -151,6 +226,11 @@ need_python() {
 # $CC, clang is $CLANG when found), optimization, PIE or not.  Setting
 # CTRACE_TEST_CONFIGS narrows the list (e.g. "cc-O0-pie").
 configs() {
+	configs_all | configs_part
+}
+
+# configs_all: as configs, whatever CTRACE_TEST_PART says.
+configs_all() {
 	if [ -n "${CTRACE_TEST_CONFIGS:-}" ]; then
 		echo "$CTRACE_TEST_CONFIGS"
 		return
@@ -164,10 +244,27 @@ configs() {
 	done
 }
 
+# configs_part: the configurations on stdin (one a line) that belong to
+# part K of N when CTRACE_TEST_PART=K/N (the Kth, then every Nth after
+# it), all of them when it is unset.  A long script split into parts, each
+# a wrapper that sets CTRACE_TEST_PART and its own CTRACE_TEST_NAME (e.g.
+# tests/trees-2.sh), runs in parallel under make -j; each configuration's
+# binaries are built in one part only.
+configs_part() {
+	case ${CTRACE_TEST_PART:-} in
+	'') cat ;;
+	*/*)
+		awk -v k="${CTRACE_TEST_PART%/*}" -v n="${CTRACE_TEST_PART#*/}" \
+			'(NR - 1) % n == k - 1'
+		;;
+	*) fail "CTRACE_TEST_PART=$CTRACE_TEST_PART is not K/N" ;;
+	esac
+}
+
 # configs_pie: as configs, PIE only (for programs where non-PIE adds
 # nothing: shared libraries are position-independent anyway).
 configs_pie() {
-	configs | grep -e '-pie$'
+	configs_all | grep -e '-pie$' | configs_part
 }
 
 # use_config CONFIG: select the compiler and flags for build_c/build_cxx.

@@ -4,6 +4,7 @@
  * environment (set by control.sh) picks the recorder's settings. */
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,6 +36,35 @@ NI int rows(int n)
 	CTRACE_TRACEPOINT(tp_rows, "rows=%d", n);
 	CTRACE_TRACEPOINT(tp_other, "other=%d", n);
 	return n;
+}
+
+/* ---- the interface's versions ------------------------------------------ */
+
+/* Tracepoints as another version of the header would compile them: one
+ * too small for this recorder (never enabled), one from a later version
+ * with a field added at the end (enabled: the recorder reads its prefix). */
+static struct ctrace_tracepoint abi_small = {
+	offsetof(struct ctrace_tracepoint, line), 0, "abi_small", __FILE__, 1};
+static struct {
+	struct ctrace_tracepoint tp;
+	long added;
+} abi_later = {{sizeof abi_later, 0, "abi_later", __FILE__, 2}, 7};
+static struct ctrace_tracepoint *const abi_refs[]
+	__attribute__((section("ctrace_tracepoints"), used)) = {
+		&abi_small, &abi_later.tp};
+
+NI void abi(void)
+{
+	unsigned v = ctrace_version();
+	printf("version %u.%u.%u header %s %s\n", v >> 16, (v >> 8) & 0xff,
+	       v & 0xff, CTRACE_VERSION_STRING,
+	       v == CTRACE_VERSION ? "same" : "differs");
+	int n = ctrace_tracepoint_enable("abi_small");
+	printf("abi_small %d enabled %d\n", n, abi_small.enabled);
+	n = ctrace_tracepoint_enable("abi_later");
+	printf("abi_later %d enabled %d\n", n, abi_later.tp.enabled);
+	printf("abi_* %d\n", ctrace_tracepoint_disable("abi_*"));
+	(void)abi_refs;
 }
 
 /* ---- callback ---------------------------------------------------------- */
@@ -102,6 +132,8 @@ int main(int argc, char **argv)
 		rows(4);
 		printf("disabled %d\n", ctrace_tracepoint_disable("tp_*"));
 		rows(5);
+	} else if (!strcmp(s, "abi")) {
+		abi();
 	} else if (!strcmp(s, "callback")) {
 		ctrace_set_callback(count, NULL);
 		work(1);

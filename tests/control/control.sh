@@ -48,6 +48,23 @@ case_callback() {
 	compare want.out trace.bin.out
 }
 
+# ctrace_version() is the version of the header and of the package, and
+# the recorder enables a tracepoint by the size it was compiled with: one
+# too small never, one from a later (larger) header by its prefix.
+case_abi() {
+	use_config "$1"
+	build_c control "$top_srcdir/tests/control/control.c"
+	run_traced trace.bin "$BIN/control" abi
+	version=$("$CTRACE_SYMBOLIZE" --version | sed -n '1s/.* //p')
+	cat >want.out <<EOF
+version $version header $version same
+abi_small 0 enabled 0
+abi_later 1 enabled 1
+abi_* 1
+EOF
+	compare want.out trace.bin.out
+}
+
 # A filtered-out function must not reach the trace at all.
 case_filter_bytes() {
 	use_config "$1"
@@ -86,5 +103,6 @@ for cfg in $(configs_pie); do
 		CTRACE_SIGNAL=USR2
 	run_case "marks-$cfg" case_marks "$cfg"
 	run_case "callback-$cfg" case_callback "$cfg"
+	run_case "abi-$cfg" case_abi "$cfg"
 done
 test_finish

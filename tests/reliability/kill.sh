@@ -3,10 +3,21 @@
 # without error, and holds every call that returned before the kill.  The
 # program counts leaf()'s returns in a shared file after each one, so the
 # count read after the kill is a lower bound of the calls in the trace,
-# and one more may have returned before it was counted.
+# and one more may have returned before it was counted.  Each kill comes
+# a random 5 to 120 ms after the first call was counted.
 
 . "$(dirname "$0")/rel.sh"
 test_init reliability-kill
+
+# counted: the count of leaf() returns the program wrote in ./count (0
+# before it wrote one).
+counted() {
+	if [ -s count ]; then
+		od -An -t d8 -N8 count | tr -d ' '
+	else
+		echo 0
+	fi
+}
 
 case_kill() {
 	use_config "$1"
@@ -18,12 +29,24 @@ case_kill() {
 		CTRACE_OUTPUT=trace CTRACE_CHUNK_SIZE=$3 "$BIN/life" count \
 			"$PWD/count" &
 		pid=$!
+		# The random moment counts from the first return of leaf(),
+		# not from the start: on a loaded machine a time alone can
+		# fire before the first instrumented call, when no trace
+		# exists yet.
+		waited=0
+		while [ "$(counted)" -eq 0 ]; do
+			kill -0 $pid 2>/dev/null ||
+				fail "run $i: life count ended before its first call"
+			waited=$((waited + 1))
+			[ $waited -le 3000 ] ||
+				fail "run $i: no call counted after 30 s"
+			sleep 0.01
+		done
 		sleep "$(awk -v ms="$delay" 'BEGIN { printf "%.3f", ms / 1000 }')"
 		kill -KILL $pid
 		wait $pid 2>/dev/null
 		[ -f trace ] || fail "run $i: no trace after ${delay} ms"
-		counted=0
-		[ -s count ] && counted=$(od -An -t d8 -N8 count | tr -d ' ')
+		counted=$(counted)
 		"$CTRACE_SYMBOLIZE" -f report trace >report 2>report.err
 		status=$?
 		if [ $status -ne 0 ] || [ -s report.err ]; then

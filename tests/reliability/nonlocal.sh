@@ -4,7 +4,8 @@
 # yields from nested calls, a call with a big frame after longjmp, and
 # thousands of random longjmps, C++ throws and coroutine switches through
 # frames of many sizes, and siglongjmp out of a timer signal's handler at
-# random points, the recorder included.
+# random points, the recorder included.  make check runs it in two parts,
+# nonlocal-1.sh and nonlocal-2.sh, each on half of the configurations.
 
 . "$(dirname "$0")/rel.sh"
 test_init reliability-nonlocal

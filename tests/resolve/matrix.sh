@@ -30,8 +30,9 @@
 # Environment: COMPILERS (gcc and/or clang), CC, CLANG, HAVE_M32,
 # top_srcdir, top_builddir; OBJCOPY, STRIP; VERBOSE=1 shows every check.  Works in
 # tests/work/resolve-COMPILERS below the build tree, removed if all pass.
-# Prints "ok N - CASE", "FAIL N - CASE" or "skip N - CASE (why)" per case
-# and exits 1 if any case failed, 77 (skipped) if none could run.
+# Speaks TAP: "ok N - CASE", "not ok N - CASE" or "ok N - CASE # SKIP
+# why" per case, then the plan; exits 1 if any case failed, 77 (skipped)
+# if none could run.  CASES (shell globs) runs only the matching cases.
 
 set -u
 
@@ -66,15 +67,28 @@ n=0
 failed=0
 ran=
 
-result() { # STATUS CASE [WHY]
+# result ok|skip|FAIL CASE [WHY]: one TAP result.  CASES (shell globs)
+# runs only the cases whose name matches: see selected.
+result() {
 	n=$((n + 1))
-	if [ $# -gt 2 ]; then
-		echo "$1 $n - $2 ($3)"
-	else
-		echo "$1 $n - $2"
-	fi
-	[ "$1" = FAIL ] && failed=$((failed + 1))
+	case $1 in
+	ok) echo "ok $n - $2${3:+ ($3)}" ;;
+	skip) echo "ok $n - $2 # SKIP ${3:-}" ;;
+	*) echo "not ok $n - $2${3:+ ($3)}"; failed=$((failed + 1)) ;;
+	esac
 	return 0
+}
+
+# selected CASE: true when CASES is empty or one of its globs matches.
+selected() {
+	[ -n "${CASES:-}" ] || return 0
+	set -f
+	for glob in $CASES; do
+		# shellcheck disable=SC2254
+		case $1 in $glob) set +f; return 0 ;; esac
+	done
+	set +f
+	return 1
 }
 
 # compile CC LANG OUT FLAGS... -- builds the fixture program.
@@ -106,6 +120,7 @@ build_id_path() { # PROG DIR -- DIR/.build-id/xx/rest.debug for PROG
 # one_case NAME CC LANG OPT VARIANT
 one_case() {
 	name=$1 cc=$2 lang=$3 opt=$4 variant=$5
+	selected "$name" || return 0
 	dir=$work/$name
 	prog=$dir/prog
 	mkdir -p "$dir" || return
@@ -245,6 +260,11 @@ for compiler in $COMPILERS; do
 	done
 done
 
+if [ "$n" -eq 0 ]; then
+	echo "1..0 # SKIP no case${CASES:+ matches CASES='$CASES'}"
+else
+	echo "1..$n"
+fi
 echo "# $n cases, $failed failed"
 if [ "$failed" != 0 ]; then
 	echo "# kept $work"

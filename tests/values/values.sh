@@ -13,27 +13,25 @@
 test_init values
 [ -n "$PYTHON3" ] || skip_script "python3 not found"
 : "${CTRACE_VALUES_SEEDS:=1,2,4}"
+# run.py prints a line per build (ok, FAIL or skip): tap_results makes
+# them TAP results.
 "$PYTHON3" "$top_srcdir/tests/values/run.py" --seeds "$CTRACE_VALUES_SEEDS" \
 	--jobs 2 --work "$WORK" --floor "$top_srcdir/tests/values/floor.txt" \
-	--table "$top_builddir/tests/values-coverage.md"
-status=$?
+	--table "$top_builddir/tests/values-coverage.md" >"$WORK/run.out" 2>&1
+tap_results $? "seeds $CTRACE_VALUES_SEEDS" <"$WORK/run.out"
 # Programs of other seeds that showed wrong values before a fix, on the
 # build that showed them (gcc -Os: a struct in a register its DWARF names
 # after the prologue changed it).
 for pair in "3:gcc -Os x86_64"; do
 	"$PYTHON3" "$top_srcdir/tests/values/run.py" --seeds "${pair%%:*}" \
-		--build "${pair#*:}" --jobs 1 --work "$WORK" || status=1
+		--build "${pair#*:}" --jobs 1 --work "$WORK" >"$WORK/run.out" 2>&1
+	tap_results $? "seed $pair" <"$WORK/run.out"
 done
 # The programs reduce.py made of earlier findings.
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
 	[ -f "$f" ] || continue
-	"$PYTHON3" "$top_srcdir/tests/values/run.py" --work "$WORK" --source "$f"
-	case $? in 0 | 77) ;; *) status=1 ;; esac
+	"$PYTHON3" "$top_srcdir/tests/values/run.py" --work "$WORK" --source "$f" \
+		>"$WORK/run.out" 2>&1
+	tap_results $? "${f##*/}" <"$WORK/run.out"
 done
-if [ $status -eq 0 ]; then
-	rm -rf "$WORK"
-	rmdir "$top_builddir/tests/work" 2>/dev/null
-else
-	echo "scratch files kept in $WORK"
-fi
-exit $status
+test_finish

@@ -1,0 +1,7 @@
+#!/bin/sh
+# trees-2.sh -- tests/trees.sh on part 2 of 3 of its configurations (see
+# configs_part in tests/lib.sh).
+CTRACE_TEST_PART=2/3
+CTRACE_TEST_NAME=trees-2
+export CTRACE_TEST_PART CTRACE_TEST_NAME
+exec ${CONFIG_SHELL:-/bin/sh} "$(dirname "$0")/trees.sh"
