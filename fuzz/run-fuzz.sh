@@ -45,6 +45,8 @@ for f in reader meta stream symtab calls replay out_tree out_json aggregate \
 	elfinfo; do
 	sources="$sources $src/$f.c"
 done
+# The helpers every program compiles in (common/Makefile.inc).
+common_sources="$top_srcdir/common/duration.c $top_srcdir/common/signame.c"
 
 # build NAME SOURCES...: fuzz/NAME, or exit (skipped or failed).
 build() {
@@ -53,7 +55,7 @@ build() {
 	echo "fuzz: building fuzz/$name with $CLANG"
 	# shellcheck disable=SC2086
 	if ! $CLANG -g -O1 -std=gnu11 -DHAVE_CONFIG_H -I. \
-		-I"$top_srcdir/include" -I"$src" \
+		-I"$top_srcdir/include" -I"$top_srcdir/common" -I"$src" \
 		-fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o "fuzz/$name" "$@" \
 		$LIBS >fuzz/work/build.log 2>&1
@@ -98,7 +100,7 @@ run() {
 
 # The trace target: every format and filter on the seed traces.
 build fuzz_trace "$top_srcdir/fuzz/fuzz_trace.c" \
-	"$top_srcdir/fuzz/stub_resolve.c" $sources
+	"$top_srcdir/fuzz/stub_resolve.c" $sources $common_sources
 
 # The binary target: the real resolver, libdw and the plan maker (with
 # libbfd) on binaries built from the test programs, byte-flipped.
@@ -108,7 +110,7 @@ for f in resolve debuginfo elfinfo strmap dwinfo prologue plan values util \
 	elf_sources="$elf_sources $src/$f.c"
 done
 LIBS="$LIBS $BFD_LIBS" build fuzz_elf "$top_srcdir/fuzz/fuzz_elf.c" \
-	$elf_sources
+	$elf_sources $common_sources
 mkdir -p fuzz/work/elf-corpus fuzz/work/elf-seeds
 for prog in fib inline; do
 	${CC:-cc} -g -O0 -o "fuzz/work/elf-seeds/$prog-O0" \

@@ -253,22 +253,12 @@ static void compute_args_max(void)
 	ctrace__args_max_bytes = ARGS_MAX(strings);
 }
 
-static uint8_t *put_sleb(uint8_t *p, intptr_t v)
-{
-	while (v < -64 || v > 63) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7; /* arithmetic shift: gcc and clang */
-	}
-	*p++ = (uint8_t)(v & 0x7f);
-	return p;
-}
-
 /* A block's address: a u64, or in the short form (base != 0) an sleb
  * relative to base, the stack pointer. */
 static uint8_t *put_address(uint8_t *p, uintptr_t addr, uintptr_t base)
 {
 	if (base != 0)
-		return put_sleb(p, (intptr_t)(addr - base));
+		return ctrace__sleb_put(p, (intptr_t)(addr - base));
 	uint64_t a = addr;
 	memcpy(p, &a, 8);
 	return p + 8;
@@ -278,12 +268,7 @@ static uint8_t *put_block_header(uint8_t *p, uintptr_t addr, size_t len,
 				 uintptr_t base)
 {
 	p = put_address(p, addr, base);
-	while (len >= 0x80) {
-		*p++ = (uint8_t)(len | 0x80);
-		len >>= 7;
-	}
-	*p++ = (uint8_t)len;
-	return p;
+	return ctrace__uleb_put(p, len);
 }
 
 /* Stack memory [start, end), cut to what is known to be mapped: from the
@@ -446,7 +431,7 @@ static inline uint8_t *put_short_regs(uint8_t *p, const struct ctrace__regs *r,
 		}
 		prev = x;
 		*p++ = regno;
-		p = put_sleb(p, v);
+		p = ctrace__sleb_put(p, v);
 	}
 	*count = (uint8_t)(n | ((sp / PTR_SIZE) & 0x1f) << 3);
 	return p;
@@ -460,7 +445,7 @@ static void write_args_regs(struct ctrace__stream *s,
 			    const struct ctrace__plan_entry *e)
 {
 	uint8_t *rec = s->cur;
-	uint8_t *p = put_sleb(rec + 3, (intptr_t)(r->pc - fn));
+	uint8_t *p = ctrace__sleb_put(rec + 3, (intptr_t)(r->pc - fn));
 	p = put_short_regs(p, r, e->regs_sel);
 	rec[1] = CTRACE_REC_ARGS_SHORT;
 	rec[2] = (uint8_t)(p - (rec + 3));
@@ -486,7 +471,7 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 	uint8_t *rec = s->cur, *p = rec + (short_form ? 3 : 4);
 	uint8_t *payload = p;
 	if (short_form) {
-		p = put_sleb(p, (intptr_t)(r->pc - fn));
+		p = ctrace__sleb_put(p, (intptr_t)(r->pc - fn));
 		p = put_short_regs(p, r, e->regs_sel);
 	} else {
 		/* All the registers. */

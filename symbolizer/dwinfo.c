@@ -125,7 +125,7 @@ int capture_parse(const uint8_t *p, size_t len, struct capture *c)
 			return -1;
 		addr = load_u64(p);
 		p += 8;
-		if (read_uleb(&p, end, &blen) < 0 || blen > (uint64_t)(end - p))
+		if (ctrace__uleb_get(&p, end, &blen) < 0 || blen > (uint64_t)(end - p))
 			return -1;
 		c->blocks[c->nblocks++] =
 			(struct capture_block){addr, (size_t)blen, p};
@@ -139,7 +139,7 @@ uint8_t *args_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 {
 	const uint8_t *end = p + len;
 	int64_t d;
-	if (read_sleb(&p, end, &d) < 0 || p == end)
+	if (ctrace__sleb_get(&p, end, &d) < 0 || p == end)
 		return NULL;
 	/* The count, and bits of the stack pointer in words: the recorder's
 	 * and the ENTRY's must agree. */
@@ -163,7 +163,7 @@ uint8_t *args_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 			goto bad;
 		uint8_t regno = *p++;
 		*q++ = regno & 0x3f;
-		if (read_sleb(&p, end, &d) < 0 || (regno & 0xc0) == 0xc0)
+		if (ctrace__sleb_get(&p, end, &d) < 0 || (regno & 0xc0) == 0xc0)
 			goto bad;
 		uint64_t value = (uint64_t)d & addr_mask;
 		if (regno & 0x80) /* relative to the stack pointer */
@@ -176,8 +176,8 @@ uint8_t *args_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 	}
 	while (p < end) {
 		uint64_t blen;
-		if (read_sleb(&p, end, &d) < 0 ||
-		    read_uleb(&p, end, &blen) < 0 ||
+		if (ctrace__sleb_get(&p, end, &d) < 0 ||
+		    ctrace__uleb_get(&p, end, &blen) < 0 ||
 		    blen > (uint64_t)(end - p))
 			goto bad;
 		uint64_t addr = (sp + (uint64_t)d) & addr_mask;

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "ctrace_format.h"
+#include "leb128.h"
 #include "resolve.h"
 
 #define PROGRAM_NAME "ctrace-symbolize"
@@ -114,57 +115,6 @@ static inline uint32_t load_u32(const uint8_t *p)
 	uint32_t v;
 	memcpy(&v, p, sizeof v);
 	return v;
-}
-
-/* Reads an unsigned LEB128 number from [*p, end).  Returns 0 and advances
- * *p, or -1 when the number runs past end or is longer than 10 bytes. */
-static inline int read_uleb(const uint8_t **p, const uint8_t *end,
-			    uint64_t *out)
-{
-	const uint8_t *q = *p;
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (q < end) {
-		uint8_t b = *q++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			*p = q;
-			*out = v;
-			return 0;
-		}
-		shift += 7;
-		if (shift >= 70)
-			return -1;
-	}
-	return -1;
-}
-
-/* The same for a signed LEB128 number. */
-static inline int read_sleb(const uint8_t **p, const uint8_t *end,
-			    int64_t *out)
-{
-	const uint8_t *q = *p;
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (q < end) {
-		uint8_t b = *q++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~(uint64_t)0 << shift; /* sign */
-			*p = q;
-			*out = (int64_t)v;
-			return 0;
-		}
-		if (shift >= 70)
-			return -1;
-	}
-	return -1;
 }
 
 /* ---------------------------------------------------------------------------

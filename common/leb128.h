@@ -1,0 +1,104 @@
+/* leb128.h -- LEB128 numbers, as the trace format and DWARF write them.
+ *
+ * One encoder and one decoder for the recorder (which writes the trace and
+ * reads .eh_frame), the symbolizer and the test tools.  Header-only and
+ * always inlined: the recorder's hot path writes a time delta and a stack
+ * delta per event with them, at no call's cost.  libc-free.
+ */
+#ifndef CTRACE_COMMON_LEB128_H
+#define CTRACE_COMMON_LEB128_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The longest LEB128 encoding of a 64-bit number. */
+#define CTRACE_LEB128_MAX 10
+
+#define CTRACE__LEB_INLINE static inline __attribute__((always_inline, unused))
+
+/* Writes v at p as unsigned LEB128; returns the byte after it. */
+CTRACE__LEB_INLINE uint8_t *ctrace__uleb_put(uint8_t *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+/* Writes v at p as signed LEB128; returns the byte after it. */
+CTRACE__LEB_INLINE uint8_t *ctrace__sleb_put(uint8_t *p, int64_t v)
+{
+	while (v < -64 || v > 63) {
+		*p++ = (uint8_t)(v | 0x80);
+		v >>= 7; /* arithmetic shift: gcc and clang */
+	}
+	*p++ = (uint8_t)(v & 0x7f);
+	return p;
+}
+
+/* The bytes ctrace__uleb_put writes for v. */
+CTRACE__LEB_INLINE size_t ctrace__uleb_size(uint64_t v)
+{
+	size_t n = 1;
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/* Reads an unsigned LEB128 number from [*p, end).  Returns 0 and advances
+ * *p, or -1 (and leaves *p) when the number runs past end or is longer
+ * than CTRACE_LEB128_MAX bytes.  Bits beyond the 64th are dropped. */
+CTRACE__LEB_INLINE int ctrace__uleb_get(const uint8_t **p, const uint8_t *end,
+					uint64_t *out)
+{
+	const uint8_t *q = *p;
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (q < end) {
+		uint8_t b = *q++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*p = q;
+			*out = v;
+			return 0;
+		}
+		shift += 7;
+		if (shift >= 7 * CTRACE_LEB128_MAX)
+			return -1;
+	}
+	return -1;
+}
+
+/* The same for a signed LEB128 number. */
+CTRACE__LEB_INLINE int ctrace__sleb_get(const uint8_t **p, const uint8_t *end,
+					int64_t *out)
+{
+	const uint8_t *q = *p;
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (q < end) {
+		uint8_t b = *q++;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			if (shift < 64 && (b & 0x40))
+				v |= ~(uint64_t)0 << shift; /* sign */
+			*p = q;
+			*out = (int64_t)v;
+			return 0;
+		}
+		if (shift >= 7 * CTRACE_LEB128_MAX)
+			return -1;
+	}
+	return -1;
+}
+
+#endif /* CTRACE_COMMON_LEB128_H */
