@@ -41,8 +41,8 @@ src=$top_srcdir/symbolizer
 sources=
 for f in reader meta stream symtab calls replay out_tree out_json aggregate \
 	out_report out_dot out_chrome out_folded out_flamegraph filter inputs \
-	json_header progress outbuf escape util strmap values dwinfo prologue \
-	elfinfo; do
+	json_header progress outbuf escape util strmap values payload dwinfo \
+	prologue elfinfo; do
 	sources="$sources $src/$f.c"
 done
 # The helpers every program compiles in (common/Makefile.inc).
@@ -105,8 +105,8 @@ build fuzz_trace "$top_srcdir/fuzz/fuzz_trace.c" \
 # The binary target: the real resolver, libdw and the plan maker (with
 # libbfd) on binaries built from the test programs, byte-flipped.
 elf_sources=
-for f in resolve debuginfo elfinfo strmap dwinfo prologue plan values util \
-	outbuf escape outfile; do
+for f in resolve debuginfo elfinfo strmap dwinfo prologue plan values \
+	payload util outbuf escape outfile; do
 	elf_sources="$elf_sources $src/$f.c"
 done
 LIBS="$LIBS $BFD_LIBS" build fuzz_elf "$top_srcdir/fuzz/fuzz_elf.c" \

@@ -36,13 +36,13 @@ static void compute_args_max(void);
 
 #define PTR_SIZE sizeof(uintptr_t)
 #if defined(__x86_64__)
-static const uint8_t saved_regnos[CTRACE_NREGS] = {3, 6, 12, 13, 14, 15};
+static const uint8_t saved_regnos[CTRACE_NREGS] = CTRACE_SAVED_REGS_X86_64;
 #define RET0 rax
 #define RET1 rdx
 #else
 #define RET0 eax
 #define RET1 edx
-static const uint8_t saved_regnos[CTRACE_NREGS] = {3, 6, 7, 5};
+static const uint8_t saved_regnos[CTRACE_NREGS] = CTRACE_SAVED_REGS_I386;
 #endif
 
 /* Stack windows: below the frame (spills, -O0 slots) and above it (stack
@@ -239,7 +239,8 @@ static uintptr_t cfa_of(const struct cfa_rule *rule,
 
 /* Block headers take up to 14 bytes in the short form. */
 #define ARGS_MAX(strings)                                                    \
-	(4 + 24 + 1 + CTRACE_NREGS * 9 + 2 * 14 + WINDOW_JOINED +          \
+	(4 + CTRACE_ARGS_REGS + CTRACE_NREGS * CTRACE_ARGS_REG_BYTES +      \
+	 2 * 14 + WINDOW_JOINED +                                            \
 	 CTRACE_PLAN_MAX_MEM * 14 + CTRACE_PLAN_MAX_BYTES +                  \
 	 CTRACE_PLAN_MAX_STR * 14 + (strings))
 
@@ -421,11 +422,11 @@ static inline uint8_t *put_short_regs(uint8_t *p, const struct ctrace__regs *r,
 		uint8_t regno = saved_regnos[i];
 		if (v < -(1 << 20) || v >= (1 << 20)) {
 			if (d >= -(1 << 20) && d < (1 << 20)) {
-				regno |= 0x80;
+				regno |= CTRACE_ARGS_SHORT_REL_SP;
 				v = d;
 			} else if (n > 0 && dp >= -(1 << 27) &&
 				   dp < (1 << 27)) {
-				regno |= 0x40;
+				regno |= CTRACE_ARGS_SHORT_REL_PREV;
 				v = dp;
 			}
 		}
@@ -433,7 +434,8 @@ static inline uint8_t *put_short_regs(uint8_t *p, const struct ctrace__regs *r,
 		*p++ = regno;
 		p = ctrace__sleb_put(p, v);
 	}
-	*count = (uint8_t)(n | ((sp / PTR_SIZE) & 0x1f) << 3);
+	*count = (uint8_t)(n | ((sp / PTR_SIZE) & CTRACE_ARGS_SHORT_SP_MASK)
+				       << CTRACE_ARGS_SHORT_COUNT_BITS);
 	return p;
 }
 
@@ -475,16 +477,18 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 		p = put_short_regs(p, r, e->regs_sel);
 	} else {
 		/* All the registers. */
-		uint64_t v[3] = {r->pc, r->sp, cfa};
-		memcpy(p, v, 24);
-		p += 24;
-		*p++ = CTRACE_NREGS;
+		uint64_t pc = r->pc, sp = r->sp, cfa64 = cfa;
+		memcpy(p + CTRACE_ARGS_PC, &pc, 8);
+		memcpy(p + CTRACE_ARGS_SP, &sp, 8);
+		memcpy(p + CTRACE_ARGS_CFA, &cfa64, 8);
+		p[CTRACE_ARGS_NREGS] = CTRACE_NREGS;
+		p += CTRACE_ARGS_REGS;
 		const uintptr_t *regs = (const uintptr_t *)r;
 		for (int i = 0; i < CTRACE_NREGS; i++) {
 			uint64_t x = regs[i];
-			*p++ = saved_regnos[i];
-			memcpy(p, &x, 8);
-			p += 8;
+			p[0] = saved_regnos[i];
+			memcpy(p + 1, &x, 8);
+			p += CTRACE_ARGS_REG_BYTES;
 		}
 	}
 	/* A plan of registers alone reads no memory. */
@@ -544,12 +548,15 @@ size_t ctrace__retval_payload(uint8_t mask, uint8_t mem)
 	if (mask == 0)
 		return CTRACE_RETVAL_PAYLOAD;
 	size_t n = 1, narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
-	n += (mask & CTRACE_RETVAL_R0) ? 8 >> narrow : 0;
-	n += (mask & CTRACE_RETVAL_R1) ? 8 >> narrow : 0;
-	n += (mask & CTRACE_RETVAL_XMM0) ? 16 >> narrow : 0;
-	n += (mask & CTRACE_RETVAL_XMM1) ? 16 >> narrow : 0;
-	n += (mask & CTRACE_RETVAL_ST0) ? 10 : 0;
-	n += (mask & CTRACE_RETVAL_MEM) ? 9 + (size_t)mem : 0;
+	n += (mask & CTRACE_RETVAL_R0) ? CTRACE_RETVAL_R_BYTES >> narrow : 0;
+	n += (mask & CTRACE_RETVAL_R1) ? CTRACE_RETVAL_R_BYTES >> narrow : 0;
+	n += (mask & CTRACE_RETVAL_XMM0) ? CTRACE_RETVAL_XMM_BYTES >> narrow
+					 : 0;
+	n += (mask & CTRACE_RETVAL_XMM1) ? CTRACE_RETVAL_XMM_BYTES >> narrow
+					 : 0;
+	n += (mask & CTRACE_RETVAL_ST0) ? CTRACE_RETVAL_ST0_BYTES : 0;
+	n += (mask & CTRACE_RETVAL_MEM) ? CTRACE_RETVAL_MEM_HEAD + (size_t)mem
+					: 0;
 	return n;
 }
 
@@ -751,25 +758,26 @@ void ctrace__retval_reserve(struct ctrace__stream *s,
 static void fill_full(uint8_t *p, const struct ctrace__retregs *r)
 {
 	uint64_t r0 = r->RET0, r1 = r->RET1;
-	memcpy(p + 1, &r0, 8);
-	memcpy(p + 9, &r1, 8);
+	memcpy(p + CTRACE_RETVAL_AT_R0, &r0, 8);
+	memcpy(p + CTRACE_RETVAL_AT_R1, &r1, 8);
 #if defined(__x86_64__)
-	memcpy(p + 17, r->xmm0, 16);
-	memcpy(p + 33, r->xmm1, 16);
+	memcpy(p + CTRACE_RETVAL_AT_XMM0, r->xmm0, CTRACE_RETVAL_XMM_BYTES);
+	memcpy(p + CTRACE_RETVAL_AT_XMM1, r->xmm1, CTRACE_RETVAL_XMM_BYTES);
 #endif
-	memcpy(p + 49, r->st0, 10);
-	p[59] = (uint8_t)r->st0_valid;
+	memcpy(p + CTRACE_RETVAL_AT_ST0, r->st0, CTRACE_RETVAL_ST0_BYTES);
+	p[CTRACE_RETVAL_AT_ST0_VALID] = (uint8_t)r->st0_valid;
 	/* A struct returned in memory: rax holds the buffer, which is
 	 * usually in the caller's frame, just above the stack pointer. */
 	uintptr_t a = (uintptr_t)r->RET0;
 	if (a >= r->sp && a < r->sp + 4096) {
 		uint64_t a64 = a;
-		memcpy(p + 60, &a64, 8);
-		p[68] = 64;
-		memcpy(p + 69, (const void *)a, 64);
+		memcpy(p + CTRACE_RETVAL_AT_MEM_ADDR, &a64, 8);
+		p[CTRACE_RETVAL_AT_MEM_LEN] = CTRACE_RETVAL_MEM_MAX;
+		memcpy(p + CTRACE_RETVAL_AT_MEM, (const void *)a,
+		       CTRACE_RETVAL_MEM_MAX);
 	}
 	ctrace__barrier();
-	p[0] = 1;
+	p[CTRACE_RETVAL_STATE] = 1;
 }
 
 /* A register field: the whole register, or with CTRACE_RETVAL_NARROW its
@@ -796,25 +804,27 @@ static void fill_compact(uint8_t *p, const struct ctrace__retregs *r,
 	int narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
 	if (mask & CTRACE_RETVAL_R0) {
 		uint64_t v = r->RET0;
-		q = put_reg(q, &v, 8, narrow);
+		q = put_reg(q, &v, CTRACE_RETVAL_R_BYTES, narrow);
 	}
 	if (mask & CTRACE_RETVAL_R1) {
 		uint64_t v = r->RET1;
-		q = put_reg(q, &v, 8, narrow);
+		q = put_reg(q, &v, CTRACE_RETVAL_R_BYTES, narrow);
 	}
 #if defined(__x86_64__)
 	if (mask & CTRACE_RETVAL_XMM0)
-		q = put_reg(q, r->xmm0, 16, narrow);
+		q = put_reg(q, r->xmm0, CTRACE_RETVAL_XMM_BYTES, narrow);
 	if (mask & CTRACE_RETVAL_XMM1)
-		q = put_reg(q, r->xmm1, 16, narrow);
+		q = put_reg(q, r->xmm1, CTRACE_RETVAL_XMM_BYTES, narrow);
 #else
-	q += (mask & CTRACE_RETVAL_XMM0) ? 16 >> narrow : 0;
-	q += (mask & CTRACE_RETVAL_XMM1) ? 16 >> narrow : 0;
+	q += (mask & CTRACE_RETVAL_XMM0) ? CTRACE_RETVAL_XMM_BYTES >> narrow
+					 : 0;
+	q += (mask & CTRACE_RETVAL_XMM1) ? CTRACE_RETVAL_XMM_BYTES >> narrow
+					 : 0;
 #endif
 	if (mask & CTRACE_RETVAL_ST0) {
 		if (r->st0_valid) {
-			memcpy(q, r->st0, 10);
-			q += 10;
+			memcpy(q, r->st0, CTRACE_RETVAL_ST0_BYTES);
+			q += CTRACE_RETVAL_ST0_BYTES;
 		} else {
 			mask &= (uint8_t)~CTRACE_RETVAL_ST0;
 		}
@@ -825,7 +835,7 @@ static void fill_compact(uint8_t *p, const struct ctrace__retregs *r,
 			uint64_t a64 = a;
 			memcpy(q, &a64, 8);
 			q[8] = mem;
-			memcpy(q + 9, (const void *)a, mem);
+			memcpy(q + CTRACE_RETVAL_MEM_HEAD, (const void *)a, mem);
 		} else {
 			mask &= (uint8_t)~CTRACE_RETVAL_MEM;
 		}

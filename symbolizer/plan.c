@@ -107,8 +107,8 @@ struct ctx {
 	struct need *need;
 };
 
-static const int saved_x86_64[] = {3, 6, 12, 13, 14, 15};
-static const int saved_i386[] = {3, 5, 6, 7};
+static const int saved_x86_64[] = CTRACE_SAVED_REGS_X86_64;
+static const int saved_i386[] = CTRACE_SAVED_REGS_I386;
 
 static bool is_saved(const struct ctx *c, uint64_t reg)
 {
@@ -599,10 +599,11 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 	c.m = m;
 	c.machine = machine;
 	c.ptr_size = machine == 3 ? 4 : 8;
-	c.sp_reg = machine == 3 ? 4 : 7;
-	c.bp_reg = machine == 3 ? 5 : 6;
+	c.sp_reg = machine == 3 ? CTRACE_DW_SP_I386 : CTRACE_DW_SP_X86_64;
+	c.bp_reg = machine == 3 ? CTRACE_DW_FP_I386 : CTRACE_DW_FP_X86_64;
 	c.saved = machine == 3 ? saved_i386 : saved_x86_64;
-	c.nsaved = machine == 3 ? 4 : 6;
+	c.nsaved = machine == 3 ? sizeof saved_i386 / sizeof *saved_i386
+				: sizeof saved_x86_64 / sizeof *saved_x86_64;
 	c.ra = ra;
 	c.loc_pc = ra - 1;
 	c.need = &nd;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "payload.h"
 #include "values.h"
 
 void stream_init(struct stream *s, struct trace *t, struct chunk_span span)
