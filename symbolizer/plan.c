@@ -5,7 +5,8 @@
  * CFA rule, the stack bytes (relative to the CFA or the stack pointer) the
  * parameters' DWARF locations read there, and where the pointer of each
  * string argument is, so that the recorder can copy the text.  The
- * recorder reads it at start-up (lib/plan.c documents the format).
+ * recorder reads it at start-up (lib/plan.c); include/ctrace_plan.h gives
+ * the grammar and the limits both sides keep.
  *
  * The analysis follows what the evaluator (dwinfo.c) will do with the
  * captured state, with addresses kept symbolic: CFA + k, SP + k, or "data"
@@ -28,12 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctrace_plan.h"
 #include "dwinfo.h"
 #include "internal.h"
 
 #define MAX_RANGES 64
-#define MAX_STRINGS 6 /* CTRACE_PLAN_MAX_STR in lib/capture.h */
-#define MAX_OUT_RANGES 4
 #define CALLER_WINDOW 128 /* the caller's frame, for DW_OP_entry_value */
 
 /* ---------------------------------------------------------------------------
@@ -48,7 +48,7 @@ struct range {
 };
 
 struct plan_string {
-	char base; /* 'r', 'c' or 's' */
+	char base; /* CTRACE_PLAN_BASE_REG, _CFA or _SP */
 	int64_t off;
 };
 
@@ -56,7 +56,7 @@ struct need {
 	struct range r[MAX_RANGES];
 	size_t n;
 	bool wide;
-	struct plan_string str[MAX_STRINGS];
+	struct plan_string str[CTRACE_PLAN_MAX_STR];
 	size_t nstr;
 	uint64_t regs; /* saved registers read, by DWARF number */
 	bool all_regs; /* a caller's call-site values may read any of them */
@@ -435,16 +435,19 @@ static void param_at(struct ctx *c, Dwarf_Attribute *loc, size_t size,
 		if (l.kind == L_MEMORY)
 			need_bytes(c, l.s, (int64_t)len);
 		if (string && !pieces && !*found_string &&
-		    c->need->nstr < MAX_STRINGS) {
+		    c->need->nstr < CTRACE_PLAN_MAX_STR) {
 			struct plan_string *ps = &c->need->str[c->need->nstr];
 			if (l.kind == L_REGISTER && is_saved(c, l.reg)) {
-				*ps = (struct plan_string){'r', (int64_t)l.reg};
+				*ps = (struct plan_string){CTRACE_PLAN_BASE_REG,
+						    (int64_t)l.reg};
 				c->need->nstr++;
 				*found_string = true;
 			} else if (l.kind == L_MEMORY &&
 				   (l.s.k == SYM_CFA || l.s.k == SYM_SP)) {
 				*ps = (struct plan_string){
-					l.s.k == SYM_CFA ? 'c' : 's', l.s.v};
+					l.s.k == SYM_CFA ? CTRACE_PLAN_BASE_CFA
+							 : CTRACE_PLAN_BASE_SP,
+					l.s.v};
 				c->need->nstr++;
 				*found_string = true;
 			}
@@ -480,9 +483,10 @@ static void params(struct ctx *c, Dwarf_Die *scope)
 				 : -1;
 		for (int i = 0; i < np; i++)
 			need_reg(c, (uint64_t)pc[i].reg);
-		if (string && !found && np == 1 && c->need->nstr < MAX_STRINGS) {
+		if (string && !found && np == 1 && c->need->nstr < CTRACE_PLAN_MAX_STR) {
 			c->need->str[c->need->nstr++] =
-				(struct plan_string){'r', (int64_t)pc[0].reg};
+				(struct plan_string){CTRACE_PLAN_BASE_REG,
+						     (int64_t)pc[0].reg};
 			found = true;
 		}
 		int regs[2];
@@ -502,9 +506,10 @@ static void params(struct ctx *c, Dwarf_Die *scope)
 		if (c->machine == 3 && own &&
 		    dw_i386_stack_slot(c->m, &loc, &c->sub, c->ra, &slot)) {
 			need_range(c->need, BASE_CFA, slot, (int64_t)size);
-			if (string && !found && c->need->nstr < MAX_STRINGS)
+			if (string && !found && c->need->nstr < CTRACE_PLAN_MAX_STR)
 				c->need->str[c->need->nstr++] =
-					(struct plan_string){'c', slot};
+					(struct plan_string){CTRACE_PLAN_BASE_CFA,
+						     slot};
 		}
 	} while (dwarf_siblingof(&p, &p) == 0);
 }
@@ -522,7 +527,7 @@ static int cmp_range(const void *a, const void *b)
 }
 
 /* Sorts and merges: ranges close to each other become one, then the
- * closest pairs are joined until MAX_OUT_RANGES remain. */
+ * closest pairs are joined until CTRACE_PLAN_MAX_MEM remain. */
 static void merge_ranges(struct need *nd)
 {
 	qsort(nd->r, nd->n, sizeof *nd->r, cmp_range);
@@ -537,7 +542,7 @@ static void merge_ranges(struct need *nd)
 		nd->r[out++] = nd->r[i];
 	}
 	nd->n = out;
-	while (nd->n > MAX_OUT_RANGES) {
+	while (nd->n > CTRACE_PLAN_MAX_MEM) {
 		size_t best = SIZE_MAX;
 		int64_t gap = INT64_MAX;
 		for (size_t i = 0; i + 1 < nd->n; i++)
@@ -634,8 +639,19 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 	int64_t total = 0;
 	for (size_t i = 0; i < nd.n; i++)
 		total += nd.r[i].hi - nd.r[i].lo;
-	if (total > 512) /* CTRACE_PLAN_MAX_BYTES */
+	if (total > CTRACE_PLAN_MAX_BYTES)
 		nd.wide = true, nd.n = 0;
+	/* Within the limits the recorder reads (ctrace_plan.h): a line
+	 * beyond them would be skipped whole. */
+	if (c.cfa_reg > CTRACE_PLAN_MAX_REG ||
+	    c.cfa_off < -CTRACE_PLAN_MAX_CFA_OFFSET ||
+	    c.cfa_off > CTRACE_PLAN_MAX_CFA_OFFSET)
+		return;
+	for (size_t i = 0; i < nd.n; i++)
+		if (nd.r[i].lo < -CTRACE_PLAN_MAX_OFFSET ||
+		    nd.r[i].lo > CTRACE_PLAN_MAX_OFFSET ||
+		    nd.r[i].hi - nd.r[i].lo > CTRACE_PLAN_MAX_LENGTH)
+			nd.wide = true, nd.n = 0;
 	fprintf(out, "pc %" PRIx64 " fde %" PRIx64 " cfa %d %" PRId64, ra, fde,
 		c.cfa_reg, c.cfa_off);
 	if (nd.wide)
@@ -648,14 +664,17 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 	}
 	for (size_t i = 0; i < nd.n; i++)
 		fprintf(out, " mem %c %" PRId64 " %" PRId64,
-			nd.r[i].base == BASE_CFA ? 'c' : 's', nd.r[i].lo,
-			nd.r[i].hi - nd.r[i].lo);
+			nd.r[i].base == BASE_CFA ? CTRACE_PLAN_BASE_CFA
+						 : CTRACE_PLAN_BASE_SP,
+			nd.r[i].lo, nd.r[i].hi - nd.r[i].lo);
 	for (size_t i = 0; i < nd.nstr; i++) {
-		if (nd.str[i].base == 'r')
-			fprintf(out, " str r %" PRId64, nd.str[i].off);
-		else
-			fprintf(out, " str %c %" PRId64, nd.str[i].base,
-				nd.str[i].off);
+		int64_t off = nd.str[i].off;
+		if (nd.str[i].base == CTRACE_PLAN_BASE_REG
+			    ? off < 0 || off > CTRACE_PLAN_MAX_REG
+			    : off < -CTRACE_PLAN_MAX_OFFSET ||
+				      off > CTRACE_PLAN_MAX_OFFSET)
+			continue; /* shown as an address */
+		fprintf(out, " str %c %" PRId64, nd.str[i].base, off);
 	}
 	/* The return value's registers: the recorder saves only those, and
 	 * sets no trampoline for a function that returns nothing. */
@@ -716,6 +735,12 @@ static int plan_module(FILE *out, const char *path)
 	if (idlen <= 0) {
 		fprintf(stderr, PROGRAM_NAME ": %s: no build-id: link with "
 			"-Wl,--build-id to make a capture plan\n", path);
+		return -1;
+	}
+	if (idlen > CTRACE_PLAN_BUILD_ID_MAX) {
+		fprintf(stderr, PROGRAM_NAME ": %s: a build-id of %zd bytes "
+			"(a capture plan takes %d at most)\n", path, idlen,
+			CTRACE_PLAN_BUILD_ID_MAX);
 		return -1;
 	}
 	if (!m->dw)
@@ -800,7 +825,7 @@ int plan_main(int argc, char **argv)
 		}
 	}
 	int status = 0;
-	fputs("ctrace-plan 1\n", out);
+	fprintf(out, CTRACE_PLAN_MAGIC " %d\n", CTRACE_PLAN_VERSION);
 	for (int i = optind; i < argc; i++)
 		if (plan_module(out, argv[i]) < 0)
 			status = 1;
