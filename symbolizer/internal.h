@@ -189,7 +189,7 @@ int outfile_close(struct outfile *f, bool complete);
 /* Names and messages from the traced program, escaped so that the output
  * stays valid for its format whatever bytes they hold (escape.c). */
 enum escape_mode {
-	ESCAPE_TEXT,   /* tree, report: \n \t \r \\ \xHH */
+	ESCAPE_TEXT,   /* tree, report: \n \t \r \0 \\ \xHH */
 	ESCAPE_FOLDED, /* text, and ';' */
 	ESCAPE_DOT,    /* text, inside a quoted DOT string */
 	ESCAPE_XML,    /* text, with XML's entities */
@@ -201,6 +201,10 @@ void outbuf_escaped(struct outbuf *o, const char *s, size_t n,
 bool escape_needed(const char *s, size_t n, enum escape_mode mode);
 /* A JSON string with its quotes. */
 void outbuf_json_str(struct outbuf *o, const char *s, size_t n);
+/* Byte c inside a C literal quoted by quote (0: none) at out: itself if
+ * printable ASCII, else \n \t \r \0 \\ \' \" or \xHH.  Returns the
+ * length (1 to 4). */
+size_t escape_c_byte(unsigned char c, char quote, char out[4]);
 void outbuf_u64(struct outbuf *o, uint64_t v);
 void outbuf_i64(struct outbuf *o, int64_t v);
 

@@ -211,24 +211,11 @@ static int64_t get_int(const uint8_t *p, size_t size)
 	return (int64_t)v;
 }
 
+/* One byte of a string or char value, as a C literal (escape.c). */
 static void put_char(struct str *b, unsigned c, char quote)
 {
-	switch (c) {
-	case '\n': str_cat(b, "\\n"); return;
-	case '\t': str_cat(b, "\\t"); return;
-	case '\r': str_cat(b, "\\r"); return;
-	case '\0': str_cat(b, "\\0"); return;
-	case '\\': str_cat(b, "\\\\"); return;
-	}
-	if (c == (unsigned char)quote) {
-		char e[3] = {'\\', quote, 0};
-		str_cat(b, e);
-	} else if (c < 0x20 || c >= 0x7f) {
-		str_printf(b, "\\x%02x", c);
-	} else {
-		char ch = (char)c;
-		str_add(b, &ch, 1);
-	}
+	char e[4];
+	str_add(b, e, escape_c_byte((unsigned char)c, quote, e));
 }
 
 static void u128_text(struct str *b, unsigned __int128 v, bool neg)
