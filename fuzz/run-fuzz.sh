@@ -46,7 +46,8 @@ for f in reader meta stream symtab calls replay out_tree out_json aggregate \
 	sources="$sources $src/$f.c"
 done
 # The helpers every program compiles in (common/Makefile.inc).
-common_sources="$top_srcdir/common/duration.c $top_srcdir/common/signame.c"
+common_sources="$top_srcdir/common/duration.c $top_srcdir/common/elfsym.c \
+	$top_srcdir/common/signame.c"
 
 # build NAME SOURCES...: fuzz/NAME, or exit (skipped or failed).
 build() {

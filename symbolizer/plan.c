@@ -31,6 +31,7 @@
 
 #include "ctrace_plan.h"
 #include "dwinfo.h"
+#include "elfinfo.h"
 #include "internal.h"
 
 #define MAX_RANGES 64
@@ -687,29 +688,18 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 /* The link-time address of the entry hook defined in the module; 0 if
  * there is none (the hook is then reached through the PLT, which the
  * plan does not follow). */
-static uint64_t hook_address(Elf *elf)
+static uint64_t hook_address(const char *path)
 {
-	Elf_Scn *scn = NULL;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) ||
-		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
-		    sh.sh_entsize == 0)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		size_t n = sh.sh_size / sh.sh_entsize;
-		for (size_t i = 0; d && i < n; i++) {
-			GElf_Sym sym;
-			const char *name;
-			if (!gelf_getsym(d, (int)i, &sym) ||
-			    sym.st_shndx == SHN_UNDEF || sym.st_value == 0 ||
-			    !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) ||
-			    strcmp(name, "__cyg_profile_func_enter") != 0)
-				continue;
-			return sym.st_value;
-		}
-	}
-	return 0;
+	struct elf_functions f;
+	uint64_t addr = 0;
+	if (elfinfo_functions(path, &f) < 0)
+		return 0;
+	for (size_t i = 0; i < f.n && addr == 0; i++)
+		if (f.syms[i].addr != 0 &&
+		    !strcmp(f.syms[i].name, "__cyg_profile_func_enter"))
+			addr = f.syms[i].addr;
+	elfinfo_functions_free(&f);
+	return addr;
 }
 
 /* Plans every `call __cyg_profile_func_enter` (e8 rel32) of the module's
@@ -746,7 +736,7 @@ static int plan_module(FILE *out, const char *path)
 	if (!m->dw)
 		fprintf(stderr, PROGRAM_NAME ": %s: no debug information: "
 			"arguments will not be shown\n", path);
-	uint64_t hook = hook_address(m->elf);
+	uint64_t hook = hook_address(path);
 	fputs("module ", out);
 	for (ssize_t i = 0; i < idlen; i++)
 		fprintf(out, "%02x", ((const uint8_t *)id)[i]);
