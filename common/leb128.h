@@ -49,56 +49,52 @@ CTRACE__LEB_INLINE size_t ctrace__uleb_size(uint64_t v)
 	return n;
 }
 
-/* Reads an unsigned LEB128 number from [*p, end).  Returns 0 and advances
- * *p, or -1 (and leaves *p) when the number runs past end or is longer
- * than CTRACE_LEB128_MAX bytes.  Bits beyond the 64th are dropped. */
-CTRACE__LEB_INLINE int ctrace__uleb_get(const uint8_t **p, const uint8_t *end,
-					uint64_t *out)
+/* Reads the 7-bit groups of a LEB128 number from [*p, end) into *out;
+ * *bits: how many bits the encoding held.  Returns 0 and advances *p, or -1
+ * (and leaves *p) when the number runs past end or is longer than
+ * CTRACE_LEB128_MAX bytes.  Bits beyond the 64th are dropped. */
+CTRACE__LEB_INLINE int ctrace__leb_get(const uint8_t **p, const uint8_t *end,
+				       uint64_t *out, unsigned *bits)
 {
 	const uint8_t *q = *p;
 	uint64_t v = 0;
 	unsigned shift = 0;
 
-	while (q < end) {
+	while (q < end && shift < 7 * CTRACE_LEB128_MAX) {
 		uint8_t b = *q++;
 		if (shift < 64)
 			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
 		if (!(b & 0x80)) {
 			*p = q;
 			*out = v;
+			*bits = shift;
 			return 0;
 		}
-		shift += 7;
-		if (shift >= 7 * CTRACE_LEB128_MAX)
-			return -1;
 	}
 	return -1;
 }
 
-/* The same for a signed LEB128 number. */
+/* An unsigned LEB128 number, as ctrace__leb_get reads it. */
+CTRACE__LEB_INLINE int ctrace__uleb_get(const uint8_t **p, const uint8_t *end,
+					uint64_t *out)
+{
+	unsigned bits;
+	return ctrace__leb_get(p, end, out, &bits);
+}
+
+/* A signed LEB128 number: the last group's top bit is the sign. */
 CTRACE__LEB_INLINE int ctrace__sleb_get(const uint8_t **p, const uint8_t *end,
 					int64_t *out)
 {
-	const uint8_t *q = *p;
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (q < end) {
-		uint8_t b = *q++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~(uint64_t)0 << shift; /* sign */
-			*p = q;
-			*out = (int64_t)v;
-			return 0;
-		}
-		if (shift >= 7 * CTRACE_LEB128_MAX)
-			return -1;
-	}
-	return -1;
+	uint64_t v;
+	unsigned bits;
+	if (ctrace__leb_get(p, end, &v, &bits) < 0)
+		return -1;
+	if (bits < 64 && (v >> (bits - 1)) & 1)
+		v |= ~(uint64_t)0 << bits;
+	*out = (int64_t)v;
+	return 0;
 }
 
 #endif /* CTRACE_COMMON_LEB128_H */
