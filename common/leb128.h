@@ -16,27 +16,38 @@
 
 #define CTRACE__LEB_INLINE static inline __attribute__((always_inline, unused))
 
-/* Writes v at p as unsigned LEB128; returns the byte after it. */
-CTRACE__LEB_INLINE uint8_t *ctrace__uleb_put(uint8_t *p, uint64_t v)
-{
-	while (v >= 0x80) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7;
+/* Writes v at p as unsigned LEB128; returns the byte after it.  As for
+ * the signed encoders below, one body serves two types: any 64-bit value,
+ * and a pointer-sized one for the recorder's sizes on i386. */
+#define CTRACE__DEFINE_ULEB_PUT(name, type)                                  \
+	CTRACE__LEB_INLINE uint8_t *name(uint8_t *p, type v)                 \
+	{                                                                    \
+		while (v >= 0x80) {                                          \
+			*p++ = (uint8_t)(v | 0x80);                          \
+			v >>= 7;                                             \
+		}                                                            \
+		*p++ = (uint8_t)v;                                           \
+		return p;                                                    \
 	}
-	*p++ = (uint8_t)v;
-	return p;
-}
+CTRACE__DEFINE_ULEB_PUT(ctrace__uleb_put, uint64_t)
+CTRACE__DEFINE_ULEB_PUT(ctrace__uleb_put_word, uintptr_t)
 
-/* Writes v at p as signed LEB128; returns the byte after it. */
-CTRACE__LEB_INLINE uint8_t *ctrace__sleb_put(uint8_t *p, int64_t v)
-{
-	while (v < -64 || v > 63) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7; /* arithmetic shift: gcc and clang */
+/* Writes v at p as signed LEB128; returns the byte after it.  Defined for
+ * two types from one body: ctrace__sleb_put for any 64-bit value, and
+ * ctrace__sleb_put_word for a pointer-sized one, which the recorder's
+ * hot path uses: on i386, 64-bit shifts would cost every event. */
+#define CTRACE__DEFINE_SLEB_PUT(name, type)                                  \
+	CTRACE__LEB_INLINE uint8_t *name(uint8_t *p, type v)                 \
+	{                                                                    \
+		while (v < -64 || v > 63) {                                  \
+			*p++ = (uint8_t)(v | 0x80);                          \
+			v >>= 7; /* arithmetic shift: gcc and clang */       \
+		}                                                            \
+		*p++ = (uint8_t)(v & 0x7f);                                  \
+		return p;                                                    \
 	}
-	*p++ = (uint8_t)(v & 0x7f);
-	return p;
-}
+CTRACE__DEFINE_SLEB_PUT(ctrace__sleb_put, int64_t)
+CTRACE__DEFINE_SLEB_PUT(ctrace__sleb_put_word, intptr_t)
 
 /* The bytes ctrace__uleb_put writes for v. */
 CTRACE__LEB_INLINE size_t ctrace__uleb_size(uint64_t v)

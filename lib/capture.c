@@ -259,7 +259,7 @@ static void compute_args_max(void)
 static uint8_t *put_address(uint8_t *p, uintptr_t addr, uintptr_t base)
 {
 	if (base != 0)
-		return ctrace__sleb_put(p, (intptr_t)(addr - base));
+		return ctrace__sleb_put_word(p, (intptr_t)(addr - base));
 	uint64_t a = addr;
 	memcpy(p, &a, 8);
 	return p + 8;
@@ -269,7 +269,7 @@ static uint8_t *put_block_header(uint8_t *p, uintptr_t addr, size_t len,
 				 uintptr_t base)
 {
 	p = put_address(p, addr, base);
-	return ctrace__uleb_put(p, len);
+	return ctrace__uleb_put_word(p, len);
 }
 
 /* Stack memory [start, end), cut to what is known to be mapped: from the
@@ -432,7 +432,7 @@ static inline uint8_t *put_short_regs(uint8_t *p, const struct ctrace__regs *r,
 		}
 		prev = x;
 		*p++ = regno;
-		p = ctrace__sleb_put(p, v);
+		p = ctrace__sleb_put_word(p, v);
 	}
 	*count = (uint8_t)(n | ((sp / PTR_SIZE) & CTRACE_ARGS_SHORT_SP_MASK)
 				       << CTRACE_ARGS_SHORT_COUNT_BITS);
@@ -447,7 +447,7 @@ static void write_args_regs(struct ctrace__stream *s,
 			    const struct ctrace__plan_entry *e)
 {
 	uint8_t *rec = s->cur;
-	uint8_t *p = ctrace__sleb_put(rec + 3, (intptr_t)(r->pc - fn));
+	uint8_t *p = ctrace__sleb_put_word(rec + 3, (intptr_t)(r->pc - fn));
 	p = put_short_regs(p, r, e->regs_sel);
 	rec[1] = CTRACE_REC_ARGS_SHORT;
 	rec[2] = (uint8_t)(p - (rec + 3));
@@ -473,7 +473,7 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 	uint8_t *rec = s->cur, *p = rec + (short_form ? 3 : 4);
 	uint8_t *payload = p;
 	if (short_form) {
-		p = ctrace__sleb_put(p, (intptr_t)(r->pc - fn));
+		p = ctrace__sleb_put_word(p, (intptr_t)(r->pc - fn));
 		p = put_short_regs(p, r, e->regs_sel);
 	} else {
 		/* All the registers. */

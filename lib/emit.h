@@ -141,7 +141,7 @@ stack_switch(struct ctrace__stream *s, uint8_t *p, uintptr_t sp)
 {
 	/* unsigned difference: stacks may be over half the space apart */
 	intptr_t w = (intptr_t)(sp - s->last_sp) / (intptr_t)sizeof(void *);
-	uint8_t *q = ctrace__sleb_put(p + 3, w);
+	uint8_t *q = ctrace__sleb_put_word(p + 3, w);
 
 	p[1] = CTRACE_REC_STACK;
 	p[2] = (uint8_t)(q - p - 3);
@@ -204,7 +204,7 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		intptr_t w = (intptr_t)(sp - last_sp) /
 			     (intptr_t)sizeof(void *);
 		last_sp = sp;
-		d = ctrace__sleb_put(d, w);
+		d = ctrace__sleb_put_word(d, w);
 	}
 
 	/* The group's first tag is stored last: a reader (or a SIGKILL) sees
