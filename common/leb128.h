@@ -49,6 +49,15 @@ CTRACE__DEFINE_ULEB_PUT(ctrace__uleb_put_word, uintptr_t)
 CTRACE__DEFINE_SLEB_PUT(ctrace__sleb_put, int64_t)
 CTRACE__DEFINE_SLEB_PUT(ctrace__sleb_put_word, intptr_t)
 
+/* Writes v (below 16384) at p as a uleb of exactly two bytes: the length
+ * of a record reserved before its payload is known, or written after it
+ * (a one-byte v gets a padding group, which every decoder accepts). */
+CTRACE__LEB_INLINE void ctrace__uleb_put2(uint8_t *p, size_t v)
+{
+	p[0] = (uint8_t)(v | 0x80);
+	p[1] = (uint8_t)(v >> 7);
+}
+
 /* The bytes ctrace__uleb_put writes for v. */
 CTRACE__LEB_INLINE size_t ctrace__uleb_size(uint64_t v)
 {

@@ -392,8 +392,7 @@ static uint8_t *put_strings(uint8_t *p, const struct ctrace__plan_entry *e,
 		uint8_t *hdr = put_address(p, a, rel);
 		/* The length fits in two bytes: write it after the text. */
 		size_t n = read_string(a, hdr + 2, max, r->sp, top);
-		hdr[0] = (uint8_t)(n | 0x80);
-		hdr[1] = (uint8_t)(n >> 7);
+		ctrace__uleb_put2(hdr, n);
 		p = hdr + 2 + n;
 		budget -= n;
 	}
@@ -529,8 +528,7 @@ done:;
 			memmove(payload + 1, payload, len);
 			p++;
 		}
-		rec[2] = (uint8_t)(len | 0x80);
-		rec[3] = (uint8_t)(len >> 7);
+		ctrace__uleb_put2(rec + 2, len);
 	}
 	rec[1] = short_form ? CTRACE_REC_ARGS_SHORT : CTRACE_REC_ARGS;
 	ctrace__barrier();
@@ -731,8 +729,7 @@ void ctrace__retval_reserve(struct ctrace__stream *s,
 			rec[2] = (uint8_t)len;
 			p = rec + 3;
 		} else {
-			rec[2] = (uint8_t)(len | 0x80);
-			rec[3] = (uint8_t)(len >> 7);
+			ctrace__uleb_put2(rec + 2, len);
 			p = rec + 4;
 		}
 		p[0] = 0;
@@ -741,8 +738,7 @@ void ctrace__retval_reserve(struct ctrace__stream *s,
 		size_t len = CTRACE_RETVAL_PAYLOAD;
 		if ((size_t)(s->chunk_end - rec) < len + 4)
 			return;
-		rec[2] = (uint8_t)(len | 0x80);
-		rec[3] = (uint8_t)(len >> 7);
+		ctrace__uleb_put2(rec + 2, len);
 		p = rec + 4;
 		memset(p, 0, len);
 		s->cur = p + len;

@@ -63,13 +63,8 @@ define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
 	p[3] = (uint8_t)slot;
 	put_u64(p + 4, fn);
 	put_u64(p + 12, site);
-	if (frame) {
-		while (frame >= 0x80) {
-			*q++ = (uint8_t)(frame | 0x80);
-			frame >>= 7;
-		}
-		*q++ = (uint8_t)frame;
-	}
+	if (frame)
+		q = ctrace__uleb_put_word(q, frame);
 	p[2] = (uint8_t)(q - p - 3);
 	s->pair[slot].fn = fn;
 	s->pair[slot].site = site;
