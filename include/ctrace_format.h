@@ -298,7 +298,59 @@ enum ctrace_lost_reason {
 	CTRACE_LOST_EARLY = 6,     /* before the environment existed (IFUNC) */
 };
 
+/* ---------------------------------------------------------------------------
+ * Fixed payloads of ARGS, ARGS_SHORT and RETVAL: byte offsets and sizes
+ * ------------------------------------------------------------------------ */
+
+/* ARGS: u64 pc, u64 sp, u64 cfa, u8 n, then n registers of
+ * CTRACE_ARGS_REG_BYTES (u8 DWARF number, u64 value), then blocks. */
+#define CTRACE_ARGS_PC 0
+#define CTRACE_ARGS_SP 8
+#define CTRACE_ARGS_CFA 16
+#define CTRACE_ARGS_NREGS 24
+#define CTRACE_ARGS_REGS 25
+#define CTRACE_ARGS_REG_BYTES 9
+
+/* ARGS_SHORT: the count byte holds the number of registers in its low
+ * CTRACE_ARGS_SHORT_COUNT_BITS bits and the low bits of the stack pointer
+ * in words above them; each register number may carry one flag saying
+ * what its sleb value is relative to. */
+#define CTRACE_ARGS_SHORT_COUNT_BITS 3
+#define CTRACE_ARGS_SHORT_COUNT_MASK 0x07
+#define CTRACE_ARGS_SHORT_SP_MASK 0x1f  /* stack pointer bits, in words */
+#define CTRACE_ARGS_SHORT_REL_SP 0x80   /* minus the ENTRY's stack pointer */
+#define CTRACE_ARGS_SHORT_REL_PREV 0x40 /* minus the previous register */
+#define CTRACE_ARGS_SHORT_REGNO 0x3f    /* the DWARF number */
+
+/* The callee-saved registers the entry stub saves, by DWARF number, in
+ * the order ARGS records list them: rbx, rbp, r12-r15 on x86-64; ebx,
+ * esi, edi, ebp on i386. */
+#define CTRACE_SAVED_REGS_X86_64 {3, 6, 12, 13, 14, 15}
+#define CTRACE_SAVED_REGS_I386 {3, 6, 7, 5}
+#define CTRACE_SAVED_REGS_MAX 6
+/* The stack pointer's and frame pointer's DWARF numbers. */
+#define CTRACE_DW_SP_X86_64 7
+#define CTRACE_DW_FP_X86_64 6
+#define CTRACE_DW_SP_I386 4
+#define CTRACE_DW_FP_I386 5
+
+/* RETVAL, full form: where each field lies in the payload. */
+#define CTRACE_RETVAL_STATE 0
+#define CTRACE_RETVAL_AT_R0 1
+#define CTRACE_RETVAL_AT_R1 9
+#define CTRACE_RETVAL_AT_XMM0 17
+#define CTRACE_RETVAL_AT_XMM1 33
+#define CTRACE_RETVAL_AT_ST0 49
+#define CTRACE_RETVAL_AT_ST0_VALID 59
+#define CTRACE_RETVAL_AT_MEM_ADDR 60
+#define CTRACE_RETVAL_AT_MEM_LEN 68
+#define CTRACE_RETVAL_AT_MEM 69
 #define CTRACE_RETVAL_PAYLOAD 133
+/* Field sizes, in both forms (a NARROW field is half of R or XMM). */
+#define CTRACE_RETVAL_R_BYTES 8
+#define CTRACE_RETVAL_XMM_BYTES 16
+#define CTRACE_RETVAL_ST0_BYTES 10
+#define CTRACE_RETVAL_MEM_HEAD 9 /* u64 address, u8 length */
 
 /* RETVAL compact form: its filled state, or'ed with the mask bits. */
 #define CTRACE_RETVAL_COMPACT 0x80
@@ -310,6 +362,15 @@ enum ctrace_lost_reason {
 #define CTRACE_RETVAL_MEM 0x20  /* up to CTRACE_RETVAL_MEM_MAX bytes at r0 */
 #define CTRACE_RETVAL_NARROW 0x40 /* r0, r1, xmm0, xmm1: their low halves */
 #define CTRACE_RETVAL_MEM_MAX 64
+
+/* The full form's layout, checked where the compiler can. */
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+_Static_assert(CTRACE_RETVAL_AT_MEM + CTRACE_RETVAL_MEM_MAX ==
+		       CTRACE_RETVAL_PAYLOAD,
+	       "RETVAL full form: 133 bytes");
+_Static_assert(CTRACE_ARGS_REGS == CTRACE_ARGS_NREGS + 1,
+	       "ARGS: registers follow their count");
+#endif
 
 /* The largest ENTRY or EXIT group: DEFINE (3 + 17 + a 4-byte frame) plus
  * tag, a 10-byte time delta and a 10-byte stack delta; an EXIT's STACK

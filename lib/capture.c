@@ -36,13 +36,13 @@ static void compute_args_max(void);
 
 #define PTR_SIZE sizeof(uintptr_t)
 #if defined(__x86_64__)
-static const uint8_t saved_regnos[CTRACE_NREGS] = {3, 6, 12, 13, 14, 15};
+static const uint8_t saved_regnos[CTRACE_NREGS] = CTRACE_SAVED_REGS_X86_64;
 #define RET0 rax
 #define RET1 rdx
 #else
 #define RET0 eax
 #define RET1 edx
-static const uint8_t saved_regnos[CTRACE_NREGS] = {3, 6, 7, 5};
+static const uint8_t saved_regnos[CTRACE_NREGS] = CTRACE_SAVED_REGS_I386;
 #endif
 
 /* Stack windows: below the frame (spills, -O0 slots) and above it (stack
@@ -239,7 +239,8 @@ static uintptr_t cfa_of(const struct cfa_rule *rule,
 
 /* Block headers take up to 14 bytes in the short form. */
 #define ARGS_MAX(strings)                                                    \
-	(4 + 24 + 1 + CTRACE_NREGS * 9 + 2 * 14 + WINDOW_JOINED +          \
+	(4 + CTRACE_ARGS_REGS + CTRACE_NREGS * CTRACE_ARGS_REG_BYTES +      \
+	 2 * 14 + WINDOW_JOINED +                                            \
 	 CTRACE_PLAN_MAX_MEM * 14 + CTRACE_PLAN_MAX_BYTES +                  \
 	 CTRACE_PLAN_MAX_STR * 14 + (strings))
 
@@ -253,22 +254,12 @@ static void compute_args_max(void)
 	ctrace__args_max_bytes = ARGS_MAX(strings);
 }
 
-static uint8_t *put_sleb(uint8_t *p, intptr_t v)
-{
-	while (v < -64 || v > 63) {
-		*p++ = (uint8_t)(v | 0x80);
-		v >>= 7; /* arithmetic shift: gcc and clang */
-	}
-	*p++ = (uint8_t)(v & 0x7f);
-	return p;
-}
-
 /* A block's address: a u64, or in the short form (base != 0) an sleb
  * relative to base, the stack pointer. */
 static uint8_t *put_address(uint8_t *p, uintptr_t addr, uintptr_t base)
 {
 	if (base != 0)
-		return put_sleb(p, (intptr_t)(addr - base));
+		return ctrace__sleb_put_word(p, (intptr_t)(addr - base));
 	uint64_t a = addr;
 	memcpy(p, &a, 8);
 	return p + 8;
@@ -278,12 +269,7 @@ static uint8_t *put_block_header(uint8_t *p, uintptr_t addr, size_t len,
 				 uintptr_t base)
 {
 	p = put_address(p, addr, base);
-	while (len >= 0x80) {
-		*p++ = (uint8_t)(len | 0x80);
-		len >>= 7;
-	}
-	*p++ = (uint8_t)len;
-	return p;
+	return ctrace__uleb_put_word(p, len);
 }
 
 /* Stack memory [start, end), cut to what is known to be mapped: from the
@@ -406,8 +392,7 @@ static uint8_t *put_strings(uint8_t *p, const struct ctrace__plan_entry *e,
 		uint8_t *hdr = put_address(p, a, rel);
 		/* The length fits in two bytes: write it after the text. */
 		size_t n = read_string(a, hdr + 2, max, r->sp, top);
-		hdr[0] = (uint8_t)(n | 0x80);
-		hdr[1] = (uint8_t)(n >> 7);
+		ctrace__uleb_put2(hdr, n);
 		p = hdr + 2 + n;
 		budget -= n;
 	}
@@ -436,19 +421,20 @@ static inline uint8_t *put_short_regs(uint8_t *p, const struct ctrace__regs *r,
 		uint8_t regno = saved_regnos[i];
 		if (v < -(1 << 20) || v >= (1 << 20)) {
 			if (d >= -(1 << 20) && d < (1 << 20)) {
-				regno |= 0x80;
+				regno |= CTRACE_ARGS_SHORT_REL_SP;
 				v = d;
 			} else if (n > 0 && dp >= -(1 << 27) &&
 				   dp < (1 << 27)) {
-				regno |= 0x40;
+				regno |= CTRACE_ARGS_SHORT_REL_PREV;
 				v = dp;
 			}
 		}
 		prev = x;
 		*p++ = regno;
-		p = put_sleb(p, v);
+		p = ctrace__sleb_put_word(p, v);
 	}
-	*count = (uint8_t)(n | ((sp / PTR_SIZE) & 0x1f) << 3);
+	*count = (uint8_t)(n | ((sp / PTR_SIZE) & CTRACE_ARGS_SHORT_SP_MASK)
+				       << CTRACE_ARGS_SHORT_COUNT_BITS);
 	return p;
 }
 
@@ -460,7 +446,7 @@ static void write_args_regs(struct ctrace__stream *s,
 			    const struct ctrace__plan_entry *e)
 {
 	uint8_t *rec = s->cur;
-	uint8_t *p = put_sleb(rec + 3, (intptr_t)(r->pc - fn));
+	uint8_t *p = ctrace__sleb_put_word(rec + 3, (intptr_t)(r->pc - fn));
 	p = put_short_regs(p, r, e->regs_sel);
 	rec[1] = CTRACE_REC_ARGS_SHORT;
 	rec[2] = (uint8_t)(p - (rec + 3));
@@ -486,20 +472,22 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 	uint8_t *rec = s->cur, *p = rec + (short_form ? 3 : 4);
 	uint8_t *payload = p;
 	if (short_form) {
-		p = put_sleb(p, (intptr_t)(r->pc - fn));
+		p = ctrace__sleb_put_word(p, (intptr_t)(r->pc - fn));
 		p = put_short_regs(p, r, e->regs_sel);
 	} else {
 		/* All the registers. */
-		uint64_t v[3] = {r->pc, r->sp, cfa};
-		memcpy(p, v, 24);
-		p += 24;
-		*p++ = CTRACE_NREGS;
+		uint64_t pc = r->pc, sp = r->sp, cfa64 = cfa;
+		memcpy(p + CTRACE_ARGS_PC, &pc, 8);
+		memcpy(p + CTRACE_ARGS_SP, &sp, 8);
+		memcpy(p + CTRACE_ARGS_CFA, &cfa64, 8);
+		p[CTRACE_ARGS_NREGS] = CTRACE_NREGS;
+		p += CTRACE_ARGS_REGS;
 		const uintptr_t *regs = (const uintptr_t *)r;
 		for (int i = 0; i < CTRACE_NREGS; i++) {
 			uint64_t x = regs[i];
-			*p++ = saved_regnos[i];
-			memcpy(p, &x, 8);
-			p += 8;
+			p[0] = saved_regnos[i];
+			memcpy(p + 1, &x, 8);
+			p += CTRACE_ARGS_REG_BYTES;
 		}
 	}
 	/* A plan of registers alone reads no memory. */
@@ -540,8 +528,7 @@ done:;
 			memmove(payload + 1, payload, len);
 			p++;
 		}
-		rec[2] = (uint8_t)(len | 0x80);
-		rec[3] = (uint8_t)(len >> 7);
+		ctrace__uleb_put2(rec + 2, len);
 	}
 	rec[1] = short_form ? CTRACE_REC_ARGS_SHORT : CTRACE_REC_ARGS;
 	ctrace__barrier();
@@ -559,12 +546,15 @@ size_t ctrace__retval_payload(uint8_t mask, uint8_t mem)
 	if (mask == 0)
 		return CTRACE_RETVAL_PAYLOAD;
 	size_t n = 1, narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
-	n += (mask & CTRACE_RETVAL_R0) ? 8 >> narrow : 0;
-	n += (mask & CTRACE_RETVAL_R1) ? 8 >> narrow : 0;
-	n += (mask & CTRACE_RETVAL_XMM0) ? 16 >> narrow : 0;
-	n += (mask & CTRACE_RETVAL_XMM1) ? 16 >> narrow : 0;
-	n += (mask & CTRACE_RETVAL_ST0) ? 10 : 0;
-	n += (mask & CTRACE_RETVAL_MEM) ? 9 + (size_t)mem : 0;
+	n += (mask & CTRACE_RETVAL_R0) ? CTRACE_RETVAL_R_BYTES >> narrow : 0;
+	n += (mask & CTRACE_RETVAL_R1) ? CTRACE_RETVAL_R_BYTES >> narrow : 0;
+	n += (mask & CTRACE_RETVAL_XMM0) ? CTRACE_RETVAL_XMM_BYTES >> narrow
+					 : 0;
+	n += (mask & CTRACE_RETVAL_XMM1) ? CTRACE_RETVAL_XMM_BYTES >> narrow
+					 : 0;
+	n += (mask & CTRACE_RETVAL_ST0) ? CTRACE_RETVAL_ST0_BYTES : 0;
+	n += (mask & CTRACE_RETVAL_MEM) ? CTRACE_RETVAL_MEM_HEAD + (size_t)mem
+					: 0;
 	return n;
 }
 
@@ -739,8 +729,7 @@ void ctrace__retval_reserve(struct ctrace__stream *s,
 			rec[2] = (uint8_t)len;
 			p = rec + 3;
 		} else {
-			rec[2] = (uint8_t)(len | 0x80);
-			rec[3] = (uint8_t)(len >> 7);
+			ctrace__uleb_put2(rec + 2, len);
 			p = rec + 4;
 		}
 		p[0] = 0;
@@ -749,8 +738,7 @@ void ctrace__retval_reserve(struct ctrace__stream *s,
 		size_t len = CTRACE_RETVAL_PAYLOAD;
 		if ((size_t)(s->chunk_end - rec) < len + 4)
 			return;
-		rec[2] = (uint8_t)(len | 0x80);
-		rec[3] = (uint8_t)(len >> 7);
+		ctrace__uleb_put2(rec + 2, len);
 		p = rec + 4;
 		memset(p, 0, len);
 		s->cur = p + len;
@@ -766,25 +754,26 @@ void ctrace__retval_reserve(struct ctrace__stream *s,
 static void fill_full(uint8_t *p, const struct ctrace__retregs *r)
 {
 	uint64_t r0 = r->RET0, r1 = r->RET1;
-	memcpy(p + 1, &r0, 8);
-	memcpy(p + 9, &r1, 8);
+	memcpy(p + CTRACE_RETVAL_AT_R0, &r0, 8);
+	memcpy(p + CTRACE_RETVAL_AT_R1, &r1, 8);
 #if defined(__x86_64__)
-	memcpy(p + 17, r->xmm0, 16);
-	memcpy(p + 33, r->xmm1, 16);
+	memcpy(p + CTRACE_RETVAL_AT_XMM0, r->xmm0, CTRACE_RETVAL_XMM_BYTES);
+	memcpy(p + CTRACE_RETVAL_AT_XMM1, r->xmm1, CTRACE_RETVAL_XMM_BYTES);
 #endif
-	memcpy(p + 49, r->st0, 10);
-	p[59] = (uint8_t)r->st0_valid;
+	memcpy(p + CTRACE_RETVAL_AT_ST0, r->st0, CTRACE_RETVAL_ST0_BYTES);
+	p[CTRACE_RETVAL_AT_ST0_VALID] = (uint8_t)r->st0_valid;
 	/* A struct returned in memory: rax holds the buffer, which is
 	 * usually in the caller's frame, just above the stack pointer. */
 	uintptr_t a = (uintptr_t)r->RET0;
 	if (a >= r->sp && a < r->sp + 4096) {
 		uint64_t a64 = a;
-		memcpy(p + 60, &a64, 8);
-		p[68] = 64;
-		memcpy(p + 69, (const void *)a, 64);
+		memcpy(p + CTRACE_RETVAL_AT_MEM_ADDR, &a64, 8);
+		p[CTRACE_RETVAL_AT_MEM_LEN] = CTRACE_RETVAL_MEM_MAX;
+		memcpy(p + CTRACE_RETVAL_AT_MEM, (const void *)a,
+		       CTRACE_RETVAL_MEM_MAX);
 	}
 	ctrace__barrier();
-	p[0] = 1;
+	p[CTRACE_RETVAL_STATE] = 1;
 }
 
 /* A register field: the whole register, or with CTRACE_RETVAL_NARROW its
@@ -811,25 +800,27 @@ static void fill_compact(uint8_t *p, const struct ctrace__retregs *r,
 	int narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
 	if (mask & CTRACE_RETVAL_R0) {
 		uint64_t v = r->RET0;
-		q = put_reg(q, &v, 8, narrow);
+		q = put_reg(q, &v, CTRACE_RETVAL_R_BYTES, narrow);
 	}
 	if (mask & CTRACE_RETVAL_R1) {
 		uint64_t v = r->RET1;
-		q = put_reg(q, &v, 8, narrow);
+		q = put_reg(q, &v, CTRACE_RETVAL_R_BYTES, narrow);
 	}
 #if defined(__x86_64__)
 	if (mask & CTRACE_RETVAL_XMM0)
-		q = put_reg(q, r->xmm0, 16, narrow);
+		q = put_reg(q, r->xmm0, CTRACE_RETVAL_XMM_BYTES, narrow);
 	if (mask & CTRACE_RETVAL_XMM1)
-		q = put_reg(q, r->xmm1, 16, narrow);
+		q = put_reg(q, r->xmm1, CTRACE_RETVAL_XMM_BYTES, narrow);
 #else
-	q += (mask & CTRACE_RETVAL_XMM0) ? 16 >> narrow : 0;
-	q += (mask & CTRACE_RETVAL_XMM1) ? 16 >> narrow : 0;
+	q += (mask & CTRACE_RETVAL_XMM0) ? CTRACE_RETVAL_XMM_BYTES >> narrow
+					 : 0;
+	q += (mask & CTRACE_RETVAL_XMM1) ? CTRACE_RETVAL_XMM_BYTES >> narrow
+					 : 0;
 #endif
 	if (mask & CTRACE_RETVAL_ST0) {
 		if (r->st0_valid) {
-			memcpy(q, r->st0, 10);
-			q += 10;
+			memcpy(q, r->st0, CTRACE_RETVAL_ST0_BYTES);
+			q += CTRACE_RETVAL_ST0_BYTES;
 		} else {
 			mask &= (uint8_t)~CTRACE_RETVAL_ST0;
 		}
@@ -840,7 +831,7 @@ static void fill_compact(uint8_t *p, const struct ctrace__retregs *r,
 			uint64_t a64 = a;
 			memcpy(q, &a64, 8);
 			q[8] = mem;
-			memcpy(q + 9, (const void *)a, mem);
+			memcpy(q + CTRACE_RETVAL_MEM_HEAD, (const void *)a, mem);
 		} else {
 			mask &= (uint8_t)~CTRACE_RETVAL_MEM;
 		}

@@ -16,6 +16,7 @@
 #ifndef CTRACE_CAPTURE_H
 #define CTRACE_CAPTURE_H
 
+#include "ctrace_plan.h"
 #include "internal.h"
 
 /* Registers saved by the entry stub; the layout is shared with hooks.S. */
@@ -57,12 +58,11 @@ struct ctrace__retregs {
  * The capture plan (plan.c)
  * ------------------------------------------------------------------------ */
 
-#define CTRACE_PLAN_CFA 0 /* bases of plan offsets */
+/* The grammar and limits are ctrace_plan.h's.  Bases of plan offsets,
+ * as the table keeps them: */
+#define CTRACE_PLAN_CFA 0
 #define CTRACE_PLAN_SP 1
 #define CTRACE_PLAN_REG 2 /* a string's pointer in a saved register */
-#define CTRACE_PLAN_MAX_MEM 4
-#define CTRACE_PLAN_MAX_STR 6
-#define CTRACE_PLAN_MAX_BYTES 512 /* planned stack bytes per call */
 
 struct ctrace__plan_mem {
 	uint8_t base;

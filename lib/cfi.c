@@ -28,36 +28,17 @@ struct cursor {
 static uint64_t get_uleb(struct cursor *c)
 {
 	uint64_t v = 0;
-	unsigned shift = 0;
-	while (c->p < c->end) {
-		uint8_t b = *c->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	c->bad = 1;
-	return 0;
+	if (ctrace__uleb_get(&c->p, c->end, &v) < 0)
+		c->bad = 1, c->p = c->end;
+	return v;
 }
 
 static int64_t get_sleb(struct cursor *c)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
-	while (c->p < c->end) {
-		uint8_t b = *c->p++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~(uint64_t)0 << shift;
-			return (int64_t)v;
-		}
-	}
-	c->bad = 1;
-	return 0;
+	int64_t v = 0;
+	if (ctrace__sleb_get(&c->p, c->end, &v) < 0)
+		c->bad = 1, c->p = c->end;
+	return v;
 }
 
 static uint64_t get_fixed(struct cursor *c, size_t n)

@@ -13,7 +13,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "duration.h"
 #include "internal.h"
+#include "signame.h"
 
 CTRACE_HIDDEN void ctrace__clock_force(int tsc);
 
@@ -126,43 +128,11 @@ static uint32_t parse_chunk_size(const char *v)
 	return (uint32_t)n;
 }
 
-/* "5us", "2ms", "1s", "300" (ns), "0" (no minimum).  Returns -1 on a bad
- * value. */
-static int parse_duration(const char *v, uint64_t *ns)
-{
-	char *end;
-	double n = strtod(v, &end);
-	double unit = !strcmp(end, "") || !strcmp(end, "ns") ? 1
-		    : !strcmp(end, "us") ? 1e3
-		    : !strcmp(end, "ms") ? 1e6
-		    : !strcmp(end, "s") ? 1e9 : -1;
-	if (end == v || unit < 0 || !(n >= 0) || n * unit > 1e18)
-		return -1;
-	*ns = (uint64_t)(n * unit + 0.5);
-	return 0;
-}
-
+/* A signal that toggles recording: one the program can catch. */
 static int parse_signal(const char *v)
 {
-	static const struct {
-		const char *name;
-		int sig;
-	} names[] = {
-		{"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"HUP", SIGHUP},
-		{"INT", SIGINT},   {"QUIT", SIGQUIT}, {"TERM", SIGTERM},
-		{"PROF", SIGPROF}, {"WINCH", SIGWINCH}, {"URG", SIGURG},
-	};
-	if (!strncmp(v, "SIG", 3))
-		v += 3;
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (!strcmp(v, names[i].name))
-			return names[i].sig;
-	char *end;
-	long n = strtol(v, &end, 10);
-	if (*v != '\0' && *end == '\0' && n > 0 && n < NSIG && n != SIGKILL &&
-	    n != SIGSTOP)
-		return (int)n;
-	return 0;
+	int n = ctrace__signal_number(v);
+	return n > 0 && n != SIGKILL && n != SIGSTOP ? n : 0;
 }
 
 /* The kernel sets AT_SECURE when the program gained privileges at exec
@@ -247,9 +217,10 @@ int ctrace__config_load(struct ctrace__config *c)
 			c->max_depth = (uint32_t)d;
 	}
 	v = env("CTRACE_MIN_DURATION");
-	if (v != NULL && *v && parse_duration(v, &c->min_ns) < 0)
+	if (v != NULL && *v && ctrace__parse_duration(v, &c->min_ns) < 0)
 		ctrace__warn("CTRACE_MIN_DURATION=", v,
-			     ": expected a time like 5us or 2ms; ignored");
+			     ": expected a time like 500ns, 5us, 1.5ms or 2s; "
+			     "ignored");
 	v = env("CTRACE_SIGNAL");
 	if (v != NULL && *v && (c->toggle_signal = parse_signal(v)) == 0)
 		ctrace__warn("CTRACE_SIGNAL=", v,

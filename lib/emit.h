@@ -63,13 +63,8 @@ define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
 	p[3] = (uint8_t)slot;
 	put_u64(p + 4, fn);
 	put_u64(p + 12, site);
-	if (frame) {
-		while (frame >= 0x80) {
-			*q++ = (uint8_t)(frame | 0x80);
-			frame >>= 7;
-		}
-		*q++ = (uint8_t)frame;
-	}
+	if (frame)
+		q = ctrace__uleb_put_word(q, frame);
 	p[2] = (uint8_t)(q - p - 3);
 	s->pair[slot].fn = fn;
 	s->pair[slot].site = site;
@@ -141,13 +136,8 @@ stack_switch(struct ctrace__stream *s, uint8_t *p, uintptr_t sp)
 {
 	/* unsigned difference: stacks may be over half the space apart */
 	intptr_t w = (intptr_t)(sp - s->last_sp) / (intptr_t)sizeof(void *);
-	uint8_t *q = p + 3;
+	uint8_t *q = ctrace__sleb_put_word(p + 3, w);
 
-	while (w < -64 || w > 63) {
-		*q++ = (uint8_t)(w | 0x80);
-		w >>= 7;
-	}
-	*q++ = (uint8_t)(w & 0x7f);
 	p[1] = CTRACE_REC_STACK;
 	p[2] = (uint8_t)(q - p - 3);
 	ctrace__barrier();
@@ -202,23 +192,14 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		slot = s->miss_slot;
 	}
 
-	uint8_t *d = q + 1;
-	while (delta >= 0x80) {
-		*d++ = (uint8_t)(delta | 0x80);
-		delta >>= 7;
-	}
-	*d++ = (uint8_t)delta;
+	uint8_t *d = ctrace__uleb_put(q + 1, delta);
 	if (!exit_bit) {
 		/* sleb128 of the stack delta in words: one byte for frames
 		 * up to 512 bytes apart on x86-64. */
 		intptr_t w = (intptr_t)(sp - last_sp) /
 			     (intptr_t)sizeof(void *);
 		last_sp = sp;
-		while (w < -64 || w > 63) {
-			*d++ = (uint8_t)(w | 0x80);
-			w >>= 7; /* arithmetic shift: gcc and clang */
-		}
-		*d++ = (uint8_t)(w & 0x7f);
+		d = ctrace__sleb_put_word(d, w);
 	}
 
 	/* The group's first tag is stored last: a reader (or a SIGKILL) sees

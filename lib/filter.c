@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elfsym.h"
 #include "internal.h"
 
 /* ---------------------------------------------------------------------------
@@ -229,41 +230,42 @@ static void for_each_function(const char *path, uintptr_t bias,
 	close(fd);
 	if (f == MAP_FAILED)
 		return;
-	const ElfW(Ehdr) *eh = (const void *)f;
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh->e_shentsize != sizeof(ElfW(Shdr)) || eh->e_shoff >= size ||
-	    eh->e_shnum > (size - eh->e_shoff) / sizeof(ElfW(Shdr)))
+	/* Decoded by common/elfsym.c; every offset checked here against
+	 * the mapping. */
+	struct ctrace_elf e;
+	if (ctrace__elf_header(f, size, &e) < 0 || e.shoff >= size ||
+	    e.shentsize < ctrace__elf_shdr_size(&e) ||
+	    e.shnum > (size - e.shoff) / e.shentsize)
 		goto out;
-	const ElfW(Shdr) *sh = (const void *)(f + eh->e_shoff);
+	size_t symsize = ctrace__elf_sym_size(&e);
 	/* .symtab has the static functions too; .dynsym is what a stripped
 	 * object still has. */
-	for (int want = SHT_SYMTAB, pass = 0; pass < 2;
+	for (unsigned want = SHT_SYMTAB, pass = 0; pass < 2;
 	     pass++, want = SHT_DYNSYM) {
 		int found = 0;
-		for (unsigned i = 0; i < eh->e_shnum; i++) {
-			if (sh[i].sh_type != (unsigned)want ||
-			    sh[i].sh_link >= eh->e_shnum)
+		for (uint64_t i = 0; i < e.shnum; i++) {
+			struct ctrace_elf_section sec, str;
+			ctrace__elf_section(&e, f + e.shoff + i * e.shentsize,
+					    &sec);
+			if (sec.type != want || sec.link >= e.shnum)
 				continue;
-			const ElfW(Shdr) *str = &sh[sh[i].sh_link];
-			if (sh[i].sh_offset > size ||
-			    sh[i].sh_size > size - sh[i].sh_offset ||
-			    str->sh_offset > size ||
-			    str->sh_size > size - str->sh_offset)
+			ctrace__elf_section(
+				&e, f + e.shoff + sec.link * e.shentsize, &str);
+			if (sec.offset > size || sec.size > size - sec.offset ||
+			    str.offset > size || str.size > size - str.offset)
 				continue;
-			const ElfW(Sym) *sym = (const void *)(f + sh[i].sh_offset);
-			size_t n = sh[i].sh_size / sizeof *sym;
-			const char *names = (const char *)f + str->sh_offset;
-			for (size_t k = 0; k < n; k++) {
-				unsigned type = ELF64_ST_TYPE(sym[k].st_info);
-				if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
-				    sym[k].st_shndx == SHN_UNDEF ||
-				    sym[k].st_value == 0 ||
-				    sym[k].st_name >= str->sh_size ||
-				    !memchr(names + sym[k].st_name, '\0',
-					    str->sh_size - sym[k].st_name))
+			const char *names = (const char *)f + str.offset;
+			for (uint64_t k = 0; k < sec.size / symsize; k++) {
+				struct ctrace_elf_symbol sym;
+				ctrace__elf_symbol(&e, f + sec.offset + k * symsize,
+						   &sym);
+				if (!ctrace__elf_function(&sym) ||
+				    sym.value == 0 || sym.name >= str.size ||
+				    !memchr(names + sym.name, '\0',
+					    str.size - sym.name))
 					continue;
-				fn(data, bias + sym[k].st_value,
-				   names + sym[k].st_name);
+				fn(data, bias + (uintptr_t)sym.value,
+				   names + sym.name);
 				found = 1;
 			}
 		}

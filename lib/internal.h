@@ -27,6 +27,7 @@
 
 #include "ctrace.h"
 #include "ctrace_format.h"
+#include "leb128.h"
 
 #if defined(__x86_64__)
 #include "arch/x86_64/cpu.h"

@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "elfsym.h"
 #include "internal.h"
 
 struct known {
@@ -78,22 +79,11 @@ size_t ctrace__build_id(const struct dl_phdr_info *info, uint8_t *id,
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		if (ph->p_type != PT_NOTE)
 			continue;
-		const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
-		const uint8_t *end = p + ph->p_memsz;
-		while ((size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
-			const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
-			size_t name = (n->n_namesz + 3) & ~(size_t)3;
-			size_t desc = (n->n_descsz + 3) & ~(size_t)3;
-			const uint8_t *d = p + sizeof *n + name;
-			if (name + desc > (size_t)(end - p) - sizeof *n)
-				break;
-			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
-			    !memcmp(p + sizeof *n, "GNU", 4) && n->n_descsz <= max) {
-				memcpy(id, d, n->n_descsz);
-				return n->n_descsz;
-			}
-			p = d + desc;
-		}
+		size_t len = ctrace__elf_build_id(
+			(const void *)(info->dlpi_addr + ph->p_vaddr),
+			ph->p_memsz, id, max);
+		if (len != 0)
+			return len;
 	}
 	return 0;
 }

@@ -9,19 +9,11 @@
  * (CTRACE_PLAN, or PROGRAM.ctrace-plan next to the executable) into a table
  * keyed by the hook's return address.
  *
- * The file is text, one record per line (doc in include/ctrace_format.h):
- *   ctrace-plan 1
- *   module BUILD-ID-HEX
- *   pc PC fde START cfa REG OFFSET [wide] [mem BASE OFFSET LENGTH]...
- *      [str r REG | str BASE OFFSET]... [regs MASK] [ret MASK LENGTH]
- * Numbers are hexadecimal for addresses (PC, START), decimal otherwise;
- * BASE is `c` (the CFA) or `s` (the stack pointer).  `regs` names the
- * callee-saved registers the ARGS record needs (a hexadecimal mask by
- * DWARF number; without it, all of them).  `ret` names the
- * registers that hold the function's return value (CTRACE_RETVAL_* bits
- * of ctrace_format.h; 0: it returns nothing) and LENGTH the bytes of a
- * struct returned in memory.  A module whose build-id
- * matches no loaded object is ignored, so a stale plan never applies.
+ * The file's grammar and limits are in include/ctrace_plan.h, shared with
+ * the writer (ctrace-symbolize --make-plan).  A module whose build-id
+ * matches no loaded object is ignored, so a stale plan never applies; a
+ * line that breaks a limit is skipped, and that call gets the generic
+ * windows.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -59,7 +51,7 @@ static void table_put(const struct ctrace__plan_entry *e)
  * ------------------------------------------------------------------------ */
 
 struct find_module {
-	uint8_t id[64];
+	uint8_t id[CTRACE_PLAN_BUILD_ID_MAX];
 	size_t len;
 	uintptr_t bias;
 	int found;
@@ -69,7 +61,7 @@ static int match_build_id(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size;
 	struct find_module *f = data;
-	uint8_t id[64];
+	uint8_t id[CTRACE_PLAN_BUILD_ID_MAX];
 	size_t len = ctrace__build_id(info, id, sizeof id);
 	if (len == 0 || len != f->len || memcmp(id, f->id, len) != 0)
 		return 0;
@@ -125,11 +117,14 @@ static int number(struct lexer *l, int base, long long *v)
 	return *e == '\0' ? 0 : -1;
 }
 
+/* One letter: CTRACE_PLAN_BASE_CFA or CTRACE_PLAN_BASE_SP. */
 static int base_of(const char *w, size_t len)
 {
-	if (is_word(w, len, "c"))
+	if (w == NULL || len != 1)
+		return -1;
+	if (*w == CTRACE_PLAN_BASE_CFA)
 		return CTRACE_PLAN_CFA;
-	if (is_word(w, len, "s"))
+	if (*w == CTRACE_PLAN_BASE_SP)
 		return CTRACE_PLAN_SP;
 	return -1;
 }
@@ -152,7 +147,9 @@ static int parse_pc(struct lexer *l, uintptr_t bias,
 			e->fde = bias + (uintptr_t)v;
 		} else if (is_word(k, len, "cfa")) {
 			if (number(l, 10, &v) < 0 || number(l, 10, &w) < 0 ||
-			    v < 0 || v > 60 || w < -(1 << 20) || w > (1 << 20))
+			    v < 0 || v > CTRACE_PLAN_MAX_REG ||
+			    w < -CTRACE_PLAN_MAX_CFA_OFFSET ||
+			    w > CTRACE_PLAN_MAX_CFA_OFFSET)
 				return -1;
 			e->cfa_reg = (uint8_t)(v + 1);
 			e->cfa_off = (int32_t)w;
@@ -179,8 +176,10 @@ static int parse_pc(struct lexer *l, uintptr_t bias,
 			int base = base_of(b, len);
 			long long n;
 			if (base < 0 || number(l, 10, &v) < 0 ||
-			    number(l, 10, &n) < 0 || n <= 0 || n > 4096 ||
-			    v < -65536 || v > 65536 ||
+			    number(l, 10, &n) < 0 || n <= 0 ||
+			    n > CTRACE_PLAN_MAX_LENGTH ||
+			    v < -CTRACE_PLAN_MAX_OFFSET ||
+			    v > CTRACE_PLAN_MAX_OFFSET ||
 			    e->nmem == CTRACE_PLAN_MAX_MEM)
 				return -1;
 			e->mem[e->nmem].base = (uint8_t)base;
@@ -192,15 +191,18 @@ static int parse_pc(struct lexer *l, uintptr_t bias,
 			if (e->nstr == CTRACE_PLAN_MAX_STR)
 				return -1;
 			struct ctrace__plan_str *s = &e->str[e->nstr];
-			if (is_word(b, len, "r")) {
-				if (number(l, 10, &v) < 0 || v < 0 || v > 60)
+			if (b != NULL && len == 1 &&
+			    *b == CTRACE_PLAN_BASE_REG) {
+				if (number(l, 10, &v) < 0 || v < 0 ||
+				    v > CTRACE_PLAN_MAX_REG)
 					return -1;
 				s->base = CTRACE_PLAN_REG;
 				s->off = (int32_t)v;
 			} else {
 				int base = base_of(b, len);
 				if (base < 0 || number(l, 10, &v) < 0 ||
-				    v < -65536 || v > 65536)
+				    v < -CTRACE_PLAN_MAX_OFFSET ||
+				    v > CTRACE_PLAN_MAX_OFFSET)
 					return -1;
 				s->base = (uint8_t)base;
 				s->off = (int32_t)v;
@@ -233,8 +235,8 @@ static size_t parse(const char *text, size_t size, int fill)
 	size_t n = 0, len;
 	const char *k = word(&l, &len);
 	long long version;
-	if (!is_word(k, len, "ctrace-plan") || number(&l, 10, &version) < 0 ||
-	    version != 1)
+	if (!is_word(k, len, CTRACE_PLAN_MAGIC) ||
+	    number(&l, 10, &version) < 0 || version != CTRACE_PLAN_VERSION)
 		return 0;
 	for (next_line(&l); l.p < l.end; next_line(&l)) {
 		k = word(&l, &len);

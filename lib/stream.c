@@ -21,27 +21,6 @@ void ctrace__stream_init(struct ctrace__stream *s, uint16_t kind,
 	s->tid = tid;
 }
 
-static size_t uleb_put(uint8_t *p, uint64_t v)
-{
-	size_t n = 0;
-	while (v >= 0x80) {
-		p[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (uint8_t)v;
-	return n;
-}
-
-static size_t uleb_size(uint64_t v)
-{
-	size_t n = 1;
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
-}
-
 /* Writes a record known to fit between cur and chunk_end. */
 static void put_record(struct ctrace__stream *s, uint8_t type,
 		       const void *payload, size_t len)
@@ -49,7 +28,7 @@ static void put_record(struct ctrace__stream *s, uint8_t type,
 	uint8_t *p = s->cur;
 	size_t n = 1;
 	p[n++] = type;
-	n += uleb_put(p + n, len);
+	n = (size_t)(ctrace__uleb_put(p + n, len) - p);
 	memcpy(p + n, payload, len);
 	n += len;
 	ctrace__barrier();
@@ -60,7 +39,7 @@ static void put_record(struct ctrace__stream *s, uint8_t type,
 static void put_lost_record(struct ctrace__stream *s)
 {
 	uint8_t b[1 + 10 + 16];
-	size_t n = uleb_put(b, s->lost);
+	size_t n = (size_t)(ctrace__uleb_put(b, s->lost) - b);
 	b[n++] = s->lost_reason ? s->lost_reason : CTRACE_LOST_NO_SPACE;
 	memcpy(b + n, &s->lost_first, 8);
 	memcpy(b + n + 8, &s->lost_last, 8);
@@ -153,7 +132,7 @@ void ctrace__stream_release(struct ctrace__stream *s)
 int ctrace__stream_record(struct ctrace__stream *s, uint8_t type,
 			  const void *payload, size_t len)
 {
-	size_t need = 2 + uleb_size(len) + len;
+	size_t need = 2 + ctrace__uleb_size(len) + len;
 	if (need > ctrace__file.chunk_size - sizeof(struct ctrace_chunk_header))
 		return -E2BIG;
 	/* Twice at most: the rest of a chunk begun small, then a new one. */

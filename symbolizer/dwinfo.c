@@ -98,123 +98,6 @@ bool dw_read_code(struct dw_module *m, uint64_t rel, uint8_t *out, size_t n)
 }
 
 /* ---------------------------------------------------------------------------
- * Captured state
- * ------------------------------------------------------------------------ */
-
-int capture_parse(const uint8_t *p, size_t len, struct capture *c)
-{
-	const uint8_t *end = p + len;
-	memset(c, 0, sizeof *c);
-	if (len < 25)
-		return -1;
-	c->pc = load_u64(p);
-	c->sp = load_u64(p + 8);
-	c->cfa = load_u64(p + 16);
-	unsigned n = p[24];
-	p += 25;
-	if (n > CAPTURE_MAX_REGS || (size_t)(end - p) < n * 9u)
-		return -1;
-	for (unsigned i = 0; i < n; i++, p += 9) {
-		c->regno[i] = p[0];
-		c->regval[i] = load_u64(p + 1);
-	}
-	c->nregs = (int)n;
-	while (p < end && c->nblocks < CAPTURE_MAX_BLOCKS) {
-		uint64_t addr, blen;
-		if (end - p < 9)
-			return -1;
-		addr = load_u64(p);
-		p += 8;
-		if (read_uleb(&p, end, &blen) < 0 || blen > (uint64_t)(end - p))
-			return -1;
-		c->blocks[c->nblocks++] =
-			(struct capture_block){addr, (size_t)blen, p};
-		p += blen;
-	}
-	return 0;
-}
-
-uint8_t *args_expand_short(const uint8_t *p, size_t len, uint64_t fn,
-			   uint64_t sp, uint64_t addr_mask, size_t *out_len)
-{
-	const uint8_t *end = p + len;
-	int64_t d;
-	if (read_sleb(&p, end, &d) < 0 || p == end)
-		return NULL;
-	/* The count, and bits of the stack pointer in words: the recorder's
-	 * and the ENTRY's must agree. */
-	unsigned n = *p & 7, check = *p >> 3;
-	uint64_t words = sp / (addr_mask == UINT32_MAX ? 4 : 8);
-	p++;
-	if (n > CAPTURE_MAX_REGS || (words & 0x1f) != check)
-		return NULL;
-	/* The full form: 24 bytes more up front, 9 per register, at most
-	 * 14 - 1 more per block header (one per byte of the short form at
-	 * worst). */
-	uint8_t *out = must_malloc(25 + n * 9u + (size_t)(end - p) * 14);
-	uint8_t *q = out;
-	uint64_t v[3] = {(fn + (uint64_t)d) & addr_mask, sp, 0};
-	memcpy(q, v, 24);
-	q += 24;
-	*q++ = (uint8_t)n;
-	uint64_t prev = 0; /* the previous register's value */
-	for (unsigned i = 0; i < n; i++) {
-		if (p == end)
-			goto bad;
-		uint8_t regno = *p++;
-		*q++ = regno & 0x3f;
-		if (read_sleb(&p, end, &d) < 0 || (regno & 0xc0) == 0xc0)
-			goto bad;
-		uint64_t value = (uint64_t)d & addr_mask;
-		if (regno & 0x80) /* relative to the stack pointer */
-			value = (sp + (uint64_t)d) & addr_mask;
-		else if (regno & 0x40) /* relative to the previous register */
-			value = (prev + (uint64_t)d) & addr_mask;
-		prev = value;
-		memcpy(q, &value, 8);
-		q += 8;
-	}
-	while (p < end) {
-		uint64_t blen;
-		if (read_sleb(&p, end, &d) < 0 ||
-		    read_uleb(&p, end, &blen) < 0 ||
-		    blen > (uint64_t)(end - p))
-			goto bad;
-		uint64_t addr = (sp + (uint64_t)d) & addr_mask;
-		memcpy(q, &addr, 8);
-		q += 8;
-		uint64_t l = blen;
-		while (l >= 0x80) {
-			*q++ = (uint8_t)(l | 0x80);
-			l >>= 7;
-		}
-		*q++ = (uint8_t)l;
-		memcpy(q, p, (size_t)blen);
-		q += blen;
-		p += blen;
-	}
-	*out_len = (size_t)(q - out);
-	return out;
-bad:
-	free(out);
-	return NULL;
-}
-
-bool capture_read(const struct capture *c, uint64_t addr, void *out,
-		  size_t n)
-{
-	for (size_t i = 0; i < c->nblocks; i++) {
-		const struct capture_block *b = &c->blocks[i];
-		if (addr >= b->addr && addr - b->addr <= b->len &&
-		    n <= b->len - (addr - b->addr)) {
-			memcpy(out, b->bytes + (addr - b->addr), n);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* ---------------------------------------------------------------------------
  * Expressions
  * ------------------------------------------------------------------------ */
 
@@ -522,8 +405,8 @@ static int frame_cfa(struct frame_state *f, uint64_t lookup_pc)
 	return ok;
 }
 
-static const int saved_x86_64[] = {3, 6, 12, 13, 14, 15};
-static const int saved_i386[] = {3, 5, 6, 7};
+static const int saved_x86_64[] = CTRACE_SAVED_REGS_X86_64;
+static const int saved_i386[] = CTRACE_SAVED_REGS_I386;
 
 void frame_init(struct frame_state *f, struct dw_module *m, uint64_t bias,
 		const struct capture *c, struct trace *t, uint64_t site,
@@ -539,7 +422,7 @@ void frame_init(struct frame_state *f, struct dw_module *m, uint64_t bias,
 	f->ticks = ticks;
 	f->machine = machine;
 	f->ptr_size = ptr_size;
-	f->sp_reg = machine == 3 ? 4 : 7;
+	f->sp_reg = machine == 3 ? CTRACE_DW_SP_I386 : CTRACE_DW_SP_X86_64;
 	for (int i = 0; i < c->nregs; i++)
 		if (c->regno[i] < DW_MAX_REG) {
 			f->have[c->regno[i]] = true;
@@ -559,7 +442,9 @@ static int unwind_to_caller(struct frame_state *f, struct frame_state *c)
 {
 	Dwarf_Frame *fr = NULL;
 	const int *saved = f->machine == 3 ? saved_i386 : saved_x86_64;
-	size_t nsaved = f->machine == 3 ? 4 : 6;
+	size_t nsaved = f->machine == 3
+				? sizeof saved_i386 / sizeof *saved_i386
+				: sizeof saved_x86_64 / sizeof *saved_x86_64;
 	const char *why;
 
 	if (!f->have_cfa || !f->m->cfi ||

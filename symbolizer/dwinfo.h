@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "payload.h"
+
 struct trace;
 
 /* A range of code of a subprogram that no other subprogram contains. */
@@ -35,29 +37,6 @@ struct dw_module {
 /* The module's DWARF, opened once; NULL when the file cannot be read. */
 struct dw_module *dw_module(const char *path);
 void dw_modules_free(void);
-
-/* An ARGS payload, decoded.  Blocks point into the payload. */
-#define CAPTURE_MAX_REGS 16
-#define CAPTURE_MAX_BLOCKS 32
-struct capture_block {
-	uint64_t addr;
-	size_t len;
-	const uint8_t *bytes;
-};
-
-struct capture {
-	uint64_t pc, sp, cfa;
-	int nregs;
-	uint8_t regno[CAPTURE_MAX_REGS];
-	uint64_t regval[CAPTURE_MAX_REGS];
-	size_t nblocks;
-	struct capture_block blocks[CAPTURE_MAX_BLOCKS];
-};
-
-int capture_parse(const uint8_t *p, size_t len, struct capture *c);
-/* Copies n captured bytes at addr; false if any of them was not saved. */
-bool capture_read(const struct capture *c, uint64_t addr, void *out,
-		  size_t n);
 
 #define DW_MAX_REG 64
 

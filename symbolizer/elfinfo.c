@@ -5,6 +5,7 @@
  * ELF classes are read, so a 64-bit symbolizer handles -m32 programs.
  */
 #include "elfinfo.h"
+#include "elfsym.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -18,21 +19,13 @@
  * Reading the file
  * ------------------------------------------------------------------------ */
 
-/* The fields of the ELF headers the readers below use, whatever the
- * class. */
-struct elf_section {
-	uint32_t type;
-	uint32_t link;
-	uint64_t offset;
-	uint64_t size;
-	uint64_t entsize;
-};
-
+/* An open ELF file and its section headers (common/elfsym.c decodes
+ * them, whatever the class). */
 struct elf_file {
 	int fd;
-	bool is64;
+	struct ctrace_elf elf;
 	size_t n_sections;
-	struct elf_section *sections;
+	struct ctrace_elf_section *sections;
 };
 
 static int read_at(int fd, void *buf, size_t len, uint64_t off)
@@ -84,23 +77,6 @@ static int read_alloc(int fd, uint64_t off, uint64_t len, char **out)
 	return 0;
 }
 
-static uint64_t fetch(const void *p, size_t size)
-{
-	uint64_t v = 0;
-	if (size == 8) {
-		memcpy(&v, p, 8);
-	} else if (size == 4) {
-		uint32_t u;
-		memcpy(&u, p, 4);
-		v = u;
-	} else {
-		uint16_t u;
-		memcpy(&u, p, 2);
-		v = u;
-	}
-	return v;
-}
-
 int elfinfo_open_regular(const char *path)
 {
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer */
@@ -125,12 +101,9 @@ int elfinfo_open_regular(const char *path)
 
 static int elf_open(const char *path, struct elf_file *ef)
 {
-	unsigned char ident[EI_NIDENT];
-	union {
-		Elf32_Ehdr h32;
-		Elf64_Ehdr h64;
-	} eh;
-	uint64_t shoff, shnum, shentsize;
+	unsigned char head[CTRACE_ELF_HEADER_MAX];
+	struct ctrace_elf e;
+	uint64_t shnum;
 	char *raw;
 	int err;
 
@@ -138,56 +111,39 @@ static int elf_open(const char *path, struct elf_file *ef)
 	ef->fd = elfinfo_open_regular(path);
 	if (ef->fd < 0)
 		return ef->fd;
-	err = read_at(ef->fd, ident, sizeof ident, 0);
+	struct stat st;
+	err = fstat(ef->fd, &st) < 0 ? -errno : 0;
+	if (err < 0)
+		goto fail;
+	size_t n = (uint64_t)st.st_size < sizeof head ? (size_t)st.st_size
+						       : sizeof head;
+	err = read_at(ef->fd, head, n, 0);
 	if (err < 0)
 		goto fail;
 	err = -ENOEXEC;
-	if (memcmp(ident, ELFMAG, SELFMAG) != 0)
+	if (ctrace__elf_header(head, n, &e) < 0 || e.swap)
 		goto fail;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (ident[EI_DATA] != ELFDATA2LSB)
-		goto fail;
-#else
-	if (ident[EI_DATA] != ELFDATA2MSB)
-		goto fail;
-#endif
-	if (ident[EI_CLASS] == ELFCLASS64) {
-		ef->is64 = true;
-		err = read_at(ef->fd, &eh.h64, sizeof eh.h64, 0);
-		shoff = eh.h64.e_shoff;
-		shnum = eh.h64.e_shnum;
-		shentsize = eh.h64.e_shentsize;
-	} else if (ident[EI_CLASS] == ELFCLASS32) {
-		err = read_at(ef->fd, &eh.h32, sizeof eh.h32, 0);
-		shoff = eh.h32.e_shoff;
-		shnum = eh.h32.e_shnum;
-		shentsize = eh.h32.e_shentsize;
-	} else {
-		goto fail;
-	}
-	if (err < 0)
-		goto fail;
-	err = -ENOEXEC;
-	if (shoff == 0)
+	ef->elf = e;
+	if (e.shoff == 0)
 		return 0; /* no section headers: nothing to find */
-	if (shentsize != (ef->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr)))
+	if (e.shentsize != ctrace__elf_shdr_size(&e))
 		goto fail;
+	shnum = e.shnum;
 	if (shnum == 0) {
 		/* More than SHN_LORESERVE sections: the count is in the
 		 * first section header's size. */
-		union {
-			Elf32_Shdr s32;
-			Elf64_Shdr s64;
-		} first;
-		err = read_at(ef->fd, &first, (size_t)shentsize, shoff);
+		unsigned char first[sizeof(Elf64_Shdr)];
+		struct ctrace_elf_section s0;
+		err = read_at(ef->fd, first, (size_t)e.shentsize, e.shoff);
 		if (err < 0)
 			goto fail;
-		shnum = ef->is64 ? first.s64.sh_size : first.s32.sh_size;
+		ctrace__elf_section(&e, first, &s0);
+		shnum = s0.size;
 		err = -ENOEXEC;
 		if (shnum == 0 || shnum > 1u << 24)
 			goto fail;
 	}
-	err = read_alloc(ef->fd, shoff, shnum * shentsize, &raw);
+	err = read_alloc(ef->fd, e.shoff, shnum * e.shentsize, &raw);
 	if (err < 0)
 		goto fail;
 	ef->sections = calloc((size_t)shnum, sizeof *ef->sections);
@@ -197,28 +153,9 @@ static int elf_open(const char *path, struct elf_file *ef)
 		goto fail;
 	}
 	ef->n_sections = (size_t)shnum;
-	for (size_t i = 0; i < ef->n_sections; i++) {
-		struct elf_section *s = &ef->sections[i];
-		const char *p = raw + i * shentsize;
-		if (ef->is64) {
-			const Elf64_Shdr *sh = (const void *)p;
-			Elf64_Shdr copy;
-			memcpy(&copy, sh, sizeof copy);
-			s->type = copy.sh_type;
-			s->link = copy.sh_link;
-			s->offset = copy.sh_offset;
-			s->size = copy.sh_type == SHT_NOBITS ? 0 : copy.sh_size;
-			s->entsize = copy.sh_entsize;
-		} else {
-			Elf32_Shdr copy;
-			memcpy(&copy, p, sizeof copy);
-			s->type = copy.sh_type;
-			s->link = copy.sh_link;
-			s->offset = copy.sh_offset;
-			s->size = copy.sh_type == SHT_NOBITS ? 0 : copy.sh_size;
-			s->entsize = copy.sh_entsize;
-		}
-	}
+	for (size_t i = 0; i < ef->n_sections; i++)
+		ctrace__elf_section(&e, raw + i * e.shentsize,
+				    &ef->sections[i]);
 	free(raw);
 	return 0;
 
@@ -239,33 +176,6 @@ static void elf_close(struct elf_file *ef)
  * Build-id
  * ------------------------------------------------------------------------ */
 
-/* Note headers have the same layout (three 4-byte words) in both classes;
- * name and descriptor are padded to 4 bytes. */
-static int find_build_id(const char *notes, uint64_t size, uint8_t *id)
-{
-	uint64_t off = 0;
-
-	while (size - off >= 12) {
-		uint32_t namesz = (uint32_t)fetch(notes + off, 4);
-		uint32_t descsz = (uint32_t)fetch(notes + off + 4, 4);
-		uint32_t type = (uint32_t)fetch(notes + off + 8, 4);
-		uint64_t name_off = off + 12;
-		uint64_t desc_off = name_off + (((uint64_t)namesz + 3) & ~3u);
-		uint64_t next = desc_off + (((uint64_t)descsz + 3) & ~3u);
-
-		if (next > size)
-			break;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 &&
-		    memcmp(notes + name_off, "GNU", 4) == 0 && descsz > 0 &&
-		    descsz <= ELFINFO_BUILD_ID_MAX) {
-			memcpy(id, notes + desc_off, descsz);
-			return (int)descsz;
-		}
-		off = next;
-	}
-	return 0;
-}
-
 int elfinfo_build_id(const char *path, uint8_t *id)
 {
 	struct elf_file ef;
@@ -275,7 +185,7 @@ int elfinfo_build_id(const char *path, uint8_t *id)
 	if (err < 0)
 		return err;
 	for (size_t i = 0; i < ef.n_sections && ret == 0; i++) {
-		const struct elf_section *s = &ef.sections[i];
+		const struct ctrace_elf_section *s = &ef.sections[i];
 		char *notes;
 		if (s->type != SHT_NOTE || s->size == 0 || s->size > 1u << 20)
 			continue;
@@ -284,7 +194,8 @@ int elfinfo_build_id(const char *path, uint8_t *id)
 			ret = err;
 			break;
 		}
-		ret = find_build_id(notes, s->size, id);
+		ret = (int)ctrace__elf_build_id(notes, (size_t)s->size, id,
+						 ELFINFO_BUILD_ID_MAX);
 		free(notes);
 	}
 	elf_close(&ef);
@@ -324,11 +235,11 @@ static int compare_functions(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-static int read_table(struct elf_file *ef, const struct elf_section *tab,
+static int read_table(struct elf_file *ef, const struct ctrace_elf_section *tab,
 		      struct elf_functions *out)
 {
-	size_t entsize = ef->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
-	const struct elf_section *strsec;
+	size_t entsize = ctrace__elf_sym_size(&ef->elf);
+	const struct ctrace_elf_section *strsec;
 	size_t count;
 	char *raw = NULL;
 	int err;
@@ -349,36 +260,16 @@ static int read_table(struct elf_file *ef, const struct elf_section *tab,
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < count; i++) {
-		uint64_t value, size, name;
-		unsigned info, shndx;
-		if (ef->is64) {
-			Elf64_Sym s;
-			memcpy(&s, raw + i * entsize, sizeof s);
-			value = s.st_value;
-			size = s.st_size;
-			name = s.st_name;
-			info = s.st_info;
-			shndx = s.st_shndx;
-		} else {
-			Elf32_Sym s;
-			memcpy(&s, raw + i * entsize, sizeof s);
-			value = s.st_value;
-			size = s.st_size;
-			name = s.st_name;
-			info = s.st_info;
-			shndx = s.st_shndx;
-		}
-		unsigned type = ELF64_ST_TYPE(info);
-		if (type != STT_FUNC && type != STT_GNU_IFUNC)
-			continue;
-		if (shndx == SHN_UNDEF || shndx == SHN_ABS ||
-		    name >= strsec->size || out->strings[name] == '\0')
+		struct ctrace_elf_symbol sym;
+		ctrace__elf_symbol(&ef->elf, raw + i * entsize, &sym);
+		if (!ctrace__elf_function(&sym) || sym.name >= strsec->size ||
+		    out->strings[sym.name] == '\0')
 			continue;
 		struct elf_function *f = &out->syms[out->n++];
-		f->addr = value;
-		f->size = size;
-		f->name = out->strings + name;
-		f->rank = symbol_rank(ELF64_ST_BIND(info), f->name);
+		f->addr = sym.value;
+		f->size = sym.size;
+		f->name = out->strings + sym.name;
+		f->rank = symbol_rank(sym.bind, f->name);
 	}
 	free(raw);
 	if (out->n)
@@ -388,7 +279,7 @@ static int read_table(struct elf_file *ef, const struct elf_section *tab,
 
 int elfinfo_functions(const char *path, struct elf_functions *out)
 {
-	const struct elf_section *symtab = NULL, *dynsym = NULL;
+	const struct ctrace_elf_section *symtab = NULL, *dynsym = NULL;
 	struct elf_file ef;
 	int err;
 

@@ -6,8 +6,10 @@
  *
  *   text   (tree, report)  control characters, DEL, the C1 controls,
  *          backslash and bytes that are not UTF-8 become C escapes:
- *          \n \t \r \\ \xHH.  A terminal shows them as text, never acts
- *          on them.
+ *          \n \t \r \0 \\ \xHH.  A terminal shows them as text, never
+ *          acts on them.
+ *   C      a value's text as a C literal (values.c): the same escapes for
+ *          every byte outside printable ASCII, and the literal's quote.
  *   folded text, and ';' (the frame separator) as \x3b.
  *   DOT    text, then '"' and '\' escaped for a quoted DOT string.
  *   XML    text, then & < > " ' as entities.
@@ -81,28 +83,56 @@ static bool plain(unsigned char c, enum escape_mode mode)
 	return false;
 }
 
+size_t escape_c_byte(unsigned char c, char quote, char out[4])
+{
+	size_t len = 2;
+
+	out[0] = '\\';
+	switch (c) {
+	case '\n':
+		out[1] = 'n';
+		break;
+	case '\t':
+		out[1] = 't';
+		break;
+	case '\r':
+		out[1] = 'r';
+		break;
+	case '\0':
+		out[1] = '0';
+		break;
+	case '\\':
+		out[1] = '\\';
+		break;
+	default:
+		if (quote != 0 && c == (unsigned char)quote) {
+			out[1] = quote;
+		} else if (c >= 0x20 && c < 0x7f) {
+			out[0] = (char)c;
+			len = 1;
+		} else {
+			out[1] = 'x';
+			out[2] = hex[c >> 4];
+			out[3] = hex[c & 15];
+			len = 4;
+		}
+	}
+	return len;
+}
+
 /* A C escape (\n, \\, \xHH) for the text formats; inside a DOT string
  * each of its backslashes is escaped once more. */
 static void put_c_escape(struct outbuf *o, unsigned char c,
 			 enum escape_mode mode)
 {
-	char e[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
-	size_t len = 2;
+	char e[4];
+	size_t len = escape_c_byte(c, 0, e);
 
-	switch (c) {
-	case '\n':
-		e[1] = 'n';
-		break;
-	case '\t':
-		e[1] = 't';
-		break;
-	case '\r':
-		e[1] = 'r';
-		break;
-	case '\\':
-		e[1] = '\\';
-		break;
-	default:
+	if (len == 1) { /* printable, but special here: folded's ';' */
+		e[0] = '\\';
+		e[1] = 'x';
+		e[2] = hex[c >> 4];
+		e[3] = hex[c & 15];
 		len = 4;
 	}
 	for (size_t i = 0; i < len; i++) {

@@ -127,36 +127,6 @@ void filters_free(struct filters *f)
 	free(f);
 }
 
-int parse_duration(const char *s, uint64_t *ns)
-{
-	static const struct {
-		const char *unit;
-		double scale;
-	} units[] = {
-		{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9},
-	};
-	char *end;
-	double v;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	if (!strcmp(s, "0")) { /* no unit needed */
-		*ns = 0;
-		return 0;
-	}
-	v = strtod(s, &end);
-	for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
-		if (!strcmp(end, units[i].unit)) {
-			v *= units[i].scale;
-			if (!(v >= 0 && v < 1.8e19))
-				return -1;
-			*ns = (uint64_t)(v + 0.5);
-			return 0;
-		}
-	}
-	return -1;
-}
-
 /* "[START]~[END]", each a duration since the start of the trace. */
 static int parse_range(struct filters *f, const char *s)
 {
@@ -169,9 +139,9 @@ static int parse_range(struct filters *f, const char *s)
 	if (!tilde)
 		return -1;
 	first = must_strndup(s, (size_t)(tilde - s));
-	if (has_start && parse_duration(first, &a) < 0)
+	if (has_start && ctrace__parse_duration(first, &a) < 0)
 		r = -1;
-	if (tilde[1] && parse_duration(tilde + 1, &b) < 0)
+	if (tilde[1] && ctrace__parse_duration(tilde + 1, &b) < 0)
 		r = -1;
 	free(first);
 	if (r < 0 || a > INT64_MAX || b > INT64_MAX)
@@ -232,7 +202,7 @@ const char *filters_option(struct filters *f, int code, const char *value)
 		f->has_depth = true;
 		return NULL;
 	case 't':
-		if (parse_duration(value, &f->min_ns) < 0)
+		if (ctrace__parse_duration(value, &f->min_ns) < 0)
 			return "bad time '%s' (a number and ns, us, ms or s)";
 		f->has_min = f->min_ns > 0;
 		return NULL;

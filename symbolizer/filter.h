@@ -4,6 +4,7 @@
 #ifndef CTRACE_SYMBOLIZER_FILTER_H
 #define CTRACE_SYMBOLIZER_FILTER_H
 
+#include "duration.h"
 #include "internal.h"
 
 struct filters *filters_new(void);
@@ -25,8 +26,5 @@ const char *filters_ready(struct filters *f, const char **what);
 
 /* An output that shows `inner` only the calls the filters keep. */
 struct output *filter_wrap(struct filters *f, struct output *inner);
-
-/* "5us", "1.5ms", "2s", "300ns" (or "0"): returns 0 or -1. */
-int parse_duration(const char *s, uint64_t *ns);
 
 #endif /* CTRACE_SYMBOLIZER_FILTER_H */

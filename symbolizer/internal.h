@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "ctrace_format.h"
+#include "leb128.h"
 #include "resolve.h"
 
 #define PROGRAM_NAME "ctrace-symbolize"
@@ -116,57 +117,6 @@ static inline uint32_t load_u32(const uint8_t *p)
 	return v;
 }
 
-/* Reads an unsigned LEB128 number from [*p, end).  Returns 0 and advances
- * *p, or -1 when the number runs past end or is longer than 10 bytes. */
-static inline int read_uleb(const uint8_t **p, const uint8_t *end,
-			    uint64_t *out)
-{
-	const uint8_t *q = *p;
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (q < end) {
-		uint8_t b = *q++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			*p = q;
-			*out = v;
-			return 0;
-		}
-		shift += 7;
-		if (shift >= 70)
-			return -1;
-	}
-	return -1;
-}
-
-/* The same for a signed LEB128 number. */
-static inline int read_sleb(const uint8_t **p, const uint8_t *end,
-			    int64_t *out)
-{
-	const uint8_t *q = *p;
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (q < end) {
-		uint8_t b = *q++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~(uint64_t)0 << shift; /* sign */
-			*p = q;
-			*out = (int64_t)v;
-			return 0;
-		}
-		if (shift >= 70)
-			return -1;
-	}
-	return -1;
-}
-
 /* ---------------------------------------------------------------------------
  * Buffered output (outbuf.c)
  * ------------------------------------------------------------------------ */
@@ -239,7 +189,7 @@ int outfile_close(struct outfile *f, bool complete);
 /* Names and messages from the traced program, escaped so that the output
  * stays valid for its format whatever bytes they hold (escape.c). */
 enum escape_mode {
-	ESCAPE_TEXT,   /* tree, report: \n \t \r \\ \xHH */
+	ESCAPE_TEXT,   /* tree, report: \n \t \r \0 \\ \xHH */
 	ESCAPE_FOLDED, /* text, and ';' */
 	ESCAPE_DOT,    /* text, inside a quoted DOT string */
 	ESCAPE_XML,    /* text, with XML's entities */
@@ -251,6 +201,10 @@ void outbuf_escaped(struct outbuf *o, const char *s, size_t n,
 bool escape_needed(const char *s, size_t n, enum escape_mode mode);
 /* A JSON string with its quotes. */
 void outbuf_json_str(struct outbuf *o, const char *s, size_t n);
+/* Byte c inside a C literal quoted by quote (0: none) at out: itself if
+ * printable ASCII, else \n \t \r \0 \\ \' \" or \xHH.  Returns the
+ * length (1 to 4). */
+size_t escape_c_byte(unsigned char c, char quote, char out[4]);
 void outbuf_u64(struct outbuf *o, uint64_t v);
 void outbuf_i64(struct outbuf *o, int64_t v);
 

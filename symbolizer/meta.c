@@ -129,7 +129,7 @@ static void meta_chunk(struct trace *t, const struct chunk_ref *c,
 			goto past_end;
 		type = p[1];
 		p += 2;
-		if (read_uleb(&p, end, &len) < 0)
+		if (ctrace__uleb_get(&p, end, &len) < 0)
 			goto past_end;
 		if (len > (uint64_t)(end - p))
 			goto past_end;

@@ -5,7 +5,8 @@
  * CFA rule, the stack bytes (relative to the CFA or the stack pointer) the
  * parameters' DWARF locations read there, and where the pointer of each
  * string argument is, so that the recorder can copy the text.  The
- * recorder reads it at start-up (lib/plan.c documents the format).
+ * recorder reads it at start-up (lib/plan.c); include/ctrace_plan.h gives
+ * the grammar and the limits both sides keep.
  *
  * The analysis follows what the evaluator (dwinfo.c) will do with the
  * captured state, with addresses kept symbolic: CFA + k, SP + k, or "data"
@@ -28,12 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctrace_plan.h"
 #include "dwinfo.h"
+#include "elfinfo.h"
 #include "internal.h"
 
 #define MAX_RANGES 64
-#define MAX_STRINGS 6 /* CTRACE_PLAN_MAX_STR in lib/capture.h */
-#define MAX_OUT_RANGES 4
 #define CALLER_WINDOW 128 /* the caller's frame, for DW_OP_entry_value */
 
 /* ---------------------------------------------------------------------------
@@ -48,7 +49,7 @@ struct range {
 };
 
 struct plan_string {
-	char base; /* 'r', 'c' or 's' */
+	char base; /* CTRACE_PLAN_BASE_REG, _CFA or _SP */
 	int64_t off;
 };
 
@@ -56,7 +57,7 @@ struct need {
 	struct range r[MAX_RANGES];
 	size_t n;
 	bool wide;
-	struct plan_string str[MAX_STRINGS];
+	struct plan_string str[CTRACE_PLAN_MAX_STR];
 	size_t nstr;
 	uint64_t regs; /* saved registers read, by DWARF number */
 	bool all_regs; /* a caller's call-site values may read any of them */
@@ -107,8 +108,8 @@ struct ctx {
 	struct need *need;
 };
 
-static const int saved_x86_64[] = {3, 6, 12, 13, 14, 15};
-static const int saved_i386[] = {3, 5, 6, 7};
+static const int saved_x86_64[] = CTRACE_SAVED_REGS_X86_64;
+static const int saved_i386[] = CTRACE_SAVED_REGS_I386;
 
 static bool is_saved(const struct ctx *c, uint64_t reg)
 {
@@ -435,16 +436,19 @@ static void param_at(struct ctx *c, Dwarf_Attribute *loc, size_t size,
 		if (l.kind == L_MEMORY)
 			need_bytes(c, l.s, (int64_t)len);
 		if (string && !pieces && !*found_string &&
-		    c->need->nstr < MAX_STRINGS) {
+		    c->need->nstr < CTRACE_PLAN_MAX_STR) {
 			struct plan_string *ps = &c->need->str[c->need->nstr];
 			if (l.kind == L_REGISTER && is_saved(c, l.reg)) {
-				*ps = (struct plan_string){'r', (int64_t)l.reg};
+				*ps = (struct plan_string){CTRACE_PLAN_BASE_REG,
+						    (int64_t)l.reg};
 				c->need->nstr++;
 				*found_string = true;
 			} else if (l.kind == L_MEMORY &&
 				   (l.s.k == SYM_CFA || l.s.k == SYM_SP)) {
 				*ps = (struct plan_string){
-					l.s.k == SYM_CFA ? 'c' : 's', l.s.v};
+					l.s.k == SYM_CFA ? CTRACE_PLAN_BASE_CFA
+							 : CTRACE_PLAN_BASE_SP,
+					l.s.v};
 				c->need->nstr++;
 				*found_string = true;
 			}
@@ -480,9 +484,10 @@ static void params(struct ctx *c, Dwarf_Die *scope)
 				 : -1;
 		for (int i = 0; i < np; i++)
 			need_reg(c, (uint64_t)pc[i].reg);
-		if (string && !found && np == 1 && c->need->nstr < MAX_STRINGS) {
+		if (string && !found && np == 1 && c->need->nstr < CTRACE_PLAN_MAX_STR) {
 			c->need->str[c->need->nstr++] =
-				(struct plan_string){'r', (int64_t)pc[0].reg};
+				(struct plan_string){CTRACE_PLAN_BASE_REG,
+						     (int64_t)pc[0].reg};
 			found = true;
 		}
 		int regs[2];
@@ -502,9 +507,10 @@ static void params(struct ctx *c, Dwarf_Die *scope)
 		if (c->machine == 3 && own &&
 		    dw_i386_stack_slot(c->m, &loc, &c->sub, c->ra, &slot)) {
 			need_range(c->need, BASE_CFA, slot, (int64_t)size);
-			if (string && !found && c->need->nstr < MAX_STRINGS)
+			if (string && !found && c->need->nstr < CTRACE_PLAN_MAX_STR)
 				c->need->str[c->need->nstr++] =
-					(struct plan_string){'c', slot};
+					(struct plan_string){CTRACE_PLAN_BASE_CFA,
+						     slot};
 		}
 	} while (dwarf_siblingof(&p, &p) == 0);
 }
@@ -522,7 +528,7 @@ static int cmp_range(const void *a, const void *b)
 }
 
 /* Sorts and merges: ranges close to each other become one, then the
- * closest pairs are joined until MAX_OUT_RANGES remain. */
+ * closest pairs are joined until CTRACE_PLAN_MAX_MEM remain. */
 static void merge_ranges(struct need *nd)
 {
 	qsort(nd->r, nd->n, sizeof *nd->r, cmp_range);
@@ -537,7 +543,7 @@ static void merge_ranges(struct need *nd)
 		nd->r[out++] = nd->r[i];
 	}
 	nd->n = out;
-	while (nd->n > MAX_OUT_RANGES) {
+	while (nd->n > CTRACE_PLAN_MAX_MEM) {
 		size_t best = SIZE_MAX;
 		int64_t gap = INT64_MAX;
 		for (size_t i = 0; i + 1 < nd->n; i++)
@@ -599,10 +605,11 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 	c.m = m;
 	c.machine = machine;
 	c.ptr_size = machine == 3 ? 4 : 8;
-	c.sp_reg = machine == 3 ? 4 : 7;
-	c.bp_reg = machine == 3 ? 5 : 6;
+	c.sp_reg = machine == 3 ? CTRACE_DW_SP_I386 : CTRACE_DW_SP_X86_64;
+	c.bp_reg = machine == 3 ? CTRACE_DW_FP_I386 : CTRACE_DW_FP_X86_64;
 	c.saved = machine == 3 ? saved_i386 : saved_x86_64;
-	c.nsaved = machine == 3 ? 4 : 6;
+	c.nsaved = machine == 3 ? sizeof saved_i386 / sizeof *saved_i386
+				: sizeof saved_x86_64 / sizeof *saved_x86_64;
 	c.ra = ra;
 	c.loc_pc = ra - 1;
 	c.need = &nd;
@@ -633,8 +640,19 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 	int64_t total = 0;
 	for (size_t i = 0; i < nd.n; i++)
 		total += nd.r[i].hi - nd.r[i].lo;
-	if (total > 512) /* CTRACE_PLAN_MAX_BYTES */
+	if (total > CTRACE_PLAN_MAX_BYTES)
 		nd.wide = true, nd.n = 0;
+	/* Within the limits the recorder reads (ctrace_plan.h): a line
+	 * beyond them would be skipped whole. */
+	if (c.cfa_reg > CTRACE_PLAN_MAX_REG ||
+	    c.cfa_off < -CTRACE_PLAN_MAX_CFA_OFFSET ||
+	    c.cfa_off > CTRACE_PLAN_MAX_CFA_OFFSET)
+		return;
+	for (size_t i = 0; i < nd.n; i++)
+		if (nd.r[i].lo < -CTRACE_PLAN_MAX_OFFSET ||
+		    nd.r[i].lo > CTRACE_PLAN_MAX_OFFSET ||
+		    nd.r[i].hi - nd.r[i].lo > CTRACE_PLAN_MAX_LENGTH)
+			nd.wide = true, nd.n = 0;
 	fprintf(out, "pc %" PRIx64 " fde %" PRIx64 " cfa %d %" PRId64, ra, fde,
 		c.cfa_reg, c.cfa_off);
 	if (nd.wide)
@@ -647,14 +665,17 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 	}
 	for (size_t i = 0; i < nd.n; i++)
 		fprintf(out, " mem %c %" PRId64 " %" PRId64,
-			nd.r[i].base == BASE_CFA ? 'c' : 's', nd.r[i].lo,
-			nd.r[i].hi - nd.r[i].lo);
+			nd.r[i].base == BASE_CFA ? CTRACE_PLAN_BASE_CFA
+						 : CTRACE_PLAN_BASE_SP,
+			nd.r[i].lo, nd.r[i].hi - nd.r[i].lo);
 	for (size_t i = 0; i < nd.nstr; i++) {
-		if (nd.str[i].base == 'r')
-			fprintf(out, " str r %" PRId64, nd.str[i].off);
-		else
-			fprintf(out, " str %c %" PRId64, nd.str[i].base,
-				nd.str[i].off);
+		int64_t off = nd.str[i].off;
+		if (nd.str[i].base == CTRACE_PLAN_BASE_REG
+			    ? off < 0 || off > CTRACE_PLAN_MAX_REG
+			    : off < -CTRACE_PLAN_MAX_OFFSET ||
+				      off > CTRACE_PLAN_MAX_OFFSET)
+			continue; /* shown as an address */
+		fprintf(out, " str %c %" PRId64, nd.str[i].base, off);
 	}
 	/* The return value's registers: the recorder saves only those, and
 	 * sets no trampoline for a function that returns nothing. */
@@ -667,29 +688,18 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 /* The link-time address of the entry hook defined in the module; 0 if
  * there is none (the hook is then reached through the PLT, which the
  * plan does not follow). */
-static uint64_t hook_address(Elf *elf)
+static uint64_t hook_address(const char *path)
 {
-	Elf_Scn *scn = NULL;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh) ||
-		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
-		    sh.sh_entsize == 0)
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		size_t n = sh.sh_size / sh.sh_entsize;
-		for (size_t i = 0; d && i < n; i++) {
-			GElf_Sym sym;
-			const char *name;
-			if (!gelf_getsym(d, (int)i, &sym) ||
-			    sym.st_shndx == SHN_UNDEF || sym.st_value == 0 ||
-			    !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) ||
-			    strcmp(name, "__cyg_profile_func_enter") != 0)
-				continue;
-			return sym.st_value;
-		}
-	}
-	return 0;
+	struct elf_functions f;
+	uint64_t addr = 0;
+	if (elfinfo_functions(path, &f) < 0)
+		return 0;
+	for (size_t i = 0; i < f.n && addr == 0; i++)
+		if (f.syms[i].addr != 0 &&
+		    !strcmp(f.syms[i].name, "__cyg_profile_func_enter"))
+			addr = f.syms[i].addr;
+	elfinfo_functions_free(&f);
+	return addr;
 }
 
 /* Plans every `call __cyg_profile_func_enter` (e8 rel32) of the module's
@@ -717,10 +727,16 @@ static int plan_module(FILE *out, const char *path)
 			"-Wl,--build-id to make a capture plan\n", path);
 		return -1;
 	}
+	if (idlen > CTRACE_PLAN_BUILD_ID_MAX) {
+		fprintf(stderr, PROGRAM_NAME ": %s: a build-id of %zd bytes "
+			"(a capture plan takes %d at most)\n", path, idlen,
+			CTRACE_PLAN_BUILD_ID_MAX);
+		return -1;
+	}
 	if (!m->dw)
 		fprintf(stderr, PROGRAM_NAME ": %s: no debug information: "
 			"arguments will not be shown\n", path);
-	uint64_t hook = hook_address(m->elf);
+	uint64_t hook = hook_address(path);
 	fputs("module ", out);
 	for (ssize_t i = 0; i < idlen; i++)
 		fprintf(out, "%02x", ((const uint8_t *)id)[i]);
@@ -799,7 +815,7 @@ int plan_main(int argc, char **argv)
 		}
 	}
 	int status = 0;
-	fputs("ctrace-plan 1\n", out);
+	fprintf(out, CTRACE_PLAN_MAGIC " %d\n", CTRACE_PLAN_VERSION);
 	for (int i = optind; i < argc; i++)
 		if (plan_module(out, argv[i]) < 0)
 			status = 1;

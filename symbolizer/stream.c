@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "payload.h"
 #include "values.h"
 
 void stream_init(struct stream *s, struct trace *t, struct chunk_span span)
@@ -136,7 +137,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 		goto past;
 	type = p[1];
 	p += 2;
-	if (read_uleb(&p, end, &len) < 0 || len > (uint64_t)(end - p))
+	if (ctrace__uleb_get(&p, end, &len) < 0 || len > (uint64_t)(end - p))
 		goto past;
 	s->pos = p + len;
 
@@ -158,7 +159,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 		 * chunks and slot collisions fell, not on the program. */
 		p += 17;
 		if (pair->frame == 0 && p < s->pos &&
-		    read_uleb(&p, s->pos, &count) == 0 &&
+		    ctrace__uleb_get(&p, s->pos, &count) == 0 &&
 		    count >= 2 && count < (64u << 20)) {
 			pair->frame = count / 2 * t->hdr.pointer_size;
 			pair->inlined = count & 1;
@@ -167,7 +168,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 		return false;
 	case CTRACE_REC_STACK: {
 		int64_t words;
-		if (read_sleb(&p, s->pos, &words) < 0)
+		if (ctrace__sleb_get(&p, s->pos, &words) < 0)
 			goto short_rec;
 		s->sp = (s->sp + (uint64_t)words * t->hdr.pointer_size) &
 			t->sp_mask;
@@ -175,7 +176,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 		return false;
 	}
 	case CTRACE_REC_LOST:
-		if (read_uleb(&p, s->pos, &count) < 0 || s->pos - p < 17)
+		if (ctrace__uleb_get(&p, s->pos, &count) < 0 || s->pos - p < 17)
 			goto short_rec;
 		ev->kind = EV_LOST;
 		ev->extra = NULL;
@@ -246,7 +247,7 @@ static void attach_extra(struct stream *s, struct event *ev)
 	if (p[1] != want && !short_args)
 		return;
 	p += 2;
-	if (read_uleb(&p, s->end, &len) < 0 || len > (uint64_t)(s->end - p))
+	if (ctrace__uleb_get(&p, s->end, &len) < 0 || len > (uint64_t)(s->end - p))
 		return; /* left to the main loop to report */
 	if (short_args) {
 		size_t n = 0;
@@ -297,7 +298,7 @@ bool stream_advance(struct stream *s)
 			continue;
 		}
 		p++;
-		if (read_uleb(&p, s->end, &delta) < 0) {
+		if (ctrace__uleb_get(&p, s->end, &delta) < 0) {
 			past_end(s, s->pos);
 			continue;
 		}
@@ -306,7 +307,7 @@ bool stream_advance(struct stream *s)
 			ev->sp = s->exit_sp;
 		} else {
 			int64_t words;
-			if (read_sleb(&p, s->end, &words) < 0) {
+			if (ctrace__sleb_get(&p, s->end, &words) < 0) {
 				past_end(s, s->pos);
 				continue;
 			}

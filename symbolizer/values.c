@@ -211,24 +211,11 @@ static int64_t get_int(const uint8_t *p, size_t size)
 	return (int64_t)v;
 }
 
+/* One byte of a string or char value, as a C literal (escape.c). */
 static void put_char(struct str *b, unsigned c, char quote)
 {
-	switch (c) {
-	case '\n': str_cat(b, "\\n"); return;
-	case '\t': str_cat(b, "\\t"); return;
-	case '\r': str_cat(b, "\\r"); return;
-	case '\0': str_cat(b, "\\0"); return;
-	case '\\': str_cat(b, "\\\\"); return;
-	}
-	if (c == (unsigned char)quote) {
-		char e[3] = {'\\', quote, 0};
-		str_cat(b, e);
-	} else if (c < 0x20 || c >= 0x7f) {
-		str_printf(b, "\\x%02x", c);
-	} else {
-		char ch = (char)c;
-		str_add(b, &ch, 1);
-	}
+	char e[4];
+	str_add(b, e, escape_c_byte((unsigned char)c, quote, e));
 }
 
 static void u128_text(struct str *b, unsigned __int128 v, bool neg)
@@ -1081,51 +1068,6 @@ unsigned values_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem)
 	return mask;
 }
 
-/* The compact RETVAL payload spread into the full layout; *have: the
- * CTRACE_RETVAL_* fields it holds.  -1 if it is malformed. */
-static int expand_compact(const uint8_t *p, size_t len, uint8_t *full,
-			  unsigned *have)
-{
-	static const struct {
-		unsigned bit;
-		size_t at, n;
-		bool halves; /* to n / 2 bytes with CTRACE_RETVAL_NARROW */
-	} fields[] = {
-		{CTRACE_RETVAL_R0, 1, 8, true},
-		{CTRACE_RETVAL_R1, 9, 8, true},
-		{CTRACE_RETVAL_XMM0, 17, 16, true},
-		{CTRACE_RETVAL_XMM1, 33, 16, true},
-		{CTRACE_RETVAL_ST0, 49, 10, false},
-	};
-	unsigned mask = p[0] & ~CTRACE_RETVAL_COMPACT;
-	bool narrow = mask & CTRACE_RETVAL_NARROW;
-	size_t i = 1;
-	memset(full, 0, CTRACE_RETVAL_PAYLOAD);
-	full[0] = 1; /* filled */
-	for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
-		if (!(mask & fields[k].bit))
-			continue;
-		/* A narrow field is the register's low half: the rest of it
-		 * reads as zero. */
-		size_t n = narrow && fields[k].halves ? fields[k].n / 2
-						      : fields[k].n;
-		if (len - i < n)
-			return -1;
-		memcpy(full + fields[k].at, p + i, n);
-		i += n;
-	}
-	if (mask & CTRACE_RETVAL_ST0)
-		full[59] = 1;
-	if (mask & CTRACE_RETVAL_MEM) {
-		if (len - i < 9 || p[i + 8] > CTRACE_RETVAL_MEM_MAX ||
-		    len - i - 9 < p[i + 8])
-			return -1;
-		memcpy(full + 60, p + i, 9 + (size_t)p[i + 8]);
-	}
-	*have = mask;
-	return 0;
-}
-
 struct values *values_retval(struct trace *t, const struct pair *p,
 			     const uint8_t *payload, size_t len)
 {
@@ -1153,7 +1095,7 @@ struct values *values_retval(struct trace *t, const struct pair *p,
 			CTRACE_RETVAL_XMM0 | CTRACE_RETVAL_XMM1 |
 			CTRACE_RETVAL_ST0 | CTRACE_RETVAL_MEM;
 	if (len >= 1 && (payload[0] & CTRACE_RETVAL_COMPACT)) {
-		if (expand_compact(payload, len, full, &have) < 0) {
+		if (retval_expand(payload, len, full, &have) < 0) {
 			why = "not captured";
 			goto out;
 		}
@@ -1173,17 +1115,19 @@ struct values *values_retval(struct trace *t, const struct pair *p,
 		why = "not captured (inlined or cloned call)";
 		goto out;
 	}
-	if (size == 0 || size > 64) {
+	if (size == 0 || size > CTRACE_RETVAL_MEM_MAX) {
 		why = "unsupported type";
 		goto out;
 	}
-	const uint8_t *r0 = payload + 1, *r1 = payload + 9;
-	const uint8_t *x0 = payload + 17, *x1 = payload + 33;
-	const uint8_t *st0 = payload + 49;
-	bool st0_ok = payload[59];
-	uint64_t mem_addr = load_u64(payload + 60);
-	size_t mem_len = payload[68];
-	const uint8_t *mem = payload + 69;
+	const uint8_t *r0 = payload + CTRACE_RETVAL_AT_R0;
+	const uint8_t *r1 = payload + CTRACE_RETVAL_AT_R1;
+	const uint8_t *x0 = payload + CTRACE_RETVAL_AT_XMM0;
+	const uint8_t *x1 = payload + CTRACE_RETVAL_AT_XMM1;
+	const uint8_t *st0 = payload + CTRACE_RETVAL_AT_ST0;
+	bool st0_ok = payload[CTRACE_RETVAL_AT_ST0_VALID];
+	uint64_t mem_addr = load_u64(payload + CTRACE_RETVAL_AT_MEM_ADDR);
+	size_t mem_len = payload[CTRACE_RETVAL_AT_MEM_LEN];
+	const uint8_t *mem = payload + CTRACE_RETVAL_AT_MEM;
 
 	Dwarf_Attribute a;
 	Dwarf_Word enc = 0;

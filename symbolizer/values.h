@@ -46,11 +46,6 @@ struct values *values_retval(struct trace *t, const struct pair *p,
 			     const uint8_t *payload, size_t len);
 void values_free(struct values *v);
 
-/* An ARGS_SHORT payload in the ARGS layout (malloc'd; NULL if it is
- * malformed), given its ENTRY's function and stack pointer (dwinfo.c). */
-uint8_t *args_expand_short(const uint8_t *p, size_t len, uint64_t fn,
-			   uint64_t sp, uint64_t addr_mask, size_t *out_len);
-
 /* Output: "a=1, b=?" and " = 29" (tree), `, "args": [...]` (JSON). */
 void values_put_args_tree(struct outbuf *o, const struct values *v);
 void values_put_ret_tree(struct outbuf *o, const struct values *v);

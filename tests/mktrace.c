@@ -61,6 +61,7 @@
 #include <unistd.h>
 
 #include "ctrace_format.h"
+#include "leb128.h"
 
 static void die(const char *fmt, ...)
 {
@@ -184,13 +185,7 @@ static uint8_t *room(size_t n)
 
 static size_t put_uleb(uint8_t *p, uint64_t v)
 {
-	size_t n = 0;
-	do {
-		uint8_t b = v & 0x7f;
-		v >>= 7;
-		p[n++] = b | (v ? 0x80 : 0);
-	} while (v);
-	return n;
+	return (size_t)(ctrace__uleb_put(p, v) - p);
 }
 
 /* An extended record, whole in one chunk. */
@@ -209,16 +204,7 @@ static void put_ext(uint8_t type, const void *payload, size_t len)
 
 static size_t put_sleb(uint8_t *p, int64_t v)
 {
-	size_t n = 0;
-	for (;;) {
-		uint8_t b = v & 0x7f;
-		v >>= 7; /* arithmetic: gcc and clang */
-		if ((v == 0 && !(b & 0x40)) || (v == -1 && (b & 0x40))) {
-			p[n++] = b;
-			return n;
-		}
-		p[n++] = b | 0x80;
-	}
+	return (size_t)(ctrace__sleb_put(p, v) - p);
 }
 
 /* ENTRY or EXIT; an ENTRY also gets the stack delta (sp 0: the same as the

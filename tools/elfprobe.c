@@ -2,6 +2,7 @@
  * either byte order.
  *
  * The file is untrusted: it may be truncated, damaged or not ELF at all.
+ * common/elfsym.c decodes the headers and symbols read here.
  * Every offset and size read from it is checked against the file's size
  * before use, and nothing is mapped, so a file that shrinks while it is
  * read cannot fault either.  A part that cannot be read counts as absent.
@@ -17,23 +18,16 @@
 #include <unistd.h>
 
 #include "elfprobe.h"
+#include "elfsym.h"
 
 /* Symbols are read this many at a time. */
 #define SYMBOLS_PER_READ 1024
 
+/* The file being read; common/elfsym.c decodes what is read from it. */
 struct reader {
 	int fd;
 	uint64_t size;	/* of the file */
-	int is64;
-	int swap;	/* the file's byte order is not the host's */
-};
-
-struct section {
-	uint32_t type;
-	uint32_t link;
-	uint64_t offset;
-	uint64_t size;
-	uint64_t entsize;
+	struct ctrace_elf elf;
 };
 
 /* ---------------------------------------------------------------------------
@@ -60,56 +54,22 @@ static int read_at(const struct reader *r, uint64_t off, void *buf, size_t len)
 	return 0;
 }
 
-static uint16_t get16(const struct reader *r, const unsigned char *p)
-{
-	uint16_t v;
-	memcpy(&v, p, sizeof v);
-	return r->swap ? __builtin_bswap16(v) : v;
-}
-
-static uint32_t get32(const struct reader *r, const unsigned char *p)
-{
-	uint32_t v;
-	memcpy(&v, p, sizeof v);
-	return r->swap ? __builtin_bswap32(v) : v;
-}
-
-static uint64_t get64(const struct reader *r, const unsigned char *p)
-{
-	uint64_t v;
-	memcpy(&v, p, sizeof v);
-	return r->swap ? __builtin_bswap64(v) : v;
-}
-
-/* An address-sized field: Elf32_Word/Elf32_Off or Elf64_Xword/Elf64_Off. */
-static uint64_t get_word(const struct reader *r, const unsigned char *p)
-{
-	return r->is64 ? get64(r, p) : get32(r, p);
-}
-
 /* ---------------------------------------------------------------------------
  * Section headers
  * ------------------------------------------------------------------------ */
 
-#define FIELD(type32, type64, field)                                          \
-	(r->is64 ? offsetof(type64, field) : offsetof(type32, field))
-
 /* Reads section header INDEX of the table at SHOFF.  Returns 0 or -1. */
 static int read_section(const struct reader *r, uint64_t shoff,
-			uint64_t shentsize, uint64_t index, struct section *s)
+			uint64_t shentsize, uint64_t index,
+			struct ctrace_elf_section *s)
 {
 	unsigned char buf[sizeof(Elf64_Shdr)];
-	size_t len = r->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	size_t len = ctrace__elf_shdr_size(&r->elf);
 
 	if (index > (r->size - shoff) / shentsize ||
 	    read_at(r, shoff + index * shentsize, buf, len) < 0)
 		return -1;
-	s->type = get32(r, buf + FIELD(Elf32_Shdr, Elf64_Shdr, sh_type));
-	s->link = get32(r, buf + FIELD(Elf32_Shdr, Elf64_Shdr, sh_link));
-	s->offset = get_word(r, buf + FIELD(Elf32_Shdr, Elf64_Shdr, sh_offset));
-	s->size = get_word(r, buf + FIELD(Elf32_Shdr, Elf64_Shdr, sh_size));
-	s->entsize =
-		get_word(r, buf + FIELD(Elf32_Shdr, Elf64_Shdr, sh_entsize));
+	ctrace__elf_section(&r->elf, buf, s);
 	return 0;
 }
 
@@ -120,11 +80,11 @@ static int read_section(const struct reader *r, uint64_t shoff,
 /* Whether the symbol table SYMTAB, whose names are in the string table
  * STRTAB, defines NAME.  Returns 1 or 0; sets *DAMAGED when a table runs
  * past the end of the file. */
-static int table_defines(const struct reader *r, const struct section *symtab,
-			 const struct section *strtab, const char *name,
+static int table_defines(const struct reader *r, const struct ctrace_elf_section *symtab,
+			 const struct ctrace_elf_section *strtab, const char *name,
 			 int *damaged)
 {
-	size_t sym_len = r->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	size_t sym_len = ctrace__elf_sym_size(&r->elf);
 	size_t name_len = strlen(name);
 	uint64_t stride = symtab->entsize;
 	int found = 0;
@@ -163,14 +123,10 @@ static int table_defines(const struct reader *r, const struct section *symtab,
 			    n * stride) < 0)
 			break;
 		for (uint64_t i = 0; i < n && !found; i++) {
-			const unsigned char *sym = syms + i * stride;
-			uint32_t off = get32(r, sym + FIELD(Elf32_Sym,
-							    Elf64_Sym,
-							    st_name));
-			uint16_t shndx = get16(r, sym + FIELD(Elf32_Sym,
-							      Elf64_Sym,
-							      st_shndx));
-			found = shndx != SHN_UNDEF && off < strtab->size &&
+			struct ctrace_elf_symbol sym;
+			ctrace__elf_symbol(&r->elf, syms + i * stride, &sym);
+			uint32_t off = sym.name;
+			found = sym.shndx != SHN_UNDEF && off < strtab->size &&
 				strtab->size - off >= name_len &&
 				memcmp(strings + off, name, name_len + 1) == 0;
 		}
@@ -182,21 +138,17 @@ out:
 }
 
 /* Looks through every SHT_SYMTAB and SHT_DYNSYM section. */
-static void probe_sections(const struct reader *r, const unsigned char *ehdr,
-			   const char *name, struct elfprobe *out)
+static void probe_sections(const struct reader *r, const char *name,
+			   struct elfprobe *out)
 {
-	uint64_t shoff = get_word(r, ehdr + FIELD(Elf32_Ehdr, Elf64_Ehdr,
-						  e_shoff));
-	uint64_t shentsize = get16(r, ehdr + FIELD(Elf32_Ehdr, Elf64_Ehdr,
-						   e_shentsize));
-	uint64_t shnum = get16(r, ehdr + FIELD(Elf32_Ehdr, Elf64_Ehdr,
-					       e_shnum));
-	struct section s, strtab;
+	uint64_t shoff = r->elf.shoff;
+	uint64_t shentsize = r->elf.shentsize;
+	uint64_t shnum = r->elf.shnum;
+	struct ctrace_elf_section s, strtab;
 
 	if (shoff == 0)
 		return; /* no section headers: nothing to look at */
-	if (shoff >= r->size ||
-	    shentsize < (r->is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr))) {
+	if (shoff >= r->size || shentsize < ctrace__elf_shdr_size(&r->elf)) {
 		out->damaged = 1;
 		return;
 	}
@@ -261,23 +213,10 @@ int elfprobe_file(const char *path, const char *name, struct elfprobe *out)
 		out->kind = ELFPROBE_SCRIPT;
 	} else if (n >= EI_NIDENT && memcmp(ehdr, ELFMAG, SELFMAG) == 0) {
 		out->kind = ELFPROBE_ELF_OTHER;
-		r->is64 = ehdr[EI_CLASS] == ELFCLASS64;
-		r->swap = ehdr[EI_DATA] !=
-			 (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
-				  ELFDATA2LSB : ELFDATA2MSB);
-		size_t need = r->is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
-		int known = (ehdr[EI_CLASS] == ELFCLASS32 ||
-			     ehdr[EI_CLASS] == ELFCLASS64) &&
-			    (ehdr[EI_DATA] == ELFDATA2LSB ||
-			     ehdr[EI_DATA] == ELFDATA2MSB) &&
-			    (size_t)n >= need;
-		if (known) {
-			uint16_t type = get16(r, ehdr + FIELD(Elf32_Ehdr,
-							       Elf64_Ehdr,
-							       e_type));
-			if (type == ET_EXEC || type == ET_DYN)
+		if (ctrace__elf_header(ehdr, (size_t)n, &r->elf) == 0) {
+			if (r->elf.type == ET_EXEC || r->elf.type == ET_DYN)
 				out->kind = ELFPROBE_ELF;
-			probe_sections(r, ehdr, name, out);
+			probe_sections(r, name, out);
 		}
 	}
 	close(r->fd);

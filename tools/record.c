@@ -12,7 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "duration.h"
 #include "launcher.h"
+#include "signame.h"
 
 /* ---------------------------------------------------------------------------
  * Lists
@@ -80,76 +82,37 @@ static void check_depth(const char *s)
 		usage_error("invalid depth '%s': expected a positive integer", s);
 }
 
-/* A duration: "5us", "2ms", "1.5s"; the unit is required, since uftrace
- * users expect microseconds and the recorder nanoseconds. */
+/* A duration (common/duration.h): the recorder takes the same
+ * spelling, so the value is passed on as given. */
 static void check_time(const char *s)
 {
-	static const char *const units[] = {"ns", "us", "ms", "s"};
-	const char *p = s + strspn(s, "0123456789");
+	uint64_t ns;
+	int err = ctrace__parse_duration(s, &ns);
 
-	if (*p == '.' && p > s)
-		p += 1 + strspn(p + 1, "0123456789");
-	if (p == s || p[-1] == '.')
+	if (err == CTRACE_DURATION_NOT_A_NUMBER)
 		usage_error("invalid time '%s': expected a number and a unit "
 			    "(5us, 2ms; ns, us, ms or s)",
 			    s);
-	if (strtod(s, NULL) <= 0)
+	if (err < 0)
+		usage_error("invalid time '%s': %s (ns, us, ms or s)", s,
+			    ctrace__duration_error(err));
+	if (ns == 0)
 		usage_error("invalid time '%s': must be more than zero", s);
-	for (size_t i = 0; i < sizeof units / sizeof *units; i++)
-		if (!strcmp(p, units[i]))
-			return;
-	usage_error("invalid time '%s': %s (ns, us, ms or s)", s,
-		    *p ? "unknown unit" : "missing unit");
 }
 
-static const struct {
-	const char *name;
-	int number;
-} signal_names[] = {
-	{"HUP", SIGHUP},       {"INT", SIGINT},       {"QUIT", SIGQUIT},
-	{"ILL", SIGILL},       {"TRAP", SIGTRAP},     {"ABRT", SIGABRT},
-	{"BUS", SIGBUS},       {"FPE", SIGFPE},       {"KILL", SIGKILL},
-	{"USR1", SIGUSR1},     {"SEGV", SIGSEGV},     {"USR2", SIGUSR2},
-	{"PIPE", SIGPIPE},     {"ALRM", SIGALRM},     {"TERM", SIGTERM},
-	{"CHLD", SIGCHLD},     {"CONT", SIGCONT},     {"STOP", SIGSTOP},
-	{"TSTP", SIGTSTP},     {"TTIN", SIGTTIN},     {"TTOU", SIGTTOU},
-	{"URG", SIGURG},       {"XCPU", SIGXCPU},     {"XFSZ", SIGXFSZ},
-	{"VTALRM", SIGVTALRM}, {"PROF", SIGPROF},     {"WINCH", SIGWINCH},
-	{"IO", SIGIO},         {"PWR", SIGPWR},       {"SYS", SIGSYS},
-};
-
-/* Returns the number of the signal named S: "USR2", "SIGUSR2", "12",
- * "RTMIN+2", "SIGRTMAX-1". */
+/* Returns the number of the signal named S (common/signame.h): "USR2",
+ * "SIGUSR2", "12", "RTMIN+2", "SIGRTMAX-1". */
 static int check_signal(const char *s)
 {
-	const char *name = strncasecmp(s, "SIG", 3) ? s : s + 3;
-	long n = parse_number(s, 1, SIGRTMAX);
+	int n = ctrace__signal_number(s);
 
-	for (size_t i = 0; n < 0 && i < sizeof signal_names /
-						sizeof *signal_names; i++)
-		if (!strcasecmp(name, signal_names[i].name))
-			n = signal_names[i].number;
-	if (n < 0 && !strncasecmp(name, "RTMIN", 5)) {
-		long k = name[5] == '\0' ? 0 :
-			 name[5] == '+'	 ? parse_number(name + 6, 0, INT_MAX) :
-					   -1;
-		if (k >= 0 && k <= SIGRTMAX - SIGRTMIN)
-			n = SIGRTMIN + k;
-	}
-	if (n < 0 && !strncasecmp(name, "RTMAX", 5)) {
-		long k = name[5] == '\0' ? 0 :
-			 name[5] == '-'	 ? parse_number(name + 6, 0, INT_MAX) :
-					   -1;
-		if (k >= 0 && k <= SIGRTMAX - SIGRTMIN)
-			n = SIGRTMAX - k;
-	}
 	if (n < 0)
 		usage_error("invalid signal '%s': expected a name (USR2, "
 			    "SIGUSR2) or a number",
 			    s);
 	if (n == SIGKILL || n == SIGSTOP)
 		usage_error("invalid signal '%s': it cannot be caught", s);
-	return (int)n;
+	return n;
 }
 
 /* Whether the recorder, which splits its lists at the commas outside

@@ -101,6 +101,9 @@ for cfg in $(configs_pie); do
 	run_case "thread-$cfg" scenario "$cfg" thread thread
 	run_case "signal-$cfg" scenario "$cfg" signal signal \
 		CTRACE_SIGNAL=USR2
+	# the launcher's spellings (common/signame.c): any case, SIG or not
+	run_case "signal-lower-$cfg" scenario "$cfg" signal signal \
+		CTRACE_SIGNAL=sigusr2
 	run_case "marks-$cfg" case_marks "$cfg"
 	run_case "callback-$cfg" case_callback "$cfg"
 	run_case "abi-$cfg" case_abi "$cfg"

@@ -8,8 +8,8 @@
 #define CTRACE_ARCH_HAS_TSC 1
 
 /* DWARF register numbers of the stack and frame pointers. */
-#define CTRACE_DW_SP 4
-#define CTRACE_DW_FP 5
+#define CTRACE_DW_SP CTRACE_DW_SP_I386
+#define CTRACE_DW_FP CTRACE_DW_FP_I386
 
 static inline uint64_t ctrace__rdtsc(void)
 {

@@ -8,8 +8,8 @@
 #define CTRACE_ARCH_HAS_TSC 1
 
 /* DWARF register numbers of the stack and frame pointers. */
-#define CTRACE_DW_SP 7
-#define CTRACE_DW_FP 6
+#define CTRACE_DW_SP CTRACE_DW_SP_X86_64
+#define CTRACE_DW_FP CTRACE_DW_FP_X86_64
 
 /* No fence: ordering against surrounding loads does not matter for call
  * timing, and lfence would double the cost of the hook. */

@@ -1,0 +1,179 @@
+/* payload.c -- the fixed layouts of ARGS, ARGS_SHORT and RETVAL payloads,
+ * read by the offsets ctrace_format.h names (the recorder writes them by
+ * the same names).  Everything here checks lengths against the payload: a
+ * damaged record is refused, never read past.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "payload.h"
+
+int capture_parse(const uint8_t *p, size_t len, struct capture *c)
+{
+	const uint8_t *end = p + len;
+	memset(c, 0, sizeof *c);
+	if (len < CTRACE_ARGS_REGS)
+		return -1;
+	c->pc = load_u64(p + CTRACE_ARGS_PC);
+	c->sp = load_u64(p + CTRACE_ARGS_SP);
+	c->cfa = load_u64(p + CTRACE_ARGS_CFA);
+	unsigned n = p[CTRACE_ARGS_NREGS];
+	p += CTRACE_ARGS_REGS;
+	if (n > CAPTURE_MAX_REGS ||
+	    (size_t)(end - p) < n * (size_t)CTRACE_ARGS_REG_BYTES)
+		return -1;
+	for (unsigned i = 0; i < n; i++, p += CTRACE_ARGS_REG_BYTES) {
+		c->regno[i] = p[0];
+		c->regval[i] = load_u64(p + 1);
+	}
+	c->nregs = (int)n;
+	while (p < end && c->nblocks < CAPTURE_MAX_BLOCKS) {
+		uint64_t addr, blen;
+		if (end - p < 9)
+			return -1;
+		addr = load_u64(p);
+		p += 8;
+		if (ctrace__uleb_get(&p, end, &blen) < 0 ||
+		    blen > (uint64_t)(end - p))
+			return -1;
+		c->blocks[c->nblocks++] =
+			(struct capture_block){addr, (size_t)blen, p};
+		p += blen;
+	}
+	return 0;
+}
+
+bool capture_read(const struct capture *c, uint64_t addr, void *out,
+		  size_t n)
+{
+	for (size_t i = 0; i < c->nblocks; i++) {
+		const struct capture_block *b = &c->blocks[i];
+		if (addr >= b->addr && addr - b->addr <= b->len &&
+		    n <= b->len - (addr - b->addr)) {
+			memcpy(out, b->bytes + (addr - b->addr), n);
+			return true;
+		}
+	}
+	return false;
+}
+
+uint8_t *args_expand_short(const uint8_t *p, size_t len, uint64_t fn,
+			   uint64_t sp, uint64_t addr_mask, size_t *out_len)
+{
+	const uint8_t *end = p + len;
+	int64_t d;
+	if (ctrace__sleb_get(&p, end, &d) < 0 || p == end)
+		return NULL;
+	/* The count, and bits of the stack pointer in words: the recorder's
+	 * and the ENTRY's must agree. */
+	unsigned n = *p & CTRACE_ARGS_SHORT_COUNT_MASK;
+	unsigned check = *p >> CTRACE_ARGS_SHORT_COUNT_BITS;
+	uint64_t words = sp / (addr_mask == UINT32_MAX ? 4 : 8);
+	p++;
+	if (n > CAPTURE_MAX_REGS || (words & CTRACE_ARGS_SHORT_SP_MASK) != check)
+		return NULL;
+	/* The full form: its fixed part, CTRACE_ARGS_REG_BYTES per
+	 * register, at most CTRACE_LEB128_MAX + 8 - 1 more per block header
+	 * (one per byte of the short form at worst). */
+	uint8_t *out = must_malloc(CTRACE_ARGS_REGS +
+				   n * (size_t)CTRACE_ARGS_REG_BYTES +
+				   (size_t)(end - p) * (CTRACE_LEB128_MAX + 8));
+	uint8_t *q = out;
+	uint64_t pc = (fn + (uint64_t)d) & addr_mask, cfa = 0;
+	memcpy(q + CTRACE_ARGS_PC, &pc, 8);
+	memcpy(q + CTRACE_ARGS_SP, &sp, 8);
+	memcpy(q + CTRACE_ARGS_CFA, &cfa, 8);
+	q[CTRACE_ARGS_NREGS] = (uint8_t)n;
+	q += CTRACE_ARGS_REGS;
+	uint64_t prev = 0; /* the previous register's value */
+	for (unsigned i = 0; i < n; i++) {
+		if (p == end)
+			goto bad;
+		uint8_t regno = *p++;
+		const uint8_t both = CTRACE_ARGS_SHORT_REL_SP |
+				     CTRACE_ARGS_SHORT_REL_PREV;
+		q[0] = regno & CTRACE_ARGS_SHORT_REGNO;
+		if (ctrace__sleb_get(&p, end, &d) < 0 ||
+		    (regno & both) == both)
+			goto bad;
+		uint64_t value = (uint64_t)d & addr_mask;
+		if (regno & CTRACE_ARGS_SHORT_REL_SP)
+			value = (sp + (uint64_t)d) & addr_mask;
+		else if (regno & CTRACE_ARGS_SHORT_REL_PREV)
+			value = (prev + (uint64_t)d) & addr_mask;
+		prev = value;
+		memcpy(q + 1, &value, 8);
+		q += CTRACE_ARGS_REG_BYTES;
+	}
+	while (p < end) {
+		uint64_t blen;
+		if (ctrace__sleb_get(&p, end, &d) < 0 ||
+		    ctrace__uleb_get(&p, end, &blen) < 0 ||
+		    blen > (uint64_t)(end - p))
+			goto bad;
+		uint64_t addr = (sp + (uint64_t)d) & addr_mask;
+		memcpy(q, &addr, 8);
+		q = ctrace__uleb_put(q + 8, blen);
+		memcpy(q, p, (size_t)blen);
+		q += blen;
+		p += blen;
+	}
+	*out_len = (size_t)(q - out);
+	return out;
+bad:
+	free(out);
+	return NULL;
+}
+
+int retval_expand(const uint8_t *p, size_t len, uint8_t *full,
+		  unsigned *have)
+{
+	static const struct {
+		unsigned bit;
+		size_t at, n;
+		bool halves; /* to n / 2 bytes with CTRACE_RETVAL_NARROW */
+	} fields[] = {
+		{CTRACE_RETVAL_R0, CTRACE_RETVAL_AT_R0, CTRACE_RETVAL_R_BYTES,
+		 true},
+		{CTRACE_RETVAL_R1, CTRACE_RETVAL_AT_R1, CTRACE_RETVAL_R_BYTES,
+		 true},
+		{CTRACE_RETVAL_XMM0, CTRACE_RETVAL_AT_XMM0,
+		 CTRACE_RETVAL_XMM_BYTES, true},
+		{CTRACE_RETVAL_XMM1, CTRACE_RETVAL_AT_XMM1,
+		 CTRACE_RETVAL_XMM_BYTES, true},
+		{CTRACE_RETVAL_ST0, CTRACE_RETVAL_AT_ST0,
+		 CTRACE_RETVAL_ST0_BYTES, false},
+	};
+	if (len < 1)
+		return -1;
+	unsigned mask = p[0] & ~CTRACE_RETVAL_COMPACT;
+	bool narrow = mask & CTRACE_RETVAL_NARROW;
+	size_t i = 1;
+	memset(full, 0, CTRACE_RETVAL_PAYLOAD);
+	full[CTRACE_RETVAL_STATE] = 1; /* filled */
+	for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+		if (!(mask & fields[k].bit))
+			continue;
+		/* A narrow field is the register's low half: the rest of it
+		 * reads as zero. */
+		size_t n = narrow && fields[k].halves ? fields[k].n / 2
+						      : fields[k].n;
+		if (len - i < n)
+			return -1;
+		memcpy(full + fields[k].at, p + i, n);
+		i += n;
+	}
+	if (mask & CTRACE_RETVAL_ST0)
+		full[CTRACE_RETVAL_AT_ST0_VALID] = 1;
+	if (mask & CTRACE_RETVAL_MEM) {
+		if (len - i < CTRACE_RETVAL_MEM_HEAD ||
+		    p[i + 8] > CTRACE_RETVAL_MEM_MAX ||
+		    len - i - CTRACE_RETVAL_MEM_HEAD < p[i + 8])
+			return -1;
+		memcpy(full + CTRACE_RETVAL_AT_MEM_ADDR, p + i,
+		       CTRACE_RETVAL_MEM_HEAD + (size_t)p[i + 8]);
+	}
+	*have = mask;
+	return 0;
+}
