@@ -41,7 +41,7 @@ src=$top_srcdir/symbolizer
 sources=
 for f in reader meta stream symtab calls replay out_tree out_json aggregate \
 	out_report out_dot out_chrome out_folded out_flamegraph filter inputs \
-	json_header progress outbuf escape util strmap values dwinfo prologue \
+	json_header progress outbuf escape util pool strmap values dwinfo prologue \
 	elfinfo; do
 	sources="$sources $src/$f.c"
 done

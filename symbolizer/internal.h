@@ -265,46 +265,40 @@ size_t format_duration(char *dst, uint64_t ns);
  * Names of (function, call site) pairs (symtab.c)
  * ------------------------------------------------------------------------ */
 
+/* A function address in one module epoch: its name and what the outputs
+ * cache about it.  32 to 40 bytes; the resolver holds the name. */
 struct func {
 	uint64_t addr;
-	unsigned epoch;
 	const struct resolve_info *info;
 	size_t name_len;
+	uint32_t epoch;
+	uint32_t name_id; /* aggregate.c's interned name; 0 until asked */
 	bool has_params; /* the name ends in its parameter list already */
 	bool plain_name; /* the name needs no escaping in text output */
 	uint8_t filter_verdict; /* filter.c's, cached; 0 until asked */
-	uint32_t name_id; /* aggregate.c's interned name; 0 until asked */
-	struct func *hash_next;
 };
+
+struct pair_extra;
 
 /* What a DEFINE record names.  Interned: one per distinct (function, call
  * site, module epoch), so events carry a pointer and names are looked up
- * once per pair. */
+ * once per pair.  56 bytes: what only some pairs need (the call site's
+ * lookup, the --srcline text, an inlined copy's variants) is in `extra`,
+ * allocated when first needed (symtab.c). */
 struct pair {
 	uint64_t fn;
 	uint64_t site;
 	uint64_t ticks;  /* when first seen: for the call site's lookup */
-	unsigned epoch;
-	/* The times its epoch spans: no module came or went in between, so
-	 * its names hold for an event in [valid_from, valid_to). */
-	uint64_t valid_from, valid_to;
+	struct func *func;
+	struct pair_extra *extra; /* NULL until needed */
 	/* The function's frame at its entry hook (CFA minus the ENTRY's
 	 * stack pointer) in bytes, from a DEFINE; 0 if unknown.  inlined:
 	 * the hooks ran in the caller's code and frame. */
-	uint64_t frame;
+	uint32_t frame;
+	/* Module events before its time: its names hold for an event of
+	 * the same epoch (symtab_pair_holds). */
+	uint32_t epoch;
 	bool inlined;
-	struct func *func;
-	/* An inlined copy's pair as called from one host function
-	 * (symtab_inlined_pair): its call site is the inlined call's, in
-	 * inline_site; variants lists them on the pair they derive from. */
-	uint64_t host_fn;
-	struct pair *variants;
-	struct resolve_info inline_site;
-	bool site_done;
-	const struct resolve_info *site_info; /* lazy: see pair_site */
-	const char *srcline; /* " /" "* file.c:42 *" "/", lazy; "" if unknown */
-	size_t srcline_len;
-	struct pair *hash_next;
 };
 
 struct symtab;
@@ -336,10 +330,10 @@ struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
 const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
 				       const struct pair *p, uint64_t host_fn);
 
-static inline bool pair_holds(const struct pair *p, uint64_t ticks)
-{
-	return ticks >= p->valid_from && ticks < p->valid_to;
-}
+/* Whether p's names hold for an event at `ticks`: no module came or went
+ * between p's time and then. */
+bool symtab_pair_holds(const struct symtab *st, const struct pair *p,
+		       uint64_t ticks);
 const struct resolve_info *pair_site(struct symtab *st, const struct pair *p);
 /* The --srcline suffix of a pair (cached). */
 const char *pair_srcline(struct symtab *st, const struct pair *p,
