@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "ctrace_format.h"
+#include "pool.h"
 #include "resolve.h"
 
 #define PROGRAM_NAME "ctrace-symbolize"
@@ -96,6 +97,11 @@ void *must_malloc(size_t size);
 void *must_calloc(size_t n, size_t size);
 void *must_realloc(void *p, size_t n, size_t size); /* n * size, checked */
 char *must_strndup(const char *s, size_t n);
+/* pool_add and id_table_reserve (pool.h) that stop the program when they
+ * cannot. */
+void *must_pool_add(struct pool *p);
+void must_reserve(struct id_table *t, size_t n, id_hash_fn hash,
+		  const void *ctx);
 
 /* Prints "ctrace-symbolize: MSG" (with ": strerror" when errnum != 0). */
 void warn_msg(int errnum, const char *fmt, ...)

@@ -17,7 +17,6 @@
 
 #include "dwinfo.h"
 #include "internal.h"
-#include "pool.h"
 
 struct symtab {
 	struct resolver *resolver;
@@ -43,38 +42,6 @@ struct pair_extra {
 	struct pair *variants;
 	struct resolve_info inline_site;
 };
-
-/* A new zeroed object of p. */
-static void *must_add(struct pool *p)
-{
-	uint32_t id;
-	void *obj = pool_add(p, &id);
-
-	if (!obj) {
-		/* ids are 32 bits: 4 billion distinct addresses would take
-		 * hundreds of gigabytes before */
-		if (p->n >= UINT32_MAX)
-			warn_msg(0, "more than %u distinct functions or call "
-				 "sites", UINT32_MAX - 1);
-		else
-			warn_msg(0, "out of memory");
-		exit(1);
-	}
-	return obj;
-}
-
-static size_t func_hash(const void *st, uint32_t id);
-static size_t pair_hash(const void *st, uint32_t id);
-
-/* Room in an id table for one more object of p. */
-static void must_reserve(struct id_table *t, const struct pool *p,
-			 id_hash_fn hash, const struct symtab *st)
-{
-	if (id_table_reserve(t, p->n, hash, st) < 0) {
-		warn_msg(0, "out of memory");
-		exit(1);
-	}
-}
 
 struct symtab *symtab_new(struct resolver *r, bool full_names)
 {
@@ -185,14 +152,14 @@ static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
 	size_t h = hash3(addr, epoch, 0), i;
 	struct func *f;
 
-	must_reserve(&st->func_ids, &st->funcs, func_hash, st);
+	must_reserve(&st->func_ids, st->funcs.n, func_hash, st);
 	for (i = h & st->func_ids.mask; st->func_ids.slots[i];
 	     i = (i + 1) & st->func_ids.mask) {
 		f = pool_at(&st->funcs, st->func_ids.slots[i] - 1);
 		if (f->addr == addr && f->epoch == epoch)
 			return f;
 	}
-	f = must_add(&st->funcs);
+	f = must_pool_add(&st->funcs);
 	st->func_ids.slots[i] = (uint32_t)st->funcs.n;
 	f->addr = addr;
 	f->epoch = epoch;
@@ -211,14 +178,14 @@ struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
 	size_t h = hash3(fn, site, epoch), i;
 	struct pair *p;
 
-	must_reserve(&st->pair_ids, &st->pairs, pair_hash, st);
+	must_reserve(&st->pair_ids, st->pairs.n, pair_hash, st);
 	for (i = h & st->pair_ids.mask; st->pair_ids.slots[i];
 	     i = (i + 1) & st->pair_ids.mask) {
 		p = pool_at(&st->pairs, st->pair_ids.slots[i] - 1);
 		if (p->fn == fn && p->site == site && p->epoch == epoch)
 			return p;
 	}
-	p = must_add(&st->pairs);
+	p = must_pool_add(&st->pairs);
 	st->pair_ids.slots[i] = (uint32_t)st->pairs.n;
 	p->fn = fn;
 	p->site = site;
