@@ -272,10 +272,12 @@ size_t format_duration(char *dst, uint64_t ns);
  * ------------------------------------------------------------------------ */
 
 /* A function address in one module epoch: its name and what the outputs
- * cache about it.  32 to 40 bytes; the resolver holds the name. */
+ * cache about it.  88 bytes: the resolver's answer is kept here and not in
+ * the resolver's cache too (resolve_function_uncached); its strings are
+ * the resolver's. */
 struct func {
 	uint64_t addr;
-	const struct resolve_info *info;
+	struct resolve_info info;
 	size_t name_len;
 	uint32_t epoch;
 	uint32_t name_id; /* aggregate.c's interned name; 0 until asked */

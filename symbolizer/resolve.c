@@ -17,7 +17,9 @@
  * time, so the cache key is really (address, module); an entry also
  * remembers whether its address was covered by one module only, which
  * lets a hit skip choosing the module -- the common case, and then a hit
- * costs one hash probe and allocates nothing.
+ * costs one hash probe and allocates nothing.  resolve_function_uncached
+ * leaves the caching to its caller: the symbol table keeps one answer per
+ * function address and epoch, which the cache would only duplicate.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -45,7 +47,7 @@
 enum module_state { MODULE_UNOPENED, MODULE_OPEN, MODULE_FAILED };
 
 /* 80 bytes, in a pool: most addresses have one source frame, and the
- * outer ones of inlined code are allocated apart. */
+ * outer ones of inlined code are in a pool of their own. */
 struct entry {
 	uint64_t addr; /* as passed in */
 	const struct module *module;
@@ -84,6 +86,7 @@ struct resolver {
 
 	struct pool entries;
 	struct id_table entry_ids;
+	struct pool frames; /* the outer frames of inlined code */
 
 	struct str_map names; /* raw symbol -> display name */
 	struct str_map files; /* interned file names */
@@ -476,7 +479,8 @@ static int fill_entry(struct resolver *r, struct entry *e, struct module *m,
 	struct debug_frame frames[MAX_FRAMES];
 	const struct elf_function *sym = NULL;
 	size_t n = 0;
-	struct resolve_frame *outer = NULL;
+	struct resolve_frame *outer[MAX_FRAMES];
+	uint32_t id;
 	/* A return address is the instruction after the call, which may
 	 * already belong to the next line or even the next function. */
 	uint64_t probe = call_site ? addr - 1 : addr;
@@ -493,9 +497,9 @@ static int fill_entry(struct resolver *r, struct entry *e, struct module *m,
 	}
 
 	/* the frames around an inlined call, freed by resolver_free */
-	if (n > 1) {
-		outer = calloc(n - 1, sizeof *outer);
-		if (outer == NULL)
+	for (size_t i = 1; i < n; i++) {
+		outer[i - 1] = pool_add(&r->frames, &id);
+		if (outer[i - 1] == NULL)
 			return -ENOMEM;
 	}
 	e->addr = addr;
@@ -509,23 +513,21 @@ static int fill_entry(struct resolver *r, struct entry *e, struct module *m,
 		e->info.name = display_name(r, frames[n - 1].function);
 	if (e->info.name == NULL)
 		e->info.name = fallback_name(r, m, e->info.module_offset);
-	if (e->info.name == NULL) {
-		free(outer);
+	if (e->info.name == NULL)
 		return -ENOMEM;
-	}
 
 	if (n == 0 && sym != NULL)
 		e->info.src.function = e->info.name;
 	for (size_t i = 0; i < n; i++) {
 		struct resolve_frame *f = i == 0 ? &e->info.src
-						 : &outer[i - 1];
+						 : outer[i - 1];
 		if (frames[i].function != NULL)
 			f->function = display_name(r, frames[i].function);
 		if (frames[i].file != NULL)
 			f->file = intern_file(r, frames[i].file);
 		f->line = frames[i].line;
 		if (i > 0)
-			(i == 1 ? &e->info.src : &outer[i - 2])->next = f;
+			(i == 1 ? &e->info.src : outer[i - 2])->next = f;
 	}
 	return 0;
 }
@@ -563,10 +565,8 @@ static const struct resolve_info *resolve(struct resolver *r, uint64_t addr,
 		if (fill_entry(r, &fresh, m, addr, call_site) < 0)
 			return &r->oom_info;
 		e = pool_add(&r->entries, &id);
-		if (e == NULL) {
-			free((void *)fresh.info.src.next); /* the outer frames */
+		if (e == NULL)
 			return &r->oom_info;
-		}
 		*e = fresh;
 		r->entry_ids.slots[i] = id + 1;
 	}
@@ -585,6 +585,17 @@ const struct resolve_info *resolve_call_site(struct resolver *r, uint64_t ret,
 					     uint64_t ticks)
 {
 	return resolve(r, ret, true, ticks);
+}
+
+void resolve_function_uncached(struct resolver *r, uint64_t addr,
+			       uint64_t ticks, struct resolve_info *out)
+{
+	struct entry fresh = {0};
+	unsigned covering;
+	struct module *m = pick_module(r, addr, ticks, &covering);
+
+	*out = fill_entry(r, &fresh, m, addr, false) == 0 ? fresh.info
+							   : r->oom_info;
 }
 
 /* ---------------------------------------------------------------------------
@@ -630,6 +641,7 @@ struct resolver *resolver_new(const struct resolve_options *opts,
 	r->error_data = data;
 	r->oom_info.name = "??";
 	pool_init(&r->entries, sizeof(struct entry));
+	pool_init(&r->frames, sizeof(struct resolve_frame));
 	if (opts != NULL) {
 		r->demangle = opts->demangle;
 		r->search_dirs = copy_dirs(opts->search_dirs,
@@ -661,11 +673,8 @@ void resolver_free(struct resolver *r)
 			       "%zu more modules not found; their names shown "
 			       "as module+offset",
 			       r->n_not_found - 1);
-	for (size_t id = 0; id < r->entries.n; id++) {
-		struct entry *e = pool_at(&r->entries, (uint32_t)id);
-		free((void *)e->info.src.next); /* the outer frames, if any */
-	}
 	pool_free(&r->entries);
+	pool_free(&r->frames);
 	id_table_free(&r->entry_ids);
 	for (size_t i = 0; i < r->n_modules; i++)
 		module_free(r->modules[i]);
