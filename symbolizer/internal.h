@@ -279,6 +279,8 @@ struct func {
 	uint64_t addr;
 	struct resolve_info info;
 	size_t name_len;
+	/* Module events before its time: its names hold for an event of
+	 * the same epoch (symtab_pair_holds). */
 	uint32_t epoch;
 	uint32_t name_id; /* aggregate.c's interned name; 0 until asked */
 	bool has_params; /* the name ends in its parameter list already */
@@ -290,9 +292,9 @@ struct pair_extra;
 
 /* What a DEFINE record names.  Interned: one per distinct (function, call
  * site, module epoch), so events carry a pointer and names are looked up
- * once per pair.  56 bytes: what only some pairs need (the call site's
+ * once per pair.  48 bytes: what only some pairs need (the call site's
  * lookup, the --srcline text, an inlined copy's variants) is in `extra`,
- * allocated when first needed (symtab.c). */
+ * allocated when first needed (symtab.c); the module epoch is func's. */
 struct pair {
 	uint64_t fn;
 	uint64_t site;
@@ -303,9 +305,6 @@ struct pair {
 	 * stack pointer) in bytes, from a DEFINE; 0 if unknown.  inlined:
 	 * the hooks ran in the caller's code and frame. */
 	uint32_t frame;
-	/* Module events before its time: its names hold for an event of
-	 * the same epoch (symtab_pair_holds). */
-	uint32_t epoch;
 	bool inlined;
 };
 

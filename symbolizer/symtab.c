@@ -8,7 +8,7 @@
  * time of every event that uses it (symtab_pair_holds), so a name always
  * comes from the modules of the event's own time.
  *
- * Memory per distinct address: a pair of 56 bytes, a func of 88 that holds
+ * Memory per distinct address: a pair of 48 bytes, a func of 88 that holds
  * the resolver's answer (kept nowhere else), and 8 to 16 bytes of each id
  * table; the rest of a pair is allocated only for the pairs that need it
  * (struct pair_extra).
@@ -144,7 +144,7 @@ static size_t func_hash(const void *st, uint32_t id)
 static size_t pair_hash(const void *st, uint32_t id)
 {
 	const struct pair *p = pool_at(&((const struct symtab *)st)->pairs, id);
-	return hash3(p->fn, p->site, p->epoch);
+	return hash3(p->fn, p->site, p->func->epoch);
 }
 
 static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
@@ -183,7 +183,8 @@ struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
 	for (i = h & st->pair_ids.mask; st->pair_ids.slots[i];
 	     i = (i + 1) & st->pair_ids.mask) {
 		p = pool_at(&st->pairs, st->pair_ids.slots[i] - 1);
-		if (p->fn == fn && p->site == site && p->epoch == epoch)
+		if (p->fn == fn && p->site == site &&
+		    p->func->epoch == epoch)
 			return p;
 	}
 	p = must_pool_add(&st->pairs);
@@ -191,7 +192,6 @@ struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
 	p->fn = fn;
 	p->site = site;
 	p->ticks = ticks;
-	p->epoch = epoch;
 	p->func = get_func(st, fn, epoch, ticks);
 	return p;
 }
@@ -200,9 +200,10 @@ bool symtab_pair_holds(const struct symtab *st, const struct pair *p,
 		       uint64_t ticks)
 {
 	/* the epoch spans [module_ticks[epoch - 1], module_ticks[epoch]) */
-	return (!p->epoch || ticks >= st->module_ticks[p->epoch - 1]) &&
-	       (p->epoch >= st->n_module_ticks ||
-		ticks < st->module_ticks[p->epoch]);
+	uint32_t epoch = p->func->epoch;
+
+	return (!epoch || ticks >= st->module_ticks[epoch - 1]) &&
+	       (epoch >= st->n_module_ticks || ticks < st->module_ticks[epoch]);
 }
 
 struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
