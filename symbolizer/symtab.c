@@ -30,19 +30,28 @@ struct symtab {
 	struct id_table func_ids, pair_ids;
 };
 
-/* What a pair needs only sometimes (see struct pair). */
+/* What a pair needs only sometimes (see struct pair): 32 bytes. */
 struct pair_extra {
 	const struct resolve_info *site_info; /* lazy: see pair_site */
-	const char *srcline; /* " /" "* file.c:42 *" "/", lazy; "" if unknown */
+	/* " /" "* file.c:42 *" "/", lazy; no_srcline if unknown */
+	const char *srcline;
 	size_t srcline_len;
-	/* An inlined copy's pair as called from one host function
-	 * (symtab_inlined_pair): its call site is the inlined call's, in
-	 * inline_site.  `variants` lists them on the pair they derive from,
-	 * and links them on each variant. */
-	uint64_t host_fn;
+	/* The inlined copies of this pair, one per host function, linked
+	 * through their own extra (symtab_inlined_pair). */
 	struct pair *variants;
+};
+
+/* An inlined copy's pair as called from one host function: its call site
+ * is the inlined call's, in inline_site.  One allocation. */
+struct variant {
+	struct pair pair; /* first: a variant's pair is the variant */
+	struct pair_extra extra;
+	uint64_t host_fn;
 	struct resolve_info inline_site;
 };
+
+/* The --srcline text of a call site whose file is unknown. */
+static const char no_srcline[] = "";
 
 struct symtab *symtab_new(struct resolver *r, bool full_names)
 {
@@ -55,28 +64,33 @@ struct symtab *symtab_new(struct resolver *r, bool full_names)
 	return st;
 }
 
-static void pair_extra_free(struct pair *p)
+static void pair_extra_free(struct pair_extra *x)
+{
+	if (x && x->srcline != no_srcline)
+		free((char *)x->srcline);
+}
+
+static void pair_free_extra(struct pair *p)
 {
 	struct pair_extra *x = p->extra;
 
 	if (!x)
 		return;
-	/* variants are malloc'd one by one, with their extra */
 	for (struct pair *v = x->variants, *vn; v; v = vn) {
-		vn = v->extra->variants;
-		free((char *)v->extra->inline_site.src.file);
-		free((char *)v->extra->srcline);
-		free(v->extra);
-		free(v);
+		struct variant *var = (struct variant *)v;
+		vn = var->extra.variants;
+		free((char *)var->inline_site.src.file);
+		pair_extra_free(&var->extra);
+		free(var);
 	}
-	free((char *)x->srcline);
+	pair_extra_free(x);
 	free(x);
 }
 
 void symtab_free(struct symtab *st)
 {
 	for (size_t i = 0; i < st->pairs.n; i++)
-		pair_extra_free(pool_at(&st->pairs, (uint32_t)i));
+		pair_free_extra(pool_at(&st->pairs, (uint32_t)i));
 	pool_free(&st->funcs);
 	pool_free(&st->pairs);
 	id_table_free(&st->func_ids);
@@ -228,30 +242,33 @@ static struct pair_extra *extra_of(struct pair *p)
 const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
 				       const struct pair *cp, uint64_t host_fn)
 {
-	struct pair *p = (struct pair *)cp, *v;
-	struct pair_extra *px = extra_of(p), *vx;
+	struct pair *p = (struct pair *)cp;
+	struct pair_extra *px = extra_of(p);
+	struct variant *v;
 	const char *file;
 	unsigned line;
 
-	for (v = px->variants; v; v = v->extra->variants)
-		if (v->extra->host_fn == host_fn) {
-			v->frame = p->frame; /* a later DEFINE may tell it */
-			return v;
+	for (struct pair *q = px->variants; q; q = q->extra->variants) {
+		v = (struct variant *)q;
+		if (v->host_fn == host_fn) {
+			q->frame = p->frame; /* a later DEFINE may tell it */
+			return q;
 		}
-	v = must_malloc(sizeof *v);
-	*v = *p;
-	v->extra = vx = must_calloc(1, sizeof *vx);
-	vx->host_fn = host_fn;
-	vx->site_info = &vx->inline_site;
-	vx->inline_site = (struct resolve_info){.name = p->func->info.name};
-	if (dw_inlined_call_site(t, host_fn, p->fn, p->ticks, &file, &line)) {
-		vx->inline_site.src.file = must_strndup(file, strlen(file));
-		vx->inline_site.src.line = line;
 	}
-	vx->variants = px->variants;
-	px->variants = v;
+	v = must_calloc(1, sizeof *v);
+	v->pair = *p;
+	v->pair.extra = &v->extra;
+	v->host_fn = host_fn;
+	v->extra.site_info = &v->inline_site;
+	v->inline_site = (struct resolve_info){.name = p->func->info.name};
+	if (dw_inlined_call_site(t, host_fn, p->fn, p->ticks, &file, &line)) {
+		v->inline_site.src.file = must_strndup(file, strlen(file));
+		v->inline_site.src.line = line;
+	}
+	v->extra.variants = px->variants;
+	px->variants = &v->pair;
 	(void)st;
-	return v;
+	return &v->pair;
 }
 
 const struct resolve_info *pair_site(struct symtab *st, const struct pair *cp)
@@ -274,7 +291,7 @@ const char *pair_srcline(struct symtab *st, const struct pair *cp, size_t *len)
 		char *s;
 
 		if (!file) {
-			x->srcline = must_strndup("", 0);
+			x->srcline = no_srcline;
 			x->srcline_len = 0;
 		} else {
 			struct outbuf mem;
