@@ -103,7 +103,7 @@ build fuzz_trace "$top_srcdir/fuzz/fuzz_trace.c" \
 # The binary target: the real resolver, libdw and the plan maker (with
 # libbfd) on binaries built from the test programs, byte-flipped.
 elf_sources=
-for f in resolve debuginfo elfinfo strmap dwinfo prologue plan values util \
+for f in resolve debuginfo elfinfo pool strmap dwinfo prologue plan values util \
 	outbuf escape outfile; do
 	elf_sources="$elf_sources $src/$f.c"
 done
