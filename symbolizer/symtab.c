@@ -64,7 +64,7 @@ struct symtab *symtab_new(struct resolver *r, bool full_names)
 	return st;
 }
 
-static void pair_extra_free(struct pair_extra *x)
+static void srcline_free(struct pair_extra *x)
 {
 	if (x && x->srcline != no_srcline)
 		free((char *)x->srcline);
@@ -80,10 +80,10 @@ static void pair_free_extra(struct pair *p)
 		struct variant *var = (struct variant *)v;
 		vn = var->extra.variants;
 		free((char *)var->inline_site.src.file);
-		pair_extra_free(&var->extra);
+		srcline_free(&var->extra);
 		free(var);
 	}
-	pair_extra_free(x);
+	srcline_free(x);
 	free(x);
 }
 
