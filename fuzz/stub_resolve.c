@@ -140,6 +140,12 @@ const struct resolve_info *resolve_call_site(struct resolver *r, uint64_t ret,
 	return lookup(r, ret, ticks, 1);
 }
 
+void resolve_function_uncached(struct resolver *r, uint64_t addr,
+			       uint64_t ticks, struct resolve_info *out)
+{
+	*out = *lookup(r, addr, ticks, 0);
+}
+
 void resolver_free(struct resolver *r)
 {
 	if (r == NULL)

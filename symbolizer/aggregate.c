@@ -78,17 +78,17 @@ uint32_t *u64map_get(struct u64map *m, uint64_t key, uint32_t fresh,
  * Names
  * ------------------------------------------------------------------------ */
 
+/* 16 bytes per name, the text in an arena, 8 to 16 bytes of table */
 struct name {
-	char *text;
+	const char *text;
 	size_t len;
-	uint64_t hash;
 };
 
 static struct {
 	struct name *all; /* by id; [0] unused */
 	size_t n, cap;
-	uint32_t *slots;  /* open addressing: ids, 0 empty */
-	size_t mask;
+	struct id_table ids;
+	struct str_arena text;
 } names;
 
 static uint64_t name_hash(const char *s, size_t n)
@@ -100,43 +100,44 @@ static uint64_t name_hash(const char *s, size_t n)
 	return h;
 }
 
-static void names_grow(void)
+/* The hash of name id + 1: the table holds ids from 1, as id + 1 - 1. */
+static size_t name_id_hash(const void *ctx, uint32_t id)
 {
-	size_t mask = names.mask ? 2 * names.mask + 1 : 1023;
-	uint32_t *slots = must_calloc(mask + 1, sizeof *slots);
+	const struct name *x = &names.all[id + 1];
 
-	for (size_t id = 1; id < names.n; id++) {
-		size_t i = names.all[id].hash & mask;
-		while (slots[i])
-			i = (i + 1) & mask;
-		slots[i] = (uint32_t)id;
-	}
-	free(names.slots);
-	names.slots = slots;
-	names.mask = mask;
+	(void)ctx;
+	return (size_t)name_hash(x->text, x->len);
 }
 
 static uint32_t intern(const char *s, size_t n)
 {
 	uint64_t h = name_hash(s, n);
+	const char *text;
 	size_t i;
 
 	if (!names.n)
 		names.n = 1;
-	if (2 * names.n > names.mask)
-		names_grow();
-	for (i = h & names.mask; names.slots[i]; i = (i + 1) & names.mask) {
-		const struct name *x = &names.all[names.slots[i]];
-		if (x->hash == h && x->len == n && !memcmp(x->text, s, n))
-			return names.slots[i];
+	/* ids 1 .. n-1 are the table's 0 .. n-2 */
+	must_reserve(&names.ids, names.n - 1, name_id_hash, NULL);
+	for (i = h & names.ids.mask; names.ids.slots[i];
+	     i = (i + 1) & names.ids.mask) {
+		uint32_t id = names.ids.slots[i]; /* table id + 1 */
+		const struct name *x = &names.all[id];
+		if (x->len == n && !memcmp(x->text, s, n))
+			return id;
 	}
 	if (names.n >= names.cap) {
 		names.cap = names.cap ? 2 * names.cap : 1024;
 		names.all = must_realloc(names.all, names.cap,
 					 sizeof *names.all);
 	}
-	names.all[names.n] = (struct name){must_strndup(s, n), n, h};
-	names.slots[i] = (uint32_t)names.n;
+	text = str_arena_copy(&names.text, s, n);
+	if (!text) {
+		warn_msg(0, "out of memory");
+		exit(1);
+	}
+	names.all[names.n] = (struct name){text, n};
+	names.ids.slots[i] = (uint32_t)names.n;
 	return (uint32_t)names.n++;
 }
 
@@ -145,7 +146,7 @@ uint32_t agg_name_id(const struct pair *p)
 	struct func *f = p->func;
 
 	if (!f->name_id)
-		f->name_id = intern(f->info->name, f->name_len);
+		f->name_id = intern(f->info.name, f->name_len);
 	return f->name_id;
 }
 

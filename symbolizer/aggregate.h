@@ -142,7 +142,7 @@ struct stat_edge {
 
 struct callstats {
 	struct agg_threads threads;
-	struct u64map row_index; /* (thread + 1) << 32 | name -> row */
+	struct id_table row_ids; /* rows by (thread, name) */
 	struct stat_row *rows;
 	size_t n_rows, cap_rows;
 	bool with_edges;
@@ -165,8 +165,10 @@ void callstats_leaf(struct callstats *cs, struct thread *th,
 void callstats_close(struct callstats *cs, struct thread *th,
 		     const struct pair *p, uint64_t start, uint64_t end,
 		     size_t depth, enum close_kind kind);
-/* The rows summed over threads: one per name, in a new array. */
-struct stat_row *callstats_by_name(const struct callstats *cs, size_t *n);
+/* Sums the rows over threads, in place: one per name, in the order of
+ * their first rows, in cs->rows (returned; cs owns it) -- no second copy
+ * of a table that has a row per distinct function. */
+struct stat_row *callstats_by_name(struct callstats *cs, size_t *n);
 
 /* ---------------------------------------------------------------------------
  * Call paths (out_folded.c; out_flamegraph.c uses them too)

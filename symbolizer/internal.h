@@ -31,6 +31,7 @@
 
 #include "ctrace_format.h"
 #include "leb128.h"
+#include "pool.h"
 #include "resolve.h"
 
 #define PROGRAM_NAME "ctrace-symbolize"
@@ -97,6 +98,11 @@ void *must_malloc(size_t size);
 void *must_calloc(size_t n, size_t size);
 void *must_realloc(void *p, size_t n, size_t size); /* n * size, checked */
 char *must_strndup(const char *s, size_t n);
+/* pool_add and id_table_reserve (pool.h) that stop the program when they
+ * cannot. */
+void *must_pool_add(struct pool *p);
+void must_reserve(struct id_table *t, size_t n, id_hash_fn hash,
+		  const void *ctx);
 
 /* Prints "ctrace-symbolize: MSG" (with ": strerror" when errnum != 0). */
 void warn_msg(int errnum, const char *fmt, ...)
@@ -219,46 +225,41 @@ size_t format_duration(char *dst, uint64_t ns);
  * Names of (function, call site) pairs (symtab.c)
  * ------------------------------------------------------------------------ */
 
+/* A function address in one module epoch: its name and what the outputs
+ * cache about it.  88 bytes: the resolver's answer is kept here and not in
+ * the resolver's cache too (resolve_function_uncached); its strings are
+ * the resolver's. */
 struct func {
 	uint64_t addr;
-	unsigned epoch;
-	const struct resolve_info *info;
+	struct resolve_info info;
 	size_t name_len;
+	/* Module events before its time: its names hold for an event of
+	 * the same epoch (symtab_pair_holds). */
+	uint32_t epoch;
+	uint32_t name_id; /* aggregate.c's interned name; 0 until asked */
 	bool has_params; /* the name ends in its parameter list already */
 	bool plain_name; /* the name needs no escaping in text output */
 	uint8_t filter_verdict; /* filter.c's, cached; 0 until asked */
-	uint32_t name_id; /* aggregate.c's interned name; 0 until asked */
-	struct func *hash_next;
 };
+
+struct pair_extra;
 
 /* What a DEFINE record names.  Interned: one per distinct (function, call
  * site, module epoch), so events carry a pointer and names are looked up
- * once per pair. */
+ * once per pair.  48 bytes: what only some pairs need (the call site's
+ * lookup, the --srcline text, an inlined copy's variants) is in `extra`,
+ * allocated when first needed (symtab.c); the module epoch is func's. */
 struct pair {
 	uint64_t fn;
 	uint64_t site;
 	uint64_t ticks;  /* when first seen: for the call site's lookup */
-	unsigned epoch;
-	/* The times its epoch spans: no module came or went in between, so
-	 * its names hold for an event in [valid_from, valid_to). */
-	uint64_t valid_from, valid_to;
+	struct func *func;
+	struct pair_extra *extra; /* NULL until needed */
 	/* The function's frame at its entry hook (CFA minus the ENTRY's
 	 * stack pointer) in bytes, from a DEFINE; 0 if unknown.  inlined:
 	 * the hooks ran in the caller's code and frame. */
-	uint64_t frame;
+	uint32_t frame;
 	bool inlined;
-	struct func *func;
-	/* An inlined copy's pair as called from one host function
-	 * (symtab_inlined_pair): its call site is the inlined call's, in
-	 * inline_site; variants lists them on the pair they derive from. */
-	uint64_t host_fn;
-	struct pair *variants;
-	struct resolve_info inline_site;
-	bool site_done;
-	const struct resolve_info *site_info; /* lazy: see pair_site */
-	const char *srcline; /* " /" "* file.c:42 *" "/", lazy; "" if unknown */
-	size_t srcline_len;
-	struct pair *hash_next;
 };
 
 struct symtab;
@@ -290,10 +291,10 @@ struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
 const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
 				       const struct pair *p, uint64_t host_fn);
 
-static inline bool pair_holds(const struct pair *p, uint64_t ticks)
-{
-	return ticks >= p->valid_from && ticks < p->valid_to;
-}
+/* Whether p's names hold for an event at `ticks`: no module came or went
+ * between p's time and then. */
+bool symtab_pair_holds(const struct symtab *st, const struct pair *p,
+		       uint64_t ticks);
 const struct resolve_info *pair_site(struct symtab *st, const struct pair *p);
 /* The --srcline suffix of a pair (cached). */
 const char *pair_srcline(struct symtab *st, const struct pair *p,

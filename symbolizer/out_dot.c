@@ -118,7 +118,6 @@ static void dot_finish(struct output *o)
 	}
 	outbuf_str(out, "}\n");
 	outbuf_flush(out);
-	free(rows);
 	callstats_free(cs);
 }
 

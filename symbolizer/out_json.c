@@ -76,7 +76,7 @@ static void put_call(struct outbuf *out, const char *sep, struct thread *th,
 		     const struct pair *p, uint64_t start,
 		     const uint64_t *duration, size_t depth)
 {
-	const struct resolve_info *fi = p->func->info;
+	const struct resolve_info *fi = &p->func->info;
 	const struct resolve_info *si = pair_site(th->trace->symtab, p);
 
 	outbuf_str(out, sep);

@@ -27,7 +27,6 @@
 void callstats_init(struct callstats *cs, bool with_edges)
 {
 	memset(cs, 0, sizeof *cs);
-	u64map_init(&cs->row_index);
 	cs->with_edges = with_edges;
 	if (with_edges) {
 		u64map_init(&cs->edge_index);
@@ -38,7 +37,7 @@ void callstats_init(struct callstats *cs, bool with_edges)
 void callstats_free(struct callstats *cs)
 {
 	agg_threads_free(&cs->threads);
-	u64map_free(&cs->row_index);
+	id_table_free(&cs->row_ids);
 	free(cs->rows);
 	if (cs->with_edges) {
 		u64map_free(&cs->edge_index);
@@ -49,27 +48,42 @@ void callstats_free(struct callstats *cs)
 	memset(cs, 0, sizeof *cs);
 }
 
+static size_t row_hash(uint32_t thread, uint32_t name)
+{
+	uint64_t h = ((uint64_t)thread << 32 | name) * 0x9e3779b97f4a7c15u;
+	return (size_t)(h >> 29);
+}
+
+static size_t row_id_hash(const void *cs, uint32_t id)
+{
+	const struct stat_row *r = &((const struct callstats *)cs)->rows[id];
+	return row_hash(r->thread, r->name);
+}
+
 static struct stat_row *row_of(struct callstats *cs,
 			       const struct agg_thread *at, uint32_t name)
 {
-	uint64_t key = (uint64_t)(at->index + 1) << 32 | name;
-	bool fresh;
-	uint32_t *v = u64map_get(&cs->row_index, key, (uint32_t)cs->n_rows,
-				 &fresh);
+	size_t i;
 
-	if (fresh) {
-		if (cs->n_rows == cs->cap_rows) {
-			cs->cap_rows = cs->cap_rows ? 2 * cs->cap_rows : 256;
-			cs->rows = must_realloc(cs->rows, cs->cap_rows,
-						sizeof *cs->rows);
-		}
-		cs->rows[cs->n_rows++] = (struct stat_row){
-			.name = name,
-			.thread = at->index,
-			.min = UINT64_MAX,
-		};
+	must_reserve(&cs->row_ids, cs->n_rows, row_id_hash, cs);
+	for (i = row_hash(at->index, name) & cs->row_ids.mask;
+	     cs->row_ids.slots[i]; i = (i + 1) & cs->row_ids.mask) {
+		struct stat_row *r = &cs->rows[cs->row_ids.slots[i] - 1];
+		if (r->thread == at->index && r->name == name)
+			return r;
 	}
-	return &cs->rows[*v];
+	if (cs->n_rows == cs->cap_rows) {
+		cs->cap_rows = cs->cap_rows ? 2 * cs->cap_rows : 256;
+		cs->rows = must_realloc(cs->rows, cs->cap_rows,
+					sizeof *cs->rows);
+	}
+	cs->rows[cs->n_rows++] = (struct stat_row){
+		.name = name,
+		.thread = at->index,
+		.min = UINT64_MAX,
+	};
+	cs->row_ids.slots[i] = (uint32_t)cs->n_rows;
+	return &cs->rows[cs->n_rows - 1];
 }
 
 static uint32_t edge_of(struct callstats *cs, uint32_t caller, uint32_t callee)
@@ -211,35 +225,37 @@ void callstats_close(struct callstats *cs, struct thread *th,
 		child_ns, depth);
 }
 
-struct stat_row *callstats_by_name(const struct callstats *cs, size_t *n)
+struct stat_row *callstats_by_name(struct callstats *cs, size_t *n)
 {
-	uint32_t end = agg_names_end();
-	uint32_t *slot = must_calloc(end, sizeof *slot); /* row + 1 */
-	struct stat_row *out = must_calloc(cs->n_rows + 1, sizeof *out);
+	uint32_t *slot = must_calloc(agg_names_end(), sizeof *slot); /* +1 */
 	size_t k = 0;
 
+	/* rows[k] is written after rows[k..i] were read: in place */
 	for (size_t i = 0; i < cs->n_rows; i++) {
-		const struct stat_row *r = &cs->rows[i];
+		const struct stat_row r = cs->rows[i];
 		struct stat_row *o;
-		if (!slot[r->name]) {
-			out[k] = (struct stat_row){.name = r->name,
-						   .min = UINT64_MAX};
-			slot[r->name] = (uint32_t)++k;
+		if (!slot[r.name]) {
+			cs->rows[k] = (struct stat_row){.name = r.name,
+							.min = UINT64_MAX};
+			slot[r.name] = (uint32_t)++k;
 		}
-		o = &out[slot[r->name] - 1];
-		o->calls += r->calls;
-		o->returned += r->returned;
-		o->total += r->total;
-		o->self += r->self;
-		o->sum += r->sum;
-		if (r->min < o->min)
-			o->min = r->min;
-		if (r->max > o->max)
-			o->max = r->max;
+		o = &cs->rows[slot[r.name] - 1];
+		o->calls += r.calls;
+		o->returned += r.returned;
+		o->total += r.total;
+		o->self += r.self;
+		o->sum += r.sum;
+		if (r.min < o->min)
+			o->min = r.min;
+		if (r.max > o->max)
+			o->max = r.max;
 	}
 	free(slot);
+	/* the index is of the rows per thread, gone */
+	id_table_free(&cs->row_ids);
+	cs->n_rows = k;
 	*n = k;
-	return out;
+	return cs->rows;
 }
 
 /* ---------------------------------------------------------------------------
@@ -424,7 +440,6 @@ static void report_finish(struct output *o)
 		if (n)
 			qsort(rows, n, sizeof *rows, row_cmp);
 		put_table(o->out, rows, n);
-		free(rows);
 	}
 	outbuf_flush(o->out);
 	callstats_free(cs);

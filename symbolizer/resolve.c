@@ -17,7 +17,9 @@
  * time, so the cache key is really (address, module); an entry also
  * remembers whether its address was covered by one module only, which
  * lets a hit skip choosing the module -- the common case, and then a hit
- * costs one hash probe and allocates nothing.
+ * costs one hash probe and allocates nothing.  resolve_function_uncached
+ * leaves the caching to its caller: the symbol table keeps one answer per
+ * function address and epoch, which the cache would only duplicate.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -25,6 +27,7 @@
 
 #include "resolve.h"
 #include "resolve_internal.h"
+#include "pool.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -43,15 +46,17 @@
 
 enum module_state { MODULE_UNOPENED, MODULE_OPEN, MODULE_FAILED };
 
+/* 80 bytes, in a pool: most addresses have one source frame, and the
+ * outer ones of inlined code are in a pool of their own. */
 struct entry {
-	struct entry *next; /* hash chain */
-	uint64_t addr;      /* as passed in */
+	uint64_t addr; /* as passed in */
 	const struct module *module;
-	uint64_t generation; /* r->generation when `unique` was computed */
+	/* low 32 bits of r->generation when `unique` was computed; every
+	 * entry's `unique` is cleared when they wrap (bump_generation) */
+	uint32_t generation;
 	bool call_site;
 	bool unique; /* no other module covered addr at `generation` */
 	struct resolve_info info;
-	struct resolve_frame outer[]; /* info.src.next, next->next, ... */
 };
 
 struct resolver {
@@ -79,9 +84,9 @@ struct resolver {
 	 * module covers this address" facts are then rechecked. */
 	uint64_t generation;
 
-	struct entry **buckets;
-	size_t n_buckets; /* a power of two */
-	size_t n_entries;
+	struct pool entries;
+	struct id_table entry_ids;
+	struct pool frames; /* the outer frames of inlined code */
 
 	struct str_map names; /* raw symbol -> display name */
 	struct str_map files; /* interned file names */
@@ -103,7 +108,6 @@ void resolve_report(struct resolver *r, int errnum, const char *fmt, ...)
 	char msg[1024];
 	va_list ap;
 	uint64_t h;
-	char *copy;
 
 	if (r->error == NULL)
 		return;
@@ -113,9 +117,7 @@ void resolve_report(struct resolver *r, int errnum, const char *fmt, ...)
 	h = str_hash(msg);
 	if (str_map_find(&r->reported, msg, h) != NULL)
 		return;
-	copy = strdup(msg);
-	if (copy != NULL && str_map_add(&r->reported, copy, copy, h) < 0)
-		free(copy);
+	(void)str_map_add(&r->reported, msg, NULL, h); /* else said again */
 	r->error(r->error_data, msg, errnum);
 }
 
@@ -160,6 +162,18 @@ static const char *fallback_name(struct resolver *r, const struct module *m,
  * Modules
  * ------------------------------------------------------------------------ */
 
+/* The set of modules changed: cached "one module only" facts are rechecked.
+ * Entries keep 32 bits of the generation; when those wrap, an entry's old
+ * value could come back, so every fact is dropped instead. */
+static void bump_generation(struct resolver *r)
+{
+	if ((uint32_t)++r->generation != 0)
+		return;
+	for (size_t id = 0; id < r->entries.n; id++)
+		((struct entry *)pool_at(&r->entries, (uint32_t)id))->unique =
+			false;
+}
+
 int resolver_add_module(struct resolver *r, const char *path, uint64_t bias,
 			uint64_t start, uint64_t end, const uint8_t *build_id,
 			size_t build_id_len, uint64_t ticks)
@@ -197,7 +211,7 @@ int resolver_add_module(struct resolver *r, const char *path, uint64_t bias,
 	m->unloaded = UINT64_MAX;
 	m->serial = r->n_modules;
 	r->modules[r->n_modules++] = m;
-	r->generation++;
+	bump_generation(r);
 	return 0;
 }
 
@@ -214,7 +228,7 @@ void resolver_remove_module(struct resolver *r, uint64_t start,
 			    (m->loaded < ticks ||
 			     (same_time && m->loaded == ticks))) {
 				m->unloaded = ticks;
-				r->generation++;
+				bump_generation(r);
 				return;
 			}
 		}
@@ -439,8 +453,7 @@ static void module_free(struct module *m)
  * Lookups
  * ------------------------------------------------------------------------ */
 
-static size_t bucket_of(const struct resolver *r, uint64_t addr,
-			bool call_site)
+static size_t entry_hash(uint64_t addr, bool call_site)
 {
 	uint64_t h = (addr ^ (uint64_t)call_site) * 0x9e3779b97f4a7c15u;
 	/* mixed down: addresses a fixed stride apart used to fill only a
@@ -448,42 +461,26 @@ static size_t bucket_of(const struct resolver *r, uint64_t addr,
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdu;
 	h ^= h >> 33;
-	return (size_t)h & (r->n_buckets - 1);
+	return (size_t)h;
 }
 
-static int grow_buckets(struct resolver *r)
+static size_t entry_id_hash(const void *r, uint32_t id)
 {
-	size_t n = r->n_buckets ? 2 * r->n_buckets : 1024;
-	struct entry **old = r->buckets;
-	size_t n_old = r->n_buckets;
-
-	r->buckets = calloc(n, sizeof *r->buckets);
-	if (r->buckets == NULL) {
-		r->buckets = old;
-		return -ENOMEM;
-	}
-	r->n_buckets = n;
-	for (size_t i = 0; i < n_old; i++) {
-		struct entry *e = old[i], *next;
-		for (; e != NULL; e = next) {
-			size_t b = bucket_of(r, e->addr, e->call_site);
-			next = e->next;
-			e->next = r->buckets[b];
-			r->buckets[b] = e;
-		}
-	}
-	free(old);
-	return 0;
+	const struct entry *e =
+		pool_at(&((const struct resolver *)r)->entries, id);
+	return entry_hash(e->addr, e->call_site);
 }
 
-/* Resolves addr for the first time in module m (NULL: none covers it). */
-static struct entry *new_entry(struct resolver *r, struct module *m,
-			       uint64_t addr, bool call_site)
+/* Resolves addr for the first time in module m (NULL: none covers it),
+ * into e (zeroed).  Returns 0 or -ENOMEM. */
+static int fill_entry(struct resolver *r, struct entry *e, struct module *m,
+		      uint64_t addr, bool call_site)
 {
 	struct debug_frame frames[MAX_FRAMES];
 	const struct elf_function *sym = NULL;
 	size_t n = 0;
-	struct entry *e;
+	struct resolve_frame *outer[MAX_FRAMES];
+	uint32_t id;
 	/* A return address is the instruction after the call, which may
 	 * already belong to the next line or even the next function. */
 	uint64_t probe = call_site ? addr - 1 : addr;
@@ -499,9 +496,12 @@ static struct entry *new_entry(struct resolver *r, struct module *m,
 			sym = elfinfo_lookup(&m->funcs, pc, false);
 	}
 
-	e = calloc(1, sizeof *e + (n > 1 ? n - 1 : 0) * sizeof e->outer[0]);
-	if (e == NULL)
-		return NULL;
+	/* the frames around an inlined call, freed by resolver_free */
+	for (size_t i = 1; i < n; i++) {
+		outer[i - 1] = pool_add(&r->frames, &id);
+		if (outer[i - 1] == NULL)
+			return -ENOMEM;
+	}
 	e->addr = addr;
 	e->module = m;
 	e->call_site = call_site;
@@ -513,59 +513,64 @@ static struct entry *new_entry(struct resolver *r, struct module *m,
 		e->info.name = display_name(r, frames[n - 1].function);
 	if (e->info.name == NULL)
 		e->info.name = fallback_name(r, m, e->info.module_offset);
-	if (e->info.name == NULL) {
-		free(e);
-		return NULL;
-	}
+	if (e->info.name == NULL)
+		return -ENOMEM;
 
 	if (n == 0 && sym != NULL)
 		e->info.src.function = e->info.name;
 	for (size_t i = 0; i < n; i++) {
 		struct resolve_frame *f = i == 0 ? &e->info.src
-						 : &e->outer[i - 1];
+						 : outer[i - 1];
 		if (frames[i].function != NULL)
 			f->function = display_name(r, frames[i].function);
 		if (frames[i].file != NULL)
 			f->file = intern_file(r, frames[i].file);
 		f->line = frames[i].line;
 		if (i > 0)
-			(i == 1 ? &e->info.src : &e->outer[i - 2])->next = f;
+			(i == 1 ? &e->info.src : outer[i - 2])->next = f;
 	}
-	return e;
+	return 0;
 }
 
 static const struct resolve_info *resolve(struct resolver *r, uint64_t addr,
 					  bool call_site, uint64_t ticks)
 {
-	struct entry *e;
+	size_t h = entry_hash(addr, call_site), i;
+	struct entry *e = NULL;
 	struct module *m;
 	unsigned covering;
-	size_t b;
+	uint32_t id;
 
-	if (r->n_buckets == 0 && grow_buckets(r) < 0)
+	if (id_table_reserve(&r->entry_ids, r->entries.n, entry_id_hash,
+			     r) < 0)
 		return &r->oom_info;
-	b = bucket_of(r, addr, call_site);
-	for (e = r->buckets[b]; e != NULL; e = e->next)
+	for (i = h & r->entry_ids.mask; r->entry_ids.slots[i];
+	     i = (i + 1) & r->entry_ids.mask) {
+		e = pool_at(&r->entries, r->entry_ids.slots[i] - 1);
 		if (e->addr == addr && e->call_site == call_site &&
-		    e->unique && e->generation == r->generation)
+		    e->unique && e->generation == (uint32_t)r->generation)
 			return &e->info;
+	}
 
 	m = pick_module(r, call_site ? addr - 1 : addr, ticks, &covering);
-	for (e = r->buckets[b]; e != NULL; e = e->next)
+	for (i = h & r->entry_ids.mask; r->entry_ids.slots[i];
+	     i = (i + 1) & r->entry_ids.mask) {
+		e = pool_at(&r->entries, r->entry_ids.slots[i] - 1);
 		if (e->addr == addr && e->call_site == call_site &&
 		    e->module == m)
 			break;
-	if (e == NULL) {
-		e = new_entry(r, m, addr, call_site);
+	}
+	if (!r->entry_ids.slots[i]) {
+		struct entry fresh = {0};
+		if (fill_entry(r, &fresh, m, addr, call_site) < 0)
+			return &r->oom_info;
+		e = pool_add(&r->entries, &id);
 		if (e == NULL)
 			return &r->oom_info;
-		if (r->n_entries >= r->n_buckets && grow_buckets(r) == 0)
-			b = bucket_of(r, addr, call_site);
-		e->next = r->buckets[b];
-		r->buckets[b] = e;
-		r->n_entries++;
+		*e = fresh;
+		r->entry_ids.slots[i] = id + 1;
 	}
-	e->generation = r->generation;
+	e->generation = (uint32_t)r->generation;
 	e->unique = covering <= 1;
 	return &e->info;
 }
@@ -580,6 +585,17 @@ const struct resolve_info *resolve_call_site(struct resolver *r, uint64_t ret,
 					     uint64_t ticks)
 {
 	return resolve(r, ret, true, ticks);
+}
+
+void resolve_function_uncached(struct resolver *r, uint64_t addr,
+			       uint64_t ticks, struct resolve_info *out)
+{
+	struct entry fresh = {0};
+	unsigned covering;
+	struct module *m = pick_module(r, addr, ticks, &covering);
+
+	*out = fill_entry(r, &fresh, m, addr, false) == 0 ? fresh.info
+							   : r->oom_info;
 }
 
 /* ---------------------------------------------------------------------------
@@ -624,6 +640,8 @@ struct resolver *resolver_new(const struct resolve_options *opts,
 	r->error = error;
 	r->error_data = data;
 	r->oom_info.name = "??";
+	pool_init(&r->entries, sizeof(struct entry));
+	pool_init(&r->frames, sizeof(struct resolve_frame));
 	if (opts != NULL) {
 		r->demangle = opts->demangle;
 		r->search_dirs = copy_dirs(opts->search_dirs,
@@ -655,14 +673,9 @@ void resolver_free(struct resolver *r)
 			       "%zu more modules not found; their names shown "
 			       "as module+offset",
 			       r->n_not_found - 1);
-	for (size_t i = 0; i < r->n_buckets; i++) {
-		struct entry *e = r->buckets[i], *next;
-		for (; e != NULL; e = next) {
-			next = e->next;
-			free(e);
-		}
-	}
-	free(r->buckets);
+	pool_free(&r->entries);
+	pool_free(&r->frames);
+	id_table_free(&r->entry_ids);
 	for (size_t i = 0; i < r->n_modules; i++)
 		module_free(r->modules[i]);
 	free(r->modules);

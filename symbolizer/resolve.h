@@ -97,6 +97,12 @@ const struct resolve_info *resolve_function(struct resolver *r, uint64_t addr,
 const struct resolve_info *resolve_call_site(struct resolver *r, uint64_t ret,
 					     uint64_t ticks);
 
+/* resolve_function's answer, written to *out and kept nowhere else: for a
+ * caller that keeps its own answer per address, so that it is not kept
+ * twice.  Its strings and frames live as long as the resolver. */
+void resolve_function_uncached(struct resolver *r, uint64_t addr,
+			       uint64_t ticks, struct resolve_info *out);
+
 /* Frees the resolver and every result it returned. */
 void resolver_free(struct resolver *r);
 

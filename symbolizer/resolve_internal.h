@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "elfinfo.h"
+#include "pool.h"
 #include "resolve.h"
 
 struct module {
@@ -71,25 +72,22 @@ size_t debug_lookup(struct resolver *r, struct module *m, uint64_t pc,
 /* dir/name in a new string, NULL when out of memory. */
 char *path_join(const char *dir, const char *name);
 
-/* strmap.c: an open-addressing map from owned strings to strings, and the
- * display names kept in such maps. */
-struct str_slot {
-	char *key;
-	const char *value; /* key itself, or a separately owned string */
-	uint64_t hash;
-};
-
+/* strmap.c: a map from strings to strings, both copied into the map, and
+ * the display names kept in such maps.  A zeroed map is empty. */
 struct str_map {
-	struct str_slot *slots;
-	size_t cap, n;
+	struct pool entries;
+	struct id_table ids;
+	struct str_arena strings;
 };
 
 uint64_t str_hash(const char *s);
 const char *str_map_find(const struct str_map *m, const char *key,
 			 uint64_t hash);
-/* Takes ownership of key and value (which may be the same string). */
-int str_map_add(struct str_map *m, char *key, const char *value,
-		uint64_t hash);
+/* Adds key (not in the map yet; `hash` its str_hash) mapped to value, or
+ * to itself when value is NULL or equal.  Returns the value as stored,
+ * or NULL when out of memory. */
+const char *str_map_add(struct str_map *m, const char *key,
+			const char *value, uint64_t hash);
 void str_map_free(struct str_map *m);
 
 /* The display name of a raw (possibly mangled) symbol in `mode`, interned

@@ -161,7 +161,8 @@ static bool extended(struct stream *s, const uint8_t *p)
 		if (pair->frame == 0 && p < s->pos &&
 		    ctrace__uleb_get(&p, s->pos, &count) == 0 &&
 		    count >= 2 && count < (64u << 20)) {
-			pair->frame = count / 2 * t->hdr.pointer_size;
+			pair->frame = (uint32_t)(count / 2 *
+					       t->hdr.pointer_size);
 			pair->inlined = count & 1;
 		}
 		s->slots[slot] = pair;
@@ -328,7 +329,7 @@ bool stream_advance(struct stream *s)
 		}
 		s->pos = p;
 		s->time += delta;
-		if (!pair_holds(pair, s->time))
+		if (!symtab_pair_holds(s->trace->symtab, pair, s->time))
 			pair = s->slots[tag & 0x7f] = symtab_pair_moved(
 				s->trace->symtab, pair, s->time);
 		ev->ticks = s->time;

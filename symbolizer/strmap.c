@@ -2,7 +2,8 @@
  *
  * Each distinct function and file name is stored once for the life of the
  * resolver, so results hand out plain pointers, equal for equal names.
- * The map is open addressing with linear probing, kept at most half full.
+ * The map is open addressing over 32-bit ids, kept at most half full
+ * (pool.h).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -10,7 +11,6 @@
 
 #include "resolve_internal.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,65 +27,69 @@ uint64_t str_hash(const char *s)
 	return h;
 }
 
+/* Entries in a pool, strings in an arena: 16 bytes per string, 8 to 16
+ * of table, and the bytes of the string -- no allocator header. */
+struct str_entry {
+	const char *key;
+	const char *value;
+};
+
 const char *str_map_find(const struct str_map *m, const char *key,
 			 uint64_t hash)
 {
-	if (m->cap == 0)
+	if (m->ids.slots == NULL)
 		return NULL;
-	for (size_t i = hash & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-		const struct str_slot *s = &m->slots[i];
-		if (s->key == NULL)
-			return NULL;
-		if (s->hash == hash && strcmp(s->key, key) == 0)
-			return s->value;
+	for (size_t i = hash & m->ids.mask; m->ids.slots[i];
+	     i = (i + 1) & m->ids.mask) {
+		const struct str_entry *e =
+			pool_at(&m->entries, m->ids.slots[i] - 1);
+		if (strcmp(e->key, key) == 0)
+			return e->value;
 	}
+	return NULL;
 }
 
-static void insert(struct str_slot *slots, size_t cap,
-		   const struct str_slot *from)
+static size_t entry_hash(const void *m, uint32_t id)
 {
-	size_t i = from->hash & (cap - 1);
-
-	while (slots[i].key != NULL)
-		i = (i + 1) & (cap - 1);
-	slots[i] = *from;
+	const struct str_entry *e =
+		pool_at(&((const struct str_map *)m)->entries, id);
+	return (size_t)str_hash(e->key);
 }
 
-int str_map_add(struct str_map *m, char *key, const char *value,
-		uint64_t hash)
+const char *str_map_add(struct str_map *m, const char *key,
+			const char *value, uint64_t hash)
 {
-	struct str_slot slot = {key, value, hash};
+	struct str_entry *e;
+	const char *k, *v;
+	uint32_t id;
+	size_t i;
 
-	if (2 * (m->n + 1) > m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 256;
-		struct str_slot *slots = calloc(cap, sizeof *slots);
-		if (slots == NULL)
-			return -ENOMEM;
-		for (size_t i = 0; i < m->cap; i++)
-			if (m->slots[i].key != NULL)
-				insert(slots, cap, &m->slots[i]);
-		free(m->slots);
-		m->slots = slots;
-		m->cap = cap;
-	}
-	insert(m->slots, m->cap, &slot);
-	m->n++;
-	return 0;
+	if (m->entries.size == 0)
+		pool_init(&m->entries, sizeof(struct str_entry));
+	if (id_table_reserve(&m->ids, m->entries.n, entry_hash, m) < 0)
+		return NULL;
+	k = str_arena_copy(&m->strings, key, strlen(key));
+	v = value == NULL || strcmp(value, key) == 0
+		    ? k
+		    : str_arena_copy(&m->strings, value, strlen(value));
+	if (k == NULL || v == NULL)
+		return NULL;
+	e = pool_add(&m->entries, &id);
+	if (e == NULL)
+		return NULL;
+	e->key = k;
+	e->value = v;
+	for (i = hash & m->ids.mask; m->ids.slots[i]; i = (i + 1) & m->ids.mask)
+		;
+	m->ids.slots[i] = id + 1;
+	return v;
 }
 
 void str_map_free(struct str_map *m)
 {
-	for (size_t i = 0; i < m->cap; i++) {
-		struct str_slot *s = &m->slots[i];
-		if (s->key == NULL)
-			continue;
-		if (s->value != s->key)
-			free((char *)s->value);
-		free(s->key);
-	}
-	free(m->slots);
-	m->slots = NULL;
-	m->cap = m->n = 0;
+	pool_free(&m->entries);
+	id_table_free(&m->ids);
+	str_arena_free(&m->strings);
 }
 
 /* ---------------------------------------------------------------------------
@@ -116,39 +120,23 @@ const char *names_display(struct str_map *names, enum resolve_demangle mode,
 {
 	uint64_t h = str_hash(raw);
 	const char *known = str_map_find(names, raw, h);
-	char *key, *shown = NULL;
+	char *shown = NULL;
 
 	if (known != NULL)
 		return known;
-	key = strdup(raw);
-	if (key == NULL)
-		return NULL;
 	if (mode == RESOLVE_DEMANGLE_FULL)
 		shown = cplus_demangle(raw, DMGL_PARAMS | DMGL_ANSI);
 	else if (mode == RESOLVE_DEMANGLE_NAME)
 		shown = demangle_name(raw);
-	if (str_map_add(names, key, shown ? shown : key, h) < 0) {
-		free(shown);
-		free(key);
-		return NULL;
-	}
-	return shown ? shown : key;
+	known = str_map_add(names, raw, shown, h);
+	free(shown);
+	return known;
 }
 
 const char *names_intern(struct str_map *set, const char *s)
 {
 	uint64_t h = str_hash(s);
 	const char *known = str_map_find(set, s, h);
-	char *key;
 
-	if (known != NULL)
-		return known;
-	key = strdup(s);
-	if (key == NULL)
-		return NULL;
-	if (str_map_add(set, key, key, h) < 0) {
-		free(key);
-		return NULL;
-	}
-	return key;
+	return known != NULL ? known : str_map_add(set, s, NULL, h);
 }

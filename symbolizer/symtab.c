@@ -5,8 +5,13 @@
  * once.  Addresses are keyed with their module epoch, the number of module
  * loads and unloads before the event: after a dlclose, the same address
  * may belong to another library.  A slot's pair is checked against the
- * time of every event that uses it (pair_holds), so a name always comes
- * from the modules of the event's own time.
+ * time of every event that uses it (symtab_pair_holds), so a name always
+ * comes from the modules of the event's own time.
+ *
+ * Memory per distinct address: a pair of 48 bytes, a func of 88 that holds
+ * the resolver's answer (kept nowhere else), and 8 to 16 bytes of each id
+ * table; the rest of a pair is allocated only for the pairs that need it
+ * (struct pair_extra).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,44 +26,32 @@ struct symtab {
 	size_t n_module_ticks, cap_module_ticks;
 	bool sorted;
 
-	struct func **funcs;
-	size_t n_funcs, funcs_mask;
-	struct pair **pairs;
-	size_t n_pairs, pairs_mask;
-
-	/* funcs and pairs live in blocks freed together: no allocator
-	 * header per object, and no walk of millions of them to free */
-	struct block *blocks;
-	char *free_space;
-	size_t free_left;
+	struct pool funcs, pairs;
+	struct id_table func_ids, pair_ids;
 };
 
-struct block {
-	struct block *next;
-	max_align_t data[];
+/* What a pair needs only sometimes (see struct pair): 32 bytes. */
+struct pair_extra {
+	const struct resolve_info *site_info; /* lazy: see pair_site */
+	/* " /" "* file.c:42 *" "/", lazy; no_srcline if unknown */
+	const char *srcline;
+	size_t srcline_len;
+	/* The inlined copies of this pair, one per host function, linked
+	 * through their own extra (symtab_inlined_pair). */
+	struct pair *variants;
 };
 
-#define BLOCK_BYTES (256 * 1024)
+/* An inlined copy's pair as called from one host function: its call site
+ * is the inlined call's, in inline_site.  One allocation. */
+struct variant {
+	struct pair pair; /* first: a variant's pair is the variant */
+	struct pair_extra extra;
+	uint64_t host_fn;
+	struct resolve_info inline_site;
+};
 
-/* size zeroed bytes that live as long as st. */
-static void *block_alloc(struct symtab *st, size_t size)
-{
-	void *p;
-
-	size = (size + _Alignof(max_align_t) - 1) &
-	       ~(_Alignof(max_align_t) - 1);
-	if (size > st->free_left) {
-		struct block *b = must_calloc(1, sizeof *b + BLOCK_BYTES);
-		b->next = st->blocks;
-		st->blocks = b;
-		st->free_space = (char *)b->data;
-		st->free_left = BLOCK_BYTES;
-	}
-	p = st->free_space;
-	st->free_space += size;
-	st->free_left -= size;
-	return p;
-}
+/* The --srcline text of a call site whose file is unknown. */
+static const char no_srcline[] = "";
 
 struct symtab *symtab_new(struct resolver *r, bool full_names)
 {
@@ -66,33 +59,42 @@ struct symtab *symtab_new(struct resolver *r, bool full_names)
 
 	st->resolver = r;
 	st->full_names = full_names;
-	st->funcs_mask = st->pairs_mask = 255;
-	st->funcs = must_calloc(st->funcs_mask + 1, sizeof *st->funcs);
-	st->pairs = must_calloc(st->pairs_mask + 1, sizeof *st->pairs);
+	pool_init(&st->funcs, sizeof(struct func));
+	pool_init(&st->pairs, sizeof(struct pair));
 	return st;
+}
+
+static void srcline_free(struct pair_extra *x)
+{
+	if (x && x->srcline != no_srcline)
+		free((char *)x->srcline);
+}
+
+static void pair_free_extra(struct pair *p)
+{
+	struct pair_extra *x = p->extra;
+
+	if (!x)
+		return;
+	for (struct pair *v = x->variants, *vn; v; v = vn) {
+		struct variant *var = (struct variant *)v;
+		vn = var->extra.variants;
+		free((char *)var->inline_site.src.file);
+		srcline_free(&var->extra);
+		free(var);
+	}
+	srcline_free(x);
+	free(x);
 }
 
 void symtab_free(struct symtab *st)
 {
-	for (size_t i = 0; i <= st->pairs_mask; i++)
-		for (struct pair *p = st->pairs[i]; p; p = p->hash_next) {
-			/* variants are malloc'd one by one; pairs live in
-			 * the blocks */
-			for (struct pair *v = p->variants, *vn; v; v = vn) {
-				vn = v->variants;
-				free((char *)v->inline_site.src.file);
-				free((char *)v->srcline);
-				free(v);
-			}
-			free((char *)p->srcline);
-		}
-	while (st->blocks) {
-		struct block *b = st->blocks;
-		st->blocks = b->next;
-		free(b);
-	}
-	free(st->funcs);
-	free(st->pairs);
+	for (size_t i = 0; i < st->pairs.n; i++)
+		pair_free_extra(pool_at(&st->pairs, (uint32_t)i));
+	pool_free(&st->funcs);
+	pool_free(&st->pairs);
+	id_table_free(&st->func_ids);
+	id_table_free(&st->pair_ids);
 	free(st->module_ticks);
 	free(st);
 }
@@ -147,50 +149,40 @@ static size_t hash3(uint64_t a, uint64_t b, uint64_t c)
 	return (size_t)(h ^ (h >> 31));
 }
 
-/* Doubles a chained table when it is as full as it is long. */
-#define GROW(table, mask, count, type, keyfn)                                \
-	do {                                                                 \
-		size_t new_mask = 2 * (mask) + 1;                            \
-		type **t2 = must_calloc(new_mask + 1, sizeof *t2);               \
-		for (size_t i_ = 0; i_ <= (mask); i_++)                      \
-			for (type *e_ = (table)[i_], *n_; e_; e_ = n_) {     \
-				size_t h_ = keyfn(e_) & new_mask;            \
-				n_ = e_->hash_next;                          \
-				e_->hash_next = t2[h_];                      \
-				t2[h_] = e_;                                 \
-			}                                                    \
-		free(table);                                                 \
-		(table) = t2;                                                \
-		(mask) = new_mask;                                           \
-	} while (0)
+static size_t func_hash(const void *st, uint32_t id)
+{
+	const struct func *f = pool_at(&((const struct symtab *)st)->funcs, id);
+	return hash3(f->addr, f->epoch, 0);
+}
 
-#define FUNC_HASH(f) hash3((f)->addr, (f)->epoch, 0)
-#define PAIR_HASH(p) hash3((p)->fn, (p)->site, (p)->epoch)
+static size_t pair_hash(const void *st, uint32_t id)
+{
+	const struct pair *p = pool_at(&((const struct symtab *)st)->pairs, id);
+	return hash3(p->fn, p->site, p->func->epoch);
+}
 
 static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
 			     uint64_t ticks)
 {
-	size_t h = hash3(addr, epoch, 0);
+	size_t h = hash3(addr, epoch, 0), i;
 	struct func *f;
 
-	for (f = st->funcs[h & st->funcs_mask]; f; f = f->hash_next)
+	must_reserve(&st->func_ids, st->funcs.n, func_hash, st);
+	for (i = h & st->func_ids.mask; st->func_ids.slots[i];
+	     i = (i + 1) & st->func_ids.mask) {
+		f = pool_at(&st->funcs, st->func_ids.slots[i] - 1);
 		if (f->addr == addr && f->epoch == epoch)
 			return f;
-	if (st->n_funcs > st->funcs_mask) {
-		GROW(st->funcs, st->funcs_mask, st->n_funcs, struct func,
-		     FUNC_HASH);
 	}
-	f = block_alloc(st, sizeof *f);
+	f = must_pool_add(&st->funcs);
+	st->func_ids.slots[i] = (uint32_t)st->funcs.n;
 	f->addr = addr;
 	f->epoch = epoch;
-	f->info = resolve_function(st->resolver, addr, ticks);
-	f->name_len = strlen(f->info->name);
-	f->plain_name = !escape_needed(f->info->name, f->name_len, ESCAPE_TEXT);
+	resolve_function_uncached(st->resolver, addr, ticks, &f->info);
+	f->name_len = strlen(f->info.name);
+	f->plain_name = !escape_needed(f->info.name, f->name_len, ESCAPE_TEXT);
 	/* "ns::f(int)" needs no "()" after it; C names never have one */
-	f->has_params = st->full_names && strchr(f->info->name, '(');
-	f->hash_next = st->funcs[h & st->funcs_mask];
-	st->funcs[h & st->funcs_mask] = f;
-	st->n_funcs++;
+	f->has_params = st->full_names && strchr(f->info.name, '(');
 	return f;
 }
 
@@ -198,29 +190,34 @@ struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
 			 uint64_t ticks)
 {
 	unsigned epoch = epoch_at(st, ticks);
-	size_t h = hash3(fn, site, epoch);
+	size_t h = hash3(fn, site, epoch), i;
 	struct pair *p;
 
-	for (p = st->pairs[h & st->pairs_mask]; p; p = p->hash_next)
-		if (p->fn == fn && p->site == site && p->epoch == epoch)
+	must_reserve(&st->pair_ids, st->pairs.n, pair_hash, st);
+	for (i = h & st->pair_ids.mask; st->pair_ids.slots[i];
+	     i = (i + 1) & st->pair_ids.mask) {
+		p = pool_at(&st->pairs, st->pair_ids.slots[i] - 1);
+		if (p->fn == fn && p->site == site &&
+		    p->func->epoch == epoch)
 			return p;
-	if (st->n_pairs > st->pairs_mask) {
-		GROW(st->pairs, st->pairs_mask, st->n_pairs, struct pair,
-		     PAIR_HASH);
 	}
-	p = block_alloc(st, sizeof *p);
+	p = must_pool_add(&st->pairs);
+	st->pair_ids.slots[i] = (uint32_t)st->pairs.n;
 	p->fn = fn;
 	p->site = site;
 	p->ticks = ticks;
-	p->epoch = epoch;
-	p->valid_from = epoch ? st->module_ticks[epoch - 1] : 0;
-	p->valid_to = epoch < st->n_module_ticks ? st->module_ticks[epoch]
-						 : UINT64_MAX;
 	p->func = get_func(st, fn, epoch, ticks);
-	p->hash_next = st->pairs[h & st->pairs_mask];
-	st->pairs[h & st->pairs_mask] = p;
-	st->n_pairs++;
 	return p;
+}
+
+bool symtab_pair_holds(const struct symtab *st, const struct pair *p,
+		       uint64_t ticks)
+{
+	/* the epoch spans [module_ticks[epoch - 1], module_ticks[epoch]) */
+	uint32_t epoch = p->func->epoch;
+
+	return (!epoch || ticks >= st->module_ticks[epoch - 1]) &&
+	       (epoch >= st->n_module_ticks || ticks < st->module_ticks[epoch]);
 }
 
 struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
@@ -235,60 +232,67 @@ struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
 	return q;
 }
 
+static struct pair_extra *extra_of(struct pair *p)
+{
+	if (!p->extra)
+		p->extra = must_calloc(1, sizeof *p->extra);
+	return p->extra;
+}
+
 const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
 				       const struct pair *cp, uint64_t host_fn)
 {
-	struct pair *p = (struct pair *)cp, *v;
+	struct pair *p = (struct pair *)cp;
+	struct pair_extra *px = extra_of(p);
+	struct variant *v;
 	const char *file;
 	unsigned line;
 
-	for (v = p->variants; v; v = v->variants)
+	for (struct pair *q = px->variants; q; q = q->extra->variants) {
+		v = (struct variant *)q;
 		if (v->host_fn == host_fn) {
-			v->frame = p->frame; /* a later DEFINE may tell it */
-			return v;
+			q->frame = p->frame; /* a later DEFINE may tell it */
+			return q;
 		}
+	}
 	v = must_calloc(1, sizeof *v);
-	*v = *p;
-	v->hash_next = NULL;
-	v->srcline = NULL;
+	v->pair = *p;
+	v->pair.extra = &v->extra;
 	v->host_fn = host_fn;
-	v->site_done = true;
-	v->site_info = &v->inline_site;
-	v->inline_site = (struct resolve_info){.name = p->func->info->name};
+	v->extra.site_info = &v->inline_site;
+	v->inline_site = (struct resolve_info){.name = p->func->info.name};
 	if (dw_inlined_call_site(t, host_fn, p->fn, p->ticks, &file, &line)) {
 		v->inline_site.src.file = must_strndup(file, strlen(file));
 		v->inline_site.src.line = line;
 	}
-	v->variants = p->variants;
-	p->variants = v;
+	v->extra.variants = px->variants;
+	px->variants = &v->pair;
 	(void)st;
-	return v;
+	return &v->pair;
 }
 
 const struct resolve_info *pair_site(struct symtab *st, const struct pair *cp)
 {
-	struct pair *p = (struct pair *)cp; /* the caches are ours */
+	struct pair_extra *x = extra_of((struct pair *)cp); /* ours */
 
-	if (!p->site_done) {
-		p->site_info = resolve_call_site(st->resolver, p->site,
-						 p->ticks);
-		p->site_done = true;
-	}
-	return p->site_info;
+	if (!x->site_info)
+		x->site_info = resolve_call_site(st->resolver, cp->site,
+						 cp->ticks);
+	return x->site_info;
 }
 
 const char *pair_srcline(struct symtab *st, const struct pair *cp, size_t *len)
 {
-	struct pair *p = (struct pair *)cp;
+	struct pair_extra *x = extra_of((struct pair *)cp);
 
-	if (!p->srcline) {
+	if (!x->srcline) {
 		const struct resolve_info *si = pair_site(st, cp);
 		const char *file = si->src.file, *base;
 		char *s;
 
 		if (!file) {
-			p->srcline = must_strndup("", 0);
-			p->srcline_len = 0;
+			x->srcline = no_srcline;
+			x->srcline_len = 0;
 		} else {
 			struct outbuf mem;
 			char line[32];
@@ -303,10 +307,10 @@ const char *pair_srcline(struct symtab *st, const struct pair *cp, size_t *len)
 			outbuf_putc(&mem, '\0');
 			outbuf_flush(&mem);
 			s = mem.mem;
-			p->srcline_len = mem.mem_len - 1;
-			p->srcline = s;
+			x->srcline_len = mem.mem_len - 1;
+			x->srcline = s;
 		}
 	}
-	*len = p->srcline_len;
-	return p->srcline;
+	*len = x->srcline_len;
+	return x->srcline;
 }

@@ -49,6 +49,31 @@ char *must_strndup(const char *s, size_t n)
 	return p;
 }
 
+void *must_pool_add(struct pool *p)
+{
+	uint32_t id;
+	void *obj = pool_add(p, &id);
+
+	if (!obj) {
+		if (p->n >= UINT32_MAX) {
+			/* 4 billion distinct names or addresses would take
+			 * hundreds of gigabytes first */
+			fprintf(stderr, PROGRAM_NAME ": more than %u distinct "
+				"names or addresses\n", UINT32_MAX - 1);
+			exit(1);
+		}
+		out_of_memory();
+	}
+	return obj;
+}
+
+void must_reserve(struct id_table *t, size_t n, id_hash_fn hash,
+		  const void *ctx)
+{
+	if (id_table_reserve(t, n, hash, ctx) < 0)
+		out_of_memory();
+}
+
 void warn_msg(int errnum, const char *fmt, ...)
 {
 	va_list ap;

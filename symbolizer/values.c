@@ -528,7 +528,7 @@ static void no_debug_info_hint(struct trace *t, const struct pair *p)
 	for (const char *c = ri->module; *c; c++)
 		fputc((unsigned char)*c < 0x20 ? '?' : *c, stderr);
 	fputs(": no debug information for ", stderr);
-	for (const char *c = p->func->info->name; *c; c++)
+	for (const char *c = p->func->info.name; *c; c++)
 		fputc((unsigned char)*c < 0x20 ? '?' : *c, stderr);
 	fputs(": the arguments and return values of functions built "
 	      "without -g show as ?; compile with -g\n", stderr);
