@@ -350,15 +350,18 @@ build_cxx() {
 }
 
 # build_pair c|cxx NAME ARGS...: compile ARGS once into one relocatable
-# object and link it twice: $BIN/NAME with the recorder and $BIN/NAME.oracle
-# with the counting oracle (tests/oracle/counthook.c, not instrumented), so
-# that both run the very same instrumented code.  ARGS are sources and
-# compiler flags (no libraries).  Does nothing when already built.
+# object and link it three times: $BIN/NAME with the recorder,
+# $BIN/NAME.oracle with the counting oracle (tests/oracle/counthook.c, not
+# instrumented), so that both run the very same instrumented code, and
+# $BIN/NAME.tee with both, the oracle counting each call before the
+# recorder records it (tests/oracle/tee.S).  ARGS are sources and compiler
+# flags (no libraries).  Does nothing when already built.
 build_pair() {
 	bp_lang=$1
 	bp_out=$BIN/$2
 	shift 2
-	[ -x "$bp_out" ] && [ -x "$bp_out.oracle" ] && return 0
+	[ -x "$bp_out" ] && [ -x "$bp_out.oracle" ] && [ -x "$bp_out.tee" ] &&
+		return 0
 	if [ "$bp_lang" = cxx ]; then
 		command -v "${CUR_CXX%% *}" >/dev/null 2>&1 ||
 			skip "no C++ compiler (${CUR_CXX%% *})"
@@ -375,7 +378,16 @@ build_pair() {
 	  $bp_cc $CUR_ARCH $CUR_PIE -o "$bp_out.tmp" "$bp_out.o" \
 		"$CUR_LIBDIR/libctrace.a" -pthread -ldl &&
 	  $bp_cc $CUR_ARCH $CUR_PIE -o "$bp_out.oracle" "$bp_out.o" \
-		"$BIN/counthook.o" -pthread -ldl; } >"$bp_out.cc-log" 2>&1 ||
+		"$BIN/counthook.o" -pthread -ldl &&
+	  $CUR_CC -O2 -g $CUR_ARCH ${CUR_PIE%% *} -DCOUNTHOOK_TEE -c \
+		-o "$BIN/counthook-tee.o" "$top_srcdir/tests/oracle/counthook.c" &&
+	  $CUR_CC $CUR_ARCH -c -o "$BIN/tee.o" "$top_srcdir/tests/oracle/tee.S" &&
+	  objcopy --redefine-sym __cyg_profile_func_enter=tee_next_enter \
+		--redefine-sym __cyg_profile_func_exit=tee_next_exit \
+		"$CUR_LIBDIR/libctrace.a" "$BIN/libctrace-tee.a" &&
+	  $bp_cc $CUR_ARCH $CUR_PIE -o "$bp_out.tee" "$bp_out.o" \
+		"$BIN/tee.o" "$BIN/counthook-tee.o" "$BIN/libctrace-tee.a" \
+		-pthread -ldl; } >"$bp_out.cc-log" 2>&1 ||
 		{ cat "$bp_out.cc-log"; fail "build of $bp_out failed"; }
 	mv "$bp_out.tmp" "$bp_out"
 }
@@ -440,6 +452,32 @@ oracle_check() {
 		>"$oc_trace.compare" 2>&1 ||
 		{ cat "$oc_trace.compare"; fail "$oc_trace: calls differ from the oracle"; }
 	cat "$oc_trace.compare"
+}
+
+# same_run_check [--counts-only] TRACE PROGRAM ARGS...: run PROGRAM.tee (see
+# build_pair) with ARGS, its trace written to TRACE, and require the trace
+# to show the calls per function (and the sum of their depths, unless
+# --counts-only) that the oracle counted in that same run.  For programs
+# whose calls depend on timing, which another run would not make alike.
+same_run_check() {
+	sr_opt=
+	[ "$1" = --counts-only ] && { sr_opt=$1; shift; }
+	sr_trace=$1
+	sr_prog=$2
+	shift 2
+	need_python
+	rm -f "$sr_trace.counts" "$sr_trace.counts".*
+	CTRACE_ORACLE_OUT=$sr_trace.counts
+	export CTRACE_ORACLE_OUT
+	run_traced "$sr_trace" "$sr_prog.tee" "$@"
+	unset CTRACE_ORACLE_OUT
+	symbolize "$sr_trace.json" -f json --demangle=none "$sr_trace"
+	# shellcheck disable=SC2086
+	"$PYTHON3" "$top_srcdir/tests/oracle/compare.py" $sr_opt \
+		"$sr_prog.tee" "$sr_prog.tee" "$sr_trace.json" \
+		"$sr_trace.counts"* >"$sr_trace.compare" 2>&1 ||
+		{ cat "$sr_trace.compare"; fail "$sr_trace: calls differ from the oracle"; }
+	cat "$sr_trace.compare"
 }
 
 # symbolize OUTPUT ARGS...: run the symbolizer with ARGS, stdout to OUTPUT,

@@ -16,6 +16,10 @@
  * tests/oracle/compare.py matches it against a trace's JSON by name.
  * Build it without -finstrument-functions.  Thread-safe and lock-free; the
  * table never drops a function: a full table aborts with a message.
+ *
+ * Built with -DCOUNTHOOK_TEE, the hooks are named counthook_enter and
+ * counthook_exit, for tee.S, which calls them and then the recorder's: the
+ * counts are then those of the traced run itself.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -40,6 +44,11 @@ static __thread uint64_t depth;
 static char out_path[4096];
 
 #define NO_INSTRUMENT __attribute__((no_instrument_function))
+
+#ifdef COUNTHOOK_TEE
+#define __cyg_profile_func_enter counthook_enter
+#define __cyg_profile_func_exit counthook_exit
+#endif
 
 NO_INSTRUMENT static struct counter *counter_of(void *fn)
 {
