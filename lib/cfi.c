@@ -322,42 +322,93 @@ int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule, uintptr_t *begin)
  * Frame sizes at the entry hook
  * ------------------------------------------------------------------------ */
 
-/* Per thread, so that filling an entry needs no atomics: the signal path
- * never looks here.  A hook return address always belongs to the same
- * function (or inlined copy of one), so the entry keeps its verdict. */
-#define FRAME_CACHE 64 /* entries, a power of two */
+/* Shared by the threads, and large: a C++ program has hundreds of hot
+ * functions, and each DEFINE of an ENTRY (once per pair and chunk, and
+ * whenever the pair table overflows) asks for a frame; a per-thread cache
+ * of 64 entries missed so often that reading the CFI took 40% of the
+ * recorder's time on jsoncpp's tests.  Indexed by the return address's
+ * offset in its page, so that which entries collide does not depend on
+ * where address randomisation put the code.  A sequence number per entry,
+ * odd while a thread fills it, lets a reader that raced with a writer
+ * count a miss and read the CFI itself: no lock, no wait, never a torn
+ * rule (a writer stopped for good in the middle, by a jump out of a
+ * signal handler or a fork, leaves its entry always missing).  The signal
+ * path never looks here.  A hook return address always belongs to the
+ * same function (or inlined copy of one), so the entry keeps its
+ * verdict. */
+#define FRAME_CACHE 2048 /* entries: 11 bits of the index below */
+#define RULE_SP 1u
+#define RULE_FP 2u
+#define RULE_FOREIGN 4u /* pc lies outside fn's own code: inlined there */
+#define RULE_OFFSET_SHIFT 8
 struct frame_rule {
-	uintptr_t pc, fn; /* fn too: another library may be loaded at pc */
-	int32_t offset;
-	uint8_t reg;     /* 0: unknown, else the DWARF register + 1 */
-	uint8_t foreign; /* pc lies outside fn's own code: inlined there */
+	_Atomic uint32_t seq;
+	_Atomic uint32_t rule; /* RULE_*, offset above RULE_OFFSET_SHIFT */
+	_Atomic uintptr_t pc, fn; /* fn too: another library may be loaded at pc */
 };
-static __thread struct frame_rule frame_cache[FRAME_CACHE]
-	__attribute__((tls_model("initial-exec")));
+static struct frame_rule frame_cache[FRAME_CACHE];
+
+static int frame_rule_get(struct frame_rule *e, uintptr_t pc, uintptr_t fn,
+			  uint32_t *rule)
+{
+	uint32_t seq = atomic_load_explicit(&e->seq, memory_order_acquire);
+	if (seq & 1)
+		return 0;
+	uintptr_t epc = atomic_load_explicit(&e->pc, memory_order_relaxed);
+	uintptr_t efn = atomic_load_explicit(&e->fn, memory_order_relaxed);
+	*rule = atomic_load_explicit(&e->rule, memory_order_relaxed);
+	atomic_thread_fence(memory_order_acquire);
+	return atomic_load_explicit(&e->seq, memory_order_relaxed) == seq &&
+	       epc == pc && efn == fn;
+}
+
+static void frame_rule_put(struct frame_rule *e, uintptr_t pc, uintptr_t fn,
+			   uint32_t rule)
+{
+	uint32_t seq = atomic_load_explicit(&e->seq, memory_order_relaxed);
+	if ((seq & 1) ||
+	    !atomic_compare_exchange_strong_explicit(&e->seq, &seq, seq + 1,
+						     memory_order_acq_rel,
+						     memory_order_relaxed))
+		return;
+	atomic_thread_fence(memory_order_release);
+	atomic_store_explicit(&e->pc, pc, memory_order_relaxed);
+	atomic_store_explicit(&e->fn, fn, memory_order_relaxed);
+	atomic_store_explicit(&e->rule, rule, memory_order_relaxed);
+	atomic_store_explicit(&e->seq, seq + 2, memory_order_release);
+}
+
+/* The rule for return address pc in fn, from the CFI: 0 if unknown. */
+static uint32_t frame_rule_read(uintptr_t pc, uintptr_t fn)
+{
+	struct ctrace__cfa cfa;
+	uintptr_t begin;
+	/* Frames past 16 MiB are refused below anyway. */
+	if (ctrace__cfa_at(pc, &cfa, &begin) != 0 ||
+	    cfa.offset < -(1 << 23) || cfa.offset >= (1 << 23))
+		return 0;
+	return (cfa.reg == CTRACE_DW_SP ? RULE_SP : RULE_FP) |
+	       (begin != fn ? RULE_FOREIGN : 0) |
+	       (uint32_t)cfa.offset << RULE_OFFSET_SHIFT;
+}
 
 uintptr_t ctrace__frame_field(uintptr_t fn, uintptr_t sp, uintptr_t fp)
 {
 	uintptr_t pc, cfa;
+	uint32_t rule;
 
 	memcpy(&pc, (const void *)(sp - PTR_SIZE), PTR_SIZE);
 	struct frame_rule *e =
-		&frame_cache[((pc >> 2) ^ (pc >> 9)) & (FRAME_CACHE - 1)];
-	if (e->pc != pc || e->fn != fn) {
-		struct ctrace__cfa rule;
-		uintptr_t begin;
-		e->pc = pc;
-		e->fn = fn;
-		e->reg = 0;
-		if (ctrace__cfa_at(pc, &rule, &begin) == 0) {
-			e->reg = (uint8_t)(rule.reg + 1);
-			e->offset = rule.offset;
-			e->foreign = begin != fn;
-		}
+		&frame_cache[(uint32_t)(pc & 0xfff) * 0x9e3779b1u >> 21];
+	if (!frame_rule_get(e, pc, fn, &rule)) {
+		rule = frame_rule_read(pc, fn);
+		frame_rule_put(e, pc, fn, rule);
 	}
-	if (e->reg == CTRACE_DW_SP + 1)
-		cfa = sp + (uintptr_t)(intptr_t)e->offset;
-	else if (e->reg == CTRACE_DW_FP + 1 && fp != 0)
-		cfa = fp + (uintptr_t)(intptr_t)e->offset;
+	intptr_t offset = (int32_t)rule >> RULE_OFFSET_SHIFT;
+	if (rule & RULE_SP)
+		cfa = sp + (uintptr_t)offset;
+	else if ((rule & RULE_FP) && fp != 0)
+		cfa = fp + (uintptr_t)offset;
 	else
 		return 0;
 	/* A frame pointer not (yet) the function's own gives nonsense: a
@@ -365,5 +416,5 @@ uintptr_t ctrace__frame_field(uintptr_t fn, uintptr_t sp, uintptr_t fp)
 	if (cfa <= sp || cfa - sp > ((uintptr_t)1 << 24) ||
 	    (cfa - sp) % PTR_SIZE)
 		return 0;
-	return (cfa - sp) / PTR_SIZE * 2 + e->foreign;
+	return (cfa - sp) / PTR_SIZE * 2 + !!(rule & RULE_FOREIGN);
 }
