@@ -116,10 +116,15 @@ after_gap(struct ctrace__stream *s, uint64_t now, int may_scan)
 {
 	if ((int64_t)(now - s->last) < 0)
 		return s->last;
-	if (may_scan) {
+	/* The pause is measured from the end of the last look too: a look
+	 * slowed down (system calls under strace, a loaded machine) would
+	 * otherwise make the next event's gap, and every event would look
+	 * again.  A dlopen after that end is itself longer than the gap. */
+	if (may_scan && now - s->looked >= CTRACE_GAP_TICKS) {
 		int saved_errno = errno;
 		ctrace__modules_refresh(now);
 		errno = saved_errno;
+		s->looked = ctrace__now();
 	}
 	uint32_t epoch = atomic_load_explicit(&ctrace__modules_epoch,
 					      memory_order_relaxed);

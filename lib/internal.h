@@ -142,6 +142,7 @@ struct ctrace__stream {
 	uint8_t *cur;   /* next byte to write */
 	uint8_t *limit; /* chunk end minus CTRACE_MAX_EVENT_BYTES */
 	uint64_t last;  /* clock reading of the previous timed record */
+	uint64_t looked; /* clock reading after the last look at the loader */
 	uintptr_t last_sp; /* of the previous ENTRY or STACK record */
 	struct ctrace__pair pair[CTRACE_PAIR_SLOTS];
 	uint8_t *chunk_end; /* end of the part reserved on disk so far */

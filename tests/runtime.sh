@@ -216,6 +216,25 @@ case_spawn() {
 
 # A signal handler making traced calls, often while the recorder is busy:
 # every call of the handler shows, and the tree nests.
+# Slow system calls (here under strace) must not make the recorder look at
+# the loader's list at every event: a look that takes longer than the
+# pause that triggers it used to trigger the next one (two signal mask
+# changes per event; now a few hundred in all).
+case_slow_looks() {
+	use_config "$1"
+	command -v strace >/dev/null || skip "strace not installed"
+	build_c fib "$PROGS/fib.c"
+	CTRACE_OUTPUT=trace.bin strace -f -c -o counts \
+		-e trace=rt_sigprocmask "$BIN/fib" 20 >out 2>strace.err ||
+		skip "strace cannot trace here: $(head -n 1 strace.err)"
+	grep -q '^fib(20) = 6765$' out || fail "wrong output"
+	n=$(awk '$NF == "rt_sigprocmask" { print $4 }' counts)
+	[ -n "$n" ] || { cat counts; fail "no rt_sigprocmask count"; }
+	# fib(20) makes 21,891 calls: 43,782 events.
+	[ "$n" -lt 4000 ] ||
+		fail "$n signal mask changes for 43,782 events"
+}
+
 case_signals() {
 	use_config "$1"
 	build_c signals "$PROGS/signals.c"
@@ -250,6 +269,7 @@ for cfg in $(configs_pie); do
 	run_case "fork-bare-$cfg" case_fork_bare "$cfg"
 	run_case "spawn-$cfg" case_spawn "$cfg"
 	run_case "signals-$cfg" case_signals "$cfg"
+	run_case "slow-looks-$cfg" case_slow_looks "$cfg"
 done
 
 test_finish
