@@ -1,18 +1,9 @@
 /* internal.h -- the recorder's private interfaces.
  *
- * The recorder is split by concern:
- *   hooks.c    __cyg_profile_func_enter/exit: the hot path, and its slow path
- *   stream.c   per-thread event streams: chunk switching, lost events,
- *              extended records, the metadata stream
- *   file.c     the trace file: naming, creation, growth, mapping, chunks
- *   clock.c    timestamps: TSC or CLOCK_MONOTONIC, calibration
- *   modules.c  the module map (dl_iterate_phdr, build-ids)
- *   config.c   environment variables
- *   init.c     start-up, thread registration and exit, fork, process exit
- *   cfi.c      canonical frame addresses from .eh_frame
- * Nothing here is instrumented (-fno-instrument-functions), and nothing
- * calls malloc: memory comes from mmap, so an instrumented allocator in
- * the program cannot recurse into the recorder.
+ * HACKING.md describes which file does what.  Nothing here is
+ * instrumented (-fno-instrument-functions), and nothing calls malloc:
+ * memory comes from mmap, so an instrumented allocator in the program
+ * cannot recurse into the recorder.
  */
 #ifndef CTRACE_INTERNAL_H
 #define CTRACE_INTERNAL_H

@@ -1,25 +1,9 @@
 /* internal.h -- the parts of ctrace-symbolize and what they share.
  *
- * The pipeline, one trace at a time:
- *
- *   reader.c    file header and chunk index; one decoder per stream that
- *               turns chunks into events, one chunk in memory at a time
- *   meta.c      the metadata stream: modules (to the resolver), threads
- *   symtab.c    (function, call site) pairs and their names, each distinct
- *               address resolved once
- *   calls.c     events to calls: per-thread stacks, leaf detection, the
- *               merge of all threads (of all traces) by time
- *   filter.c    -F, -N, -H, -D, -t...: an output in front of the output
- *   out_tree.c  the call tree;  out_json.c  the JSON document (its
- *               header: json_header.c);  out_chrome.c  Trace Event Format;
- *               out_report.c, out_dot.c, out_folded.c, out_flamegraph.c
- *               summaries, with the tables of aggregate.c
- *   outbuf.c    buffered output with hand-rolled number formatting
- *   inputs.c    the command line's traces;  progress.c  the progress line
- *
- * Memory depends on the number of threads, of distinct pairs and on the
- * deepest call stack, never on the length of the trace (the chunk index
- * aside: a few dozen bytes per chunk).
+ * HACKING.md describes the pipeline and which file does what.  Memory
+ * depends on the number of threads, of distinct pairs and on the deepest
+ * call stack, never on the length of the trace (the chunk index aside: a
+ * few dozen bytes per chunk).
  */
 #ifndef CTRACE_SYMBOLIZER_INTERNAL_H
 #define CTRACE_SYMBOLIZER_INTERNAL_H
