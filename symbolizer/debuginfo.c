@@ -220,6 +220,33 @@ char *path_join(const char *dir, const char *name)
 	return path;
 }
 
+/* libbfd follows a .gnu_debugaltlink (dwz's shared debug information)
+ * on its own, with a plain fopen that waits forever on a FIFO: when the
+ * file it would open is not a regular one, the link is hidden from it,
+ * and the names and types kept in that file are not read. */
+static void guard_altlink(struct resolver *r, bfd *abfd, const char *path)
+{
+	bfd_size_type id_len = 0;
+	bfd_byte *id = NULL;
+	char *name = bfd_get_alt_debug_link_info(abfd, &id_len, &id), *bad;
+
+	if (name == NULL)
+		return;
+	if (elfinfo_altlink_check(path, name, id, (size_t)id_len, &bad) < 0) {
+		asection *sec = bfd_get_section_by_name(abfd,
+							 ".gnu_debugaltlink");
+		if (sec != NULL)
+			bfd_rename_section(sec, ".gnu_debugaltlink.ignored");
+		resolve_report(r, 0,
+			       "%s: its .gnu_debugaltlink file %s is not a "
+			       "regular file; ignored",
+			       path, bad != NULL ? bad : name);
+		free(bad);
+	}
+	free(name);
+	free(id);
+}
+
 static bfd *open_object(struct resolver *r, const char *path)
 {
 	int fd = elfinfo_open_regular(path);
@@ -248,6 +275,7 @@ static bfd *open_object(struct resolver *r, const char *path)
 		bfd_close(abfd);
 		return NULL;
 	}
+	guard_altlink(r, abfd, path);
 	return abfd;
 }
 

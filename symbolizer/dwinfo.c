@@ -15,6 +15,7 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,22 @@ struct dw_module *dw_module(const char *path)
 		return NULL;
 	}
 	m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
+	/* libdw opens a .gnu_debugaltlink's file itself, and would wait
+	 * forever on a FIFO: without a regular file there, no DWARF (the
+	 * resolver says why). */
+	const char *alt_name;
+	const void *alt_id;
+	ssize_t alt_id_len = m->dw != NULL ? dwelf_dwarf_gnu_debugaltlink(
+						     m->dw, &alt_name, &alt_id)
+					   : 0;
+	char *bad = NULL;
+	if (alt_id_len > 0 &&
+	    elfinfo_altlink_check(path, alt_name, alt_id, (size_t)alt_id_len,
+				  &bad) < 0) {
+		dwarf_end(m->dw);
+		m->dw = NULL;
+	}
+	free(bad);
 	m->cfi = dwarf_getcfi_elf(m->elf);
 	return m;
 }

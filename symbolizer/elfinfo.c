@@ -4,12 +4,14 @@
  * byte order is refused long before any of its modules is opened.  Both
  * ELF classes are read, so a 64-bit symbolizer handles -m32 programs.
  */
+#define _GNU_SOURCE /* asprintf */
 #include "elfinfo.h"
 #include "elfsym.h"
 
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -97,6 +99,80 @@ int elfinfo_open_regular(const char *path)
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	return fd;
+}
+
+/* The candidates of elfinfo_altlink_check, in order; NULL after the last.
+ * Returns a malloc'd path, or NULL with *oom set. */
+static char *altlink_candidate(unsigned i, const char *path, const char *name,
+			       const uint8_t *id, size_t id_len, bool *oom)
+{
+	static const char debug_dir[] = "/usr/lib/debug";
+	const char *slash = strrchr(path, '/');
+	int dir_len = slash != NULL ? (int)(slash - path + 1) : 0;
+	char *out = NULL;
+	int n = 0;
+
+	*oom = false;
+	if (name[0] == '/') {
+		if (i == 0)
+			n = asprintf(&out, "%s", name);
+		else if (i == 1 && id_len > 1)
+			goto by_id;
+		else
+			return NULL;
+	} else if (i == 0) {
+		n = asprintf(&out, "%.*s%s", dir_len, path, name);
+	} else if (i == 1) {
+		n = asprintf(&out, "%.*s.debug/%s", dir_len, path, name);
+	} else if (i == 2) {
+		n = asprintf(&out, "%s%s%.*s%s", debug_dir,
+			     path[0] == '/' ? "" : "/", dir_len, path, name);
+	} else if (i == 3 && id_len > 1) {
+by_id:
+		/* .build-id/xx/yyyy.debug: 2 + 1 + 2 * 63 + 6 characters */
+		out = malloc(sizeof debug_dir + 10 + 2 * id_len + 7);
+		if (out == NULL) {
+			*oom = true;
+			return NULL;
+		}
+		char *q = out + sprintf(out, "%s/.build-id/%02x/", debug_dir,
+					id[0]);
+		for (size_t k = 1; k < id_len; k++)
+			q += sprintf(q, "%02x", id[k]);
+		strcpy(q, ".debug");
+		return out;
+	} else {
+		return NULL;
+	}
+	if (n < 0) {
+		*oom = true;
+		return NULL;
+	}
+	return out;
+}
+
+int elfinfo_altlink_check(const char *path, const char *name,
+			  const uint8_t *id, size_t id_len, char **bad)
+{
+	bool oom;
+	char *c;
+
+	*bad = NULL;
+	for (unsigned i = 0;
+	     (c = altlink_candidate(i, path, name, id, id_len, &oom)); i++) {
+		struct stat st;
+		if (stat(c, &st) < 0) {
+			free(c);
+			continue;
+		}
+		if (S_ISREG(st.st_mode)) {
+			free(c);
+			return 0;
+		}
+		*bad = c;
+		return -EINVAL;
+	}
+	return oom ? -ENOMEM : 0;
 }
 
 static int elf_open(const char *path, struct elf_file *ef)

@@ -37,6 +37,17 @@ struct elf_functions {
  * files of /proc say they are). */
 int elfinfo_open_regular(const char *path);
 
+/* Whether the libraries may follow the .gnu_debugaltlink `name` (build-id
+ * `id`, id_len bytes) of the object at `path`: libbfd and libdw open the
+ * file it names themselves, with a plain open that waits forever on a
+ * FIFO.  Looks where they look, in their order (the object's directory,
+ * its .debug subdirectory, /usr/lib/debug under the object's directory,
+ * /usr/lib/debug/.build-id): returns 0 when the first file that exists is
+ * a regular one, or when none exists; -EINVAL when it is anything else,
+ * with its path in *bad (malloc'd); -ENOMEM. */
+int elfinfo_altlink_check(const char *path, const char *name,
+			  const uint8_t *id, size_t id_len, char **bad);
+
 /* Reads the NT_GNU_BUILD_ID note of `path` into id (up to
  * ELFINFO_BUILD_ID_MAX bytes).  Returns the length, 0 when the file has no
  * build-id, or a negative errno (-ENOEXEC: not an ELF file of this

@@ -208,6 +208,40 @@ case_debuglink_zero() {
 	debuglink_case zero
 }
 
+# dwz's shared debug information (.gnu_debugaltlink) replaced by a FIFO:
+# libbfd and libdw would open it themselves and wait for a writer.  The
+# tree, the values and --make-plan finish, and say why names are missing.
+case_altlink_fifo() {
+	[ -n "$CC" ] || skip "no C compiler"
+	command -v dwz >/dev/null || skip "dwz not installed"
+	printf '%s
+' 'struct big { int a, b, c, d; long e; };' \
+		'__attribute__((noinline)) int use(struct big *p, int k)' \
+		'{ return p->a + k; }' \
+		'int main(void) { struct big b = {1, 2, 3, 4, 5};' \
+		'return use(&b, 3) != 4; }' >p.c
+	"$CC" -g -O0 -finstrument-functions -o p p.c \
+		"$CTRACE_LIBDIR/libctrace.a" -pthread || fail "build failed"
+	cp p q
+	dwz -m common.dwz -M common.dwz p q 2>dwz.err ||
+		skip "dwz cannot share: $(head -n 1 dwz.err)"
+	CTRACE_ARGS=all CTRACE_OUTPUT=t.bin ./p || fail "p failed"
+	"$CTRACE_SYMBOLIZE" t.bin >good || fail "no tree with the real file"
+	grep -q 'use(p=0x[0-9a-f]*, k=3)' good || { cat good; fail "no values"; }
+	rm common.dwz && mkfifo common.dwz || skip "no FIFO"
+	timeout 60 "$CTRACE_SYMBOLIZE" --srcline t.bin >out 2>err
+	status=$?
+	cat err
+	[ $status -ne 124 ] || fail "hangs on a .gnu_debugaltlink FIFO"
+	[ $status -eq 0 ] || fail "exit status $status"
+	grep -q 'use(' out || fail "use not named"
+	grep -q 'common.dwz is not a regular file; ignored' err ||
+		fail "no warning"
+	timeout 60 "$CTRACE_SYMBOLIZE" --make-plan -o plan p 2>err
+	status=$?
+	[ $status -ne 124 ] || fail "--make-plan hangs on the FIFO"
+}
+
 # A chunk whose time base is before the thread's previous event: said,
 # with its offset, and no duration comes out negative or huge.
 case_time_backwards() {
@@ -336,7 +370,7 @@ case_report_empty() {
 
 for c in names_text names_folded names_json names_svg names_dot \
 	output_is_input output_atomic debuglink_fifo debuglink_zero \
-	time_backwards many_modules deep_recursion elf_crashers report_empty; do
+	altlink_fifo time_backwards many_modules deep_recursion elf_crashers report_empty; do
 	run_case "$c" "case_$c"
 done
 test_finish
