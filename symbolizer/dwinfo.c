@@ -1572,7 +1572,9 @@ bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
 	    !dw_entry_reg_origin(f->m, entry, f->rel_pc - 5, at_call, &origin,
 				 &width))
 		return false;
-	return origin >= 0 && (origin != at_entry || width < size);
+	/* a computation's result, or another register's bytes */
+	return origin == -2 ||
+	       (origin >= 0 && (origin != at_entry || width < size));
 }
 
 bool dw_location_plain(Dwarf_Attribute *attr, uint64_t pc)
@@ -1606,6 +1608,58 @@ bool dw_location_plain(Dwarf_Attribute *attr, uint64_t pc)
 	return true;
 }
 
+/* The register of a DW_OP_entry_value among ops, or -1. */
+static int entry_value_reg(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Attribute sub;
+		Dwarf_Op *e;
+		size_t en;
+		if (ops[i].atom != DW_OP_entry_value &&
+		    ops[i].atom != DW_OP_GNU_entry_value)
+			continue;
+		if (dwarf_getlocation_attr(attr, &ops[i], &sub) != 0 ||
+		    dwarf_getlocation(&sub, &e, &en) != 0 || en != 1)
+			return -1;
+		if (e[0].atom >= DW_OP_reg0 && e[0].atom <= DW_OP_reg31)
+			return e[0].atom - DW_OP_reg0;
+		if (e[0].atom == DW_OP_regx && e[0].number < DW_MAX_REG)
+			return (int)e[0].number;
+		return -1;
+	}
+	return -1;
+}
+
+bool dw_location_changed_value(Dwarf_Attribute *attr, uint64_t entry,
+			       uint64_t pc)
+{
+	Dwarf_Op *ops, *eops;
+	size_t n, en;
+	if (dwarf_getlocation_addr(attr, pc, &ops, &n, 1) <= 0 || n == 0)
+		return false;
+	/* the value passed itself */
+	if (n == 2 && (ops[0].atom == DW_OP_entry_value ||
+		       ops[0].atom == DW_OP_GNU_entry_value) &&
+	    ops[1].atom == DW_OP_stack_value)
+		return false;
+	bool value = !dw_location_plain(attr, pc);
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].atom == DW_OP_stack_value ||
+		    ops[i].atom == DW_OP_implicit_value)
+			value = true;
+	if (!value)
+		return false;
+	if (dwarf_getlocation_addr(attr, entry, &eops, &en, 1) <= 0 ||
+	    en != n)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].atom != eops[i].atom ||
+		    ops[i].number != eops[i].number ||
+		    ops[i].number2 != eops[i].number2)
+			return true;
+	return false;
+}
+
 int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry)
 {
 	Dwarf_Op *ops;
@@ -1616,19 +1670,37 @@ int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry)
 	if ((r = single_reg(attr, entry)) >= 0)
 		return r;
 	if (ops[0].atom == DW_OP_entry_value ||
-	    ops[0].atom == DW_OP_GNU_entry_value) {
-		Dwarf_Attribute sub;
-		Dwarf_Op *e;
-		size_t en;
-		if (dwarf_getlocation_attr(attr, &ops[0], &sub) != 0 ||
-		    dwarf_getlocation(&sub, &e, &en) != 0 || en != 1)
-			return -1;
-		if (e[0].atom >= DW_OP_reg0 && e[0].atom <= DW_OP_reg31)
-			return e[0].atom - DW_OP_reg0;
-		if (e[0].atom == DW_OP_regx && e[0].number < DW_MAX_REG)
-			return (int)e[0].number;
-	}
+	    ops[0].atom == DW_OP_GNU_entry_value)
+		return entry_value_reg(attr, ops, 1);
 	return -1;
+}
+
+int dw_entry_value_reg(Dwarf_Attribute *attr, uint64_t pc)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	if (dwarf_getlocation_addr(attr, pc, &ops, &n, 1) <= 0 || n == 0)
+		return -1;
+	return entry_value_reg(attr, ops, n);
+}
+
+bool dw_location_address(struct frame_state *f, Dwarf_Attribute *attr,
+			 uint64_t *addr)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	struct loc l;
+	const char *why;
+	if (dwarf_getlocation_addr(attr, f->rel_pc - 1, &ops, &n, 1) <= 0 ||
+	    n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].atom == DW_OP_piece || ops[i].atom == DW_OP_bit_piece)
+			return false;
+	if (eval_ops(f, attr, ops, n, &l, &why, 0) < 0 || l.kind != LOC_MEMORY)
+		return false;
+	*addr = l.v;
+	return true;
 }
 
 /* ---------------------------------------------------------------------------
