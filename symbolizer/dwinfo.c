@@ -887,6 +887,82 @@ static bool find_call_site(Dwarf_Die *die, uint64_t ret, Dwarf_Die *out,
 	return false;
 }
 
+/* The latest return address of a call site below die before `before`
+ * (0: none). */
+static uint64_t previous_return(Dwarf_Die *die, uint64_t before, int depth)
+{
+	Dwarf_Die child;
+	uint64_t best = 0;
+	if (depth > 32 || dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+		uint64_t r = 0;
+		if (tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site) {
+			Dwarf_Attribute a;
+			Dwarf_Addr pc;
+			if ((dwarf_attr(&child, DW_AT_call_return_pc, &a) ||
+			     dwarf_attr(&child, DW_AT_low_pc, &a)) &&
+			    dwarf_formaddr(&a, &pc) == 0 && pc < before)
+				r = pc;
+		} else if (tag == DW_TAG_lexical_block ||
+			   tag == DW_TAG_inlined_subroutine) {
+			r = previous_return(&child, before, depth + 1);
+		}
+		if (r > best)
+			best = r;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return best;
+}
+
+/* clang's DW_AT_call_value names the register the argument was copied
+ * from, even when the code overwrites that register between the copy and
+ * the call (`mov %r14,%rdi; mov %rbx,%r14; call f': RDI given as R14).
+ * Such a value is used only when the code from the previous call (or the
+ * function's entry) proves the argument register holds it at the call. */
+static bool call_value_proven(struct dw_module *m, Dwarf_Die *sub,
+			      uint64_t ret, uint64_t param_reg,
+			      const Dwarf_Op *ops, size_t n)
+{
+	int value_reg = -1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned a = ops[i].atom;
+		int r = -1;
+		if (a >= DW_OP_breg0 && a <= DW_OP_breg31)
+			r = a - DW_OP_breg0;
+		else if (a >= DW_OP_reg0 && a <= DW_OP_reg31)
+			r = a - DW_OP_reg0;
+		else if (a == DW_OP_bregx || a == DW_OP_regx)
+			r = (int)ops[i].number;
+		if (r < 0 || r == 7 || r == 16)
+			continue; /* none, the stack pointer, the pc */
+		if (value_reg >= 0 && value_reg != r)
+			return false;
+		value_reg = r;
+	}
+	if (value_reg < 0 || !dw_is_clang(sub))
+		return true;
+	/* The call instruction: direct, or through a register. */
+	uint8_t code[3];
+	uint64_t call;
+	if (dw_read_code(m, ret - 5, code, 1) && code[0] == 0xe8)
+		call = ret - 5;
+	else if (dw_read_code(m, ret - 2, code, 2) && code[0] == 0xff &&
+		 (code[1] & 0xf8) == 0xd0)
+		call = ret - 2;
+	else if (dw_read_code(m, ret - 3, code, 3) && code[0] == 0x41 &&
+		 code[1] == 0xff && (code[2] & 0xf8) == 0xd0)
+		call = ret - 3;
+	else
+		return false;
+	uint64_t from = previous_return(sub, ret, 0);
+	Dwarf_Addr lo;
+	if (from == 0 && dwarf_entrypc(sub, &lo) == 0)
+		from = lo;
+	return from != 0 && dw_call_value_holds(m, from, call, (int)param_reg,
+						value_reg);
+}
+
 /* The call-site parameter for register reg, or false. */
 static bool find_site_param(Dwarf_Die *site, uint64_t reg, Dwarf_Die *out)
 {
@@ -989,6 +1065,11 @@ static int entry_value(struct frame_state *f, Dwarf_Attribute *attr,
 		return -1;
 	if (dwarf_getlocation(&val, &ops, &n) != 0 || n == 0)
 		return -1;
+	if (f->machine == 62 &&
+	    !call_value_proven(cm, &sub_die, c.rel_pc, reg, ops, n)) {
+		*why = "the caller's call-site value is not proven at the call";
+		return -1;
+	}
 	struct loc l;
 	if (eval_ops(&c, &val, ops, n, &l, why, depth + 1) < 0)
 		return -1;
@@ -1673,6 +1754,11 @@ int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry)
 	    ops[0].atom == DW_OP_GNU_entry_value)
 		return entry_value_reg(attr, ops, 1);
 	return -1;
+}
+
+int dw_location_reg(Dwarf_Attribute *attr, uint64_t pc)
+{
+	return single_reg(attr, pc);
 }
 
 int dw_entry_value_reg(Dwarf_Attribute *attr, uint64_t pc)

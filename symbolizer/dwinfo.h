@@ -147,6 +147,11 @@ int dw_eval_entry_copy(struct frame_state *f, Dwarf_Attribute *attr,
  * instruction `call`; false if the code between does not prove one. */
 bool dw_entry_reg_copy(struct dw_module *m, uint64_t entry, uint64_t call,
 		       int reg, size_t size, int *copy);
+/* prologue.c: the straight-line code [from, call) proves that at the call
+ * instruction `call` the register param_reg holds what value_reg holds
+ * (DWARF numbers); false if it does not or is not understood. */
+bool dw_call_value_holds(struct dw_module *m, uint64_t from, uint64_t call,
+			 int param_reg, int value_reg);
 
 /* prologue.c: the entry register (DWARF number; -1: none known, -2: a
  * value the code computed from registers) whose low *width bytes the
@@ -177,6 +182,8 @@ bool dw_location_changed_value(Dwarf_Attribute *attr, uint64_t entry,
 /* The register a parameter's location names at `entry` (itself or as
  * DW_OP_entry_value), or -1. */
 int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry);
+/* The register the location in force at pc names (exactly one), or -1. */
+int dw_location_reg(Dwarf_Attribute *attr, uint64_t pc);
 /* The register whose value at the function's entry the location in force
  * at pc reads (DW_OP_entry_value of one register), or -1. */
 int dw_entry_value_reg(Dwarf_Attribute *attr, uint64_t pc);

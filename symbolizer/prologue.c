@@ -290,3 +290,23 @@ bool dw_entry_reg_copy(struct dw_module *m, uint64_t entry, uint64_t call,
 	}
 	return false;
 }
+
+bool dw_call_value_holds(struct dw_module *m, uint64_t from, uint64_t call,
+			 int param_reg, int value_reg)
+{
+	uint8_t code[256];
+	struct regs r;
+	int hp = hw_of(param_reg), hv = hw_of(value_reg);
+	if (hp < 0 || hv < 0 || hp == 4 || call < from ||
+	    call - from > sizeof code ||
+	    (call > from && !dw_read_code(m, from, code, call - from)))
+		return false;
+	for (int i = 0; i < 16; i++) {
+		r.origin[i] = i;
+		r.width[i] = 8;
+	}
+	if (call > from && !run(code, call - from, &r))
+		return false;
+	return r.origin[hp] >= 0 && r.origin[hp] == r.origin[hv] &&
+	       r.width[hp] == 8 && r.width[hv] == 8;
+}

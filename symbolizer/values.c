@@ -630,6 +630,21 @@ static uint64_t entry_claims(Dwarf_Attribute *loc, uint64_t entry,
 	return m;
 }
 
+/* The start of the range of `sub` holding pc: the entry of a function
+ * gcc split into a hot and a cold part (DW_AT_ranges, no low_pc), whose
+ * entry hook is called from the hot part. */
+static bool range_start(Dwarf_Die *sub, uint64_t pc, Dwarf_Addr *start)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t it = 0;
+	while ((it = dwarf_ranges(sub, it, &base, &lo, &hi)) > 0)
+		if (pc >= lo && pc < hi) {
+			*start = lo;
+			return true;
+		}
+	return false;
+}
+
 /* The shape clang -O0 gives a function: no call-site information, and
  * the frame base in RBP (x86-64) or EBP (i386).  Anything else may be
  * optimized. */
@@ -712,9 +727,11 @@ struct values *values_args(struct trace *t, const struct pair *p,
 	 * show neither. */
 	uint64_t entry_regs_seen = 0, entry_regs_twice = 0;
 	Dwarf_Addr entry = 0;
-	if (dwarf_entrypc(&sub, &entry) != 0)
+	if (dwarf_entrypc(&sub, &entry) != 0 &&
+	    !range_start(&sub, cap.pc - bias - 1, &entry))
 		entry = p->fn - bias;
 	bool own = dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub);
+	bool clone = own && entry != p->fn - bias;
 	Dwarf_Die c;
 	if (own && dwarf_child(&scope, &c) == 0) {
 		do {
@@ -776,6 +793,34 @@ struct values *values_args(struct trace *t, const struct pair *p,
 			if (own && (entry_claims(&loc, entry, f.rel_pc - 1) &
 				    entry_regs_twice)) {
 				why = "ambiguous location";
+				goto add;
+			}
+			/* A gcc clone (its hook names the original function:
+			 * f.constprop.0.isra.0) describes a parameter it no
+			 * longer receives as the entry value of the register
+			 * the original received it in, which may hold another
+			 * (a field IPA-SRA passes instead of its struct).
+			 * Such a value is the clone's only where the list
+			 * names that very register at the clone's entry. */
+			int ev = clone ? dw_entry_value_reg(&loc, f.rel_pc - 1)
+				       : -1;
+			if (ev >= 0 && !copied &&
+			    dw_location_reg(&loc, entry) != ev) {
+				ok = false;
+				why = "a clone's entry value of a register it may "
+				      "receive another parameter in";
+				goto add;
+			}
+			/* One general register at the entry for a value wider
+			 * than it (clang: an __int128 passed in memory because
+			 * one register was left, said to be in that register,
+			 * which holds the next parameter): the list describes
+			 * another value. */
+			int er = own ? dw_entry_reg(&loc, entry) : -1;
+			if (er >= 0 && size > (size_t)ptr_size &&
+			    er < (t->hdr.machine == 3 ? 8 : 16)) {
+				ok = false;
+				why = "location narrower than its type";
 				goto add;
 			}
 			if (ok && own && !copied &&
