@@ -30,7 +30,9 @@ done
 # of a register the clone receives another in (gcc -O3), a struct's
 # register shifted before the hook (gcc -O2, C++), a parameter described
 # by the statement after the hook that changes it (clang -O2 i386), or
-# by the constant a loop moved above the hook leaves (clang -O1 i386).
+# by the constant a loop moved above the hook leaves (clang -O1 i386), a
+# constprop.isra clone's removed parameter given as the entry value of a
+# register that holds a field of another (gcc -O3).
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
 	[ -f "$f" ] || continue
 	"$PYTHON3" "$top_srcdir/tests/values/run.py" --work "$WORK" --source "$f"
