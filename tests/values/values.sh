@@ -32,7 +32,9 @@ done
 # by the statement after the hook that changes it (clang -O2 i386), or
 # by the constant a loop moved above the hook leaves (clang -O1 i386), a
 # constprop.isra clone's removed parameter given as the entry value of a
-# register that holds a field of another (gcc -O3).
+# register that holds a field of another (gcc -O3), an __int128 passed in
+# memory said to be in the last argument register, a call-site value
+# naming a register the caller overwrote before the call (clang -O1).
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
 	[ -f "$f" ] || continue
 	"$PYTHON3" "$top_srcdir/tests/values/run.py" --work "$WORK" --source "$f"
