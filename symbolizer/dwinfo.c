@@ -291,7 +291,30 @@ static int frame_base(struct frame_state *f, uint64_t *v, const char **why,
 		*v = (f->reg[4] + (uint64_t)adjust) & 0xffffffffu;
 		return 0;
 	}
-	return eval_value(f, &a, ops, n, v, why, depth);
+	if (eval_value(f, &a, ops, n, v, why, depth) < 0)
+		return -1;
+	if (f->machine == 62 && f->is_caller && n == 1 &&
+	    ops[0].atom == DW_OP_reg0 + 7) {
+		/* clang on x86-64: the caller's frame base is rsp as its
+		 * body keeps it, but the stack arguments of this call were
+		 * pushed on top of it (`add $n, %rsp' right after the call
+		 * removes them).  Its call-site values are then read from
+		 * the wrong slots, moved by n or by part of it (the value
+		 * fuzzer found both): not used. */
+		uint8_t c[7];
+		int32_t imm = 0;
+		if (dw_read_code(f->m, f->rel_pc, c, 4) && c[0] == 0x48 &&
+		    c[1] == 0x83 && c[2] == 0xc4)
+			imm = (int8_t)c[3];
+		else if (dw_read_code(f->m, f->rel_pc, c, 7) && c[0] == 0x48 &&
+			 c[1] == 0x81 && c[2] == 0xc4)
+			memcpy(&imm, c + 3, 4);
+		if (imm != 0) {
+			*why = "the caller's stack pointer moves around the call";
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int read_mem(struct frame_state *f, uint64_t addr, size_t size,
