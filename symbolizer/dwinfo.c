@@ -191,7 +191,30 @@ static int frame_base(struct frame_state *f, uint64_t *v, const char **why,
 		*v = (f->reg[4] + (uint64_t)adjust) & 0xffffffffu;
 		return 0;
 	}
-	return eval_value(f, &a, ops, n, v, why, depth);
+	if (eval_value(f, &a, ops, n, v, why, depth) < 0)
+		return -1;
+	if (f->machine == 62 && f->is_caller && n == 1 &&
+	    ops[0].atom == DW_OP_reg0 + 7) {
+		/* clang on x86-64: the caller's frame base is rsp as its
+		 * body keeps it, but the stack arguments of this call were
+		 * pushed on top of it (`add $n, %rsp' right after the call
+		 * removes them).  Its call-site values are then read from
+		 * the wrong slots, moved by n or by part of it (the value
+		 * fuzzer found both): not used. */
+		uint8_t c[7];
+		int32_t imm = 0;
+		if (dw_read_code(f->m, f->rel_pc, c, 4) && c[0] == 0x48 &&
+		    c[1] == 0x83 && c[2] == 0xc4)
+			imm = (int8_t)c[3];
+		else if (dw_read_code(f->m, f->rel_pc, c, 7) && c[0] == 0x48 &&
+			 c[1] == 0x81 && c[2] == 0xc4)
+			memcpy(&imm, c + 3, 4);
+		if (imm != 0) {
+			*why = "the caller's stack pointer moves around the call";
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static int read_mem(struct frame_state *f, uint64_t addr, size_t size,
@@ -789,6 +812,82 @@ static bool find_call_site(Dwarf_Die *die, uint64_t ret, Dwarf_Die *out,
 	return false;
 }
 
+/* The latest return address of a call site below die before `before`
+ * (0: none). */
+static uint64_t previous_return(Dwarf_Die *die, uint64_t before, int depth)
+{
+	Dwarf_Die child;
+	uint64_t best = 0;
+	if (depth > 32 || dwarf_child(die, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+		uint64_t r = 0;
+		if (tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site) {
+			Dwarf_Attribute a;
+			Dwarf_Addr pc;
+			if ((dwarf_attr(&child, DW_AT_call_return_pc, &a) ||
+			     dwarf_attr(&child, DW_AT_low_pc, &a)) &&
+			    dwarf_formaddr(&a, &pc) == 0 && pc < before)
+				r = pc;
+		} else if (tag == DW_TAG_lexical_block ||
+			   tag == DW_TAG_inlined_subroutine) {
+			r = previous_return(&child, before, depth + 1);
+		}
+		if (r > best)
+			best = r;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return best;
+}
+
+/* clang's DW_AT_call_value names the register the argument was copied
+ * from, even when the code overwrites that register between the copy and
+ * the call (`mov %r14,%rdi; mov %rbx,%r14; call f': RDI given as R14).
+ * Such a value is used only when the code from the previous call (or the
+ * function's entry) proves the argument register holds it at the call. */
+static bool call_value_proven(struct dw_module *m, Dwarf_Die *sub,
+			      uint64_t ret, uint64_t param_reg,
+			      const Dwarf_Op *ops, size_t n)
+{
+	int value_reg = -1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned a = ops[i].atom;
+		int r = -1;
+		if (a >= DW_OP_breg0 && a <= DW_OP_breg31)
+			r = a - DW_OP_breg0;
+		else if (a >= DW_OP_reg0 && a <= DW_OP_reg31)
+			r = a - DW_OP_reg0;
+		else if (a == DW_OP_bregx || a == DW_OP_regx)
+			r = (int)ops[i].number;
+		if (r < 0 || r == 7 || r == 16)
+			continue; /* none, the stack pointer, the pc */
+		if (value_reg >= 0 && value_reg != r)
+			return false;
+		value_reg = r;
+	}
+	if (value_reg < 0 || !dw_is_clang(sub))
+		return true;
+	/* The call instruction: direct, or through a register. */
+	uint8_t code[3];
+	uint64_t call;
+	if (dw_read_code(m, ret - 5, code, 1) && code[0] == 0xe8)
+		call = ret - 5;
+	else if (dw_read_code(m, ret - 2, code, 2) && code[0] == 0xff &&
+		 (code[1] & 0xf8) == 0xd0)
+		call = ret - 2;
+	else if (dw_read_code(m, ret - 3, code, 3) && code[0] == 0x41 &&
+		 code[1] == 0xff && (code[2] & 0xf8) == 0xd0)
+		call = ret - 3;
+	else
+		return false;
+	uint64_t from = previous_return(sub, ret, 0);
+	Dwarf_Addr lo;
+	if (from == 0 && dwarf_entrypc(sub, &lo) == 0)
+		from = lo;
+	return from != 0 && dw_call_value_holds(m, from, call, (int)param_reg,
+						value_reg);
+}
+
 /* The call-site parameter for register reg, or false. */
 static bool find_site_param(Dwarf_Die *site, uint64_t reg, Dwarf_Die *out)
 {
@@ -891,6 +990,11 @@ static int entry_value(struct frame_state *f, Dwarf_Attribute *attr,
 		return -1;
 	if (dwarf_getlocation(&val, &ops, &n) != 0 || n == 0)
 		return -1;
+	if (f->machine == 62 &&
+	    !call_value_proven(cm, &sub_die, c.rel_pc, reg, ops, n)) {
+		*why = "the caller's call-site value is not proven at the call";
+		return -1;
+	}
 	struct loc l;
 	if (eval_ops(&c, &val, ops, n, &l, why, depth + 1) < 0)
 		return -1;
@@ -1474,7 +1578,9 @@ bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
 	    !dw_entry_reg_origin(f->m, entry, f->rel_pc - 5, at_call, &origin,
 				 &width))
 		return false;
-	return origin >= 0 && (origin != at_entry || width < size);
+	/* a computation's result, or another register's bytes */
+	return origin == -2 ||
+	       (origin >= 0 && (origin != at_entry || width < size));
 }
 
 bool dw_location_plain(Dwarf_Attribute *attr, uint64_t pc)
@@ -1508,6 +1614,58 @@ bool dw_location_plain(Dwarf_Attribute *attr, uint64_t pc)
 	return true;
 }
 
+/* The register of a DW_OP_entry_value among ops, or -1. */
+static int entry_value_reg(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Attribute sub;
+		Dwarf_Op *e;
+		size_t en;
+		if (ops[i].atom != DW_OP_entry_value &&
+		    ops[i].atom != DW_OP_GNU_entry_value)
+			continue;
+		if (dwarf_getlocation_attr(attr, &ops[i], &sub) != 0 ||
+		    dwarf_getlocation(&sub, &e, &en) != 0 || en != 1)
+			return -1;
+		if (e[0].atom >= DW_OP_reg0 && e[0].atom <= DW_OP_reg31)
+			return e[0].atom - DW_OP_reg0;
+		if (e[0].atom == DW_OP_regx && e[0].number < DW_MAX_REG)
+			return (int)e[0].number;
+		return -1;
+	}
+	return -1;
+}
+
+bool dw_location_changed_value(Dwarf_Attribute *attr, uint64_t entry,
+			       uint64_t pc)
+{
+	Dwarf_Op *ops, *eops;
+	size_t n, en;
+	if (dwarf_getlocation_addr(attr, pc, &ops, &n, 1) <= 0 || n == 0)
+		return false;
+	/* the value passed itself */
+	if (n == 2 && (ops[0].atom == DW_OP_entry_value ||
+		       ops[0].atom == DW_OP_GNU_entry_value) &&
+	    ops[1].atom == DW_OP_stack_value)
+		return false;
+	bool value = !dw_location_plain(attr, pc);
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].atom == DW_OP_stack_value ||
+		    ops[i].atom == DW_OP_implicit_value)
+			value = true;
+	if (!value)
+		return false;
+	if (dwarf_getlocation_addr(attr, entry, &eops, &en, 1) <= 0 ||
+	    en != n)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].atom != eops[i].atom ||
+		    ops[i].number != eops[i].number ||
+		    ops[i].number2 != eops[i].number2)
+			return true;
+	return false;
+}
+
 int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry)
 {
 	Dwarf_Op *ops;
@@ -1518,19 +1676,42 @@ int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry)
 	if ((r = single_reg(attr, entry)) >= 0)
 		return r;
 	if (ops[0].atom == DW_OP_entry_value ||
-	    ops[0].atom == DW_OP_GNU_entry_value) {
-		Dwarf_Attribute sub;
-		Dwarf_Op *e;
-		size_t en;
-		if (dwarf_getlocation_attr(attr, &ops[0], &sub) != 0 ||
-		    dwarf_getlocation(&sub, &e, &en) != 0 || en != 1)
-			return -1;
-		if (e[0].atom >= DW_OP_reg0 && e[0].atom <= DW_OP_reg31)
-			return e[0].atom - DW_OP_reg0;
-		if (e[0].atom == DW_OP_regx && e[0].number < DW_MAX_REG)
-			return (int)e[0].number;
-	}
+	    ops[0].atom == DW_OP_GNU_entry_value)
+		return entry_value_reg(attr, ops, 1);
 	return -1;
+}
+
+int dw_location_reg(Dwarf_Attribute *attr, uint64_t pc)
+{
+	return single_reg(attr, pc);
+}
+
+int dw_entry_value_reg(Dwarf_Attribute *attr, uint64_t pc)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	if (dwarf_getlocation_addr(attr, pc, &ops, &n, 1) <= 0 || n == 0)
+		return -1;
+	return entry_value_reg(attr, ops, n);
+}
+
+bool dw_location_address(struct frame_state *f, Dwarf_Attribute *attr,
+			 uint64_t *addr)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	struct loc l;
+	const char *why;
+	if (dwarf_getlocation_addr(attr, f->rel_pc - 1, &ops, &n, 1) <= 0 ||
+	    n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].atom == DW_OP_piece || ops[i].atom == DW_OP_bit_piece)
+			return false;
+	if (eval_ops(f, attr, ops, n, &l, &why, 0) < 0 || l.kind != LOC_MEMORY)
+		return false;
+	*addr = l.v;
+	return true;
 }
 
 /* ---------------------------------------------------------------------------

@@ -126,28 +126,50 @@ int dw_eval_entry_copy(struct frame_state *f, Dwarf_Attribute *attr,
  * instruction `call`; false if the code between does not prove one. */
 bool dw_entry_reg_copy(struct dw_module *m, uint64_t entry, uint64_t call,
 		       int reg, size_t size, int *copy);
+/* prologue.c: the straight-line code [from, call) proves that at the call
+ * instruction `call` the register param_reg holds what value_reg holds
+ * (DWARF numbers); false if it does not or is not understood. */
+bool dw_call_value_holds(struct dw_module *m, uint64_t from, uint64_t call,
+			 int param_reg, int value_reg);
 
-/* prologue.c: the entry register (DWARF number, -1: none) whose low
- * *width bytes the register `reg` holds at the call instruction `call`;
- * false if the code from `entry` is not understood. */
+/* prologue.c: the entry register (DWARF number; -1: none known, -2: a
+ * value the code computed from registers) whose low *width bytes the
+ * register `reg` holds at the call instruction `call`; false if the code
+ * from `entry` is not understood. */
 bool dw_entry_reg_origin(struct dw_module *m, uint64_t entry, uint64_t call,
 			 int reg, int *origin, size_t *width);
 /* x86-64: the location in force at f's call names one register, the one
  * at `entry` another, and the code between proves the first does not
- * hold the second's `size` bytes (gcc -Os: `movslq %ebp,%rbp' after
+ * hold the second's `size` bytes, or a value computed from registers
+ * (gcc -Os: `movslq %ebp,%rbp' after
  * moving a struct there, its DWARF still says RBP). */
 bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
 			      uint64_t entry, size_t size);
 
-/* The register a parameter's location names at `entry` (itself or as
- * DW_OP_entry_value), or -1. */
 /* The location at pc names where a value is (registers, memory, a
  * constant), not a value computed from others.  An inlined copy's
  * parameter described by a computation at the entry hook's call is
  * clang's salvage of a statement of the copy's body the compiler placed
  * before the hook (`p0 * 3 | 8` for p0): not the value passed. */
 bool dw_location_plain(Dwarf_Attribute *attr, uint64_t pc);
+/* The location in force at pc is a value (computed, or a constant), not
+ * the same one as at `entry`: clang gives a parameter at the entry hook's
+ * call the value a statement after the hook leaves it (`p0 & 15' as EDI &
+ * 15, the and after the call; 0 after a loop moved above the call). */
+bool dw_location_changed_value(Dwarf_Attribute *attr, uint64_t entry,
+			       uint64_t pc);
+/* The register a parameter's location names at `entry` (itself or as
+ * DW_OP_entry_value), or -1. */
 int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry);
+/* The register the location in force at pc names (exactly one), or -1. */
+int dw_location_reg(Dwarf_Attribute *attr, uint64_t pc);
+/* The register whose value at the function's entry the location in force
+ * at pc reads (DW_OP_entry_value of one register), or -1. */
+int dw_entry_value_reg(Dwarf_Attribute *attr, uint64_t pc);
+/* The address of the memory the location in force at f's call names as
+ * a whole (one memory location, no pieces); false for anything else. */
+bool dw_location_address(struct frame_state *f, Dwarf_Attribute *attr,
+			 uint64_t *addr);
 /* The length of the x86 ModRM operand whose ModRM byte is at p (with its
  * SIB byte and displacement; the same in 32- and 64-bit code, where
  * mod 0 rm 5 is rip-relative), or 0 when it runs past end. */

@@ -23,15 +23,38 @@
 static const int hw_to_dwarf[16] = {0, 2, 1, 3, 7, 6, 4, 5,
 				    8, 9, 10, 11, 12, 13, 14, 15};
 
+/* What a register holds at the call: an entry register's low bytes, a
+ * value the code computed from registers (`sar $32, %r14' on a copy of
+ * rdx: no parameter's value as passed), or something else (a load, a
+ * constant). */
+#define COMPUTED (-2)
+#define UNKNOWN (-1)
+
 struct regs {
-	int origin[16];       /* entry register whose bytes it holds, -1 */
+	int origin[16];       /* entry register whose bytes it holds, or
+			       * COMPUTED, UNKNOWN */
 	unsigned width[16];   /* how many low bytes of it */
 };
 
 static void clobber(struct regs *r, int hw)
 {
-	r->origin[hw] = -1;
+	r->origin[hw] = UNKNOWN;
 	r->width[hw] = 0;
+}
+
+/* hw is now a computation's result. */
+static void compute(struct regs *r, int hw)
+{
+	r->origin[hw] = COMPUTED;
+	r->width[hw] = 0;
+}
+
+/* hw now holds the low `w` bytes of src (a move, an extension). */
+static void copy(struct regs *r, int hw, int src, unsigned w)
+{
+	int o = r->origin[src];
+	r->origin[hw] = o;
+	r->width[hw] = o < 0 ? 0 : r->width[src] < w ? r->width[src] : w;
 }
 
 /* Runs the code [entry, call) over r; false if any of it is not
@@ -78,20 +101,15 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 			int dst = op == 0x89 ? rmf : regf;
 			int src = op == 0x89 ? regf : rmf;
 			if (reg_direct && !o16) {       /* mov reg, reg */
-				int o = r->origin[src];
-				unsigned ow = r->width[src] < w ? r->width[src]
-								: w;
-				r->origin[dst] = o;
-				r->width[dst] = o < 0 ? 0 : ow;
+				copy(r, dst, src, w);
 			} else if (reg_direct || op == 0x8b) {
 				clobber(r, dst);
 			}
 			/* 0x89 to memory writes no register */
-		} else if (op == 0x63 && reg_direct && regf == rmf && !rep) {
-			/* movsxd of a register into itself: its low half */
+		} else if (op == 0x63 && reg_direct && !rep) {
+			/* movsxd: the low half */
 			n = 1;
-			if (r->width[regf] > 4)
-				r->width[regf] = 4;
+			copy(r, regf, rmf, 4);
 		} else if (op == 0x88 || op == 0x8a || op == 0x8d || op == 0x63 ||
 			   op == 0x01 || op == 0x03 || op == 0x09 || op == 0x0b ||
 			   op == 0x21 || op == 0x23 || op == 0x29 || op == 0x2b ||
@@ -105,10 +123,14 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 			bool compare = op == 0x85 || op == 0x84 ||
 				       op == 0x38 || op == 0x39 ||
 				       op == 0x3a || op == 0x3b;
-			if (!compare && to_reg)
+			/* a load, or an operation on registers */
+			bool load = op == 0x8a || op == 0x63;
+			if (!compare && to_reg && load && !reg_direct)
 				clobber(r, regf);
+			else if (!compare && to_reg)
+				compute(r, regf);
 			else if (!compare && reg_direct)
-				clobber(r, rmf);
+				compute(r, rmf);
 		} else if (op == 0x83 || op == 0x81 || op == 0xc7 || op == 0xc6 ||
 			   op == 0x80) {
 			if (rep || !(n = dw_modrm_len(p, end)))
@@ -119,9 +141,33 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 			size_t imm = op == 0x83 || op == 0x80 || op == 0xc6
 					     ? 1
 					     : (o16 ? 2 : 4);
-			if (reg_direct && digit != 7)
-				clobber(r, rmf);
+			if (reg_direct && digit != 7) {
+				if (op == 0xc7 || op == 0xc6)
+					clobber(r, rmf);
+				else
+					compute(r, rmf);
+			}
 			n += imm;
+		} else if (op == 0xc0 || op == 0xc1 || op == 0xd0 ||
+			   op == 0xd1 || op == 0xd2 || op == 0xd3) {
+			/* shifts and rotates: the register no longer holds
+			 * the entry register's bytes */
+			if (rep || !(n = dw_modrm_len(p, end)))
+				return false;
+			if (reg_direct)
+				compute(r, rmf);
+			n += op == 0xc0 || op == 0xc1 ? 1 : 0;
+		} else if (op == 0x6b || op == 0x69) {
+			if (rep || !(n = dw_modrm_len(p, end)))
+				return false;   /* imul $imm, r/m, reg */
+			compute(r, regf);
+			n += op == 0x6b ? 1 : (o16 ? 2 : 4);
+		} else if ((op == 0xf7 || op == 0xf6) && p < end &&
+			   ((p[0] >> 3) & 7) >= 2 && ((p[0] >> 3) & 7) <= 3) {
+			if (rep || !(n = dw_modrm_len(p, end)))
+				return false;   /* not, neg */
+			if (reg_direct)
+				compute(r, rmf);
 		} else if (op >= 0xb8 && op <= 0xbf) {
 			clobber(r, (op & 7) | ((rex & 1) ? 8 : 0));
 			n = (rex & 8) ? 8 : o16 ? 2 : 4; /* mov $imm, reg */
@@ -150,11 +196,23 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 					clobber(r, (p[0] & 7) |
 						       ((rex & 1) ? 8 : 0));
 			} else if (op2 == 0xb6 || op2 == 0xb7 || op2 == 0xbe ||
-				   op2 == 0xbf || op2 == 0xaf) {
+				   op2 == 0xbf || op2 == 0xaf ||
+				   (op2 >= 0x40 && op2 <= 0x4f)) {
+				/* movzx, movsx, imul, cmov */
 				if (!(n = dw_modrm_len(p, end)))
-					return false;   /* movzx, movsx, imul */
-				clobber(r, ((p[0] >> 3) & 7) |
-						   ((rex & 4) ? 8 : 0));
+					return false;
+				int dst = ((p[0] >> 3) & 7) |
+					  ((rex & 4) ? 8 : 0);
+				if ((p[0] >> 6) != 3)
+					clobber(r, dst);  /* from memory */
+				else if (op2 >= 0xb6 && op2 <= 0xbf &&
+					 (rex || (p[0] & 7) < 4 || op2 & 1))
+					/* an extension of the low byte or
+					 * word (without REX, rm 4-7 of a byte
+					 * are ah, ch, dh, bh) */
+					copy(r, dst, rmf, op2 & 1 ? 2 : 1);
+				else
+					compute(r, dst);
 			} else {
 				return false;
 			}
@@ -197,7 +255,7 @@ bool dw_entry_reg_origin(struct dw_module *m, uint64_t entry, uint64_t call,
 	int hw = hw_of(reg);
 	if (hw < 0 || !state_at_call(m, entry, call, &r))
 		return false;
-	*origin = r.origin[hw] < 0 ? -1 : hw_to_dwarf[r.origin[hw]];
+	*origin = r.origin[hw] < 0 ? r.origin[hw] : hw_to_dwarf[r.origin[hw]];
 	*width = r.width[hw];
 	return true;
 }
@@ -231,4 +289,24 @@ bool dw_entry_reg_copy(struct dw_module *m, uint64_t entry, uint64_t call,
 		}
 	}
 	return false;
+}
+
+bool dw_call_value_holds(struct dw_module *m, uint64_t from, uint64_t call,
+			 int param_reg, int value_reg)
+{
+	uint8_t code[256];
+	struct regs r;
+	int hp = hw_of(param_reg), hv = hw_of(value_reg);
+	if (hp < 0 || hv < 0 || hp == 4 || call < from ||
+	    call - from > sizeof code ||
+	    (call > from && !dw_read_code(m, from, code, call - from)))
+		return false;
+	for (int i = 0; i < 16; i++) {
+		r.origin[i] = i;
+		r.width[i] = 8;
+	}
+	if (call > from && !run(code, call - from, &r))
+		return false;
+	return r.origin[hp] >= 0 && r.origin[hp] == r.origin[hv] &&
+	       r.width[hp] == 8 && r.width[hv] == 8;
 }

@@ -601,6 +601,65 @@ static bool produced_by_clang(Dwarf_Die *die)
 	       strstr(producer, "clang") != NULL;
 }
 
+/* The registers (a mask of DWARF numbers below 64) a parameter's
+ * location says it arrived in: its register at the entry, and the one
+ * whose entry value it reads at the call `call`. */
+static uint64_t entry_claims(Dwarf_Attribute *loc, uint64_t entry,
+			     uint64_t call)
+{
+	uint64_t m = 0;
+	int r = dw_entry_reg(loc, entry);
+	if (r >= 0 && r < 64)
+		m |= (uint64_t)1 << r;
+	r = dw_entry_value_reg(loc, call);
+	if (r >= 0 && r < 64)
+		m |= (uint64_t)1 << r;
+	return m;
+}
+
+/* The start of the range of `sub` holding pc: the entry of a function
+ * gcc split into a hot and a cold part (DW_AT_ranges, no low_pc), whose
+ * entry hook is called from the hot part. */
+static bool range_start(Dwarf_Die *sub, uint64_t pc, Dwarf_Addr *start)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t it = 0;
+	while ((it = dwarf_ranges(sub, it, &base, &lo, &hi)) > 0)
+		if (pc >= lo && pc < hi) {
+			*start = lo;
+			return true;
+		}
+	return false;
+}
+
+/* The shape clang -O0 gives a function: no call-site information, and
+ * the frame base in RBP (x86-64) or EBP (i386).  Anything else may be
+ * optimized. */
+static bool clang_unoptimized(Dwarf_Die *sub)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t n;
+	if (dwarf_attr(sub, DW_AT_call_all_calls, &a) ||
+	    dwarf_attr(sub, DW_AT_GNU_all_call_sites, &a))
+		return false;
+	return dwarf_attr(sub, DW_AT_frame_base, &a) &&
+	       dwarf_getlocation(&a, &ops, &n) == 0 && n == 1 &&
+	       (ops[0].atom == DW_OP_reg6 || ops[0].atom == DW_OP_reg5);
+}
+
+/* A struct, union, class or array: what clang passes in memory by value
+ * (byval) when it does not fit in registers. */
+static bool is_aggregate(Dwarf_Die *type)
+{
+	Dwarf_Die t;
+	if (!strip(type, &t))
+		return false;
+	int tag = dwarf_tag(&t);
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type || tag == DW_TAG_array_type;
+}
+
 struct values *values_args(struct trace *t, const struct pair *p,
 			   const uint8_t *payload, size_t len)
 {
@@ -648,28 +707,34 @@ struct values *values_args(struct trace *t, const struct pair *p,
 	if (dwarf_child(&defn, &param) != 0)
 		return finish(&vb, false);
 	/* Two parameters said to arrive in one register: gcc gives a
-	 * clone's (f.constprop.0) parameters the registers the original
-	 * received them in, although the clone receives others there.  At
-	 * most one of them can be right: show neither. */
+	 * clone's (f.constprop.0, f.isra.0) parameters the registers the
+	 * original received them in, although the clone receives others
+	 * there, at the entry or as the DW_OP_entry_value of a parameter
+	 * the clone no longer receives.  At most one of them can be right:
+	 * show neither. */
 	uint64_t entry_regs_seen = 0, entry_regs_twice = 0;
 	Dwarf_Addr entry = 0;
-	if (dwarf_entrypc(&sub, &entry) != 0)
+	if (dwarf_entrypc(&sub, &entry) != 0 &&
+	    !range_start(&sub, cap.pc - bias - 1, &entry))
 		entry = p->fn - bias;
 	bool own = dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub);
+	bool clone = own && entry != p->fn - bias;
 	Dwarf_Die c;
 	if (own && dwarf_child(&scope, &c) == 0) {
 		do {
 			Dwarf_Attribute l;
-			int r;
+			uint64_t claims;
 			if (dwarf_tag(&c) != DW_TAG_formal_parameter ||
 			    !dwarf_attr(&c, DW_AT_location, &l) ||
-			    (r = dw_entry_reg(&l, entry)) < 0 || r >= 64)
+			    !(claims = entry_claims(&l, entry, f.rel_pc - 1)))
 				continue;
-			if (entry_regs_seen & (uint64_t)1 << r)
-				entry_regs_twice |= (uint64_t)1 << r;
-			entry_regs_seen |= (uint64_t)1 << r;
+			entry_regs_twice |= entry_regs_seen & claims;
+			entry_regs_seen |= claims;
 		} while (dwarf_siblingof(&c, &c) == 0);
 	}
+	/* clang -O1 and above: see the two checks below. */
+	bool clang_opt = own && produced_by_clang(&scope) &&
+			 !clang_unoptimized(&sub);
 	do {
 		int tag = dwarf_tag(&param);
 		if (tag == DW_TAG_unspecified_parameters) {
@@ -712,10 +777,37 @@ struct values *values_args(struct trace *t, const struct pair *p,
 			if (!ok)
 				ok = dw_eval_location(&f, &loc, buf, size,
 						      &why) == 0;
-			int er = own ? dw_entry_reg(&loc, entry) : -1;
-			if (er >= 0 && er < 64 &&
-			    (entry_regs_twice & (uint64_t)1 << er)) {
+			if (own && (entry_claims(&loc, entry, f.rel_pc - 1) &
+				    entry_regs_twice)) {
 				why = "ambiguous location";
+				goto add;
+			}
+			/* A gcc clone (its hook names the original function:
+			 * f.constprop.0.isra.0) describes a parameter it no
+			 * longer receives as the entry value of the register
+			 * the original received it in, which may hold another
+			 * (a field IPA-SRA passes instead of its struct).
+			 * Such a value is the clone's only where the list
+			 * names that very register at the clone's entry. */
+			int ev = clone ? dw_entry_value_reg(&loc, f.rel_pc - 1)
+				       : -1;
+			if (ev >= 0 && !copied &&
+			    dw_location_reg(&loc, entry) != ev) {
+				ok = false;
+				why = "a clone's entry value of a register it may "
+				      "receive another parameter in";
+				goto add;
+			}
+			/* One general register at the entry for a value wider
+			 * than it (clang: an __int128 passed in memory because
+			 * one register was left, said to be in that register,
+			 * which holds the next parameter): the list describes
+			 * another value. */
+			int er = own ? dw_entry_reg(&loc, entry) : -1;
+			if (er >= 0 && size > (size_t)ptr_size &&
+			    er < (t->hdr.machine == 3 ? 8 : 16)) {
+				ok = false;
+				why = "location narrower than its type";
 				goto add;
 			}
 			if (ok && own && !copied &&
@@ -729,6 +821,18 @@ struct values *values_args(struct trace *t, const struct pair *p,
 			    !dw_location_plain(&loc, f.rel_pc - 1)) {
 				ok = false;
 				why = "computed by the inlined copy's body";
+			}
+			/* clang describes a parameter at the hook by the
+			 * statements that change it after the hook (`p5 =
+			 * p5 & 15' as EDI & 15, the and after the call): a
+			 * value there that is not the one at the entry is not
+			 * the value passed. */
+			if (ok && own && !copied && clang_opt &&
+			    dw_location_changed_value(&loc, entry,
+						      f.rel_pc - 1)) {
+				ok = false;
+				why = "computed: clang may describe a later "
+				      "statement's value at the hook";
 			}
 			/* No location at the entry either (clang -O2, a small
 			 * struct by value): where the calling convention
@@ -749,14 +853,30 @@ struct values *values_args(struct trace *t, const struct pair *p,
 				done += (int)lens[i];
 				ok = i + 1 == nr;
 			}
+			uint64_t addr = 0;
+			bool in_args = false;
 			if (!ok && t->hdr.machine == 3 && f.have_cfa &&
 			    dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub) &&
 			    dw_i386_stack_slot(m, &loc, &sub, cap.pc - bias,
 					       &slot)) {
 				ok = capture_read(&cap, f.cfa + (uint64_t)slot, buf,
 						  size);
+				in_args = true;
 				if (!ok)
 					why = "outside the captured stack";
+			} else if (ok && !copied && f.have_cfa &&
+				   dw_location_address(&f, &loc, &addr)) {
+				in_args = addr >= f.cfa;
+			}
+			/* clang -O1 and above leave unwritten a by-value
+			 * aggregate passed in memory that the function never
+			 * reads: the caller's copy of it into the argument
+			 * area is removed as dead.  Nothing at the entry tells
+			 * whether the function reads it. */
+			if (ok && in_args && clang_opt && is_aggregate(&type)) {
+				ok = false;
+				why = "passed in memory: clang may leave it "
+				      "unwritten when the function never reads it";
 			}
 			if (ok) {
 				struct str s = {0};

@@ -87,7 +87,12 @@ def check_values(ctx):
             e["CTRACE_PLAN"] = os.path.join(d, "prog.plan")
         if mode == "args":
             del e["CTRACE_RETVAL"]
-        r = run([os.path.join(d, "prog")], env=e, cwd=d, timeout=60)
+        try:
+            r = run([os.path.join(d, "prog")], env=e, cwd=d, timeout=60)
+        except subprocess.TimeoutExpired:
+            # a program reduce.py cut into an endless loop
+            fails.append("%s: the program ran over 60 s" % mode)
+            continue
         if r.returncode != 0:
             fails.append("%s: the program failed (%d)" % (mode, r.returncode))
             continue
