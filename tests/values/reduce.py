@@ -74,10 +74,15 @@ def main():
     out = sys.argv[3] if len(sys.argv) > 3 else os.path.join(
         run.TOP_SRC, "tests", "args",
         "values-%d-%s.%s" % (seed, build.replace(" ", "-"), ext))
+    text = "\n".join(lines) + "\n"
+    # The lines every generated program starts with stay in one file.
+    prelude = run.prelude_text(os.path.join(run.TOP_SRC, "tests", "args"))
+    if prelude in text:
+        text = text.replace(prelude, run.PRELUDE_INCLUDE, 1)
     with open(out, "w") as fh:
         fh.write("/* build: %s -- reduced from tests/values/gen.py %d %s */\n"
                  % (build, seed, lang))
-        fh.write("\n".join(lines) + "\n")
+        fh.write(text)
     print("reduced to %d lines: %s" % (len(lines), out))
     return 0
 

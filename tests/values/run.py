@@ -326,10 +326,28 @@ def main():
     return 1 if nfailed else 0
 
 
+PRELUDE_INCLUDE = '#include "values-prelude.h"\n'
+
+
+def prelude_text(directory):
+    """values-prelude.h of `directory` without its opening comment: the
+    lines gen.py's programs start with (reduce.py and check_file)."""
+    text = open(os.path.join(directory, "values-prelude.h")).read()
+    return text.split("*/\n", 1)[1]
+
+
+def expand_prelude(text, directory):
+    """A reduced case with its #include of values-prelude.h put back as
+    the lines themselves: the case is built in another directory."""
+    if PRELUDE_INCLUDE not in text:
+        return text
+    return text.replace(PRELUDE_INCLUDE, prelude_text(directory), 1)
+
+
 def check_file(path, work):
     """A reduced regression case (reduce.py): its first line names its
     build.  Prints ok or FAIL with the wrong values."""
-    text = open(path).read()
+    text = expand_prelude(open(path).read(), os.path.dirname(path))
     build = text.split("build: ", 1)[1].split(" --", 1)[0]
     lang = "c++" if path.endswith(".cc") else "c"
     name = os.path.basename(path)
