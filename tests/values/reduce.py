@@ -76,7 +76,7 @@ def main():
         "values-%d-%s.%s" % (seed, build.replace(" ", "-"), ext))
     text = "\n".join(lines) + "\n"
     # The lines every generated program starts with stay in one file.
-    prelude = run.prelude_text(os.path.join(run.TOP_SRC, "tests", "args"))
+    prelude = run.gen.read_prelude()
     if prelude in text:
         text = text.replace(prelude, run.PRELUDE_INCLUDE, 1)
     with open(out, "w") as fh:

@@ -31,6 +31,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gen  # noqa: E402
 TOP_SRC = os.environ.get("top_srcdir") or os.path.dirname(os.path.dirname(HERE))
 TOP_BUILD = os.environ.get("top_builddir") or os.getcwd()
 SYMBOLIZE = os.environ.get("CTRACE_SYMBOLIZE") or os.path.join(TOP_BUILD, "ctrace-symbolize")
@@ -326,28 +328,21 @@ def main():
     return 1 if nfailed else 0
 
 
-PRELUDE_INCLUDE = '#include "values-prelude.h"\n'
+PRELUDE_INCLUDE = '#include "../values/prelude.h"\n'
 
 
-def prelude_text(directory):
-    """values-prelude.h of `directory` without its opening comment: the
-    lines gen.py's programs start with (reduce.py and check_file)."""
-    text = open(os.path.join(directory, "values-prelude.h")).read()
-    return text.split("*/\n", 1)[1]
-
-
-def expand_prelude(text, directory):
-    """A reduced case with its #include of values-prelude.h put back as
-    the lines themselves: the case is built in another directory."""
+def expand_prelude(text):
+    """A reduced case with its #include of prelude.h put back as the lines
+    themselves: the case is built in another directory."""
     if PRELUDE_INCLUDE not in text:
         return text
-    return text.replace(PRELUDE_INCLUDE, prelude_text(directory), 1)
+    return text.replace(PRELUDE_INCLUDE, gen.read_prelude(), 1)
 
 
 def check_file(path, work):
     """A reduced regression case (reduce.py): its first line names its
     build.  Prints ok or FAIL with the wrong values."""
-    text = expand_prelude(open(path).read(), os.path.dirname(path))
+    text = expand_prelude(open(path).read())
     build = text.split("build: ", 1)[1].split(" --", 1)[0]
     lang = "c++" if path.endswith(".cc") else "c"
     name = os.path.basename(path)

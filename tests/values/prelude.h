@@ -1,6 +1,6 @@
-/* values-prelude.h -- the types and printing helpers every program of
- * tests/values/gen.py starts with, as of the reduced cases here: run.py
- * puts it back in place of its #include before building a case. */
+/* prelude.h -- the types and printing helpers every program of gen.py
+ * starts with: gen.py copies it into each program, and the reduced cases
+ * of tests/args (values-*.c, values-*.cc) include it. */
 #include <stdio.h>
 #include <string.h>
 #include <stdint.h>
@@ -118,4 +118,3 @@ NI static void arg(const char *name) { printf("\t%s=", name); }
 NI static void end_args(void) { printf("\n"); }
 NI static void result(int id) { printf("R\t%d\t", id); }
 NI static void end_result(void) { printf("\n"); }
-
