@@ -445,13 +445,19 @@ oracle_check() {
 	CTRACE_ORACLE_OUT=$oc_trace.counts "$oc_prog.oracle" "$@" \
 		>"$oc_trace.oracle-stdout" 2>&1 ||
 		{ cat "$oc_trace.oracle-stdout"; fail "$oc_prog.oracle failed"; }
-	symbolize "$oc_trace.json" -f json --demangle=none "$oc_trace"
+	compare_counts "$oc_opt" "$oc_trace" "$oc_prog" "$oc_prog.oracle"
+}
+
+# compare_counts OPT TRACE PROGRAM ORACLE_PROGRAM: TRACE (of PROGRAM)
+# against the counts TRACE.counts* that ORACLE_PROGRAM wrote (OPT:
+# --counts-only or empty).
+compare_counts() {
+	symbolize "$2.json" -f json --demangle=none "$2"
 	# shellcheck disable=SC2086
-	"$PYTHON3" "$top_srcdir/tests/oracle/compare.py" $oc_opt "$oc_prog" \
-		"$oc_prog.oracle" "$oc_trace.json" "$oc_trace.counts"* \
-		>"$oc_trace.compare" 2>&1 ||
-		{ cat "$oc_trace.compare"; fail "$oc_trace: calls differ from the oracle"; }
-	cat "$oc_trace.compare"
+	"$PYTHON3" "$top_srcdir/tests/oracle/compare.py" $1 "$3" "$4" \
+		"$2.json" "$2.counts"* >"$2.compare" 2>&1 ||
+		{ cat "$2.compare"; fail "$2: calls differ from the oracle"; }
+	cat "$2.compare"
 }
 
 # same_run_check [--counts-only] TRACE PROGRAM ARGS...: run PROGRAM.tee (see
@@ -471,13 +477,7 @@ same_run_check() {
 	export CTRACE_ORACLE_OUT
 	run_traced "$sr_trace" "$sr_prog.tee" "$@"
 	unset CTRACE_ORACLE_OUT
-	symbolize "$sr_trace.json" -f json --demangle=none "$sr_trace"
-	# shellcheck disable=SC2086
-	"$PYTHON3" "$top_srcdir/tests/oracle/compare.py" $sr_opt \
-		"$sr_prog.tee" "$sr_prog.tee" "$sr_trace.json" \
-		"$sr_trace.counts"* >"$sr_trace.compare" 2>&1 ||
-		{ cat "$sr_trace.compare"; fail "$sr_trace: calls differ from the oracle"; }
-	cat "$sr_trace.compare"
+	compare_counts "$sr_opt" "$sr_trace" "$sr_prog.tee" "$sr_prog.tee"
 }
 
 # symbolize OUTPUT ARGS...: run the symbolizer with ARGS, stdout to OUTPUT,
