@@ -1375,6 +1375,168 @@ static bool prologue_harmless(struct dw_module *m, uint64_t lo, uint64_t call)
 	return p == end;
 }
 
+/* The general registers (bit i: i386 DWARF and hardware number i) the
+ * i386 code [from, call) may write, or -1 if any of it is not understood.
+ * A call other than to a PIC thunk writes the call-clobbered eax, ecx and
+ * edx; a thunk `mov (%esp), %reg; ret` writes its register. */
+static int i386_written(struct dw_module *m, uint64_t from, uint64_t call)
+{
+	uint8_t code[128];
+	if (call < from || call - from > sizeof code ||
+	    (call > from && !dw_read_code(m, from, code, call - from)))
+		return -1;
+	const uint8_t *p = code, *end = code + (call - from);
+	int w = 0;
+	while (p < end) {
+		bool o16 = false;
+		while (p < end && *p == 0x66) {
+			o16 = true;
+			p++;
+		}
+		if (p >= end)
+			return -1;
+		uint8_t op = *p++;
+		unsigned regf = p < end ? (p[0] >> 3) & 7 : 0;
+		unsigned rmf = p < end ? p[0] & 7 : 0;
+		bool direct = p < end && (p[0] >> 6) == 3;
+		size_t n = 0;
+		if ((op >= 0x50 && op <= 0x57) || op == 0x90) {
+			;                               /* push reg, nop */
+		} else if (op >= 0x40 && op <= 0x5f) {
+			w |= 1 << (op & 7);             /* inc, dec, pop */
+		} else if (op == 0x6a || op == 0x68) {
+			n = op == 0x6a ? 1 : o16 ? 2 : 4;  /* push $imm */
+		} else if (op >= 0xb8 && op <= 0xbf) {
+			w |= 1 << (op & 7);             /* mov $imm, reg */
+			n = o16 ? 2 : 4;
+		} else if (op >= 0xb0 && op <= 0xb7) {
+			w |= 1 << (op & 3);             /* mov $imm8, r8 */
+			n = 1;
+		} else if (op == 0x88 || op == 0x89 || op == 0x01 ||
+			   op == 0x09 || op == 0x21 || op == 0x29 ||
+			   op == 0x31 || op == 0x8a || op == 0x8b ||
+			   op == 0x8d || op == 0x03 || op == 0x0b ||
+			   op == 0x23 || op == 0x2b || op == 0x33 ||
+			   op == 0x84 || op == 0x85 || op == 0x38 ||
+			   op == 0x39 || op == 0x3a || op == 0x3b) {
+			if (!(n = dw_modrm_len(p, end)))
+				return -1;
+			bool to_reg = op == 0x8a || op == 0x8b || op == 0x8d ||
+				      (op & 7) == 3;
+			bool test = op == 0x84 || op == 0x85 ||
+				    (op >= 0x38 && op <= 0x3b);
+			bool byte = op == 0x88 || op == 0x8a;
+			if (test)
+				;
+			else if (to_reg)
+				w |= 1 << (byte ? regf & 3 : regf);
+			else if (direct)
+				w |= 1 << (byte ? rmf & 3 : rmf);
+		} else if (op == 0x83 || op == 0x81 || op == 0xc7 ||
+			   op == 0x80 || op == 0xc6) {
+			if (!(n = dw_modrm_len(p, end)))
+				return -1;
+			if ((op == 0xc7 || op == 0xc6) && regf != 0)
+				return -1;
+			if (direct && regf != 7)        /* not cmp */
+				w |= 1 << (op == 0x80 || op == 0xc6 ? rmf & 3
+								    : rmf);
+			n += op == 0x83 || op == 0x80 || op == 0xc6 ? 1
+				 : o16 ? 2 : 4;
+		} else if (op == 0xc1 || op == 0xd1 || op == 0xd3) {
+			if (!(n = dw_modrm_len(p, end)))
+				return -1;
+			if (direct)
+				w |= 1 << rmf;          /* shifts */
+			n += op == 0xc1 ? 1 : 0;
+		} else if (op == 0xff && regf == 6) {
+			if (!(n = dw_modrm_len(p, end)))
+				return -1;              /* push r/m */
+		} else if ((op == 0xd9 || op == 0xdd || op == 0xdb) &&
+			   !direct) {
+			if (!(n = dw_modrm_len(p, end)))
+				return -1;              /* x87 loads, stores */
+		} else if (op == 0x0f && p < end) {
+			uint8_t op2 = *p++;
+			if (!(n = dw_modrm_len(p, end)))
+				return -1;
+			regf = (p[0] >> 3) & 7;
+			rmf = p[0] & 7;
+			direct = (p[0] >> 6) == 3;
+			if (op2 == 0xb6 || op2 == 0xb7 || op2 == 0xbe ||
+			    op2 == 0xbf || op2 == 0xaf ||
+			    (op2 >= 0x40 && op2 <= 0x4f))
+				w |= 1 << regf;         /* movzx, imul, cmov */
+			else if (op2 == 0x7e && o16 && direct)
+				w |= 1 << rmf;          /* movd xmm, reg */
+			else if (!(op2 == 0x10 || op2 == 0x11 || op2 == 0x28 ||
+				   op2 == 0x29 || op2 == 0x6f || op2 == 0x7f ||
+				   op2 == 0xd6 || op2 == 0x6e || op2 == 0x12 ||
+				   op2 == 0x13 || op2 == 0x16 || op2 == 0x17 ||
+				   op2 == 0x14 || op2 == 0x57 || op2 == 0x5a ||
+				   op2 == 0x7e || op2 == 0x1f))
+				return -1;
+		} else if (op == 0xe8 && end - p >= 4) {
+			int32_t rel;
+			uint8_t t[4];
+			memcpy(&rel, p, 4);
+			uint64_t target = from + (uint64_t)(p + 4 - code) +
+					  (uint64_t)(int64_t)rel;
+			if (dw_read_code(m, target, t, 4) && t[0] == 0x8b &&
+			    (t[1] & 0xc7) == 0x04 && t[2] == 0x24 &&
+			    t[3] == 0xc3)
+				w |= 1 << ((t[1] >> 3) & 7);
+			else
+				w |= 1 << 0 | 1 << 1 | 1 << 2;
+			n = 4;
+		} else {
+			return -1;
+		}
+		if ((size_t)(end - p) < n)
+			return -1;
+		p += n;
+	}
+	return w;
+}
+
+/* gcc on i386 keeps a 64-bit value in a register pair and may name the
+ * pair after an instruction wrote one of its registers (seen: the high
+ * half in edi through `lea this_fn, %edi' that sets up the entry hook's
+ * argument).  A location of register pieces is used only when the code
+ * from the start of its range to the call writes none of them. */
+static bool i386_pieces_kept(struct frame_state *f, Dwarf_Attribute *attr,
+			     const Dwarf_Op *ops, size_t n)
+{
+	int regs = 0, nregs = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].atom >= DW_OP_reg0 && ops[i].atom <= DW_OP_reg7) {
+			regs |= 1 << (ops[i].atom - DW_OP_reg0);
+			nregs++;
+		} else if (ops[i].atom == DW_OP_regx) {
+			return false;
+		}
+	if (nregs == 0)
+		return true;
+	uint64_t call = f->rel_pc - 5;
+	uint8_t op;
+	if (!dw_read_code(f->m, call, &op, 1) || op != 0xe8)
+		return false;
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *lops;
+	size_t ln;
+	ptrdiff_t off = 0;
+	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, &lops,
+					 &ln)) > 0) {
+		if (start == 0 && end == (Dwarf_Addr)-1)
+			return true;    /* one expression for the whole scope */
+		if (call < start || call >= end)
+			continue;
+		int w = i386_written(f->m, start, call);
+		return w >= 0 && !(w & regs);
+	}
+	return false;
+}
+
 bool dw_i386_stack_slot(struct dw_module *m, Dwarf_Attribute *loc,
 			Dwarf_Die *sub, uint64_t ra, int64_t *slot)
 {
@@ -1453,6 +1615,11 @@ int dw_eval_location(struct frame_state *f, Dwarf_Attribute *attr,
 	int r = dwarf_getlocation_addr(attr, f->rel_pc - 1, &ops, &n, 1);
 	if (r <= 0 || n == 0)
 		return -1;
+	if (f->machine == 3 && !f->is_caller && n > 2 &&
+	    !i386_pieces_kept(f, attr, ops, n)) {
+		*why = "a register of its pair may be overwritten before the call";
+		return -1;
+	}
 	/* Pieces: each part of the value from its own place. */
 	size_t done = 0, start = 0;
 	bool pieces = false;
