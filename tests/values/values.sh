@@ -38,7 +38,9 @@ done
 # constprop.isra clone's removed parameter given as the entry value of a
 # register that holds a field of another (gcc -O3), an __int128 passed in
 # memory said to be in the last argument register, a call-site value
-# naming a register the caller overwrote before the call (clang -O1).
+# naming a register the caller overwrote before the call (clang -O1), a
+# constprop clone's removed parameter said to be, a few instructions after
+# the entry, in the register that brings the clone another (gcc -O3).
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
 	[ -f "$f" ] || continue
 	"$PYTHON3" "$top_srcdir/tests/values/run.py" --work "$WORK" --source "$f" \
