@@ -1848,6 +1848,37 @@ int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry)
 	return -1;
 }
 
+int dw_first_reg_after(Dwarf_Attribute *attr, uint64_t entry, uint64_t call,
+		       uint64_t *start)
+{
+	Dwarf_Addr base, lo, hi, best = 0;
+	Dwarf_Op *ops;
+	size_t n;
+	ptrdiff_t off = 0;
+	int reg = -1;
+	bool any = false;
+	while ((off = dwarf_getlocations(attr, off, &base, &lo, &hi, &ops,
+					 &n)) > 0) {
+		if (lo > call || hi <= entry)
+			continue;
+		if (lo <= entry)
+			return -1; /* a location at the entry: dw_entry_reg */
+		if (any && lo >= best)
+			continue;
+		any = true;
+		best = lo;
+		reg = -1;
+		if (n == 1 && ops[0].atom >= DW_OP_reg0 &&
+		    ops[0].atom <= DW_OP_reg31)
+			reg = ops[0].atom - DW_OP_reg0;
+		else if (n == 1 && ops[0].atom == DW_OP_regx &&
+			 ops[0].number < DW_MAX_REG)
+			reg = (int)ops[0].number;
+	}
+	*start = best;
+	return reg;
+}
+
 int dw_location_reg(Dwarf_Attribute *attr, uint64_t pc)
 {
 	return single_reg(attr, pc);

@@ -138,6 +138,11 @@ bool dw_call_value_holds(struct dw_module *m, uint64_t from, uint64_t call,
  * from `entry` is not understood. */
 bool dw_entry_reg_origin(struct dw_module *m, uint64_t entry, uint64_t call,
 			 int reg, int *origin, size_t *width);
+/* prologue.c: the straight-line code [entry, pc) leaves the register
+ * `reg` (DWARF number) holding all of its value at `entry`; false if it
+ * does not or is not understood. */
+bool dw_entry_reg_kept(struct dw_module *m, uint64_t entry, uint64_t pc,
+		       int reg);
 /* x86-64: the location in force at f's call names one register, the one
  * at `entry` another, and the code between proves the first does not
  * hold the second's `size` bytes, or a value computed from registers
@@ -161,6 +166,11 @@ bool dw_location_changed_value(Dwarf_Attribute *attr, uint64_t entry,
 /* The register a parameter's location names at `entry` (itself or as
  * DW_OP_entry_value), or -1. */
 int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry);
+/* A list that says nothing at `entry`: the register (exactly one) named
+ * by its earliest range starting after `entry` and at or before `call`,
+ * and that range's start in *start; -1 for anything else. */
+int dw_first_reg_after(Dwarf_Attribute *attr, uint64_t entry, uint64_t call,
+		       uint64_t *start);
 /* The register the location in force at pc names (exactly one), or -1. */
 int dw_location_reg(Dwarf_Attribute *attr, uint64_t pc);
 /* The register whose value at the function's entry the location in force

@@ -310,3 +310,21 @@ bool dw_call_value_holds(struct dw_module *m, uint64_t from, uint64_t call,
 	return r.origin[hp] >= 0 && r.origin[hp] == r.origin[hv] &&
 	       r.width[hp] == 8 && r.width[hv] == 8;
 }
+
+bool dw_entry_reg_kept(struct dw_module *m, uint64_t entry, uint64_t pc,
+		       int reg)
+{
+	uint8_t code[256];
+	struct regs r;
+	int hw = hw_of(reg);
+	if (hw < 0 || hw == 4 || pc < entry || pc - entry > sizeof code ||
+	    (pc > entry && !dw_read_code(m, entry, code, pc - entry)))
+		return false;
+	for (int i = 0; i < 16; i++) {
+		r.origin[i] = i;
+		r.width[i] = 8;
+	}
+	if (pc > entry && !run(code, pc - entry, &r))
+		return false;
+	return r.origin[hw] == hw && r.width[hw] == 8;
+}

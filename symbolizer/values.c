@@ -602,17 +602,25 @@ static bool produced_by_clang(Dwarf_Die *die)
 }
 
 /* The registers (a mask of DWARF numbers below 64) a parameter's
- * location says it arrived in: its register at the entry, and the one
- * whose entry value it reads at the call `call`. */
-static uint64_t entry_claims(Dwarf_Attribute *loc, uint64_t entry,
+ * location says it arrived in: its register at the entry, the one whose
+ * entry value it reads at the call `call`, and (x86-64) the register a
+ * list silent at the entry names first before the call when the code up
+ * to there leaves that register as it was at the entry (a gcc clone's
+ * parameter it does not receive, said to be in the register that brings
+ * it another one). */
+static uint64_t entry_claims(struct dw_module *mod, bool x86_64,
+			     Dwarf_Attribute *loc, uint64_t entry,
 			     uint64_t call)
 {
-	uint64_t m = 0;
+	uint64_t m = 0, start;
 	int r = dw_entry_reg(loc, entry);
 	if (r >= 0 && r < 64)
 		m |= (uint64_t)1 << r;
 	r = dw_entry_value_reg(loc, call);
 	if (r >= 0 && r < 64)
+		m |= (uint64_t)1 << r;
+	r = x86_64 ? dw_first_reg_after(loc, entry, call, &start) : -1;
+	if (r >= 0 && r < 64 && dw_entry_reg_kept(mod, entry, start, r))
 		m |= (uint64_t)1 << r;
 	return m;
 }
@@ -718,6 +726,7 @@ struct values *values_args(struct trace *t, const struct pair *p,
 	    !range_start(&sub, cap.pc - bias - 1, &entry))
 		entry = p->fn - bias;
 	bool own = dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub);
+	bool x86_64 = t->hdr.machine == 62;
 	bool clone = own && entry != p->fn - bias;
 	Dwarf_Die c;
 	if (own && dwarf_child(&scope, &c) == 0) {
@@ -726,7 +735,8 @@ struct values *values_args(struct trace *t, const struct pair *p,
 			uint64_t claims;
 			if (dwarf_tag(&c) != DW_TAG_formal_parameter ||
 			    !dwarf_attr(&c, DW_AT_location, &l) ||
-			    !(claims = entry_claims(&l, entry, f.rel_pc - 1)))
+			    !(claims = entry_claims(m, x86_64, &l, entry,
+							  f.rel_pc - 1)))
 				continue;
 			entry_regs_twice |= entry_regs_seen & claims;
 			entry_regs_seen |= claims;
@@ -777,7 +787,8 @@ struct values *values_args(struct trace *t, const struct pair *p,
 			if (!ok)
 				ok = dw_eval_location(&f, &loc, buf, size,
 						      &why) == 0;
-			if (own && (entry_claims(&loc, entry, f.rel_pc - 1) &
+			if (own && (entry_claims(m, x86_64, &loc, entry,
+						 f.rel_pc - 1) &
 				    entry_regs_twice)) {
 				why = "ambiguous location";
 				goto add;

@@ -40,7 +40,9 @@ done
 # memory said to be in the last argument register, a call-site value
 # naming a register the caller overwrote before the call (clang -O1), a
 # long long said to be in a register pair whose high register the entry
-# hook's argument set-up overwrote (gcc -Og i386).
+# hook's argument set-up overwrote (gcc -Og i386), a
+# constprop clone's removed parameter said to be, a few instructions after
+# the entry, in the register that brings the clone another (gcc -O3).
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
 	[ -f "$f" ] || continue
 	"$PYTHON3" "$top_srcdir/tests/values/run.py" --work "$WORK" --source "$f" \
