@@ -1260,6 +1260,17 @@ bool dw_i386_esp_adjust(struct dw_module *m, uint64_t ra, int64_t *adjust)
 	return false;
 }
 
+/* The register an i386 PIC thunk at `target` (`mov (%esp), %reg; ret`)
+ * loads with its return address, or -1 when the code there is not one. */
+static int pic_thunk_reg(struct dw_module *m, uint64_t target)
+{
+	uint8_t t[4];
+	if (!dw_read_code(m, target, t, 4) || t[0] != 0x8b ||
+	    (t[1] & 0xc7) != 0x04 || t[2] != 0x24 || t[3] != 0xc3)
+		return -1;
+	return (t[1] >> 3) & 7;
+}
+
 /* Whether the code [lo, call) writes no memory at or above the CFA. */
 static bool prologue_harmless(struct dw_module *m, uint64_t lo, uint64_t call)
 {
@@ -1359,10 +1370,7 @@ static bool prologue_harmless(struct dw_module *m, uint64_t lo, uint64_t call)
 			memcpy(&rel, p + 1, 4);
 			uint64_t target = lo + (uint64_t)(p - code) + 5 +
 					  (uint64_t)(int64_t)rel;
-			uint8_t t[4];
-			if (rel != 0 &&
-			    (!dw_read_code(m, target, t, 4) || t[0] != 0x8b ||
-			     (t[1] & 0xc7) != 0x04 || t[2] != 0x24 || t[3] != 0xc3))
+			if (rel != 0 && pic_thunk_reg(m, target) < 0)
 				return false;
 			if (rel == 0)
 				esp -= 4; /* popped next */
@@ -1478,16 +1486,11 @@ static int i386_written(struct dw_module *m, uint64_t from, uint64_t call)
 				return -1;
 		} else if (op == 0xe8 && end - p >= 4) {
 			int32_t rel;
-			uint8_t t[4];
 			memcpy(&rel, p, 4);
 			uint64_t target = from + (uint64_t)(p + 4 - code) +
 					  (uint64_t)(int64_t)rel;
-			if (dw_read_code(m, target, t, 4) && t[0] == 0x8b &&
-			    (t[1] & 0xc7) == 0x04 && t[2] == 0x24 &&
-			    t[3] == 0xc3)
-				w |= 1 << ((t[1] >> 3) & 7);
-			else
-				w |= 1 << 0 | 1 << 1 | 1 << 2;
+			int thunk = pic_thunk_reg(m, target);
+			w |= thunk >= 0 ? 1 << thunk : 1 << 0 | 1 << 1 | 1 << 2;
 			n = 4;
 		} else {
 			return -1;

@@ -32,21 +32,33 @@ case_twice() {
 	compare want2 libs
 }
 
-case_swap() {
-	use_config "$1"
-	need_python
+# run_two MODE: builds libalpha, libbeta and reload, runs `reload MODE`
+# on the two libraries into trace.bin, and sets a and b to the addresses
+# of their entry functions.
+run_two() {
 	build_shlib libalpha.so -DNAME=alpha "$RPROGS/plugin.c"
 	build_shlib libbeta.so -DNAME=beta "$RPROGS/plugin.c"
 	build_c reload "$RPROGS/reload.c"
-	run_traced trace.bin "$BIN/reload" swap "$BIN/libalpha.so" \
+	run_traced trace.bin "$BIN/reload" "$1" "$BIN/libalpha.so" \
 		"$BIN/libbeta.so"
-	rel_tree reload-swap trace.bin
+	a=$(sed -n 1p trace.bin.out | cut -d' ' -f2)
+	b=$(sed -n 2p trace.bin.out | cut -d' ' -f2)
+}
+
+# Every call of trace.bin's plugins comes from its own library.
+check_two_libraries() {
 	libraries trace.bin >libs
 	printf '%s\n' 'inner libalpha.so' 'alpha_entry libalpha.so' \
 		'inner libbeta.so' 'beta_entry libbeta.so' >want
 	compare want libs
-	a=$(sed -n 1p trace.bin.out | cut -d' ' -f2)
-	b=$(sed -n 2p trace.bin.out | cut -d' ' -f2)
+}
+
+case_swap() {
+	use_config "$1"
+	need_python
+	run_two swap
+	rel_tree reload-swap trace.bin
+	check_two_libraries
 	[ "$a" = "$b" ] || echo "note: loaded at $a and $b, not the same place"
 }
 
@@ -56,19 +68,10 @@ case_swap() {
 case_direct() {
 	use_config "$1"
 	need_python
-	build_shlib libalpha.so -DNAME=alpha "$RPROGS/plugin.c"
-	build_shlib libbeta.so -DNAME=beta "$RPROGS/plugin.c"
-	build_c reload "$RPROGS/reload.c"
-	run_traced trace.bin "$BIN/reload" direct "$BIN/libalpha.so" \
-		"$BIN/libbeta.so"
-	a=$(sed -n 1p trace.bin.out | cut -d' ' -f2)
-	b=$(sed -n 2p trace.bin.out | cut -d' ' -f2)
+	run_two direct
 	[ "$a" = "$b" ] ||
 		skip "loaded at $a and $b: no address reused to test"
-	libraries trace.bin >libs
-	printf '%s\n' 'inner libalpha.so' 'alpha_entry libalpha.so' \
-		'inner libbeta.so' 'beta_entry libbeta.so' >want
-	compare want libs
+	check_two_libraries
 }
 
 # Each library is loaded, called and unloaded inside one call, so the
@@ -78,20 +81,11 @@ case_direct() {
 case_inplace() {
 	use_config "$1"
 	need_python
-	build_shlib libalpha.so -DNAME=alpha "$RPROGS/plugin.c"
-	build_shlib libbeta.so -DNAME=beta "$RPROGS/plugin.c"
-	build_c reload "$RPROGS/reload.c"
-	run_traced trace.bin "$BIN/reload" inplace "$BIN/libalpha.so" \
-		"$BIN/libbeta.so"
-	a=$(sed -n 1p trace.bin.out | cut -d' ' -f2)
-	b=$(sed -n 2p trace.bin.out | cut -d' ' -f2)
+	run_two inplace
 	[ "$a" = "$b" ] ||
 		skip "loaded at $a and $b: no address reused to test"
 	rel_tree reload-inplace trace.bin
-	libraries trace.bin >libs
-	printf '%s\n' 'inner libalpha.so' 'alpha_entry libalpha.so' \
-		'inner libbeta.so' 'beta_entry libbeta.so' >want
-	compare want libs
+	check_two_libraries
 	symbolize report -f report trace.bin
 	for f in alpha_entry beta_entry; do
 		n=$(awk -v f=$f '$NF == f { print $(NF-7) }' report)
