@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "dwinfo.h"
-#include "internal.h"
+#include "replay.h"
 #include "resolve.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

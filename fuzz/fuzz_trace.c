@@ -18,8 +18,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "filter.h"
-#include "internal.h"
+#include "replay.h"
+#include "output.h"
 #include "values.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

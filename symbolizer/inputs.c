@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "symbolizer.h"
 
 /* O_NONBLOCK: a FIFO among the files must not block the open. */
 static bool is_trace(const char *path)

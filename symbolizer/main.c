@@ -16,8 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "filter.h"
-#include "internal.h"
+#include "symbolizer.h"
 #include "values.h"
 
 #ifndef PACKAGE_VERSION

@@ -3,7 +3,7 @@
  */
 #include <stdlib.h>
 
-#include "aggregate.h"
+#include "output.h"
 
 /* ---------------------------------------------------------------------------
  * Integer map

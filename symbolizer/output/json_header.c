@@ -17,8 +17,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "aggregate.h"
-#include "json_header.h"
+#include "output.h"
 
 static void put_hex(struct outbuf *out, uint64_t v)
 {

@@ -22,7 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "aggregate.h"
+#include "output.h"
 #include "values.h"
 
 struct chrome_state {

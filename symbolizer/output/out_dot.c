@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "aggregate.h"
+#include "output.h"
 
 struct dot_state {
 	struct callstats cs;

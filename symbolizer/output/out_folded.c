@@ -13,7 +13,7 @@
  */
 #include <stdlib.h>
 
-#include "aggregate.h"
+#include "output.h"
 
 /* ---------------------------------------------------------------------------
  * Call paths

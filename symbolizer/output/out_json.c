@@ -17,9 +17,7 @@
  */
 #include <stdlib.h>
 
-#include "aggregate.h"
-#include "internal.h"
-#include "json_header.h"
+#include "output.h"
 #include "values.h"
 
 struct json_state {

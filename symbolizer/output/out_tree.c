@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 
-#include "internal.h"
+#include "output.h"
 #include "values.h"
 
 #define HEADER_LINE "# DURATION     TID     FUNCTION\n"

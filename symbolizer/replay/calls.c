@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "replay.h"
 #include "values.h"
 
 static inline void thread_consume(struct thread *th, const struct event *ev)

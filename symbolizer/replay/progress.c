@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "internal.h"
+#include "replay.h"
 
 #define PROGRESS_EVERY (1u << 20)
 

@@ -12,7 +12,7 @@
  */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "replay.h"
 
 /* ---------------------------------------------------------------------------
  * Merging threads by time

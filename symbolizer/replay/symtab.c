@@ -17,7 +17,7 @@
 #include <stdlib.h>
 
 #include "dwinfo.h"
-#include "internal.h"
+#include "replay.h"
 
 struct symtab {
 	struct resolver *resolver;

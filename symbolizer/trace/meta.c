@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "replay.h"
 
 static struct thread_info *find_thread(struct trace *t, uint32_t serial)
 {

@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "payload.h"
+#include "trace.h"
 
 int capture_parse(const uint8_t *p, size_t len, struct capture *c)
 {

@@ -10,8 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
-#include "payload.h"
+#include "replay.h"
 #include "values.h"
 
 void stream_init(struct stream *s, struct trace *t, struct chunk_span span)

@@ -23,7 +23,7 @@
 
 #include "dwinfo.h"
 #include "elfinfo.h"
-#include "internal.h"
+#include "replay.h"
 #include "values.h"
 
 /* ---------------------------------------------------------------------------

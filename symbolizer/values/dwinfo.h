@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "payload.h"
+#include "trace.h"
 
 struct trace;
 

@@ -32,7 +32,7 @@
 #include "ctrace_plan.h"
 #include "dwinfo.h"
 #include "elfinfo.h"
-#include "internal.h"
+#include "util.h"
 
 #define MAX_RANGES 64
 #define CALLER_WINDOW 128 /* the caller's frame, for DW_OP_entry_value */

@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "dwinfo.h"
-#include "internal.h"
+#include "replay.h"
 #include "values.h"
 
 #define MAX_VALUE_BYTES 256

@@ -1,6 +1,47 @@
-/* aggregate.h -- what the summarizing outputs share.
+/* output.h -- the output stage: calls shown in one format.
  *
- * report, dot, folded and flamegraph never keep events: they add each
+ *   out_tree.c, out_json.c, out_report.c, out_dot.c, out_chrome.c,
+ *   out_folded.c, out_flamegraph.c
+ *               one file per format, each an output_*_init() filling a
+ *               struct output with its callbacks (replay.h)
+ *   aggregate.c what the summarizing formats share (below)
+ *   json_header.c  the processes in the JSON document's header
+ *
+ * The contract: an output is given calls by the replay stage, in time
+ * order per thread, and writes its format into o->out.  Whatever bytes
+ * the program's names and messages hold, the output stays valid for its
+ * format (util.h's escaping).
+ */
+#ifndef CTRACE_SYMBOLIZER_OUTPUT_H
+#define CTRACE_SYMBOLIZER_OUTPUT_H
+
+#include "replay.h"
+
+/* ---------------------------------------------------------------------------
+ * The formats
+ * ------------------------------------------------------------------------ */
+
+void output_tree_init(struct output *o);
+void output_json_init(struct output *o);
+void output_report_init(struct output *o);
+void output_dot_init(struct output *o);
+void output_chrome_init(struct output *o);
+void output_folded_init(struct output *o);
+void output_flamegraph_init(struct output *o);
+
+/* ---------------------------------------------------------------------------
+ * The JSON header (json_header.c)
+ * ------------------------------------------------------------------------ */
+
+/* One process, as a JSON object (json_header.c). */
+void json_put_process(struct outbuf *out, const struct trace *t,
+		      const struct options *opts);
+
+/* ---------------------------------------------------------------------------
+ * What the summarizing outputs share (aggregate.c)
+ * ------------------------------------------------------------------------ */
+
+/* report, dot, folded and flamegraph never keep events: they add each
  * call into a table as it returns.  Tables are keyed by small integers
  * (interned names, thread numbers, call-path nodes), so their size is the
  * number of distinct functions, threads or call paths, whatever the
@@ -12,10 +53,6 @@
  *   agg_thread a thread's stack of open calls with the time of their
  *              callees, so that self time = duration - callees' time
  */
-#ifndef CTRACE_SYMBOLIZER_AGGREGATE_H
-#define CTRACE_SYMBOLIZER_AGGREGATE_H
-
-#include "internal.h"
 
 /* ---------------------------------------------------------------------------
  * Names
@@ -219,4 +256,4 @@ void put_xml_str(struct outbuf *out, const char *s, size_t n);
 /* ns as microseconds with three decimals: "12.345". */
 void put_us(struct outbuf *out, int64_t ns);
 
-#endif /* CTRACE_SYMBOLIZER_AGGREGATE_H */
+#endif /* CTRACE_SYMBOLIZER_OUTPUT_H */

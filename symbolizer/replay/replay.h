@@ -1,0 +1,338 @@
+/* replay.h -- the replay stage: decoded events become calls.
+ *
+ *   symtab.c    (function, call site) pairs and their names, per module
+ *               epoch, from the resolver
+ *   calls.c     one thread's events to calls: its stack, unwinding,
+ *               signals, coroutines, the values of a call (values/)
+ *   replay.c    every thread of every trace merged on one timeline
+ *   filter.c    -F, -N, -H, -D, -t, --tid, --time-range: an output that
+ *               passes on only the calls the filters keep
+ *   progress.c  the progress line on stderr
+ *
+ * The contract: replay reads the trace stage's events and hands the
+ * output the calls, in time order, through struct output_ops.  It names
+ * each pair once (symtab), decodes a call's arguments and return value
+ * once (values/), and never prints.  Memory depends on the number of
+ * threads, of distinct pairs and on the deepest call stack.
+ */
+#ifndef CTRACE_SYMBOLIZER_REPLAY_H
+#define CTRACE_SYMBOLIZER_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "duration.h"
+#include "resolve.h"
+#include "trace.h"
+#include "util.h"
+
+/* ---------------------------------------------------------------------------
+ * Options: what the command line asks of replay and the outputs
+ * (main.c fills them)
+ * ------------------------------------------------------------------------ */
+
+enum output_format {
+	FORMAT_TREE,
+	FORMAT_JSON,
+	FORMAT_REPORT,
+	FORMAT_DOT,
+	FORMAT_CHROME,
+	FORMAT_FOLDED,
+	FORMAT_FLAMEGRAPH,
+};
+
+/* --max-depth's default: deep enough for any real program's stack, shallow
+ * enough that a million-deep recursion prints megabytes, not terabytes. */
+#define DEFAULT_MAX_DEPTH 256
+
+/* report: --sort=KEY */
+enum report_sort { SORT_TOTAL, SORT_CALLS, SORT_SELF, SORT_AVG, SORT_MAX,
+		   SORT_NAME };
+
+struct filters;
+
+struct options {
+	enum output_format format;
+	bool srcline;
+	bool per_thread;
+	bool no_duration;
+	bool serial_ids; /* --thread-ids=serial */
+	bool progress;   /* a progress line on stderr (a terminal) */
+	enum report_sort sort;
+	bool weight_calls;        /* folded, flamegraph: --weight=calls */
+	/* tree, folded: --max-depth, 0 for none.  Deeper calls stay in the
+	 * output, but so that its size stays linear in the trace's: the tree
+	 * indents no further and shows the depth, folded stacks end in one
+	 * "[deeper]" frame that holds the deeper calls' weight. */
+	size_t max_depth;
+	struct filters *filters;  /* filter.c; NULL when there is none */
+	struct resolve_options resolve;
+};
+
+/* ---------------------------------------------------------------------------
+ * Names of (function, call site) pairs (symtab.c)
+ * ------------------------------------------------------------------------ */
+
+/* A function address in one module epoch: its name and what the outputs
+ * cache about it.  88 bytes: the resolver's answer is kept here and not in
+ * the resolver's cache too (resolve_function_uncached); its strings are
+ * the resolver's. */
+struct func {
+	uint64_t addr;
+	struct resolve_info info;
+	size_t name_len;
+	/* Module events before its time: its names hold for an event of
+	 * the same epoch (symtab_pair_holds). */
+	uint32_t epoch;
+	uint32_t name_id; /* aggregate.c's interned name; 0 until asked */
+	bool has_params; /* the name ends in its parameter list already */
+	bool plain_name; /* the name needs no escaping in text output */
+	uint8_t filter_verdict; /* filter.c's, cached; 0 until asked */
+};
+
+struct pair_extra;
+
+/* What a DEFINE record names.  Interned: one per distinct (function, call
+ * site, module epoch), so events carry a pointer and names are looked up
+ * once per pair.  48 bytes: what only some pairs need (the call site's
+ * lookup, the --srcline text, an inlined copy's variants) is in `extra`,
+ * allocated when first needed (symtab.c); the module epoch is func's. */
+struct pair {
+	uint64_t fn;
+	uint64_t site;
+	uint64_t ticks;  /* when first seen: for the call site's lookup */
+	struct func *func;
+	struct pair_extra *extra; /* NULL until needed */
+	/* The function's frame at its entry hook (CFA minus the ENTRY's
+	 * stack pointer) in bytes, from a DEFINE; 0 if unknown.  inlined:
+	 * the hooks ran in the caller's code and frame. */
+	uint32_t frame;
+	bool inlined;
+};
+
+struct symtab;
+struct trace;
+
+/* full_names: --demangle=full, names may carry their parameter list. */
+struct symtab *symtab_new(struct resolver *r, bool full_names);
+void symtab_free(struct symtab *st);
+
+/* Declares that the modules changed at `ticks` (a MODULE or MODULE_GONE
+ * record): names resolved before and after may differ.  Call in any order,
+ * before the first symtab_pair. */
+void symtab_module_event(struct symtab *st, uint64_t ticks);
+
+struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
+			 uint64_t ticks);
+
+/* The pair to use for an event at `ticks` of a slot defined as p: p
+ * itself, or when modules were loaded or unloaded between p's definition
+ * and the event (a DEFINE takes the time of the record before it, which
+ * may precede a dlopen), the same addresses looked up at the event. */
+struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
+			       uint64_t ticks);
+
+/* The pair of the inlined copy p (p->inlined) when it runs in host
+ * function host_fn: the same call, whose call site is the inlined call's
+ * line in the source (DW_AT_call_file/line), or unknown when DWARF does
+ * not tell -- never its host's call site, which its hooks were given. */
+const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
+				       const struct pair *p, uint64_t host_fn);
+
+/* Whether p's names hold for an event at `ticks`: no module came or went
+ * between p's time and then. */
+bool symtab_pair_holds(const struct symtab *st, const struct pair *p,
+		       uint64_t ticks);
+const struct resolve_info *pair_site(struct symtab *st, const struct pair *p);
+/* The --srcline suffix of a pair (cached). */
+const char *pair_srcline(struct symtab *st, const struct pair *p,
+			 size_t *len);
+
+/* ---------------------------------------------------------------------------
+ * Calls (calls.c, replay.c) and the outputs' callbacks
+ * ------------------------------------------------------------------------ */
+
+enum close_kind {
+	CLOSE_RETURNED,     /* the exit was recorded */
+	CLOSE_NO_EXIT,      /* skipped by longjmp or an exception */
+	CLOSE_UNFINISHED,   /* still open at the end of the thread's data */
+	CLOSE_BEFORE_TRACE, /* exit of a call entered before the trace began */
+};
+
+struct values;
+
+struct frame {
+	const struct pair *pair;
+	uint64_t start;
+	uint64_t sp; /* 0 if unknown */
+	struct values *args; /* captured arguments, NULL if none */
+	size_t segment; /* the first open call on the same stack as this */
+};
+
+struct thread {
+	struct trace *trace;
+	const struct thread_info *info;
+	struct stream main, sig;
+	struct frame *stack;
+	size_t depth, cap;
+	char id_text[48]; /* the tid column, already formatted */
+	size_t id_len;
+	uint64_t id;      /* the thread id shown (tid or serial) */
+	uint64_t next_ticks; /* time of the next event, while merging */
+	/* Calls left open on other stacks when the thread switched away
+	 * (coroutines): closed as "no exit recorded", reopened if it comes
+	 * back.  At most one per stack. */
+	struct suspended *suspended;
+	size_t n_suspended;
+	/* The arguments and return value of the call an output callback is
+	 * given (values.h); NULL when not captured. */
+	const struct values *args, *retval;
+	/* The entry an output callback is given reopens a call suspended
+	 * on another stack: its entry was shown before. */
+	bool resumed;
+	/* The next call pushed starts a stack of its own (calls.c). */
+	bool new_stack;
+	/* Per-thread state of the filter and of the output, theirs to
+	 * allocate on first use (NULL until then) and to free. */
+	void *filter_state, *output_state;
+};
+
+struct output;
+
+/* A marker, a tracepoint hit or recording switched off or on: shown in
+ * place, between calls. */
+struct note {
+	uint64_t ticks;
+	const char *tracepoint; /* its name; NULL for ctrace_mark() */
+	const char *text;       /* the message, or "recording off"... */
+	size_t text_len;
+	bool control;           /* text is the recorder's, not the user's */
+};
+
+struct output_ops {
+	void (*begin_trace)(struct output *o, struct trace *t);
+	/* entry of a call that has callees */
+	void (*entry)(struct output *o, struct thread *th, const struct pair *p,
+		      uint64_t ticks, size_t depth);
+	/* a call whose exit is the thread's next event */
+	void (*leaf)(struct output *o, struct thread *th, const struct pair *p,
+		     uint64_t start, uint64_t end, size_t depth);
+	/* optional, else entry(): a call open in the thread from the start,
+	 * entered in the parent process before fork() (shown there) */
+	void (*inherit)(struct output *o, struct thread *th,
+			const struct pair *p, uint64_t start, size_t depth);
+	/* end of a call that had callees; start/end per kind */
+	void (*close)(struct output *o, struct thread *th, const struct pair *p,
+		      uint64_t start, uint64_t end, size_t depth,
+		      enum close_kind kind);
+	void (*lost)(struct output *o, struct thread *th, uint64_t count,
+		     unsigned reason, size_t depth);
+	/* optional: aggregating formats leave it NULL */
+	void (*note)(struct output *o, struct thread *th, const struct note *n,
+		     size_t depth);
+	void (*end_trace)(struct output *o, struct trace *t);
+	void (*finish)(struct output *o);
+};
+
+struct output {
+	const struct output_ops *ops;
+	/* Whether a call without callees comes as one leaf() rather than
+	 * entry() and close(): the leaf is reported at its entry's place in
+	 * time, its exit read ahead. */
+	bool leaves;
+	/* Replaying only to learn which calls are open: no values decoded. */
+	bool stack_only;
+	/* Call sites are shown: an inlined copy's is looked up in DWARF. */
+	bool call_sites;
+	const struct options *opts;
+	struct outbuf *out;
+	size_t n_traces; /* how many TRACE arguments */
+	void *state;
+};
+
+/* A call open from the thread's start: the output's inherit(), else its
+ * entry(). */
+static inline void output_inherit(struct output *o, struct thread *th,
+				  const struct pair *p, uint64_t start,
+				  size_t depth)
+{
+	if (o->ops->inherit)
+		o->ops->inherit(o, th, p, start, depth);
+	else
+		o->ops->entry(o, th, p, start, depth);
+}
+
+void output_tree_init(struct output *o);
+void output_json_init(struct output *o);
+void output_report_init(struct output *o);
+void output_dot_init(struct output *o);
+void output_chrome_init(struct output *o);
+void output_folded_init(struct output *o);
+void output_flamegraph_init(struct output *o);
+
+/* One thread's events to calls (calls.c).  with_pid: the thread column
+ * reads PID/TID (several processes shown). */
+void thread_init(struct thread *th, struct trace *t,
+		 const struct thread_info *ti, const struct options *opts,
+		 bool with_pid);
+/* A fork()ed child's first thread: opens the calls it inherited. */
+void thread_inherit(struct output *o, struct thread *th);
+/* Handles the thread's next event (there is one: thread_peek). */
+void thread_step(struct output *o, struct thread *th);
+/* Closes what is still open as unfinished and frees the thread. */
+void thread_finish(struct output *o, struct thread *th);
+
+/* The earlier head of the thread's two streams, NULL at their end; ties
+ * go to the main stream, whose events the signal handler interrupted. */
+static inline struct event *thread_peek(struct thread *th)
+{
+	if (!th->main.has_head)
+		return th->sig.has_head ? &th->sig.head : NULL;
+	if (!th->sig.has_head || th->main.head.ticks <= th->sig.head.ticks)
+		return &th->main.head;
+	return &th->sig.head;
+}
+
+/* Replays the traces' events through the output, all on one timeline
+ * (replay.c). */
+void calls_replay(struct trace **traces, size_t n_traces, struct output *o);
+
+/* Finds, for each fork()ed child among the traces whose parent's trace is
+ * there too, the calls it inherited open (trace.inherited). */
+void calls_inherit(struct trace **traces, size_t n_traces);
+
+/* A progress line on stderr (progress.c), when opts->progress and the
+ * replay takes more than a second: calls.c counts events down and calls
+ * progress_tick() at zero. */
+extern uint32_t progress_countdown;
+void progress_start(bool enabled, struct trace **traces, size_t n_traces,
+		    const struct thread *threads, size_t n_threads);
+void progress_tick(void);
+void progress_end(void);
+
+/* ---------------------------------------------------------------------------
+ * Filters (filter.c)
+ * ------------------------------------------------------------------------ */
+
+struct filters *filters_new(void);
+void filters_free(struct filters *f);
+
+/* One command-line option: its getopt code ('F', 'N', 'H', 'D', 't', or
+ * the long-only codes below) and its value.  Returns NULL, or a message
+ * for usage_error() with one %s for the value. */
+enum {
+	FILTER_OPT_MATCH = 0x1000,
+	FILTER_OPT_TID,
+	FILTER_OPT_TIME_RANGE,
+};
+const char *filters_option(struct filters *f, int code, const char *value);
+
+/* Compiles the patterns once every option is known (--match may come
+ * last).  Returns NULL, or a message with one %s and sets *what. */
+const char *filters_ready(struct filters *f, const char **what);
+
+/* An output that shows `inner` only the calls the filters keep. */
+struct output *filter_wrap(struct filters *f, struct output *inner);
+
+#endif /* CTRACE_SYMBOLIZER_REPLAY_H */

@@ -1,0 +1,259 @@
+/* trace.h -- the trace stage: a trace file read into plain data.
+ *
+ *   reader.c   the header, the chunk index, chunks read on demand
+ *   meta.c     the META chunks: process, modules, threads, command line
+ *   stream.c   one stream's records decoded into events
+ *   payload.c  the ARGS, ARGS_SHORT and RETVAL payloads decoded
+ *
+ * The contract: decoding needs nothing but the file and ctrace_format.h.
+ * It resolves no address and reads no debug information; its events carry
+ * the raw addresses of their (function, call site) pair and their raw
+ * payload bytes, which the replay stage names (resolve/) and interprets
+ * (values/).  A damaged input is reported with its file and offset
+ * (trace_error), and decoding goes on with what can be trusted.
+ *
+ * Memory depends on the number of threads and chunks (a few dozen bytes
+ * per chunk), never on the length of the trace.
+ */
+#ifndef CTRACE_SYMBOLIZER_TRACE_H
+#define CTRACE_SYMBOLIZER_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctrace_format.h"
+#include "leb128.h"
+#include "util.h"
+
+struct options;
+struct resolver;
+struct symtab;
+struct frame;
+
+/* ---------------------------------------------------------------------------
+ * Trace files (reader.c, meta.c)
+ * ------------------------------------------------------------------------ */
+
+struct chunk_ref {
+	uint64_t offset; /* of the chunk header in the file */
+	uint64_t seq;
+	uint64_t base_time;
+	uint32_t thread;
+	uint32_t tid;
+	uint16_t kind;
+	uint16_t header_size;
+	uint32_t size; /* bytes present in the file (< chunk_size: cut short) */
+};
+
+/* A run of chunk_refs: one stream, in sequence order. */
+struct chunk_span {
+	const struct chunk_ref *first;
+	size_t n;
+};
+
+struct thread_info {
+	uint32_t serial;
+	uint32_t tid;
+	char *name; /* from the THREAD record, or NULL */
+	struct chunk_span events;
+	struct chunk_span signal;
+};
+
+struct trace_module {
+	char *path;
+	uint64_t start, end, bias;
+	uint8_t build_id[64];
+	size_t build_id_len;
+};
+
+struct trace {
+	const char *path;
+	char *owned_path; /* path, when the trace owns it */
+	int fd;
+	uint64_t file_size;
+	struct ctrace_file_header hdr;
+
+	/* Chunk index, sorted by (thread, kind, seq); META first. */
+	struct chunk_ref *chunks;
+	size_t n_chunks;
+	/* The largest chunk_ref.size: what a chunk buffer needs, never more
+	 * than the file holds whatever chunk_size claims. */
+	uint32_t max_chunk_bytes;
+	struct chunk_span meta;
+	struct thread_info *threads; /* by serial */
+	size_t n_threads;
+
+	/* Stack pointers wrap at the pointer size. */
+	uint64_t sp_mask;
+
+	/* Clock: ns since the start = (ticks - base_ticks) * ns_per_tick. */
+	bool ticks_are_ns;
+	double ns_per_tick;
+
+	/* Metadata */
+	char *exe;
+	uint32_t pid, ppid;
+	struct trace_module *modules; /* as recorded, for the JSON header */
+	size_t n_modules;
+	char *argv;      /* the command line, NUL-separated; or NULL */
+	size_t argv_len;
+
+	/* ns from the start of the earliest of the traces shown together to
+	 * this one's (0 when alone): trace_ns() counts from there. */
+	int64_t time_offset;
+
+	struct resolver *resolver;
+	struct symtab *symtab;
+
+	/* Lost events seen in LOST records while decoding. */
+	uint64_t lost_recorded;
+	unsigned lost_reasons; /* bit (1 << reason) for each reason seen */
+
+	bool damaged; /* an error was reported: exit status 1 */
+	unsigned n_errors;
+	bool quiet; /* read a second time: its errors were reported once */
+
+	/* A fork()ed child: the calls its parent's thread had open at the
+	 * fork, outermost first (calls_inherit()), which the child's thread
+	 * `inherited_tid` returns through. */
+	struct frame *inherited;
+	size_t n_inherited;
+	uint32_t inherited_tid;
+};
+
+/* Reports a damaged input, "ctrace-symbolize: FILE: MSG at offset N", and
+ * marks the trace damaged.  offset (uint64_t)-1 leaves out " at offset". */
+void trace_error(struct trace *t, uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#define NO_OFFSET UINT64_MAX
+
+/* Opens and indexes a trace, reads its metadata and sets up the resolver.
+ * Returns 0, or -1 when nothing of the file can be used (reported unless
+ * `quiet`: a trace read only for what it tells about another). */
+int trace_open(struct trace *t, const char *path, const struct options *o,
+	       bool quiet);
+void trace_close(struct trace *t);
+
+/* Reads the META chunks (meta.c). */
+void trace_read_meta(struct trace *t);
+
+/* Reads `size` bytes of a chunk; returns 0 or -1 (reported). */
+int trace_read_chunk(struct trace *t, const struct chunk_ref *c, void *buf);
+
+static inline int64_t trace_ns(const struct trace *t, uint64_t ticks)
+{
+	int64_t d = (int64_t)(ticks - t->hdr.base_ticks);
+	return t->time_offset +
+	       (t->ticks_are_ns ? d : (int64_t)((double)d * t->ns_per_tick));
+}
+
+static inline uint64_t trace_duration(const struct trace *t, uint64_t start,
+				      uint64_t end)
+{
+	if (end <= start)
+		return 0;
+	return t->ticks_are_ns ? end - start
+			       : (uint64_t)((double)(end - start) *
+						    t->ns_per_tick + 0.5);
+}
+
+/* Total lost events: see the definition. */
+uint64_t trace_lost_events(const struct trace *t);
+/* "no space left on device", ...; "" when none recorded. */
+const char *lost_reason_text(unsigned reason);
+
+/* ---------------------------------------------------------------------------
+ * Event streams (stream.c)
+ * ------------------------------------------------------------------------ */
+
+enum event_kind {
+	EV_ENTRY,
+	EV_EXIT,
+	EV_LOST,
+	EV_THREAD_END,
+	EV_MARK,    /* extra: the MARK payload after its time */
+	EV_CONTROL, /* reason: enum ctrace_control, count: its scope */
+};
+
+struct event {
+	uint64_t ticks;
+	const struct pair *pair; /* ENTRY, EXIT */
+	/* ENTRY: the stack pointer, 0 if unknown; EXIT: where a STACK record
+	 * put it (another stack than the previous ENTRY's), else 0 */
+	uint64_t sp;
+	uint64_t count;          /* LOST */
+	uint8_t reason;          /* LOST */
+	uint8_t kind;            /* enum event_kind */
+	/* ENTRY: its ARGS payload; EXIT: its RETVAL payload (malloc'd,
+	 * owned by whoever holds the event; NULL when none). */
+	uint8_t *extra;
+	size_t extra_len;
+};
+
+/* Decodes the chunks of one stream, one at a time, with one event of
+ * lookahead in `head`. */
+struct stream {
+	struct trace *trace;
+	const struct chunk_ref *next_chunk, *chunks_end;
+	const struct chunk_ref *chunk; /* being decoded */
+	uint8_t *buf;
+	const uint8_t *pos, *end;
+	uint64_t time;
+	uint64_t sp;      /* of the chunk's previous ENTRY or STACK record */
+	uint64_t exit_sp; /* from a STACK record, for the next EXIT; or 0 */
+	bool has_head;
+	struct event head;
+	const struct pair *slots[CTRACE_PAIR_SLOTS];
+};
+
+void stream_init(struct stream *s, struct trace *t, struct chunk_span span);
+void stream_fini(struct stream *s);
+/* Decodes the next event into s->head; false at the end of the stream. */
+bool stream_advance(struct stream *s);
+
+/* ---------------------------------------------------------------------------
+ * ARGS, ARGS_SHORT and RETVAL payloads (payload.c)
+ * ------------------------------------------------------------------------ */
+
+/* The payloads decoded into plain data: no DWARF, no resolver, only
+ * ctrace_format.h's layout.  values/ turns the result into values with the
+ * program's DWARF. */
+/* An ARGS payload, decoded.  Blocks point into the payload. */
+#define CAPTURE_MAX_REGS 16
+#define CAPTURE_MAX_BLOCKS 32
+struct capture_block {
+	uint64_t addr;
+	size_t len;
+	const uint8_t *bytes;
+};
+
+struct capture {
+	uint64_t pc, sp, cfa;
+	int nregs;
+	uint8_t regno[CAPTURE_MAX_REGS];
+	uint64_t regval[CAPTURE_MAX_REGS];
+	size_t nblocks;
+	struct capture_block blocks[CAPTURE_MAX_BLOCKS];
+};
+
+/* Decodes an ARGS payload; 0, or -1 if it is malformed. */
+int capture_parse(const uint8_t *p, size_t len, struct capture *c);
+/* Copies n captured bytes at addr; false if any of them was not saved. */
+bool capture_read(const struct capture *c, uint64_t addr, void *out,
+		  size_t n);
+
+/* An ARGS_SHORT payload in the ARGS layout (malloc'd; NULL if it is
+ * malformed), given its ENTRY's function and stack pointer; addr_mask
+ * makes sums wrap at the trace's pointer size. */
+uint8_t *args_expand_short(const uint8_t *p, size_t len, uint64_t fn,
+			   uint64_t sp, uint64_t addr_mask, size_t *out_len);
+
+/* The compact RETVAL payload p (its state byte has CTRACE_RETVAL_COMPACT)
+ * spread into the full layout full (CTRACE_RETVAL_PAYLOAD bytes); *have:
+ * the CTRACE_RETVAL_* fields it holds.  0, or -1 if it is malformed. */
+int retval_expand(const uint8_t *p, size_t len, uint8_t *full,
+		  unsigned *have);
+
+#endif /* CTRACE_SYMBOLIZER_TRACE_H */

@@ -1,0 +1,156 @@
+/* util.h -- what every stage of the symbolizer uses: allocation that
+ * stops the program when memory runs out, messages, unaligned loads, the
+ * buffered output, the escaping of names for each output format and the
+ * output file written whole or not at all.
+ *
+ * Nothing here knows a trace, a call or a format: util/ depends on no
+ * other folder of the symbolizer, and every other folder may use it.
+ */
+#ifndef CTRACE_SYMBOLIZER_UTIL_H
+#define CTRACE_SYMBOLIZER_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "pool.h"
+
+#define PROGRAM_NAME "ctrace-symbolize"
+
+/* ---------------------------------------------------------------------------
+ * Small helpers (util.c)
+ * ------------------------------------------------------------------------ */
+
+void *must_malloc(size_t size);
+void *must_calloc(size_t n, size_t size);
+void *must_realloc(void *p, size_t n, size_t size); /* n * size, checked */
+char *must_strndup(const char *s, size_t n);
+/* pool_add and id_table_reserve (pool.h) that stop the program when they
+ * cannot. */
+void *must_pool_add(struct pool *p);
+void must_reserve(struct id_table *t, size_t n, id_hash_fn hash,
+		  const void *ctx);
+
+/* Prints "ctrace-symbolize: MSG" (with ": strerror" when errnum != 0). */
+void warn_msg(int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Unaligned native-order loads. */
+static inline uint64_t load_u64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static inline uint32_t load_u32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+/* ---------------------------------------------------------------------------
+ * Buffered output (outbuf.c)
+ * ------------------------------------------------------------------------ */
+
+#define OUTBUF_SIZE (64 * 1024)
+
+struct outbuf {
+	int fd;           /* -1: flushes go to mem instead */
+	const char *name; /* for error messages */
+	int error;        /* errno of the first failed write, or 0 */
+	size_t len;
+	char *mem;
+	size_t mem_len, mem_cap;
+	char buf[OUTBUF_SIZE];
+};
+
+void outbuf_init(struct outbuf *o, int fd, const char *name);
+/* An outbuf that collects everything in o->mem (after a flush). */
+void outbuf_init_memory(struct outbuf *o);
+void outbuf_free_memory(struct outbuf *o);
+void outbuf_flush(struct outbuf *o);
+void outbuf_write_slow(struct outbuf *o, const void *p, size_t n);
+
+static inline void outbuf_write(struct outbuf *o, const void *p, size_t n)
+{
+	if (n > OUTBUF_SIZE - o->len) {
+		outbuf_write_slow(o, p, n);
+		return;
+	}
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+}
+
+static inline void outbuf_str(struct outbuf *o, const char *s)
+{
+	outbuf_write(o, s, strlen(s));
+}
+
+static inline void outbuf_putc(struct outbuf *o, char c)
+{
+	if (o->len == OUTBUF_SIZE)
+		outbuf_flush(o);
+	o->buf[o->len++] = c;
+}
+
+/* Room for n (<= OUTBUF_SIZE) bytes at the end of the buffer. */
+static inline char *outbuf_reserve(struct outbuf *o, size_t n)
+{
+	if (n > OUTBUF_SIZE - o->len)
+		outbuf_flush(o);
+	return o->buf + o->len;
+}
+
+void outbuf_spaces(struct outbuf *o, size_t n);
+
+/* Names and messages from the traced program, escaped so that the output
+ * stays valid for its format whatever bytes they hold (escape.c). */
+enum escape_mode {
+	ESCAPE_TEXT,   /* tree, report: \n \t \r \0 \\ \xHH */
+	ESCAPE_FOLDED, /* text, and ';' */
+	ESCAPE_DOT,    /* text, inside a quoted DOT string */
+	ESCAPE_XML,    /* text, with XML's entities */
+	ESCAPE_JSON,   /* inside a JSON string; not UTF-8 becomes U+FFFD */
+};
+void outbuf_escaped(struct outbuf *o, const char *s, size_t n,
+		    enum escape_mode mode);
+/* True if outbuf_escaped would change s. */
+bool escape_needed(const char *s, size_t n, enum escape_mode mode);
+/* A JSON string with its quotes. */
+void outbuf_json_str(struct outbuf *o, const char *s, size_t n);
+/* Byte c inside a C literal quoted by quote (0: none) at out: itself if
+ * printable ASCII, else \n \t \r \0 \\ \' \" or \xHH.  Returns the
+ * length (1 to 4). */
+size_t escape_c_byte(unsigned char c, char quote, char out[4]);
+void outbuf_u64(struct outbuf *o, uint64_t v);
+void outbuf_i64(struct outbuf *o, int64_t v);
+
+/* Decimal digits of v at dst (at least 20 bytes); returns their count. */
+size_t format_u64(char *dst, uint64_t v);
+
+/* The tree's duration column: exactly 10 characters for anything below
+ * 1000 s ("  0.412 us", " 12.000 ms", "  1.500  s"). Returns the length. */
+size_t format_duration(char *dst, uint64_t ns);
+
+/* ---------------------------------------------------------------------------
+ * The file named by -o (outfile.c)
+ * ------------------------------------------------------------------------ */
+
+struct outfile {
+	const char *path;
+	char *tmp; /* written here, renamed to path at the end; or NULL */
+	int fd;
+};
+
+/* Opens path for writing, refusing one of the n inputs (same device and
+ * inode).  Returns the descriptor, or -1 after a message. */
+int outfile_open(struct outfile *f, const char *path, char *const *inputs,
+		 size_t n_inputs);
+/* Closes it; a complete output takes path's place, an incomplete one is
+ * removed.  Returns 0, or -1 after a message. */
+int outfile_close(struct outfile *f, bool complete);
+
+#endif /* CTRACE_SYMBOLIZER_UTIL_H */
