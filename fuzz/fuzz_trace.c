@@ -5,9 +5,9 @@
  * the metadata (meta.c), the streams' decoding (stream.c), calls and the
  * merge of threads (calls.c), captured values (values.c), the filters
  * (a set chosen by the input's last byte) and every output format,
- * written to /dev/null.  Only the resolver is a
- * stand-in (stub_resolve.c): a fuzzed trace's module paths must not be
- * opened.  Built by fuzz/Makefile.inc with -fsanitize=fuzzer,address,
+ * written to /dev/null.  The resolver is the real one, given none of the
+ * trace's modules (symtab_attach's open_modules false): a fuzzed trace's
+ * module paths must not be opened, and decoding needs no resolver.  Built by fuzz/Makefile.inc with -fsanitize=fuzzer,address,
  * undefined; fuzz/run-fuzz.sh runs it.
  */
 #define _GNU_SOURCE
@@ -18,7 +18,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "replay.h"
 #include "output.h"
 #include "values.h"
 
@@ -113,7 +112,8 @@ static void symbolize(const char *path, void (*init)(struct output *),
 		shown = filter_wrap(opts.filters, &output);
 
 	for (size_t i = 0; i < copies; i++)
-		if (trace_open(&traces[n], path, &opts, false) == 0) {
+		if (trace_open(&traces[n], path, false) == 0) {
+			symtab_attach(&traces[n], &opts.resolve, false);
 			ptrs[n] = &traces[n];
 			n++;
 		}
@@ -130,8 +130,10 @@ static void symbolize(const char *path, void (*init)(struct output *),
 	for (size_t i = 0; i < n; i++)
 		shown->ops->end_trace(shown, ptrs[i]);
 	shown->ops->finish(shown);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		symtab_detach(ptrs[i]);
 		trace_close(ptrs[i]);
+	}
 	values_reset();
 	filters_free(opts.filters);
 }

@@ -12,8 +12,8 @@
 #
 # The sources are built with the fuzzer's flags into
 # fuzz/work/libsymbolize.a, which each target links: the linker takes
-# from it only what the target needs (fuzz_trace's stub resolver stands in
-# for the real one, so resolve.c is not taken).
+# from it only what the target needs.  fuzz_trace gives the resolver none
+# of the trace's modules, so that it opens no path a fuzzed trace names.
 #
 # fuzz_trace starts from the seed corpus fuzz/corpus (real traces) plus
 # what earlier runs found (fuzz/work/corpus in the build tree); fuzz_elf
@@ -120,8 +120,7 @@ run() {
 }
 
 # The trace target: every format and filter on the seed traces.
-build fuzz_trace "$top_srcdir/fuzz/fuzz_trace.c" \
-	"$top_srcdir/fuzz/stub_resolve.c"
+build fuzz_trace "$top_srcdir/fuzz/fuzz_trace.c"
 
 # The binary target: the real resolver, libdw and the plan maker (with
 # libbfd) on binaries built from the test programs, byte-flipped.

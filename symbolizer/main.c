@@ -406,11 +406,12 @@ static void open_parents(struct trace ***traces, size_t *n,
 		if (!path)
 			continue;
 		p = must_calloc(1, sizeof *p);
-		if (trace_open(p, path, opts, true) < 0) {
+		if (trace_open(p, path, true) < 0) {
 			free(p);
 			free(path);
 			continue;
 		}
+		symtab_attach(p, &opts->resolve, true);
 		p->owned_path = path;
 		*traces = must_realloc(*traces, *n + 1, sizeof **traces);
 		(*traces)[(*n)++] = p;
@@ -479,10 +480,11 @@ int main(int argc, char **argv)
 	traces = must_calloc(n_paths + 1, sizeof *traces);
 	trace_ptrs = must_calloc(n_paths + 1, sizeof *trace_ptrs);
 	for (size_t i = 0; i < n_paths; i++) {
-		if (trace_open(&traces[n_traces], paths[i], &opts, false) < 0) {
+		if (trace_open(&traces[n_traces], paths[i], false) < 0) {
 			status = 1;
 			continue;
 		}
+		symtab_attach(&traces[n_traces], &opts.resolve, true);
 		trace_ptrs[n_traces] = &traces[n_traces];
 		n_traces++;
 	}
@@ -514,8 +516,10 @@ int main(int argc, char **argv)
 			status = 1;
 	}
 	shown->ops->finish(shown);
-	for (size_t i = 0; i < n_all; i++)
+	for (size_t i = 0; i < n_all; i++) {
+		symtab_detach(trace_ptrs[i]);
 		trace_close(trace_ptrs[i]);
+	}
 	for (size_t i = n_traces; i < n_all; i++)
 		free(trace_ptrs[i]);
 	values_reset();

@@ -21,9 +21,16 @@
 #include "replay.h"
 #include "values.h"
 
+/* The stream's next event, named. */
+static inline void advance(struct stream *s)
+{
+	if (stream_advance(s))
+		symtab_name_head(s);
+}
+
 static inline void thread_consume(struct thread *th, const struct event *ev)
 {
-	stream_advance(ev == &th->main.head ? &th->main : &th->sig);
+	advance(ev == &th->main.head ? &th->main : &th->sig);
 }
 
 void thread_init(struct thread *th, struct trace *t,
@@ -57,8 +64,8 @@ void thread_init(struct thread *th, struct trace *t,
 
 	stream_init(&th->main, t, ti->events);
 	stream_init(&th->sig, t, ti->signal);
-	stream_advance(&th->main);
-	stream_advance(&th->sig);
+	advance(&th->main);
+	advance(&th->sig);
 }
 
 /* ---------------------------------------------------------------------------

@@ -114,6 +114,18 @@ struct pair {
 struct symtab;
 struct trace;
 
+/* Sets up t->resolver and t->symtab from the trace's modules, in the order
+ * the trace recorded them.  open_modules false gives the resolver none of
+ * them, so that no path the trace names is opened: every address is then
+ * named by its value. */
+void symtab_attach(struct trace *t, const struct resolve_options *ro,
+		   bool open_modules);
+/* Frees them; before trace_close. */
+void symtab_detach(struct trace *t);
+/* Names s->head, just decoded: its pair, from the slot's cached pair when
+ * it still holds at the event's time. */
+void symtab_name_head(struct stream *s);
+
 /* full_names: --demangle=full, names may carry their parameter list. */
 struct symtab *symtab_new(struct resolver *r, bool full_names);
 void symtab_free(struct symtab *st);

@@ -2,7 +2,8 @@
  *
  * Every DEFINE record of every chunk names a pair; interning them here means
  * an event carries a pointer, and each distinct function address is resolved
- * once.  Addresses are keyed with their module epoch, the number of module
+ * once.  The trace stage decodes the raw addresses; symtab_name_head gives
+ * each event its pair, through the stream's per-slot cache.  Addresses are keyed with their module epoch, the number of module
  * loads and unloads before the event: after a dlclose, the same address
  * may belong to another library.  A slot's pair is checked against the
  * time of every event that uses it (symtab_pair_holds), so a name always
@@ -18,6 +19,8 @@
 
 #include "dwinfo.h"
 #include "replay.h"
+
+#include <errno.h>
 
 struct symtab {
 	struct resolver *resolver;
@@ -313,4 +316,93 @@ const char *pair_srcline(struct symtab *st, const struct pair *cp, size_t *len)
 	}
 	*len = x->srcline_len;
 	return x->srcline;
+}
+
+/* ---------------------------------------------------------------------------
+ * A trace's names
+ * ------------------------------------------------------------------------ */
+
+/* Resolver messages quote paths read from the trace: a damaged one must
+ * not break the one-line-per-message rule of stderr. */
+static void resolver_error(void *data, const char *msg, int errnum)
+{
+	struct outbuf clean;
+
+	(void)data;
+	/* paths come from the trace: escaped as in the text outputs */
+	outbuf_init_memory(&clean);
+	outbuf_escaped(&clean, msg, strlen(msg), ESCAPE_TEXT);
+	outbuf_putc(&clean, '\0');
+	outbuf_flush(&clean);
+	warn_msg(errnum, "%s", clean.mem);
+	outbuf_free_memory(&clean);
+}
+
+void symtab_attach(struct trace *t, const struct resolve_options *ro,
+		   bool open_modules)
+{
+	t->resolver = resolver_new(ro, resolver_error, t);
+	if (!t->resolver) {
+		warn_msg(ENOMEM, "%s", t->path);
+		exit(1);
+	}
+	t->symtab = symtab_new(t->resolver,
+			       ro->demangle == RESOLVE_DEMANGLE_FULL);
+	for (size_t i = 0; i < t->n_module_events; i++) {
+		const struct trace_module_event *e = &t->module_events[i];
+		const struct trace_module *m;
+		symtab_module_event(t->symtab, e->ticks);
+		if (!open_modules)
+			continue;
+		if (e->gone) {
+			resolver_remove_module(t->resolver, e->start, e->ticks);
+			continue;
+		}
+		m = &t->modules[e->module];
+		if (resolver_add_module(t->resolver, m->path, m->bias, m->start,
+					m->end,
+					m->build_id_len ? m->build_id : NULL,
+					m->build_id_len, e->ticks) < 0) {
+			warn_msg(0, "out of memory");
+			exit(1);
+		}
+	}
+}
+
+void symtab_detach(struct trace *t)
+{
+	if (t->symtab)
+		symtab_free(t->symtab);
+	if (t->resolver)
+		resolver_free(t->resolver);
+	t->symtab = NULL;
+	t->resolver = NULL;
+}
+
+void symtab_name_head(struct stream *s)
+{
+	struct event *ev = &s->head;
+	struct symtab *st = s->trace->symtab;
+	const struct pair *p;
+
+	if (ev->kind != EV_ENTRY && ev->kind != EV_EXIT)
+		return;
+	p = s->named[ev->slot];
+	if (!p) {
+		struct pair *q = symtab_pair(st, ev->fn, ev->site, ev->defined);
+		/* The first frame a DEFINE gave stays: a pair's entries may
+		 * come from several frames (a copy inlined into functions
+		 * called from one site), and which of them a later chunk's
+		 * DEFINE saw depends on where chunks and slot collisions
+		 * fell, not on the program. */
+		if (q->frame == 0 && ev->frame) {
+			q->frame = ev->frame;
+			q->inlined = ev->inlined;
+		}
+		p = q;
+	}
+	if (!symtab_pair_holds(st, p, ev->ticks))
+		p = symtab_pair_moved(st, p, ev->ticks);
+	s->named[ev->slot] = p;
+	ev->pair = p;
 }

@@ -1,12 +1,13 @@
 /* meta.c -- the metadata stream: the process, its modules and threads.
  *
- * Read completely before any event, since names depend on it: modules go to
- * the resolver (and, by their times, to the symbol table's epochs), thread
- * records give threads their kernel ids and names.
+ * Read completely before any event, since names depend on it: modules and
+ * their unloading are kept in the order of the records (the replay stage
+ * gives them to the resolver and, by their times, to the pair table's
+ * epochs), thread records give threads their kernel ids and names.
  */
 #include <stdlib.h>
 
-#include "replay.h"
+#include "trace.h"
 
 static struct thread_info *find_thread(struct trace *t, uint32_t serial)
 {
@@ -24,8 +25,8 @@ static struct thread_info *find_thread(struct trace *t, uint32_t serial)
 	return NULL;
 }
 
-/* Keeps a MODULE record's path (taking it) and identity for the JSON
- * header. */
+/* Keeps a MODULE record's path (taking it) and identity, for the JSON
+ * header and the resolver. */
 static void record_module(struct trace *t, char *path, const uint8_t *p,
 			  size_t id_len)
 {
@@ -41,6 +42,16 @@ static void record_module(struct trace *t, char *path, const uint8_t *p,
 	m->build_id_len = id_len < sizeof m->build_id ? id_len
 						      : sizeof m->build_id;
 	memcpy(m->build_id, p + 33, m->build_id_len);
+}
+
+static void record_module_event(struct trace *t, uint64_t ticks,
+				uint64_t start, size_t module, bool gone)
+{
+	t->module_events = must_realloc(t->module_events,
+					t->n_module_events + 1,
+					sizeof *t->module_events);
+	t->module_events[t->n_module_events++] = (struct trace_module_event){
+		.ticks = ticks, .start = start, .module = module, .gone = gone};
 }
 
 /* One record's payload; returns false when it is too short (reported). */
@@ -66,23 +77,15 @@ static bool meta_record(struct trace *t, unsigned type, const uint8_t *p,
 			break;
 		path = must_strndup((const char *)p + 33 + id_len,
 				len - 33 - id_len);
-		if (resolver_add_module(t->resolver, path, load_u64(p + 8),
-					load_u64(p + 16), load_u64(p + 24),
-					id_len ? p + 33 : NULL, id_len,
-					load_u64(p)) < 0) {
-			warn_msg(0, "out of memory");
-			exit(1);
-		}
 		record_module(t, path, p, id_len);
-		symtab_module_event(t->symtab, load_u64(p));
+		record_module_event(t, load_u64(p), 0, t->n_modules - 1,
+				    false);
 		return true;
 	}
 	case CTRACE_REC_MODULE_GONE:
 		if (len < 16)
 			break;
-		resolver_remove_module(t->resolver, load_u64(p + 8),
-				       load_u64(p));
-		symtab_module_event(t->symtab, load_u64(p));
+		record_module_event(t, load_u64(p), load_u64(p + 8), 0, true);
 		return true;
 	case CTRACE_REC_THREAD: {
 		struct thread_info *ti;

@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "replay.h"
+#include "trace.h"
 
 /* Chunks larger than this are refused rather than allocated: a stream keeps
  * one chunk in memory, and the recorder's chunks are far smaller. */
@@ -451,24 +451,7 @@ static void build_streams(struct trace *t)
  * Opening and closing
  * ------------------------------------------------------------------------ */
 
-/* Resolver messages quote paths read from the trace: a damaged one must
- * not break the one-line-per-message rule of stderr. */
-static void resolver_error(void *data, const char *msg, int errnum)
-{
-	struct outbuf clean;
-
-	(void)data;
-	/* paths come from the trace: escaped as in the text outputs */
-	outbuf_init_memory(&clean);
-	outbuf_escaped(&clean, msg, strlen(msg), ESCAPE_TEXT);
-	outbuf_putc(&clean, '\0');
-	outbuf_flush(&clean);
-	warn_msg(errnum, "%s", clean.mem);
-	outbuf_free_memory(&clean);
-}
-
-int trace_open(struct trace *t, const char *path, const struct options *o,
-	       bool quiet)
+int trace_open(struct trace *t, const char *path, bool quiet)
 {
 	struct stat st;
 
@@ -497,13 +480,6 @@ int trace_open(struct trace *t, const char *path, const struct options *o,
 	build_streams(t);
 	report_no_events(t);
 
-	t->resolver = resolver_new(&o->resolve, resolver_error, t);
-	if (!t->resolver) {
-		warn_msg(ENOMEM, "%s", path);
-		exit(1);
-	}
-	t->symtab = symtab_new(t->resolver, o->resolve.demangle ==
-							    RESOLVE_DEMANGLE_FULL);
 	trace_read_meta(t);
 	return 0;
 fail:
@@ -514,10 +490,6 @@ fail:
 
 void trace_close(struct trace *t)
 {
-	if (t->symtab)
-		symtab_free(t->symtab);
-	if (t->resolver)
-		resolver_free(t->resolver);
 	for (size_t i = 0; i < t->n_threads; i++)
 		free(t->threads[i].name);
 	free(t->threads);
@@ -526,6 +498,7 @@ void trace_close(struct trace *t)
 	for (size_t i = 0; i < t->n_modules; i++)
 		free(t->modules[i].path);
 	free(t->modules);
+	free(t->module_events);
 	free(t->argv);
 	free(t->inherited);
 	free(t->owned_path);

@@ -10,8 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "replay.h"
-#include "values.h"
+#include "trace.h"
 
 void stream_init(struct stream *s, struct trace *t, struct chunk_span span)
 {
@@ -110,6 +109,7 @@ static bool load_next_chunk(struct stream *s)
 		s->sp = 0;
 		s->exit_sp = 0;
 		memset(s->slots, 0, sizeof s->slots);
+		memset(s->named, 0, sizeof s->named);
 		return true;
 	}
 	free(s->buf);
@@ -130,7 +130,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 	struct trace *t = s->trace;
 	uint64_t len, count;
 	unsigned type, slot;
-	struct pair *pair;
+	struct stream_slot *sl;
 
 	if (end - p < 2)
 		goto past;
@@ -149,22 +149,20 @@ static bool extended(struct stream *s, const uint8_t *p)
 			corrupt(s, rec, "bad pair slot %u", slot);
 			return false;
 		}
-		pair = symtab_pair(t->symtab, load_u64(p + 1), load_u64(p + 9),
-				   s->time);
-		/* An ENTRY's DEFINE may add the frame.  The first one
-		 * stays: a pair's entries may come from several frames (a
-		 * copy inlined into functions called from one site), and
-		 * which of them a later chunk's DEFINE saw depends on where
-		 * chunks and slot collisions fell, not on the program. */
+		sl = &s->slots[slot];
+		*sl = (struct stream_slot){.fn = load_u64(p + 1),
+					   .site = load_u64(p + 9),
+					   .defined = s->time,
+					   .set = true};
+		/* An ENTRY's DEFINE may add the frame (which the replay
+		 * stage keeps when the pair has none yet). */
 		p += 17;
-		if (pair->frame == 0 && p < s->pos &&
-		    ctrace__uleb_get(&p, s->pos, &count) == 0 &&
+		if (p < s->pos && ctrace__uleb_get(&p, s->pos, &count) == 0 &&
 		    count >= 2 && count < (64u << 20)) {
-			pair->frame = (uint32_t)(count / 2 *
-					       t->hdr.pointer_size);
-			pair->inlined = count & 1;
+			sl->frame = (uint32_t)(count / 2 * t->hdr.pointer_size);
+			sl->inlined = count & 1;
 		}
-		s->slots[slot] = pair;
+		s->named[slot] = NULL;
 		return false;
 	case CTRACE_REC_STACK: {
 		int64_t words;
@@ -251,7 +249,7 @@ static void attach_extra(struct stream *s, struct event *ev)
 		return; /* left to the main loop to report */
 	if (short_args) {
 		size_t n = 0;
-		ev->extra = args_expand_short(p, len, ev->pair->fn, ev->sp,
+		ev->extra = args_expand_short(p, len, ev->fn, ev->sp,
 					      s->trace->sp_mask, &n);
 		if (ev->extra == NULL) /* shown as not captured */
 			ev->extra = must_malloc(1);
@@ -270,7 +268,7 @@ bool stream_advance(struct stream *s)
 
 	for (;;) {
 		const uint8_t *p = s->pos;
-		const struct pair *pair;
+		const struct stream_slot *sl;
 		uint64_t delta;
 		uint8_t tag;
 
@@ -291,8 +289,8 @@ bool stream_advance(struct stream *s)
 				return s->has_head = true;
 			continue;
 		}
-		pair = s->slots[tag & 0x7f];
-		if (!pair) {
+		sl = &s->slots[tag & 0x7f];
+		if (!sl->set) {
 			corrupt(s, p, "pair slot %u used before its definition",
 				tag & 0x7fu);
 			continue;
@@ -328,11 +326,14 @@ bool stream_advance(struct stream *s)
 		}
 		s->pos = p;
 		s->time += delta;
-		if (!symtab_pair_holds(s->trace->symtab, pair, s->time))
-			pair = s->slots[tag & 0x7f] = symtab_pair_moved(
-				s->trace->symtab, pair, s->time);
 		ev->ticks = s->time;
-		ev->pair = pair;
+		ev->fn = sl->fn;
+		ev->site = sl->site;
+		ev->defined = sl->defined;
+		ev->frame = sl->frame;
+		ev->inlined = sl->inlined;
+		ev->slot = tag & 0x7f;
+		ev->pair = NULL;
 		attach_extra(s, ev);
 		return s->has_head = true;
 	}

@@ -26,7 +26,7 @@
 #include "leb128.h"
 #include "util.h"
 
-struct options;
+struct pair;
 struct resolver;
 struct symtab;
 struct frame;
@@ -67,6 +67,15 @@ struct trace_module {
 	size_t build_id_len;
 };
 
+/* A module loaded (MODULE: modules[module]) or unloaded (MODULE_GONE: the
+ * one that started at `start`) at `ticks`. */
+struct trace_module_event {
+	uint64_t ticks;
+	uint64_t start;
+	size_t module;
+	bool gone;
+};
+
 struct trace {
 	const char *path;
 	char *owned_path; /* path, when the trace owns it */
@@ -96,6 +105,11 @@ struct trace {
 	uint32_t pid, ppid;
 	struct trace_module *modules; /* as recorded, for the JSON header */
 	size_t n_modules;
+	/* Every MODULE and MODULE_GONE record, in the order of the META
+	 * stream: what the replay stage tells the resolver and the pair
+	 * table (symtab_attach). */
+	struct trace_module_event *module_events;
+	size_t n_module_events;
 	char *argv;      /* the command line, NUL-separated; or NULL */
 	size_t argv_len;
 
@@ -103,6 +117,8 @@ struct trace {
 	 * this one's (0 when alone): trace_ns() counts from there. */
 	int64_t time_offset;
 
+	/* The names of the trace's addresses: set up and freed by the
+	 * replay stage (symtab_attach, symtab_detach), never used here. */
 	struct resolver *resolver;
 	struct symtab *symtab;
 
@@ -129,11 +145,10 @@ void trace_error(struct trace *t, uint64_t offset, const char *fmt, ...)
 
 #define NO_OFFSET UINT64_MAX
 
-/* Opens and indexes a trace, reads its metadata and sets up the resolver.
- * Returns 0, or -1 when nothing of the file can be used (reported unless
- * `quiet`: a trace read only for what it tells about another). */
-int trace_open(struct trace *t, const char *path, const struct options *o,
-	       bool quiet);
+/* Opens and indexes a trace and reads its metadata.  Returns 0, or -1
+ * when nothing of the file can be used (reported unless `quiet`: a trace
+ * read only for what it tells about another). */
+int trace_open(struct trace *t, const char *path, bool quiet);
 void trace_close(struct trace *t);
 
 /* Reads the META chunks (meta.c). */
@@ -179,7 +194,17 @@ enum event_kind {
 
 struct event {
 	uint64_t ticks;
-	const struct pair *pair; /* ENTRY, EXIT */
+	/* ENTRY, EXIT: the pair as its slot's DEFINE record gave it: the
+	 * function's and the call site's addresses, the DEFINE's time, and
+	 * the function's frame at its entry hook in bytes (0 if unknown;
+	 * inlined: the hooks ran in the caller's frame). */
+	uint64_t fn, site, defined;
+	uint32_t frame;
+	bool inlined;
+	uint8_t slot;
+	/* ENTRY, EXIT: NULL from the decoder; the replay stage names the
+	 * event (symtab_name_head). */
+	const struct pair *pair;
 	/* ENTRY: the stack pointer, 0 if unknown; EXIT: where a STACK record
 	 * put it (another stack than the previous ENTRY's), else 0 */
 	uint64_t sp;
@@ -205,7 +230,14 @@ struct stream {
 	uint64_t exit_sp; /* from a STACK record, for the next EXIT; or 0 */
 	bool has_head;
 	struct event head;
-	const struct pair *slots[CTRACE_PAIR_SLOTS];
+	struct stream_slot {
+		uint64_t fn, site, defined;
+		uint32_t frame;
+		bool inlined, set;
+	} slots[CTRACE_PAIR_SLOTS];
+	/* The replay stage's cache of each slot's pair, which decoding
+	 * clears when the slot is defined again (or a chunk begins). */
+	const struct pair *named[CTRACE_PAIR_SLOTS];
 };
 
 void stream_init(struct stream *s, struct trace *t, struct chunk_span span);
