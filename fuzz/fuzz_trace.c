@@ -123,13 +123,13 @@ static void symbolize(const char *path, void (*init)(struct output *),
 	calls_inherit(ptrs, n);
 	for (size_t i = 0; i < n; i++) {
 		ptrs[i]->time_offset = (int64_t)i;
-		shown->ops->begin_trace(shown, ptrs[i]);
+		output_begin_trace(shown, ptrs[i]);
 	}
 	if (n)
 		calls_replay(ptrs, n, shown);
 	for (size_t i = 0; i < n; i++)
-		shown->ops->end_trace(shown, ptrs[i]);
-	shown->ops->finish(shown);
+		output_end_trace(shown, ptrs[i]);
+	output_finish(shown);
 	for (size_t i = 0; i < n; i++) {
 		symtab_detach(ptrs[i]);
 		trace_close(ptrs[i]);

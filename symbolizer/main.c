@@ -498,24 +498,24 @@ int main(int argc, char **argv)
 	if (opts.per_thread) {
 		/* one thread after another, so one process after another */
 		for (size_t i = 0; i < n_traces; i++) {
-			shown->ops->begin_trace(shown, trace_ptrs[i]);
+			output_begin_trace(shown, trace_ptrs[i]);
 			calls_replay(trace_ptrs + i, 1, shown);
-			shown->ops->end_trace(shown, trace_ptrs[i]);
+			output_end_trace(shown, trace_ptrs[i]);
 		}
 	} else {
 		for (size_t i = 0; i < n_traces; i++)
-			shown->ops->begin_trace(shown, trace_ptrs[i]);
+			output_begin_trace(shown, trace_ptrs[i]);
 		if (n_traces)
 			calls_replay(trace_ptrs, n_traces, shown);
 		for (size_t i = 0; i < n_traces; i++)
-			shown->ops->end_trace(shown, trace_ptrs[i]);
+			output_end_trace(shown, trace_ptrs[i]);
 	}
 	for (size_t i = 0; i < n_traces; i++) {
 		report_lost(trace_ptrs[i]);
 		if (trace_ptrs[i]->damaged)
 			status = 1;
 	}
-	shown->ops->finish(shown);
+	output_finish(shown);
 	for (size_t i = 0; i < n_all; i++) {
 		symtab_detach(trace_ptrs[i]);
 		trace_close(trace_ptrs[i]);

@@ -279,11 +279,6 @@ static void chrome_note(struct output *o, struct thread *th,
 	outbuf_putc(o->out, '}');
 }
 
-static void chrome_end_trace(struct output *o, struct trace *t)
-{
-	(void)o, (void)t;
-}
-
 /* Always a complete document, even when no trace could be read. */
 static void chrome_finish(struct output *o)
 {
@@ -308,7 +303,6 @@ static const struct output_ops chrome_ops = {
 	.close = chrome_close,
 	.lost = chrome_lost,
 	.note = chrome_note,
-	.end_trace = chrome_end_trace,
 	.finish = chrome_finish,
 };
 

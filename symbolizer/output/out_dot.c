@@ -121,11 +121,6 @@ static void dot_finish(struct output *o)
 	callstats_free(cs);
 }
 
-static void dot_begin_trace(struct output *o, struct trace *t)
-{
-	(void)o, (void)t;
-}
-
 static void dot_entry(struct output *o, struct thread *th,
 		      const struct pair *p, uint64_t ticks, size_t depth)
 {
@@ -152,24 +147,10 @@ static void dot_close(struct output *o, struct thread *th,
 	callstats_close(&ds->cs, th, p, start, end, depth, kind);
 }
 
-static void dot_lost(struct output *o, struct thread *th, uint64_t count,
-		     unsigned reason, size_t depth)
-{
-	(void)o, (void)th, (void)count, (void)reason, (void)depth;
-}
-
-static void dot_end_trace(struct output *o, struct trace *t)
-{
-	(void)o, (void)t;
-}
-
 static const struct output_ops dot_ops = {
-	.begin_trace = dot_begin_trace,
 	.entry = dot_entry,
 	.leaf = dot_leaf,
 	.close = dot_close,
-	.lost = dot_lost,
-	.end_trace = dot_end_trace,
 	.finish = dot_finish,
 };
 

@@ -23,10 +23,6 @@
 #define CHAR_WIDTH (FONT_SIZE * 0.59) /* of an average Verdana letter */
 #define MIN_SHARE 0.001
 
-struct flame_state {
-	struct paths ps;
-};
-
 void put_xml_str(struct outbuf *out, const char *s, size_t n)
 {
 	outbuf_escaped(out, s, n, ESCAPE_XML);
@@ -102,8 +98,7 @@ static void put_frame(struct outbuf *out, const char *name, size_t len,
 
 static void flame_finish(struct output *o)
 {
-	struct flame_state *fs = o->state;
-	struct paths *ps = &fs->ps;
+	struct paths *ps = o->state;
 	struct outbuf *out = o->out;
 	bool by_calls = o->opts->weight_calls;
 	uint64_t *total = must_calloc(ps->n, sizeof *total);
@@ -189,65 +184,19 @@ static void flame_finish(struct output *o)
 	paths_free(ps);
 }
 
-static void flame_begin_trace(struct output *o, struct trace *t)
-{
-	(void)o, (void)t;
-}
-
-static void flame_entry(struct output *o, struct thread *th,
-			const struct pair *p, uint64_t ticks, size_t depth)
-{
-	struct flame_state *fs = o->state;
-
-	(void)ticks;
-	paths_entry(&fs->ps, th, p, depth);
-}
-
-static void flame_leaf(struct output *o, struct thread *th,
-		       const struct pair *p, uint64_t start, uint64_t end,
-		       size_t depth)
-{
-	struct flame_state *fs = o->state;
-
-	paths_leaf(&fs->ps, th, p, start, end, depth);
-}
-
-static void flame_close(struct output *o, struct thread *th,
-			const struct pair *p, uint64_t start, uint64_t end,
-			size_t depth, enum close_kind kind)
-{
-	struct flame_state *fs = o->state;
-
-	paths_close(&fs->ps, th, p, start, end, depth, kind);
-}
-
-static void flame_lost(struct output *o, struct thread *th, uint64_t count,
-		       unsigned reason, size_t depth)
-{
-	(void)o, (void)th, (void)count, (void)reason, (void)depth;
-}
-
-static void flame_end_trace(struct output *o, struct trace *t)
-{
-	(void)o, (void)t;
-}
-
 static const struct output_ops flame_ops = {
-	.begin_trace = flame_begin_trace,
-	.entry = flame_entry,
-	.leaf = flame_leaf,
-	.close = flame_close,
-	.lost = flame_lost,
-	.end_trace = flame_end_trace,
+	.entry = paths_entry,
+	.leaf = paths_leaf,
+	.close = paths_close,
 	.finish = flame_finish,
 };
 
 void output_flamegraph_init(struct output *o)
 {
-	static struct flame_state state;
+	static struct paths ps;
 
-	paths_init(&state.ps);
+	paths_init(&ps);
 	o->ops = &flame_ops;
 	o->leaves = true;
-	o->state = &state;
+	o->state = &ps;
 }

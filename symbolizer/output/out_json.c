@@ -116,12 +116,6 @@ static void put_call(struct outbuf *out, const char *sep, struct thread *th,
 	outbuf_putc(out, '}');
 }
 
-static void json_entry(struct output *o, struct thread *th,
-		       const struct pair *p, uint64_t ticks, size_t depth)
-{
-	(void)o, (void)th, (void)p, (void)ticks, (void)depth;
-}
-
 static void json_leaf(struct output *o, struct thread *th,
 		      const struct pair *p, uint64_t start, uint64_t end,
 		      size_t depth)
@@ -153,12 +147,6 @@ static void json_close(struct output *o, struct thread *th,
 	case CLOSE_BEFORE_TRACE:
 		break;
 	}
-}
-
-static void json_lost(struct output *o, struct thread *th, uint64_t count,
-		      unsigned reason, size_t depth)
-{
-	(void)o, (void)th, (void)count, (void)reason, (void)depth;
 }
 
 static void json_note(struct output *o, struct thread *th,
@@ -236,10 +224,8 @@ static void json_finish(struct output *o)
 
 static const struct output_ops json_ops = {
 	.begin_trace = json_begin_trace,
-	.entry = json_entry,
 	.leaf = json_leaf,
 	.close = json_close,
-	.lost = json_lost,
 	.note = json_note,
 	.end_trace = json_end_trace,
 	.finish = json_finish,

@@ -354,11 +354,6 @@ static void put_table(struct outbuf *out, const struct stat_row *rows,
 	}
 }
 
-static void report_begin_trace(struct output *o, struct trace *t)
-{
-	(void)o, (void)t;
-}
-
 static void report_entry(struct output *o, struct thread *th,
 			 const struct pair *p, uint64_t ticks, size_t depth)
 {
@@ -384,17 +379,6 @@ static void report_close(struct output *o, struct thread *th,
 	struct report_state *rs = o->state;
 
 	callstats_close(&rs->cs, th, p, start, end, depth, kind);
-}
-
-static void report_lost(struct output *o, struct thread *th, uint64_t count,
-			unsigned reason, size_t depth)
-{
-	(void)o, (void)th, (void)count, (void)reason, (void)depth;
-}
-
-static void report_end_trace(struct output *o, struct trace *t)
-{
-	(void)o, (void)t;
 }
 
 static void put_thread_title(struct outbuf *out, const struct agg_thread *at,
@@ -446,12 +430,9 @@ static void report_finish(struct output *o)
 }
 
 static const struct output_ops report_ops = {
-	.begin_trace = report_begin_trace,
 	.entry = report_entry,
 	.leaf = report_leaf,
 	.close = report_close,
-	.lost = report_lost,
-	.end_trace = report_end_trace,
 	.finish = report_finish,
 };
 

@@ -5,6 +5,7 @@
  *               one file per format, each an output_*_init() filling a
  *               struct output with its callbacks (replay.h)
  *   aggregate.c what the summarizing formats share (below)
+ *   paths.c     the call paths of folded stacks and flame graphs
  *   json_header.c  the processes in the JSON document's header
  *
  * The contract: an output is given calls by the replay stage, in time
@@ -208,7 +209,7 @@ void callstats_close(struct callstats *cs, struct thread *th,
 struct stat_row *callstats_by_name(struct callstats *cs, size_t *n);
 
 /* ---------------------------------------------------------------------------
- * Call paths (out_folded.c; out_flamegraph.c uses them too)
+ * Call paths (paths.c): folded stacks and flame graphs
  * ------------------------------------------------------------------------ */
 
 /* A trie of the call paths that occurred: node = (parent node, function
@@ -229,11 +230,13 @@ struct paths {
 
 void paths_init(struct paths *ps);
 void paths_free(struct paths *ps);
-void paths_entry(struct paths *ps, struct thread *th, const struct pair *p,
-		 size_t depth);
-void paths_leaf(struct paths *ps, struct thread *th, const struct pair *p,
+/* The output callbacks of both formats: o->state is their struct paths,
+ * o->leaves true. */
+void paths_entry(struct output *o, struct thread *th, const struct pair *p,
+		 uint64_t ticks, size_t depth);
+void paths_leaf(struct output *o, struct thread *th, const struct pair *p,
 		uint64_t start, uint64_t end, size_t depth);
-void paths_close(struct paths *ps, struct thread *th, const struct pair *p,
+void paths_close(struct output *o, struct thread *th, const struct pair *p,
 		 uint64_t start, uint64_t end, size_t depth,
 		 enum close_kind kind);
 

@@ -155,7 +155,7 @@ static void unwind(struct output *o, struct thread *th, size_t keep,
 	while (th->depth > keep) {
 		struct frame *f = &th->stack[--th->depth];
 		th->args = f->args;
-		o->ops->close(o, th, f->pair, f->start, ticks, th->depth, kind);
+		output_close(o, th, f->pair, f->start, ticks, th->depth, kind);
 		th->args = NULL;
 		values_free(f->args);
 		f->args = NULL;
@@ -227,7 +227,7 @@ static void resume(struct output *o, struct thread *th, size_t which,
 
 	th->resumed = true;
 	for (size_t i = 0; i < n; i++) {
-		o->ops->entry(o, th, s->frames[i].pair, ticks, th->depth);
+		output_entry(o, th, s->frames[i].pair, ticks, th->depth);
 		push(th, s->frames[i].pair, ticks, s->frames[i].sp, NULL);
 	}
 	th->resumed = false;
@@ -331,7 +331,7 @@ static void on_exit_event(struct output *o, struct thread *th,
 	/* Entered before the trace: recording switched on inside the call,
 	 * or a fork()ed child whose parent's trace is not at hand.  The open
 	 * calls are left open. */
-	o->ops->close(o, th, ev->pair, ev->ticks, ev->ticks, th->depth,
+	output_close(o, th, ev->pair, ev->ticks, ev->ticks, th->depth,
 		      CLOSE_BEFORE_TRACE);
 }
 
@@ -504,7 +504,7 @@ static void note(struct output *o, struct thread *th, const struct event *ev)
 		n.text = p;
 		n.text_len = (size_t)(end - p);
 	}
-	o->ops->note(o, th, &n, th->depth);
+	output_note(o, th, &n, th->depth);
 }
 
 /* An inlined copy's hooks run in its host's frame and are given the
@@ -551,7 +551,7 @@ void thread_step(struct output *o, struct thread *th)
 				? values_retval(th->trace, next->pair,
 						next->extra, next->extra_len)
 				: NULL;
-			o->ops->leaf(o, th, ev.pair, ev.ticks, next->ticks,
+			output_leaf(o, th, ev.pair, ev.ticks, next->ticks,
 				     th->depth);
 			values_free((struct values *)th->retval);
 			values_free(args);
@@ -560,7 +560,7 @@ void thread_step(struct output *o, struct thread *th)
 			next->extra = NULL;
 			thread_consume(th, next);
 		} else {
-			o->ops->entry(o, th, ev.pair, ev.ticks, th->depth);
+			output_entry(o, th, ev.pair, ev.ticks, th->depth);
 			push(th, ev.pair, ev.ticks, ev.sp, args);
 		}
 		th->new_stack = false; /* not taken by a leaf */
@@ -571,7 +571,7 @@ void thread_step(struct output *o, struct thread *th)
 		free(ev.extra);
 		break;
 	case EV_LOST:
-		o->ops->lost(o, th, ev.count, ev.reason, th->depth);
+		output_lost(o, th, ev.count, ev.reason, th->depth);
 		break;
 	case EV_THREAD_END:
 		unwind(o, th, 0, ev.ticks, CLOSE_UNFINISHED);

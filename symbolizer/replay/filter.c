@@ -340,7 +340,7 @@ static void flush(struct filters *f, struct thread *th, struct fthread *ft)
 		th->args = fr->args;
 		th->retval = NULL;
 		th->resumed = fr->resumed;
-		f->inner->ops->entry(f->inner, th, fr->pair, fr->start,
+		output_entry(f->inner, th, fr->pair, fr->start,
 				     fr->out_depth);
 		fr->emitted = true;
 	}
@@ -361,7 +361,7 @@ static void filter_begin_trace(struct output *o, struct trace *t)
 			if (id_names(f->ids[i], t, &t->threads[k]))
 				f->id_found[i] = true;
 	}
-	f->inner->ops->begin_trace(f->inner, t);
+	output_begin_trace(f->inner, t);
 }
 
 /* Takes a call's verdict and pushes its frame; NULL if it hides with its
@@ -451,7 +451,7 @@ static void filter_leaf(struct output *o, struct thread *th,
 	if (f->has_min && trace_duration(th->trace, start, end) < f->min_ns)
 		return;
 	flush(f, th, ft);
-	f->inner->ops->leaf(f->inner, th, p, start, end, out_depth);
+	output_leaf(f->inner, th, p, start, end, out_depth);
 }
 
 /* A call that was not entered in the trace: it shows when nothing would
@@ -466,7 +466,7 @@ static void close_before_trace(struct filters *f, struct thread *th,
 	    (v & (V_NOT | V_HIDE)) || (f->any_only && !(v & V_ONLY)) ||
 	    (f->has_depth && f->max_depth == 0))
 		return;
-	f->inner->ops->close(f->inner, th, p, start, end, 0,
+	output_close(f->inner, th, p, start, end, 0,
 			     CLOSE_BEFORE_TRACE);
 }
 
@@ -503,18 +503,18 @@ static void filter_close(struct output *o, struct thread *th,
 			return;
 		flush(f, th, ft); /* its callers */
 		if (kind == CLOSE_RETURNED && f->inner->leaves) {
-			f->inner->ops->leaf(f->inner, th, p, start, end,
+			output_leaf(f->inner, th, p, start, end,
 					    fr.out_depth);
 			return;
 		}
 		const struct values *retval = th->retval;
 		th->retval = NULL;
 		th->resumed = fr.resumed;
-		f->inner->ops->entry(f->inner, th, p, start, fr.out_depth);
+		output_entry(f->inner, th, p, start, fr.out_depth);
 		th->resumed = false; /* closes come from calls.c, never resumed */
 		th->retval = retval;
 	}
-	f->inner->ops->close(f->inner, th, p, start, end, fr.out_depth, kind);
+	output_close(f->inner, th, p, start, end, fr.out_depth, kind);
 }
 
 static void filter_lost(struct output *o, struct thread *th, uint64_t count,
@@ -527,7 +527,7 @@ static void filter_lost(struct output *o, struct thread *th, uint64_t count,
 	if (!ft->shown || ft->hidden)
 		return;
 	flush(f, th, ft);
-	f->inner->ops->lost(f->inner, th, count, reason,
+	output_lost(f->inner, th, count, reason,
 			    ft->depth ? ft->stack[ft->depth - 1].child_depth
 				      : 0);
 }
@@ -542,7 +542,7 @@ static void filter_note(struct output *o, struct thread *th,
 	if (!ft->shown || ft->hidden || f->inner->ops->note == NULL)
 		return;
 	flush(f, th, ft);
-	f->inner->ops->note(f->inner, th, n,
+	output_note(f->inner, th, n,
 			    ft->depth ? ft->stack[ft->depth - 1].child_depth
 				      : 0);
 }
@@ -551,7 +551,7 @@ static void filter_end_trace(struct output *o, struct trace *t)
 {
 	struct filters *f = o->state;
 
-	f->inner->ops->end_trace(f->inner, t);
+	output_end_trace(f->inner, t);
 }
 
 static void filter_finish(struct output *o)
@@ -563,7 +563,7 @@ static void filter_finish(struct output *o)
 			warn_msg(0, "--tid: no thread or process %llu in the "
 				 "trace", (unsigned long long)f->ids[i]);
 
-	f->inner->ops->finish(f->inner);
+	output_finish(f->inner);
 }
 
 static const struct output_ops filter_ops = {

@@ -222,6 +222,8 @@ struct note {
 	bool control;           /* text is the recorder's, not the user's */
 };
 
+/* What an output does with the calls, each callback optional (NULL:
+ * nothing to do), called through output_*() below. */
 struct output_ops {
 	void (*begin_trace)(struct output *o, struct trace *t);
 	/* entry of a call that has callees */
@@ -240,7 +242,8 @@ struct output_ops {
 		      enum close_kind kind);
 	void (*lost)(struct output *o, struct thread *th, uint64_t count,
 		     unsigned reason, size_t depth);
-	/* optional: aggregating formats leave it NULL */
+	/* aggregating formats leave it NULL, and the replay then does not
+	 * make the note */
 	void (*note)(struct output *o, struct thread *th, const struct note *n,
 		     size_t depth);
 	void (*end_trace)(struct output *o, struct trace *t);
@@ -263,8 +266,30 @@ struct output {
 	void *state;
 };
 
-/* A call open from the thread's start: the output's inherit(), else its
- * entry(). */
+/* The output's callbacks, as replay and the filters call them: a NULL
+ * callback has nothing to do; a NULL inherit() is the output's entry(). */
+static inline void output_begin_trace(struct output *o, struct trace *t)
+{
+	if (o->ops->begin_trace)
+		o->ops->begin_trace(o, t);
+}
+
+static inline void output_entry(struct output *o, struct thread *th,
+				const struct pair *p, uint64_t ticks,
+				size_t depth)
+{
+	if (o->ops->entry)
+		o->ops->entry(o, th, p, ticks, depth);
+}
+
+static inline void output_leaf(struct output *o, struct thread *th,
+			       const struct pair *p, uint64_t start,
+			       uint64_t end, size_t depth)
+{
+	if (o->ops->leaf)
+		o->ops->leaf(o, th, p, start, end, depth);
+}
+
 static inline void output_inherit(struct output *o, struct thread *th,
 				  const struct pair *p, uint64_t start,
 				  size_t depth)
@@ -272,7 +297,42 @@ static inline void output_inherit(struct output *o, struct thread *th,
 	if (o->ops->inherit)
 		o->ops->inherit(o, th, p, start, depth);
 	else
-		o->ops->entry(o, th, p, start, depth);
+		output_entry(o, th, p, start, depth);
+}
+
+static inline void output_close(struct output *o, struct thread *th,
+				const struct pair *p, uint64_t start,
+				uint64_t end, size_t depth,
+				enum close_kind kind)
+{
+	if (o->ops->close)
+		o->ops->close(o, th, p, start, end, depth, kind);
+}
+
+static inline void output_lost(struct output *o, struct thread *th,
+			       uint64_t count, unsigned reason, size_t depth)
+{
+	if (o->ops->lost)
+		o->ops->lost(o, th, count, reason, depth);
+}
+
+static inline void output_note(struct output *o, struct thread *th,
+			       const struct note *n, size_t depth)
+{
+	if (o->ops->note)
+		o->ops->note(o, th, n, depth);
+}
+
+static inline void output_end_trace(struct output *o, struct trace *t)
+{
+	if (o->ops->end_trace)
+		o->ops->end_trace(o, t);
+}
+
+static inline void output_finish(struct output *o)
+{
+	if (o->ops->finish)
+		o->ops->finish(o);
 }
 
 void output_tree_init(struct output *o);
