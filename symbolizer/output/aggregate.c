@@ -198,3 +198,29 @@ void agg_threads_free(struct agg_threads *ts)
 	ts->all = NULL;
 	ts->n = 0;
 }
+
+/* ---------------------------------------------------------------------------
+ * Shared text helpers
+ * ------------------------------------------------------------------------ */
+
+void put_xml_str(struct outbuf *out, const char *s, size_t n)
+{
+	outbuf_escaped(out, s, n, ESCAPE_XML);
+}
+
+void put_us(struct outbuf *out, int64_t ns)
+{
+	uint64_t v = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	char *p = outbuf_reserve(out, 32);
+	size_t n = 0;
+	unsigned frac = (unsigned)(v % 1000);
+
+	if (ns < 0)
+		p[n++] = '-';
+	n += format_u64(p + n, v / 1000);
+	p[n++] = '.';
+	p[n++] = (char)('0' + frac / 100);
+	p[n++] = (char)('0' + frac / 10 % 10);
+	p[n++] = (char)('0' + frac % 10);
+	out->len += n;
+}

@@ -38,23 +38,6 @@ struct chrome_thread {
 	uint64_t last;
 };
 
-void put_us(struct outbuf *out, int64_t ns)
-{
-	uint64_t v = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-	char *p = outbuf_reserve(out, 32);
-	size_t n = 0;
-	unsigned frac = (unsigned)(v % 1000);
-
-	if (ns < 0)
-		p[n++] = '-';
-	n += format_u64(p + n, v / 1000);
-	p[n++] = '.';
-	p[n++] = (char)('0' + frac / 100);
-	p[n++] = (char)('0' + frac / 10 % 10);
-	p[n++] = (char)('0' + frac % 10);
-	out->len += n;
-}
-
 static struct chrome_thread *cthread(struct output *o, struct thread *th)
 {
 	struct chrome_thread *ct = th->output_state;

@@ -23,11 +23,6 @@
 #define CHAR_WIDTH (FONT_SIZE * 0.59) /* of an average Verdana letter */
 #define MIN_SHARE 0.001
 
-void put_xml_str(struct outbuf *out, const char *s, size_t n)
-{
-	outbuf_escaped(out, s, n, ESCAPE_XML);
-}
-
 static void put_fmt(struct outbuf *out, const char *fmt, double v)
 {
 	char buf[64];

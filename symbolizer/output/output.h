@@ -5,6 +5,7 @@
  *               one file per format, each an output_*_init() filling a
  *               struct output with its callbacks (replay.h)
  *   aggregate.c what the summarizing formats share (below)
+ *   callstats.c the tables of the report and the call graph
  *   paths.c     the call paths of folded stacks and flame graphs
  *   json_header.c  the processes in the JSON document's header
  *
@@ -152,7 +153,7 @@ static inline struct agg_frame *agg_parent(struct agg_thread *at,
 }
 
 /* ---------------------------------------------------------------------------
- * Call statistics (out_report.c; out_dot.c uses them too)
+ * Call statistics (callstats.c): the report and the call graph
  * ------------------------------------------------------------------------ */
 
 /* One function, in one thread.  A call of a function already running in
@@ -249,12 +250,12 @@ void paths_children(const struct paths *ps, uint32_t **order,
  * Shared text helpers
  * ------------------------------------------------------------------------ */
 
-/* A JSON string with its quotes (out_chrome.c). */
+/* A JSON string with its quotes. */
 static inline void put_json_str(struct outbuf *out, const char *s, size_t n)
 {
 	outbuf_json_str(out, s, n);
 }
-/* Text escaped for XML (out_flamegraph.c). */
+/* Text escaped for XML. */
 void put_xml_str(struct outbuf *out, const char *s, size_t n);
 /* ns as microseconds with three decimals: "12.345". */
 void put_us(struct outbuf *out, int64_t ns);
