@@ -1,6 +1,6 @@
 /* ctrace_plan.h -- the capture plan file: its grammar and its limits.
  *
- * `ctrace-symbolize --make-plan PROGRAM...` writes it (symbolizer/plan.c)
+ * `ctrace-symbolize --make-plan PROGRAM...` writes it (symbolizer/values/plan.c)
  * from the programs' DWARF; the recorder reads it at start-up
  * (lib/plan.c), from CTRACE_PLAN or PROGRAM.ctrace-plan.  It tells the
  * recorder, for each call of the entry hook, what to save for the

@@ -23,7 +23,8 @@
 
 #include "dwinfo.h"
 #include "elfinfo.h"
-#include "replay.h"
+#include "resolve.h"
+#include "trace.h"
 #include "values.h"
 
 /* ---------------------------------------------------------------------------

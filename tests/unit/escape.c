@@ -1,5 +1,5 @@
 /* escape.c -- names and values made valid for each output format
- * (symbolizer/escape.c): control bytes, invalid UTF-8, newline, each
+ * (symbolizer/util/escape.c): control bytes, invalid UTF-8, newline, each
  * format's own specials; escape_needed agrees with what is written. */
 #include <string.h>
 

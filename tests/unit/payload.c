@@ -1,6 +1,6 @@
 /* payload.c -- the ARGS, ARGS_SHORT and compact RETVAL payloads, built
  * byte by byte as ctrace_format.h describes them (with the recorder's
- * LEB128 encoder), decoded by the symbolizer (symbolizer/payload.c). */
+ * LEB128 encoder), decoded by the symbolizer (symbolizer/trace/payload.c). */
 #include <stdlib.h>
 #include <string.h>
 
