@@ -335,14 +335,6 @@ static inline void output_finish(struct output *o)
 		o->ops->finish(o);
 }
 
-void output_tree_init(struct output *o);
-void output_json_init(struct output *o);
-void output_report_init(struct output *o);
-void output_dot_init(struct output *o);
-void output_chrome_init(struct output *o);
-void output_folded_init(struct output *o);
-void output_flamegraph_init(struct output *o);
-
 /* One thread's events to calls (calls.c).  with_pid: the thread column
  * reads PID/TID (several processes shown). */
 void thread_init(struct thread *th, struct trace *t,
