@@ -65,16 +65,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* the resolver: names and lines, inlined frames included */
 	struct resolve_options ro = {.demangle = RESOLVE_DEMANGLE_NAME};
-	struct resolver *r = resolver_new(&ro, quiet, NULL);
-	if (r != NULL && resolver_add_module(r, path, 0, 0, UINT64_MAX / 2,
-					     NULL, 0, 0) == 0) {
+	struct resolver *r = resolve_new(&ro, quiet, NULL);
+	if (r != NULL && resolve_add_module(r, path, 0, 0, UINT64_MAX / 2,
+					    NULL, 0, 0) == 0) {
 		for (unsigned i = 0; i < 64; i++) {
 			uint64_t a = address(data, size, i);
 			resolve_function(r, a, 1);
 			resolve_call_site(r, a + 5, 1);
 		}
 	}
-	resolver_free(r);
+	resolve_free(r);
 
 	/* what the value decoder asks libdw */
 	struct dw_module *m = dw_module(path);

@@ -1,9 +1,9 @@
 /* fuzz_trace.c -- libFuzzer target: the symbolizer on arbitrary bytes.
  *
  * The input is taken as a trace file and goes through everything
- * ctrace-symbolize does with one: the header and chunk index (reader.c),
+ * ctrace-symbolize does with one: the header and chunk index (trace.c),
  * the metadata (meta.c), the streams' decoding (stream.c), calls and the
- * merge of threads (calls.c), captured values (values.c), the filters
+ * merge of threads (thread.c), captured values (values.c), the filters
  * (a set chosen by the input's last byte) and every output format,
  * written to /dev/null.  The resolver is the real one, given none of the
  * trace's modules (symtab_attach's open_modules false): a fuzzed trace's
@@ -69,16 +69,16 @@ static struct filters *make_filters(unsigned which)
 
 	if (set[0] == NULL)
 		return NULL;
-	f = filters_new();
+	f = filter_new();
 	for (size_t i = 0; set[i] != NULL; i += 2) {
 		int code = set[i][0] == 'm'   ? FILTER_OPT_MATCH
 			   : set[i][0] == 'T' ? FILTER_OPT_TID
 			   : set[i][0] == 'R' ? FILTER_OPT_TIME_RANGE
 					      : set[i][0];
-		if (filters_option(f, code, set[i + 1]) != NULL)
+		if (filter_option(f, code, set[i + 1]) != NULL)
 			abort(); /* the sets above are valid */
 	}
-	if (filters_ready(f, &what) != NULL)
+	if (filter_ready(f, &what) != NULL)
 		abort();
 	return f;
 }
@@ -120,13 +120,13 @@ static void symbolize(const char *path, void (*init)(struct output *),
 	output.n_traces = n;
 	shown->n_traces = n;
 	/* copies of a forked child's trace are each other's parent */
-	calls_inherit(ptrs, n);
+	replay_inherit(ptrs, n);
 	for (size_t i = 0; i < n; i++) {
 		ptrs[i]->time_offset = (int64_t)i;
 		output_begin_trace(shown, ptrs[i]);
 	}
 	if (n)
-		calls_replay(ptrs, n, shown);
+		replay_run(ptrs, n, shown);
 	for (size_t i = 0; i < n; i++)
 		output_end_trace(shown, ptrs[i]);
 	output_finish(shown);
@@ -135,15 +135,15 @@ static void symbolize(const char *path, void (*init)(struct output *),
 		trace_close(ptrs[i]);
 	}
 	values_reset();
-	filters_free(opts.filters);
+	filter_free(opts.filters);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static void (*const formats[])(struct output *) = {
-		output_tree_init,   output_json_init,   output_report_init,
-		output_dot_init,    output_chrome_init, output_folded_init,
-		output_flamegraph_init,
+		out_tree_init,   out_json_init,   out_report_init,
+		out_dot_init,    out_chrome_init, out_folded_init,
+		out_flamegraph_init,
 	};
 	unsigned pick = size ? data[size - 1] : 0;
 	char path[64];
@@ -153,8 +153,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd = input_file(data, size, path, sizeof path);
 	if (fd < 0)
 		return 0;
-	symbolize(path, output_tree_init, false, false, 1, 0);
-	symbolize(path, output_tree_init, true, true, 2, pick);
+	symbolize(path, out_tree_init, false, false, 1, 0);
+	symbolize(path, out_tree_init, true, true, 2, pick);
 	/* every format, with and without filters, one thread at a time
 	 * or merged */
 	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)

@@ -78,7 +78,7 @@ static void add_directory(const char *dir, char ***list, size_t *n,
 	qsort(*list + first, *n - first, sizeof **list, name_cmp);
 }
 
-char **expand_inputs(char **args, size_t n_args, size_t *n, int *status)
+char **inputs_expand(char **args, size_t n_args, size_t *n, int *status)
 {
 	char **list = NULL;
 	struct stat st;
@@ -93,7 +93,7 @@ char **expand_inputs(char **args, size_t n_args, size_t *n, int *status)
 	return list;
 }
 
-void free_inputs(char **list, size_t n)
+void inputs_free(char **list, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(list[i]);
@@ -137,8 +137,8 @@ static size_t output_name_length(const char *name)
 	}
 }
 
-char *find_parent_trace(const char *child_path,
-			const struct ctrace_file_header *child)
+char *inputs_find_parent(const char *child_path,
+			 const struct ctrace_file_header *child)
 {
 	const char *slash = strrchr(child_path, '/');
 	const char *name = slash ? slash + 1 : child_path;

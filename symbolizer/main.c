@@ -244,8 +244,8 @@ static void parse_options(int argc, char **argv, struct options *opts,
 		case OPT_TIME_RANGE: {
 			const char *why;
 			if (!opts->filters)
-				opts->filters = filters_new();
-			why = filters_option(opts->filters, c, optarg);
+				opts->filters = filter_new();
+			why = filter_option(opts->filters, c, optarg);
 			if (why)
 				usage_error(why, optarg);
 			break;
@@ -305,7 +305,7 @@ static void parse_options(int argc, char **argv, struct options *opts,
 	if (optind >= argc)
 		usage_error("%s", "no trace file given");
 	if (opts->filters) {
-		const char *why = filters_ready(opts->filters, &bad);
+		const char *why = filter_ready(opts->filters, &bad);
 		if (why)
 			usage_error(why, bad);
 	}
@@ -328,7 +328,7 @@ static void report_lost(const struct trace *t)
 		if (!(t->lost_reasons & (1u << r)))
 			continue;
 		fprintf(stderr, "%s%s", first ? " (" : ", ",
-			lost_reason_text(r));
+			trace_lost_reason_text(r));
 		first = false;
 	}
 	fputs(first ? "\n" : ")\n", stderr);
@@ -379,7 +379,7 @@ static void align_clocks(struct trace **traces, size_t n)
 }
 
 /* True if the trace of `t`'s parent is among the n traces: by the same
- * test find_parent_trace() makes, so that no file is opened twice. */
+ * test inputs_find_parent() makes, so that no file is opened twice. */
 static bool has_parent(struct trace **traces, size_t n, const struct trace *t)
 {
 	for (size_t i = 0; i < n; i++)
@@ -402,7 +402,7 @@ static void open_parents(struct trace ***traces, size_t *n,
 		if (!(t->hdr.flags & CTRACE_FLAG_FORKED) ||
 		    has_parent(*traces, *n, t))
 			continue;
-		path = find_parent_trace(t->path, &t->hdr);
+		path = inputs_find_parent(t->path, &t->hdr);
 		if (!path)
 			continue;
 		p = must_calloc(1, sizeof *p);
@@ -435,12 +435,12 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &opts, &output_path);
 	/* Every trace (a directory gives all those in it), open together:
 	 * their threads go through one replay, on one timeline. */
-	paths = expand_inputs(argv + optind, (size_t)(argc - optind),
+	paths = inputs_expand(argv + optind, (size_t)(argc - optind),
 			      &n_paths, &status);
 	if (output_path) {
 		fd = outfile_open(&outfile, output_path, paths, n_paths);
 		if (fd < 0) {
-			free_inputs(paths, n_paths);
+			inputs_free(paths, n_paths);
 			return 1;
 		}
 	}
@@ -452,25 +452,25 @@ int main(int argc, char **argv)
 	output.n_traces = (size_t)(argc - optind);
 	switch (opts.format) {
 	case FORMAT_TREE:
-		output_tree_init(&output);
+		out_tree_init(&output);
 		break;
 	case FORMAT_JSON:
-		output_json_init(&output);
+		out_json_init(&output);
 		break;
 	case FORMAT_REPORT:
-		output_report_init(&output);
+		out_report_init(&output);
 		break;
 	case FORMAT_DOT:
-		output_dot_init(&output);
+		out_dot_init(&output);
 		break;
 	case FORMAT_CHROME:
-		output_chrome_init(&output);
+		out_chrome_init(&output);
 		break;
 	case FORMAT_FOLDED:
-		output_folded_init(&output);
+		out_folded_init(&output);
 		break;
 	case FORMAT_FLAMEGRAPH:
-		output_flamegraph_init(&output);
+		out_flamegraph_init(&output);
 		break;
 	}
 
@@ -494,19 +494,19 @@ int main(int argc, char **argv)
 	open_parents(&trace_ptrs, &n_all, &opts);
 	/* a parent read for its open calls counts too: they started first */
 	align_clocks(trace_ptrs, n_all);
-	calls_inherit(trace_ptrs, n_all);
+	replay_inherit(trace_ptrs, n_all);
 	if (opts.per_thread) {
 		/* one thread after another, so one process after another */
 		for (size_t i = 0; i < n_traces; i++) {
 			output_begin_trace(shown, trace_ptrs[i]);
-			calls_replay(trace_ptrs + i, 1, shown);
+			replay_run(trace_ptrs + i, 1, shown);
 			output_end_trace(shown, trace_ptrs[i]);
 		}
 	} else {
 		for (size_t i = 0; i < n_traces; i++)
 			output_begin_trace(shown, trace_ptrs[i]);
 		if (n_traces)
-			calls_replay(trace_ptrs, n_traces, shown);
+			replay_run(trace_ptrs, n_traces, shown);
 		for (size_t i = 0; i < n_traces; i++)
 			output_end_trace(shown, trace_ptrs[i]);
 	}
@@ -525,8 +525,8 @@ int main(int argc, char **argv)
 	values_reset();
 	free(traces);
 	free(trace_ptrs);
-	free_inputs(paths, n_paths);
-	filters_free(opts.filters);
+	inputs_free(paths, n_paths);
+	filter_free(opts.filters);
 
 	if (out.error) {
 		warn_msg(out.error, "%s: write error", out.name);

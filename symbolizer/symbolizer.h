@@ -10,14 +10,14 @@
 
 /* The trace files of the command line, a directory standing for every
  * trace in it (inputs.c).  Problems are reported and set *status to 1. */
-char **expand_inputs(char **args, size_t n_args, size_t *n, int *status);
-void free_inputs(char **list, size_t n);
+char **inputs_expand(char **args, size_t n_args, size_t *n, int *status);
+void inputs_free(char **list, size_t n);
 
 struct ctrace_file_header;
 /* The trace of the process that fork()ed the one whose header is `child`,
  * looked for next to it (same directory and output name): a malloc'd path,
  * or NULL. */
-char *find_parent_trace(const char *child_path,
-			const struct ctrace_file_header *child);
+char *inputs_find_parent(const char *child_path,
+			 const struct ctrace_file_header *child);
 
 #endif /* CTRACE_SYMBOLIZER_SYMBOLIZER_H */

@@ -15,19 +15,19 @@ void callstats_init(struct callstats *cs, bool with_edges)
 	memset(cs, 0, sizeof *cs);
 	cs->with_edges = with_edges;
 	if (with_edges) {
-		u64map_init(&cs->edge_index);
-		u64map_init(&cs->running_index);
+		agg_map_init(&cs->edge_index);
+		agg_map_init(&cs->running_index);
 	}
 }
 
 void callstats_free(struct callstats *cs)
 {
 	agg_threads_free(&cs->threads);
-	id_table_free(&cs->row_ids);
+	pool_ids_free(&cs->row_ids);
 	free(cs->rows);
 	if (cs->with_edges) {
-		u64map_free(&cs->edge_index);
-		u64map_free(&cs->running_index);
+		agg_map_free(&cs->edge_index);
+		agg_map_free(&cs->running_index);
 	}
 	free(cs->edges);
 	free(cs->running);
@@ -75,9 +75,9 @@ static struct stat_row *row_of(struct callstats *cs,
 static uint32_t edge_of(struct callstats *cs, uint32_t caller, uint32_t callee)
 {
 	bool fresh;
-	uint32_t *v = u64map_get(&cs->edge_index,
-				 (uint64_t)caller << 32 | callee,
-				 (uint32_t)cs->n_edges, &fresh);
+	uint32_t *v = agg_map_get(&cs->edge_index,
+				  (uint64_t)caller << 32 | callee,
+				  (uint32_t)cs->n_edges, &fresh);
 
 	if (fresh) {
 		if (cs->n_edges == cs->cap_edges) {
@@ -96,9 +96,9 @@ static uint32_t *running_of(struct callstats *cs, const struct agg_thread *at,
 			    uint32_t edge)
 {
 	bool fresh;
-	uint32_t *v = u64map_get(&cs->running_index,
-				 (uint64_t)(at->index + 1) << 32 | edge,
-				 (uint32_t)cs->n_running, &fresh);
+	uint32_t *v = agg_map_get(&cs->running_index,
+				  (uint64_t)(at->index + 1) << 32 | edge,
+				  (uint32_t)cs->n_running, &fresh);
 
 	if (fresh) {
 		if (cs->n_running == cs->cap_running) {
@@ -238,7 +238,7 @@ struct stat_row *callstats_by_name(struct callstats *cs, size_t *n)
 	}
 	free(slot);
 	/* the index is of the rows per thread, gone */
-	id_table_free(&cs->row_ids);
+	pool_ids_free(&cs->row_ids);
 	cs->n_rows = k;
 	*n = k;
 	return cs->rows;

@@ -73,8 +73,8 @@ static void put_argv(struct outbuf *out, const struct trace *t)
 	outbuf_putc(out, ']');
 }
 
-void json_put_process(struct outbuf *out, const struct trace *t,
-		      const struct options *opts)
+void json_header_put_process(struct outbuf *out, const struct trace *t,
+			     const struct options *opts)
 {
 	static const char hex[] = "0123456789abcdef";
 	const struct ctrace_file_header *h = &t->hdr;

@@ -68,7 +68,7 @@ static void event_start(struct output *o, const char *ph, uint32_t pid,
 	outbuf_u64(out, tid);
 	if (ns != INT64_MIN) {
 		outbuf_str(out, ", \"ts\": ");
-		put_us(out, ns);
+		agg_put_us(out, ns);
 	}
 }
 
@@ -180,7 +180,7 @@ static void chrome_leaf(struct output *o, struct thread *th,
 	cthread(o, th)->last = end;
 	event_start(o, "X", th->trace->pid, th->id, trace_ns(th->trace, start));
 	outbuf_str(o->out, ", \"dur\": ");
-	put_us(o->out, (int64_t)trace_duration(th->trace, start, end));
+	agg_put_us(o->out, (int64_t)trace_duration(th->trace, start, end));
 	put_name(o->out, p);
 	put_values(o->out, th->args, th->retval, NULL);
 	outbuf_putc(o->out, '}');
@@ -235,7 +235,7 @@ static void chrome_lost(struct output *o, struct thread *th, uint64_t count,
 
 	(void)depth;
 	snprintf(name, sizeof name, "ctrace: %llu events lost (%s)",
-		 (unsigned long long)count, lost_reason_text(reason));
+		 (unsigned long long)count, trace_lost_reason_text(reason));
 	event_start(o, "i", th->trace->pid, th->id,
 		    trace_ns(th->trace, ct->last));
 	outbuf_str(o->out, ", \"s\": \"t\", \"name\": ");
@@ -289,7 +289,7 @@ static const struct output_ops chrome_ops = {
 	.finish = chrome_finish,
 };
 
-void output_chrome_init(struct output *o)
+void out_chrome_init(struct output *o)
 {
 	static struct chrome_state state;
 

@@ -27,7 +27,7 @@ struct dot_state {
 static void put_duration_trimmed(struct outbuf *out, uint64_t ns)
 {
 	char buf[32];
-	size_t n = format_duration(buf, ns), i = 0;
+	size_t n = outbuf_format_duration(buf, ns), i = 0;
 
 	while (i < n && buf[i] == ' ')
 		i++;
@@ -154,7 +154,7 @@ static const struct output_ops dot_ops = {
 	.finish = dot_finish,
 };
 
-void output_dot_init(struct output *o)
+void out_dot_init(struct output *o)
 {
 	static struct dot_state state;
 

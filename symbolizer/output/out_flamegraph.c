@@ -55,10 +55,10 @@ static void put_label(struct outbuf *out, const char *name, size_t n,
 	if (fit < 3)
 		return;
 	if (n <= fit) {
-		put_xml_str(out, name, n);
+		agg_put_xml_str(out, name, n);
 		return;
 	}
-	put_xml_str(out, name, fit - 2);
+	agg_put_xml_str(out, name, fit - 2);
 	outbuf_str(out, "..");
 }
 
@@ -67,7 +67,7 @@ static void put_frame(struct outbuf *out, const char *name, size_t len,
 		      double y, double w)
 {
 	outbuf_str(out, "<g class=\"frame\"><title>");
-	put_xml_str(out, name, len);
+	agg_put_xml_str(out, name, len);
 	outbuf_str(out, " (");
 	outbuf_u64(out, weight);
 	outbuf_str(out, calls ? " calls, " : " ns, ");
@@ -186,7 +186,7 @@ static const struct output_ops flame_ops = {
 	.finish = flame_finish,
 };
 
-void output_flamegraph_init(struct output *o)
+void out_flamegraph_init(struct output *o)
 {
 	static struct paths ps;
 

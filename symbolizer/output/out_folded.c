@@ -123,7 +123,7 @@ static const struct output_ops folded_ops = {
 	.finish = folded_finish,
 };
 
-void output_folded_init(struct output *o)
+void out_folded_init(struct output *o)
 {
 	static struct paths ps;
 

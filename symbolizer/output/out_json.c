@@ -75,7 +75,7 @@ static void put_call(struct outbuf *out, const char *sep, struct thread *th,
 		     const uint64_t *duration, size_t depth)
 {
 	const struct resolve_info *fi = &p->func->info;
-	const struct resolve_info *si = pair_site(th->trace->symtab, p);
+	const struct resolve_info *si = symtab_pair_site(th->trace->symtab, p);
 
 	outbuf_str(out, sep);
 	outbuf_str(out, "{\"function\": ");
@@ -90,7 +90,7 @@ static void put_call(struct outbuf *out, const char *sep, struct thread *th,
 	outbuf_str(out, "\", \"call_site\": ");
 	if (si->src.file) {
 		char line[24];
-		size_t n = format_u64(line + 1, si->src.line);
+		size_t n = outbuf_format_u64(line + 1, si->src.line);
 		line[0] = ':';
 		outbuf_putc(out, '"');
 		outbuf_escaped(out, si->src.file, strlen(si->src.file),
@@ -213,7 +213,7 @@ static void json_finish(struct output *o)
 	for (size_t i = 0; i < js->n_traces; i++) {
 		if (i)
 			outbuf_putc(o->out, ',');
-		json_put_process(o->out, js->traces[i], o->opts);
+		json_header_put_process(o->out, js->traces[i], o->opts);
 	}
 	outbuf_str(o->out, js->n_traces ? "\n]}}\n" : "]}}\n");
 	outbuf_flush(o->out);
@@ -231,7 +231,7 @@ static const struct output_ops json_ops = {
 	.finish = json_finish,
 };
 
-void output_json_init(struct output *o)
+void out_json_init(struct output *o)
 {
 	static struct json_state state;
 

@@ -75,13 +75,13 @@ static void put_time(struct outbuf *out, uint64_t ns, bool known)
 		out->len += 10;
 		return;
 	}
-	out->len += format_duration(p, ns);
+	out->len += outbuf_format_duration(p, ns);
 }
 
 static void put_count(struct outbuf *out, uint64_t v)
 {
 	char digits[24];
-	size_t n = format_u64(digits, v);
+	size_t n = outbuf_format_u64(digits, v);
 
 	outbuf_spaces(out, n < 10 ? 10 - n : 0);
 	outbuf_write(out, digits, n);
@@ -198,7 +198,7 @@ static const struct output_ops report_ops = {
 	.finish = report_finish,
 };
 
-void output_report_init(struct output *o)
+void out_report_init(struct output *o)
 {
 	static struct report_state state;
 

@@ -32,7 +32,7 @@ static inline void line_start(struct output *o, const struct thread *th,
 		memset(p, ' ', 10);
 		n = 10;
 	} else {
-		n = format_duration(p, ns);
+		n = outbuf_format_duration(p, ns);
 	}
 	memcpy(p + n, th->id_text, th->id_len);
 	out->len += n + th->id_len;
@@ -62,7 +62,7 @@ static void put_srcline(struct output *o, const struct thread *th,
 {
 	if (o->opts->srcline) {
 		size_t len;
-		const char *s = pair_srcline(th->trace->symtab, p, &len);
+		const char *s = symtab_pair_srcline(th->trace->symtab, p, &len);
 		outbuf_write(o->out, s, len);
 	}
 }
@@ -172,7 +172,7 @@ static void tree_lost(struct output *o, struct thread *th, uint64_t count,
 	outbuf_str(o->out, "/* ctrace: ");
 	outbuf_u64(o->out, count);
 	outbuf_str(o->out, " events lost (");
-	outbuf_str(o->out, lost_reason_text(reason));
+	outbuf_str(o->out, trace_lost_reason_text(reason));
 	outbuf_str(o->out, ") */\n");
 }
 
@@ -226,7 +226,7 @@ static const struct output_ops tree_ops = {
 	.finish = tree_finish,
 };
 
-void output_tree_init(struct output *o)
+void out_tree_init(struct output *o)
 {
 	static struct tree_state state;
 

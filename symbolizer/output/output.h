@@ -2,9 +2,9 @@
  *
  *   out_tree.c, out_json.c, out_report.c, out_dot.c, out_chrome.c,
  *   out_folded.c, out_flamegraph.c
- *               one file per format, each an output_*_init() filling a
+ *               one file per format, each an out_*_init() filling a
  *               struct output with its callbacks (replay.h)
- *   aggregate.c what the summarizing formats share (below)
+ *   agg.c what the summarizing formats share (below)
  *   callstats.c the tables of the report and the call graph
  *   paths.c     the call paths of folded stacks and flame graphs
  *   json_header.c  the processes in the JSON document's header
@@ -23,24 +23,24 @@
  * The formats
  * ------------------------------------------------------------------------ */
 
-void output_tree_init(struct output *o);
-void output_json_init(struct output *o);
-void output_report_init(struct output *o);
-void output_dot_init(struct output *o);
-void output_chrome_init(struct output *o);
-void output_folded_init(struct output *o);
-void output_flamegraph_init(struct output *o);
+void out_tree_init(struct output *o);
+void out_json_init(struct output *o);
+void out_report_init(struct output *o);
+void out_dot_init(struct output *o);
+void out_chrome_init(struct output *o);
+void out_folded_init(struct output *o);
+void out_flamegraph_init(struct output *o);
 
 /* ---------------------------------------------------------------------------
  * The JSON header (json_header.c)
  * ------------------------------------------------------------------------ */
 
 /* One process, as a JSON object (json_header.c). */
-void json_put_process(struct outbuf *out, const struct trace *t,
-		      const struct options *opts);
+void json_header_put_process(struct outbuf *out, const struct trace *t,
+			     const struct options *opts);
 
 /* ---------------------------------------------------------------------------
- * What the summarizing outputs share (aggregate.c)
+ * What the summarizing outputs share (agg.c)
  * ------------------------------------------------------------------------ */
 
 /* report, dot, folded and flamegraph never keep events: they add each
@@ -77,12 +77,12 @@ struct u64map {
 	size_t n, mask;
 };
 
-void u64map_init(struct u64map *m);
-void u64map_free(struct u64map *m);
+void agg_map_init(struct u64map *m);
+void agg_map_free(struct u64map *m);
 /* The slot of key, inserting it with value `fresh` when missing; returns
  * a pointer to the value (valid until the next insertion). */
-uint32_t *u64map_get(struct u64map *m, uint64_t key, uint32_t fresh,
-		     bool *inserted);
+uint32_t *agg_map_get(struct u64map *m, uint64_t key, uint32_t fresh,
+		      bool *inserted);
 
 static inline size_t u64map_slot(const struct u64map *m, uint64_t key)
 {
@@ -120,7 +120,7 @@ struct agg_thread *agg_thread_get(struct agg_threads *ts, struct thread *th);
 void agg_threads_free(struct agg_threads *ts);
 
 /* Makes room for and returns the frame at `depth`, leaving depth + 1 open
- * calls (the filter and calls.c give consistent depths; this never trusts
+ * calls (the filter and thread.c give consistent depths; this never trusts
  * them to). */
 static inline struct agg_frame *agg_push(struct agg_thread *at, size_t depth)
 {
@@ -256,8 +256,8 @@ static inline void put_json_str(struct outbuf *out, const char *s, size_t n)
 	outbuf_json_str(out, s, n);
 }
 /* Text escaped for XML. */
-void put_xml_str(struct outbuf *out, const char *s, size_t n);
+void agg_put_xml_str(struct outbuf *out, const char *s, size_t n);
 /* ns as microseconds with three decimals: "12.345". */
-void put_us(struct outbuf *out, int64_t ns);
+void agg_put_us(struct outbuf *out, int64_t ns);
 
 #endif /* CTRACE_SYMBOLIZER_OUTPUT_H */

@@ -15,7 +15,7 @@
 void paths_init(struct paths *ps)
 {
 	memset(ps, 0, sizeof *ps);
-	u64map_init(&ps->index);
+	agg_map_init(&ps->index);
 	ps->cap = 256;
 	ps->nodes = must_calloc(ps->cap, sizeof *ps->nodes);
 	ps->n = 1; /* the root */
@@ -24,7 +24,7 @@ void paths_init(struct paths *ps)
 void paths_free(struct paths *ps)
 {
 	agg_threads_free(&ps->threads);
-	u64map_free(&ps->index);
+	agg_map_free(&ps->index);
 	free(ps->nodes);
 	memset(ps, 0, sizeof *ps);
 }
@@ -32,8 +32,8 @@ void paths_free(struct paths *ps)
 static uint32_t node_of(struct paths *ps, uint32_t parent, uint32_t name)
 {
 	bool fresh;
-	uint32_t *v = u64map_get(&ps->index, (uint64_t)parent << 32 | name,
-				 (uint32_t)ps->n, &fresh);
+	uint32_t *v = agg_map_get(&ps->index, (uint64_t)parent << 32 | name,
+				  (uint32_t)ps->n, &fresh);
 
 	if (fresh) {
 		if (ps->n == ps->cap) {

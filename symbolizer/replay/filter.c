@@ -1,6 +1,6 @@
 /* filter.c -- which calls the outputs see.
  *
- * The filter sits between calls.c and the output, as an output itself, and
+ * The filter sits between thread.c and the output, as an output itself, and
  * only exists when a filter option was given.  Each call gets one verdict
  * when it is entered, from these rules in this order (the first that
  * applies wins):
@@ -100,7 +100,7 @@ struct fthread {
  * Options
  * ------------------------------------------------------------------------ */
 
-struct filters *filters_new(void)
+struct filters *filter_new(void)
 {
 	struct filters *f = must_calloc(1, sizeof *f);
 
@@ -108,7 +108,7 @@ struct filters *filters_new(void)
 	return f;
 }
 
-void filters_free(struct filters *f)
+void filter_free(struct filters *f)
 {
 	if (!f)
 		return;
@@ -176,7 +176,7 @@ static int parse_ids(struct filters *f, const char *s)
 	return f->n_ids ? 0 : -1;
 }
 
-const char *filters_option(struct filters *f, int code, const char *value)
+const char *filter_option(struct filters *f, int code, const char *value)
 {
 	struct pattern *p;
 	char *end;
@@ -228,7 +228,7 @@ const char *filters_option(struct filters *f, int code, const char *value)
 	return "unknown filter option '%s'";
 }
 
-const char *filters_ready(struct filters *f, const char **what)
+const char *filter_ready(struct filters *f, const char **what)
 {
 	if (!f->regex)
 		return NULL;
@@ -489,7 +489,7 @@ static void filter_close(struct output *o, struct thread *th,
 		ft->hidden--;
 		return;
 	}
-	if (!ft->depth) /* cannot happen: calls.c closes what it opened */
+	if (!ft->depth) /* cannot happen: thread.c closes what it opened */
 		return;
 	fr = ft->stack[--ft->depth];
 	if (ft->first_pending > ft->depth)
@@ -511,7 +511,7 @@ static void filter_close(struct output *o, struct thread *th,
 		th->retval = NULL;
 		th->resumed = fr.resumed;
 		output_entry(f->inner, th, p, start, fr.out_depth);
-		th->resumed = false; /* closes come from calls.c, never resumed */
+		th->resumed = false; /* closes come from thread.c, never resumed */
 		th->retval = retval;
 	}
 	output_close(f->inner, th, p, start, end, fr.out_depth, kind);

@@ -2,7 +2,7 @@
  *
  * Only when stderr is a terminal (and --no-progress was not given) and the
  * work has taken more than a second: short runs and redirected output stay
- * quiet.  calls.c counts events down from PROGRESS_EVERY and calls
+ * quiet.  thread.c counts events down from PROGRESS_EVERY and calls
  * progress_tick() at zero, so the clock is read every million events or
  * so.  The share done is that of the chunks read, which is close enough.
  */

@@ -100,7 +100,7 @@ static void replay_merged(struct output *o, struct thread *threads, size_t n,
 	free(h.a);
 }
 
-void calls_replay(struct trace **traces, size_t n_traces, struct output *o)
+void replay_run(struct trace **traces, size_t n_traces, struct output *o)
 {
 	size_t n = 0, k = 0;
 	struct thread *threads;
@@ -302,7 +302,7 @@ static void inherit_from(const struct fork_point *fp, size_t n)
 	p->lost_reasons = reasons;
 }
 
-void calls_inherit(struct trace **traces, size_t n_traces)
+void replay_inherit(struct trace **traces, size_t n_traces)
 {
 	struct trace **by_start = must_calloc(n_traces + 1, sizeof *by_start);
 	struct fork_point *fp = must_calloc(n_traces + 1, sizeof *fp);

@@ -2,7 +2,7 @@
  *
  *   symtab.c    (function, call site) pairs and their names, per module
  *               epoch, from the resolver
- *   calls.c     one thread's events to calls: its stack, unwinding,
+ *   thread.c    one thread's events to calls: its stack, unwinding,
  *               signals, coroutines, the values of a call (values/)
  *   replay.c    every thread of every trace merged on one timeline
  *   filter.c    -F, -N, -H, -D, -t, --tid, --time-range: an output that
@@ -85,7 +85,7 @@ struct func {
 	/* Module events before its time: its names hold for an event of
 	 * the same epoch (symtab_pair_holds). */
 	uint32_t epoch;
-	uint32_t name_id; /* aggregate.c's interned name; 0 until asked */
+	uint32_t name_id; /* agg.c's interned name; 0 until asked */
 	bool has_params; /* the name ends in its parameter list already */
 	bool plain_name; /* the name needs no escaping in text output */
 	uint8_t filter_verdict; /* filter.c's, cached; 0 until asked */
@@ -156,13 +156,14 @@ const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
  * between p's time and then. */
 bool symtab_pair_holds(const struct symtab *st, const struct pair *p,
 		       uint64_t ticks);
-const struct resolve_info *pair_site(struct symtab *st, const struct pair *p);
+const struct resolve_info *symtab_pair_site(struct symtab *st,
+					    const struct pair *p);
 /* The --srcline suffix of a pair (cached). */
-const char *pair_srcline(struct symtab *st, const struct pair *p,
-			 size_t *len);
+const char *symtab_pair_srcline(struct symtab *st, const struct pair *p,
+				size_t *len);
 
 /* ---------------------------------------------------------------------------
- * Calls (calls.c, replay.c) and the outputs' callbacks
+ * Calls (thread.c, replay.c) and the outputs' callbacks
  * ------------------------------------------------------------------------ */
 
 enum close_kind {
@@ -203,7 +204,7 @@ struct thread {
 	/* The entry an output callback is given reopens a call suspended
 	 * on another stack: its entry was shown before. */
 	bool resumed;
-	/* The next call pushed starts a stack of its own (calls.c). */
+	/* The next call pushed starts a stack of its own (thread.c). */
 	bool new_stack;
 	/* Per-thread state of the filter and of the output, theirs to
 	 * allocate on first use (NULL until then) and to free. */
@@ -335,7 +336,7 @@ static inline void output_finish(struct output *o)
 		o->ops->finish(o);
 }
 
-/* One thread's events to calls (calls.c).  with_pid: the thread column
+/* One thread's events to calls (thread.c).  with_pid: the thread column
  * reads PID/TID (several processes shown). */
 void thread_init(struct thread *th, struct trace *t,
 		 const struct thread_info *ti, const struct options *opts,
@@ -360,14 +361,14 @@ static inline struct event *thread_peek(struct thread *th)
 
 /* Replays the traces' events through the output, all on one timeline
  * (replay.c). */
-void calls_replay(struct trace **traces, size_t n_traces, struct output *o);
+void replay_run(struct trace **traces, size_t n_traces, struct output *o);
 
 /* Finds, for each fork()ed child among the traces whose parent's trace is
  * there too, the calls it inherited open (trace.inherited). */
-void calls_inherit(struct trace **traces, size_t n_traces);
+void replay_inherit(struct trace **traces, size_t n_traces);
 
 /* A progress line on stderr (progress.c), when opts->progress and the
- * replay takes more than a second: calls.c counts events down and calls
+ * replay takes more than a second: thread.c counts events down and calls
  * progress_tick() at zero. */
 extern uint32_t progress_countdown;
 void progress_start(bool enabled, struct trace **traces, size_t n_traces,
@@ -379,8 +380,8 @@ void progress_end(void);
  * Filters (filter.c)
  * ------------------------------------------------------------------------ */
 
-struct filters *filters_new(void);
-void filters_free(struct filters *f);
+struct filters *filter_new(void);
+void filter_free(struct filters *f);
 
 /* One command-line option: its getopt code ('F', 'N', 'H', 'D', 't', or
  * the long-only codes below) and its value.  Returns NULL, or a message
@@ -390,11 +391,11 @@ enum {
 	FILTER_OPT_TID,
 	FILTER_OPT_TIME_RANGE,
 };
-const char *filters_option(struct filters *f, int code, const char *value);
+const char *filter_option(struct filters *f, int code, const char *value);
 
 /* Compiles the patterns once every option is known (--match may come
  * last).  Returns NULL, or a message with one %s and sets *what. */
-const char *filters_ready(struct filters *f, const char **what);
+const char *filter_ready(struct filters *f, const char **what);
 
 /* An output that shows `inner` only the calls the filters keep. */
 struct output *filter_wrap(struct filters *f, struct output *inner);

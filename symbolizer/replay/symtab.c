@@ -35,7 +35,7 @@ struct symtab {
 
 /* What a pair needs only sometimes (see struct pair): 32 bytes. */
 struct pair_extra {
-	const struct resolve_info *site_info; /* lazy: see pair_site */
+	const struct resolve_info *site_info; /* lazy: see symtab_pair_site */
 	/* " /" "* file.c:42 *" "/", lazy; no_srcline if unknown */
 	const char *srcline;
 	size_t srcline_len;
@@ -96,8 +96,8 @@ void symtab_free(struct symtab *st)
 		pair_free_extra(pool_at(&st->pairs, (uint32_t)i));
 	pool_free(&st->funcs);
 	pool_free(&st->pairs);
-	id_table_free(&st->func_ids);
-	id_table_free(&st->pair_ids);
+	pool_ids_free(&st->func_ids);
+	pool_ids_free(&st->pair_ids);
 	free(st->module_ticks);
 	free(st);
 }
@@ -274,7 +274,8 @@ const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
 	return &v->pair;
 }
 
-const struct resolve_info *pair_site(struct symtab *st, const struct pair *cp)
+const struct resolve_info *symtab_pair_site(struct symtab *st,
+					    const struct pair *cp)
 {
 	struct pair_extra *x = extra_of((struct pair *)cp); /* ours */
 
@@ -284,12 +285,13 @@ const struct resolve_info *pair_site(struct symtab *st, const struct pair *cp)
 	return x->site_info;
 }
 
-const char *pair_srcline(struct symtab *st, const struct pair *cp, size_t *len)
+const char *symtab_pair_srcline(struct symtab *st, const struct pair *cp,
+				size_t *len)
 {
 	struct pair_extra *x = extra_of((struct pair *)cp);
 
 	if (!x->srcline) {
-		const struct resolve_info *si = pair_site(st, cp);
+		const struct resolve_info *si = symtab_pair_site(st, cp);
 		const char *file = si->src.file, *base;
 		char *s;
 
@@ -341,7 +343,7 @@ static void resolver_error(void *data, const char *msg, int errnum)
 void symtab_attach(struct trace *t, const struct resolve_options *ro,
 		   bool open_modules)
 {
-	t->resolver = resolver_new(ro, resolver_error, t);
+	t->resolver = resolve_new(ro, resolver_error, t);
 	if (!t->resolver) {
 		warn_msg(ENOMEM, "%s", t->path);
 		exit(1);
@@ -355,14 +357,14 @@ void symtab_attach(struct trace *t, const struct resolve_options *ro,
 		if (!open_modules)
 			continue;
 		if (e->gone) {
-			resolver_remove_module(t->resolver, e->start, e->ticks);
+			resolve_remove_module(t->resolver, e->start, e->ticks);
 			continue;
 		}
 		m = &t->modules[e->module];
-		if (resolver_add_module(t->resolver, m->path, m->bias, m->start,
-					m->end,
-					m->build_id_len ? m->build_id : NULL,
-					m->build_id_len, e->ticks) < 0) {
+		if (resolve_add_module(t->resolver, m->path, m->bias, m->start,
+				       m->end,
+				       m->build_id_len ? m->build_id : NULL,
+				       m->build_id_len, e->ticks) < 0) {
 			warn_msg(0, "out of memory");
 			exit(1);
 		}
@@ -374,7 +376,7 @@ void symtab_detach(struct trace *t)
 	if (t->symtab)
 		symtab_free(t->symtab);
 	if (t->resolver)
-		resolver_free(t->resolver);
+		resolve_free(t->resolver);
 	t->symtab = NULL;
 	t->resolver = NULL;
 }

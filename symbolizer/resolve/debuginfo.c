@@ -179,7 +179,7 @@ static void on_bfd_message(const char *fmt, va_list ap)
 	resolve_report_bfd(bfd_owner, msg);
 }
 
-int debug_init(struct resolver *r)
+int debuginfo_init(struct resolver *r)
 {
 	static bool initialized;
 
@@ -194,7 +194,7 @@ int debug_init(struct resolver *r)
 	return 0;
 }
 
-void debug_exit(struct resolver *r)
+void debuginfo_exit(struct resolver *r)
 {
 	if (bfd_owner == r)
 		bfd_owner = NULL;
@@ -206,7 +206,7 @@ void debug_exit(struct resolver *r)
  * Opening files
  * ------------------------------------------------------------------------ */
 
-char *path_join(const char *dir, const char *name)
+char *debuginfo_path_join(const char *dir, const char *name)
 {
 	size_t n = strlen(dir);
 	char *path = malloc(n + strlen(name) + 2);
@@ -368,7 +368,7 @@ static char *by_build_id(const char *dir, const uint8_t *id, int len)
 		*p++ = hex[id[i] & 15];
 	}
 	strcpy(p, ".debug");
-	path = path_join(dir, name);
+	path = debuginfo_path_join(dir, name);
 	if (path != NULL && !build_id_matches(path, id, len)) {
 		free(path);
 		path = NULL;
@@ -455,7 +455,7 @@ static char *find_debug_file(struct resolver *r, struct module *m)
 	return path;
 }
 
-void debug_open(struct resolver *r, struct module *m)
+void debuginfo_open(struct resolver *r, struct module *m)
 {
 	struct resolver *caller = bfd_owner;
 
@@ -484,7 +484,7 @@ out:
 	bfd_owner = caller;
 }
 
-void debug_add_plt(struct module *m)
+void debuginfo_add_plt(struct module *m)
 {
 	if (m->abfd == NULL)
 		return;
@@ -524,7 +524,7 @@ void debug_add_plt(struct module *m)
 	free(dyn);
 }
 
-void debug_close(struct module *m)
+void debuginfo_close(struct module *m)
 {
 	if (m->dwarf != NULL && m->dwarf != m->abfd)
 		bfd_close(m->dwarf);
@@ -556,8 +556,8 @@ static asection *section_of(bfd *abfd, uint64_t pc)
 	return NULL;
 }
 
-size_t debug_lookup(struct resolver *r, struct module *m, uint64_t pc,
-		    struct debug_frame *out, size_t max)
+size_t debuginfo_lookup(struct resolver *r, struct module *m, uint64_t pc,
+			struct debug_frame *out, size_t max)
 {
 	struct resolver *caller = bfd_owner;
 	const char *file = NULL, *function = NULL;

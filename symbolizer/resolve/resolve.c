@@ -92,7 +92,7 @@ struct resolver {
 	struct str_map files; /* interned file names */
 	struct str_map reported; /* messages already given to `error` */
 
-	bool bfd_ready; /* debug_init succeeded: call debug_exit */
+	bool bfd_ready; /* debuginfo_init succeeded: call debuginfo_exit */
 	unsigned bfd_messages;
 	struct resolve_info oom_info; /* the answer when memory ran out */
 };
@@ -114,10 +114,10 @@ void resolve_report(struct resolver *r, int errnum, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	h = str_hash(msg);
-	if (str_map_find(&r->reported, msg, h) != NULL)
+	h = strmap_hash(msg);
+	if (strmap_find(&r->reported, msg, h) != NULL)
 		return;
-	(void)str_map_add(&r->reported, msg, NULL, h); /* else said again */
+	(void)strmap_add(&r->reported, msg, NULL, h); /* else said again */
 	r->error(r->error_data, msg, errnum);
 }
 
@@ -137,12 +137,12 @@ void resolve_report_bfd(struct resolver *r, const char *msg)
 
 static const char *display_name(struct resolver *r, const char *raw)
 {
-	return names_display(&r->names, r->demangle, raw);
+	return strmap_display(&r->names, r->demangle, raw);
 }
 
 static const char *intern_file(struct resolver *r, const char *file)
 {
-	return names_intern(&r->files, file);
+	return strmap_intern(&r->files, file);
 }
 
 /* "module+0xoffset" or "0xaddress"; interned like the others. */
@@ -174,9 +174,9 @@ static void bump_generation(struct resolver *r)
 			false;
 }
 
-int resolver_add_module(struct resolver *r, const char *path, uint64_t bias,
-			uint64_t start, uint64_t end, const uint8_t *build_id,
-			size_t build_id_len, uint64_t ticks)
+int resolve_add_module(struct resolver *r, const char *path, uint64_t bias,
+		       uint64_t start, uint64_t end, const uint8_t *build_id,
+		       size_t build_id_len, uint64_t ticks)
 {
 	struct module *m;
 	const char *slash;
@@ -215,8 +215,8 @@ int resolver_add_module(struct resolver *r, const char *path, uint64_t bias,
 	return 0;
 }
 
-void resolver_remove_module(struct resolver *r, uint64_t start,
-			    uint64_t ticks)
+void resolve_remove_module(struct resolver *r, uint64_t start,
+			   uint64_t ticks)
 {
 	/* The newest load at that address that is still loaded, one loaded
 	 * before `ticks` first: a record of a load at the same time is of the
@@ -370,7 +370,8 @@ static char *find_module_file(struct resolver *r, struct module *m)
 		if (i == 0)
 			cand = strdup(m->path);
 		else
-			cand = path_join(r->search_dirs[i - 1], m->label);
+			cand = debuginfo_path_join(r->search_dirs[i - 1],
+						   m->label);
 		if (cand == NULL)
 			break;
 		if (stat(cand, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -424,7 +425,7 @@ static void module_open(struct resolver *r, struct module *m)
 		return;
 	}
 	m->state = MODULE_OPEN;
-	debug_open(r, m);
+	debuginfo_open(r, m);
 	/* A stripped module may have its full symbol table in the separate
 	 * debug file. */
 	if ((m->funcs.n == 0 || m->funcs.from_dynsym) && m->debug_file) {
@@ -437,12 +438,12 @@ static void module_open(struct resolver *r, struct module *m)
 			elfinfo_functions_free(&full);
 		}
 	}
-	debug_add_plt(m);
+	debuginfo_add_plt(m);
 }
 
 static void module_free(struct module *m)
 {
-	debug_close(m);
+	debuginfo_close(m);
 	elfinfo_functions_free(&m->funcs);
 	free(m->file);
 	free(m->path);
@@ -489,14 +490,14 @@ static int fill_entry(struct resolver *r, struct entry *e, struct module *m,
 		module_open(r, m);
 	if (m != NULL && m->state == MODULE_OPEN) {
 		uint64_t pc = probe - m->bias;
-		n = debug_lookup(r, m, pc, frames, MAX_FRAMES);
+		n = debuginfo_lookup(r, m, pc, frames, MAX_FRAMES);
 		if (!call_site)
 			sym = elfinfo_lookup(&m->funcs, pc, true);
 		if (sym == NULL)
 			sym = elfinfo_lookup(&m->funcs, pc, false);
 	}
 
-	/* the frames around an inlined call, freed by resolver_free */
+	/* the frames around an inlined call, freed by resolve_free */
 	for (size_t i = 1; i < n; i++) {
 		outer[i - 1] = pool_add(&r->frames, &id);
 		if (outer[i - 1] == NULL)
@@ -541,7 +542,7 @@ static const struct resolve_info *resolve(struct resolver *r, uint64_t addr,
 	unsigned covering;
 	uint32_t id;
 
-	if (id_table_reserve(&r->entry_ids, r->entries.n, entry_id_hash,
+	if (pool_ids_reserve(&r->entry_ids, r->entries.n, entry_id_hash,
 			     r) < 0)
 		return &r->oom_info;
 	for (i = h & r->entry_ids.mask; r->entry_ids.slots[i];
@@ -629,8 +630,8 @@ static void free_dirs(char **dirs, size_t n)
 	free(dirs);
 }
 
-struct resolver *resolver_new(const struct resolve_options *opts,
-			      resolve_error_fn error, void *data)
+struct resolver *resolve_new(const struct resolve_options *opts,
+			     resolve_error_fn error, void *data)
 {
 	struct resolver *r = calloc(1, sizeof *r);
 	bool ok1, ok2;
@@ -651,19 +652,19 @@ struct resolver *resolver_new(const struct resolve_options *opts,
 					  &ok2);
 		r->n_debug_dirs = r->debug_dirs ? opts->n_debug_dirs : 0;
 		if (!ok1 || !ok2) {
-			resolver_free(r);
+			resolve_free(r);
 			return NULL;
 		}
 	}
-	if (debug_init(r) < 0) {
-		resolver_free(r);
+	if (debuginfo_init(r) < 0) {
+		resolve_free(r);
 		return NULL;
 	}
 	r->bfd_ready = true;
 	return r;
 }
 
-void resolver_free(struct resolver *r)
+void resolve_free(struct resolver *r)
 {
 	if (r == NULL)
 		return;
@@ -675,19 +676,19 @@ void resolver_free(struct resolver *r)
 			       r->n_not_found - 1);
 	pool_free(&r->entries);
 	pool_free(&r->frames);
-	id_table_free(&r->entry_ids);
+	pool_ids_free(&r->entry_ids);
 	for (size_t i = 0; i < r->n_modules; i++)
 		module_free(r->modules[i]);
 	free(r->modules);
 	free(r->by_start);
 	free(r->covered_by);
-	str_map_free(&r->names);
-	str_map_free(&r->files);
-	str_map_free(&r->reported);
+	strmap_free(&r->names);
+	strmap_free(&r->files);
+	strmap_free(&r->reported);
 	free_dirs(r->search_dirs, r->n_search_dirs);
 	free_dirs(r->debug_dirs, r->n_debug_dirs);
 	if (r->bfd_ready)
-		debug_exit(r);
+		debuginfo_exit(r);
 	free(r);
 }
 

@@ -70,20 +70,20 @@ struct resolver;
  * (defaults); its strings are copied.  libbfd reports its own problems
  * through one process-wide handler, which the resolvers share: use them
  * from one thread. */
-struct resolver *resolver_new(const struct resolve_options *opts,
-			      resolve_error_fn error, void *data);
+struct resolver *resolve_new(const struct resolve_options *opts,
+			     resolve_error_fn error, void *data);
 
 /* Declares a module seen at `ticks` (trace clock).  build_id may be NULL.
  * Modules may overlap in time (dlclose then dlopen at the same address):
  * lookups pick the newest module loaded at or before the event's time that
  * covers the address.  Returns 0 or -ENOMEM. */
-int resolver_add_module(struct resolver *r, const char *path, uint64_t bias,
-			uint64_t start, uint64_t end, const uint8_t *build_id,
-			size_t build_id_len, uint64_t ticks);
+int resolve_add_module(struct resolver *r, const char *path, uint64_t bias,
+		       uint64_t start, uint64_t end, const uint8_t *build_id,
+		       size_t build_id_len, uint64_t ticks);
 
 /* Marks the module containing `start` as unloaded at `ticks`. */
-void resolver_remove_module(struct resolver *r, uint64_t start,
-			    uint64_t ticks);
+void resolve_remove_module(struct resolver *r, uint64_t start,
+			   uint64_t ticks);
 
 /* The function at `addr` (a function's entry address, as the hooks see it),
  * for an event at time `ticks`.  Never NULL; the result lives as long as the
@@ -104,6 +104,6 @@ void resolve_function_uncached(struct resolver *r, uint64_t addr,
 			       uint64_t ticks, struct resolve_info *out);
 
 /* Frees the resolver and every result it returned. */
-void resolver_free(struct resolver *r);
+void resolve_free(struct resolver *r);
 
 #endif /* CTRACE_RESOLVE_H */

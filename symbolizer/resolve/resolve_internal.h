@@ -56,21 +56,21 @@ struct debug_frame {
 	unsigned line;
 };
 
-int debug_init(struct resolver *r);
-void debug_exit(struct resolver *r);
+int debuginfo_init(struct resolver *r);
+void debuginfo_exit(struct resolver *r);
 /* Opens m->file with libbfd and finds its DWARF (m->dwarf may stay NULL). */
-void debug_open(struct resolver *r, struct module *m);
-void debug_close(struct module *m);
+void debuginfo_open(struct resolver *r, struct module *m);
+void debuginfo_close(struct module *m);
 /* Adds the module's PLT entries ("atoi" for atoi@plt) to m->funcs: in a
  * non-PIE program, the address of a library function taken in the program
  * is its PLT entry. */
-void debug_add_plt(struct module *m);
+void debuginfo_add_plt(struct module *m);
 /* The source location of link-time address pc, innermost inline frame
  * first.  Returns the number of frames stored (0: none known). */
-size_t debug_lookup(struct resolver *r, struct module *m, uint64_t pc,
-		    struct debug_frame *out, size_t max);
+size_t debuginfo_lookup(struct resolver *r, struct module *m, uint64_t pc,
+			struct debug_frame *out, size_t max);
 /* dir/name in a new string, NULL when out of memory. */
-char *path_join(const char *dir, const char *name);
+char *debuginfo_path_join(const char *dir, const char *name);
 
 /* strmap.c: a map from strings to strings, both copied into the map, and
  * the display names kept in such maps.  A zeroed map is empty. */
@@ -80,21 +80,21 @@ struct str_map {
 	struct str_arena strings;
 };
 
-uint64_t str_hash(const char *s);
-const char *str_map_find(const struct str_map *m, const char *key,
-			 uint64_t hash);
-/* Adds key (not in the map yet; `hash` its str_hash) mapped to value, or
+uint64_t strmap_hash(const char *s);
+const char *strmap_find(const struct str_map *m, const char *key,
+			uint64_t hash);
+/* Adds key (not in the map yet; `hash` its strmap_hash) mapped to value, or
  * to itself when value is NULL or equal.  Returns the value as stored,
  * or NULL when out of memory. */
-const char *str_map_add(struct str_map *m, const char *key,
-			const char *value, uint64_t hash);
-void str_map_free(struct str_map *m);
+const char *strmap_add(struct str_map *m, const char *key,
+		       const char *value, uint64_t hash);
+void strmap_free(struct str_map *m);
 
 /* The display name of a raw (possibly mangled) symbol in `mode`, interned
  * in `names`.  NULL only when out of memory. */
-const char *names_display(struct str_map *names, enum resolve_demangle mode,
-			  const char *raw);
+const char *strmap_display(struct str_map *names, enum resolve_demangle mode,
+			   const char *raw);
 /* s, interned in `set`.  NULL only when out of memory. */
-const char *names_intern(struct str_map *set, const char *s);
+const char *strmap_intern(struct str_map *set, const char *s);
 
 #endif /* CTRACE_RESOLVE_INTERNAL_H */

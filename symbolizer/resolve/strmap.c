@@ -18,7 +18,7 @@
  * String map
  * ------------------------------------------------------------------------ */
 
-uint64_t str_hash(const char *s)
+uint64_t strmap_hash(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
 
@@ -34,8 +34,8 @@ struct str_entry {
 	const char *value;
 };
 
-const char *str_map_find(const struct str_map *m, const char *key,
-			 uint64_t hash)
+const char *strmap_find(const struct str_map *m, const char *key,
+			uint64_t hash)
 {
 	if (m->ids.slots == NULL)
 		return NULL;
@@ -53,11 +53,11 @@ static size_t entry_hash(const void *m, uint32_t id)
 {
 	const struct str_entry *e =
 		pool_at(&((const struct str_map *)m)->entries, id);
-	return (size_t)str_hash(e->key);
+	return (size_t)strmap_hash(e->key);
 }
 
-const char *str_map_add(struct str_map *m, const char *key,
-			const char *value, uint64_t hash)
+const char *strmap_add(struct str_map *m, const char *key,
+		       const char *value, uint64_t hash)
 {
 	struct str_entry *e;
 	const char *k, *v;
@@ -66,12 +66,12 @@ const char *str_map_add(struct str_map *m, const char *key,
 
 	if (m->entries.size == 0)
 		pool_init(&m->entries, sizeof(struct str_entry));
-	if (id_table_reserve(&m->ids, m->entries.n, entry_hash, m) < 0)
+	if (pool_ids_reserve(&m->ids, m->entries.n, entry_hash, m) < 0)
 		return NULL;
-	k = str_arena_copy(&m->strings, key, strlen(key));
+	k = pool_arena_copy(&m->strings, key, strlen(key));
 	v = value == NULL || strcmp(value, key) == 0
 		    ? k
-		    : str_arena_copy(&m->strings, value, strlen(value));
+		    : pool_arena_copy(&m->strings, value, strlen(value));
 	if (k == NULL || v == NULL)
 		return NULL;
 	e = pool_add(&m->entries, &id);
@@ -85,11 +85,11 @@ const char *str_map_add(struct str_map *m, const char *key,
 	return v;
 }
 
-void str_map_free(struct str_map *m)
+void strmap_free(struct str_map *m)
 {
 	pool_free(&m->entries);
-	id_table_free(&m->ids);
-	str_arena_free(&m->strings);
+	pool_ids_free(&m->ids);
+	pool_arena_free(&m->strings);
 }
 
 /* ---------------------------------------------------------------------------
@@ -115,11 +115,11 @@ static char *demangle_name(const char *raw)
 	return with_suffix;
 }
 
-const char *names_display(struct str_map *names, enum resolve_demangle mode,
-			  const char *raw)
+const char *strmap_display(struct str_map *names, enum resolve_demangle mode,
+			   const char *raw)
 {
-	uint64_t h = str_hash(raw);
-	const char *known = str_map_find(names, raw, h);
+	uint64_t h = strmap_hash(raw);
+	const char *known = strmap_find(names, raw, h);
 	char *shown = NULL;
 
 	if (known != NULL)
@@ -128,15 +128,15 @@ const char *names_display(struct str_map *names, enum resolve_demangle mode,
 		shown = cplus_demangle(raw, DMGL_PARAMS | DMGL_ANSI);
 	else if (mode == RESOLVE_DEMANGLE_NAME)
 		shown = demangle_name(raw);
-	known = str_map_add(names, raw, shown, h);
+	known = strmap_add(names, raw, shown, h);
 	free(shown);
 	return known;
 }
 
-const char *names_intern(struct str_map *set, const char *s)
+const char *strmap_intern(struct str_map *set, const char *s)
 {
-	uint64_t h = str_hash(s);
-	const char *known = str_map_find(set, s, h);
+	uint64_t h = strmap_hash(s);
+	const char *known = strmap_find(set, s, h);
 
-	return known != NULL ? known : str_map_add(set, s, NULL, h);
+	return known != NULL ? known : strmap_add(set, s, NULL, h);
 }

@@ -152,7 +152,7 @@ truncated: /* the file ends inside this chunk */
 	trace_error(t, c->offset, "truncated chunk");
 }
 
-void trace_read_meta(struct trace *t)
+void meta_read(struct trace *t)
 {
 	uint8_t *buf;
 

@@ -57,8 +57,8 @@ bool capture_read(const struct capture *c, uint64_t addr, void *out,
 	return false;
 }
 
-uint8_t *args_expand_short(const uint8_t *p, size_t len, uint64_t fn,
-			   uint64_t sp, uint64_t addr_mask, size_t *out_len)
+uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
+			      uint64_t sp, uint64_t addr_mask, size_t *out_len)
 {
 	const uint8_t *end = p + len;
 	int64_t d;

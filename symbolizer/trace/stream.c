@@ -249,8 +249,8 @@ static void attach_extra(struct stream *s, struct event *ev)
 		return; /* left to the main loop to report */
 	if (short_args) {
 		size_t n = 0;
-		ev->extra = args_expand_short(p, len, ev->fn, ev->sp,
-					      s->trace->sp_mask, &n);
+		ev->extra = payload_expand_short(p, len, ev->fn, ev->sp,
+						 s->trace->sp_mask, &n);
 		if (ev->extra == NULL) /* shown as not captured */
 			ev->extra = must_malloc(1);
 		ev->extra_len = n;

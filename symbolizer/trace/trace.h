@@ -1,6 +1,6 @@
 /* trace.h -- the trace stage: a trace file read into plain data.
  *
- *   reader.c   the header, the chunk index, chunks read on demand
+ *   trace.c    the header, the chunk index, chunks read on demand
  *   meta.c     the META chunks: process, modules, threads, command line
  *   stream.c   one stream's records decoded into events
  *   payload.c  the ARGS, ARGS_SHORT and RETVAL payloads decoded
@@ -32,7 +32,7 @@ struct symtab;
 struct frame;
 
 /* ---------------------------------------------------------------------------
- * Trace files (reader.c, meta.c)
+ * Trace files (trace.c, meta.c)
  * ------------------------------------------------------------------------ */
 
 struct chunk_ref {
@@ -131,7 +131,7 @@ struct trace {
 	bool quiet; /* read a second time: its errors were reported once */
 
 	/* A fork()ed child: the calls its parent's thread had open at the
-	 * fork, outermost first (calls_inherit()), which the child's thread
+	 * fork, outermost first (replay_inherit()), which the child's thread
 	 * `inherited_tid` returns through. */
 	struct frame *inherited;
 	size_t n_inherited;
@@ -152,7 +152,7 @@ int trace_open(struct trace *t, const char *path, bool quiet);
 void trace_close(struct trace *t);
 
 /* Reads the META chunks (meta.c). */
-void trace_read_meta(struct trace *t);
+void meta_read(struct trace *t);
 
 /* Reads `size` bytes of a chunk; returns 0 or -1 (reported). */
 int trace_read_chunk(struct trace *t, const struct chunk_ref *c, void *buf);
@@ -177,7 +177,7 @@ static inline uint64_t trace_duration(const struct trace *t, uint64_t start,
 /* Total lost events: see the definition. */
 uint64_t trace_lost_events(const struct trace *t);
 /* "no space left on device", ...; "" when none recorded. */
-const char *lost_reason_text(unsigned reason);
+const char *trace_lost_reason_text(unsigned reason);
 
 /* ---------------------------------------------------------------------------
  * Event streams (stream.c)
@@ -279,8 +279,8 @@ bool capture_read(const struct capture *c, uint64_t addr, void *out,
 /* An ARGS_SHORT payload in the ARGS layout (malloc'd; NULL if it is
  * malformed), given its ENTRY's function and stack pointer; addr_mask
  * makes sums wrap at the trace's pointer size. */
-uint8_t *args_expand_short(const uint8_t *p, size_t len, uint64_t fn,
-			   uint64_t sp, uint64_t addr_mask, size_t *out_len);
+uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
+			      uint64_t sp, uint64_t addr_mask, size_t *out_len);
 
 /* The compact RETVAL payload p (its state byte has CTRACE_RETVAL_COMPACT)
  * spread into the full layout full (CTRACE_RETVAL_PAYLOAD bytes); *have:

@@ -106,7 +106,7 @@ void outbuf_spaces(struct outbuf *o, size_t n)
 	outbuf_write(o, spaces, n);
 }
 
-size_t format_u64(char *dst, uint64_t v)
+size_t outbuf_format_u64(char *dst, uint64_t v)
 {
 	char tmp[20];
 	size_t n = 0;
@@ -123,7 +123,7 @@ size_t format_u64(char *dst, uint64_t v)
 void outbuf_u64(struct outbuf *o, uint64_t v)
 {
 	char *p = outbuf_reserve(o, 20);
-	o->len += format_u64(p, v);
+	o->len += outbuf_format_u64(p, v);
 }
 
 void outbuf_i64(struct outbuf *o, int64_t v)
@@ -142,7 +142,7 @@ static size_t format_fixed3(char *dst, uint64_t whole, unsigned frac,
 			    const char *unit)
 {
 	char digits[20];
-	size_t n = format_u64(digits, whole), len = 0;
+	size_t n = outbuf_format_u64(digits, whole), len = 0;
 
 	for (size_t i = n; i < 3; i++)
 		dst[len++] = ' ';
@@ -158,7 +158,7 @@ static size_t format_fixed3(char *dst, uint64_t whole, unsigned frac,
 	return len;
 }
 
-size_t format_duration(char *dst, uint64_t ns)
+size_t outbuf_format_duration(char *dst, uint64_t ns)
 {
 	uint64_t r;
 

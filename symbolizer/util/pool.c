@@ -36,7 +36,7 @@ void pool_free(struct pool *p)
 	p->n = p->n_blocks = 0;
 }
 
-int id_table_reserve(struct id_table *t, size_t n, id_hash_fn hash,
+int pool_ids_reserve(struct id_table *t, size_t n, id_hash_fn hash,
 		     const void *ctx)
 {
 	size_t mask = t->mask ? 2 * t->mask + 1 : 255;
@@ -59,7 +59,7 @@ int id_table_reserve(struct id_table *t, size_t n, id_hash_fn hash,
 	return 0;
 }
 
-void id_table_free(struct id_table *t)
+void pool_ids_free(struct id_table *t)
 {
 	free(t->slots);
 	t->slots = NULL;
@@ -86,7 +86,7 @@ static char *arena_block_new(struct str_arena *a, size_t size)
 	return b->data;
 }
 
-const char *str_arena_copy(struct str_arena *a, const char *s, size_t n)
+const char *pool_arena_copy(struct str_arena *a, const char *s, size_t n)
 {
 	char *dst;
 
@@ -112,7 +112,7 @@ const char *str_arena_copy(struct str_arena *a, const char *s, size_t n)
 	return dst;
 }
 
-void str_arena_free(struct str_arena *a)
+void pool_arena_free(struct str_arena *a)
 {
 	while (a->blocks != NULL) {
 		struct arena_block *b = a->blocks;

@@ -56,9 +56,9 @@ typedef size_t (*id_hash_fn)(const void *ctx, uint32_t id);
 /* Makes room for one more id when the table holds n: doubles it (rehashing
  * ids 0 .. n-1) when n + 1 would fill more than half.  Returns 0, or
  * -ENOMEM with the table unchanged. */
-int id_table_reserve(struct id_table *t, size_t n, id_hash_fn hash,
+int pool_ids_reserve(struct id_table *t, size_t n, id_hash_fn hash,
 		     const void *ctx);
-void id_table_free(struct id_table *t);
+void pool_ids_free(struct id_table *t);
 
 /* Probing, for the caller who compares keys:
  *
@@ -74,7 +74,7 @@ struct str_arena {
 };
 
 /* s[0..n) and a NUL, copied; NULL when out of memory. */
-const char *str_arena_copy(struct str_arena *a, const char *s, size_t n);
-void str_arena_free(struct str_arena *a);
+const char *pool_arena_copy(struct str_arena *a, const char *s, size_t n);
+void pool_arena_free(struct str_arena *a);
 
 #endif /* CTRACE_SYMBOLIZER_POOL_H */

@@ -70,7 +70,7 @@ void *must_pool_add(struct pool *p)
 void must_reserve(struct id_table *t, size_t n, id_hash_fn hash,
 		  const void *ctx)
 {
-	if (id_table_reserve(t, n, hash, ctx) < 0)
+	if (pool_ids_reserve(t, n, hash, ctx) < 0)
 		out_of_memory();
 }
 

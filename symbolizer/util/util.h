@@ -26,7 +26,7 @@ void *must_malloc(size_t size);
 void *must_calloc(size_t n, size_t size);
 void *must_realloc(void *p, size_t n, size_t size); /* n * size, checked */
 char *must_strndup(const char *s, size_t n);
-/* pool_add and id_table_reserve (pool.h) that stop the program when they
+/* pool_add and pool_ids_reserve (pool.h) that stop the program when they
  * cannot. */
 void *must_pool_add(struct pool *p);
 void must_reserve(struct id_table *t, size_t n, id_hash_fn hash,
@@ -129,11 +129,11 @@ void outbuf_u64(struct outbuf *o, uint64_t v);
 void outbuf_i64(struct outbuf *o, int64_t v);
 
 /* Decimal digits of v at dst (at least 20 bytes); returns their count. */
-size_t format_u64(char *dst, uint64_t v);
+size_t outbuf_format_u64(char *dst, uint64_t v);
 
 /* The tree's duration column: exactly 10 characters for anything below
  * 1000 s ("  0.412 us", " 12.000 ms", "  1.500  s"). Returns the length. */
-size_t format_duration(char *dst, uint64_t ns);
+size_t outbuf_format_duration(char *dst, uint64_t ns);
 
 /* ---------------------------------------------------------------------------
  * The file named by -o (outfile.c)

@@ -288,10 +288,10 @@ static void check_time(struct resolver *r, uint64_t addr, const char *name)
 {
 	const struct resolve_info *a, *b, *c, *d;
 
-	if (resolver_add_module(r, "/nonexistent/decoy.so", mod.bias, mod.start,
-				mod.end, NULL, 0, 200) != 0)
+	if (resolve_add_module(r, "/nonexistent/decoy.so", mod.bias, mod.start,
+			       mod.end, NULL, 0, 200) != 0)
 		exit(99);
-	resolver_remove_module(r, mod.start, 300);
+	resolve_remove_module(r, mod.start, 300);
 	a = resolve_function(r, addr, 150);
 	b = resolve_function(r, addr, 250);
 	c = resolve_function(r, addr, 350);
@@ -414,7 +414,7 @@ int main(int argc, char **argv)
 		perror(file);
 		return 99;
 	}
-	r = resolver_new(&cfg.opts, on_warning, NULL);
+	r = resolve_new(&cfg.opts, on_warning, NULL);
 	if (r == NULL)
 		return 99;
 	while (fgets(line, sizeof line, in) != NULL) {
@@ -423,7 +423,7 @@ int main(int argc, char **argv)
 			parse_module(f);
 			if (cfg.path == NULL)
 				cfg.path = mod.path;
-			if (resolver_add_module(
+			if (resolve_add_module(
 				r, cfg.path, mod.bias, mod.start, mod.end,
 				mod.build_id, mod.build_id_len, 100) != 0)
 				return 99;
@@ -449,7 +449,7 @@ int main(int argc, char **argv)
 		check_time(r, addr, resolve_function(r, addr, 100)->name);
 	}
 	free(first_func);
-	resolver_free(r);
+	resolve_free(r);
 
 	if (cfg.time)
 		cfg.expect_warning = "decoy.so: not found";

@@ -89,7 +89,7 @@ static void test_short_args(unsigned ptr)
 	uint64_t fn = 0x1000;
 	uint8_t buf[64];
 	size_t len = short_args(buf, sp, ptr, 0), out_len = 0;
-	uint8_t *full = args_expand_short(buf, len, fn, sp, mask, &out_len);
+	uint8_t *full = payload_expand_short(buf, len, fn, sp, mask, &out_len);
 	struct capture c;
 	char got[2];
 	tap_ok(full != NULL && capture_parse(full, out_len, &c) == 0 &&
@@ -111,17 +111,17 @@ static void test_short_args(unsigned ptr)
 	       "ARGS_SHORT (%u-byte pointers): a block at sp plus its offset",
 	       ptr);
 	free(full);
-	tap_ok(args_expand_short(buf, len, fn, sp + ptr, mask, &out_len) ==
+	tap_ok(payload_expand_short(buf, len, fn, sp + ptr, mask, &out_len) ==
 		       NULL,
 	       "ARGS_SHORT (%u-byte pointers): another stack pointer than "
 	       "the recorder's is refused",
 	       ptr);
 	len = short_args(buf, sp, ptr, 1);
-	tap_ok(args_expand_short(buf, len, fn, sp, mask, &out_len) == NULL,
+	tap_ok(payload_expand_short(buf, len, fn, sp, mask, &out_len) == NULL,
 	       "ARGS_SHORT (%u-byte pointers): both relative flags refused",
 	       ptr);
 	len = short_args(buf, sp, ptr, 0);
-	tap_ok(args_expand_short(buf, len - 1, fn, sp, mask, &out_len) ==
+	tap_ok(payload_expand_short(buf, len - 1, fn, sp, mask, &out_len) ==
 		       NULL,
 	       "ARGS_SHORT (%u-byte pointers): a block cut short is refused",
 	       ptr);

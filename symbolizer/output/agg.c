@@ -1,4 +1,4 @@
-/* aggregate.c -- interned names, the integer map and per-thread stacks of
+/* agg.c -- interned names, the integer map and per-thread stacks of
  * the summarizing outputs (see aggregate.h).
  */
 #include <stdlib.h>
@@ -9,7 +9,7 @@
  * Integer map
  * ------------------------------------------------------------------------ */
 
-void u64map_init(struct u64map *m)
+void agg_map_init(struct u64map *m)
 {
 	m->n = 0;
 	m->mask = 255;
@@ -17,7 +17,7 @@ void u64map_init(struct u64map *m)
 	m->values = must_calloc(m->mask + 1, sizeof *m->values);
 }
 
-void u64map_free(struct u64map *m)
+void agg_map_free(struct u64map *m)
 {
 	free(m->keys);
 	free(m->values);
@@ -45,12 +45,12 @@ static void u64map_grow(struct u64map *m)
 		big.keys[j] = m->keys[i];
 		big.values[j] = m->values[i];
 	}
-	u64map_free(m);
+	agg_map_free(m);
 	*m = big;
 }
 
-uint32_t *u64map_get(struct u64map *m, uint64_t key, uint32_t fresh,
-		     bool *inserted)
+uint32_t *agg_map_get(struct u64map *m, uint64_t key, uint32_t fresh,
+		      bool *inserted)
 {
 	size_t i = u64map_slot(m, key);
 
@@ -131,7 +131,7 @@ static uint32_t intern(const char *s, size_t n)
 		names.all = must_realloc(names.all, names.cap,
 					 sizeof *names.all);
 	}
-	text = str_arena_copy(&names.text, s, n);
+	text = pool_arena_copy(&names.text, s, n);
 	if (!text) {
 		warn_msg(0, "out of memory");
 		exit(1);
@@ -203,12 +203,12 @@ void agg_threads_free(struct agg_threads *ts)
  * Shared text helpers
  * ------------------------------------------------------------------------ */
 
-void put_xml_str(struct outbuf *out, const char *s, size_t n)
+void agg_put_xml_str(struct outbuf *out, const char *s, size_t n)
 {
 	outbuf_escaped(out, s, n, ESCAPE_XML);
 }
 
-void put_us(struct outbuf *out, int64_t ns)
+void agg_put_us(struct outbuf *out, int64_t ns)
 {
 	uint64_t v = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 	char *p = outbuf_reserve(out, 32);
@@ -217,7 +217,7 @@ void put_us(struct outbuf *out, int64_t ns)
 
 	if (ns < 0)
 		p[n++] = '-';
-	n += format_u64(p + n, v / 1000);
+	n += outbuf_format_u64(p + n, v / 1000);
 	p[n++] = '.';
 	p[n++] = (char)('0' + frac / 100);
 	p[n++] = (char)('0' + frac / 10 % 10);

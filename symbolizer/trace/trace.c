@@ -1,4 +1,4 @@
-/* reader.c -- trace files: the header, the chunk index, the clock.
+/* trace.c -- trace files: the header, the chunk index, the clock.
  *
  * Everything is read with pread, never mmap: a trace may be truncated or
  * still growing, and a mapping past the end of a file raises SIGBUS.  The
@@ -480,7 +480,7 @@ int trace_open(struct trace *t, const char *path, bool quiet)
 	build_streams(t);
 	report_no_events(t);
 
-	trace_read_meta(t);
+	meta_read(t);
 	return 0;
 fail:
 	close(t->fd);
@@ -518,7 +518,7 @@ uint64_t trace_lost_events(const struct trace *t)
 						      : t->lost_recorded;
 }
 
-const char *lost_reason_text(unsigned reason)
+const char *trace_lost_reason_text(unsigned reason)
 {
 	switch (reason) {
 	case CTRACE_LOST_NO_SPACE:

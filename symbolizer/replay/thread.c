@@ -1,4 +1,4 @@
-/* calls.c -- from one thread's events to its calls.
+/* thread.c -- from one thread's events to its calls.
  *
  * Each thread keeps a stack of open calls.  An exit closes the innermost
  * open call of the same (function, call site) (or, for gcc's partial
@@ -48,10 +48,10 @@ void thread_init(struct thread *th, struct trace *t,
 	 * several processes share the timeline */
 	n = 0;
 	if (with_pid) {
-		n = format_u64(digits, t->pid);
+		n = outbuf_format_u64(digits, t->pid);
 		digits[n++] = '/';
 	}
-	n += format_u64(digits + n, th->id);
+	n += outbuf_format_u64(digits + n, th->id);
 	th->id_text[0] = ' ';
 	th->id_text[1] = '[';
 	th->id_len = 2;
