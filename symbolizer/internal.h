@@ -459,6 +459,12 @@ struct stream {
 	bool has_head;
 	struct event head;
 	const struct pair *slots[CTRACE_PAIR_SLOTS];
+	/* Format 2: the wide slots (allocated at the first use), the home
+	 * of each narrow slot's pair, the function of the chunk's last NEW. */
+	const struct pair **wide;
+	bool wide_used;
+	uint16_t home[CTRACE_PAIR_SLOTS];
+	uint64_t new_fn;
 };
 
 void stream_init(struct stream *s, struct trace *t, struct chunk_span span);
