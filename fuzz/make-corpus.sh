@@ -7,7 +7,7 @@
 # them with 4 KiB chunks (the smallest), so that each trace has several
 # chunks, streams and record types in a few kilobytes: calls, threads, a
 # signal stream, longjmp, exceptions, a fork()ed child, coroutines, lost
-# events, markers, arguments and return values.  fuzz/corpus holds its output;
+# events, markers, arguments and return values, pairs in wide slots.  fuzz/corpus holds its output;
 # rerun it after a format change.
 set -eu
 
@@ -66,6 +66,7 @@ prog longjmp "$progs/longjmp.c"
 prog fork "$progs/fork.c"
 prog crash "$progs/crash.c"
 prog coroutines "$src/tests/reliability/progs/coroutines.c"
+prog pairs "$progs/pairs.c"
 "${CXX:-c++}" -O0 -g -finstrument-functions -o exceptions \
 	"$progs/exceptions.cc" "$build/lib/libctrace.a" -pthread -ldl
 
@@ -79,6 +80,8 @@ record fork ./fork
 record abort ./crash abort
 record segv ./crash segv
 record coroutines ./coroutines 1 60
+# More pairs than the narrow slots: NEW records and wide slots.
+record pairs ./pairs 4 6
 # A trace cut short at the end of a chunk: the last chunk is partial.
 record fib-cut ./fib 6
 head -c 12000 "$out/fib-cut" >"$out/fib-cut.tmp" && mv "$out/fib-cut.tmp" "$out/fib-cut"

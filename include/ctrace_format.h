@@ -35,28 +35,44 @@
  * ---------------------------------------------------------------------------
  *
  * The data after a chunk header is a sequence of records, each starting with
- * a one-byte tag:
+ * a one-byte tag.  Its low 7 bits say which (function, call site) pair the
+ * record is about; bit 7 (CTRACE_TAG_EXIT_BIT) makes an ENTRY an EXIT:
  *
  *   0x00                  end of data in this chunk
- *   0x01..0x7f  ENTRY     call entered; tag = pair slot (1..127)
- *   0x81..0xff  EXIT      call returned; tag & 0x7f = pair slot (1..127)
  *   0x80        EXTENDED  followed by: u8 type, uleb128 length, payload
+ *   low bits 0x01..0x6e   the pair in narrow slot 1..110 (CTRACE_PAIR_NARROW)
+ *   low bits 0x6f   NEW   a pair not in the table: uleb key (home << 1 |
+ *                         choice), sleb function minus the function of the
+ *                         chunk's previous NEW (0 for the first), sleb call
+ *                         site minus function, and for an ENTRY uleb frame
+ *                         (see CTRACE_REC_DEFINE; 0 when unknown)
+ *   low bits 0x70..0x7f   the pair in wide slot home = (tag & 7) << 8 |
+ *                         the next byte, choice = (tag >> 3) & 1
  *
- * ENTRY and EXIT are followed by a uleb128 timestamp delta: clock ticks since
- * the previous timed record of the stream (the first is relative to the
- * chunk header's base_time).  An ENTRY then has an sleb128 stack delta: the
- * caller's stack pointer at the call (the hook's CFA), minus that of the
- * previous ENTRY of the chunk (0 for the first), divided by pointer_size.
- * Stack pointers let a reader close the frames that longjmp, C++ exceptions
- * and other non-local exits leave without an EXIT: a call entered above the
- * stack pointer of an open frame, or at it from a different call site,
- * means that frame is gone.  (At the same pointer and call site, the new
- * call is a function inlined into the open one: its hooks run in the
- * caller's frame with the caller's return address.)  A pair slot names a (function, call site)
- * pair defined earlier in the same chunk by a CTRACE_REC_DEFINE record;
- * every chunk starts with all slots undefined, so each chunk decodes on its
- * own.  An EXIT names the pair its ENTRY named (the hook receives the same
- * function and call site at both ends of a call).
+ * Then a uleb128 timestamp delta: clock ticks since the previous ENTRY or
+ * EXIT of the stream (the first is relative to the chunk header's
+ * base_time); an ENTRY then has an sleb128 stack delta: the caller's stack
+ * pointer at the call (the hook's CFA), minus that of the previous ENTRY
+ * of the chunk (0 for the first), divided by pointer_size.  Stack pointers
+ * let a reader close the frames that longjmp, C++ exceptions and other
+ * non-local exits leave without an EXIT.
+ *
+ * The pair table (format 2.0): 110 narrow slots, named by one-byte tags,
+ * and CTRACE_PAIR_HOMES wide slots ("homes"), named by two bytes.  Each
+ * pair has a home, 0..2047, which its NEW record gives; it sits either in
+ * one of the two narrow slots its home maps to (CTRACE_PAIR_NARROW_SLOT)
+ * or in the wide slot of its home.  A NEW record, and an event in a wide
+ * slot, move the pair into the narrow slot its home and choice name; that
+ * slot's previous pair moves into its own home's wide slot, replacing
+ * what was there, and the wide slot the pair left is empty.  So the pairs
+ * in use take one byte, those used a while ago two, and a reader mirrors
+ * the recorder's table with no hash.  Every chunk starts with the whole
+ * table empty, so each chunk decodes on its own.  An EXIT names the pair
+ * its ENTRY named (the hook receives the same function and call site at
+ * both ends of a call).
+ *
+ * Format 1.x (still read) had 127 narrow slots (tags 0x01..0x7f) and no
+ * wide ones, each defined by a CTRACE_REC_DEFINE record.
  *
  * An EXTENDED record's payload is exactly `length` bytes; a reader skips
  * types it does not know, so new record types never break old readers.
@@ -74,8 +90,8 @@
  * ------------------------------------------------------------------------ */
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
-#define CTRACE_VERSION_MAJOR 1           /* incompatible layout changes */
-#define CTRACE_VERSION_MINOR 1           /* compatible additions */
+#define CTRACE_VERSION_MAJOR 2           /* incompatible layout changes */
+#define CTRACE_VERSION_MINOR 0           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
 
@@ -152,20 +168,31 @@ struct ctrace_chunk_header {
 #define CTRACE_TAG_END 0x00
 #define CTRACE_TAG_EXIT_BIT 0x80
 #define CTRACE_TAG_EXTENDED 0x80
-#define CTRACE_PAIR_SLOTS 128 /* slots 1..127 are used; 0 never is */
+#define CTRACE_PAIR_SLOTS 128   /* narrow slot numbers are below this */
+#define CTRACE_PAIR_NARROW 110  /* narrow slots 1..110 (format 2) */
+#define CTRACE_TAG_NEW 0x6f     /* low bits: a NEW pair (format 2) */
+#define CTRACE_TAG_WIDE 0x70    /* low bits 0x70..0x7f: a wide slot */
+#define CTRACE_PAIR_HOME_BITS 11
+#define CTRACE_PAIR_HOMES (1u << CTRACE_PAIR_HOME_BITS)
+/* The narrow slot (1..CTRACE_PAIR_NARROW) of a pair of home h, choice c. */
+#define CTRACE_PAIR_NARROW_SLOT(h, c)                                          \
+	(((((c) ? (h) * 0x5bdu : (h)) & (CTRACE_PAIR_HOMES - 1)) *            \
+	  CTRACE_PAIR_NARROW >> CTRACE_PAIR_HOME_BITS) + 1)
+#define CTRACE_V1_PAIR_SLOTS 128 /* format 1: slots 1..127, no wide ones */
 
 /* Extended record types. */
 enum ctrace_record_type {
 	/* --- in event and signal streams ----------------------------------- */
 
-	/* Define pair slot: u8 slot, u64 function, u64 call_site, and in
-	 * the DEFINE of an ENTRY, when the recorder found the function's CFI
-	 * (format 1.1), uleb frame: 2 * (CFA - the ENTRY's stack pointer) /
-	 * pointer_size, plus 1 when the entry hook was called from outside
-	 * the function's own code (a copy inlined into its caller, whose
-	 * frame it then shares).  A call's frame lies below its caller's
-	 * CFA, so frames tell a callee from a call made after its caller
-	 * was left by longjmp. */
+	/* Format 1 only (format 2 has NEW tags): define pair slot: u8 slot,
+	 * u64 function, u64 call_site, and in the DEFINE of an ENTRY, when
+	 * the recorder found the function's CFI (format 1.1), uleb frame:
+	 * 2 * (CFA - the ENTRY's stack pointer) / pointer_size, plus 1 when
+	 * the entry hook was called from outside the function's own code (a
+	 * copy inlined into its caller, whose frame it then shares).  A
+	 * call's frame lies below its caller's CFA, so frames tell a callee
+	 * from a call made after its caller was left by longjmp.  A NEW
+	 * ENTRY's frame field is the same, 0 when unknown. */
 	CTRACE_REC_DEFINE = 1,
 
 	/* Events that could not be stored: uleb count, u8 reason
@@ -372,10 +399,11 @@ _Static_assert(CTRACE_ARGS_REGS == CTRACE_ARGS_NREGS + 1,
 	       "ARGS: registers follow their count");
 #endif
 
-/* The largest ENTRY or EXIT group: DEFINE (3 + 17 + a 4-byte frame) plus
- * tag, a 10-byte time delta and a 10-byte stack delta; an EXIT's STACK
- * record (3 + 10) fits in place of the stack delta.  The recorder keeps at least this
- * much room at a chunk's end. */
-#define CTRACE_MAX_EVENT_BYTES 48
+/* The largest ENTRY or EXIT: a NEW tag, a 2-byte key, two 10-byte
+ * address deltas, a 10-byte frame, a 10-byte time delta and a 10-byte
+ * stack delta (53); an EXIT's STACK record (3 + 10) fits in place of the
+ * frame and stack delta.  The recorder keeps at least this much room at a
+ * chunk's end. */
+#define CTRACE_MAX_EVENT_BYTES 56
 
 #endif /* CTRACE_FORMAT_H */

@@ -12,32 +12,20 @@
  * Pair slots
  * ------------------------------------------------------------------------ */
 
-/* Slots 1..127: tags 0x00 and 0x80 are taken by END and EXTENDED.  The
- * hash reads only the addresses' offsets in their pages, which address
- * randomisation leaves alone (objects are placed at page boundaries): which
- * pairs share a slot, and so the trace's size and the recorder's cost,
- * are the same from run to run.  A pair may sit in either of two slots
- * (the reader takes whatever slot a DEFINE names): the first is looked at
- * inline, the second only when the first holds another pair. */
+/* The hash reads only the addresses' offsets in their pages, which
+ * address randomisation leaves alone (objects are placed at page
+ * boundaries): which pairs share a slot, and so the trace's size and the
+ * recorder's cost, are the same from run to run.  Its top bits are the
+ * pair's home (ctrace_format.h); a pair may sit in either of the two
+ * narrow slots of its home (the first is looked at inline, the second
+ * only when the first holds another pair) or in its home's wide slot. */
 #define CTRACE_PAGE_OFFSET_MASK ((uintptr_t)0xfff)
 
-static inline uint32_t pair_hash(uintptr_t fn, uintptr_t site)
+static inline unsigned pair_home(uintptr_t fn, uintptr_t site)
 {
 	uint32_t k = (uint32_t)((fn & CTRACE_PAGE_OFFSET_MASK) << 12 |
 				(site & CTRACE_PAGE_OFFSET_MASK));
-	return k * 0x9e3779b1u;
-}
-
-static inline unsigned pair_slot(uint32_t h)
-{
-	unsigned slot = (unsigned)(h >> 25);
-	return slot + (slot == 0);
-}
-
-static inline unsigned pair_slot2(uint32_t h)
-{
-	unsigned slot = (unsigned)(h >> 18) & 0x7f;
-	return slot + (slot == 0);
+	return (k * 0x9e3779b1u) >> (32 - CTRACE_PAIR_HOME_BITS);
 }
 
 static inline void put_u64(uint8_t *p, uint64_t v)
@@ -45,56 +33,95 @@ static inline void put_u64(uint8_t *p, uint64_t v)
 	memcpy(p, &v, sizeof v);
 }
 
-/* Writes the body of a DEFINE record at p (its tag is stored by the
- * caller, last) and returns the byte after it.  Out of line: it runs once
- * per pair per chunk, and when the pair was pushed out of its slots.  An ENTRY's DEFINE carries the function's frame
- * size when its CFI tells; not from a signal handler that interrupted the
- * recorder (may_scan 0), which must not touch the frame cache. */
-static __attribute__((noinline, unused)) uint8_t *
-define_pair(struct ctrace__stream *s, uint8_t *p, unsigned slot, uintptr_t fn,
-	    uintptr_t site, uintptr_t sp, uintptr_t fp, uint64_t now,
-	    int may_scan)
+static inline int pair_is(const struct ctrace__pair *e, uintptr_t fn,
+			  uintptr_t site)
 {
-	int saved_errno = errno;
-	uintptr_t frame = sp && may_scan ? ctrace__frame_field(fn, sp, fp) : 0;
-	uint8_t *q = p + 20;
+	return e->fn == fn && e->site == site;
+}
 
-	p[1] = CTRACE_REC_DEFINE;
-	p[3] = (uint8_t)slot;
-	put_u64(p + 4, fn);
-	put_u64(p + 12, site);
-	if (frame)
+/* Moves (fn, site) into narrow slot `slot`, and the pair there into its
+ * home's wide slot, as a reader does on a NEW or wide-slot event. */
+static inline void pair_move_in(struct ctrace__stream *s, unsigned slot,
+				unsigned home, uintptr_t fn, uintptr_t site)
+{
+	struct ctrace__pair *out = &s->pair[slot];
+	s->moved_home = s->home[slot];
+	if (s->wide != NULL && out->fn != 0) {
+		s->wide[s->moved_home] = *out;
+		s->wide_used = 1;
+	}
+	out->fn = fn;
+	out->site = site;
+	s->home[slot] = (uint16_t)home;
+}
+
+/* Which of a pair's two narrow slots it takes (1: the second): an empty
+ * one, else one whose pair can move to its wide slot without pushing
+ * another pair out of the table, else each in turn.  The reader is told,
+ * so this is the recorder's choice alone. */
+static inline unsigned pair_victim(struct ctrace__stream *s, unsigned first,
+				   unsigned second)
+{
+	if (s->pair[first].fn == 0)
+		return 0;
+	if (s->pair[second].fn == 0)
+		return 1;
+	if (s->wide != NULL) {
+		int free1 = s->wide[s->home[first]].fn == 0;
+		int free2 = s->wide[s->home[second]].fn == 0;
+		if (free1 != free2)
+			return free2;
+	}
+	return s->victim ^= 1;
+}
+
+/* The pair is not in its first narrow slot: its second, or its wide slot
+ * (a two-byte tag), or a NEW record.  Writes what follows the tag byte
+ * (the tag is stored by the caller, last), leaves the tag in s->miss_tag
+ * (not through a pointer: the inline path would keep it in memory) and
+ * returns where the time delta goes.  Out of line: it runs once per pair
+ * per chunk, and when the pair was pushed out of its narrow slots.  A
+ * NEW ENTRY carries the function's frame size when its CFI tells; not
+ * from a signal handler that interrupted the recorder (may_scan 0),
+ * which must not touch the frame cache. */
+static __attribute__((noinline, unused)) uint8_t *
+pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
+	  unsigned home, uintptr_t fn, uintptr_t site, uintptr_t sp,
+	  uintptr_t fp, uint64_t now, int may_scan)
+{
+	unsigned second = CTRACE_PAIR_NARROW_SLOT(home, 1);
+	s->miss_new_fn = s->new_fn;
+	if (pair_is(&s->pair[second], fn, site)) {
+		s->miss_tag = (uint8_t)second;
+		return p + 1;
+	}
+	unsigned first = CTRACE_PAIR_NARROW_SLOT(home, 0);
+	unsigned choice = pair_victim(s, first, second);
+	unsigned slot = choice ? second : first;
+	if (s->wide != NULL && pair_is(&s->wide[home], fn, site)) {
+		s->wide[home].fn = 0;
+		s->wide[home].site = 0;
+		pair_move_in(s, slot, home, fn, site);
+		s->miss_tag = (uint8_t)(CTRACE_TAG_WIDE | choice << 3 | home >> 8);
+		p[1] = (uint8_t)home;
+		return p + 2;
+	}
+
+	int saved_errno = errno;
+	uintptr_t frame = !exit_bit && sp && may_scan
+				  ? ctrace__frame_field(fn, sp, fp) : 0;
+	uint8_t *q = ctrace__uleb_put(p + 1, home << 1 | choice);
+	q = ctrace__sleb_put_word(q, (intptr_t)(fn - s->new_fn));
+	q = ctrace__sleb_put_word(q, (intptr_t)(site - fn));
+	if (!exit_bit)
 		q = ctrace__uleb_put_word(q, frame);
-	p[2] = (uint8_t)(q - p - 3);
-	s->pair[slot].fn = fn;
-	s->pair[slot].site = site;
+	pair_move_in(s, slot, home, fn, site);
+	s->miss_new_fn = fn;
+	s->miss_tag = CTRACE_TAG_NEW;
 	if (may_scan)
 		ctrace__modules_check(fn, now);
 	errno = saved_errno;
 	return q;
-}
-
-/* The pair is not in its first slot: its second, or a DEFINE into one of
- * the two (an empty one, else each in turn).  Leaves the slot in
- * s->miss_slot (not through a pointer: the inline path would keep its
- * slot in memory); returns where the event's own tag goes (p when nothing
- * was written). */
-static __attribute__((noinline, unused)) uint8_t *
-pair_miss(struct ctrace__stream *s, uint8_t *p, unsigned first, uint32_t h,
-	  uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp,
-	  uint64_t now, int may_scan)
-{
-	unsigned second = pair_slot2(h);
-	if (s->pair[second].fn == fn && s->pair[second].site == site) {
-		s->miss_slot = (uint8_t)second;
-		return p;
-	}
-	unsigned victim = first;
-	if (s->pair[first].fn != 0 &&
-	    (s->pair[second].fn == 0 || (s->victim ^= 1)))
-		victim = second;
-	s->miss_slot = (uint8_t)victim;
-	return define_pair(s, p, victim, fn, site, sp, fp, now, may_scan);
 }
 
 /* Ticks between two events of a stream beyond which the loader's list is
@@ -130,7 +157,7 @@ after_gap(struct ctrace__stream *s, uint64_t now, int may_scan)
 					      memory_order_relaxed);
 	if (s->modules_epoch != epoch) {
 		s->modules_epoch = epoch;
-		memset(s->pair, 0, sizeof s->pair);
+		ctrace__pairs_reset(s);
 	}
 	return now;
 }
@@ -188,16 +215,17 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		delta = now - s->last;
 	}
 
-	uint32_t h = pair_hash(fn, site);
-	unsigned slot = pair_slot(h);
-	uint8_t *q = p;
-	if (unlikely(s->pair[slot].fn != fn || s->pair[slot].site != site)) {
-		q = pair_miss(s, p, slot, h, fn, site, exit_bit ? 0 : sp, fp,
-			      now, may_scan);
-		slot = s->miss_slot;
+	unsigned home = pair_home(fn, site);
+	unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, 0);
+	uint8_t *q = p + 1;
+	int miss = !pair_is(&s->pair[slot], fn, site);
+	if (unlikely(miss)) {
+		q = pair_miss(s, p, exit_bit, home, fn, site, sp, fp, now,
+			      may_scan);
+		slot = s->miss_tag;
 	}
 
-	uint8_t *d = ctrace__uleb_put(q + 1, delta);
+	uint8_t *d = ctrace__uleb_put(q, delta);
 	if (!exit_bit) {
 		/* sleb128 of the stack delta in words: one byte for frames
 		 * up to 512 bytes apart on x86-64. */
@@ -207,24 +235,20 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		d = ctrace__sleb_put_word(d, w);
 	}
 
-	/* The group's first tag is stored last: a reader (or a SIGKILL) sees
-	 * either the whole group or a zero byte.  The stream's state follows
-	 * it, so that a jump out of a signal handler that interrupted this
-	 * leaves the stream as it was before the event or after it (hooks.c
-	 * recovers from there). */
-	uint8_t tag = (uint8_t)(exit_bit | slot);
-	if (likely(q == p)) {
-		ctrace__barrier();
-		*p = tag;
-	} else {
-		*q = tag;
-		ctrace__barrier();
-		*p = CTRACE_TAG_EXTENDED;
-	}
+	/* The tag is stored last: a reader (or a SIGKILL) sees either the
+	 * whole event or a zero byte.  The stream's state follows it, so
+	 * that a jump out of a signal handler that interrupted this leaves
+	 * the stream as it was before the event or after it (hooks.c
+	 * recovers from there; the pair table, changed before the tag, is
+	 * emptied then). */
+	ctrace__barrier();
+	*p = (uint8_t)(exit_bit | slot);
 	ctrace__barrier();
 	s->last = now;
 	s->last_sp = last_sp;
 	s->cur = d;
+	if (unlikely(miss))
+		s->new_fn = s->miss_new_fn;
 }
 
 #endif /* CTRACE_EMIT_H */

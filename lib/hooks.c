@@ -1,7 +1,7 @@
 /* hooks.c -- __cyg_profile_func_enter/exit: the recorder's hot path.
  *
- * An event costs: one clock read, a 7-bit hash of (function, call site)
- * into the stream's pair table, and two or three byte stores.  There is no
+ * An event costs: one clock read, a hash of (function, call site) into
+ * the stream's pair table, and two or three byte stores.  There is no
  * lock, no system call, no allocation and no branch that is not predicted
  * in the steady state.  Everything else (the first event of a thread, a
  * full chunk, a new pair, a signal handler that interrupted the recorder)
@@ -81,7 +81,7 @@ static int recorder_left(const struct ctrace__thread *t, uintptr_t sp)
  * group.  The pairs may hold one not defined: all are defined again. */
 static void recover_stream(struct ctrace__stream *s, uint64_t now)
 {
-	memset(s->pair, 0, sizeof s->pair);
+	ctrace__pairs_reset(s);
 	if (s->cur == NULL || s->cur >= s->chunk_end)
 		return;
 	if (*s->cur != 0) {

@@ -108,6 +108,16 @@ static void register_thread(struct ctrace__thread *t)
 	uint32_t serial = atomic_fetch_add(&next_thread, 1);
 	ctrace__stream_init(&t->main, CTRACE_CHUNK_EVENTS, serial,
 			    ctrace__gettid());
+	/* The wide pair slots: 32 KiB a thread, out of its stack (thread
+	 * stacks may be small) and given back when it ends.  Without them
+	 * the trace is larger, never wrong. */
+	if (t->main.wide == NULL) {
+		void *m = mmap(NULL, CTRACE_PAIR_HOMES * sizeof *t->main.wide,
+			       PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m != MAP_FAILED)
+			t->main.wide = m;
+	}
 	if (t->signal != NULL)
 		ctrace__stream_init(t->signal, CTRACE_CHUNK_SIGNAL, serial,
 				    t->main.tid);
@@ -133,6 +143,12 @@ static void thread_exit(void *arg)
 	ctrace__stream_release(&t->main);
 	if (t->signal != NULL)
 		ctrace__stream_release(t->signal);
+	if (t->main.wide != NULL) {
+		struct ctrace__pair *wide = t->main.wide;
+		t->main.wide = NULL; /* the next chunk starts with it empty */
+		t->main.wide_used = 0;
+		munmap(wide, CTRACE_PAIR_HOMES * sizeof *wide);
+	}
 	ctrace__barrier();
 	t->state = CTRACE_T_IDLE;
 }

@@ -135,7 +135,14 @@ struct ctrace__stream {
 	uint64_t last;  /* clock reading of the previous timed record */
 	uint64_t looked; /* clock reading after the last look at the loader */
 	uintptr_t last_sp; /* of the previous ENTRY or STACK record */
-	struct ctrace__pair pair[CTRACE_PAIR_SLOTS];
+	struct ctrace__pair pair[CTRACE_PAIR_SLOTS]; /* narrow slots */
+	/* The wide slots (CTRACE_PAIR_HOMES, mapped at thread start; NULL in
+	 * signal streams and when mapping failed: pairs then leave the
+	 * table when pushed out of their narrow slot), the home of each
+	 * narrow slot's pair, the function of the chunk's last NEW. */
+	struct ctrace__pair *wide;
+	uint16_t home[CTRACE_PAIR_SLOTS];
+	uintptr_t new_fn;
 	uint8_t *chunk_end; /* end of the part reserved on disk so far */
 	uint8_t *chunk_start;
 	uint64_t chunk;   /* index of the current chunk, if cur != NULL */
@@ -148,9 +155,17 @@ struct ctrace__stream {
 	uint64_t lost, lost_first, lost_last;
 	uint8_t lost_reason;
 	uint32_t modules_epoch; /* ctrace__modules_epoch the pairs belong to */
-	uint8_t victim;         /* which of a pair's two slots a DEFINE takes */
-	uint8_t miss_slot;      /* the slot pair_miss() chose (emit.h) */
+	uint8_t victim;         /* which of a pair's two slots a NEW takes */
+	uint8_t wide_used;      /* some wide slot holds a pair */
+	uint8_t miss_tag;       /* the tag pair_miss() chose (emit.h) */
+	uint16_t moved_home;    /* the home of the pair the last miss moved out */
+	uintptr_t miss_new_fn;  /* new_fn once the missed event is written */
 };
+/* Empties the stream's pair table (a new chunk, objects unloaded, a jump
+ * out of the recorder): the reader keeps pairs the recorder forgot, never
+ * the other way round.  Leaves new_fn, which the reader keeps until the
+ * chunk ends. */
+CTRACE_HIDDEN void ctrace__pairs_reset(struct ctrace__stream *s);
 
 CTRACE_HIDDEN void ctrace__stream_init(struct ctrace__stream *s, uint16_t kind,
 				       uint32_t thread, uint32_t tid);

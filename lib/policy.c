@@ -119,9 +119,28 @@ static void notify(struct ctrace__thread *t, int kind, uintptr_t fn,
 static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 {
 	uint8_t *p = f->pos;
-	if (p[0] == CTRACE_TAG_EXTENDED && p[1] == CTRACE_REC_DEFINE) {
-		s->pair[p[3]].fn = 0;
-		s->pair[p[3]].site = 0;
+	unsigned low = p[0] & 0x7fu;
+	if (low >= CTRACE_TAG_NEW) {
+		/* The ENTRY moved pairs in the table, which the reader will
+		 * not see: the recorder forgets every slot it changed (the
+		 * pair's, the wide slot it came from and the one its narrow
+		 * slot's previous pair went to) and the NEW's function. */
+		unsigned home = pair_home(f->fn, f->site);
+		memset(&s->pair[CTRACE_PAIR_NARROW_SLOT(home, 0)], 0,
+		       sizeof s->pair[0]);
+		memset(&s->pair[CTRACE_PAIR_NARROW_SLOT(home, 1)], 0,
+		       sizeof s->pair[0]);
+		if (s->wide != NULL) {
+			memset(&s->wide[home], 0, sizeof s->wide[0]);
+			memset(&s->wide[s->moved_home], 0, sizeof s->wide[0]);
+		}
+		const uint8_t *q = p + 1;
+		uint64_t key;
+		int64_t delta;
+		if (low == CTRACE_TAG_NEW &&
+		    ctrace__uleb_get(&q, f->end, &key) == 0 &&
+		    ctrace__sleb_get(&q, f->end, &delta) == 0)
+			s->new_fn = f->fn - (uintptr_t)delta;
 	}
 	p[0] = 0;
 	ctrace__barrier();

@@ -15,10 +15,20 @@
 void ctrace__stream_init(struct ctrace__stream *s, uint16_t kind,
 			 uint32_t thread, uint32_t tid)
 {
+	struct ctrace__pair *wide = s->wide; /* a thread's, kept */
 	memset(s, 0, sizeof *s);
+	s->wide = wide;
 	s->kind = kind;
 	s->thread = thread;
 	s->tid = tid;
+}
+
+void ctrace__pairs_reset(struct ctrace__stream *s)
+{
+	memset(s->pair, 0, sizeof s->pair);
+	if (s->wide_used)
+		memset(s->wide, 0, CTRACE_PAIR_HOMES * sizeof *s->wide);
+	s->wide_used = 0;
 }
 
 /* Writes a record known to fit between cur and chunk_end. */
@@ -100,7 +110,8 @@ uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
 	s->limit = s->chunk_end - CTRACE_MAX_EVENT_BYTES;
 	s->last = now;
 	s->last_sp = 0;
-	memset(s->pair, 0, sizeof s->pair);
+	ctrace__pairs_reset(s);
+	s->new_fn = 0;
 	s->modules_epoch = atomic_load_explicit(&ctrace__modules_epoch,
 						memory_order_relaxed);
 	if (s->lost)

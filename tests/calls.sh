@@ -44,6 +44,21 @@ case_small_chunks() {
 	compare "$(expected fib5)" tree5
 }
 
+# 625 (function, call site) pairs in use at once, more than the narrow
+# pair slots: the trace matches the oracle's counts and depths, and the
+# wide slots keep it small (13 bytes per event when every pair beyond the
+# 127 slots of format 1 needed a DEFINE).  Size, not time: deterministic.
+case_many_pairs() {
+	use_config "$1"
+	build_pair c pairs "$PROGS/pairs.c"
+	run_traced trace.bin "$BIN/pairs" 200
+	grep -q '^calls 125001$' trace.bin.out || fail "wrong call count"
+	oracle_check trace.bin "$BIN/pairs" 200
+	bytes=$(wc -c <trace.bin)
+	[ "$bytes" -le $((250002 * 5)) ] ||
+		fail "$bytes bytes for 250002 events: over 5 bytes per event"
+}
+
 # Either clock gives the same tree, and well-formed durations.
 case_clock() {
 	use_config "$1"
@@ -107,6 +122,7 @@ for cfg in $(configs); do
 	run_case "ctors-$cfg" tree_case "$cfg" ctors ctors
 	run_case "longjmp-$cfg" case_longjmp "$cfg" longjmp longjmp
 	run_case "inline-$cfg" case_inline "$cfg"
+	run_case "many-pairs-$cfg" case_many_pairs "$cfg"
 done
 cfg=$(configs | head -n 1)
 run_case "default-format-$cfg" case_default_format "$cfg"

@@ -92,8 +92,8 @@ struct stream {
 	uint8_t *buf; /* chunk_size bytes */
 	size_t used;
 	/* auto-assigned slots of the current chunk */
-	uint64_t slot_fn[CTRACE_PAIR_SLOTS], slot_site[CTRACE_PAIR_SLOTS];
-	bool slot_used[CTRACE_PAIR_SLOTS];
+	uint64_t slot_fn[CTRACE_V1_PAIR_SLOTS], slot_site[CTRACE_V1_PAIR_SLOTS];
+	bool slot_used[CTRACE_V1_PAIR_SLOTS];
 	unsigned next_slot;
 };
 
@@ -251,7 +251,7 @@ static void put_event(bool exit, uint64_t fn, uint64_t site, uint64_t t,
 	if (!cur->has_chunk ||
 	    cur->used + CTRACE_MAX_EVENT_BYTES > hdr.chunk_size)
 		new_chunk(cur);
-	for (unsigned i = 1; i < CTRACE_PAIR_SLOTS; i++)
+	for (unsigned i = 1; i < CTRACE_V1_PAIR_SLOTS; i++)
 		if (cur->slot_used[i] && cur->slot_fn[i] == fn &&
 		    cur->slot_site[i] == site) {
 			slot = i;
@@ -259,7 +259,7 @@ static void put_event(bool exit, uint64_t fn, uint64_t site, uint64_t t,
 		}
 	if (!slot) {
 		slot = cur->next_slot;
-		cur->next_slot = slot % (CTRACE_PAIR_SLOTS - 1) + 1;
+		cur->next_slot = slot % (CTRACE_V1_PAIR_SLOTS - 1) + 1;
 		cur->slot_used[slot] = true;
 		cur->slot_fn[slot] = fn;
 		cur->slot_site[slot] = site;
@@ -290,8 +290,10 @@ static void finish_file(void)
 static void default_header(void)
 {
 	memcpy(hdr.magic, CTRACE_FILE_MAGIC, sizeof hdr.magic);
-	hdr.version_major = CTRACE_VERSION_MAJOR;
-	hdr.version_minor = CTRACE_VERSION_MINOR;
+	/* Format 1.1: slots defined by DEFINE records, which format 2
+	 * readers still read (the recorder writes NEW tags instead). */
+	hdr.version_major = 1;
+	hdr.version_minor = 1;
 	hdr.byte_order = CTRACE_BYTE_ORDER_MARK;
 	hdr.machine = 62;
 	hdr.pointer_size = 8;

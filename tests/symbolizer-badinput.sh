@@ -68,9 +68,9 @@ case_short_header() {
 }
 
 case_newer_version() {
-	printf 'header version=2.7\n' | mk v
+	printf 'header version=3.7\n' | mk v
 	sym 1 v
-	has v.err "trace version 2.7 is newer than this symbolizer (1.1)"
+	has v.err "trace version 3.7 is newer than this symbolizer (2.0)"
 }
 
 case_newer_minor() {

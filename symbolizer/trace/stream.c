@@ -28,6 +28,8 @@ void stream_fini(struct stream *s)
 	s->head.extra = NULL;
 	free(s->buf);
 	s->buf = NULL;
+	free(s->wide);
+	s->wide = NULL;
 	s->has_head = false;
 	s->next_chunk = s->chunks_end;
 	s->pos = s->end = NULL;
@@ -110,6 +112,10 @@ static bool load_next_chunk(struct stream *s)
 		s->exit_sp = 0;
 		memset(s->slots, 0, sizeof s->slots);
 		memset(s->named, 0, sizeof s->named);
+		if (s->wide_used)
+			memset(s->wide, 0, CTRACE_PAIR_HOMES * sizeof *s->wide);
+		s->wide_used = false;
+		s->new_fn = 0;
 		return true;
 	}
 	free(s->buf);
@@ -145,7 +151,9 @@ static bool extended(struct stream *s, const uint8_t *p)
 		if (len < 17)
 			goto short_rec;
 		slot = p[0];
-		if (slot == 0 || slot >= CTRACE_PAIR_SLOTS) {
+		if (slot == 0 || slot >= (t->hdr.version_major >= 2
+						  ? CTRACE_PAIR_NARROW + 1
+						  : CTRACE_V1_PAIR_SLOTS)) {
 			corrupt(s, rec, "bad pair slot %u", slot);
 			return false;
 		}
@@ -262,6 +270,76 @@ static void attach_extra(struct stream *s, struct event *ev)
 	s->pos = p + len;
 }
 
+/* Format 2: a NEW pair or one in a wide slot, whose tag was at p[-1]:
+ * reads what follows the tag, moves the pair into its narrow slot (and
+ * that slot's pair into its own home) as the recorder did, and returns
+ * the narrow slot, or 0 after reporting damage. */
+static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
+			      uint8_t tag)
+{
+	const uint8_t *p = *pp, *rec = p - 1;
+	struct trace *t = s->trace;
+	unsigned low = tag & 0x7fu, home, choice;
+	struct stream_slot in;
+
+	if (!s->wide)
+		s->wide = must_calloc(CTRACE_PAIR_HOMES, sizeof *s->wide);
+	if (low >= CTRACE_TAG_WIDE) {
+		if (p >= s->end)
+			goto past;
+		home = (low & 7u) << 8 | *p++;
+		choice = (low >> 3) & 1u;
+		in = s->wide[home];
+		if (!in.set) {
+			corrupt(s, rec,
+				"wide pair slot %u used before its definition",
+				home);
+			return 0;
+		}
+		s->wide[home].set = false;
+	} else {
+		uint64_t key, frame = 0;
+		int64_t dfn, dsite;
+		if (ctrace__uleb_get(&p, s->end, &key) < 0 ||
+		    ctrace__sleb_get(&p, s->end, &dfn) < 0 ||
+		    ctrace__sleb_get(&p, s->end, &dsite) < 0 ||
+		    (!(tag & CTRACE_TAG_EXIT_BIT) &&
+		     ctrace__uleb_get(&p, s->end, &frame) < 0))
+			goto past;
+		if (key >= 2 * CTRACE_PAIR_HOMES) {
+			corrupt(s, rec, "bad pair home %llu",
+				(unsigned long long)(key >> 1));
+			return 0;
+		}
+		home = (unsigned)(key >> 1);
+		choice = (unsigned)(key & 1);
+		uint64_t fn = (s->new_fn + (uint64_t)dfn) & t->sp_mask;
+		uint64_t site = (fn + (uint64_t)dsite) & t->sp_mask;
+		s->new_fn = fn;
+		in = (struct stream_slot){
+			.fn = fn, .site = site, .defined = s->time, .set = true};
+		/* Like a DEFINE's, a NEW ENTRY's frame is offered to the
+		 * replay stage, which keeps a pair's first one. */
+		if (frame >= 2 && frame < (64u << 20)) {
+			in.frame = (uint32_t)(frame / 2 * t->hdr.pointer_size);
+			in.inlined = frame & 1;
+		}
+	}
+	unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, choice);
+	if (s->slots[slot].set) {
+		s->wide[s->home[slot]] = s->slots[slot];
+		s->wide_used = true;
+	}
+	s->slots[slot] = in;
+	s->home[slot] = (uint16_t)home;
+	s->named[slot] = NULL;
+	*pp = p;
+	return slot;
+past:
+	past_end(s, rec);
+	return 0;
+}
+
 bool stream_advance(struct stream *s)
 {
 	struct event *ev = &s->head;
@@ -270,6 +348,7 @@ bool stream_advance(struct stream *s)
 		const uint8_t *p = s->pos;
 		const struct stream_slot *sl;
 		uint64_t delta;
+		unsigned slot;
 		uint8_t tag;
 
 		if (p >= s->end) {
@@ -289,13 +368,20 @@ bool stream_advance(struct stream *s)
 				return s->has_head = true;
 			continue;
 		}
-		sl = &s->slots[tag & 0x7f];
+		slot = tag & 0x7fu;
+		p++;
+		if (s->trace->hdr.version_major >= 2 &&
+		    slot > CTRACE_PAIR_NARROW) {
+			slot = pair_moved_in(s, &p, tag);
+			if (slot == 0)
+				continue;
+		}
+		sl = &s->slots[slot];
 		if (!sl->set) {
-			corrupt(s, p, "pair slot %u used before its definition",
-				tag & 0x7fu);
+			corrupt(s, s->pos,
+				"pair slot %u used before its definition", slot);
 			continue;
 		}
-		p++;
 		if (ctrace__uleb_get(&p, s->end, &delta) < 0) {
 			past_end(s, s->pos);
 			continue;
@@ -332,7 +418,7 @@ bool stream_advance(struct stream *s)
 		ev->defined = sl->defined;
 		ev->frame = sl->frame;
 		ev->inlined = sl->inlined;
-		ev->slot = tag & 0x7f;
+		ev->slot = slot;
 		ev->pair = NULL;
 		attach_extra(s, ev);
 		return s->has_head = true;

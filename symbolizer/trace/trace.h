@@ -235,8 +235,14 @@ struct stream {
 		uint32_t frame;
 		bool inlined, set;
 	} slots[CTRACE_PAIR_SLOTS];
+	/* Format 2: the wide slots (allocated at the first use), the home
+	 * of each narrow slot's pair, the function of the chunk's last NEW. */
+	struct stream_slot *wide;
+	bool wide_used;
+	uint16_t home[CTRACE_PAIR_SLOTS];
+	uint64_t new_fn;
 	/* The replay stage's cache of each slot's pair, which decoding
-	 * clears when the slot is defined again (or a chunk begins). */
+	 * clears when the slot gets another pair (or a chunk begins). */
 	const struct pair *named[CTRACE_PAIR_SLOTS];
 };
 

@@ -1,0 +1,61 @@
+/* pairs.c -- many (function, call site) pairs in use at once: 24 leaf
+ * functions called from each of 25 rounds (600 pairs, plus the rounds'
+ * own 25), again and again; `pairs N K` runs N times the first K
+ * rounds.  Prints how many calls it made, main's included. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#define NOINLINE __attribute__((noinline))
+
+static volatile int sink;
+static long calls = 1; /* main */
+
+#define LEAF(i)                                                                \
+	NOINLINE static void leaf##i(int x)                                    \
+	{                                                                      \
+		calls++;                                                       \
+		sink += x * (i + 1);                                           \
+	}
+#define L8(a, b, c, d, e, f, g, h)                                             \
+	LEAF(a) LEAF(b) LEAF(c) LEAF(d) LEAF(e) LEAF(f) LEAF(g) LEAF(h)
+L8(0, 1, 2, 3, 4, 5, 6, 7)
+L8(8, 9, 10, 11, 12, 13, 14, 15)
+L8(16, 17, 18, 19, 20, 21, 22, 23)
+
+#define CALLS8(a, b, c, d, e, f, g, h)                                         \
+	leaf##a(r); leaf##b(r); leaf##c(r); leaf##d(r);                        \
+	leaf##e(r); leaf##f(r); leaf##g(r); leaf##h(r);
+#define ROUND(k)                                                               \
+	NOINLINE static void round##k(int r)                                   \
+	{                                                                      \
+		calls++;                                                       \
+		CALLS8(0, 1, 2, 3, 4, 5, 6, 7)                                 \
+		CALLS8(8, 9, 10, 11, 12, 13, 14, 15)                           \
+		CALLS8(16, 17, 18, 19, 20, 21, 22, 23)                         \
+	}
+#define R5(a, b, c, d, e) ROUND(a) ROUND(b) ROUND(c) ROUND(d) ROUND(e)
+R5(0, 1, 2, 3, 4)
+R5(5, 6, 7, 8, 9)
+R5(10, 11, 12, 13, 14)
+R5(15, 16, 17, 18, 19)
+R5(20, 21, 22, 23, 24)
+
+#define DO1(a)                                                                 \
+	if (a < rounds)                                                        \
+		round##a(i);
+#define DO5(a, b, c, d, e) DO1(a) DO1(b) DO1(c) DO1(d) DO1(e)
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 100;
+	int rounds = argc > 2 ? atoi(argv[2]) : 25;
+	for (int i = 0; i < n; i++) {
+		DO5(0, 1, 2, 3, 4)
+		DO5(5, 6, 7, 8, 9)
+		DO5(10, 11, 12, 13, 14)
+		DO5(15, 16, 17, 18, 19)
+		DO5(20, 21, 22, 23, 24)
+	}
+	printf("calls %ld\n", calls);
+	return 0;
+}
