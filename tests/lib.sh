@@ -43,6 +43,15 @@ tests_srcdir=$(cd "$(dirname "$0")" && pwd)
 : "${CTRACE_INCDIR:=$top_srcdir/include}"
 export top_srcdir top_builddir
 
+# The python3 found on PATH may be a wrapper script (a version manager's
+# shim) that costs more than the interpreter's own start, and the scripts
+# start python3 hundreds of times: run the interpreter itself.
+if [ -n "$PYTHON3" ]; then
+	py_exe=$("$PYTHON3" -c 'import sys; print(sys.executable)' 2>/dev/null)
+	[ -x "$py_exe" ] && PYTHON3=$py_exe
+	export PYTHON3
+fi
+
 PROGS=$top_srcdir/tests/progs
 EXPECTED=$top_srcdir/tests/expected
 
@@ -350,18 +359,16 @@ build_cxx() {
 }
 
 # build_pair c|cxx NAME ARGS...: compile ARGS once into one relocatable
-# object and link it three times: $BIN/NAME with the recorder,
+# object $BIN/NAME.o and link it twice: $BIN/NAME with the recorder, and
 # $BIN/NAME.oracle with the counting oracle (tests/oracle/counthook.c, not
-# instrumented), so that both run the very same instrumented code, and
-# $BIN/NAME.tee with both, the oracle counting each call before the
-# recorder records it (tests/oracle/tee.S).  ARGS are sources and compiler
-# flags (no libraries).  Does nothing when already built.
+# instrumented), so that both run the very same instrumented code
+# (build_tee links a third).  ARGS are sources and compiler flags (no
+# libraries).  Does nothing when already built.
 build_pair() {
 	bp_lang=$1
 	bp_out=$BIN/$2
 	shift 2
-	[ -x "$bp_out" ] && [ -x "$bp_out.oracle" ] && [ -x "$bp_out.tee" ] &&
-		return 0
+	[ -x "$bp_out" ] && [ -x "$bp_out.oracle" ] && return 0
 	if [ "$bp_lang" = cxx ]; then
 		command -v "${CUR_CXX%% *}" >/dev/null 2>&1 ||
 			skip "no C++ compiler (${CUR_CXX%% *})"
@@ -369,27 +376,44 @@ build_pair() {
 	else
 		bp_cc=$CUR_CC
 	fi
+	# The oracle's hooks are the same for every program of $BIN.
 	# shellcheck disable=SC2086
 	{ $bp_cc $CUR_OPT -g -finstrument-functions $CUR_ARCH \
 		${CUR_PIE%% *} -I"$CTRACE_INCDIR" -nostdlib -r \
 		-o "$bp_out.o" "$@" &&
-	  $CUR_CC -O2 -g $CUR_ARCH ${CUR_PIE%% *} -c \
-		-o "$BIN/counthook.o" "$top_srcdir/tests/oracle/counthook.c" &&
+	  { [ -f "$BIN/counthook.o" ] ||
+	    $CUR_CC -O2 -g $CUR_ARCH ${CUR_PIE%% *} -c \
+		-o "$BIN/counthook.o" "$top_srcdir/tests/oracle/counthook.c"; } &&
 	  $bp_cc $CUR_ARCH $CUR_PIE -o "$bp_out.tmp" "$bp_out.o" \
 		"$CUR_LIBDIR/libctrace.a" -pthread -ldl &&
 	  $bp_cc $CUR_ARCH $CUR_PIE -o "$bp_out.oracle" "$bp_out.o" \
-		"$BIN/counthook.o" -pthread -ldl &&
-	  $CUR_CC -O2 -g $CUR_ARCH ${CUR_PIE%% *} -DCOUNTHOOK_TEE -c \
+		"$BIN/counthook.o" -pthread -ldl; } >"$bp_out.cc-log" 2>&1 ||
+		{ cat "$bp_out.cc-log"; fail "build of $bp_out failed"; }
+	mv "$bp_out.tmp" "$bp_out"
+}
+
+# build_tee c|cxx NAME: link $BIN/NAME.tee from the object that
+# build_pair made (call it first) with both the oracle and the recorder,
+# the oracle counting each call before the recorder records it
+# (tests/oracle/tee.S).  Does nothing when already built.
+build_tee() {
+	bt_out=$BIN/$2
+	[ -x "$bt_out.tee" ] && return 0
+	[ -f "$bt_out.o" ] || fail "build_tee $2 before build_pair $2"
+	bt_cc=$CUR_CC
+	[ "$1" = cxx ] && bt_cc=$CUR_CXX
+	# shellcheck disable=SC2086
+	{ $CUR_CC -O2 -g $CUR_ARCH ${CUR_PIE%% *} -DCOUNTHOOK_TEE -c \
 		-o "$BIN/counthook-tee.o" "$top_srcdir/tests/oracle/counthook.c" &&
 	  $CUR_CC $CUR_ARCH -c -o "$BIN/tee.o" "$top_srcdir/tests/oracle/tee.S" &&
 	  objcopy --redefine-sym __cyg_profile_func_enter=tee_next_enter \
 		--redefine-sym __cyg_profile_func_exit=tee_next_exit \
 		"$CUR_LIBDIR/libctrace.a" "$BIN/libctrace-tee.a" &&
-	  $bp_cc $CUR_ARCH $CUR_PIE -o "$bp_out.tee" "$bp_out.o" \
+	  $bt_cc $CUR_ARCH $CUR_PIE -o "$bt_out.tee.tmp" "$bt_out.o" \
 		"$BIN/tee.o" "$BIN/counthook-tee.o" "$BIN/libctrace-tee.a" \
-		-pthread -ldl; } >"$bp_out.cc-log" 2>&1 ||
-		{ cat "$bp_out.cc-log"; fail "build of $bp_out failed"; }
-	mv "$bp_out.tmp" "$bp_out"
+		-pthread -ldl; } >"$bt_out.tee.cc-log" 2>&1 ||
+		{ cat "$bt_out.tee.cc-log"; fail "build of $bt_out.tee failed"; }
+	mv "$bt_out.tee.tmp" "$bt_out.tee"
 }
 
 # build_shlib NAME SOURCE...: an instrumented shared library $BIN/NAME.
@@ -461,7 +485,7 @@ compare_counts() {
 }
 
 # same_run_check [--counts-only] TRACE PROGRAM ARGS...: run PROGRAM.tee (see
-# build_pair) with ARGS, its trace written to TRACE, and require the trace
+# build_tee) with ARGS, its trace written to TRACE, and require the trace
 # to show the calls per function (and the sum of their depths, unless
 # --counts-only) that the oracle counted in that same run.  For programs
 # whose calls depend on timing, which another run would not make alike.
@@ -472,6 +496,7 @@ same_run_check() {
 	sr_prog=$2
 	shift 2
 	need_python
+	[ -x "$sr_prog.tee" ] || fail "no $sr_prog.tee: build_tee first"
 	rm -f "$sr_trace.counts" "$sr_trace.counts".*
 	CTRACE_ORACLE_OUT=$sr_trace.counts
 	export CTRACE_ORACLE_OUT
