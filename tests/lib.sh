@@ -574,9 +574,15 @@ check_tree() {
 		fail "$1 is not a well-formed call tree"
 }
 
+# The duration and thread columns of a tree line, as a sed pattern.  The
+# helpers below read trees of a million lines: they run sed and grep in
+# the C locale, several times faster than in a UTF-8 one, and byte for
+# byte whatever bytes the names hold.
+TREE_COLUMNS='^.\{10\} \[ *[0-9/]*\] | '
+
 # tree_text TREE: the function column of TREE, indentation kept.
 tree_text() {
-	sed -e '/^#/d' -e 's/^.\{10\} \[ *[0-9/]*\] | //' "$1"
+	LC_ALL=C sed -e '/^#/d' -e "s/$TREE_COLUMNS//" "$1"
 }
 
 # call_depths TREE: "DEPTH NAME" for each call (entry or leaf line) of
@@ -593,7 +599,8 @@ call_depths() {
 # calls_of TREE NAME: number of calls of NAME in TREE (entry and leaf
 # lines, at any depth).
 calls_of() {
-	tree_text "$1" | sed 's/^ *//' | grep -c -F -x -e "$2() {" -e "$2();"
+	LC_ALL=C sed -e '/^#/d' -e "s/$TREE_COLUMNS//" -e 's/^ *//' "$1" |
+		LC_ALL=C grep -c -F -x -e "$2() {" -e "$2();"
 }
 
 # random_between LOW HIGH: a pseudo-random integer in [LOW, HIGH].
