@@ -43,11 +43,13 @@ tests_srcdir=$(cd "$(dirname "$0")" && pwd)
 : "${CTRACE_INCDIR:=$top_srcdir/include}"
 export top_srcdir top_builddir
 
-# The python3 found on PATH may be a wrapper script (a version manager's
-# shim) that costs more than the interpreter's own start, and the scripts
-# start python3 hundreds of times: run the interpreter itself.
+# The scripts start python3 hundreds of times.  The python3 found on PATH
+# may be a wrapper script (a version manager's shim) that costs more than
+# the interpreter's own start: run the interpreter itself.  The test
+# helpers use the standard library only: run them with -S, without the
+# site module, whose .pth hooks can cost several times the start itself.
 if [ -n "$PYTHON3" ]; then
-	py_exe=$("$PYTHON3" -c 'import sys; print(sys.executable)' 2>/dev/null)
+	py_exe=$("$PYTHON3" -S -c 'import sys; print(sys.executable)' 2>/dev/null)
 	[ -x "$py_exe" ] && PYTHON3=$py_exe
 	export PYTHON3
 fi
@@ -478,7 +480,7 @@ oracle_check() {
 compare_counts() {
 	symbolize "$2.json" -f json --demangle=none "$2"
 	# shellcheck disable=SC2086
-	"$PYTHON3" "$top_srcdir/tests/oracle/compare.py" $1 "$3" "$4" \
+	"$PYTHON3" -S "$top_srcdir/tests/oracle/compare.py" $1 "$3" "$4" \
 		"$2.json" "$2.counts"* >"$2.compare" 2>&1 ||
 		{ cat "$2.compare"; fail "$2: calls differ from the oracle"; }
 	cat "$2.compare"

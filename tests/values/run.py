@@ -119,7 +119,7 @@ def check_values(ctx):
             fails.append("%s: ctrace-symbolize failed: %s" %
                          (mode, s.stderr.decode(errors="replace")[:300]))
             continue
-        c = run([sys.executable, os.path.join(HERE, "check.py")] +
+        c = run([sys.executable, "-S", os.path.join(HERE, "check.py")] +
                 (["--no-plan"] if mode == "noplan" else []) +
                 [out, js, mode], timeout=120)
         words = c.stdout.decode().split()
@@ -141,7 +141,7 @@ def one(seed, build, work, keep):
     if lang == "c++" and arch == "i386":
         return {}, []
     d = os.path.join(work, "%d-%s" % (seed, build.replace(" ", "")))
-    g = run([sys.executable, os.path.join(HERE, "gen.py"), str(seed), lang] +
+    g = run([sys.executable, "-S", os.path.join(HERE, "gen.py"), str(seed), lang] +
             (["--m32"] if arch == "i386" else []))
     counts, fails = check_source(g.stdout.decode(), lang, build, d)
     if not fails and not keep:

@@ -25,7 +25,7 @@ if [ -n "${CASES:-}" ]; then
 		case_selected "$name" &&
 			set -- "$@" --build "$build"
 	done <<EOF
-$("$PYTHON3" "$RUN" --list-builds)
+$("$PYTHON3" -S "$RUN" --list-builds)
 EOF
 	[ $# -gt 0 ] && set -- "$@" --seeds "$CTRACE_VALUES_SEEDS"
 else
@@ -35,7 +35,7 @@ fi
 # run.py prints a line per build (ok, FAIL or skip): tap_results makes
 # them TAP results.
 if [ $# -gt 0 ]; then
-	"$PYTHON3" "$RUN" "$@" --jobs 2 --work "$WORK" \
+	"$PYTHON3" -S "$RUN" "$@" --jobs 2 --work "$WORK" \
 		--floor "$top_srcdir/tests/values/floor.txt" >"$WORK/run.out" 2>&1
 	tap_results $? "seeds $CTRACE_VALUES_SEEDS" <"$WORK/run.out"
 fi
@@ -51,7 +51,7 @@ for pair in "seed3-gcc-Os-x86_64 3 gcc -Os x86_64" \
 	seed=$2
 	shift 2
 	case_selected "$name" || continue
-	"$PYTHON3" "$RUN" --seeds "$seed" --build "$*" --name "$name" \
+	"$PYTHON3" -S "$RUN" --seeds "$seed" --build "$*" --name "$name" \
 		--jobs 1 --work "$WORK" >"$WORK/run.out" 2>&1
 	tap_results $? "$name" <"$WORK/run.out"
 done
@@ -73,7 +73,7 @@ done
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
 	[ -f "$f" ] || continue
 	case_selected "${f##*/}" || continue
-	"$PYTHON3" "$RUN" --work "$WORK" --source "$f" >"$WORK/run.out" 2>&1
+	"$PYTHON3" -S "$RUN" --work "$WORK" --source "$f" >"$WORK/run.out" 2>&1
 	tap_results $? "${f##*/}" <"$WORK/run.out"
 done
 test_finish
