@@ -328,6 +328,68 @@ use_config() {
 	mkdir -p "$BIN"
 }
 
+# The build cache.  Several scripts build the same program from the same
+# sources with the same flags (fib.c, in every configuration, by six of
+# them): the first keeps a copy in $BUILD_CACHE, under a key made of the
+# kind of build, the compiler, the flags and the content of every file
+# the build reads from the source tree or the recorder's build, and the
+# others copy it.  A build that reads a file of a scratch directory (a
+# library a case built, a generated source) is not shared.  `make check'
+# empties the cache before the scripts run (tests/Makefile.inc): it never
+# outlives the compilers and system headers its programs were built with.
+BUILD_CACHE=$top_builddir/tests/build-cache
+
+# cache_key KIND ARGS...: set cache_dir to the cache entry of a build of
+# KIND from ARGS in the current configuration (empty: not shared).
+cache_key() {
+	cache_dir=
+	ck_kind=$1
+	shift
+	ck_files="$CUR_LIBDIR/libctrace.a $CTRACE_INCDIR/*.h"
+	for ck_arg in "$@"; do
+		case $ck_arg in
+		*"$WORK"*) return 0 ;;
+		-I/*) ck_files="$ck_files ${ck_arg#-I}/*.h" ;;
+		-*) ;;
+		/*) ck_files="$ck_files $ck_arg ${ck_arg%/*}/*.h" ;;
+		*) return 0 ;;
+		esac
+	done
+	# shellcheck disable=SC2086
+	ck_sum=$({ echo "$ck_kind|$*|$CUR_CC|$CUR_CXX|$CUR_OPT|$CUR_ARCH|$CUR_PIE"
+		cat $ck_files; } 2>/dev/null | md5sum)
+	cache_dir=$BUILD_CACHE/${ck_sum%% *}
+}
+
+# cache_fetch OUT SUFFIX...: copy the cache entry cache_key chose to OUT
+# and OUT followed by each SUFFIX; false when it holds none.
+cache_fetch() {
+	[ -n "$cache_dir" ] && [ -d "$cache_dir" ] || return 1
+	cf_out=$1
+	shift
+	for cf_suffix in '' "$@"; do
+		cp "$cache_dir/out$cf_suffix" "$cf_out$cf_suffix.tmp" || return 1
+	done
+	for cf_suffix in "$@" ''; do
+		mv "$cf_out$cf_suffix.tmp" "$cf_out$cf_suffix"
+	done
+}
+
+# cache_store OUT SUFFIX...: keep OUT and OUT followed by each SUFFIX in
+# the cache entry cache_key chose.
+cache_store() {
+	[ -n "$cache_dir" ] && [ ! -d "$cache_dir" ] || return 0
+	cs_tmp=$cache_dir.$$
+	mkdir -p "$cs_tmp" || return 0
+	cs_out=$1
+	shift
+	for cs_suffix in '' "$@"; do
+		cp "$cs_out$cs_suffix" "$cs_tmp/out$cs_suffix" || break
+	done &&
+	mv "$cs_tmp" "$cache_dir" 2>/dev/null
+	rm -rf "$cs_tmp"
+}
+
 # build_c NAME ARGS...: compile and link an instrumented C program
 # $BIN/NAME from ARGS (sources and flags) with the recorder.  Does nothing
 # when an earlier case already built it.
@@ -335,6 +397,8 @@ build_c() {
 	bc_out=$BIN/$1
 	shift
 	[ -x "$bc_out" ] && return 0
+	cache_key c "$@"
+	cache_fetch "$bc_out" && return 0
 	# shellcheck disable=SC2086
 	$CUR_CC $CUR_OPT -g -finstrument-functions $CUR_ARCH $CUR_PIE \
 		-I"$CTRACE_INCDIR" -o "$bc_out.tmp" "$@" \
@@ -342,6 +406,7 @@ build_c() {
 		>"$bc_out.cc-log" 2>&1 ||
 		{ cat "$bc_out.cc-log"; fail "build of $bc_out failed"; }
 	mv "$bc_out.tmp" "$bc_out"
+	cache_store "$bc_out"
 }
 
 # build_cxx NAME ARGS...: the same for C++.
@@ -351,6 +416,8 @@ build_cxx() {
 	[ -x "$bc_out" ] && return 0
 	command -v "${CUR_CXX%% *}" >/dev/null 2>&1 ||
 		skip "no C++ compiler (${CUR_CXX%% *})"
+	cache_key cxx "$@"
+	cache_fetch "$bc_out" && return 0
 	# shellcheck disable=SC2086
 	$CUR_CXX $CUR_OPT -g -finstrument-functions $CUR_ARCH $CUR_PIE \
 		-I"$CTRACE_INCDIR" -o "$bc_out.tmp" "$@" \
@@ -358,6 +425,7 @@ build_cxx() {
 		>"$bc_out.cc-log" 2>&1 ||
 		{ cat "$bc_out.cc-log"; fail "build of $bc_out failed"; }
 	mv "$bc_out.tmp" "$bc_out"
+	cache_store "$bc_out"
 }
 
 # build_pair c|cxx NAME ARGS...: compile ARGS once into one relocatable
@@ -378,6 +446,8 @@ build_pair() {
 	else
 		bp_cc=$CUR_CC
 	fi
+	cache_key "pair-$bp_lang" "$@"
+	cache_fetch "$bp_out" .o .oracle && return 0
 	# The oracle's hooks are the same for every program of $BIN.
 	# shellcheck disable=SC2086
 	{ $bp_cc $CUR_OPT -g -finstrument-functions $CUR_ARCH \
@@ -392,6 +462,7 @@ build_pair() {
 		"$BIN/counthook.o" -pthread -ldl; } >"$bp_out.cc-log" 2>&1 ||
 		{ cat "$bp_out.cc-log"; fail "build of $bp_out failed"; }
 	mv "$bp_out.tmp" "$bp_out"
+	cache_store "$bp_out" .o .oracle
 }
 
 # build_tee c|cxx NAME: link $BIN/NAME.tee from the object that
@@ -423,11 +494,14 @@ build_shlib() {
 	bs_out=$BIN/$1
 	shift
 	[ -f "$bs_out" ] && return 0
+	cache_key shlib "$@"
+	cache_fetch "$bs_out" && return 0
 	# shellcheck disable=SC2086
 	$CUR_CC $CUR_OPT -g -finstrument-functions $CUR_ARCH -fPIC -shared \
 		-o "$bs_out.tmp" "$@" >"$bs_out.cc-log" 2>&1 ||
 		{ cat "$bs_out.cc-log"; fail "build of $bs_out failed"; }
 	mv "$bs_out.tmp" "$bs_out"
+	cache_store "$bs_out"
 }
 
 # ---------------------------------------------------------------------------
