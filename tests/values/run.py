@@ -26,12 +26,14 @@ CTRACE_INCDIR, top_srcdir, top_builddir, CLANG (empty: gcc only),
 HAVE_M32 (yes: i386 builds too).
 """
 
+import collections
 import concurrent.futures
 import os
 import random
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -134,6 +136,23 @@ def check_values(ctx):
 CHECKS = [check_values]
 
 
+GENERATED = collections.OrderedDict()
+GENERATED_LOCK = threading.Lock()
+
+
+def generated(seed, lang, m32):
+    """The program gen.py makes of seed (what `gen.py SEED LANG [--m32]`
+    prints): the same for every build of an architecture, made once.
+    The builds of a seed run together: a few seeds' programs are kept."""
+    key = (seed, lang, m32)
+    with GENERATED_LOCK:
+        if key not in GENERATED:
+            GENERATED[key] = gen.Gen(seed, lang == "c++", m32).emit()
+            while len(GENERATED) > 8:
+                GENERATED.popitem(last=False)
+        return GENERATED[key]
+
+
 def one(seed, build, work, keep):
     """Generates, builds and checks one program; returns (counts, fails)."""
     cc, opt, arch = build.split()
@@ -141,9 +160,8 @@ def one(seed, build, work, keep):
     if lang == "c++" and arch == "i386":
         return {}, []
     d = os.path.join(work, "%d-%s" % (seed, build.replace(" ", "")))
-    g = run([sys.executable, "-S", os.path.join(HERE, "gen.py"), str(seed), lang] +
-            (["--m32"] if arch == "i386" else []))
-    counts, fails = check_source(g.stdout.decode(), lang, build, d)
+    counts, fails = check_source(generated(seed, lang, arch == "i386"),
+                                 lang, build, d)
     if not fails and not keep:
         shutil.rmtree(d, ignore_errors=True)
     return counts, fails
