@@ -14,7 +14,7 @@ tests_srcdir=$top_srcdir/tests # lib.sh took this script's directory
 OUTPUTS=$top_srcdir/tests/outputs
 CHECK=$OUTPUTS/check.py
 
-# calls_in FORMAT FILE NAME
+# calls_in FORMAT FILE NAME...: the calls of each NAME, on one line
 calls_in() {
 	"$PYTHON3" -S "$CHECK" calls "$@" || fail "cannot count calls in $2"
 }
@@ -35,11 +35,11 @@ case_fib_counts() {
 	symbolize calls.svg --format=flamegraph --weight=calls trace.bin
 	for f in json:json.json chrome:chrome.json report:report dot:graph.dot \
 		folded:calls.folded flamegraph:calls.svg; do
-		n=$(calls_in "${f%%:*}" "${f#*:}" fib)
-		[ "$n" = 21891 ] ||
-			fail "${f%%:*}: $n calls of fib, expected 21891"
-		n=$(calls_in "${f%%:*}" "${f#*:}" main)
-		[ "$n" = 1 ] || fail "${f%%:*}: $n calls of main, expected 1"
+		n=$(calls_in "${f%%:*}" "${f#*:}" fib main)
+		[ "${n% *}" = 21891 ] ||
+			fail "${f%%:*}: ${n% *} calls of fib, expected 21891"
+		[ "${n#* }" = 1 ] ||
+			fail "${f%%:*}: ${n#* } calls of main, expected 1"
 	done
 	# ctrace graph's output is what Graphviz reads
 	if [ -n "${DOT:-}" ]; then
