@@ -387,10 +387,14 @@ cache_store() {
 	mkdir -p "$cs_tmp" || return 0
 	cs_out=$1
 	shift
+	cs_copied=yes
 	for cs_suffix in '' "$@"; do
-		cp "$cs_out$cs_suffix" "$cs_tmp/out$cs_suffix" || break
-	done &&
-	mv "$cs_tmp" "$cache_dir" 2>/dev/null
+		cp "$cs_out$cs_suffix" "$cs_tmp/out$cs_suffix" ||
+			{ cs_copied=no; break; }
+	done
+	# (another script may have stored the same entry meanwhile: mv -T
+	# does not put this one inside it)
+	[ $cs_copied = yes ] && mv -T "$cs_tmp" "$cache_dir" 2>/dev/null
 	rm -rf "$cs_tmp"
 }
 
