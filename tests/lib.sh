@@ -333,14 +333,14 @@ use_config() {
 }
 
 # The build cache.  Several scripts build the same program from the same
-# sources with the same flags (fib.c, in every configuration, by six of
-# them): the first keeps a copy in $BUILD_CACHE, under a key made of the
-# kind of build, the compiler, the flags and the content of every file
-# the build reads from the source tree or the recorder's build, and the
-# others copy it.  A build that reads a file of a scratch directory (a
-# library a case built, a generated source) is not shared.  `make check'
-# empties the cache before the scripts run (tests/Makefile.inc): it never
-# outlives the compilers and system headers its programs were built with.
+# sources with the same flags (fib.c, by six of them): the first keeps a
+# copy in $BUILD_CACHE, under a key made of the kind of build, the
+# compiler, the flags and the content of every file the build reads from
+# the source tree or the recorder's build, and the others copy it.  A
+# build that reads a file of a scratch directory (a library a case built,
+# a generated source) is not shared.  `make check' empties the cache
+# before the scripts run (tests/Makefile.inc): it never outlives the
+# compilers and system headers its programs were built with.
 BUILD_CACHE=$top_builddir/tests/build-cache
 
 # cache_key KIND ARGS...: set cache_dir to the cache entry of a build of
@@ -349,7 +349,9 @@ cache_key() {
 	cache_dir=
 	ck_kind=$1
 	shift
-	ck_files="$CUR_LIBDIR/libctrace.a $CTRACE_INCDIR/*.h"
+	# (build_pair links the counting oracle too)
+	ck_files="$CUR_LIBDIR/libctrace.a $CTRACE_INCDIR/*.h
+		$top_srcdir/tests/oracle/counthook.c"
 	for ck_arg in "$@"; do
 		case $ck_arg in
 		*"$WORK"*) return 0 ;;
