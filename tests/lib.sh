@@ -118,10 +118,12 @@ run_case() {
 	[ ! -e "$rc_dir" ] || rm -rf "$rc_dir"
 	mkdir -p "$rc_dir"
 	# (bash counts the seconds itself: no date to run for every case)
+	# shellcheck disable=SC3028
 	rc_start=${BASH_VERSION:+$SECONDS}
 	[ -n "$rc_start" ] || rc_start=$(date +%s)
 	(cd "$rc_dir" && "$@") >"$rc_dir.log" 2>&1 </dev/null
 	rc_status=$?
+	# shellcheck disable=SC3028
 	rc_end=${BASH_VERSION:+$SECONDS}
 	[ -n "$rc_end" ] || rc_end=$(date +%s)
 	rc_seconds=$((rc_end - rc_start))
