@@ -57,7 +57,7 @@ case_valid() {
 	compare "$(expected fib5)" tree
 	symbolize out.json --format=json trace.bin
 	if [ -n "$PYTHON3" ]; then
-		"$PYTHON3" "$tests_srcdir/check-json.py" out.json --count fib=15 ||
+		"$PYTHON3" -S "$tests_srcdir/check-json.py" out.json --count fib=15 ||
 			fail "bad JSON"
 	fi
 }
@@ -169,7 +169,7 @@ case_fuzz() {
 	need_python
 	make_trace trace.bin
 	mkdir fuzz
-	"$PYTHON3" "$tests_srcdir/fuzz-trace.py" ${FUZZ_OPTS:-} \
+	"$PYTHON3" -S "$tests_srcdir/fuzz-trace.py" ${FUZZ_OPTS:-} \
 		"$CTRACE_SYMBOLIZE" trace.bin fuzz || fail "fuzzing found crashes"
 }
 
@@ -180,7 +180,7 @@ case_fuzz_threads() {
 	build_c threads-busy "$PROGS/threads-busy.c"
 	run_traced trace.bin "$BIN/threads-busy" 300
 	mkdir fuzz
-	"$PYTHON3" "$tests_srcdir/fuzz-trace.py" --flips 60 --max-cuts 200 \
+	"$PYTHON3" -S "$tests_srcdir/fuzz-trace.py" --flips 60 --max-cuts 200 \
 		--chunk-fraction 0.15 ${FUZZ_OPTS:-} \
 		"$CTRACE_SYMBOLIZE" trace.bin fuzz ||
 		fail "fuzzing found crashes"

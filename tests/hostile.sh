@@ -38,7 +38,7 @@ sym() {
 
 # Text output: UTF-8, and no control character but the newline, no C1.
 check_text() {
-	"$PYTHON3" - "$1" <<'EOF' || fail "$1: not clean text"
+	"$PYTHON3" -S - "$1" <<'EOF' || fail "$1: not clean text"
 import sys
 t = open(sys.argv[1], 'rb').read().decode('utf-8')
 bad = [hex(ord(c)) for c in t
@@ -74,7 +74,7 @@ case_names_folded() {
 		sym folded --weight=$w
 		check_text h.folded
 		# frame(;frame)* count, three frames deep at most, three stacks
-		"$PYTHON3" - h.folded <<'EOF' || fail "folded grammar"
+		"$PYTHON3" -S - h.folded <<'EOF' || fail "folded grammar"
 import re, sys
 lines = open(sys.argv[1], encoding='utf-8').read().split('\n')
 assert lines[-1] == '', 'no final newline'
@@ -93,7 +93,7 @@ case_names_json() {
 	hostile_trace
 	for f in json chrome; do
 		sym $f
-		"$PYTHON3" -c 'import json, sys
+		"$PYTHON3" -S -c 'import json, sys
 json.load(open(sys.argv[1], encoding="utf-8"))' h.$f ||
 			fail "$f: not valid JSON in UTF-8"
 		grep -q 'libh\\u001b\[31m\\n\\t\\r' h.$f ||
@@ -254,7 +254,7 @@ case_time_backwards() {
 	[ $? -eq 1 ] || fail "not exit status 1"
 	grep -q 'thread 1: time goes back by 99920 ticks.* at offset 8192' err ||
 		{ cat err; fail "no message"; }
-	"$PYTHON3" - t.json <<'EOF' || fail "bad durations"
+	"$PYTHON3" -S - t.json <<'EOF' || fail "bad durations"
 import json, sys
 for e in json.load(open(sys.argv[1]))['traceEvents']:
     if e.get('ph') == 'X':
@@ -268,7 +268,7 @@ EOF
 # warning and a count, not one line per module.
 case_many_modules() {
 	need_python
-	"$PYTHON3" - <<'EOF' >m.txt || fail "python failed"
+	"$PYTHON3" -S - <<'EOF' >m.txt || fail "python failed"
 n = 3000
 print('meta')
 print('module /nonexistent/all.so 0x10000000 0x90000000')
@@ -289,7 +289,7 @@ EOF
 	[ "$(wc -l <err)" -le 2 ] || { head err; fail "a warning per module"; }
 	grep -q '3000 more modules not found' err ||
 		{ cat err; fail "no count of the missing modules"; }
-	"$PYTHON3" - out <<'EOF' || fail "wrong module chosen"
+	"$PYTHON3" -S - out <<'EOF' || fail "wrong module chosen"
 import re, sys
 names = re.findall(r'\| (\S+)\(\);', open(sys.argv[1]).read())
 n = 3000
@@ -305,13 +305,13 @@ EOF
 # --max-depth=0 gives every frame.
 case_deep_recursion() {
 	need_python
-	"$PYTHON3" -c 'print("events 1 tid=1")
+	"$PYTHON3" -S -c 'print("events 1 tid=1")
 for i in range(2000): print("enter 0x1000 0x1")
 for i in range(2000): print("leave 0x1000 0x1")' >d.txt
 	"$MKTRACE" d.bin d.txt || fail "mktrace failed"
 	"$CTRACE_SYMBOLIZE" -f folded --weight=calls d.bin >f.txt ||
 		fail "folded failed"
-	"$PYTHON3" - f.txt 256 <<'EOF' || fail "folded not capped"
+	"$PYTHON3" -S - f.txt 256 <<'EOF' || fail "folded not capped"
 import sys
 lines = open(sys.argv[1]).read().splitlines()
 cap = int(sys.argv[2])

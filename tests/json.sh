@@ -8,7 +8,7 @@ test_init json
 [ -n "$PYTHON3" ] || skip_script "python3 not found"
 
 check_json() {
-	"$PYTHON3" "$tests_srcdir/check-json.py" "$@" || fail "JSON check failed"
+	"$PYTHON3" -S "$tests_srcdir/check-json.py" "$@" || fail "JSON check failed"
 }
 
 # json_case CONFIG NAME PROGRAM BUILD [ARGS...]: the JSON of PROGRAM's trace
@@ -42,7 +42,7 @@ case_threads() {
 	symbolize out.json --format=json trace.bin
 	check_json out.json --count leaf=20000 --count spin=4 --count worker=3
 	# Kernel tids by default: four distinct ones, none of them a serial.
-	"$PYTHON3" -c '
+	"$PYTHON3" -S -c '
 import json, sys
 calls = json.load(open(sys.argv[1]))["calls"]
 tids = set(c["thread_id"] for c in calls)

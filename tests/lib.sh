@@ -43,6 +43,17 @@ tests_srcdir=$(cd "$(dirname "$0")" && pwd)
 : "${CTRACE_INCDIR:=$top_srcdir/include}"
 export top_srcdir top_builddir
 
+# The scripts start python3 hundreds of times.  The python3 found on PATH
+# may be a wrapper script (a version manager's shim) that costs more than
+# the interpreter's own start: run the interpreter itself.  The test
+# helpers use the standard library only: run them with -S, without the
+# site module, whose .pth hooks can cost several times the start itself.
+if [ -n "$PYTHON3" ]; then
+	py_exe=$("$PYTHON3" -S -c 'import sys; print(sys.executable)' 2>/dev/null)
+	[ -x "$py_exe" ] && PYTHON3=$py_exe
+	export PYTHON3
+fi
+
 PROGS=$top_srcdir/tests/progs
 EXPECTED=$top_srcdir/tests/expected
 
@@ -104,12 +115,18 @@ run_case() {
 	shift
 	case_selected "$rc_name" || return 0
 	rc_dir=$WORK/$rc_name
-	rm -rf "$rc_dir"
+	[ ! -e "$rc_dir" ] || rm -rf "$rc_dir"
 	mkdir -p "$rc_dir"
-	rc_start=$(date +%s)
+	# (bash counts the seconds itself: no date to run for every case)
+	# shellcheck disable=SC3028
+	rc_start=${BASH_VERSION:+$SECONDS}
+	[ -n "$rc_start" ] || rc_start=$(date +%s)
 	(cd "$rc_dir" && "$@") >"$rc_dir.log" 2>&1 </dev/null
 	rc_status=$?
-	rc_seconds=$(($(date +%s) - rc_start))
+	# shellcheck disable=SC3028
+	rc_end=${BASH_VERSION:+$SECONDS}
+	[ -n "$rc_end" ] || rc_end=$(date +%s)
+	rc_seconds=$((rc_end - rc_start))
 	test_count=$((test_count + 1))
 	case $rc_status in
 	0)
@@ -317,6 +334,74 @@ use_config() {
 	mkdir -p "$BIN"
 }
 
+# The build cache.  Several scripts build the same program from the same
+# sources with the same flags (fib.c, by six of them): the first keeps a
+# copy in $BUILD_CACHE, under a key made of the kind of build, the
+# compiler, the flags and the content of every file the build reads from
+# the source tree or the recorder's build, and the others copy it.  A
+# build that reads a file of a scratch directory (a library a case built,
+# a generated source) is not shared.  `make check' empties the cache
+# before the scripts run (tests/Makefile.inc): it never outlives the
+# compilers and system headers its programs were built with.
+BUILD_CACHE=$top_builddir/tests/build-cache
+
+# cache_key KIND ARGS...: set cache_dir to the cache entry of a build of
+# KIND from ARGS in the current configuration (empty: not shared).
+cache_key() {
+	cache_dir=
+	ck_kind=$1
+	shift
+	# (build_pair links the counting oracle too)
+	ck_files="$CUR_LIBDIR/libctrace.a $CTRACE_INCDIR/*.h
+		$top_srcdir/tests/oracle/counthook.c"
+	for ck_arg in "$@"; do
+		case $ck_arg in
+		*"$WORK"*) return 0 ;;
+		-I/*) ck_files="$ck_files ${ck_arg#-I}/*.h" ;;
+		-*) ;;
+		/*) ck_files="$ck_files $ck_arg ${ck_arg%/*}/*.h" ;;
+		*) return 0 ;;
+		esac
+	done
+	# shellcheck disable=SC2086
+	ck_sum=$({ echo "$ck_kind|$*|$CUR_CC|$CUR_CXX|$CUR_OPT|$CUR_ARCH|$CUR_PIE"
+		cat $ck_files; } 2>/dev/null | md5sum)
+	cache_dir=$BUILD_CACHE/${ck_sum%% *}
+}
+
+# cache_fetch OUT SUFFIX...: copy the cache entry cache_key chose to OUT
+# and OUT followed by each SUFFIX; false when it holds none.
+cache_fetch() {
+	[ -n "$cache_dir" ] && [ -d "$cache_dir" ] || return 1
+	cf_out=$1
+	shift
+	for cf_suffix in '' "$@"; do
+		cp "$cache_dir/out$cf_suffix" "$cf_out$cf_suffix.tmp" || return 1
+	done
+	for cf_suffix in "$@" ''; do
+		mv "$cf_out$cf_suffix.tmp" "$cf_out$cf_suffix"
+	done
+}
+
+# cache_store OUT SUFFIX...: keep OUT and OUT followed by each SUFFIX in
+# the cache entry cache_key chose.
+cache_store() {
+	[ -n "$cache_dir" ] && [ ! -d "$cache_dir" ] || return 0
+	cs_tmp=$cache_dir.$$
+	mkdir -p "$cs_tmp" || return 0
+	cs_out=$1
+	shift
+	cs_copied=yes
+	for cs_suffix in '' "$@"; do
+		cp "$cs_out$cs_suffix" "$cs_tmp/out$cs_suffix" ||
+			{ cs_copied=no; break; }
+	done
+	# (another script may have stored the same entry meanwhile: mv -T
+	# does not put this one inside it)
+	[ $cs_copied = yes ] && mv -T "$cs_tmp" "$cache_dir" 2>/dev/null
+	rm -rf "$cs_tmp"
+}
+
 # build_c NAME ARGS...: compile and link an instrumented C program
 # $BIN/NAME from ARGS (sources and flags) with the recorder.  Does nothing
 # when an earlier case already built it.
@@ -324,6 +409,8 @@ build_c() {
 	bc_out=$BIN/$1
 	shift
 	[ -x "$bc_out" ] && return 0
+	cache_key c "$@"
+	cache_fetch "$bc_out" && return 0
 	# shellcheck disable=SC2086
 	$CUR_CC $CUR_OPT -g -finstrument-functions $CUR_ARCH $CUR_PIE \
 		-I"$CTRACE_INCDIR" -o "$bc_out.tmp" "$@" \
@@ -331,6 +418,7 @@ build_c() {
 		>"$bc_out.cc-log" 2>&1 ||
 		{ cat "$bc_out.cc-log"; fail "build of $bc_out failed"; }
 	mv "$bc_out.tmp" "$bc_out"
+	cache_store "$bc_out"
 }
 
 # build_cxx NAME ARGS...: the same for C++.
@@ -340,6 +428,8 @@ build_cxx() {
 	[ -x "$bc_out" ] && return 0
 	command -v "${CUR_CXX%% *}" >/dev/null 2>&1 ||
 		skip "no C++ compiler (${CUR_CXX%% *})"
+	cache_key cxx "$@"
+	cache_fetch "$bc_out" && return 0
 	# shellcheck disable=SC2086
 	$CUR_CXX $CUR_OPT -g -finstrument-functions $CUR_ARCH $CUR_PIE \
 		-I"$CTRACE_INCDIR" -o "$bc_out.tmp" "$@" \
@@ -347,21 +437,20 @@ build_cxx() {
 		>"$bc_out.cc-log" 2>&1 ||
 		{ cat "$bc_out.cc-log"; fail "build of $bc_out failed"; }
 	mv "$bc_out.tmp" "$bc_out"
+	cache_store "$bc_out"
 }
 
 # build_pair c|cxx NAME ARGS...: compile ARGS once into one relocatable
-# object and link it three times: $BIN/NAME with the recorder,
+# object $BIN/NAME.o and link it twice: $BIN/NAME with the recorder, and
 # $BIN/NAME.oracle with the counting oracle (tests/oracle/counthook.c, not
-# instrumented), so that both run the very same instrumented code, and
-# $BIN/NAME.tee with both, the oracle counting each call before the
-# recorder records it (tests/oracle/tee.S).  ARGS are sources and compiler
-# flags (no libraries).  Does nothing when already built.
+# instrumented), so that both run the very same instrumented code
+# (build_tee links a third).  ARGS are sources and compiler flags (no
+# libraries).  Does nothing when already built.
 build_pair() {
 	bp_lang=$1
 	bp_out=$BIN/$2
 	shift 2
-	[ -x "$bp_out" ] && [ -x "$bp_out.oracle" ] && [ -x "$bp_out.tee" ] &&
-		return 0
+	[ -x "$bp_out" ] && [ -x "$bp_out.oracle" ] && return 0
 	if [ "$bp_lang" = cxx ]; then
 		command -v "${CUR_CXX%% *}" >/dev/null 2>&1 ||
 			skip "no C++ compiler (${CUR_CXX%% *})"
@@ -369,27 +458,47 @@ build_pair() {
 	else
 		bp_cc=$CUR_CC
 	fi
+	cache_key "pair-$bp_lang" "$@"
+	cache_fetch "$bp_out" .o .oracle && return 0
+	# The oracle's hooks are the same for every program of $BIN.
 	# shellcheck disable=SC2086
 	{ $bp_cc $CUR_OPT -g -finstrument-functions $CUR_ARCH \
 		${CUR_PIE%% *} -I"$CTRACE_INCDIR" -nostdlib -r \
 		-o "$bp_out.o" "$@" &&
-	  $CUR_CC -O2 -g $CUR_ARCH ${CUR_PIE%% *} -c \
-		-o "$BIN/counthook.o" "$top_srcdir/tests/oracle/counthook.c" &&
+	  { [ -f "$BIN/counthook.o" ] ||
+	    $CUR_CC -O2 -g $CUR_ARCH ${CUR_PIE%% *} -c \
+		-o "$BIN/counthook.o" "$top_srcdir/tests/oracle/counthook.c"; } &&
 	  $bp_cc $CUR_ARCH $CUR_PIE -o "$bp_out.tmp" "$bp_out.o" \
 		"$CUR_LIBDIR/libctrace.a" -pthread -ldl &&
 	  $bp_cc $CUR_ARCH $CUR_PIE -o "$bp_out.oracle" "$bp_out.o" \
-		"$BIN/counthook.o" -pthread -ldl &&
-	  $CUR_CC -O2 -g $CUR_ARCH ${CUR_PIE%% *} -DCOUNTHOOK_TEE -c \
+		"$BIN/counthook.o" -pthread -ldl; } >"$bp_out.cc-log" 2>&1 ||
+		{ cat "$bp_out.cc-log"; fail "build of $bp_out failed"; }
+	mv "$bp_out.tmp" "$bp_out"
+	cache_store "$bp_out" .o .oracle
+}
+
+# build_tee c|cxx NAME: link $BIN/NAME.tee from the object that
+# build_pair made (call it first) with both the oracle and the recorder,
+# the oracle counting each call before the recorder records it
+# (tests/oracle/tee.S).  Does nothing when already built.
+build_tee() {
+	bt_out=$BIN/$2
+	[ -x "$bt_out.tee" ] && return 0
+	[ -f "$bt_out.o" ] || fail "build_tee $2 before build_pair $2"
+	bt_cc=$CUR_CC
+	[ "$1" = cxx ] && bt_cc=$CUR_CXX
+	# shellcheck disable=SC2086
+	{ $CUR_CC -O2 -g $CUR_ARCH ${CUR_PIE%% *} -DCOUNTHOOK_TEE -c \
 		-o "$BIN/counthook-tee.o" "$top_srcdir/tests/oracle/counthook.c" &&
 	  $CUR_CC $CUR_ARCH -c -o "$BIN/tee.o" "$top_srcdir/tests/oracle/tee.S" &&
 	  objcopy --redefine-sym __cyg_profile_func_enter=tee_next_enter \
 		--redefine-sym __cyg_profile_func_exit=tee_next_exit \
 		"$CUR_LIBDIR/libctrace.a" "$BIN/libctrace-tee.a" &&
-	  $bp_cc $CUR_ARCH $CUR_PIE -o "$bp_out.tee" "$bp_out.o" \
+	  $bt_cc $CUR_ARCH $CUR_PIE -o "$bt_out.tee.tmp" "$bt_out.o" \
 		"$BIN/tee.o" "$BIN/counthook-tee.o" "$BIN/libctrace-tee.a" \
-		-pthread -ldl; } >"$bp_out.cc-log" 2>&1 ||
-		{ cat "$bp_out.cc-log"; fail "build of $bp_out failed"; }
-	mv "$bp_out.tmp" "$bp_out"
+		-pthread -ldl; } >"$bt_out.tee.cc-log" 2>&1 ||
+		{ cat "$bt_out.tee.cc-log"; fail "build of $bt_out.tee failed"; }
+	mv "$bt_out.tee.tmp" "$bt_out.tee"
 }
 
 # build_shlib NAME SOURCE...: an instrumented shared library $BIN/NAME.
@@ -397,11 +506,14 @@ build_shlib() {
 	bs_out=$BIN/$1
 	shift
 	[ -f "$bs_out" ] && return 0
+	cache_key shlib "$@"
+	cache_fetch "$bs_out" && return 0
 	# shellcheck disable=SC2086
 	$CUR_CC $CUR_OPT -g -finstrument-functions $CUR_ARCH -fPIC -shared \
 		-o "$bs_out.tmp" "$@" >"$bs_out.cc-log" 2>&1 ||
 		{ cat "$bs_out.cc-log"; fail "build of $bs_out failed"; }
 	mv "$bs_out.tmp" "$bs_out"
+	cache_store "$bs_out"
 }
 
 # ---------------------------------------------------------------------------
@@ -454,14 +566,14 @@ oracle_check() {
 compare_counts() {
 	symbolize "$2.json" -f json --demangle=none "$2"
 	# shellcheck disable=SC2086
-	"$PYTHON3" "$top_srcdir/tests/oracle/compare.py" $1 "$3" "$4" \
+	"$PYTHON3" -S "$top_srcdir/tests/oracle/compare.py" $1 "$3" "$4" \
 		"$2.json" "$2.counts"* >"$2.compare" 2>&1 ||
 		{ cat "$2.compare"; fail "$2: calls differ from the oracle"; }
 	cat "$2.compare"
 }
 
 # same_run_check [--counts-only] TRACE PROGRAM ARGS...: run PROGRAM.tee (see
-# build_pair) with ARGS, its trace written to TRACE, and require the trace
+# build_tee) with ARGS, its trace written to TRACE, and require the trace
 # to show the calls per function (and the sum of their depths, unless
 # --counts-only) that the oracle counted in that same run.  For programs
 # whose calls depend on timing, which another run would not make alike.
@@ -472,6 +584,7 @@ same_run_check() {
 	sr_prog=$2
 	shift 2
 	need_python
+	[ -x "$sr_prog.tee" ] || fail "no $sr_prog.tee: build_tee first"
 	rm -f "$sr_trace.counts" "$sr_trace.counts".*
 	CTRACE_ORACLE_OUT=$sr_trace.counts
 	export CTRACE_ORACLE_OUT
@@ -549,9 +662,15 @@ check_tree() {
 		fail "$1 is not a well-formed call tree"
 }
 
+# The duration and thread columns of a tree line, as a sed pattern.  The
+# helpers below read trees of a million lines: they run sed and grep in
+# the C locale, several times faster than in a UTF-8 one, and byte for
+# byte whatever bytes the names hold.
+TREE_COLUMNS='^.\{10\} \[ *[0-9/]*\] | '
+
 # tree_text TREE: the function column of TREE, indentation kept.
 tree_text() {
-	sed -e '/^#/d' -e 's/^.\{10\} \[ *[0-9/]*\] | //' "$1"
+	LC_ALL=C sed -e '/^#/d' -e "s/$TREE_COLUMNS//" "$1"
 }
 
 # call_depths TREE: "DEPTH NAME" for each call (entry or leaf line) of
@@ -568,7 +687,10 @@ call_depths() {
 # calls_of TREE NAME: number of calls of NAME in TREE (entry and leaf
 # lines, at any depth).
 calls_of() {
-	tree_text "$1" | sed 's/^ *//' | grep -c -F -x -e "$2() {" -e "$2();"
+	# grep -F keeps the lines that may be such calls, fast
+	LC_ALL=C grep -F -e "$2() {" -e "$2();" "$1" |
+		LC_ALL=C sed -e '/^#/d' -e "s/$TREE_COLUMNS//" -e 's/^ *//' |
+		LC_ALL=C grep -c -F -x -e "$2() {" -e "$2();"
 }
 
 # random_between LOW HIGH: a pseudo-random integer in [LOW, HIGH].

@@ -50,6 +50,7 @@ case_busy() {
 case_mailbox() {
 	use_config "$1"
 	build_pair c mailbox "$PROGS/mailbox.c"
+	build_tee c mailbox
 	same_run_check trace.bin "$BIN/mailbox" 1000
 	[ "$(cat trace.bin.out)" = 1499500 ] || fail "wrong output"
 	symbolize_stable tree trace.bin

@@ -22,7 +22,7 @@ check_values() {
 		./prog >expected || fail "the program failed"
 	"$CTRACE_SYMBOLIZE" -f json trace.bin >trace.json ||
 		fail "ctrace-symbolize failed"
-	"$PYTHON3" "$ARGS_SRC/check.py" expected trace.json "$1" ||
+	"$PYTHON3" -S "$ARGS_SRC/check.py" expected trace.json "$1" ||
 		fail "wrong values"
 }
 
@@ -38,7 +38,7 @@ case_inlined() {
 # no_bare_helpers N FUNCTION...: trace.json has N calls of the functions,
 # each with its arguments.
 no_bare_helpers() {
-	"$PYTHON3" - trace.json "$@" <<'PY' || fail "inlined copies without arguments"
+	"$PYTHON3" -S - trace.json "$@" <<'PY' || fail "inlined copies without arguments"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 want, helpers = int(sys.argv[2]), sys.argv[3:]

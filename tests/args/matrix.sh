@@ -46,14 +46,14 @@ case_matrix() {
 		fail "the program failed"
 	"$CTRACE_SYMBOLIZE" -f json trace.bin >trace.json ||
 		fail "ctrace-symbolize failed"
-	"$PYTHON3" "$ARGS_SRC/check.py" expected trace.json \
+	"$PYTHON3" -S "$ARGS_SRC/check.py" expected trace.json \
 		"$cc -O$opt $arch ${src%%.*}" >>"$ROWS" || fail "wrong values"
 	# Without a plan: the generic stack windows.
 	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_OUTPUT=trace0.bin ./prog \
 		>expected0 || fail "the program failed without a plan"
 	"$CTRACE_SYMBOLIZE" -f json trace0.bin >trace0.json ||
 		fail "ctrace-symbolize failed"
-	"$PYTHON3" "$ARGS_SRC/check.py" --no-plan expected0 trace0.json \
+	"$PYTHON3" -S "$ARGS_SRC/check.py" --no-plan expected0 trace0.json \
 		"$cc -O$opt $arch ${src%%.*}" >>"$NOPLAN" ||
 		fail "wrong values without a plan"
 }
@@ -69,7 +69,7 @@ case_strings() {
 			./prog $n >expected$n || fail "the program failed"
 		"$CTRACE_SYMBOLIZE" -f json s$n.bin >s$n.json ||
 			fail "ctrace-symbolize failed"
-		"$PYTHON3" "$ARGS_SRC/check.py" --strict expected$n s$n.json \
+		"$PYTHON3" -S "$ARGS_SRC/check.py" --strict expected$n s$n.json \
 			"strings $n" >/dev/null || fail "CTRACE_STRLEN=$n"
 	done
 }
@@ -123,7 +123,7 @@ for cc in $compilers; do
 done
 
 # The coverage table: one row per build, C and C++ together.
-"$PYTHON3" - "$ROWS" "$NOPLAN" >"$TABLE" <<'PY'
+"$PYTHON3" -S - "$ROWS" "$NOPLAN" >"$TABLE" <<'PY'
 import sys
 
 def read(path):

@@ -24,27 +24,65 @@ import subprocess
 import sys
 
 
+# The directory of the programs compared: the test's own binaries, whose
+# symbols are saved beside them (never beside a system library).
+SAVE_DIR = None
+
+
 def symbols(path, cache={}):
     """Link-time address -> canonical name, for the text symbols of path."""
     if path not in cache:
-        names = collections.defaultdict(list)
-        out = subprocess.run(["nm", "--defined-only", path],
-                             capture_output=True, text=True).stdout
-        for line in out.splitlines():
-            parts = line.split()
-            if len(parts) == 3 and parts[1] in "TtWwi":
-                names[int(parts[0], 16)].append(parts[2])
-        # PLT entries (a clang -O2 program instruments glibc's inline
-        # atoi there) have no symbol: objdump names them NAME@plt.
-        out = subprocess.run(["objdump", "-d", "-j", ".plt", "-j", ".plt.sec",
-                              path], capture_output=True, text=True).stdout
-        for line in out.splitlines():
-            parts = line.split()
-            if (len(parts) == 2 and parts[1].endswith("@plt>:")
-                    and int(parts[0], 16) not in names):
-                names[int(parts[0], 16)].append(parts[1][1:-2])
-        cache[path] = {a: min(n) for a, n in names.items()}
+        if os.path.dirname(os.path.abspath(path)) == SAVE_DIR:
+            cache[path] = saved_symbols(path)
+        else:
+            cache[path] = read_symbols(path)
     return cache[path]
+
+
+def saved_symbols(path):
+    """symbols() of path, read from PATH.syms when that file was written
+    for this very file (size, modification time, inode): a program checked
+    several times against the oracle is read by nm and objdump once."""
+    st = os.stat(path)
+    stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
+    saved = path + ".syms"
+    try:
+        with open(saved) as f:
+            doc = json.load(f)
+        if doc["stamp"] == stamp:
+            return {int(a): n for a, n in doc["names"].items()}
+    except (OSError, ValueError, KeyError):
+        pass
+    names = read_symbols(path)
+    try:
+        tmp = "%s.%d" % (saved, os.getpid())
+        with open(tmp, "w") as f:
+            json.dump({"stamp": stamp, "names": names}, f)
+        os.replace(tmp, saved)
+    except OSError:
+        pass  # a directory we cannot write: read it each time
+    return names
+
+
+def read_symbols(path):
+    """Link-time address -> canonical name, read by nm and objdump."""
+    names = collections.defaultdict(list)
+    out = subprocess.run(["nm", "--defined-only", path],
+                         capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] in "TtWwi":
+            names[int(parts[0], 16)].append(parts[2])
+    # PLT entries (a clang -O2 program instruments glibc's inline
+    # atoi there) have no symbol: objdump names them NAME@plt.
+    out = subprocess.run(["objdump", "-d", "-j", ".plt", "-j", ".plt.sec",
+                          path], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        parts = line.split()
+        if (len(parts) == 2 and parts[1].endswith("@plt>:")
+                and int(parts[0], 16) not in names):
+            names[int(parts[0], 16)].append(parts[1][1:-2])
+    return {a: min(n) for a, n in names.items()}
 
 
 def key(module, path, address):
@@ -110,6 +148,8 @@ def main(argv):
     if len(args) < 4:
         sys.exit(__doc__)
     program, oracle_program, trace_json, outs = args[0], args[1], args[2], args[3:]
+    global SAVE_DIR
+    SAVE_DIR = os.path.dirname(os.path.abspath(program))
     want_calls, want_depths = oracle_counts(oracle_program, outs)
     got_calls, got_depths = trace_counts(program, trace_json)
     bad = 0

@@ -3,7 +3,8 @@
 them: the JSON and Chrome documents through Python's json, the SVG flame
 graph through xml.etree, the folded stacks and the report as text.
 
-    check.py calls FORMAT FILE NAME      print how many calls of NAME FILE holds
+    check.py calls FORMAT FILE NAME...   print how many calls of each NAME
+                                         FILE holds, on one line
     check.py chrome FILE                 check the Trace Event document
     check.py json FILE                   check the JSON document and its header
     check.py flamegraph SVG FOLDED       check the boxes against folded stacks
@@ -33,29 +34,39 @@ def calls_in_report(path, name):
     return 0
 
 
-def count_calls(fmt, path, name):
+def count_calls(fmt, path, names):
+    """How many calls of each of names the file holds (read once)."""
     if fmt == "json":
-        return sum(1 for c in json.load(open(path))["calls"]
-                   if c["function"] == name)
+        calls = json.load(open(path))["calls"]
+        return [sum(1 for c in calls if c["function"] == name)
+                for name in names]
     if fmt == "chrome":
-        return sum(1 for e in json.load(open(path))["traceEvents"]
-                   if e.get("name") == name and e["ph"] in ("B", "X"))
+        events = json.load(open(path))["traceEvents"]
+        return [sum(1 for e in events
+                    if e.get("name") == name and e["ph"] in ("B", "X"))
+                for name in names]
     if fmt == "report":
-        return calls_in_report(path, name)
+        return [calls_in_report(path, name) for name in names]
     if fmt == "dot":
         text = open(path).read()
-        m = re.search(r'\[label="' + re.escape(name) + r'\\n(\d+) calls?', text)
-        return int(m.group(1)) if m else 0
+        counts = []
+        for name in names:
+            m = re.search(r'\[label="' + re.escape(name) + r'\\n(\d+) calls?',
+                          text)
+            counts.append(int(m.group(1)) if m else 0)
+        return counts
     if fmt == "folded":  # --weight=calls: stacks ending in NAME
-        n = 0
+        counts = dict.fromkeys(names, 0)
         for line in open(path):
             stack, weight = line.rsplit(" ", 1)
-            if stack.split(";")[-1] == name:
-                n += int(weight)
-        return n
+            leaf = stack.split(";")[-1]
+            if leaf in counts:
+                counts[leaf] += int(weight)
+        return [counts[name] for name in names]
     if fmt == "flamegraph":  # --weight=calls: boxes named NAME, minus callees
         frames = parse_svg(path)
-        return sum(f["self"] for f in frames if f["name"] == name)
+        return [sum(f["self"] for f in frames if f["name"] == name)
+                for name in names]
     fail("unknown format " + fmt)
 
 
@@ -319,7 +330,7 @@ def dot_vs_tree(dot, tree):
 
 def main(argv):
     if argv[1] == "calls":
-        print(count_calls(argv[2], argv[3], argv[4]))
+        print(" ".join(str(n) for n in count_calls(argv[2], argv[3], argv[4:])))
     elif argv[1] == "dot-vs-tree":
         dot_vs_tree(argv[2], argv[3])
     elif argv[1] == "chrome":

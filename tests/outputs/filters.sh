@@ -74,13 +74,13 @@ case_formats() {
 	names=$(sed -n '3,$p' report | awk '{print $NF}' | sort | tr '\n' ' ')
 	[ "$names" = "main slow " ] || fail "report -t 1ms shows $names"
 	symbolize chrome.json --format=chrome -D 1 trace.bin
-	"$PYTHON3" "$OUTPUTS/check.py" chrome chrome.json || fail "bad Chrome trace"
-	n=$("$PYTHON3" "$OUTPUTS/check.py" calls chrome chrome.json main)
+	"$PYTHON3" -S "$OUTPUTS/check.py" chrome chrome.json || fail "bad Chrome trace"
+	n=$("$PYTHON3" -S "$OUTPUTS/check.py" calls chrome chrome.json main)
 	[ "$n" -eq 1 ] || fail "chrome -D 1: $n calls of main"
-	n=$("$PYTHON3" "$OUTPUTS/check.py" calls chrome chrome.json middle)
+	n=$("$PYTHON3" -S "$OUTPUTS/check.py" calls chrome chrome.json middle)
 	[ "$n" -eq 0 ] || fail "chrome -D 1: $n calls of middle"
 	symbolize json.json --format=json -F slow trace.bin
-	n=$("$PYTHON3" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["calls"]))' json.json)
+	n=$("$PYTHON3" -S -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["calls"]))' json.json)
 	[ "$n" -eq 2 ] || fail "json -F slow: $n calls, expected 2"
 }
 

@@ -14,9 +14,9 @@ tests_srcdir=$top_srcdir/tests # lib.sh took this script's directory
 OUTPUTS=$top_srcdir/tests/outputs
 CHECK=$OUTPUTS/check.py
 
-# calls_in FORMAT FILE NAME
+# calls_in FORMAT FILE NAME...: the calls of each NAME, on one line
 calls_in() {
-	"$PYTHON3" "$CHECK" calls "$@" || fail "cannot count calls in $2"
+	"$PYTHON3" -S "$CHECK" calls "$@" || fail "cannot count calls in $2"
 }
 
 case_fib_counts() {
@@ -35,16 +35,16 @@ case_fib_counts() {
 	symbolize calls.svg --format=flamegraph --weight=calls trace.bin
 	for f in json:json.json chrome:chrome.json report:report dot:graph.dot \
 		folded:calls.folded flamegraph:calls.svg; do
-		n=$(calls_in "${f%%:*}" "${f#*:}" fib)
-		[ "$n" = 21891 ] ||
-			fail "${f%%:*}: $n calls of fib, expected 21891"
-		n=$(calls_in "${f%%:*}" "${f#*:}" main)
-		[ "$n" = 1 ] || fail "${f%%:*}: $n calls of main, expected 1"
+		n=$(calls_in "${f%%:*}" "${f#*:}" fib main)
+		[ "${n% *}" = 21891 ] ||
+			fail "${f%%:*}: ${n% *} calls of fib, expected 21891"
+		[ "${n#* }" = 1 ] ||
+			fail "${f%%:*}: ${n#* } calls of main, expected 1"
 	done
 	# ctrace graph's output is what Graphviz reads
 	if [ -n "${DOT:-}" ]; then
 		"$DOT" -Tsvg graph.dot >graph.svg || fail "dot -Tsvg failed"
-		"$PYTHON3" -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' \
+		"$PYTHON3" -S -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' \
 			graph.svg || fail "Graphviz wrote no SVG"
 	fi
 }
@@ -55,16 +55,16 @@ case_structure() {
 	build_c fib "$PROGS/fib.c"
 	run_traced trace.bin "$BIN/fib" 12
 	symbolize chrome.json --format=chrome trace.bin
-	"$PYTHON3" "$CHECK" chrome chrome.json || fail "bad Chrome trace"
+	"$PYTHON3" -S "$CHECK" chrome chrome.json || fail "bad Chrome trace"
 	symbolize json.json --format=json trace.bin
-	"$PYTHON3" "$CHECK" json json.json || fail "bad JSON document"
+	"$PYTHON3" -S "$CHECK" json json.json || fail "bad JSON document"
 	symbolize time.folded --format=folded trace.bin
 	symbolize time.svg --format=flamegraph trace.bin
-	"$PYTHON3" "$CHECK" flamegraph time.svg time.folded ||
+	"$PYTHON3" -S "$CHECK" flamegraph time.svg time.folded ||
 		fail "the flame graph disagrees with the folded stacks"
 	symbolize calls.folded --format=folded --weight=calls trace.bin
 	symbolize calls.svg --format=flamegraph --weight=calls trace.bin
-	"$PYTHON3" "$CHECK" flamegraph calls.svg calls.folded ||
+	"$PYTHON3" -S "$CHECK" flamegraph calls.svg calls.folded ||
 		fail "the flame graph disagrees with the folded stacks"
 	# fib(12): the paths main;fib;fib;... down to 12 deep, each with the
 	# calls fib(k) makes at that depth
@@ -74,11 +74,11 @@ case_structure() {
 	# a time-weighted stack's weight is its self time in ns
 	symbolize report --format=report --per-thread trace.bin
 	symbolize tree --per-thread trace.bin
-	"$PYTHON3" "$CHECK" report-vs-tree report tree ||
+	"$PYTHON3" -S "$CHECK" report-vs-tree report tree ||
 		fail "the report disagrees with the tree"
 	# an edge's time counts a recursion once, as the report's total does
 	symbolize graph.dot --format=dot trace.bin
-	"$PYTHON3" "$CHECK" dot-vs-tree graph.dot tree ||
+	"$PYTHON3" -S "$CHECK" dot-vs-tree graph.dot tree ||
 		fail "the graph disagrees with the tree"
 }
 
@@ -99,7 +99,7 @@ case_report_sort() {
 	first=$(sed -n 3p total | awk '{print $NF}')
 	[ "$first" = main ] || fail "sort=total: $first first, expected main"
 	symbolize tree trace.bin
-	"$PYTHON3" "$CHECK" report-vs-tree total tree ||
+	"$PYTHON3" -S "$CHECK" report-vs-tree total tree ||
 		fail "the report disagrees with the tree"
 }
 

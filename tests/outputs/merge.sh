@@ -41,13 +41,13 @@ case_fork() {
 	compare tree dir
 
 	symbolize chrome.json --format=chrome traces
-	"$PYTHON3" "$OUTPUTS/check.py" chrome chrome.json ||
+	"$PYTHON3" -S "$OUTPUTS/check.py" chrome chrome.json ||
 		fail "bad Chrome trace"
 	n=$(grep -c '"name": "process_name"' chrome.json)
 	[ "$n" -eq 2 ] || fail "$n process names, expected 2"
 	symbolize json.json --format=json traces
-	"$PYTHON3" "$OUTPUTS/check.py" json json.json || fail "bad JSON"
-	"$PYTHON3" - json.json "$child" <<'PY' || fail "bad JSON header"
+	"$PYTHON3" -S "$OUTPUTS/check.py" json json.json || fail "bad JSON"
+	"$PYTHON3" -S - json.json "$child" <<'PY' || fail "bad JSON header"
 import json, sys
 doc = json.load(open(sys.argv[1]))
 procs = doc["header"]["processes"]

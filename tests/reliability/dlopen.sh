@@ -9,7 +9,7 @@ test_init reliability-dlopen
 
 # libraries CALLS_JSON: "function library" lines of the plugins' calls.
 libraries() {
-	"$CTRACE_SYMBOLIZE" -f json "$1" | "$PYTHON3" -c '
+	"$CTRACE_SYMBOLIZE" -f json "$1" | "$PYTHON3" -S -c '
 import json, os, sys
 for c in json.load(sys.stdin)["calls"]:
     if c["function"] in ("inner", "alpha_entry", "beta_entry"):
@@ -110,7 +110,7 @@ case_runpath() {
 		{ cat off.out off.err; fail "runpath failed with CTRACE=off"; }
 	run_traced trace.bin "$BIN/runpath"
 	[ "$(cat trace.bin.out)" = 42 ] || fail "wrong output: $(cat trace.bin.out)"
-	"$CTRACE_SYMBOLIZE" -f json trace.bin | "$PYTHON3" -c '
+	"$CTRACE_SYMBOLIZE" -f json trace.bin | "$PYTHON3" -S -c '
 import json, os, sys
 for c in json.load(sys.stdin)["calls"]:
     if c["function"] in ("host_run", "inner", "gamma_entry"):

@@ -6,28 +6,34 @@ compared with the one the program printed (check.py).
 
 usage: run.py [--seeds A,B,...] [--seconds N] [--build 'gcc -O2 x86_64']...
               [--jobs N] [--floor FILE] [--table FILE] [--work DIR] [--keep]
-              [--reduce] [--write-floor FILE] [--source FILE]
+              [--reduce] [--write-floor FILE] [--name NAME]
+              [--source FILE] [--list-builds]
 
 --seeds: fixed seeds (make check); --seconds: new random seeds for that
 long (make fuzz-values).  Every (seed, build) is one program; the checks
 run on it are listed in CHECKS (add a per-program check there).  Prints,
-in the style of the test harness, `ok BUILD counts` or `FAIL BUILD` per
-build and `N passed, N failed`.  A build fails on any wrong value, and,
-given --floor, when its recovered share falls below the floor's.  Each
-failing program prints the one command that reproduces it; --reduce then
-shrinks it (reduce.py) into a regression case under tests/args/.
+in the style of the test harness, `ok NAME counts` or `FAIL NAME` per
+build (NAME: gcc-O2-x86_64 for the build 'gcc -O2 x86_64', or --name's
+for a single --build) and `N passed, N failed`.  A build fails on any
+wrong value, and, given --floor, when its recovered share falls below
+the floor's.  Each failing program prints the one command that
+reproduces it; --reduce then shrinks it (reduce.py) into a regression
+case under tests/args/.  --list-builds prints the builds this machine
+makes, one a line after its name, and nothing else.
 
 Environment (make check sets it): CTRACE_SYMBOLIZE, CTRACE_LIBDIR,
 CTRACE_INCDIR, top_srcdir, top_builddir, CLANG (empty: gcc only),
 HAVE_M32 (yes: i386 builds too).
 """
 
+import collections
 import concurrent.futures
 import os
 import random
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -50,6 +56,12 @@ def all_builds():
     if os.environ.get("HAVE_M32", "yes") == "yes" and os.path.exists(m32lib):
         archs.append("i386")
     return ["%s -O%s %s" % (cc, o, a) for a in archs for cc in ccs for o in OPTS]
+
+
+def build_name(build):
+    """A build's case name: gcc-O2-x86_64 for 'gcc -O2 x86_64'."""
+    cc, opt, arch = build.split()
+    return "%s%s-%s" % (cc, opt, arch)
 
 
 def lang_of(seed):
@@ -109,7 +121,7 @@ def check_values(ctx):
             fails.append("%s: ctrace-symbolize failed: %s" %
                          (mode, s.stderr.decode(errors="replace")[:300]))
             continue
-        c = run([sys.executable, os.path.join(HERE, "check.py")] +
+        c = run([sys.executable, "-S", os.path.join(HERE, "check.py")] +
                 (["--no-plan"] if mode == "noplan" else []) +
                 [out, js, mode], timeout=120)
         words = c.stdout.decode().split()
@@ -124,6 +136,23 @@ def check_values(ctx):
 CHECKS = [check_values]
 
 
+GENERATED = collections.OrderedDict()
+GENERATED_LOCK = threading.Lock()
+
+
+def generated(seed, lang, m32):
+    """The program gen.py makes of seed (what `gen.py SEED LANG [--m32]`
+    prints): the same for every build of an architecture, made once.
+    The builds of a seed run together: a few seeds' programs are kept."""
+    key = (seed, lang, m32)
+    with GENERATED_LOCK:
+        if key not in GENERATED:
+            GENERATED[key] = gen.Gen(seed, lang == "c++", m32).emit()
+            while len(GENERATED) > 8:
+                GENERATED.popitem(last=False)
+        return GENERATED[key]
+
+
 def one(seed, build, work, keep):
     """Generates, builds and checks one program; returns (counts, fails)."""
     cc, opt, arch = build.split()
@@ -131,9 +160,8 @@ def one(seed, build, work, keep):
     if lang == "c++" and arch == "i386":
         return {}, []
     d = os.path.join(work, "%d-%s" % (seed, build.replace(" ", "")))
-    g = run([sys.executable, os.path.join(HERE, "gen.py"), str(seed), lang] +
-            (["--m32"] if arch == "i386" else []))
-    counts, fails = check_source(g.stdout.decode(), lang, build, d)
+    counts, fails = check_source(generated(seed, lang, arch == "i386"),
+                                 lang, build, d)
     if not fails and not keep:
         shutil.rmtree(d, ignore_errors=True)
     return counts, fails
@@ -214,6 +242,7 @@ def main():
     jobs, floor_path, table_path, write_floor = 2, None, None, None
     work = os.path.join(TOP_BUILD, "tests", "work", "fuzz-values")
     keep = reduce_ = False
+    name = None
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -234,6 +263,12 @@ def main():
             table_path = val
         elif a == "--work":
             work = val
+        elif a == "--name":
+            name = val
+        elif a == "--list-builds":
+            for b in all_builds():
+                print(build_name(b), b)
+            return 0
         elif a == "--keep":
             keep = True
             i += 1
@@ -249,6 +284,9 @@ def main():
             return 2
         i += 2
     builds = builds or all_builds()
+    if name and len(builds) != 1:
+        print("--name names a single --build", file=sys.stderr)
+        return 2
     floor = read_floor(floor_path)
     os.makedirs(work, exist_ok=True)
     totals = {b: {} for b in builds}
@@ -290,12 +328,12 @@ def main():
         counts = " ".join("%s=%d" % (k, v) for k, v in sorted(c.items()))
         if msgs:
             nfailed += 1
-            print("FAIL %s %s" % (b.replace(" ", ""), counts))
+            print("FAIL %s %s" % (name or build_name(b), counts))
             for m in msgs:
                 print("  " + m.replace("\n", "\n  "))
         else:
             passed += 1
-            print("ok %s %s" % (b.replace(" ", ""), counts))
+            print("ok %s %s" % (name or build_name(b), counts))
     values = sum(c.get("plan_values", 0) + c.get("noplan_values", 0) +
                  c.get("args_values", 0) for c in totals.values())
     wrong = sum(c.get("plan_wrong", 0) + c.get("noplan_wrong", 0) +

@@ -13,20 +13,47 @@
 test_init values
 [ -n "$PYTHON3" ] || skip_script "python3 not found"
 : "${CTRACE_VALUES_SEEDS:=1,2,4}"
+RUN=$top_srcdir/tests/values/run.py
+
+# The cases are named after their build: gcc-O2-x86_64 for the fixed
+# seeds, seed3-gcc-Os-x86_64 for one seed alone, the file name for a
+# reduced program.  Under CASES, run.py is given the builds selected; the
+# coverage table is written only when every build ran.
+if [ -n "${CASES:-}" ]; then
+	set --
+	while read -r name build; do
+		case_selected "$name" &&
+			set -- "$@" --build "$build"
+	done <<EOF
+$("$PYTHON3" -S "$RUN" --list-builds)
+EOF
+	[ $# -gt 0 ] && set -- "$@" --seeds "$CTRACE_VALUES_SEEDS"
+else
+	set -- --seeds "$CTRACE_VALUES_SEEDS" \
+		--table "$top_builddir/tests/values-coverage.md"
+fi
 # run.py prints a line per build (ok, FAIL or skip): tap_results makes
 # them TAP results.
-"$PYTHON3" "$top_srcdir/tests/values/run.py" --seeds "$CTRACE_VALUES_SEEDS" \
-	--jobs 2 --work "$WORK" --floor "$top_srcdir/tests/values/floor.txt" \
-	--table "$top_builddir/tests/values-coverage.md" >"$WORK/run.out" 2>&1
-tap_results $? "seeds $CTRACE_VALUES_SEEDS" <"$WORK/run.out"
+if [ $# -gt 0 ]; then
+	"$PYTHON3" -S "$RUN" "$@" --jobs 2 --work "$WORK" \
+		--floor "$top_srcdir/tests/values/floor.txt" >"$WORK/run.out" 2>&1
+	tap_results $? "seeds $CTRACE_VALUES_SEEDS" <"$WORK/run.out"
+fi
 # Programs of other seeds that showed wrong values before a fix, on the
 # build that showed them (gcc -Os: a struct in a register its DWARF names
 # after the prologue changed it; clang -O1: a C++ reference given by its
 # caller's call site relative to an rsp that moves around the call).
-for pair in "3:gcc -Os x86_64" "39041921:clang -O1 x86_64"; do
-	"$PYTHON3" "$top_srcdir/tests/values/run.py" --seeds "${pair%%:*}" \
-		--build "${pair#*:}" --jobs 1 --work "$WORK" >"$WORK/run.out" 2>&1
-	tap_results $? "seed $pair" <"$WORK/run.out"
+for pair in "seed3-gcc-Os-x86_64 3 gcc -Os x86_64" \
+	"seed39041921-clang-O1-x86_64 39041921 clang -O1 x86_64"; do
+	# shellcheck disable=SC2086
+	set -- $pair
+	name=$1
+	seed=$2
+	shift 2
+	case_selected "$name" || continue
+	"$PYTHON3" -S "$RUN" --seeds "$seed" --build "$*" --name "$name" \
+		--jobs 1 --work "$WORK" >"$WORK/run.out" 2>&1
+	tap_results $? "$name" <"$WORK/run.out"
 done
 # The programs reduce.py made of earlier findings, each on the build that
 # showed it: a struct passed in memory the function never reads (clang
@@ -45,8 +72,8 @@ done
 # the entry, in the register that brings the clone another (gcc -O3).
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
 	[ -f "$f" ] || continue
-	"$PYTHON3" "$top_srcdir/tests/values/run.py" --work "$WORK" --source "$f" \
-		>"$WORK/run.out" 2>&1
+	case_selected "${f##*/}" || continue
+	"$PYTHON3" -S "$RUN" --work "$WORK" --source "$f" >"$WORK/run.out" 2>&1
 	tap_results $? "${f##*/}" <"$WORK/run.out"
 done
 test_finish
