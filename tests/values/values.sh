@@ -42,7 +42,8 @@ done
 # long long said to be in a register pair whose high register the entry
 # hook's argument set-up overwrote (gcc -Og i386), a
 # constprop clone's removed parameter said to be, a few instructions after
-# the entry, in the register that brings the clone another (gcc -O3).
+# the entry, in the register that brings the clone another (gcc -O3), or
+# in the register the clone copied that one into (gcc -O3, C++).
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
 	[ -f "$f" ] || continue
 	"$PYTHON3" "$top_srcdir/tests/values/run.py" --work "$WORK" --source "$f" \
