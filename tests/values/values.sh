@@ -21,9 +21,11 @@ test_init values
 tap_results $? "seeds $CTRACE_VALUES_SEEDS" <"$WORK/run.out"
 # Programs of other seeds that showed wrong values before a fix, on the
 # build that showed them (gcc -Os: a struct in a register its DWARF names
-# after the prologue changed it; clang -O1: a C++ reference given by its
-# caller's call site relative to an rsp that moves around the call).
-for pair in "3:gcc -Os x86_64" "39041921:clang -O1 x86_64"; do
+# after the prologue changed it, also with an `inc' in that prologue;
+# clang -O1: a C++ reference given by its caller's call site relative to
+# an rsp that moves around the call).
+for pair in "3:gcc -Os x86_64" "256682100:gcc -Os x86_64" \
+	"39041921:clang -O1 x86_64"; do
 	"$PYTHON3" "$top_srcdir/tests/values/run.py" --seeds "${pair%%:*}" \
 		--build "${pair#*:}" --jobs 1 --work "$WORK" >"$WORK/run.out" 2>&1
 	tap_results $? "seed $pair" <"$WORK/run.out"
