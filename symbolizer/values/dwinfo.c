@@ -600,8 +600,8 @@ bool dw_is_string_type(Dwarf_Die *type)
 			      name && strstr(name, "char")));
 }
 
-/* The function index: every subprogram that no other subprogram contains,
- * by its code ranges.  libdw's dwarf_getscopes walks a CU from its root at
+/* The function index: every subprogram with code, by its code ranges.
+ * libdw's dwarf_getscopes walks a CU from its root at
  * each lookup, which made the plan quadratic in the size of a large CU; the
  * index is made in one pass over the whole DWARF, and a lookup is a binary
  * search followed by a walk down one function's own scopes. */
@@ -622,8 +622,12 @@ static void index_add(struct fn_index_build *b, uint64_t lo, uint64_t hi,
 }
 
 /* Collects the subprograms among the children of die, looking into
- * namespaces and classes (where clang puts some definitions) but not into
- * functions (their nested scopes are found by scope_path). */
+ * namespaces and classes (where clang puts some definitions), and into
+ * functions and their blocks for the classes declared there: gcc gives a
+ * lambda's operator() (or a local class's method) that it never inlines
+ * one DIE, its definition, a child of the closure type inside the
+ * function that holds the lambda, and its code lies outside that
+ * function's ranges, where scope_path does not look. */
 static void index_children(struct fn_index_build *b, Dwarf_Die *die,
 			   int depth)
 {
@@ -640,8 +644,10 @@ static void index_children(struct fn_index_build *b, Dwarf_Die *die,
 				if (lo < hi)
 					index_add(b, lo, hi,
 						  dwarf_dieoffset(&child));
+			index_children(b, &child, depth + 1);
 			break;
 		}
+		case DW_TAG_lexical_block:
 		case DW_TAG_namespace:
 		case DW_TAG_module:
 		case DW_TAG_class_type:

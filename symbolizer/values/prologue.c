@@ -168,6 +168,12 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				return false;   /* not, neg */
 			if (reg_direct)
 				compute(r, rmf);
+		} else if ((op == 0xff || op == 0xfe) && p < end &&
+			   ((p[0] >> 3) & 7) <= 1) {
+			if (rep || !(n = dw_modrm_len(p, end)))
+				return false;   /* inc, dec */
+			if (reg_direct)
+				compute(r, rmf);
 		} else if (op >= 0xb8 && op <= 0xbf) {
 			clobber(r, (op & 7) | ((rex & 1) ? 8 : 0));
 			n = (rex & 8) ? 8 : o16 ? 2 : 4; /* mov $imm, reg */

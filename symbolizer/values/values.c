@@ -799,9 +799,21 @@ struct values *values_args(struct trace *t, const struct pair *p,
 			 * the original received it in, which may hold another
 			 * (a field IPA-SRA passes instead of its struct).
 			 * Such a value is the clone's only where the list
-			 * names that very register at the clone's entry. */
+			 * names that very register at the clone's entry.  The
+			 * same holds (x86-64) for a register the code from the
+			 * entry to the hook's call filled from that register
+			 * (gcc names the copy: `mov %edi,%ebp', then p0 in
+			 * RBP where the clone receives p1 in EDI). */
 			int ev = clone ? dw_entry_value_reg(&loc, f.rel_pc - 1)
 				       : -1;
+			int at_call = clone && x86_64 && ev < 0
+					      ? dw_location_reg(&loc, f.rel_pc - 1)
+					      : -1;
+			size_t width;
+			if (at_call >= 0 &&
+			    !dw_entry_reg_origin(m, entry, f.rel_pc - 5, at_call,
+						 &ev, &width))
+				ev = -1;
 			if (ev >= 0 && !copied &&
 			    dw_location_reg(&loc, entry) != ev) {
 				ok = false;

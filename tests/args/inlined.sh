@@ -6,7 +6,10 @@
 # program printed (check.py), and no call of the inlined helpers may be
 # shown without arguments (args null, "no debug information": the program
 # has full debug information).  inlined_cxx.cc: a C++ inline method
-# inlined in two compilation units, linked in both orders.
+# inlined in two compilation units, linked in both orders.  lambda.cc: a
+# lambda's operator() kept out of line, whose definition gcc nests in the
+# function holding the lambda: every value shown, and no hint about
+# missing debug information.
 
 . "$(dirname "$0")/../lib.sh"
 test_init args-inlined
@@ -64,6 +67,30 @@ case_inlined_cxx() {
 	no_bare_helpers 6 Acc::add
 }
 
+# case_lambda CXX: every argument and return value of the lambda is shown
+# (--strict), and the symbolizer says nothing on stderr (its hint "no debug
+# information" would be false: the program has it all).
+case_lambda() {
+	cxx=$1
+	command -v "$cxx" >/dev/null 2>&1 || skip "$cxx not found"
+	"$cxx" -g -O2 -finstrument-functions -I"$CTRACE_INCDIR" -o prog \
+		"$ARGS_SRC/lambda.cc" "$CTRACE_LIBDIR/libctrace.a" -lpthread \
+		-ldl || fail "$cxx: build failed"
+	"$CTRACE_SYMBOLIZE" --make-plan -o prog.plan prog ||
+		fail "ctrace-symbolize --make-plan failed"
+	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN=prog.plan \
+		CTRACE_OUTPUT=trace.bin ./prog >expected 2>/dev/null ||
+		fail "the program failed"
+	"$CTRACE_SYMBOLIZE" -f json trace.bin >trace.json 2>symbolize.err ||
+		fail "ctrace-symbolize failed"
+	if [ -s symbolize.err ]; then
+		cat symbolize.err
+		fail "ctrace-symbolize printed a hint"
+	fi
+	"$PYTHON3" "$ARGS_SRC/check.py" --strict expected trace.json "$cxx" ||
+		fail "values wrong or not recovered"
+}
+
 compilers=gcc
 [ -n "$CLANG" ] && compilers="gcc clang"
 for cc in $compilers; do
@@ -75,5 +102,6 @@ for cc in $compilers; do
 		"$ARGS_SRC/inlined_cxx.cc" "$ARGS_SRC/inlined_cxx2.cc"
 	run_case "$cxx-units-swapped" case_inlined_cxx $cxx \
 		"$ARGS_SRC/inlined_cxx2.cc" "$ARGS_SRC/inlined_cxx.cc"
+	run_case "$cxx-lambda" case_lambda $cxx
 done
 test_finish

@@ -41,9 +41,11 @@ if [ $# -gt 0 ]; then
 fi
 # Programs of other seeds that showed wrong values before a fix, on the
 # build that showed them (gcc -Os: a struct in a register its DWARF names
-# after the prologue changed it; clang -O1: a C++ reference given by its
-# caller's call site relative to an rsp that moves around the call).
+# after the prologue changed it, also with an `inc' in that prologue;
+# clang -O1: a C++ reference given by its caller's call site relative to
+# an rsp that moves around the call).
 for pair in "seed3-gcc-Os-x86_64 3 gcc -Os x86_64" \
+	"seed256682100-gcc-Os-x86_64 256682100 gcc -Os x86_64" \
 	"seed39041921-clang-O1-x86_64 39041921 clang -O1 x86_64"; do
 	# shellcheck disable=SC2086
 	set -- $pair
@@ -69,7 +71,8 @@ done
 # long long said to be in a register pair whose high register the entry
 # hook's argument set-up overwrote (gcc -Og i386), a
 # constprop clone's removed parameter said to be, a few instructions after
-# the entry, in the register that brings the clone another (gcc -O3).
+# the entry, in the register that brings the clone another (gcc -O3), or
+# in the register the clone copied that one into (gcc -O3, C++).
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
 	[ -f "$f" ] || continue
 	case_selected "${f##*/}" || continue
