@@ -1136,84 +1136,6 @@ static bool clang_spill(struct frame_state *f, int64_t home, size_t size,
  * but below the stack pointer.
  * ------------------------------------------------------------------------ */
 
-size_t dw_modrm_len(const uint8_t *p, const uint8_t *end)
-{
-	if (p >= end)
-		return 0;
-	unsigned mod = p[0] >> 6, rm = p[0] & 7;
-	size_t n = 1;
-	if (mod == 3)
-		return n;
-	if (rm == 4) {
-		if (p + 1 >= end)
-			return 0;
-		if (mod == 0 && (p[1] & 7) == 5)
-			n += 4;
-		n++;
-	} else if (mod == 0 && rm == 5) {
-		n += 4;
-	}
-	n += mod == 1 ? 1 : mod == 2 ? 4 : 0;
-	return p + n <= end ? n : 0;
-}
-
-/* The length of an instruction at p that leaves esp alone, 0 if it may
- * change esp or is not understood. */
-static size_t esp_neutral_len(const uint8_t *p, const uint8_t *end)
-{
-	size_t pre = 0, n;
-	while (p + pre < end && (p[pre] == 0x66 || p[pre] == 0xf2 ||
-				 p[pre] == 0xf3))
-		pre++;
-	p += pre;
-	if (p + 2 > end)
-		return 0;
-	uint8_t op = p[0];
-	unsigned reg = (p[1] >> 3) & 7, mod = p[1] >> 6, rm = p[1] & 7;
-	if (op == 0x90)
-		return pre + 1;
-	if (op >= 0xb0 && op <= 0xb7)
-		return pre + 2;                 /* mov $imm8, r8 */
-	if (op >= 0xb8 && op <= 0xbf && op != 0xbc && !pre)
-		return 5;                       /* mov $imm32, r32 */
-	if (op == 0x0f) {
-		uint8_t op2 = p[1];
-		if (p + 3 > end || !(n = dw_modrm_len(p + 2, end)))
-			return 0;
-		reg = (p[2] >> 3) & 7;
-		mod = p[2] >> 6;
-		rm = p[2] & 7;
-		if (op2 == 0xb6 || op2 == 0xb7 || op2 == 0xbe || op2 == 0xbf)
-			return reg == 4 ? 0 : pre + 2 + n;
-		if (op2 == 0x10 || op2 == 0x11 || op2 == 0x28 || op2 == 0x29 ||
-		    op2 == 0x6f || op2 == 0x7f || op2 == 0xd6 || op2 == 0x6e ||
-		    op2 == 0x12 || op2 == 0x13 || op2 == 0x16 || op2 == 0x17 ||
-		    op2 == 0x14 || op2 == 0x57 || op2 == 0x5a)
-			return pre + 2 + n;     /* SSE: no general register */
-		if (op2 == 0x7e)
-			return mod == 3 && rm == 4 ? 0 : pre + 2 + n;
-		return 0;
-	}
-	if (pre || !(n = dw_modrm_len(p + 1, end)))
-		return 0;
-	switch (op) {
-	case 0x88: case 0x89: case 0x01: case 0x09: case 0x21: case 0x29:
-	case 0x31:
-		/* to r/m: esp only as a register operand */
-		return (op != 0x88 && mod == 3 && rm == 4) ? 0 : 1 + n;
-	case 0x8a: case 0x8b: case 0x8d: case 0x03: case 0x0b: case 0x23:
-	case 0x2b: case 0x33:
-		return (op != 0x8a && reg == 4) ? 0 : 1 + n;
-	case 0x84: case 0x85: case 0x38: case 0x39: case 0x3a: case 0x3b:
-		return 1 + n;                   /* test, cmp */
-	case 0xd9: case 0xdd: case 0xdb:
-		return 1 + n;                   /* x87 loads and stores */
-	case 0xc7:
-		return reg != 0 || (mod == 3 && rm == 4) ? 0 : 1 + n + 4;
-	}
-	return 0;
-}
-
 /* clang on i386 gives esp as the frame base: esp as the function body
  * keeps it.  At the hook's call, the hook's arguments may be on top of
  * it: the `add $n, %esp` that removes them after the call says by how
@@ -1252,23 +1174,14 @@ bool dw_i386_esp_adjust(struct dw_module *m, uint64_t ra, int64_t *adjust)
 			*adjust = imm;
 			return imm >= 0;
 		}
-		size_t n = esp_neutral_len(p, end);
-		if (n == 0)
+		/* an instruction that leaves esp alone */
+		struct i386_insn in;
+		size_t n = i386dec_insn(p, end, &in);
+		if (n == 0 || in.call || (in.writes & 1u << I386_ESP))
 			return false;
 		p += n;
 	}
 	return false;
-}
-
-/* The register an i386 PIC thunk at `target` (`mov (%esp), %reg; ret`)
- * loads with its return address, or -1 when the code there is not one. */
-static int pic_thunk_reg(struct dw_module *m, uint64_t target)
-{
-	uint8_t t[4];
-	if (!dw_read_code(m, target, t, 4) || t[0] != 0x8b ||
-	    (t[1] & 0xc7) != 0x04 || t[2] != 0x24 || t[3] != 0xc3)
-		return -1;
-	return (t[1] >> 3) & 7;
 }
 
 /* Whether the code [lo, call) writes no memory at or above the CFA. */
@@ -1281,103 +1194,17 @@ static bool prologue_harmless(struct dw_module *m, uint64_t lo, uint64_t call)
 	const uint8_t *p = code, *end = code + (call - lo);
 	int64_t esp = -4; /* relative to the CFA */
 	while (p < end) {
-		uint8_t op = p[0];
-		size_t n;
-		if (op >= 0x50 && op <= 0x57) {
-			n = 1;                          /* push */
-			esp -= 4;
-		} else if (op >= 0x58 && op <= 0x5f && op != 0x5c) {
-			n = 1;                          /* pop */
-			esp += 4;
-		} else if (op == 0x90) {
-			n = 1;
-		} else if ((op == 0x83 || op == 0x81) && end - p >= 3 &&
-			   (p[1] == 0xec || p[1] == 0xc4)) {
-			int32_t imm = op == 0x83 ? (int8_t)p[2] : 0;
-			if (op == 0x81) {
-				if (end - p < 6)
-					return false;
-				memcpy(&imm, p + 2, 4);
-			}
-			esp += p[1] == 0xec ? -(int64_t)imm : imm;
-			n = op == 0x83 ? 3 : 6;         /* sub/add $imm, esp */
-		} else if ((op == 0x89 || op == 0x88 || op == 0xc7) &&
-			   end - p >= 3 && (p[1] >> 6) != 3) {
-			/* a store: only into the frame, below the CFA,
-			 * addressed from esp */
-			unsigned mod = p[1] >> 6;
-			int64_t disp = 0;
-			if ((p[1] & 7) != 4 || p[2] != 0x24 ||
-			    (op == 0xc7 && ((p[1] >> 3) & 7) != 0))
-				return false;
-			if (mod == 0) {
-				n = 3;
-			} else if (mod == 1) {
-				disp = (int8_t)p[3];
-				n = 4;
-			} else {
-				int32_t d32;
-				if (end - p < 7)
-					return false;
-				memcpy(&d32, p + 3, 4);
-				disp = d32;
-				n = 7;
-			}
-			n += op == 0xc7 ? 4 : 0;
-			if (esp + disp + 4 > 0 || (size_t)(end - p) < n)
-				return false;
-		} else if (op == 0x0f && end - p >= 3 &&
-			   (p[1] == 0xb6 || p[1] == 0xb7 || p[1] == 0xbe ||
-			    p[1] == 0xbf)) {
-			n = 2 + dw_modrm_len(p + 2, end);  /* movzx, movsx */
-			if (n == 2 || ((p[2] >> 3) & 7) == 4)
-				return false;
-		} else if (op >= 0xb8 && op <= 0xbf) {
-			n = 5;                          /* mov $imm, reg */
-		} else if (op == 0x6a) {
-			n = 2;
-			esp -= 4;
-		} else if (op == 0x68) {
-			n = 5;
-			esp -= 4;
-		} else if ((op == 0x83 || op == 0x81) && p + 1 < end &&
-			   (p[1] >> 6) == 3 && (p[1] & 7) != 4) {
-			n = op == 0x83 ? 3 : 6;         /* op $imm, reg */
-		} else if (op == 0x8b || op == 0x8d || op == 0x03 ||
-			   op == 0x2b || op == 0x0b || op == 0x23 ||
-			   op == 0x33 || op == 0x85 || op == 0x3b ||
-			   op == 0x39) {
-			n = 1 + dw_modrm_len(p + 1, end);  /* loads, lea, tests */
-			if (n == 1 || ((op == 0x8b || op == 0x8d) &&
-				       ((p[1] >> 3) & 7) == 4))
-				return false;
-		} else if ((op == 0x89 || op == 0x01 || op == 0x29 ||
-			    op == 0x09 || op == 0x21 || op == 0x31) &&
-			   p + 1 < end && (p[1] >> 6) == 3 && (p[1] & 7) != 4) {
-			n = 2;                          /* reg to reg */
-		} else if (op == 0xff && p + 1 < end && ((p[1] >> 3) & 7) == 6) {
-			n = 1 + dw_modrm_len(p + 1, end);  /* push mem */
-			if (n == 1)
-				return false;
-			esp -= 4;
-		} else if (op == 0xf3 && end - p >= 4 && p[1] == 0x0f &&
-			   p[2] == 0x1e && p[3] == 0xfb) {
-			n = 4;                          /* endbr32 */
-		} else if (op == 0xe8 && end - p >= 5) {
-			/* the PIC register: call to the next instruction, or
-			 * to a thunk `mov (%esp), %reg; ret` */
-			int32_t rel;
-			memcpy(&rel, p + 1, 4);
-			uint64_t target = lo + (uint64_t)(p - code) + 5 +
-					  (uint64_t)(int64_t)rel;
-			if (rel != 0 && pic_thunk_reg(m, target) < 0)
-				return false;
-			if (rel == 0)
-				esp -= 4; /* popped next */
-			n = 5;
-		} else {
+		struct i386_insn in;
+		size_t n = i386dec_step(m, lo + (uint64_t)(p - code), p, end,
+					&in);
+		/* esp followed exactly; a store only into the frame, below
+		 * the CFA, addressed from esp */
+		if (n == 0 || in.call || !in.esp_known ||
+		    in.store == I386_STORE_OTHER ||
+		    (in.store == I386_STORE_ESP &&
+		     esp + in.store_disp + (int64_t)in.store_len > 0))
 			return false;
-		}
+		esp += in.esp_delta;
 		p += n;
 	}
 	return p == end;
@@ -1396,107 +1223,12 @@ static int i386_written(struct dw_module *m, uint64_t from, uint64_t call)
 	const uint8_t *p = code, *end = code + (call - from);
 	int w = 0;
 	while (p < end) {
-		bool o16 = false;
-		while (p < end && *p == 0x66) {
-			o16 = true;
-			p++;
-		}
-		if (p >= end)
+		struct i386_insn in;
+		size_t n = i386dec_step(m, from + (uint64_t)(p - code), p, end,
+					&in);
+		if (n == 0)
 			return -1;
-		uint8_t op = *p++;
-		unsigned regf = p < end ? (p[0] >> 3) & 7 : 0;
-		unsigned rmf = p < end ? p[0] & 7 : 0;
-		bool direct = p < end && (p[0] >> 6) == 3;
-		size_t n = 0;
-		if ((op >= 0x50 && op <= 0x57) || op == 0x90) {
-			;                               /* push reg, nop */
-		} else if (op >= 0x40 && op <= 0x5f) {
-			w |= 1 << (op & 7);             /* inc, dec, pop */
-		} else if (op == 0x6a || op == 0x68) {
-			n = op == 0x6a ? 1 : o16 ? 2 : 4;  /* push $imm */
-		} else if (op >= 0xb8 && op <= 0xbf) {
-			w |= 1 << (op & 7);             /* mov $imm, reg */
-			n = o16 ? 2 : 4;
-		} else if (op >= 0xb0 && op <= 0xb7) {
-			w |= 1 << (op & 3);             /* mov $imm8, r8 */
-			n = 1;
-		} else if (op == 0x88 || op == 0x89 || op == 0x01 ||
-			   op == 0x09 || op == 0x21 || op == 0x29 ||
-			   op == 0x31 || op == 0x8a || op == 0x8b ||
-			   op == 0x8d || op == 0x03 || op == 0x0b ||
-			   op == 0x23 || op == 0x2b || op == 0x33 ||
-			   op == 0x84 || op == 0x85 || op == 0x38 ||
-			   op == 0x39 || op == 0x3a || op == 0x3b) {
-			if (!(n = dw_modrm_len(p, end)))
-				return -1;
-			bool to_reg = op == 0x8a || op == 0x8b || op == 0x8d ||
-				      (op & 7) == 3;
-			bool test = op == 0x84 || op == 0x85 ||
-				    (op >= 0x38 && op <= 0x3b);
-			bool byte = op == 0x88 || op == 0x8a;
-			if (test)
-				;
-			else if (to_reg)
-				w |= 1 << (byte ? regf & 3 : regf);
-			else if (direct)
-				w |= 1 << (byte ? rmf & 3 : rmf);
-		} else if (op == 0x83 || op == 0x81 || op == 0xc7 ||
-			   op == 0x80 || op == 0xc6) {
-			if (!(n = dw_modrm_len(p, end)))
-				return -1;
-			if ((op == 0xc7 || op == 0xc6) && regf != 0)
-				return -1;
-			if (direct && regf != 7)        /* not cmp */
-				w |= 1 << (op == 0x80 || op == 0xc6 ? rmf & 3
-								    : rmf);
-			n += op == 0x83 || op == 0x80 || op == 0xc6 ? 1
-				 : o16 ? 2 : 4;
-		} else if (op == 0xc1 || op == 0xd1 || op == 0xd3) {
-			if (!(n = dw_modrm_len(p, end)))
-				return -1;
-			if (direct)
-				w |= 1 << rmf;          /* shifts */
-			n += op == 0xc1 ? 1 : 0;
-		} else if (op == 0xff && regf == 6) {
-			if (!(n = dw_modrm_len(p, end)))
-				return -1;              /* push r/m */
-		} else if ((op == 0xd9 || op == 0xdd || op == 0xdb) &&
-			   !direct) {
-			if (!(n = dw_modrm_len(p, end)))
-				return -1;              /* x87 loads, stores */
-		} else if (op == 0x0f && p < end) {
-			uint8_t op2 = *p++;
-			if (!(n = dw_modrm_len(p, end)))
-				return -1;
-			regf = (p[0] >> 3) & 7;
-			rmf = p[0] & 7;
-			direct = (p[0] >> 6) == 3;
-			if (op2 == 0xb6 || op2 == 0xb7 || op2 == 0xbe ||
-			    op2 == 0xbf || op2 == 0xaf ||
-			    (op2 >= 0x40 && op2 <= 0x4f))
-				w |= 1 << regf;         /* movzx, imul, cmov */
-			else if (op2 == 0x7e && o16 && direct)
-				w |= 1 << rmf;          /* movd xmm, reg */
-			else if (!(op2 == 0x10 || op2 == 0x11 || op2 == 0x28 ||
-				   op2 == 0x29 || op2 == 0x6f || op2 == 0x7f ||
-				   op2 == 0xd6 || op2 == 0x6e || op2 == 0x12 ||
-				   op2 == 0x13 || op2 == 0x16 || op2 == 0x17 ||
-				   op2 == 0x14 || op2 == 0x57 || op2 == 0x5a ||
-				   op2 == 0x7e || op2 == 0x1f))
-				return -1;
-		} else if (op == 0xe8 && end - p >= 4) {
-			int32_t rel;
-			memcpy(&rel, p, 4);
-			uint64_t target = from + (uint64_t)(p + 4 - code) +
-					  (uint64_t)(int64_t)rel;
-			int thunk = pic_thunk_reg(m, target);
-			w |= thunk >= 0 ? 1 << thunk : 1 << 0 | 1 << 1 | 1 << 2;
-			n = 4;
-		} else {
-			return -1;
-		}
-		if ((size_t)(end - p) < n)
-			return -1;
+		w |= (int)in.writes;
 		p += n;
 	}
 	return w;

@@ -180,10 +180,30 @@ int dw_entry_value_reg(Dwarf_Attribute *attr, uint64_t pc);
  * a whole (one memory location, no pieces); false for anything else. */
 bool dw_location_address(struct frame_state *f, Dwarf_Attribute *attr,
 			 uint64_t *addr);
+/* i386dec.c: the one i386 decoder. */
+#define I386_ESP 4
+struct i386_insn {
+	unsigned writes;   /* general registers written (bit: number) */
+	bool esp_known;    /* esp changes by esp_delta exactly */
+	int64_t esp_delta;
+	enum { I386_NO_STORE, I386_STORE_ESP, I386_STORE_OTHER } store;
+	int64_t store_disp; /* I386_STORE_ESP: from esp before the insn */
+	size_t store_len;
+	bool call;          /* a call (i386dec_step: of another function) */
+	int32_t call_rel;
+};
 /* The length of the x86 ModRM operand whose ModRM byte is at p (with its
  * SIB byte and displacement; the same in 32- and 64-bit code, where
  * mod 0 rm 5 is rip-relative), or 0 when it runs past end. */
-size_t dw_modrm_len(const uint8_t *p, const uint8_t *end);
+size_t i386dec_modrm_len(const uint8_t *p, const uint8_t *end);
+/* The instruction at p: its length and effects in *in, or 0 when it is
+ * not one the decoder knows (or runs past end). */
+size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
+		    struct i386_insn *in);
+/* The same for code of module m at link-time address addr, a call's
+ * effects included (PIC set-up, or another function's). */
+size_t i386dec_step(struct dw_module *m, uint64_t addr, const uint8_t *p,
+		    const uint8_t *end, struct i386_insn *in);
 
 /* The registers a function's return value comes back in
  * (CTRACE_RETVAL_* bits; 0: void) and *mem, the bytes of a struct returned

@@ -96,7 +96,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 		} else if (op == 0x90 && !rex) {
 			;                               /* nop */
 		} else if ((op == 0x89 || op == 0x8b) && !rep) {
-			if (!(n = dw_modrm_len(p, end)))
+			if (!(n = i386dec_modrm_len(p, end)))
 				return false;
 			int dst = op == 0x89 ? rmf : regf;
 			int src = op == 0x89 ? regf : rmf;
@@ -115,7 +115,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 			   op == 0x21 || op == 0x23 || op == 0x29 || op == 0x2b ||
 			   op == 0x31 || op == 0x33 || op == 0x85 || op == 0x39 ||
 			   op == 0x3b || op == 0x84 || op == 0x38 || op == 0x3a) {
-			if (rep || !(n = dw_modrm_len(p, end)))
+			if (rep || !(n = i386dec_modrm_len(p, end)))
 				return false;
 			bool to_reg = op == 0x8a || op == 0x8d || op == 0x63 ||
 				      (op & 0x0f) == 0x03 || (op & 0x0f) == 0x0b ||
@@ -133,7 +133,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				compute(r, rmf);
 		} else if (op == 0x83 || op == 0x81 || op == 0xc7 || op == 0xc6 ||
 			   op == 0x80) {
-			if (rep || !(n = dw_modrm_len(p, end)))
+			if (rep || !(n = i386dec_modrm_len(p, end)))
 				return false;
 			unsigned digit = (p[0] >> 3) & 7;
 			if ((op == 0xc7 || op == 0xc6) && digit != 0)
@@ -152,19 +152,19 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 			   op == 0xd1 || op == 0xd2 || op == 0xd3) {
 			/* shifts and rotates: the register no longer holds
 			 * the entry register's bytes */
-			if (rep || !(n = dw_modrm_len(p, end)))
+			if (rep || !(n = i386dec_modrm_len(p, end)))
 				return false;
 			if (reg_direct)
 				compute(r, rmf);
 			n += op == 0xc0 || op == 0xc1 ? 1 : 0;
 		} else if (op == 0x6b || op == 0x69) {
-			if (rep || !(n = dw_modrm_len(p, end)))
+			if (rep || !(n = i386dec_modrm_len(p, end)))
 				return false;   /* imul $imm, r/m, reg */
 			compute(r, regf);
 			n += op == 0x6b ? 1 : (o16 ? 2 : 4);
 		} else if ((op == 0xf7 || op == 0xf6) && p < end &&
 			   ((p[0] >> 3) & 7) >= 2 && ((p[0] >> 3) & 7) <= 3) {
-			if (rep || !(n = dw_modrm_len(p, end)))
+			if (rep || !(n = i386dec_modrm_len(p, end)))
 				return false;   /* not, neg */
 			if (reg_direct)
 				compute(r, rmf);
@@ -178,7 +178,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 			if (op2 == 0x1e && rep && p < end && *p == 0xfa) {
 				n = 1;                  /* endbr64 */
 			} else if (op2 == 0x1f && !rep) {
-				if (!(n = dw_modrm_len(p, end)))
+				if (!(n = i386dec_modrm_len(p, end)))
 					return false;   /* nop r/m */
 			} else if (op2 == 0x10 || op2 == 0x11 || op2 == 0x28 ||
 				   op2 == 0x29 || op2 == 0x6f || op2 == 0x7f ||
@@ -187,10 +187,10 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				   op2 == 0x14 || op2 == 0x57) {
 				/* SSE moves into xmm or memory: no general
 				 * register written */
-				if (!(n = dw_modrm_len(p, end)))
+				if (!(n = i386dec_modrm_len(p, end)))
 					return false;
 			} else if (op2 == 0x7e && o16 && !rep) {
-				if (!(n = dw_modrm_len(p, end)))
+				if (!(n = i386dec_modrm_len(p, end)))
 					return false;   /* movd/movq xmm -> r/m */
 				if ((p[0] >> 6) == 3)
 					clobber(r, (p[0] & 7) |
@@ -199,7 +199,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				   op2 == 0xbf || op2 == 0xaf ||
 				   (op2 >= 0x40 && op2 <= 0x4f)) {
 				/* movzx, movsx, imul, cmov */
-				if (!(n = dw_modrm_len(p, end)))
+				if (!(n = i386dec_modrm_len(p, end)))
 					return false;
 				int dst = ((p[0] >> 3) & 7) |
 					  ((rex & 4) ? 8 : 0);
