@@ -10,6 +10,10 @@
  * from the function's entry to the hook's call proves which registers
  * still hold which entry register's bytes.  Any instruction not understood
  * here, or any jump or other call, and nothing is proved.
+ *
+ * clang -O0 has the opposite problem: its homes are written only after
+ * the hook, from spill slots the code right after the call reads
+ * (dw_clang_spill_at).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -327,4 +331,78 @@ bool dw_entry_reg_kept(struct dw_module *m, uint64_t entry, uint64_t pc,
 	if (pc > entry && !run(code, pc - entry, &r))
 		return false;
 	return r.origin[hw] == hw && r.width[hw] == 8;
+}
+
+/* clang -O0 stores the arguments in their DWARF homes only after the
+ * entry hook: before it they sit in spill slots.  The code right after the
+ * hook's call reloads each spill and stores it in its home; read those
+ * moves to map a home (rbp offset) to its spill. */
+bool dw_clang_spill_at(struct dw_module *m, uint16_t machine, uint64_t rel_pc,
+		       int64_t home, size_t size, int64_t *spill)
+{
+	uint8_t code[160];
+	int64_t loaded[2][16];
+	bool have[2][16] = {{false}};
+	if (machine != 62 || !dw_read_code(m, rel_pc, code, sizeof code))
+		return false;
+	size_t i = 0;
+	while (i + 4 < sizeof code - 8) {
+		size_t k = i, width = 4;
+		int cls = 0, rex = 0, store;
+		if (code[k] == 0x66) {
+			width = 2;
+			k++;
+		}
+		if (code[k] == 0xf2 || code[k] == 0xf3) {
+			cls = 1;
+			width = code[k] == 0xf2 ? 8 : 4;
+			k++;
+		}
+		if ((code[k] & 0xf0) == 0x40)
+			rex = code[k++];
+		if (rex & 8)
+			width = 8;
+		if (cls) {
+			if (code[k] != 0x0f ||
+			    (code[k + 1] != 0x10 && code[k + 1] != 0x11))
+				break;
+			store = code[k + 1] == 0x11;
+			k += 2;
+		} else if (code[k] == 0x89 || code[k] == 0x88) {
+			store = 1;
+			width = code[k] == 0x88 ? 1 : width;
+			k++;
+		} else if (code[k] == 0x8b || code[k] == 0x8a) {
+			store = 0;
+			k++;
+		} else {
+			break;
+		}
+		uint8_t modrm = code[k++];
+		int mod = modrm >> 6, rm = modrm & 7;
+		int reg = ((modrm >> 3) & 7) | ((rex & 4) ? 8 : 0);
+		if (rm != 5 || (rex & 1) || (mod != 1 && mod != 2))
+			break;
+		int64_t disp;
+		if (mod == 1) {
+			disp = (int8_t)code[k++];
+		} else {
+			int32_t d32;
+			memcpy(&d32, code + k, 4);
+			disp = d32;
+			k += 4;
+		}
+		if (!store) {
+			loaded[cls][reg] = disp;
+			have[cls][reg] = true;
+		} else if (disp == home) {
+			/* one move of the whole value, or we do not know */
+			if (!have[cls][reg] || width != size)
+				return false;
+			*spill = loaded[cls][reg];
+			return true;
+		}
+		i = k;
+	}
+	return false;
 }
