@@ -1,5 +1,8 @@
-/* dwinfo.h -- what dwinfo.c gives values.c: modules' DWARF, captured state,
- * and DWARF expressions evaluated against it. */
+/* dwinfo.h -- the values stage's own header (values.h says which file
+ * does what): modules' DWARF, a call's captured state, the location
+ * walker and its two machines, the calling conventions, types, the
+ * decoders of the code around the entry hook, and the plan's needs.
+ */
 #ifndef CTRACE_SYMBOLIZER_DWINFO_H
 #define CTRACE_SYMBOLIZER_DWINFO_H
 
@@ -8,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctrace_plan.h"
 #include "trace.h"
 
 struct trace;
@@ -71,8 +75,8 @@ void frame_init(struct frame_state *f, struct dw_module *m, uint64_t bias,
 		const struct capture *c, struct trace *t, uint64_t site,
 		uint64_t ticks, uint16_t machine, int ptr_size);
 
-/* Evaluates the location of attr (DW_AT_location) at f's PC into `size`
- * bytes at out.  Returns 0, or -1 with *why set. */
+/* frame.c: evaluates the location of attr (DW_AT_location) at f's call
+ * into `size` bytes at out.  Returns 0, or -1 with *why set. */
 int dw_eval_location(struct frame_state *f, Dwarf_Attribute *attr,
 		     uint8_t *out, size_t size, const char **why);
 
@@ -90,19 +94,21 @@ int dw_function_at(struct dw_module *m, uint64_t rel_addr, Dwarf_Die *out);
 bool dw_read_code(struct dw_module *m, uint64_t rel, uint8_t *out, size_t n);
 /* The CU's producer names clang. */
 bool dw_is_clang(Dwarf_Die *die);
-/* type is a pointer to char, signed char or unsigned char (qualified or
- * through typedefs). */
-bool dw_is_string_type(Dwarf_Die *type);
 /* clang on i386: what to add to esp at the hook's return address ra to
  * get the frame base (esp as the body keeps it); false if unknown. */
 bool dw_i386_esp_adjust(struct dw_module *m, uint64_t ra, int64_t *adjust);
 /* i386: the slot above the CFA (its offset) where a stack parameter whose
  * location list stops before the hook's call at ra still is; see
- * dwinfo.c. */
+ * i386loc.c. */
 bool dw_i386_stack_slot(struct dw_module *m, Dwarf_Attribute *loc,
 			Dwarf_Die *sub, uint64_t ra, int64_t *slot);
-/* clang -O0: the spill slot (frame-base offset) the code after the hook's
- * call at rel_pc copies into the home at `home`; see dwinfo.c. */
+/* i386loc.c: a location of register pieces (ops, n) holds at f's call
+ * only if the code from the start of its range to the call writes none
+ * of them. */
+bool i386loc_pieces_kept(struct frame_state *f, Dwarf_Attribute *attr,
+			 const Dwarf_Op *ops, size_t n);
+/* prologue.c, clang -O0: the spill slot (frame-base offset) the code
+ * after the hook's call at rel_pc copies into the home at `home`. */
 bool dw_clang_spill_at(struct dw_module *m, uint16_t machine, uint64_t rel_pc,
 		       int64_t home, size_t size, int64_t *spill);
 
@@ -180,20 +186,30 @@ int dw_entry_value_reg(Dwarf_Attribute *attr, uint64_t pc);
  * a whole (one memory location, no pieces); false for anything else. */
 bool dw_location_address(struct frame_state *f, Dwarf_Attribute *attr,
 			 uint64_t *addr);
+/* i386dec.c: the one i386 decoder. */
+#define I386_ESP 4
+struct i386_insn {
+	unsigned writes;   /* general registers written (bit: number) */
+	bool esp_known;    /* esp changes by esp_delta exactly */
+	int64_t esp_delta;
+	enum { I386_NO_STORE, I386_STORE_ESP, I386_STORE_OTHER } store;
+	int64_t store_disp; /* I386_STORE_ESP: from esp before the insn */
+	size_t store_len;
+	bool call;          /* a call (i386dec_step: of another function) */
+	int32_t call_rel;
+};
 /* The length of the x86 ModRM operand whose ModRM byte is at p (with its
  * SIB byte and displacement; the same in 32- and 64-bit code, where
  * mod 0 rm 5 is rip-relative), or 0 when it runs past end. */
-size_t dw_modrm_len(const uint8_t *p, const uint8_t *end);
-
-/* The registers a function's return value comes back in
- * (CTRACE_RETVAL_* bits; 0: void) and *mem, the bytes of a struct returned
- * in memory (values.c). */
-unsigned values_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem);
-/* x86-64, C, external functions: the general registers (DWARF numbers)
- * and bytes in which the calling convention delivers the parameter
- * `target` of `defn` (values.c).  Returns 1 or 2, or 0. */
-int values_param_regs(Dwarf_Die *fn_die, Dwarf_Die *defn, Dwarf_Die *target,
-		      int regs[2], size_t lens[2]);
+size_t i386dec_modrm_len(const uint8_t *p, const uint8_t *end);
+/* The instruction at p: its length and effects in *in, or 0 when it is
+ * not one the decoder knows (or runs past end). */
+size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
+		    struct i386_insn *in);
+/* The same for code of module m at link-time address addr, a call's
+ * effects included (PIC set-up, or another function's). */
+size_t i386dec_step(struct dw_module *m, uint64_t addr, const uint8_t *p,
+		    const uint8_t *end, struct i386_insn *in);
 
 /* The call site in the source of a copy of function `callee` inlined into
  * function `host` (their entry addresses, as the hooks give them) in trace
@@ -204,5 +220,264 @@ int values_param_regs(Dwarf_Die *fn_die, Dwarf_Die *defn, Dwarf_Die *target,
  * several on different lines (which one ran is not known). */
 bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
 			  uint64_t ticks, const char **file, unsigned *line);
+
+
+/* ---------------------------------------------------------------------------
+ * locwalk.c: the one DWARF location walker, over real bytes or symbols
+ * ------------------------------------------------------------------------ */
+
+/* A value on the walker's stack: a number, or (the plan maker's symbols)
+ * an offset from the CFA or the stack pointer, or data known only when
+ * the program runs. */
+enum lw_kind { LW_NUM, LW_CFA, LW_SP, LW_DATA };
+struct lw_val {
+	enum lw_kind k;
+	uint64_t v; /* the number, or the offset */
+};
+
+enum lw_loc_kind { LW_MEMORY, LW_REGISTER, LW_VALUE, LW_IMPLICIT };
+struct lw_loc {
+	enum lw_loc_kind kind;
+	struct lw_val v;     /* LW_MEMORY: the address; LW_VALUE: the value */
+	uint64_t reg;        /* LW_REGISTER */
+	const uint8_t *data; /* LW_IMPLICIT */
+	size_t data_len;
+};
+
+struct lw_frame;
+/* What the walker reads, as its reader knows it: 0, or -1 with *why. */
+struct lw_machine {
+	int (*reg)(struct lw_frame *w, uint64_t reg, struct lw_val *out,
+		   const char **why);
+	int (*mem)(struct lw_frame *w, struct lw_val addr, size_t size,
+		   struct lw_val *out, const char **why);
+	int (*cfa)(struct lw_frame *w, struct lw_val *out, const char **why);
+	int (*entry_value)(struct lw_frame *w, Dwarf_Attribute *attr,
+			   const Dwarf_Op *op, struct lw_val *out,
+			   const char **why, int depth);
+};
+
+/* Where an expression is walked: one frame at one call. */
+struct lw_frame {
+	const struct lw_machine *mach;
+	void *ctx;            /* the machine's */
+	struct dw_module *m;
+	uint16_t machine;     /* EM_386 (3) or EM_X86_64 (62) */
+	int ptr_size;
+	uint64_t bias;        /* DW_OP_addr: runtime minus link-time */
+	uint64_t ra;          /* link-time return address of the call;
+			       * locations are those in force at ra - 1 */
+	Dwarf_Die subprogram; /* for DW_AT_frame_base */
+	bool have_subprogram;
+	bool is_caller;       /* the caller's frame (DW_OP_entry_value) */
+	bool symbolic;        /* DW_OP_addr is data, not a number */
+	bool unknown_op;      /* out: an operation the walker does not know */
+};
+
+int lw_eval(struct lw_frame *w, Dwarf_Attribute *attr, const Dwarf_Op *ops,
+	    size_t n, struct lw_loc *out, const char **why, int depth);
+/* An expression that yields an address or a register's value (CFI,
+ * frame base, call-site values). */
+int lw_eval_value(struct lw_frame *w, Dwarf_Attribute *attr,
+		  const Dwarf_Op *ops, size_t n, struct lw_val *v,
+		  const char **why, int depth);
+int lw_frame_base(struct lw_frame *w, struct lw_val *v, const char **why,
+		  int depth);
+
+/* A location of `size` bytes piece by piece: lw_pieces_begin takes the
+ * expression in force at pc (-1: none); lw_pieces_next gives each piece's
+ * operations and the bytes [off, off + len) of the value it holds (1), or
+ * the end (0), or -1 with *why (a piece past the value, an empty one);
+ * lw_eval_piece walks one (-2: clang -O0's value not yet stored). */
+struct lw_pieces {
+	const Dwarf_Op *ops;
+	size_t n, i, start, done, size;
+	bool pieces;
+};
+int lw_pieces_begin(struct lw_pieces *it, Dwarf_Attribute *attr,
+		    uint64_t pc, size_t size);
+int lw_pieces_next(struct lw_pieces *it, const Dwarf_Op **ops, size_t *n,
+		   size_t *off, size_t *len, const char **why);
+int lw_eval_piece(struct lw_frame *w, Dwarf_Attribute *attr,
+		  const Dwarf_Op *ops, size_t n, size_t len, struct lw_loc *out,
+		  const char **why);
+
+/* frame.c: the walker over a frame's captured state. */
+void frame_walker(struct frame_state *f, struct lw_frame *w);
+int frame_eval(struct frame_state *f, Dwarf_Attribute *attr,
+	       const Dwarf_Op *ops, size_t n, struct lw_loc *out,
+	       const char **why, int depth);
+int frame_eval_value(struct frame_state *f, Dwarf_Attribute *attr,
+		     const Dwarf_Op *ops, size_t n, uint64_t *v,
+		     const char **why, int depth);
+/* The CFA rule at pc as (register, offset); false if it is anything
+ * else. */
+bool frame_cfa_rule(struct dw_module *m, uint64_t pc, int *reg,
+		    int64_t *off);
+/* The CFA of f from its CFI at lookup_pc.  0 or -1. */
+int frame_cfa(struct frame_state *f, uint64_t lookup_pc);
+/* The caller's saved registers and stack pointer at the call: one CFI
+ * step from f.  0 or -1. */
+int frame_unwind_to_caller(struct frame_state *f, struct frame_state *c);
+/* entryval.c: the value of DW_OP_entry_value op of attr in f. */
+int entryval_eval(struct frame_state *f, Dwarf_Attribute *attr,
+		  const Dwarf_Op *op, uint64_t *v, const char **why, int depth);
+
+/* ---------------------------------------------------------------------------
+ * abi.c: the calling conventions (x86-64 SysV, i386)
+ * ------------------------------------------------------------------------ */
+
+/* Where a return value of a type comes back. */
+struct abi_piece {
+	unsigned reg;     /* CTRACE_RETVAL_R0, _R1, _XMM0, _XMM1 */
+	size_t off, len;  /* bytes [off, off + len) of the value, in the
+			   * register's low bytes */
+};
+struct abi_ret {
+	enum {
+		ABI_RET_VOID,
+		ABI_RET_REGS,       /* piece by piece */
+		ABI_RET_X87,        /* st0, in its own precision */
+		ABI_RET_MEMORY,     /* the caller's buffer, its address in r0 */
+		ABI_RET_UNSUPPORTED /* not shown */
+	} kind;
+	size_t size;
+	unsigned regs;            /* CTRACE_RETVAL_* the recorder must keep */
+	size_t npieces;
+	struct abi_piece piece[2];
+};
+/* type: the return type, NULL for void. */
+void abi_return(Dwarf_Die *type, bool i386, struct abi_ret *r);
+/* The registers a function's return value comes back in, as the plan
+ * asks the recorder for them (CTRACE_RETVAL_* bits with _NARROW where the
+ * low halves are enough; 0: void), and *mem, the bytes of a value
+ * returned in memory. */
+unsigned abi_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem);
+/* x86-64, C, external functions: the general registers (DWARF numbers)
+ * and bytes in which the calling convention delivers the parameter
+ * `target` of `defn` at its first instruction.  Returns 1 or 2, or 0
+ * (SSE registers, the stack, or not known). */
+int abi_param_regs(Dwarf_Die *fn_die, Dwarf_Die *defn, Dwarf_Die *target,
+		   int regs[2], size_t lens[2]);
+
+/* ---------------------------------------------------------------------------
+ * types.c: DWARF types followed, sized and named; format.c: values as text
+ * ------------------------------------------------------------------------ */
+
+struct str {
+	char *s;
+	size_t len, cap;
+};
+void str_add(struct str *b, const char *p, size_t n);
+void str_cat(struct str *b, const char *p);
+void str_printf(struct str *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The string made (never NULL); b is then empty. */
+char *str_take(struct str *b);
+
+/* The DW_AT_type of die. */
+bool type_of(Dwarf_Die *die, Dwarf_Die *type);
+/* type through typedefs and qualifiers into *out; false when that ends in
+ * nothing (const void). */
+bool type_strip(Dwarf_Die *type, Dwarf_Die *out);
+/* Bytes of a value of the type; 0 if not known. */
+size_t type_size(Dwarf_Die *type, int ptr_size);
+/* char, signed char or unsigned char (qualified or through typedefs). */
+bool type_is_char(Dwarf_Die *type);
+/* A pointer to one: its target is shown as a string. */
+bool type_is_string(Dwarf_Die *type);
+/* A struct, union, class or array. */
+bool type_is_aggregate(Dwarf_Die *type);
+/* The type as C or C++ writes it, appended to b. */
+void type_name(Dwarf_Die *type, struct str *b, int depth);
+
+struct capture;
+/* The text of a value of the type in the bytes [p, p + size); mem: the
+ * captured memory where string arguments' text is (NULL: none). */
+char *format_text(const struct capture *mem, int ptr_size, Dwarf_Die *type,
+		  const uint8_t *p, size_t size);
+
+
+/* ---------------------------------------------------------------------------
+ * values.c: a call's values built (args.c: its arguments)
+ * ------------------------------------------------------------------------ */
+
+#define VALUES_MAX_BYTES 256 /* the largest value shown */
+
+struct value;
+struct values;
+struct pair;
+struct values_build {
+	struct value *v;
+	size_t n, cap;
+};
+/* One more value: name NULL for a return value, type NULL when unknown,
+ * text NULL when unavailable for the reason why. */
+void values_add(struct values_build *vb, const char *name, Dwarf_Die *type,
+		char *text, const char *why);
+/* The values built; unknown: the parameters are not known (no debug
+ * information; values_finish_unknown: for the reason why). */
+struct values *values_finish(struct values_build *vb, bool unknown);
+struct values *values_finish_unknown(struct values_build *vb,
+				     const char *why);
+/* The module of the function at runtime address addr, with DWARF; its
+ * bias in *bias.  NULL: none. */
+struct dw_module *values_module_of(struct trace *t, uint64_t addr,
+				   uint64_t ticks, uint64_t *bias);
+/* Says once per module that its functions have no debug information. */
+void values_no_debug_hint(struct trace *t, const struct pair *p);
+
+
+/* ---------------------------------------------------------------------------
+ * planneed.c: what one hook call needs saved (plan.c writes it)
+ * ------------------------------------------------------------------------ */
+
+#define PLAN_MAX_RANGES 64
+
+enum plan_base { PLAN_AT_CFA, PLAN_AT_SP };
+
+struct plan_range {
+	enum plan_base base;
+	int64_t lo, hi;
+};
+
+struct plan_string {
+	char base; /* CTRACE_PLAN_BASE_REG, _CFA or _SP */
+	int64_t off;
+};
+
+struct plan_need {
+	struct plan_range r[PLAN_MAX_RANGES];
+	size_t n;
+	bool wide;
+	struct plan_string str[CTRACE_PLAN_MAX_STR];
+	size_t nstr;
+	uint64_t regs; /* saved registers read, by DWARF number */
+	bool all_regs; /* a caller's call-site values may read any of them */
+};
+
+struct plan_ctx {
+	struct dw_module *m;
+	uint16_t machine;
+	int ptr_size, sp_reg, bp_reg;
+	const int *saved;
+	size_t nsaved;
+	uint64_t ra;      /* the hook's return address (link-time) */
+	/* Where locations are looked up: the call instruction (ra - 1).
+	 * The captured registers are the machine state there; from ra on,
+	 * a location list may already describe the code after the call. */
+	uint64_t loc_pc;
+	uint64_t entry;   /* the function's first instruction */
+	int cfa_reg;
+	int64_t cfa_off;
+	Dwarf_Die sub;
+	struct plan_need *need;
+};
+
+/* The needs of the parameters of `scope` (c->sub or an inlined copy in
+ * it) into c->need. */
+void planneed_params(struct plan_ctx *c, Dwarf_Die *scope);
+/* The evaluator will read the register reg: saved if the recorder can. */
+void planneed_reg(const struct plan_ctx *c, uint64_t reg);
 
 #endif /* CTRACE_SYMBOLIZER_DWINFO_H */

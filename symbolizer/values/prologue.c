@@ -10,6 +10,10 @@
  * from the function's entry to the hook's call proves which registers
  * still hold which entry register's bytes.  Any instruction not understood
  * here, or any jump or other call, and nothing is proved.
+ *
+ * clang -O0 has the opposite problem: its homes are written only after
+ * the hook, from spill slots the code right after the call reads
+ * (dw_clang_spill_at).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -96,7 +100,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 		} else if (op == 0x90 && !rex) {
 			;                               /* nop */
 		} else if ((op == 0x89 || op == 0x8b) && !rep) {
-			if (!(n = dw_modrm_len(p, end)))
+			if (!(n = i386dec_modrm_len(p, end)))
 				return false;
 			int dst = op == 0x89 ? rmf : regf;
 			int src = op == 0x89 ? regf : rmf;
@@ -115,7 +119,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 			   op == 0x21 || op == 0x23 || op == 0x29 || op == 0x2b ||
 			   op == 0x31 || op == 0x33 || op == 0x85 || op == 0x39 ||
 			   op == 0x3b || op == 0x84 || op == 0x38 || op == 0x3a) {
-			if (rep || !(n = dw_modrm_len(p, end)))
+			if (rep || !(n = i386dec_modrm_len(p, end)))
 				return false;
 			bool to_reg = op == 0x8a || op == 0x8d || op == 0x63 ||
 				      (op & 0x0f) == 0x03 || (op & 0x0f) == 0x0b ||
@@ -133,7 +137,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				compute(r, rmf);
 		} else if (op == 0x83 || op == 0x81 || op == 0xc7 || op == 0xc6 ||
 			   op == 0x80) {
-			if (rep || !(n = dw_modrm_len(p, end)))
+			if (rep || !(n = i386dec_modrm_len(p, end)))
 				return false;
 			unsigned digit = (p[0] >> 3) & 7;
 			if ((op == 0xc7 || op == 0xc6) && digit != 0)
@@ -152,25 +156,25 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 			   op == 0xd1 || op == 0xd2 || op == 0xd3) {
 			/* shifts and rotates: the register no longer holds
 			 * the entry register's bytes */
-			if (rep || !(n = dw_modrm_len(p, end)))
+			if (rep || !(n = i386dec_modrm_len(p, end)))
 				return false;
 			if (reg_direct)
 				compute(r, rmf);
 			n += op == 0xc0 || op == 0xc1 ? 1 : 0;
 		} else if (op == 0x6b || op == 0x69) {
-			if (rep || !(n = dw_modrm_len(p, end)))
+			if (rep || !(n = i386dec_modrm_len(p, end)))
 				return false;   /* imul $imm, r/m, reg */
 			compute(r, regf);
 			n += op == 0x6b ? 1 : (o16 ? 2 : 4);
 		} else if ((op == 0xf7 || op == 0xf6) && p < end &&
 			   ((p[0] >> 3) & 7) >= 2 && ((p[0] >> 3) & 7) <= 3) {
-			if (rep || !(n = dw_modrm_len(p, end)))
+			if (rep || !(n = i386dec_modrm_len(p, end)))
 				return false;   /* not, neg */
 			if (reg_direct)
 				compute(r, rmf);
 		} else if ((op == 0xff || op == 0xfe) && p < end &&
 			   ((p[0] >> 3) & 7) <= 1) {
-			if (rep || !(n = dw_modrm_len(p, end)))
+			if (rep || !(n = i386dec_modrm_len(p, end)))
 				return false;   /* inc, dec */
 			if (reg_direct)
 				compute(r, rmf);
@@ -184,7 +188,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 			if (op2 == 0x1e && rep && p < end && *p == 0xfa) {
 				n = 1;                  /* endbr64 */
 			} else if (op2 == 0x1f && !rep) {
-				if (!(n = dw_modrm_len(p, end)))
+				if (!(n = i386dec_modrm_len(p, end)))
 					return false;   /* nop r/m */
 			} else if (op2 == 0x10 || op2 == 0x11 || op2 == 0x28 ||
 				   op2 == 0x29 || op2 == 0x6f || op2 == 0x7f ||
@@ -193,10 +197,10 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				   op2 == 0x14 || op2 == 0x57) {
 				/* SSE moves into xmm or memory: no general
 				 * register written */
-				if (!(n = dw_modrm_len(p, end)))
+				if (!(n = i386dec_modrm_len(p, end)))
 					return false;
 			} else if (op2 == 0x7e && o16 && !rep) {
-				if (!(n = dw_modrm_len(p, end)))
+				if (!(n = i386dec_modrm_len(p, end)))
 					return false;   /* movd/movq xmm -> r/m */
 				if ((p[0] >> 6) == 3)
 					clobber(r, (p[0] & 7) |
@@ -205,7 +209,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				   op2 == 0xbf || op2 == 0xaf ||
 				   (op2 >= 0x40 && op2 <= 0x4f)) {
 				/* movzx, movsx, imul, cmov */
-				if (!(n = dw_modrm_len(p, end)))
+				if (!(n = i386dec_modrm_len(p, end)))
 					return false;
 				int dst = ((p[0] >> 3) & 7) |
 					  ((rex & 4) ? 8 : 0);
@@ -333,4 +337,78 @@ bool dw_entry_reg_kept(struct dw_module *m, uint64_t entry, uint64_t pc,
 	if (pc > entry && !run(code, pc - entry, &r))
 		return false;
 	return r.origin[hw] == hw && r.width[hw] == 8;
+}
+
+/* clang -O0 stores the arguments in their DWARF homes only after the
+ * entry hook: before it they sit in spill slots.  The code right after the
+ * hook's call reloads each spill and stores it in its home; read those
+ * moves to map a home (rbp offset) to its spill. */
+bool dw_clang_spill_at(struct dw_module *m, uint16_t machine, uint64_t rel_pc,
+		       int64_t home, size_t size, int64_t *spill)
+{
+	uint8_t code[160];
+	int64_t loaded[2][16];
+	bool have[2][16] = {{false}};
+	if (machine != 62 || !dw_read_code(m, rel_pc, code, sizeof code))
+		return false;
+	size_t i = 0;
+	while (i + 4 < sizeof code - 8) {
+		size_t k = i, width = 4;
+		int cls = 0, rex = 0, store;
+		if (code[k] == 0x66) {
+			width = 2;
+			k++;
+		}
+		if (code[k] == 0xf2 || code[k] == 0xf3) {
+			cls = 1;
+			width = code[k] == 0xf2 ? 8 : 4;
+			k++;
+		}
+		if ((code[k] & 0xf0) == 0x40)
+			rex = code[k++];
+		if (rex & 8)
+			width = 8;
+		if (cls) {
+			if (code[k] != 0x0f ||
+			    (code[k + 1] != 0x10 && code[k + 1] != 0x11))
+				break;
+			store = code[k + 1] == 0x11;
+			k += 2;
+		} else if (code[k] == 0x89 || code[k] == 0x88) {
+			store = 1;
+			width = code[k] == 0x88 ? 1 : width;
+			k++;
+		} else if (code[k] == 0x8b || code[k] == 0x8a) {
+			store = 0;
+			k++;
+		} else {
+			break;
+		}
+		uint8_t modrm = code[k++];
+		int mod = modrm >> 6, rm = modrm & 7;
+		int reg = ((modrm >> 3) & 7) | ((rex & 4) ? 8 : 0);
+		if (rm != 5 || (rex & 1) || (mod != 1 && mod != 2))
+			break;
+		int64_t disp;
+		if (mod == 1) {
+			disp = (int8_t)code[k++];
+		} else {
+			int32_t d32;
+			memcpy(&d32, code + k, 4);
+			disp = d32;
+			k += 4;
+		}
+		if (!store) {
+			loaded[cls][reg] = disp;
+			have[cls][reg] = true;
+		} else if (disp == home) {
+			/* one move of the whole value, or we do not know */
+			if (!have[cls][reg] || width != size)
+				return false;
+			*spill = loaded[cls][reg];
+			return true;
+		}
+		i = k;
+	}
+	return false;
 }

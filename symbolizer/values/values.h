@@ -1,15 +1,24 @@
 /* values.h -- arguments and return values, from captured machine state
- * and the program's DWARF (elfutils libdw).
+ * and the program's DWARF (elfutils libdw); the capture plan.
  *
- *   dwinfo.c  modules' DWARF and CFI, the function at a PC, DWARF
- *             expressions evaluated against the captured registers and
- *             stack (with DW_OP_entry_value resolved at the caller's call
- *             site)
- *   values.c  typed values as text, return values by the calling
- *             convention, the output helpers of the tree and JSON
+ *   values.c    a call's values built, the return value, tree and JSON
+ *   args.c      a call's arguments: which location to trust, and why not
+ *   format.c    typed bytes as text
+ *   types.c     DWARF types followed, sized and named
+ *   abi.c       the calling conventions: return registers, parameters
+ *   locwalk.c   the one DWARF location walker, over bytes or symbols
+ *   frame.c     the walker over a call's captured registers and stack
+ *   entryval.c  DW_OP_entry_value, at the caller's call site
+ *   loclist.c   questions about a location list, without evaluating it
+ *   prologue.c  x86-64: registers the code before the hook copied
+ *   i386dec.c   the one i386 decoder
+ *   i386loc.c   i386: frame base and stack parameters around the hook
+ *   dwinfo.c    modules' DWARF: files, code, function and scope at a PC
+ *   plan.c      --make-plan: the hook calls of a program, the plan file
+ *   planneed.c  what one hook call needs saved (the walker over symbols)
  *
- * A value that cannot be recovered is never guessed: it is shown as `?`
- * with the reason.
+ * dwinfo.h is the stage's private header.  A value that cannot be
+ * recovered is never guessed: it is shown as `?` with the reason.
  */
 #ifndef CTRACE_SYMBOLIZER_VALUES_H
 #define CTRACE_SYMBOLIZER_VALUES_H

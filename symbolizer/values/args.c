@@ -1,0 +1,398 @@
+/* args.c -- a call's arguments, from its captured state and DWARF.
+ *
+ * Parameters are listed from the function's abstract DIE (names, types,
+ * order), and looked up in the concrete instance the hook ran in: the
+ * function itself, an out-of-line clone (gcc's f.constprop.0: the hook is
+ * given f's address but runs in the clone), or an inlined copy.  Each is
+ * read where its location says (frame.c), or where the prologue proves a
+ * copy of it (prologue.c), and shown as ? with the reason whenever the
+ * DWARF may describe another value than the one passed.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <dwarf.h>
+#include <string.h>
+
+#include "dwinfo.h"
+#include "replay.h"
+#include "values.h"
+
+/* The concrete parameter of `scope` whose origin is `param`. */
+static bool concrete_param(Dwarf_Die *scope, Dwarf_Die *param, Dwarf_Die *out)
+{
+	Dwarf_Die c;
+	if (dwarf_child(scope, &c) != 0)
+		return false;
+	do {
+		Dwarf_Die root;
+		if (dwarf_tag(&c) != DW_TAG_formal_parameter)
+			continue;
+		dw_root(&c, &root);
+		if (dwarf_dieoffset(&root) == dwarf_dieoffset(param)) {
+			*out = c;
+			return true;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
+/* Whether two root DIEs (dw_root) declare the same function.  A C++
+ * inline function is emitted in every compilation unit that uses it and
+ * the linker keeps one out-of-line copy: the hook of a copy inlined in
+ * another unit names that copy, whose declaration is another DIE.  The
+ * same mangled name is the same function; without one (C), the same
+ * name declared at the same line of the same file. */
+static bool same_declaration(Dwarf_Die *a, Dwarf_Die *b)
+{
+	if (dwarf_dieoffset(a) == dwarf_dieoffset(b))
+		return true;
+	Dwarf_Attribute x, y;
+	bool la = dwarf_attr(a, DW_AT_linkage_name, &x) ||
+		  dwarf_attr(a, DW_AT_MIPS_linkage_name, &x);
+	bool lb = dwarf_attr(b, DW_AT_linkage_name, &y) ||
+		  dwarf_attr(b, DW_AT_MIPS_linkage_name, &y);
+	if (la || lb) {
+		const char *sa = la ? dwarf_formstring(&x) : NULL;
+		const char *sb = lb ? dwarf_formstring(&y) : NULL;
+		return sa && sb && !strcmp(sa, sb);
+	}
+	const char *na = dwarf_diename(a), *nb = dwarf_diename(b);
+	const char *fa = dwarf_decl_file(a), *fb = dwarf_decl_file(b);
+	int line_a, line_b;
+	return na && nb && fa && fb && !strcmp(na, nb) && !strcmp(fa, fb) &&
+	       dwarf_decl_line(a, &line_a) == 0 &&
+	       dwarf_decl_line(b, &line_b) == 0 && line_a == line_b;
+}
+
+/* The registers (a mask of DWARF numbers below 64) a parameter's
+ * location says it arrived in: its register at the entry, the one whose
+ * entry value it reads at the call `call`, and (x86-64) the register a
+ * list silent at the entry names first before the call when the code up
+ * to there leaves that register as it was at the entry (a gcc clone's
+ * parameter it does not receive, said to be in the register that brings
+ * it another one). */
+static uint64_t entry_claims(struct dw_module *mod, bool x86_64,
+			     Dwarf_Attribute *loc, uint64_t entry,
+			     uint64_t call)
+{
+	uint64_t m = 0, start;
+	int r = dw_entry_reg(loc, entry);
+	if (r >= 0 && r < 64)
+		m |= (uint64_t)1 << r;
+	r = dw_entry_value_reg(loc, call);
+	if (r >= 0 && r < 64)
+		m |= (uint64_t)1 << r;
+	r = x86_64 ? dw_first_reg_after(loc, entry, call, &start) : -1;
+	if (r >= 0 && r < 64 && dw_entry_reg_kept(mod, entry, start, r))
+		m |= (uint64_t)1 << r;
+	return m;
+}
+
+/* The start of the range of `sub` holding pc: the entry of a function
+ * gcc split into a hot and a cold part (DW_AT_ranges, no low_pc), whose
+ * entry hook is called from the hot part. */
+static bool range_start(Dwarf_Die *sub, uint64_t pc, Dwarf_Addr *start)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t it = 0;
+	while ((it = dwarf_ranges(sub, it, &base, &lo, &hi)) > 0)
+		if (pc >= lo && pc < hi) {
+			*start = lo;
+			return true;
+		}
+	return false;
+}
+
+/* The shape clang -O0 gives a function: no call-site information, and
+ * the frame base in RBP (x86-64) or EBP (i386).  Anything else may be
+ * optimized. */
+static bool clang_unoptimized(Dwarf_Die *sub)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *ops;
+	size_t n;
+	if (dwarf_attr(sub, DW_AT_call_all_calls, &a) ||
+	    dwarf_attr(sub, DW_AT_GNU_all_call_sites, &a))
+		return false;
+	return dwarf_attr(sub, DW_AT_frame_base, &a) &&
+	       dwarf_getlocation(&a, &ops, &n) == 0 && n == 1 &&
+	       (ops[0].atom == DW_OP_reg6 || ops[0].atom == DW_OP_reg5);
+}
+
+struct values *values_args(struct trace *t, const struct pair *p,
+			   const uint8_t *payload, size_t len)
+{
+	struct values_build vb = {0};
+	struct capture cap;
+	uint64_t bias;
+	int ptr_size = t->hdr.pointer_size;
+	if (capture_parse(payload, len, &cap) < 0)
+		return values_finish_unknown(&vb, "not captured");
+	struct dw_module *m = values_module_of(t, p->fn, p->ticks, &bias);
+	Dwarf_Die fn_die, fn_root, scope, sub, scope_root;
+	if (!m) {
+		values_no_debug_hint(t, p);
+		return values_finish(&vb, true);
+	}
+	if (dw_function_at(m, p->fn - bias, &fn_die) < 0)
+		return values_finish(&vb, true);
+	if (dw_scope_at(m, cap.pc - bias - 1, &scope, &sub) < 0)
+		return values_finish_unknown(&vb, "no debug information where the "
+					   "entry hook was called");
+	dw_root(&fn_die, &fn_root);
+	dw_root(&scope, &scope_root);
+	if (!same_declaration(&fn_root, &scope_root))
+		return values_finish_unknown(&vb, "the entry hook was called in "
+					   "another function's code");
+
+	struct frame_state f;
+	frame_init(&f, m, bias, &cap, t, p->site, p->ticks, t->hdr.machine,
+		   ptr_size);
+	f.subprogram = sub;
+	f.have_subprogram = true;
+
+	/* Names come from the definition (or its abstract instance): a C++
+	 * method's declaration in its class may leave them out. */
+	Dwarf_Die param, defn = fn_die;
+	for (int i = 0; i < 8; i++) {
+		Dwarf_Attribute a;
+		Dwarf_Die next;
+		if (!dwarf_attr(&defn, DW_AT_abstract_origin, &a) ||
+		    !dwarf_formref_die(&a, &next))
+			break;
+		defn = next;
+	}
+	if (dwarf_child(&defn, &param) != 0)
+		return values_finish(&vb, false);
+	/* Two parameters said to arrive in one register: gcc gives a
+	 * clone's (f.constprop.0, f.isra.0) parameters the registers the
+	 * original received them in, although the clone receives others
+	 * there, at the entry or as the DW_OP_entry_value of a parameter
+	 * the clone no longer receives.  At most one of them can be right:
+	 * show neither. */
+	uint64_t entry_regs_seen = 0, entry_regs_twice = 0;
+	Dwarf_Addr entry = 0;
+	if (dwarf_entrypc(&sub, &entry) != 0 &&
+	    !range_start(&sub, cap.pc - bias - 1, &entry))
+		entry = p->fn - bias;
+	bool own = dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub);
+	bool x86_64 = t->hdr.machine == 62;
+	bool clone = own && entry != p->fn - bias;
+	Dwarf_Die c;
+	if (own && dwarf_child(&scope, &c) == 0) {
+		do {
+			Dwarf_Attribute l;
+			uint64_t claims;
+			if (dwarf_tag(&c) != DW_TAG_formal_parameter ||
+			    !dwarf_attr(&c, DW_AT_location, &l) ||
+			    !(claims = entry_claims(m, x86_64, &l, entry,
+							  f.rel_pc - 1)))
+				continue;
+			entry_regs_twice |= entry_regs_seen & claims;
+			entry_regs_seen |= claims;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	/* clang -O1 and above: see the two checks below. */
+	bool clang_opt = own && dw_is_clang(&scope) &&
+			 !clang_unoptimized(&sub);
+	do {
+		int tag = dwarf_tag(&param);
+		if (tag == DW_TAG_unspecified_parameters) {
+			values_add(&vb, "...", NULL, NULL, "variadic");
+			continue;
+		}
+		if (tag != DW_TAG_formal_parameter)
+			continue;
+		const char *name = dwarf_diename(&param);
+		Dwarf_Die type, conc;
+		bool has_type = type_of(&param, &type);
+		const char *why = "optimized out";
+		char *text = NULL;
+		Dwarf_Attribute loc;
+		size_t size = has_type ? type_size(&type, ptr_size) : 0;
+		uint8_t buf[VALUES_MAX_BYTES];
+		bool found = dwarf_dieoffset(&defn) == dwarf_dieoffset(&scope)
+				     ? (conc = param, true)
+				     : concrete_param(&scope, &param, &conc);
+		if (!has_type || size == 0 || size > sizeof buf) {
+			why = "unsupported type";
+		} else if (!own && dw_is_clang(&scope)) {
+			/* An inlined copy has no entry of its own to prove a
+			 * value by, and clang moves statements of its body
+			 * above the hook and describes the parameter as they
+			 * left it (a constant, a computation): the value
+			 * fuzzer finds such values wrong. */
+			why = "inlined by clang: the location at the hook may "
+			      "be a later statement's";
+		} else if (found && dwarf_attr(&conc, DW_AT_location, &loc)) {
+			memset(buf, 0, sizeof buf);
+			int64_t slot;
+			/* The entry register's copy first, when the code
+			 * proves it: the value passed, whatever the list says
+			 * at the call (clang may already describe a later
+			 * statement there: `p3 & 15' for p3). */
+			bool copied = own && dw_eval_entry_copy(&f, &loc, entry,
+								buf, size) == 0;
+			bool ok = copied;
+			if (!ok)
+				ok = dw_eval_location(&f, &loc, buf, size,
+						      &why) == 0;
+			if (own && (entry_claims(m, x86_64, &loc, entry,
+						 f.rel_pc - 1) &
+				    entry_regs_twice)) {
+				why = "ambiguous location";
+				goto add;
+			}
+			/* A gcc clone (its hook names the original function:
+			 * f.constprop.0.isra.0) describes a parameter it no
+			 * longer receives as the entry value of the register
+			 * the original received it in, which may hold another
+			 * (a field IPA-SRA passes instead of its struct).
+			 * Such a value is the clone's only where the list
+			 * names that very register at the clone's entry.  The
+			 * same holds (x86-64) for a register the code from the
+			 * entry to the hook's call filled from that register
+			 * (gcc names the copy: `mov %edi,%ebp', then p0 in
+			 * RBP where the clone receives p1 in EDI). */
+			int ev = clone ? dw_entry_value_reg(&loc, f.rel_pc - 1)
+				       : -1;
+			int at_call = clone && x86_64 && ev < 0
+					      ? dw_location_reg(&loc, f.rel_pc - 1)
+					      : -1;
+			size_t width;
+			if (at_call >= 0 &&
+			    !dw_entry_reg_origin(m, entry, f.rel_pc - 5, at_call,
+						 &ev, &width))
+				ev = -1;
+			if (ev >= 0 && !copied &&
+			    dw_location_reg(&loc, entry) != ev) {
+				ok = false;
+				why = "a clone's entry value of a register it may "
+				      "receive another parameter in";
+				goto add;
+			}
+			/* One general register at the entry for a value wider
+			 * than it (clang: an __int128 passed in memory because
+			 * one register was left, said to be in that register,
+			 * which holds the next parameter): the list describes
+			 * another value. */
+			int er = own ? dw_entry_reg(&loc, entry) : -1;
+			if (er >= 0 && size > (size_t)ptr_size &&
+			    er < (t->hdr.machine == 3 ? 8 : 16)) {
+				ok = false;
+				why = "location narrower than its type";
+				goto add;
+			}
+			if (ok && own && !copied &&
+			    dw_location_contradicted(&f, &loc, entry, size)) {
+				ok = false;
+				why = "changed before the entry hook";
+			}
+			/* An inlined copy's computed location is the salvage
+			 * of a statement of its body placed before the hook. */
+			if (ok && !own &&
+			    !dw_location_plain(&loc, f.rel_pc - 1)) {
+				ok = false;
+				why = "computed by the inlined copy's body";
+			}
+			/* clang describes a parameter at the hook by the
+			 * statements that change it after the hook (`p5 =
+			 * p5 & 15' as EDI & 15, the and after the call): a
+			 * value there that is not the one at the entry is not
+			 * the value passed. */
+			if (ok && own && !copied && clang_opt &&
+			    dw_location_changed_value(&loc, entry,
+						      f.rel_pc - 1)) {
+				ok = false;
+				why = "computed: clang may describe a later "
+				      "statement's value at the hook";
+			}
+			/* No location at the entry either (clang -O2, a small
+			 * struct by value): where the calling convention
+			 * put it, when the prologue proves a copy. */
+			int regs[2];
+			size_t lens[2];
+			int nr = !ok && own && t->hdr.machine == 62 &&
+					 entry == p->fn - bias
+				 ? abi_param_regs(&fn_die, &defn, &param,
+						     regs, lens)
+				 : 0;
+			for (int i = 0, done = 0, copy; i < nr; i++) {
+				if (!dw_entry_reg_copy(m, entry, cap.pc - bias - 5,
+						       regs[i], lens[i], &copy) ||
+				    !f.have[copy])
+					break;
+				memcpy(buf + done, &f.reg[copy], lens[i]);
+				done += (int)lens[i];
+				ok = i + 1 == nr;
+			}
+			uint64_t addr = 0;
+			bool in_args = false;
+			if (!ok && t->hdr.machine == 3 && f.have_cfa &&
+			    dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub) &&
+			    dw_i386_stack_slot(m, &loc, &sub, cap.pc - bias,
+					       &slot)) {
+				ok = capture_read(&cap, f.cfa + (uint64_t)slot, buf,
+						  size);
+				in_args = true;
+				if (!ok)
+					why = "outside the captured stack";
+			} else if (ok && !copied && f.have_cfa &&
+				   dw_location_address(&f, &loc, &addr)) {
+				in_args = addr >= f.cfa;
+			}
+			/* clang -O1 and above leave unwritten a by-value
+			 * aggregate passed in memory that the function never
+			 * reads: the caller's copy of it into the argument
+			 * area is removed as dead.  Nothing at the entry tells
+			 * whether the function reads it. */
+			if (ok && in_args && clang_opt && type_is_aggregate(&type)) {
+				ok = false;
+				why = "passed in memory: clang may leave it "
+				      "unwritten when the function never reads it";
+			}
+			if (ok) {
+				text = format_text(&cap, ptr_size, &type, buf,
+						   size);
+			}
+		} else if (found && dwarf_attr(&conc, DW_AT_const_value, &loc)) {
+			Dwarf_Sword sv;
+			Dwarf_Block blk;
+			memset(buf, 0, sizeof buf);
+			unsigned form = dwarf_whatform(&loc);
+			size_t fsize = form == DW_FORM_data1   ? 1
+				       : form == DW_FORM_data2 ? 2
+				       : form == DW_FORM_data4 ? 4
+				       : form == DW_FORM_data8 ? 8
+							       : 0;
+			Dwarf_Word raw;
+			if (fsize && dwarf_formudata(&loc, &raw) == 0) {
+				/* DW_FORM_dataN says neither signed nor
+				 * unsigned: narrower than the type with its top
+				 * bit set (gcc: 0xffff for an int of 65535),
+				 * it could be either. */
+				if (fsize < size && size <= 8 &&
+				    (raw >> (8 * fsize - 1)) & 1) {
+					why = "ambiguous constant";
+					goto add;
+				}
+				memcpy(buf, &raw, size < 8 ? size : 8);
+			} else if (dwarf_formblock(&loc, &blk) == 0 &&
+				   blk.length >= size) {
+				memcpy(buf, blk.data, size);
+			} else if (dwarf_formsdata(&loc, &sv) == 0) {
+				memcpy(buf, &sv, size < 8 ? size : 8);
+			} else {
+				goto add;
+			}
+			text = format_text(&cap, ptr_size, &type, buf, size);
+		}
+	add:
+		values_add(&vb, name ? name : "?", has_type ? &type : NULL,
+			  text, why);
+	} while (dwarf_siblingof(&param, &param) == 0);
+	return values_finish(&vb, false);
+}
+

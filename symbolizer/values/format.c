@@ -1,0 +1,317 @@
+/* format.c -- typed bytes as the text a value is shown as: C literals
+ * for numbers, characters, enumerators, pointers, strings the recorder
+ * copied, structs and arrays member by member.  The text is made once per
+ * value here; the tree and JSON writers (values.c) print it as it is.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <dwarf.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dwinfo.h"
+#include "trace.h"
+#include "util.h"
+
+/* ---------------------------------------------------------------------------
+ * Growing strings
+ * ------------------------------------------------------------------------ */
+
+void str_add(struct str *b, const char *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->s = must_realloc(b->s, b->cap, 1);
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void str_cat(struct str *b, const char *p)
+{
+	str_add(b, p, strlen(p));
+}
+
+void str_printf(struct str *b, const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		str_add(b, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+char *str_take(struct str *b)
+{
+	if (!b->s)
+		return must_strndup("", 0);
+	return b->s;
+}
+
+/* ---------------------------------------------------------------------------
+ * Values as text
+ * ------------------------------------------------------------------------ */
+
+struct fmt_ctx {
+	const struct capture *mem; /* for strings; may be NULL */
+	int ptr_size;
+};
+
+static uint64_t get_uint(const uint8_t *p, size_t size)
+{
+	uint64_t v = 0;
+	memcpy(&v, p, size > 8 ? 8 : size);
+	return v;
+}
+
+static int64_t get_int(const uint8_t *p, size_t size)
+{
+	uint64_t v = get_uint(p, size);
+	if (size < 8 && (v >> (8 * size - 1)) & 1)
+		v |= ~0ull << (8 * size);
+	return (int64_t)v;
+}
+
+/* One byte of a string or char value, as a C literal (escape.c). */
+static void put_char(struct str *b, unsigned c, char quote)
+{
+	char e[4];
+	str_add(b, e, escape_c_byte((unsigned char)c, quote, e));
+}
+
+static void u128_text(struct str *b, unsigned __int128 v, bool neg)
+{
+	char d[48];
+	size_t n = sizeof d;
+	d[--n] = '\0';
+	do {
+		d[--n] = (char)('0' + (int)(v % 10));
+		v /= 10;
+	} while (v);
+	if (neg)
+		d[--n] = '-';
+	str_cat(b, d + n);
+}
+
+static void format_value(struct fmt_ctx *fc, Dwarf_Die *type,
+			 const uint8_t *p, size_t size, struct str *b,
+			 int depth);
+
+static void format_pointer(struct fmt_ctx *fc, Dwarf_Die *t, uint64_t addr,
+			   struct str *b)
+{
+	Dwarf_Die target;
+	bool has_target = type_of(t, &target);
+	if (has_target && type_is_char(&target) && addr != 0 && fc->mem) {
+		/* The text of a string argument, if the recorder saved it;
+		 * an empty block: it tried, and the pointer was bad. */
+		bool unreadable = false;
+		for (size_t i = 0; i < fc->mem->nblocks; i++) {
+			const struct capture_block *blk = &fc->mem->blocks[i];
+			if (blk->addr != addr)
+				continue;
+			if (blk->len == 0) {
+				unreadable = true;
+				continue;
+			}
+			size_t n = strnlen((const char *)blk->bytes, blk->len);
+			str_cat(b, "\"");
+			for (size_t k = 0; k < n; k++)
+				put_char(b, blk->bytes[k], '"');
+			str_cat(b, n == blk->len ? "\"..." : "\"");
+			return;
+		}
+		if (unreadable) {
+			str_printf(b, "0x%" PRIx64 " <unreadable>", addr);
+			return;
+		}
+	}
+	if (addr == 0)
+		str_cat(b, "NULL");
+	else
+		str_printf(b, "0x%" PRIx64, addr);
+}
+
+static void format_struct(struct fmt_ctx *fc, Dwarf_Die *t, const uint8_t *p,
+			  size_t size, struct str *b, int depth)
+{
+	Dwarf_Die m;
+	bool first = true;
+	str_cat(b, "{");
+	if (dwarf_child(t, &m) == 0) {
+		do {
+			Dwarf_Attribute a;
+			Dwarf_Word off = 0;
+			Dwarf_Die mt;
+			if (dwarf_tag(&m) != DW_TAG_member ||
+			    dwarf_attr(&m, DW_AT_external, &a) || /* static */
+			    !type_of(&m, &mt))
+				continue;
+			if (dwarf_attr(&m, DW_AT_data_member_location, &a) &&
+			    dwarf_formudata(&a, &off) != 0)
+				continue;
+			const char *name = dwarf_diename(&m);
+			if (!first)
+				str_cat(b, ", ");
+			first = false;
+			if (name) {
+				str_cat(b, name);
+				str_cat(b, "=");
+			}
+			size_t ms = type_size(&mt, fc->ptr_size);
+			if (dwarf_attr(&m, DW_AT_bit_size, &a) ||
+			    dwarf_attr(&m, DW_AT_data_bit_offset, &a) || ms == 0 ||
+			    off + ms > size)
+				str_cat(b, "?");
+			else
+				format_value(fc, &mt, p + off, ms, b, depth + 1);
+		} while (dwarf_siblingof(&m, &m) == 0);
+	}
+	str_cat(b, "}");
+}
+
+static void format_value(struct fmt_ctx *fc, Dwarf_Die *type,
+			 const uint8_t *p, size_t size, struct str *b,
+			 int depth)
+{
+	Dwarf_Die t;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	if (depth > 6) {
+		str_cat(b, "...");
+		return;
+	}
+	type_strip(type, &t);
+	switch (dwarf_tag(&t)) {
+	case DW_TAG_base_type:
+		if (dwarf_attr(&t, DW_AT_encoding, &a))
+			dwarf_formudata(&a, &enc);
+		switch (enc) {
+		case DW_ATE_boolean:
+			str_cat(b, get_uint(p, size) ? "true" : "false");
+			return;
+		case DW_ATE_signed_char:
+		case DW_ATE_unsigned_char:
+			/* plain char as a character; signed and unsigned
+			 * char are small numbers */
+			if (size == 1 && dwarf_diename(&t) &&
+			    !strcmp(dwarf_diename(&t), "char")) {
+				str_cat(b, "'");
+				put_char(b, p[0], '\'');
+				str_cat(b, "'");
+				return;
+			}
+			/* fall through */
+		case DW_ATE_unsigned:
+		case DW_ATE_UTF:
+			if (enc == DW_ATE_signed_char) {
+				str_printf(b, "%" PRId64, get_int(p, size));
+			} else if (size == 16) {
+				unsigned __int128 v;
+				memcpy(&v, p, 16);
+				u128_text(b, v, false);
+			} else {
+				str_printf(b, "%" PRIu64, get_uint(p, size));
+			}
+			return;
+		case DW_ATE_signed:
+			if (size == 16) {
+				__int128 v;
+				memcpy(&v, p, 16);
+				u128_text(b, v < 0 ? -(unsigned __int128)v
+						   : (unsigned __int128)v,
+					  v < 0);
+			} else {
+				str_printf(b, "%" PRId64, get_int(p, size));
+			}
+			return;
+		case DW_ATE_float:
+			if (size == 4) {
+				float f;
+				memcpy(&f, p, 4);
+				str_printf(b, "%.9g", f);
+			} else if (size == 8) {
+				double d;
+				memcpy(&d, p, 8);
+				str_printf(b, "%.17g", d);
+			} else if (size == 16 || size == 12 || size == 10) {
+				long double ld = 0;
+				memcpy(&ld, p, 10);
+				str_printf(b, "%.21Lg", ld);
+			} else {
+				str_cat(b, "?");
+			}
+			return;
+		default:
+			str_cat(b, "?");
+			return;
+		}
+	case DW_TAG_enumeration_type: {
+		int64_t v = get_int(p, size);
+		Dwarf_Die e;
+		if (dwarf_child(&t, &e) == 0) {
+			do {
+				Dwarf_Sword sv;
+				if (dwarf_tag(&e) == DW_TAG_enumerator &&
+				    dwarf_attr(&e, DW_AT_const_value, &a) &&
+				    dwarf_formsdata(&a, &sv) == 0 &&
+				    (get_uint((const uint8_t *)&sv, size) ==
+				     get_uint(p, size))) {
+					str_cat(b, dwarf_diename(&e));
+					return;
+				}
+			} while (dwarf_siblingof(&e, &e) == 0);
+		}
+		str_printf(b, "%" PRId64, v);
+		return;
+	}
+	case DW_TAG_pointer_type:
+		format_pointer(fc, &t, get_uint(p, (size_t)fc->ptr_size), b);
+		return;
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		/* The address: the object is rarely in the captured stack. */
+		str_printf(b, "@0x%" PRIx64, get_uint(p, (size_t)fc->ptr_size));
+		return;
+	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
+	case DW_TAG_union_type:
+		format_struct(fc, &t, p, size, b, depth);
+		return;
+	case DW_TAG_array_type: {
+		Dwarf_Die et;
+		size_t es;
+		if (!type_of(&t, &et) || (es = type_size(&et, fc->ptr_size)) == 0) {
+			str_cat(b, "?");
+			return;
+		}
+		str_cat(b, "{");
+		for (size_t i = 0; i + es <= size; i += es) {
+			if (i)
+				str_cat(b, ", ");
+			format_value(fc, &et, p + i, es, b, depth + 1);
+		}
+		str_cat(b, "}");
+		return;
+	}
+	default:
+		str_cat(b, "?");
+	}
+}
+
+char *format_text(const struct capture *mem, int ptr_size, Dwarf_Die *type,
+		  const uint8_t *p, size_t size)
+{
+	struct fmt_ctx fc = {mem, ptr_size};
+	struct str s = {0};
+	format_value(&fc, type, p, size, &s, 0);
+	return str_take(&s);
+}

@@ -1,0 +1,241 @@
+/* loclist.c -- questions about a parameter's location list, asked
+ * without evaluating it: the register it names at the entry or at the
+ * call, whether it is a plain place or a computed value, whether the code
+ * before the hook contradicts it, and the callee-saved copies the
+ * prologue made of its entry registers (prologue.c).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <dwarf.h>
+#include <string.h>
+
+#include "dwinfo.h"
+
+int dw_entry_copies(struct dw_module *m, Dwarf_Attribute *attr,
+		    uint64_t entry, uint64_t call, size_t size,
+		    struct dw_reg_piece *out, size_t max)
+{
+	Dwarf_Op *ops;
+	size_t n, k = 0, done = 0;
+	if (dwarf_getlocation_addr(attr, entry, &ops, &n, 1) <= 0 || n == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t reg;
+		if (ops[i].atom >= DW_OP_reg0 && ops[i].atom <= DW_OP_reg31)
+			reg = ops[i].atom - DW_OP_reg0;
+		else if (ops[i].atom == DW_OP_regx)
+			reg = ops[i].number;
+		else
+			return -1;
+		size_t len = size - done;
+		if (i + 1 < n) {
+			if (ops[i + 1].atom != DW_OP_piece)
+				return -1;
+			len = ops[++i].number;
+		} else if (i > 0) {
+			return -1; /* pieces end with a piece */
+		}
+		int copy;
+		if (k == max || len == 0 || len > 8 || len > size - done ||
+		    !dw_entry_reg_copy(m, entry, call, (int)reg, len, &copy))
+			return -1;
+		out[k++] = (struct dw_reg_piece){copy, len};
+		done += len;
+	}
+	return done == size ? (int)k : -1;
+}
+
+int dw_eval_entry_copy(struct frame_state *f, Dwarf_Attribute *attr,
+		       uint64_t entry, uint8_t *out, size_t size)
+{
+	struct dw_reg_piece pc[8];
+	int n = f->machine == 62 ? dw_entry_copies(f->m, attr, entry,
+						    f->rel_pc - 5, size, pc, 8)
+				 : -1;
+	size_t done = 0;
+	for (int i = 0; i < n; i++) {
+		if (!f->have[pc[i].reg])
+			return -1;
+		memcpy(out + done, &f->reg[pc[i].reg], pc[i].len);
+		done += pc[i].len;
+	}
+	return n > 0 ? 0 : -1;
+}
+
+/* A location that is exactly one register: its DWARF number, or -1. */
+static int single_reg(Dwarf_Attribute *attr, uint64_t pc)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	if (dwarf_getlocation_addr(attr, pc, &ops, &n, 1) <= 0 || n != 1)
+		return -1;
+	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)
+		return ops[0].atom - DW_OP_reg0;
+	if (ops[0].atom == DW_OP_regx && ops[0].number < DW_MAX_REG)
+		return (int)ops[0].number;
+	return -1;
+}
+
+bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
+			      uint64_t entry, size_t size)
+{
+	int at_call, at_entry, origin;
+	size_t width;
+	if (f->machine != 62 || f->is_caller)
+		return false;
+	at_call = single_reg(attr, f->rel_pc - 1);
+	at_entry = single_reg(attr, entry);
+	if (at_call < 0 || at_entry < 0 ||
+	    !dw_entry_reg_origin(f->m, entry, f->rel_pc - 5, at_call, &origin,
+				 &width))
+		return false;
+	/* a computation's result, or another register's bytes */
+	return origin == -2 ||
+	       (origin >= 0 && (origin != at_entry || width < size));
+}
+
+bool dw_location_plain(Dwarf_Attribute *attr, uint64_t pc)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	if (dwarf_getlocation_addr(attr, pc, &ops, &n, 1) <= 0 || n == 0)
+		return true; /* nothing to read: the caller says why */
+	for (size_t i = 0; i < n; i++) {
+		unsigned op = ops[i].atom;
+		bool last_value = i + 1 < n && ops[i + 1].atom == DW_OP_stack_value;
+		if ((op >= DW_OP_reg0 && op <= DW_OP_reg31) || op == DW_OP_regx ||
+		    op == DW_OP_piece || op == DW_OP_bit_piece ||
+		    op == DW_OP_implicit_value || op == DW_OP_addr ||
+		    op == DW_OP_fbreg || op == DW_OP_deref ||
+		    op == DW_OP_deref_size || op == DW_OP_stack_value ||
+		    (op >= DW_OP_lit0 && op <= DW_OP_lit31) ||
+		    op == DW_OP_constu || op == DW_OP_consts ||
+		    (op >= DW_OP_const1u && op <= DW_OP_const8s))
+			continue;
+		/* A register's value as it is, or the memory at an offset
+		 * from it; an offset folded into a computed value (`p--` as
+		 * breg RAX-1) is arithmetic. */
+		if (((op >= DW_OP_breg0 && op <= DW_OP_breg31) ||
+		     op == DW_OP_bregx) &&
+		    (!last_value ||
+		     (op == DW_OP_bregx ? ops[i].number2 : ops[i].number) == 0))
+			continue;
+		return false;
+	}
+	return true;
+}
+
+/* The register of a DW_OP_entry_value among ops, or -1. */
+static int entry_value_reg(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Attribute sub;
+		Dwarf_Op *e;
+		size_t en;
+		if (ops[i].atom != DW_OP_entry_value &&
+		    ops[i].atom != DW_OP_GNU_entry_value)
+			continue;
+		if (dwarf_getlocation_attr(attr, &ops[i], &sub) != 0 ||
+		    dwarf_getlocation(&sub, &e, &en) != 0 || en != 1)
+			return -1;
+		if (e[0].atom >= DW_OP_reg0 && e[0].atom <= DW_OP_reg31)
+			return e[0].atom - DW_OP_reg0;
+		if (e[0].atom == DW_OP_regx && e[0].number < DW_MAX_REG)
+			return (int)e[0].number;
+		return -1;
+	}
+	return -1;
+}
+
+bool dw_location_changed_value(Dwarf_Attribute *attr, uint64_t entry,
+			       uint64_t pc)
+{
+	Dwarf_Op *ops, *eops;
+	size_t n, en;
+	if (dwarf_getlocation_addr(attr, pc, &ops, &n, 1) <= 0 || n == 0)
+		return false;
+	/* the value passed itself */
+	if (n == 2 && (ops[0].atom == DW_OP_entry_value ||
+		       ops[0].atom == DW_OP_GNU_entry_value) &&
+	    ops[1].atom == DW_OP_stack_value)
+		return false;
+	bool value = !dw_location_plain(attr, pc);
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].atom == DW_OP_stack_value ||
+		    ops[i].atom == DW_OP_implicit_value)
+			value = true;
+	if (!value)
+		return false;
+	if (dwarf_getlocation_addr(attr, entry, &eops, &en, 1) <= 0 ||
+	    en != n)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].atom != eops[i].atom ||
+		    ops[i].number != eops[i].number ||
+		    ops[i].number2 != eops[i].number2)
+			return true;
+	return false;
+}
+
+int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	int r;
+	if (dwarf_getlocation_addr(attr, entry, &ops, &n, 1) <= 0 || n == 0)
+		return -1;
+	if ((r = single_reg(attr, entry)) >= 0)
+		return r;
+	if (ops[0].atom == DW_OP_entry_value ||
+	    ops[0].atom == DW_OP_GNU_entry_value)
+		return entry_value_reg(attr, ops, 1);
+	return -1;
+}
+
+int dw_first_reg_after(Dwarf_Attribute *attr, uint64_t entry, uint64_t call,
+		       uint64_t *start)
+{
+	Dwarf_Addr base, lo, hi, best = 0;
+	Dwarf_Op *ops;
+	size_t n;
+	ptrdiff_t off = 0;
+	int reg = -1;
+	bool any = false;
+	while ((off = dwarf_getlocations(attr, off, &base, &lo, &hi, &ops,
+					 &n)) > 0) {
+		if (lo > call || hi <= entry)
+			continue;
+		if (lo <= entry)
+			return -1; /* a location at the entry: dw_entry_reg */
+		if (any && lo >= best)
+			continue;
+		any = true;
+		best = lo;
+		reg = -1;
+		if (n == 1 && ops[0].atom >= DW_OP_reg0 &&
+		    ops[0].atom <= DW_OP_reg31)
+			reg = ops[0].atom - DW_OP_reg0;
+		else if (n == 1 && ops[0].atom == DW_OP_regx &&
+			 ops[0].number < DW_MAX_REG)
+			reg = (int)ops[0].number;
+	}
+	*start = best;
+	return reg;
+}
+
+int dw_location_reg(Dwarf_Attribute *attr, uint64_t pc)
+{
+	return single_reg(attr, pc);
+}
+
+int dw_entry_value_reg(Dwarf_Attribute *attr, uint64_t pc)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	if (dwarf_getlocation_addr(attr, pc, &ops, &n, 1) <= 0 || n == 0)
+		return -1;
+	return entry_value_reg(attr, ops, n);
+}
+
