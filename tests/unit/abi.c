@@ -1,4 +1,4 @@
-/* abi.c -- the return-value and parameter classifier (symbolizer/abi.c)
+/* abi.c -- the return-value and parameter classifier (symbolizer/values/abi.c)
  * against the calling conventions, on the DWARF the compiler wrote for
  * the functions below: the registers the capture plan asks the recorder
  * for (x86-64 SysV and i386 cdecl), and the registers an x86-64 C
@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "dwinfo.h"
-#include "internal.h"
+#include "trace.h"
+#include "util.h"
 #include "tap.h"
 
 /* ---------------------------------------------------------------------------
