@@ -733,7 +733,6 @@ void ctrace__retval_reserve(struct ctrace__stream *s,
 			p = rec + 4;
 		}
 		p[0] = 0;
-		s->cur = p + len;
 	} else {
 		size_t len = CTRACE_RETVAL_PAYLOAD;
 		if ((size_t)(s->chunk_end - rec) < len + 4)
@@ -741,11 +740,14 @@ void ctrace__retval_reserve(struct ctrace__stream *s,
 		ctrace__uleb_put2(rec + 2, len);
 		p = rec + 4;
 		memset(p, 0, len);
-		s->cur = p + len;
 	}
 	rec[1] = CTRACE_REC_RETVAL;
 	ctrace__barrier();
 	rec[0] = CTRACE_TAG_EXTENDED;
+	/* After the tag: a jump out of a signal handler that interrupted
+	 * this must not leave cur past a zero byte (see hooks.c). */
+	ctrace__barrier();
+	s->cur = p + (e->mask != 0 ? e->len : CTRACE_RETVAL_PAYLOAD);
 	e->rec = p;
 	e->chunk = s->chunk;
 	ctrace__tramp_st0 = e->mask == 0 || (e->mask & CTRACE_RETVAL_ST0);

@@ -31,8 +31,10 @@ static void thread_record(struct ctrace__thread *t, uint8_t type,
 {
 	if (t->state != CTRACE_T_IDLE)
 		return;
-	t->state = CTRACE_T_BUSY;
 	t->busy_sp = ctrace__sp();
+	ctrace__barrier();
+	/* Settled: no event to lose if a handler leaves this by a jump. */
+	t->state = CTRACE_T_SETTLED;
 	ctrace__barrier();
 	ctrace__stream_record(&t->main, type, payload, len);
 	ctrace__barrier();

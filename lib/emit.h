@@ -162,7 +162,8 @@ after_gap(struct ctrace__stream *s, uint64_t now, int may_scan)
 	return now;
 }
 
-/* Writes a whole STACK record at p and returns the byte after it. */
+/* Writes a STACK record at p but its tag, which emit() stores last with
+ * the event's, and returns the byte after it. */
 static __attribute__((noinline, unused)) uint8_t *
 stack_switch(struct ctrace__stream *s, uint8_t *p, uintptr_t sp)
 {
@@ -172,18 +173,30 @@ stack_switch(struct ctrace__stream *s, uint8_t *p, uintptr_t sp)
 
 	p[1] = CTRACE_REC_STACK;
 	p[2] = (uint8_t)(q - p - 3);
-	ctrace__barrier();
-	p[0] = CTRACE_TAG_EXTENDED;
 	return q; /* the caller sets last_sp with cur */
+}
+
+/* Stores the tags of a group whose event is at p after a STACK record at
+ * first, the event's first: the group's first tag is stored last. */
+static __attribute__((noinline, unused)) void
+store_tags(uint8_t *first, uint8_t *p, uint8_t tag)
+{
+	*p = tag;
+	ctrace__barrier();
+	*first = CTRACE_TAG_EXTENDED;
 }
 
 /* ---------------------------------------------------------------------------
  * Emitting one event
  * ------------------------------------------------------------------------ */
 
+/* `settled`: the byte that tells a jump out of a signal handler that
+ * interrupted this whether the event is stored (or counted lost), set to
+ * CTRACE_T_SETTLED once it is: the thread's state for its stream, the
+ * signal stream's busy flag for that one (see hooks.c). */
 static inline __attribute__((always_inline, unused)) void
 emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
-     uintptr_t sp, uintptr_t fp, uint64_t now, int may_scan)
+     uintptr_t sp, uintptr_t fp, uint64_t now, int may_scan, uint8_t *settled)
 {
 	uint8_t *p = s->cur;
 
@@ -192,9 +205,12 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		p = ctrace__stream_refill(s, now);
 		if (unlikely(p == NULL)) {
 			ctrace__stream_lost(s, now, 0);
+			ctrace__barrier();
+			*settled = CTRACE_T_SETTLED;
 			return;
 		}
 	}
+	uint8_t *first = p;
 
 	/* An EXIT on another stack than the last ENTRY: a coroutine came
 	 * back, and the reader needs to know which.  sp is 0 when unknown. */
@@ -235,20 +251,32 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		d = ctrace__sleb_put_word(d, w);
 	}
 
-	/* The tag is stored last: a reader (or a SIGKILL) sees either the
-	 * whole event or a zero byte.  The stream's state follows it, so
-	 * that a jump out of a signal handler that interrupted this leaves
-	 * the stream as it was before the event or after it (hooks.c
+	/* The group's first tag is stored last: a reader (or a SIGKILL) sees
+	 * either the whole group or a zero byte.  Then `settled`, then the
+	 * stream's state, so that a jump out of a signal handler that
+	 * interrupted this finds a zero byte at cur and the event unstored,
+	 * or a group at cur, or the event stored and cur after it (hooks.c
 	 * recovers from there; the pair table, changed before the tag, is
 	 * emptied then). */
+	uint8_t tag = (uint8_t)(exit_bit | slot);
+	if (likely(p == first)) {
+		ctrace__barrier();
+		*p = tag;
+	} else {
+		store_tags(first, p, tag);
+	}
 	ctrace__barrier();
-	*p = (uint8_t)(exit_bit | slot);
+	*settled = CTRACE_T_SETTLED;
 	ctrace__barrier();
 	s->last = now;
 	s->last_sp = last_sp;
-	s->cur = d;
 	if (unlikely(miss))
 		s->new_fn = s->miss_new_fn;
+	/* cur last: a jump out of a handler that came before it finds the
+	 * event's tag at cur and moves the stream to a new chunk, whatever
+	 * of the stream's state (time, stack, NEW base) was updated. */
+	ctrace__barrier();
+	s->cur = d;
 }
 
 #endif /* CTRACE_EMIT_H */

@@ -71,35 +71,40 @@ static int recorder_left(const struct ctrace__thread *t, uintptr_t sp)
 	return 1;
 }
 
-/* Puts a stream left by a jump back in order.  emit() updates the stream
- * after the event's tag, so the stream is as before the event (its tag
- * unwritten: the event, or the ARGS record that follows it, is lost) or
- * after it (recorded), unless the jump came between the two: then the
- * event is whole in the chunk but the stream's time and stack bases are
- * not known, and it moves to a new chunk.  Bytes the abandoned writer
- * left after the tag are cleared: a reader must find zeros after the last
- * group.  The pairs may hold one not defined: all are defined again. */
-static void recover_stream(struct ctrace__stream *s, uint64_t now)
+/* Puts a stream left by a jump back in order and counts the event the
+ * jump abandoned.  emit() stores the event's tag, then `settled`, then
+ * the stream's state; the records that follow an event (ARGS, RETVAL)
+ * store their tag before the stream's state too, and a chunk is claimed
+ * with signals blocked.  So at cur lies a zero byte, and the event is
+ * lost unless `settled` says it was stored (or counted lost) already; or
+ * a whole group, the event or a record after it, stored but not in the
+ * stream's state (its time and stack bases): the stream moves to a new
+ * chunk.  Bytes the abandoned writer left after cur are cleared: a reader
+ * must find zeros after the last group.  The pairs may hold one not
+ * defined: all are defined again. */
+static void recover_stream(struct ctrace__stream *s, uint64_t now, int settled)
 {
 	ctrace__pairs_reset(s);
-	if (s->cur == NULL || s->cur >= s->chunk_end)
-		return;
-	if (*s->cur != 0) {
-		ctrace__stream_release(s);
-		return;
+	if (s->cur != NULL && s->cur < s->chunk_end) {
+		if (*s->cur != 0) {
+			ctrace__stream_release(s);
+			return;
+		}
+		size_t dirty = CTRACE_MAX_EVENT_BYTES + ctrace__args_max_bytes;
+		if (dirty > (size_t)(s->chunk_end - s->cur))
+			dirty = (size_t)(s->chunk_end - s->cur);
+		memset(s->cur, 0, dirty);
 	}
-	size_t dirty = CTRACE_MAX_EVENT_BYTES + ctrace__args_max_bytes;
-	if (dirty > (size_t)(s->chunk_end - s->cur))
-		dirty = (size_t)(s->chunk_end - s->cur);
-	memset(s->cur, 0, dirty);
-	ctrace__stream_lost(s, now, CTRACE_LOST_JUMPED);
+	if (!settled)
+		ctrace__stream_lost(s, now, CTRACE_LOST_JUMPED);
 }
 
 static void recover(struct ctrace__thread *t, uint64_t now)
 {
-	recover_stream(&t->main, now);
+	recover_stream(&t->main, now, t->state == CTRACE_T_SETTLED);
 	if (t->signal_busy && t->signal != NULL)
-		recover_stream(t->signal, now);
+		recover_stream(t->signal, now,
+			       t->signal_busy == CTRACE_T_SETTLED);
 	t->signal_busy = 0;
 }
 
@@ -115,24 +120,28 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		if (t->state != CTRACE_T_IDLE)
 			break;
 		ctrace__capture_setup();
-		t->state = CTRACE_T_BUSY;
 		t->busy_sp = sp;
+		ctrace__barrier();
+		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
 		if (atomic_load_explicit(&ctrace__gate, memory_order_relaxed) !=
 		    CTRACE_GATE_LIVE)
 			policy(t, exit_bit, fn, site, sp, fp);
 		else
 			emit(&t->main, exit_bit, fn, site, sp, fp,
-			     ctrace__now(), 1);
+			     ctrace__now(), 1, &t->state);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		break;
 
-	case CTRACE_T_BUSY: {
+	case CTRACE_T_BUSY:
+	case CTRACE_T_SETTLED: {
 		uint64_t now = ctrace__now();
 		if (recorder_left(t, sp)) {
 			recover(t, now);
 			t->busy_sp = sp;
+			ctrace__barrier();
+			t->state = CTRACE_T_BUSY;
 			ctrace__barrier();
 			record(t, exit_bit, fn, site, sp, fp);
 			ctrace__barrier();
@@ -158,10 +167,13 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		ctrace__barrier();
 		struct ctrace__stream *s = signal_stream(t);
 		if (s != NULL)
-			emit(s, exit_bit, fn, site, sp, fp, now, 0);
-		else
+			emit(s, exit_bit, fn, site, sp, fp, now, 0,
+			     &t->signal_busy);
+		else {
 			ctrace__stream_lost(&t->main, now,
 					    CTRACE_LOST_NO_MEMORY);
+			t->signal_busy = CTRACE_T_SETTLED;
+		}
 		ctrace__barrier();
 		t->signal_busy = 0;
 		break;
@@ -187,7 +199,8 @@ record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
 	if (likely(gate == CTRACE_GATE_LIVE)) {
-		emit(&t->main, exit_bit, fn, site, sp, fp, ctrace__now(), 1);
+		emit(&t->main, exit_bit, fn, site, sp, fp, ctrace__now(), 1,
+		     &t->state);
 		return;
 	}
 	if (gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE)) {
@@ -196,7 +209,7 @@ record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 			return;
 		if (!(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
 			emit(&t->main, exit_bit, fn, site, sp, fp,
-			     ctrace__now(), 1);
+			     ctrace__now(), 1, &t->state);
 			return;
 		}
 	}
@@ -212,8 +225,9 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		uintptr_t sp = CTRACE_CALLER_SP();
-		t->state = CTRACE_T_BUSY;
 		t->busy_sp = sp;
+		ctrace__barrier();
+		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
 		record(t, 0, (uintptr_t)fn, (uintptr_t)site, sp, fp);
 		ctrace__barrier();
@@ -230,8 +244,9 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 {
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		t->state = CTRACE_T_BUSY;
 		t->busy_sp = r->sp;
+		ctrace__barrier();
+		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
 		ctrace__policy_enter_regs(t, (uintptr_t)fn, (uintptr_t)site,
 					  r->sp, r);
@@ -250,8 +265,9 @@ __cyg_profile_func_exit(void *fn, void *site)
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		uintptr_t sp = ctrace__sp();
-		t->state = CTRACE_T_BUSY;
 		t->busy_sp = sp;
+		ctrace__barrier();
+		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
 		record(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn, (uintptr_t)site,
 		       sp, 0);

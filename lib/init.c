@@ -133,8 +133,10 @@ static void thread_exit(void *arg)
 	if (t->state != CTRACE_T_IDLE ||
 	    atomic_load(&ctrace__global) != CTRACE_G_ON)
 		return;
-	t->state = CTRACE_T_BUSY;
 	t->busy_sp = ctrace__sp();
+	ctrace__barrier();
+	/* Settled: no event to lose if a handler leaves this by a jump. */
+	t->state = CTRACE_T_SETTLED;
 	ctrace__barrier();
 	uint64_t now = ctrace__now();
 	ctrace__stream_record(&t->main, CTRACE_REC_THREAD_END, &now, 8);
@@ -179,7 +181,8 @@ static void after_fork_child(void)
 	/* fork() in a signal handler that interrupted the recorder: the
 	 * interrupted writer goes on once the handler returns, into the
 	 * parent's chunk unless that memory becomes the child's own. */
-	int writing = t->state == CTRACE_T_BUSY;
+	int writing = t->state == CTRACE_T_BUSY ||
+		      t->state == CTRACE_T_SETTLED;
 
 	atomic_store(&ctrace__gate, fork_gate);
 	if (writing) {

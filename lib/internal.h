@@ -296,9 +296,12 @@ CTRACE_HIDDEN uintptr_t ctrace__frame_field(uintptr_t fn, uintptr_t sp,
 enum ctrace__state {
 	CTRACE_T_NEW = 0,  /* first event of this thread not seen yet */
 	CTRACE_T_IDLE,     /* recording, not inside the recorder */
-	CTRACE_T_BUSY,     /* inside the recorder */
+	CTRACE_T_BUSY,     /* inside the recorder, its event not stored yet */
 	CTRACE_T_OFF,      /* never recording (CTRACE=off, no file) */
 	CTRACE_T_CALLBACK, /* running the user's callback: ignore events */
+	/* Inside the recorder, its event stored or counted lost (or none):
+	 * a jump out of a signal handler that interrupted it costs nothing. */
+	CTRACE_T_SETTLED,
 };
 
 /* A call on the shadow stack (policy.c). */
@@ -314,11 +317,13 @@ struct ctrace__frame {
 
 struct ctrace__thread {
 	uint8_t state;          /* enum ctrace__state */
-	uint8_t signal_busy;    /* inside the recorder for the signal stream */
+	uint8_t signal_busy;    /* inside the recorder for the signal stream:
+				 * 1, then CTRACE_T_SETTLED once stored */
 	uint8_t thread_off;     /* ctrace_thread_disable() */
-	/* The stack pointer the recorder was last entered with: a hook far
-	 * below it runs in a signal handler that interrupted the recorder,
-	 * one near or above it follows a jump out of such a handler. */
+	/* The stack pointer the recorder was last entered with, stored
+	 * before the state says busy: a hook far below it runs in a signal
+	 * handler that interrupted the recorder, one near or above it
+	 * follows a jump out of such a handler. */
 	uintptr_t busy_sp;
 	struct ctrace__stream main;
 	struct ctrace__stream *signal; /* allocated on first use */

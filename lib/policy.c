@@ -107,9 +107,10 @@ static void notify(struct ctrace__thread *t, int kind, uintptr_t fn,
 	/* Instrumented code the callback runs is not recorded; what it does
 	 * to errno must not reach the program. */
 	int saved_errno = errno;
+	uint8_t state = t->state;
 	t->state = CTRACE_T_CALLBACK;
 	cb(&ev, ctrace__callback_data);
-	t->state = CTRACE_T_BUSY;
+	t->state = state;
 	errno = saved_errno;
 }
 
@@ -166,7 +167,8 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	if (gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE) &&
 	    !(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
 		if (!(flags & CTRACE_F_SKIP))
-			emit(&t->main, 0, fn, site, sp, fp, ctrace__now(), 1);
+			emit(&t->main, 0, fn, site, sp, fp, ctrace__now(), 1,
+			     &t->state);
 		return;
 	}
 	/* Capture with filters alone needs no shadow stack either: nothing
@@ -193,10 +195,11 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 					 ctrace__args_max_bytes)) &&
 	    ctrace__stream_refill(s, now) == NULL) {
 		ctrace__stream_lost(s, now, 0);
+		t->state = CTRACE_T_SETTLED;
 		return;
 	}
 	if (f == NULL) {
-		emit(s, 0, fn, site, sp, fp, now, 1);
+		emit(s, 0, fn, site, sp, fp, now, 1, &t->state);
 		if (capture)
 			ctrace__capture_entry(s, capture, fn, site, regs);
 		return;
@@ -206,7 +209,7 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	f->prev_last = s->last;
 	f->prev_sp = s->last_sp;
 	f->ticks = now;
-	emit(s, 0, fn, site, sp, fp, now, 1);
+	emit(s, 0, fn, site, sp, fp, now, 1, &t->state);
 	if (capture)
 		ctrace__capture_entry(s, capture, fn, site, regs);
 	f->end = s->cur;
@@ -248,7 +251,7 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 		/* Only a return value asks more of the exit than its EXIT. */
 		if (!(flags & CTRACE_F_RETVAL)) {
 			emit(&t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0,
-			     ctrace__now(), 1);
+			     ctrace__now(), 1, &t->state);
 			return;
 		}
 	}
@@ -296,9 +299,10 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 		    CTRACE_MAX_EVENT_BYTES + retval_bytes &&
 	    ctrace__stream_refill(s, now) == NULL) {
 		ctrace__stream_lost(s, now, 0);
+		t->state = CTRACE_T_SETTLED;
 		return;
 	}
-	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0, now, 1);
+	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0, now, 1, &t->state);
 	if (pending != NULL)
 		ctrace__retval_reserve(s, pending);
 	if (gate & CTRACE_GATE_CALLBACK)

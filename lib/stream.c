@@ -59,7 +59,9 @@ static void put_lost_record(struct ctrace__stream *s)
 	s->lost_reason = 0;
 }
 
-uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
+/* The stream between two chunks, which a signal handler must not see
+ * (see ctrace__stream_refill). */
+static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
 {
 	int saved_errno = errno;
 	uint32_t size = ctrace__file.chunk_size;
@@ -118,6 +120,17 @@ uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
 		put_lost_record(s);
 	errno = saved_errno;
 	return s->cur;
+}
+
+/* With signals blocked, so that a jump out of a handler never leaves the
+ * stream between two chunks (a chunk claimed and not known, a LOST record
+ * half written): the handler runs before or after. */
+uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
+{
+	uint64_t saved = ctrace__block_signals();
+	uint8_t *p = refill(s, now);
+	ctrace__restore_signals(saved);
+	return p;
 }
 
 void ctrace__stream_lost(struct ctrace__stream *s, uint64_t now,

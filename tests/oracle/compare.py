@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """compare.py -- check a trace's calls against the counting oracle.
 
-    compare.py [--counts-only] PROGRAM ORACLE_PROGRAM TRACE_JSON ORACLE_OUT...
+    compare.py [--counts-only|--lost] PROGRAM ORACLE_PROGRAM TRACE_JSON ORACLE_OUT...
 
 PROGRAM is the build linked with -lctrace that wrote the trace, TRACE_JSON
 its `ctrace-symbolize -f json --demangle=none` output; ORACLE_PROGRAM is the
@@ -13,9 +13,13 @@ then agree), with the module's base name ("[exe]" for the program).
 
 For every function, the number of calls and the sum of their depths must be
 equal (--counts-only: the calls only, for programs whose longjmps,
-exceptions or coroutine switches the oracle's depth cannot follow).  Prints
-each difference and exits 1 if there is any; prints a summary line and
-exits 0 otherwise.
+exceptions or coroutine switches the oracle's depth cannot follow).
+--lost, for a trace that counts events lost: every event the oracle
+counted is recorded or lost, so for every function the calls (entries)
+and the calls whose exit is recorded (those with a duration) are at most
+the oracle's calls and exits, and all that the trace lacks adds up to the
+events it counts lost, exactly.  Prints each difference and exits 1 if
+there is any; prints a summary line and exits 0 otherwise.
 """
 import collections
 import json
@@ -93,21 +97,24 @@ def key(module, path, address):
 
 def oracle_counts(program, files):
     counts = collections.Counter()
+    exits = collections.Counter()
     depths = collections.Counter()
     for f in files:
         with open(f) as lines:
             for line in lines:
-                module, address, calls, _exits, depth_sum = line.split()
+                module, address, calls, n_exits, depth_sum = line.split()
                 path = program if module == "[exe]" else module
                 k = key(module, path, int(address, 16))
                 counts[k] += int(calls)
+                exits[k] += int(n_exits)
                 depths[k] += int(depth_sum)
-    return counts, depths
+    return counts, exits, depths
 
 
 def trace_counts(program, trace_json):
     """Streams the calls (one per line), then reads the header after them."""
     per_address = collections.Counter()
+    exits_per_address = collections.Counter()
     depth_per_address = collections.Counter()
     rest = []
     with open(trace_json) as f:
@@ -121,6 +128,7 @@ def trace_counts(program, trace_json):
             call = json.loads(line.rstrip().rstrip(","))
             a = (call.get("library"), call["address"], call["function"])
             per_address[a] += 1
+            exits_per_address[a] += call["duration"] is not None
             depth_per_address[a] += call["depth"]
     doc = json.loads('{"calls": [' + "".join(rest))
     bias = {}
@@ -129,6 +137,7 @@ def trace_counts(program, trace_json):
             module = "[exe]" if m["path"] == proc["program"] else m["path"]
             bias[m["path"]] = (module, int(m["load_bias"], 16))
     counts = collections.Counter()
+    exits = collections.Counter()
     depths = collections.Counter()
     for (library, address, function), n in per_address.items():
         if library in bias:
@@ -138,20 +147,50 @@ def trace_counts(program, trace_json):
         else:
             k = ("?", function)
         counts[k] += n
+        exits[k] += exits_per_address[(library, address, function)]
         depths[k] += depth_per_address[(library, address, function)]
-    return counts, depths
+    return counts, exits, depths, doc.get("lost_events", 0)
+
+
+def check_lost(want_calls, want_exits, got_calls, got_exits, lost):
+    """--lost: returns the number of differences, printing each."""
+    bad = 0
+    missing = 0
+    for k in sorted(set(want_calls) | set(got_calls)):
+        for what, w, g in (("calls", want_calls[k], got_calls[k]),
+                           ("exits", want_exits[k], got_exits[k])):
+            if g > w:
+                print("%s %s: %d %s, oracle %d" % (k[0], k[1], g, what, w))
+                bad += 1
+            missing += w - g
+    if missing != lost:
+        print("%d events missing from the trace, %d counted lost" %
+              (missing, lost))
+        bad += 1
+    return bad
 
 
 def main(argv):
     counts_only = "--counts-only" in argv
-    args = [a for a in argv if a != "--counts-only"]
+    lost_mode = "--lost" in argv
+    args = [a for a in argv if a not in ("--counts-only", "--lost")]
     if len(args) < 4:
         sys.exit(__doc__)
     program, oracle_program, trace_json, outs = args[0], args[1], args[2], args[3:]
     global SAVE_DIR
     SAVE_DIR = os.path.dirname(os.path.abspath(program))
-    want_calls, want_depths = oracle_counts(oracle_program, outs)
-    got_calls, got_depths = trace_counts(program, trace_json)
+    want_calls, want_exits, want_depths = oracle_counts(oracle_program, outs)
+    got_calls, got_exits, got_depths, lost = trace_counts(program, trace_json)
+    if lost_mode:
+        bad = check_lost(want_calls, want_exits, got_calls, got_exits, lost)
+        if bad:
+            print("the trace and the oracle differ in %d ways" % bad)
+            return 1
+        print("%d functions, %d events: each recorded or counted lost"
+              " (%d)" % (len(want_calls),
+                         sum(want_calls.values()) + sum(want_exits.values()),
+                         lost))
+        return 0
     bad = 0
     for k in sorted(set(want_calls) | set(got_calls)):
         w, g = want_calls[k], got_calls[k]
