@@ -202,8 +202,12 @@ static const struct cfa_rule *lookup_rule(struct cap_thread *c, uintptr_t pc,
 		return e;
 	struct ctrace__cfa st;
 	uintptr_t begin = 0;
-	e->pc = pc;
-	e->fn = fn;
+	/* The key is written last, after the rule: a jump out of a signal
+	 * handler that interrupted this (inside the loader's lookup, say)
+	 * leaves an entry that matches no address, never one address's key
+	 * with another's rule. */
+	e->pc = 0;
+	ctrace__barrier();
 	int saved_errno = errno; /* the loader's lookup */
 	int found = ctrace__cfa_at(pc, &st, &begin) == 0;
 	errno = saved_errno;
@@ -215,6 +219,9 @@ static const struct cfa_rule *lookup_rule(struct cap_thread *c, uintptr_t pc,
 		e->reg = 0;
 		e->own_body = 0;
 	}
+	e->fn = fn;
+	ctrace__barrier();
+	e->pc = pc;
 	return e;
 }
 
