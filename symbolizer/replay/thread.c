@@ -21,6 +21,30 @@
 #include "replay.h"
 #include "values.h"
 
+/* The values stage knows a call by its addresses, time and name, not by
+ * the replay stage's pair. */
+static struct values_call call_of(const struct pair *p)
+{
+	return (struct values_call){.fn = p->fn,
+				    .site = p->site,
+				    .ticks = p->ticks,
+				    .name = p->func ? p->func->info.name : "?"};
+}
+
+static struct values *call_args(struct thread *th, const struct pair *p,
+				const uint8_t *payload, size_t len)
+{
+	struct values_call c = call_of(p);
+	return values_args(th->trace, &c, payload, len);
+}
+
+static struct values *call_retval(struct thread *th, const struct pair *p,
+				  const uint8_t *payload, size_t len)
+{
+	struct values_call c = call_of(p);
+	return values_retval(th->trace, &c, payload, len);
+}
+
 /* The stream's next event, named. */
 static inline void advance(struct stream *s)
 {
@@ -320,7 +344,7 @@ static void on_exit_event(struct output *o, struct thread *th,
 		suspend(o, th, other, ev->ticks);
 		unwind(o, th, i + 1, ev->ticks, CLOSE_NO_EXIT);
 		th->retval = ev->extra && !o->stack_only
-			? values_retval(th->trace, ev->pair, ev->extra,
+			? call_retval(th, ev->pair, ev->extra,
 					ev->extra_len)
 			: NULL;
 		unwind(o, th, i, ev->ticks, CLOSE_RETURNED);
@@ -537,7 +561,7 @@ void thread_step(struct output *o, struct thread *th)
 			ev.pair = inlined_pair(th, ev.pair);
 		next = o->leaves ? thread_peek(th) : NULL;
 		args = ev.extra && !o->stack_only
-			? values_args(th->trace, ev.pair, ev.extra,
+			? call_args(th, ev.pair, ev.extra,
 				      ev.extra_len)
 			: NULL;
 		free(ev.extra);
@@ -548,7 +572,7 @@ void thread_step(struct output *o, struct thread *th)
 		     (ev.pair->inlined && !site_open(th, next->pair))) &&
 		    (!next->sp || !ev.sp || on_stack(next->sp, ev.sp, ev.sp))) {
 			th->retval = next->extra
-				? values_retval(th->trace, next->pair,
+				? call_retval(th, next->pair,
 						next->extra, next->extra_len)
 				: NULL;
 			output_leaf(o, th, ev.pair, ev.ticks, next->ticks,

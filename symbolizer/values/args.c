@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "dwinfo.h"
-#include "replay.h"
+#include "resolve.h"
+#include "trace.h"
+#include "util.h"
 #include "values.h"
 
 /* The concrete parameter of `scope` whose origin is `param`. */
@@ -121,7 +123,7 @@ static bool clang_unoptimized(Dwarf_Die *sub)
 	       (ops[0].atom == DW_OP_reg6 || ops[0].atom == DW_OP_reg5);
 }
 
-struct values *values_args(struct trace *t, const struct pair *p,
+struct values *values_args(struct trace *t, const struct values_call *p,
 			   const uint8_t *payload, size_t len)
 {
 	struct values_build vb = {0};

@@ -406,7 +406,6 @@ char *format_text(const struct capture *mem, int ptr_size, Dwarf_Die *type,
 
 struct value;
 struct values;
-struct pair;
 struct values_build {
 	struct value *v;
 	size_t n, cap;
@@ -425,7 +424,8 @@ struct values *values_finish_unknown(struct values_build *vb,
 struct dw_module *values_module_of(struct trace *t, uint64_t addr,
 				   uint64_t ticks, uint64_t *bias);
 /* Says once per module that its functions have no debug information. */
-void values_no_debug_hint(struct trace *t, const struct pair *p);
+struct values_call;
+void values_no_debug_hint(struct trace *t, const struct values_call *p);
 
 
 /* ---------------------------------------------------------------------------

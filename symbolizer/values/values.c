@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "dwinfo.h"
-#include "replay.h"
+#include "resolve.h"
+#include "trace.h"
+#include "util.h"
 #include "values.h"
 
 /* ---------------------------------------------------------------------------
@@ -68,7 +70,7 @@ static struct {
 /* A call's values show as `?` because its function has no DWARF: say so
  * once per module, with the fix, rather than leave `f(?) = ?` a puzzle.
  * Names come from the trace: control characters are not printed. */
-void values_no_debug_hint(struct trace *t, const struct pair *p)
+void values_no_debug_hint(struct trace *t, const struct values_call *p)
 {
 	const struct resolve_info *ri =
 		resolve_function(t->resolver, p->fn, p->ticks);
@@ -86,7 +88,7 @@ void values_no_debug_hint(struct trace *t, const struct pair *p)
 	for (const char *c = ri->module; *c; c++)
 		fputc((unsigned char)*c < 0x20 ? '?' : *c, stderr);
 	fputs(": no debug information for ", stderr);
-	for (const char *c = p->func->info.name; *c; c++)
+	for (const char *c = p->name; *c; c++)
 		fputc((unsigned char)*c < 0x20 ? '?' : *c, stderr);
 	fputs(": the arguments and return values of functions built "
 	      "without -g show as ?; compile with -g\n", stderr);
@@ -119,7 +121,7 @@ static size_t retval_at(unsigned reg)
 	}
 }
 
-struct values *values_retval(struct trace *t, const struct pair *p,
+struct values *values_retval(struct trace *t, const struct values_call *p,
 			     const uint8_t *payload, size_t len)
 {
 	struct values_build vb = {0};

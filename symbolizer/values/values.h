@@ -28,8 +28,16 @@
 #include <stdint.h>
 
 struct trace;
-struct pair;
 struct outbuf;
+
+/* What the values of a call need to know of it, from the replay stage's
+ * pair: the function's and the call site's addresses, the time the pair
+ * was first seen (which modules were loaded), and the function's name
+ * (for the no-debug-information hint). */
+struct values_call {
+	uint64_t fn, site, ticks;
+	const char *name;
+};
 
 /* One argument or return value, as shown. */
 struct value {
@@ -47,11 +55,11 @@ struct values {
 };
 
 /* The arguments of a call from its ARGS payload; never NULL. */
-struct values *values_args(struct trace *t, const struct pair *p,
+struct values *values_args(struct trace *t, const struct values_call *p,
 			   const uint8_t *payload, size_t len);
 /* The return value of a call from its RETVAL payload; NULL for a
  * function that returns nothing. */
-struct values *values_retval(struct trace *t, const struct pair *p,
+struct values *values_retval(struct trace *t, const struct values_call *p,
 			     const uint8_t *payload, size_t len);
 void values_free(struct values *v);
 
