@@ -57,7 +57,9 @@ for cfg in $(configs_pie); do
 	run_case "thread-abort-$cfg" crash_case "$cfg" thread-abort \
 		crash-threads 6
 done
+# An optimized build where the configurations have one, else the first.
 cfg=$(configs_pie | grep O2 | head -n 1)
+cfg=${cfg:-$(configs | head -n 1)}
 run_case "kill-$cfg" case_kill "$cfg" loop 20
 run_case "kill-threads-$cfg" case_kill "$cfg" loop-threads 10
 
