@@ -69,11 +69,13 @@ struct trace_module {
 };
 
 /* A module loaded (MODULE: modules[module]) or unloaded (MODULE_GONE: the
- * one that started at `start`) at `ticks`. */
+ * one that started at `start`) at `ticks`.  24 bytes: one per module. */
 struct trace_module_event {
 	uint64_t ticks;
-	uint64_t start;
-	size_t module;
+	union {
+		size_t module;  /* !gone */
+		uint64_t start; /* gone */
+	};
 	bool gone;
 };
 
