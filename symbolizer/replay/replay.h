@@ -122,8 +122,10 @@ void symtab_attach(struct trace *t, const struct resolve_options *ro,
 		   bool open_modules);
 /* Frees them; before trace_close. */
 void symtab_detach(struct trace *t);
-/* Names s->head, just decoded: its pair, from the slot's cached pair when
- * it still holds at the event's time. */
+/* Names s->head, just decoded, if an ENTRY or EXIT: its pair, from the
+ * slot's cached pair when it still holds at the event's time, and caches
+ * the pair with the times at which it holds (which the caller checks
+ * first: s->named). */
 void symtab_name_head(struct stream *s);
 
 /* full_names: --demangle=full, names may carry their parameter list. */

@@ -3,7 +3,9 @@
  * Every DEFINE record of every chunk names a pair; interning them here means
  * an event carries a pointer, and each distinct function address is resolved
  * once.  The trace stage decodes the raw addresses; symtab_name_head gives
- * each event its pair, through the stream's per-slot cache.  Addresses are keyed with their module epoch, the number of module
+ * each event its pair, and keeps it in the stream's per-slot cache with
+ * the times at which it holds (thread.c's advance reads the cache first).
+ * Addresses are keyed with their module epoch, the number of module
  * loads and unloads before the event: after a dlclose, the same address
  * may belong to another library.  A slot's pair is checked against the
  * time of every event that uses it (symtab_pair_holds), so a name always
@@ -381,30 +383,45 @@ void symtab_detach(struct trace *t)
 	t->resolver = NULL;
 }
 
+/* The times [*from, *until) at which p's names hold: its epoch's. */
+static void pair_span(const struct symtab *st, const struct pair *p,
+		      uint64_t *from, uint64_t *until)
+{
+	uint32_t epoch = p->func->epoch;
+
+	*from = epoch ? st->module_ticks[epoch - 1] : 0;
+	*until = epoch < st->n_module_ticks ? st->module_ticks[epoch]
+					    : UINT64_MAX;
+}
+
 void symtab_name_head(struct stream *s)
 {
 	struct event *ev = &s->head;
 	struct symtab *st = s->trace->symtab;
-	const struct pair *p;
+	struct stream_named *n = &s->named[ev->slot];
+	const struct pair *p = n->pair;
 
 	if (ev->kind != EV_ENTRY && ev->kind != EV_EXIT)
 		return;
-	p = s->named[ev->slot];
 	if (!p) {
-		struct pair *q = symtab_pair(st, ev->fn, ev->site, ev->defined);
+		const struct stream_slot *sl = &s->slots[ev->slot];
+		struct pair *q = symtab_pair(st, sl->fn, sl->site, sl->defined);
 		/* The first frame a DEFINE gave stays: a pair's entries may
 		 * come from several frames (a copy inlined into functions
 		 * called from one site), and which of them a later chunk's
 		 * DEFINE saw depends on where chunks and slot collisions
 		 * fell, not on the program. */
-		if (q->frame == 0 && ev->frame) {
-			q->frame = ev->frame;
-			q->inlined = ev->inlined;
+		if (q->frame == 0 && sl->frame) {
+			q->frame = sl->frame;
+			q->inlined = sl->inlined;
 		}
 		p = q;
+		pair_span(st, p, &n->from, &n->until);
 	}
-	if (!symtab_pair_holds(st, p, ev->ticks))
+	if (!symtab_pair_holds(st, p, ev->ticks)) {
 		p = symtab_pair_moved(st, p, ev->ticks);
-	s->named[ev->slot] = p;
+		pair_span(st, p, &n->from, &n->until);
+	}
+	n->pair = p;
 	ev->pair = p;
 }

@@ -45,10 +45,21 @@ static struct values *call_retval(struct thread *th, const struct pair *p,
 	return values_retval(th->trace, &c, payload, len);
 }
 
-/* The stream's next event, named. */
+/* The stream's next event, named: from the slot's cached pair when it
+ * holds at the event's time (nearly always: two comparisons per event),
+ * else by the symbol table.  An empty cache entry holds at no time, and
+ * events without a pair have slot 0, whose entry stays empty. */
 static inline void advance(struct stream *s)
 {
-	if (stream_advance(s))
+	struct event *ev = &s->head;
+	const struct stream_named *n;
+
+	if (!stream_advance(s))
+		return;
+	n = &s->named[ev->slot];
+	if (ev->ticks >= n->from && ev->ticks < n->until)
+		ev->pair = n->pair;
+	else
 		symtab_name_head(s);
 }
 

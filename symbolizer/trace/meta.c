@@ -44,14 +44,17 @@ static void record_module(struct trace *t, char *path, const uint8_t *p,
 	memcpy(m->build_id, p + 33, m->build_id_len);
 }
 
-static void record_module_event(struct trace *t, uint64_t ticks,
-				uint64_t start, size_t module, bool gone)
+static struct trace_module_event *record_module_event(struct trace *t,
+						      uint64_t ticks)
 {
+	struct trace_module_event *e;
+
 	t->module_events = must_realloc(t->module_events,
 					t->n_module_events + 1,
 					sizeof *t->module_events);
-	t->module_events[t->n_module_events++] = (struct trace_module_event){
-		.ticks = ticks, .start = start, .module = module, .gone = gone};
+	e = &t->module_events[t->n_module_events++];
+	*e = (struct trace_module_event){.ticks = ticks};
+	return e;
 }
 
 /* One record's payload; returns false when it is too short (reported). */
@@ -78,15 +81,18 @@ static bool meta_record(struct trace *t, unsigned type, const uint8_t *p,
 		path = must_strndup((const char *)p + 33 + id_len,
 				len - 33 - id_len);
 		record_module(t, path, p, id_len);
-		record_module_event(t, load_u64(p), 0, t->n_modules - 1,
-				    false);
+		record_module_event(t, load_u64(p))->module = t->n_modules - 1;
 		return true;
 	}
-	case CTRACE_REC_MODULE_GONE:
+	case CTRACE_REC_MODULE_GONE: {
+		struct trace_module_event *e;
 		if (len < 16)
 			break;
-		record_module_event(t, load_u64(p), load_u64(p + 8), 0, true);
+		e = record_module_event(t, load_u64(p));
+		e->start = load_u64(p + 8);
+		e->gone = true;
 		return true;
+	}
 	case CTRACE_REC_THREAD: {
 		struct thread_info *ti;
 		if (len < 16)

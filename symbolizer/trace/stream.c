@@ -138,6 +138,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 	unsigned type, slot;
 	struct stream_slot *sl;
 
+	ev->slot = 0; /* no pair: slot 0 is never defined */
 	if (end - p < 2)
 		goto past;
 	type = p[1];
@@ -170,7 +171,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 			sl->frame = (uint32_t)(count / 2 * t->hdr.pointer_size);
 			sl->inlined = count & 1;
 		}
-		s->named[slot] = NULL;
+		s->named[slot] = (struct stream_named){0};
 		return false;
 	case CTRACE_REC_STACK: {
 		int64_t words;
@@ -235,8 +236,9 @@ past:
 }
 
 /* An ARGS record right after an ENTRY, or a RETVAL record right after an
- * EXIT, belongs to it: the event takes a copy of its payload. */
-static void attach_extra(struct stream *s, struct event *ev)
+ * EXIT, belongs to it: the event takes a copy of its payload.  fn: the
+ * function's address, which the short form of ARGS leaves out. */
+static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 {
 	const uint8_t *p = s->pos;
 	uint8_t want = ev->kind == EV_ENTRY ? CTRACE_REC_ARGS
@@ -257,7 +259,7 @@ static void attach_extra(struct stream *s, struct event *ev)
 		return; /* left to the main loop to report */
 	if (short_args) {
 		size_t n = 0;
-		ev->extra = payload_expand_short(p, len, ev->fn, ev->sp,
+		ev->extra = payload_expand_short(p, len, fn, ev->sp,
 						 s->trace->sp_mask, &n);
 		if (ev->extra == NULL) /* shown as not captured */
 			ev->extra = must_malloc(1);
@@ -332,7 +334,7 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 	}
 	s->slots[slot] = in;
 	s->home[slot] = (uint16_t)home;
-	s->named[slot] = NULL;
+	s->named[slot] = (struct stream_named){0};
 	*pp = p;
 	return slot;
 past:
@@ -413,14 +415,9 @@ bool stream_advance(struct stream *s)
 		s->pos = p;
 		s->time += delta;
 		ev->ticks = s->time;
-		ev->fn = sl->fn;
-		ev->site = sl->site;
-		ev->defined = sl->defined;
-		ev->frame = sl->frame;
-		ev->inlined = sl->inlined;
 		ev->slot = slot;
 		ev->pair = NULL;
-		attach_extra(s, ev);
+		attach_extra(s, ev, sl->fn);
 		return s->has_head = true;
 	}
 	return s->has_head = false;

@@ -6,11 +6,12 @@
  *   payload.c  the ARGS, ARGS_SHORT and RETVAL payloads decoded
  *
  * The contract: decoding needs nothing but the file and ctrace_format.h.
- * It resolves no address and reads no debug information; its events carry
- * the raw addresses of their (function, call site) pair and their raw
- * payload bytes, which the replay stage names (resolve/) and interprets
- * (values/).  A damaged input is reported with its file and offset
- * (trace_error), and decoding goes on with what can be trusted.
+ * It resolves no address and reads no debug information; its events name
+ * the slot that holds the raw addresses of their (function, call site)
+ * pair and carry their raw payload bytes, which the replay stage names
+ * (resolve/) and interprets (values/).  A damaged input is reported
+ * with its file and offset (trace_error), and decoding goes on with what
+ * can be trusted.
  *
  * Memory depends on the number of threads and chunks (a few dozen bytes
  * per chunk), never on the length of the trace.
@@ -68,11 +69,13 @@ struct trace_module {
 };
 
 /* A module loaded (MODULE: modules[module]) or unloaded (MODULE_GONE: the
- * one that started at `start`) at `ticks`. */
+ * one that started at `start`) at `ticks`.  24 bytes: one per module. */
 struct trace_module_event {
 	uint64_t ticks;
-	uint64_t start;
-	size_t module;
+	union {
+		size_t module;  /* !gone */
+		uint64_t start; /* gone */
+	};
 	bool gone;
 };
 
@@ -194,14 +197,6 @@ enum event_kind {
 
 struct event {
 	uint64_t ticks;
-	/* ENTRY, EXIT: the pair as its slot's DEFINE record gave it: the
-	 * function's and the call site's addresses, the DEFINE's time, and
-	 * the function's frame at its entry hook in bytes (0 if unknown;
-	 * inlined: the hooks ran in the caller's frame). */
-	uint64_t fn, site, defined;
-	uint32_t frame;
-	bool inlined;
-	uint8_t slot;
 	/* ENTRY, EXIT: NULL from the decoder; the replay stage names the
 	 * event (symtab_name_head). */
 	const struct pair *pair;
@@ -211,6 +206,11 @@ struct event {
 	uint64_t count;          /* LOST */
 	uint8_t reason;          /* LOST */
 	uint8_t kind;            /* enum event_kind */
+	/* ENTRY, EXIT: the pair's slot, whose definition (stream.slots)
+	 * holds the raw addresses until the next stream_advance (not
+	 * copied here: the event stays small); other kinds: 0, a slot
+	 * never defined. */
+	uint8_t slot;
 	/* ENTRY: its ARGS payload; EXIT: its RETVAL payload (malloc'd,
 	 * owned by whoever holds the event; NULL when none). */
 	uint8_t *extra;
@@ -230,6 +230,10 @@ struct stream {
 	uint64_t exit_sp; /* from a STACK record, for the next EXIT; or 0 */
 	bool has_head;
 	struct event head;
+	/* Each pair slot as its DEFINE record gave it: the function's and
+	 * the call site's addresses, the DEFINE's time, and the function's
+	 * frame at its entry hook in bytes (0 if unknown; inlined: the hooks
+	 * ran in the caller's frame). */
 	struct stream_slot {
 		uint64_t fn, site, defined;
 		uint32_t frame;
@@ -241,9 +245,14 @@ struct stream {
 	bool wide_used;
 	uint16_t home[CTRACE_PAIR_SLOTS];
 	uint64_t new_fn;
-	/* The replay stage's cache of each slot's pair, which decoding
-	 * clears when the slot gets another pair (or a chunk begins). */
-	const struct pair *named[CTRACE_PAIR_SLOTS];
+	/* The replay stage's cache of each slot's pair and of the times
+	 * [from, until) at which that pair's names hold, so that an event
+	 * is named by two comparisons; decoding zeroes a slot's (an empty
+	 * span) when the slot is defined again or a chunk begins. */
+	struct stream_named {
+		const struct pair *pair;
+		uint64_t from, until;
+	} named[CTRACE_PAIR_SLOTS];
 };
 
 void stream_init(struct stream *s, struct trace *t, struct chunk_span span);
