@@ -15,6 +15,11 @@
  *     print_result    700 .. 900
  *       helper          750 .. 760
  *
+ * Rows marked `gone` feed the same tree with two calls that did not
+ * return: print_result left by longjmp (closed "no exit recorded" at 900)
+ * and main still running when the thread's data ended ("unfinished" at
+ * 1000).
+ *
  * What the output saw is written "name@depth{" for an entry, "}" for its
  * close and "name@depth;" for a leaf, separated by spaces. */
 #include <stdlib.h>
@@ -255,6 +260,30 @@ static const struct row {
 	{"--tid beats -F", {{TID, "7"}, {'F', "main"}}, ""},
 };
 
+/* The same tree with print_result and main gone.  A call that did not
+ * return is never shown as a leaf ("} name (unfinished)", "(no exit
+ * recorded)" close it); with -t it is kept when it ran TIME or longer
+ * before it was found gone. */
+static const struct row gone_rows[] = {
+	{"gone, no rule: every call", {{0, NULL}}, ALL},
+	{"gone: callees all hidden, not a leaf",
+	 {{'N', "helper"}},
+	 "main@0{ parse_sum@1{ parse_product@2; parse_product@2; } "
+	 "print_result@1{ } }"},
+	{"gone, -t 100ns: kept, it ran 200 ns",
+	 {{'t', "100ns"}},
+	 "main@0{ parse_sum@1{ parse_product@2; } print_result@1{ } }"},
+	{"gone, -t 300ns: hidden, it ran 200 ns",
+	 {{'t', "300ns"}},
+	 "main@0{ parse_sum@1; }"},
+	{"gone, -t 1us: unfinished after 1000 ns, kept",
+	 {{'t', "1us"}},
+	 "main@0{ }"},
+	{"gone, -t 1001ns: unfinished after 1000 ns, hidden",
+	 {{'t', "1001ns"}},
+	 ""},
+};
+
 /* Options refused (filter_option or filter_ready says why). */
 static const struct bad {
 	int code;
@@ -276,7 +305,7 @@ static const struct bad {
 static struct func funcs[N_FUNCS];
 static struct pair pairs[N_FUNCS];
 
-static void feed(struct output *o)
+static void feed(struct output *o, bool gone)
 {
 	struct thread_info ti = {.serial = 2, .tid = 4242};
 	struct trace t = {.pid = 4200, .ticks_are_ns = true,
@@ -294,7 +323,10 @@ static void feed(struct output *o)
 			output_leaf(o, &th, p, s->start, s->end, 0);
 		else
 			output_close(o, &th, p, s->start, s->end, 0,
-				     CLOSE_RETURNED);
+				     !gone ? CLOSE_RETURNED
+				     : s->fn == F_PRINT ? CLOSE_NO_EXIT
+				     : s->fn == F_MAIN ? CLOSE_UNFINISHED
+						       : CLOSE_RETURNED);
 	}
 	output_end_trace(o, &t);
 }
@@ -312,7 +344,7 @@ static const char *opt_name(int code)
 	return c;
 }
 
-static void run_row(const struct row *r)
+static void run_row(const struct row *r, bool gone)
 {
 	struct filters *f = filter_new();
 	struct output inner = {.ops = &rec_ops, .leaves = true};
@@ -326,7 +358,7 @@ static void run_row(const struct row *r)
 		err = filter_ready(f, &what);
 	seen[0] = '\0';
 	if (!err)
-		feed(filter_wrap(f, &inner));
+		feed(filter_wrap(f, &inner), gone);
 	if (!tap_ok(!err && !strcmp(seen, r->shown), "%s", r->name)) {
 		tap_diag("error: %s", err ? err : "none");
 		tap_diag("want:  \"%s\"", r->shown);
@@ -343,9 +375,11 @@ int main(void)
 		pairs[i].func = &funcs[i];
 		pairs[i].fn = 0x1000 + 0x10 * (uint64_t)i;
 	}
-	tap_plan(TAP_COUNT(rows) + TAP_COUNT(bad) + 3);
+	tap_plan(TAP_COUNT(rows) + TAP_COUNT(gone_rows) + TAP_COUNT(bad) + 3);
 	for (int i = 0; i < TAP_COUNT(rows); i++)
-		run_row(&rows[i]);
+		run_row(&rows[i], false);
+	for (int i = 0; i < TAP_COUNT(gone_rows); i++)
+		run_row(&gone_rows[i], true);
 	for (int i = 0; i < TAP_COUNT(bad); i++) {
 		struct filters *f = filter_new();
 		const char *err = filter_option(f, bad[i].code, bad[i].value);
