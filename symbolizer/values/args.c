@@ -123,6 +123,36 @@ static bool clang_unoptimized(Dwarf_Die *sub)
 	       (ops[0].atom == DW_OP_reg6 || ops[0].atom == DW_OP_reg5);
 }
 
+/* Whether a variable or parameter other than `self` of the scopes of
+ * `die` holding pc has its value, at f's call, in memory at `addr`.  gcc
+ * -O3 may give an inlined copy's parameter a stack slot of the function
+ * it was inlined into that holds one of that function's variables
+ * there (its `acc'): two values said to be in one place, at most one of
+ * them right. */
+static bool slot_shared(struct frame_state *f, Dwarf_Die *die,
+			Dwarf_Die *self, uint64_t pc, uint64_t addr, int depth)
+{
+	Dwarf_Die c;
+	if (depth > 32 || dwarf_child(die, &c) != 0)
+		return false;
+	do {
+		Dwarf_Attribute l;
+		uint64_t other;
+		int tag = dwarf_tag(&c);
+		if ((tag == DW_TAG_lexical_block ||
+		     tag == DW_TAG_inlined_subroutine) &&
+		    dwarf_haspc(&c, pc) == 1 &&
+		    slot_shared(f, &c, self, pc, addr, depth + 1))
+			return true;
+		if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
+		    dwarf_dieoffset(&c) != dwarf_dieoffset(self) &&
+		    dwarf_attr(&c, DW_AT_location, &l) &&
+		    dw_location_address(f, &l, &other) && other == addr)
+			return true;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
 struct values *values_args(struct trace *t, const struct values_call *p,
 			   const uint8_t *payload, size_t len)
 {
@@ -298,6 +328,15 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 			    !dw_location_plain(&loc, f.rel_pc - 1)) {
 				ok = false;
 				why = "computed by the inlined copy's body";
+			}
+			uint64_t slot_addr;
+			if (ok && !own && !copied &&
+			    dw_location_address(&f, &loc, &slot_addr) &&
+			    slot_shared(&f, &sub, &conc, f.rel_pc - 1, slot_addr,
+					0)) {
+				ok = false;
+				why = "a stack slot that holds a variable of the "
+				      "function it was inlined into";
 			}
 			/* clang describes a parameter at the hook by the
 			 * statements that change it after the hook (`p5 =
