@@ -72,7 +72,9 @@ done
 # hook's argument set-up overwrote (gcc -Og i386), a
 # constprop clone's removed parameter said to be, a few instructions after
 # the entry, in the register that brings the clone another (gcc -O3), or
-# in the register the clone copied that one into (gcc -O3, C++).
+# in the register the clone copied that one into (gcc -O3, C++), or an
+# inlined copy's parameter said to be in a stack slot that holds a
+# variable of the function it was inlined into (gcc -O3, C++).
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
 	[ -f "$f" ] || continue
 	case_selected "${f##*/}" || continue
