@@ -18,12 +18,67 @@ one is wrong; `unavailable` (an honest `?`) is not an error.  A function
 whose number of calls in the trace differs from the program's, or whose
 calls lack their exit or were made up by the replay, has its values
 counted as unmatched, not compared (call trees are the counting oracle's
-business).  Exits 1 when a value is wrong.
+business).  A float (and the float fields of struct sf and union u) is
+the printed text converted to float, as C converts it when it passes the
+value: clang on i386 keeps a float in an x87 register at double
+precision, may print that (1.9754519) and pass it rounded to float
+(1.97545195, the same float): both are that float, a neighbour is not.
+Exits 1 when a value is wrong.
 """
 
 import json
+import re
+import struct
 import sys
 from collections import defaultdict
+
+# The parts printed with %.9g of a float: the fields of a type, or None
+# for the whole value.
+FLOAT_PARTS = {"float": None, "struct sf": ("x", "y"), "union u": ("f",)}
+
+
+def as_float(text):
+    """The float (its bytes) C makes of the number `text` (round to
+    nearest), or None: not a number, a NaN (compared as text)."""
+    try:
+        v = float(text)
+        return None if v != v else struct.pack("<f", v)
+    except (ValueError, OverflowError):
+        return None
+
+
+def fields(text):
+    """`{x=1, y=2}` as [("x", "1"), ("y", "2")], or None."""
+    m = re.fullmatch(r"\{(.*)\}", text)
+    if not m:
+        return None
+    out = []
+    for part in m.group(1).split(", "):
+        name, eq, value = part.partition("=")
+        if not eq:
+            return None
+        out.append((name, value))
+    return out
+
+
+def same_float_value(type_name, shown, printed):
+    """Whether `shown` and `printed` are one value of a type with float
+    parts, each float part compared as the float it converts to, every
+    other part as text."""
+    if type_name not in FLOAT_PARTS:
+        return False
+    parts = FLOAT_PARTS[type_name]
+    if parts is None:
+        a = as_float(shown)
+        return a is not None and a == as_float(printed)
+    fs, fp = fields(shown), fields(printed)
+    if fs is None or fp is None or [n for n, _ in fs] != [n for n, _ in fp]:
+        return False
+    for (name, s), (_, p) in zip(fs, fp):
+        if s != p and (name not in parts or as_float(s) is None or
+                       as_float(s) != as_float(p)):
+            return False
+    return True
 
 
 def base_name(name):
@@ -83,7 +138,9 @@ def main():
                 v = c.get("retval") if name == "return" else args.get(name)
                 if v is None or "value" not in v:
                     unavailable += 1
-                elif v["value"] in text:
+                elif v["value"] in text or any(
+                        same_float_value(v.get("type"), v["value"], t)
+                        for t in text):
                     ok += 1
                 else:
                     wrong += 1
