@@ -144,6 +144,13 @@ bool dw_call_value_holds(struct dw_module *m, uint64_t from, uint64_t call,
  * from `entry` is not understood. */
 bool dw_entry_reg_origin(struct dw_module *m, uint64_t entry, uint64_t call,
 			 int reg, int *origin, size_t *width);
+/* prologue.c: how many low bytes of the register `reg` (DWARF number)
+ * may hold anything at the call instruction `call` (8, or 4, 2, 1 when
+ * the code from `entry` last wrote it with a 32-bit load or an extension:
+ * the bytes above are then zeros or copies of the sign); false if the code
+ * is not understood. */
+bool dw_reg_bytes_at_call(struct dw_module *m, uint64_t entry, uint64_t call,
+			  int reg, size_t *bytes);
 /* prologue.c: the straight-line code [entry, pc) leaves the register
  * `reg` (DWARF number) holding all of its value at `entry`; false if it
  * does not or is not understood. */
@@ -153,7 +160,10 @@ bool dw_entry_reg_kept(struct dw_module *m, uint64_t entry, uint64_t pc,
  * at `entry` another, and the code between proves the first does not
  * hold the second's `size` bytes, or a value computed from registers
  * (gcc -Os: `movslq %ebp,%rbp' after
- * moving a struct there, its DWARF still says RBP). */
+ * moving a struct there, its DWARF still says RBP); or the register at
+ * the call holds fewer than `size` bytes, wherever the value was at the
+ * entry (gcc -O2, -Os: a struct passed in memory loaded into R13, then
+ * `movslq %r13d,%r13', its DWARF says R13). */
 bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
 			      uint64_t entry, size_t size);
 

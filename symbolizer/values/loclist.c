@@ -82,10 +82,16 @@ bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
 			      uint64_t entry, size_t size)
 {
 	int at_call, at_entry, origin;
-	size_t width;
+	size_t width, bytes;
 	if (f->machine != 62 || f->is_caller)
 		return false;
 	at_call = single_reg(attr, f->rel_pc - 1);
+	/* the upper bytes an extension of the lower: not a value of `size`
+	 * bytes as passed (its upper part shown 0 or -1) */
+	if (at_call >= 0 &&
+	    dw_reg_bytes_at_call(f->m, entry, f->rel_pc - 5, at_call, &bytes) &&
+	    bytes < size)
+		return true;
 	at_entry = single_reg(attr, entry);
 	if (at_call < 0 || at_entry < 0 ||
 	    !dw_entry_reg_origin(f->m, entry, f->rel_pc - 5, at_call, &origin,

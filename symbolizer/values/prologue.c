@@ -38,12 +38,25 @@ struct regs {
 	int origin[16];       /* entry register whose bytes it holds, or
 			       * COMPUTED, UNKNOWN */
 	unsigned width[16];   /* how many low bytes of it */
+	unsigned bytes[16];   /* how many low bytes of the register may
+			       * hold anything: those above are zeros or
+			       * copies of the sign of those below (a load
+			       * or move of 4 bytes, an extension) */
 };
 
 static void clobber(struct regs *r, int hw)
 {
 	r->origin[hw] = UNKNOWN;
 	r->width[hw] = 0;
+	r->bytes[hw] = 8;
+}
+
+/* hw is now a load of `bytes` bytes (8: all of it), zero- or
+ * sign-extended to the register. */
+static void loaded(struct regs *r, int hw, unsigned bytes)
+{
+	clobber(r, hw);
+	r->bytes[hw] = bytes;
 }
 
 /* hw is now a computation's result. */
@@ -51,6 +64,7 @@ static void compute(struct regs *r, int hw)
 {
 	r->origin[hw] = COMPUTED;
 	r->width[hw] = 0;
+	r->bytes[hw] = 8;
 }
 
 /* hw now holds the low `w` bytes of src (a move, an extension). */
@@ -59,6 +73,7 @@ static void copy(struct regs *r, int hw, int src, unsigned w)
 	int o = r->origin[src];
 	r->origin[hw] = o;
 	r->width[hw] = o < 0 ? 0 : r->width[src] < w ? r->width[src] : w;
+	r->bytes[hw] = r->bytes[src] < w ? r->bytes[src] : w;
 }
 
 /* Runs the code [entry, call) over r; false if any of it is not
@@ -106,8 +121,10 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 			int src = op == 0x89 ? regf : rmf;
 			if (reg_direct && !o16) {       /* mov reg, reg */
 				copy(r, dst, src, w);
-			} else if (reg_direct || op == 0x8b) {
+			} else if (reg_direct || (o16 && op == 0x8b)) {
 				clobber(r, dst);
+			} else if (op == 0x8b) {
+				loaded(r, dst, w);      /* mov mem, reg */
 			}
 			/* 0x89 to memory writes no register */
 		} else if (op == 0x63 && reg_direct && !rep) {
@@ -130,7 +147,7 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 			/* a load, or an operation on registers */
 			bool load = op == 0x8a || op == 0x63;
 			if (!compare && to_reg && load && !reg_direct)
-				clobber(r, regf);
+				loaded(r, regf, op == 0x63 ? 4 : 8);
 			else if (!compare && to_reg)
 				compute(r, regf);
 			else if (!compare && reg_direct)
@@ -178,6 +195,14 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				return false;   /* inc, dec */
 			if (reg_direct)
 				compute(r, rmf);
+		} else if (op >= 0xd8 && op <= 0xdf && !rep && !o16) {
+			/* x87 (a long double argument moved from the stack:
+			 * fldt, fstpt): no general register written but by
+			 * fnstsw %ax */
+			if (!(n = i386dec_modrm_len(p, end)))
+				return false;
+			if (op == 0xdf && p[0] == 0xe0)
+				clobber(r, 0);
 		} else if (op >= 0xb8 && op <= 0xbf) {
 			clobber(r, (op & 7) | ((rex & 1) ? 8 : 0));
 			n = (rex & 8) ? 8 : o16 ? 2 : 4; /* mov $imm, reg */
@@ -213,7 +238,9 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 					return false;
 				int dst = ((p[0] >> 3) & 7) |
 					  ((rex & 4) ? 8 : 0);
-				if ((p[0] >> 6) != 3)
+				if ((p[0] >> 6) != 3 && op2 >= 0xb6 && !o16)
+					loaded(r, dst, op2 & 1 ? 2 : 1);
+				else if ((p[0] >> 6) != 3)
 					clobber(r, dst);  /* from memory */
 				else if (op2 >= 0xb6 && op2 <= 0xbf &&
 					 (rex || (p[0] & 7) < 4 || op2 & 1))
@@ -246,6 +273,7 @@ static bool state_at_call(struct dw_module *m, uint64_t entry, uint64_t call,
 	for (int i = 0; i < 16; i++) {
 		r->origin[i] = i;
 		r->width[i] = 8;
+		r->bytes[i] = 8;
 	}
 	return run(code, call - entry, r);
 }
@@ -270,6 +298,17 @@ bool dw_entry_reg_origin(struct dw_module *m, uint64_t entry, uint64_t call,
 	return true;
 }
 
+bool dw_reg_bytes_at_call(struct dw_module *m, uint64_t entry, uint64_t call,
+			  int reg, size_t *bytes)
+{
+	struct regs r;
+	int hw = hw_of(reg);
+	if (hw < 0 || !state_at_call(m, entry, call, &r))
+		return false;
+	*bytes = r.bytes[hw];
+	return true;
+}
+
 bool dw_entry_reg_copy(struct dw_module *m, uint64_t entry, uint64_t call,
 		       int reg, size_t size, int *copy)
 {
@@ -284,6 +323,7 @@ bool dw_entry_reg_copy(struct dw_module *m, uint64_t entry, uint64_t call,
 	for (int i = 0; i < 16; i++) {
 		r.origin[i] = i;
 		r.width[i] = 8;
+		r.bytes[i] = 8;
 		if (hw_to_dwarf[i] == reg)
 			hw = i;
 	}
@@ -314,6 +354,7 @@ bool dw_call_value_holds(struct dw_module *m, uint64_t from, uint64_t call,
 	for (int i = 0; i < 16; i++) {
 		r.origin[i] = i;
 		r.width[i] = 8;
+		r.bytes[i] = 8;
 	}
 	if (call > from && !run(code, call - from, &r))
 		return false;
@@ -333,6 +374,7 @@ bool dw_entry_reg_kept(struct dw_module *m, uint64_t entry, uint64_t pc,
 	for (int i = 0; i < 16; i++) {
 		r.origin[i] = i;
 		r.width[i] = 8;
+		r.bytes[i] = 8;
 	}
 	if (pc > entry && !run(code, pc - entry, &r))
 		return false;

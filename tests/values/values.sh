@@ -74,7 +74,10 @@ done
 # the entry, in the register that brings the clone another (gcc -O3), or
 # in the register the clone copied that one into (gcc -O3, C++), or an
 # inlined copy's parameter said to be in a stack slot that holds a
-# variable of the function it was inlined into (gcc -O3, C++).  Also a
+# variable of the function it was inlined into (gcc -O3, C++), or a
+# struct passed in memory said to be in the register its prologue loaded
+# it into and then sign-extended from its first field (gcc -Os; gcc -O2,
+# C++, with x87 moves of a long double in that prologue).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
 # rounded to float (check.py compares it as a float).
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
