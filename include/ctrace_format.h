@@ -75,7 +75,9 @@
  * both ends of a call), or another pair of the same function and call
  * site: since format 3.0 an ENTRY's pair is also its hook's return
  * address, which an EXIT does not match (a NEW EXIT defines a pair with
- * no hook address, which no ENTRY names).
+ * no hook address, which no ENTRY names).  A NEW ENTRY whose slot holds
+ * its function and call site with no hook address replaces that pair in
+ * place: it does not move to the wide slot.
  *
  * Format 2.0 (still read) was format 3.0 without a NEW ENTRY's hook
  * address.  Format 1.x (still read) had 127 narrow slots (tags

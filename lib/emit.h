@@ -93,14 +93,21 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	  unsigned home, uintptr_t fn, uintptr_t site, uintptr_t pc,
 	  uintptr_t sp, uintptr_t fp, uint64_t now, int may_scan)
 {
+	unsigned first = CTRACE_PAIR_NARROW_SLOT(home, 0);
 	unsigned second = CTRACE_PAIR_NARROW_SLOT(home, 1);
+	/* The first slot holds the pair as an EXIT defined it, with no hook
+	 * (its call was entered before the chunk began): an ENTRY takes the
+	 * slot over, or every later ENTRY of the pair would come here. */
+	const struct ctrace__pair *e = &s->pair[first];
+	int exit_defined = !exit_bit && e->pc == 0 && e->fn == fn &&
+			   e->site == site;
 	s->miss_new_fn = s->new_fn;
-	if (pair_is(&s->pair[second], exit_bit, fn, site, pc)) {
+	if (!exit_defined &&
+	    pair_is(&s->pair[second], exit_bit, fn, site, pc)) {
 		s->miss_tag = (uint8_t)second;
 		return p + 1;
 	}
-	unsigned first = CTRACE_PAIR_NARROW_SLOT(home, 0);
-	unsigned choice = pair_victim(s, first, second);
+	unsigned choice = exit_defined ? 0 : pair_victim(s, first, second);
 	unsigned slot = choice ? second : first;
 	if (s->wide != NULL &&
 	    pair_is(&s->wide[home], exit_bit, fn, site, pc)) {
@@ -122,6 +129,11 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	if (!exit_bit) {
 		q = ctrace__uleb_put_word(q, frame);
 		q = ctrace__sleb_put_word(q, (intptr_t)(pc - fn));
+		/* The same pair as an EXIT defined it is replaced in place,
+		 * not moved to the wide slot (see ctrace_format.h). */
+		struct ctrace__pair *old = &s->pair[slot];
+		if (old->pc == 0 && old->fn == fn && old->site == site)
+			old->fn = 0;
 	}
 	pair_move_in(s, slot, home, fn, site, pc);
 	s->miss_new_fn = fn;

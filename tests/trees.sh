@@ -139,6 +139,12 @@ case_selfrec() {
 				run_traced "$t" "$BIN/selfrec" "$mode" 8
 			oracle_check "$t" "$BIN/selfrec" "$mode" 8
 		done
+		# Small chunks: calls open across chunk boundaries, whose
+		# exits define their pairs before the next entries do.
+		t=small-$capture.bin
+		CTRACE_CHUNK_SIZE=4k CTRACE_RETVAL=$retval CTRACE_ARGS=$args \
+			run_traced "$t" "$BIN/selfrec" sum 150
+		oracle_check "$t" "$BIN/selfrec" sum 150
 		# (with return value capture, a longjmp past patched frames
 		# may leave the setjmp caller's exit unmatched: not this case)
 		[ "$capture" = retval ] && continue

@@ -332,8 +332,14 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 		}
 	}
 	unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, choice);
-	if (s->slots[slot].set) {
-		s->wide[s->home[slot]] = s->slots[slot];
+	const struct stream_slot *out = &s->slots[slot];
+	/* Format 3: a NEW ENTRY replaces the same pair as an EXIT defined
+	 * it (no hook) in place, as the recorder does. */
+	bool replaced = in.hook && out->set && !out->hook &&
+			out->fn == in.fn && out->site == in.site &&
+			low == CTRACE_TAG_NEW;
+	if (out->set && !replaced) {
+		s->wide[s->home[slot]] = *out;
 		s->wide_used = true;
 	}
 	s->slots[slot] = in;
