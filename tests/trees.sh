@@ -161,6 +161,13 @@ case_selfrec() {
 		grep '^dive calls ' "$t.out" >"$t.printed"
 		compare "$t.printed" "$t.depths"
 	done
+	# Without CFI (no frames in the trace) the hook addresses alone.
+	build_pair c selfrec-nocfi "$PROGS/selfrec.c" \
+		-fno-asynchronous-unwind-tables -fno-unwind-tables
+	for mode in sum mutual; do
+		run_traced "nocfi-$mode.bin" "$BIN/selfrec-nocfi" "$mode" 8
+		oracle_check "nocfi-$mode.bin" "$BIN/selfrec-nocfi" "$mode" 8
+	done
 }
 
 for cfg in $(configs_all_levels); do

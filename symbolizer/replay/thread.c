@@ -459,8 +459,10 @@ static size_t frame_calls_kept(const struct frame *frames, size_t start,
 		return SIZE_MAX;
 	/* A real call of another function from the host's call site: the
 	 * host is gone (only the host's own code reports it as not
-	 * inlined, in its frame). */
-	if (!q->inlined && frames[host].pair->fn != q->fn)
+	 * inlined, in its frame).  Without frames (no CFI) which calls
+	 * are inlined copies is unknown: a copy, as abandoned() takes it. */
+	if (!q->inlined && frames[host].pair->fn != q->fn && q->frame &&
+	    frames[host].pair->frame)
 		return host;
 	for (size_t i = host; i < top; i++)
 		if (!frames[i].hook)
