@@ -423,6 +423,20 @@ static bool abandoned(const struct frame *frames, size_t i,
 	return ev->sp >= f->sp;
 }
 
+/* Whether open call f ran its hooks in the frame entry ev runs in: the
+ * same call site and stack pointer, and for two real calls whose frames
+ * are known the same CFA (calls from one call site in frames of other
+ * sizes, one deeper than the other, may meet at one stack pointer). */
+static bool in_frame_of(const struct frame *f, const struct event *ev)
+{
+	const struct pair *p = f->pair, *q = ev->pair;
+
+	if (f->sp != ev->sp || p->site != q->site)
+		return false;
+	return p->inlined || q->inlined || !p->frame || !q->frame ||
+	       p->frame == q->frame;
+}
+
 /* Copies of a function inlined into itself (gcc -O2 and -O3 inline a
  * recursive call into the function's own body, levels deep) run in their
  * host's frame, and their hooks report the host's function, call site and
@@ -452,8 +466,7 @@ static size_t frame_calls_kept(const struct frame *frames, size_t start,
 	while (top > start && frames[top - 1].sp && frames[top - 1].sp < ev->sp)
 		top--;
 	host = top;
-	while (host > start && frames[host - 1].sp == ev->sp &&
-	       frames[host - 1].pair->site == q->site)
+	while (host > start && in_frame_of(&frames[host - 1], ev))
 		host--;
 	if (host == top || frames[host].pair->inlined)
 		return SIZE_MAX;
