@@ -451,7 +451,7 @@ static bool in_frame_of(const struct frame *f, const struct event *ev)
  *
  * The calls of one frame are those on top of the segment [start, end),
  * but for callees (lower stack pointers, gone now that ev runs above
- * them), with ev's stack pointer and call site: a real call, the host,
+ * them), that ran in ev's frame (in_frame_of): a real call, the host,
  * then copies inlined into it.  Returns how many open calls to keep when
  * ev runs in the frame of such a host, or SIZE_MAX when it does not, or
  * when a hook is unknown (older traces): abandoned() decides then. */
