@@ -8,7 +8,8 @@
 # chunks, streams and record types in a few kilobytes: calls, threads, a
 # signal stream, longjmp, exceptions, a fork()ed child, coroutines, lost
 # events, markers, arguments and return values, pairs in wide slots.  fuzz/corpus holds its output;
-# rerun it after a format change.
+# rerun it after a format change.  The corpus keeps a few traces of older
+# formats too (names ending in -v1, -v2), which readers still read.
 set -eu
 
 build=$(cd "$1" && pwd)
@@ -67,6 +68,9 @@ prog fork "$progs/fork.c"
 prog crash "$progs/crash.c"
 prog coroutines "$src/tests/reliability/progs/coroutines.c"
 prog pairs "$progs/pairs.c"
+# gcc -O2 inlines sum() and dive() into themselves: NEW ENTRY records of
+# one pair with different hook addresses.
+prog selfrec "$progs/selfrec.c" -O2
 "${CXX:-c++}" -O0 -g -finstrument-functions -o exceptions \
 	"$progs/exceptions.cc" "$build/lib/libctrace.a" -pthread -ldl
 
@@ -82,6 +86,8 @@ record segv ./crash segv
 record coroutines ./coroutines 1 60
 # More pairs than the narrow slots: NEW records and wide slots.
 record pairs ./pairs 4 6
+record selfrec ./selfrec sum 5
+record selfrec-jump ./selfrec jump 5
 # A trace cut short at the end of a chunk: the last chunk is partial.
 record fib-cut ./fib 6
 head -c 12000 "$out/fib-cut" >"$out/fib-cut.tmp" && mv "$out/fib-cut.tmp" "$out/fib-cut"

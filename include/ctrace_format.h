@@ -45,7 +45,10 @@
  *                         choice), sleb function minus the function of the
  *                         chunk's previous NEW (0 for the first), sleb call
  *                         site minus function, and for an ENTRY uleb frame
- *                         (see CTRACE_REC_DEFINE; 0 when unknown)
+ *                         (see CTRACE_REC_DEFINE; 0 when unknown) and
+ *                         (format 3) sleb hook minus function: the entry
+ *                         hook's return address, which tells copies of a
+ *                         function inlined into itself from their host
  *   low bits 0x70..0x7f   the pair in wide slot home = (tag & 7) << 8 |
  *                         the next byte, choice = (tag >> 3) & 1
  *
@@ -57,9 +60,9 @@
  * let a reader close the frames that longjmp, C++ exceptions and other
  * non-local exits leave without an EXIT.
  *
- * The pair table (format 2.0): 110 narrow slots, named by one-byte tags,
- * and CTRACE_PAIR_HOMES wide slots ("homes"), named by two bytes.  Each
- * pair has a home, 0..2047, which its NEW record gives; it sits either in
+ * The pair table (since format 2.0): 110 narrow slots, named by one-byte
+ * tags, and CTRACE_PAIR_HOMES wide slots ("homes"), named by two bytes.
+ * Each pair has a home, 0..2047, which its NEW record gives; it sits either in
  * one of the two narrow slots its home maps to (CTRACE_PAIR_NARROW_SLOT)
  * or in the wide slot of its home.  A NEW record, and an event in a wide
  * slot, move the pair into the narrow slot its home and choice name; that
@@ -69,10 +72,17 @@
  * the recorder's table with no hash.  Every chunk starts with the whole
  * table empty, so each chunk decodes on its own.  An EXIT names the pair
  * its ENTRY named (the hook receives the same function and call site at
- * both ends of a call).
+ * both ends of a call), or another pair of the same function and call
+ * site: since format 3.0 an ENTRY's pair is also its hook's return
+ * address, which an EXIT does not match (a NEW EXIT defines a pair with
+ * no hook address, which no ENTRY names).  A NEW ENTRY whose slot holds
+ * its function and call site with no hook address replaces that pair in
+ * place: it does not move to the wide slot.
  *
- * Format 1.x (still read) had 127 narrow slots (tags 0x01..0x7f) and no
- * wide ones, each defined by a CTRACE_REC_DEFINE record.
+ * Format 2.0 (still read) was format 3.0 without a NEW ENTRY's hook
+ * address.  Format 1.x (still read) had 127 narrow slots (tags
+ * 0x01..0x7f) and no wide ones, each defined by a CTRACE_REC_DEFINE
+ * record.
  *
  * An EXTENDED record's payload is exactly `length` bytes; a reader skips
  * types it does not know, so new record types never break old readers.
@@ -90,7 +100,7 @@
  * ------------------------------------------------------------------------ */
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
-#define CTRACE_VERSION_MAJOR 2           /* incompatible layout changes */
+#define CTRACE_VERSION_MAJOR 3           /* incompatible layout changes */
 #define CTRACE_VERSION_MINOR 0           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
@@ -399,11 +409,11 @@ _Static_assert(CTRACE_ARGS_REGS == CTRACE_ARGS_NREGS + 1,
 	       "ARGS: registers follow their count");
 #endif
 
-/* The largest ENTRY or EXIT: a NEW tag, a 2-byte key, two 10-byte
- * address deltas, a 10-byte frame, a 10-byte time delta and a 10-byte
- * stack delta (53); an EXIT's STACK record (3 + 10) fits in place of the
- * frame and stack delta.  The recorder keeps at least this much room at a
- * chunk's end. */
-#define CTRACE_MAX_EVENT_BYTES 56
+/* The largest ENTRY or EXIT: a NEW tag, a 2-byte key, three 10-byte
+ * address deltas (function, call site, hook), a 10-byte frame, a 10-byte
+ * time delta and a 10-byte stack delta (63); an EXIT's STACK record
+ * (3 + 10) fits in place of the frame, hook and stack delta.  The
+ * recorder keeps at least this much room at a chunk's end. */
+#define CTRACE_MAX_EVENT_BYTES 64
 
 #endif /* CTRACE_FORMAT_H */

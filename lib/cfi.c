@@ -399,7 +399,7 @@ uintptr_t ctrace__frame_field(uintptr_t fn, uintptr_t sp, uintptr_t fp)
 	uintptr_t pc, cfa;
 	uint32_t rule;
 
-	memcpy(&pc, (const void *)(sp - PTR_SIZE), PTR_SIZE);
+	pc = ctrace__hook_return(sp);
 	uint32_t key = (uint32_t)((pc & 0xfff) << 12 | (fn & 0xfff));
 	struct frame_rule *e =
 		&frame_cache[key * 0x9e3779b1u >> (32 - FRAME_CACHE_BITS)];

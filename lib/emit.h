@@ -33,16 +33,18 @@ static inline void put_u64(uint8_t *p, uint64_t v)
 	memcpy(p, &v, sizeof v);
 }
 
-static inline int pair_is(const struct ctrace__pair *e, uintptr_t fn,
-			  uintptr_t site)
+/* An ENTRY's pair is also its hook call's (pc); an EXIT's, any of them. */
+static inline int pair_is(const struct ctrace__pair *e, uint8_t exit_bit,
+			  uintptr_t fn, uintptr_t site, uintptr_t pc)
 {
-	return e->fn == fn && e->site == site;
+	return e->fn == fn && e->site == site && (exit_bit || e->pc == pc);
 }
 
-/* Moves (fn, site) into narrow slot `slot`, and the pair there into its
+/* Moves (fn, site, pc) into narrow slot `slot`, and the pair there into its
  * home's wide slot, as a reader does on a NEW or wide-slot event. */
 static inline void pair_move_in(struct ctrace__stream *s, unsigned slot,
-				unsigned home, uintptr_t fn, uintptr_t site)
+				unsigned home, uintptr_t fn, uintptr_t site,
+				uintptr_t pc)
 {
 	struct ctrace__pair *out = &s->pair[slot];
 	s->moved_home = s->home[slot];
@@ -52,6 +54,7 @@ static inline void pair_move_in(struct ctrace__stream *s, unsigned slot,
 	}
 	out->fn = fn;
 	out->site = site;
+	out->pc = pc;
 	s->home[slot] = (uint16_t)home;
 }
 
@@ -83,25 +86,35 @@ static inline unsigned pair_victim(struct ctrace__stream *s, unsigned first,
  * per chunk, and when the pair was pushed out of its narrow slots.  A
  * NEW ENTRY carries the function's frame size when its CFI tells; not
  * from a signal handler that interrupted the recorder (may_scan 0),
- * which must not touch the frame cache. */
+ * which must not touch the frame cache.  A NEW ENTRY carries its hook
+ * call's return address pc too (0 for an EXIT). */
 static __attribute__((noinline, unused)) uint8_t *
 pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
-	  unsigned home, uintptr_t fn, uintptr_t site, uintptr_t sp,
-	  uintptr_t fp, uint64_t now, int may_scan)
+	  unsigned home, uintptr_t fn, uintptr_t site, uintptr_t pc,
+	  uintptr_t sp, uintptr_t fp, uint64_t now, int may_scan)
 {
+	unsigned first = CTRACE_PAIR_NARROW_SLOT(home, 0);
 	unsigned second = CTRACE_PAIR_NARROW_SLOT(home, 1);
+	/* The first slot holds the pair as an EXIT defined it, with no hook
+	 * (its call was entered before the chunk began): an ENTRY takes the
+	 * slot over, or every later ENTRY of the pair would come here. */
+	const struct ctrace__pair *e = &s->pair[first];
+	int exit_defined = !exit_bit && e->pc == 0 && e->fn == fn &&
+			   e->site == site;
 	s->miss_new_fn = s->new_fn;
-	if (pair_is(&s->pair[second], fn, site)) {
+	if (!exit_defined &&
+	    pair_is(&s->pair[second], exit_bit, fn, site, pc)) {
 		s->miss_tag = (uint8_t)second;
 		return p + 1;
 	}
-	unsigned first = CTRACE_PAIR_NARROW_SLOT(home, 0);
-	unsigned choice = pair_victim(s, first, second);
+	unsigned choice = exit_defined ? 0 : pair_victim(s, first, second);
 	unsigned slot = choice ? second : first;
-	if (s->wide != NULL && pair_is(&s->wide[home], fn, site)) {
+	if (s->wide != NULL &&
+	    pair_is(&s->wide[home], exit_bit, fn, site, pc)) {
+		uintptr_t wide_pc = s->wide[home].pc; /* an EXIT's may be any */
 		s->wide[home].fn = 0;
 		s->wide[home].site = 0;
-		pair_move_in(s, slot, home, fn, site);
+		pair_move_in(s, slot, home, fn, site, wide_pc);
 		s->miss_tag = (uint8_t)(CTRACE_TAG_WIDE | choice << 3 | home >> 8);
 		p[1] = (uint8_t)home;
 		return p + 2;
@@ -113,9 +126,16 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	uint8_t *q = ctrace__uleb_put(p + 1, home << 1 | choice);
 	q = ctrace__sleb_put_word(q, (intptr_t)(fn - s->new_fn));
 	q = ctrace__sleb_put_word(q, (intptr_t)(site - fn));
-	if (!exit_bit)
+	if (!exit_bit) {
 		q = ctrace__uleb_put_word(q, frame);
-	pair_move_in(s, slot, home, fn, site);
+		q = ctrace__sleb_put_word(q, (intptr_t)(pc - fn));
+		/* The same pair as an EXIT defined it is replaced in place,
+		 * not moved to the wide slot (see ctrace_format.h). */
+		struct ctrace__pair *old = &s->pair[slot];
+		if (old->pc == 0 && old->fn == fn && old->site == site)
+			old->fn = 0;
+	}
+	pair_move_in(s, slot, home, fn, site, pc);
 	s->miss_new_fn = fn;
 	s->miss_tag = CTRACE_TAG_NEW;
 	if (may_scan)
@@ -231,12 +251,13 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		delta = now - s->last;
 	}
 
+	uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
 	unsigned home = pair_home(fn, site);
 	unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, 0);
 	uint8_t *q = p + 1;
-	int miss = !pair_is(&s->pair[slot], fn, site);
+	int miss = !pair_is(&s->pair[slot], exit_bit, fn, site, pc);
 	if (unlikely(miss)) {
-		q = pair_miss(s, p, exit_bit, home, fn, site, sp, fp, now,
+		q = pair_miss(s, p, exit_bit, home, fn, site, pc, sp, fp, now,
 			      may_scan);
 		slot = s->miss_tag;
 	}

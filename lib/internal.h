@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -122,8 +123,12 @@ CTRACE_HIDDEN uint64_t ctrace__ns_to_ticks(uint64_t ns);
  * Streams (stream.c)
  * ------------------------------------------------------------------------ */
 
+/* pc: an ENTRY's hook return address (0 for a pair an EXIT defined), part
+ * of an ENTRY's key: copies of a function inlined into itself share its
+ * function, call site and stack pointer, and only their hook calls differ.
+ * An EXIT matches a pair whatever its pc. */
 struct ctrace__pair {
-	uintptr_t fn, site;
+	uintptr_t fn, site, pc;
 };
 
 /* One writer's position in its current chunk.  A thread has a main
@@ -288,6 +293,15 @@ CTRACE_HIDDEN int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule,
  * handlers that interrupted the recorder (the cache has no atomics). */
 CTRACE_HIDDEN uintptr_t ctrace__frame_field(uintptr_t fn, uintptr_t sp,
 					    uintptr_t fp);
+
+/* The entry hook's return address, in the instrumented function, given
+ * its caller's stack pointer at the call (the hook's CFA). */
+static inline uintptr_t ctrace__hook_return(uintptr_t sp)
+{
+	uintptr_t pc;
+	memcpy(&pc, (const void *)(sp - sizeof pc), sizeof pc);
+	return pc;
+}
 
 /* ---------------------------------------------------------------------------
  * Threads and process life (init.c, hooks.c)

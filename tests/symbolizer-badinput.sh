@@ -68,9 +68,9 @@ case_short_header() {
 }
 
 case_newer_version() {
-	printf 'header version=3.7\n' | mk v
+	printf 'header version=4.7\n' | mk v
 	sym 1 v
-	has v.err "trace version 3.7 is newer than this symbolizer (2.0)"
+	has v.err "trace version 4.7 is newer than this symbolizer (3.0)"
 }
 
 case_newer_minor() {
@@ -231,6 +231,54 @@ case_longjmp_by_sp() {
 	has s.out "|   0x4000();"
 }
 
+# Format 3: the function 0x2000 entered twice from call site 0x1010 at
+# one stack pointer, by NEW ENTRY records of slots 1 and 6 whose hook
+# addresses (before the time delta) differ: a copy inlined into its
+# host, nested; with the same hook, a call made again after a
+# longjmp left the first.  Format 2.0 (no hook address) reads the same
+# records without the hooks, and takes the second for a new call.
+NEW_ENTER1='6f0080c000906000080a801c'
+NEW_ENTER2_COPY='6fc80100906000c0000a00'
+NEW_ENTER2_AGAIN='6fc80100906000080a00'
+NEW_LEAVE2_1='860a810a'
+
+case_self_copy() {
+	printf '%s\n' 'header version=3.0' 'events 1' \
+		"raw $NEW_ENTER1$NEW_ENTER2_COPY$NEW_LEAVE2_1" | mk c
+	sym 0 c
+	has c.out "| 0x2000() {"
+	has c.out "|   0x2000();"
+	has c.out "| } /* 0x2000 */"
+}
+
+case_self_again() {
+	printf '%s\n' 'header version=3.0' 'events 1' \
+		"raw $NEW_ENTER1$NEW_ENTER2_AGAIN$NEW_LEAVE2_1" | mk a
+	sym 0 a
+	has a.out "| } /* 0x2000 (no exit recorded) */"
+	has a.out "| 0x2000();"
+	has a.out "| } /* 0x2000 (entered before the trace) */"
+}
+
+case_new_v2() {
+	printf '%s\n' 'header version=2.0' 'events 1' \
+		"raw 6f0080c0009060000a801c6fc801009060000a00$NEW_LEAVE2_1" |
+		mk o
+	sym 0 o
+	has o.out "| } /* 0x2000 (no exit recorded) */"
+	has o.out "| 0x2000();"
+}
+
+# A NEW ENTRY whose hook address never ends (after a frame of 0).
+case_endless_hook() {
+	{
+		printf '%s\n' 'header version=3.0' 'events 1'
+		echo "raw 6f0080c000906000$(printf 'ff%.0s' $(seq 1 4000))"
+	} | mk h
+	sym 1 h
+	has h.err "record runs past the end of its chunk"
+}
+
 case_signal_stream() {
 	printf '%s\n' 'events 1' 'enter 0x1000 0x1 @1100' 'leave 0x1000 0x1 @1300' \
 		'signal 1' 'enter 0x9000 0x9 @1200' 'leave 0x9000 0x9 @1210' | mk g
@@ -255,8 +303,8 @@ for c in empty not_trace short_header newer_version newer_minor byte_order \
 	length_past_end endless_uleb bad_define_slot short_extended \
 	unknown_extended duplicate_seq impossible_seq missing_chunk \
 	bad_chunk_kind unstarted_chunk huge_lost lost_header_only \
-	entered_before longjmp_by_exit longjmp_by_sp signal_stream no_file \
-	usage; do
+	entered_before longjmp_by_exit longjmp_by_sp self_copy self_again \
+	new_v2 endless_hook signal_stream no_file usage; do
 	run_case "$c" "case_$c"
 done
 test_finish

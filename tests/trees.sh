@@ -107,11 +107,75 @@ case_costack() {
 	check_tree tree
 }
 
+# Recursion that gcc inlines into itself (gcc 12 at -O2 and -O3): the
+# copies run in their host's frame and their entry hooks report its
+# function, call site and stack pointer; only the hook calls' addresses
+# differ.  Every call counted once and at its depth, also with return
+# value and argument capture, for a self-recursive function and for two
+# functions that call each other; a call made again from the same call
+# site after a longjmp left the previous one is a new call, at the
+# program's own depth (also with argument capture).
+case_selfrec() {
+	use_config "$1"
+	build_pair c selfrec "$PROGS/selfrec.c"
+	if [ "$CUR_FAMILY" = gcc ] &&
+		{ [ "$CUR_OPT" = -O2 ] || [ "$CUR_OPT" = -O3 ]; }; then
+		# the case this program is for must really be built
+		for f in sum dive; do
+			n=$(objdump -d "$BIN/selfrec" | awk "/<$f>:/,/^\$/" |
+				grep -c 'call.*<__cyg_profile_func_enter')
+			[ "$n" -gt 1 ] ||
+				fail "gcc $CUR_OPT did not inline $f() into itself"
+		done
+	fi
+	for capture in none retval args; do
+		retval=
+		args=
+		[ "$capture" = retval ] && retval=all
+		[ "$capture" = args ] && args=all
+		for mode in sum mutual; do
+			t=$mode-$capture.bin
+			CTRACE_RETVAL=$retval CTRACE_ARGS=$args \
+				run_traced "$t" "$BIN/selfrec" "$mode" 8
+			oracle_check "$t" "$BIN/selfrec" "$mode" 8
+		done
+		# Small chunks: calls open across chunk boundaries, whose
+		# exits define their pairs before the next entries do.
+		t=small-$capture.bin
+		CTRACE_CHUNK_SIZE=4k CTRACE_RETVAL=$retval CTRACE_ARGS=$args \
+			run_traced "$t" "$BIN/selfrec" sum 150
+		oracle_check "$t" "$BIN/selfrec" sum 150
+		# (with return value capture, a longjmp past patched frames
+		# may leave the setjmp caller's exit unmatched: not this case)
+		[ "$capture" = retval ] && continue
+		t=jump-$capture.bin
+		CTRACE_ARGS=$args run_traced "$t" "$BIN/selfrec" jump 8
+		oracle_check --counts-only "$t" "$BIN/selfrec" jump 8
+		symbolize_stable "$t.tree" "$t"
+		# (check_tree reads no argument values)
+		[ "$capture" = args ] || check_tree "$t.tree"
+		call_depths "$t.tree" |
+			awk '$2 == "dive" { n++; s += $1 }
+			     END { printf "dive calls %d depth sum %d\n", n, s }' \
+				>"$t.depths"
+		grep '^dive calls ' "$t.out" >"$t.printed"
+		compare "$t.printed" "$t.depths"
+	done
+	# Without CFI (no frames in the trace) the hook addresses alone.
+	build_pair c selfrec-nocfi "$PROGS/selfrec.c" \
+		-fno-asynchronous-unwind-tables -fno-unwind-tables
+	for mode in sum mutual; do
+		run_traced "nocfi-$mode.bin" "$BIN/selfrec-nocfi" "$mode" 8
+		oracle_check "nocfi-$mode.bin" "$BIN/selfrec-nocfi" "$mode" 8
+	done
+}
+
 for cfg in $(configs_all_levels); do
 	run_case "costack-$cfg" case_costack "$cfg"
 	run_case "hosts-$cfg" case_hosts "$cfg"
 	run_case "partial-$cfg" case_partial "$cfg"
 	run_case "retinline-$cfg" case_retinline "$cfg"
+	run_case "selfrec-$cfg" case_selfrec "$cfg"
 done
 
 test_finish

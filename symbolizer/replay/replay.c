@@ -293,6 +293,7 @@ static void inherit_from(const struct fork_point *fp, size_t n)
 				.pair = th.stack[j].pair,
 				.start = c->hdr.parent_ticks,
 				.sp = th.stack[j].sp,
+				.hook = th.stack[j].hook,
 			};
 	}
 	thread_finish(&quiet, &th);

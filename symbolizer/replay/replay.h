@@ -181,6 +181,7 @@ struct frame {
 	const struct pair *pair;
 	uint64_t start;
 	uint64_t sp; /* 0 if unknown */
+	uint64_t hook; /* the entry hook's return address, 0 if unknown */
 	struct values *args; /* captured arguments, NULL if none */
 	size_t segment; /* the first open call on the same stack as this */
 };

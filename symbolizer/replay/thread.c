@@ -151,7 +151,7 @@ static bool new_stack(uint64_t caller, uint64_t sp)
 }
 
 static void push(struct thread *th, const struct pair *p, uint64_t ticks,
-		 uint64_t sp, struct values *args)
+		 uint64_t sp, uint64_t hook, struct values *args)
 {
 	if (th->depth == th->cap) {
 		th->cap = th->cap ? 2 * th->cap : 64;
@@ -160,6 +160,7 @@ static void push(struct thread *th, const struct pair *p, uint64_t ticks,
 	th->stack[th->depth].pair = p;
 	th->stack[th->depth].start = ticks;
 	th->stack[th->depth].sp = sp;
+	th->stack[th->depth].hook = hook;
 	th->stack[th->depth].args = args;
 	th->stack[th->depth].segment =
 		th->depth && !th->new_stack &&
@@ -178,7 +179,7 @@ void thread_inherit(struct output *o, struct thread *th)
 		return;
 	for (size_t i = 0; i < t->n_inherited; i++) {
 		const struct frame *f = &t->inherited[i];
-		push(th, f->pair, f->start, f->sp, NULL);
+		push(th, f->pair, f->start, f->sp, f->hook, NULL);
 		output_inherit(o, th, f->pair, f->start, i);
 	}
 }
@@ -263,7 +264,8 @@ static void resume(struct output *o, struct thread *th, size_t which,
 	th->resumed = true;
 	for (size_t i = 0; i < n; i++) {
 		output_entry(o, th, s->frames[i].pair, ticks, th->depth);
-		push(th, s->frames[i].pair, ticks, s->frames[i].sp, NULL);
+		push(th, s->frames[i].pair, ticks, s->frames[i].sp,
+		     s->frames[i].hook, NULL);
 	}
 	th->resumed = false;
 	drop_suspended(th, which);
@@ -421,6 +423,69 @@ static bool abandoned(const struct frame *frames, size_t i,
 	return ev->sp >= f->sp;
 }
 
+/* Whether open call f ran its hooks in the frame entry ev runs in: the
+ * same call site and stack pointer, and for two real calls whose frames
+ * are known the same CFA (calls from one call site in frames of other
+ * sizes, one deeper than the other, may meet at one stack pointer). */
+static bool in_frame_of(const struct frame *f, const struct event *ev)
+{
+	const struct pair *p = f->pair, *q = ev->pair;
+
+	if (f->sp != ev->sp || p->site != q->site)
+		return false;
+	return p->inlined || q->inlined || !p->frame || !q->frame ||
+	       p->frame == q->frame;
+}
+
+/* Copies of a function inlined into itself (gcc -O2 and -O3 inline a
+ * recursive call into the function's own body, levels deep) run in their
+ * host's frame, and their hooks report the host's function, call site and
+ * stack pointer, and a frame of the function's own code (not marked
+ * inlined): what a new call of the function from the same call site
+ * records after the previous one was left by longjmp.  Only the address
+ * of the hook call differs (an ENTRY's hook, format 3).  A hook call
+ * cannot be nested in itself within one frame, so when an open call of
+ * that frame has ev's hook, ev ran it again (after a jump back to or
+ * before it): that call and those above are gone; when none has, ev is a
+ * copy nested in them.
+ *
+ * The calls of one frame are those on top of the segment [start, end),
+ * but for callees (lower stack pointers, gone now that ev runs above
+ * them), that ran in ev's frame (in_frame_of): a real call, the host,
+ * then copies inlined into it.  Returns how many open calls to keep when
+ * ev runs in the frame of such a host, or SIZE_MAX when it does not, or
+ * when a hook is unknown (older traces): abandoned() decides then. */
+static size_t frame_calls_kept(const struct frame *frames, size_t start,
+			       size_t end, const struct event *ev)
+{
+	const struct pair *q = ev->pair;
+	size_t top = end, host;
+
+	if (!ev->hook)
+		return SIZE_MAX;
+	while (top > start && frames[top - 1].sp && frames[top - 1].sp < ev->sp)
+		top--;
+	host = top;
+	while (host > start && in_frame_of(&frames[host - 1], ev))
+		host--;
+	if (host == top || frames[host].pair->inlined)
+		return SIZE_MAX;
+	/* A real call of another function from the host's call site: the
+	 * host is gone (only the host's own code reports it as not
+	 * inlined, in its frame).  Without frames (no CFI) which calls
+	 * are inlined copies is unknown: a copy, as abandoned() takes it. */
+	if (!q->inlined && frames[host].pair->fn != q->fn && q->frame &&
+	    frames[host].pair->frame)
+		return host;
+	for (size_t i = host; i < top; i++)
+		if (!frames[i].hook)
+			return SIZE_MAX;
+	for (size_t i = host; i < top; i++)
+		if (frames[i].hook == ev->hook)
+			return i;
+	return top;
+}
+
 /* How far above an open call's stack pointer at its hook its callees'
  * CFAs may lie: i386 code pushes the hook's arguments and pops them
  * before its next call. */
@@ -503,9 +568,12 @@ static void before_entry(struct output *o, struct thread *th,
 	}
 	if (end < th->depth)
 		suspend(o, th, end, ev->ticks);
-	keep = end;
-	while (keep > start && abandoned(th->stack, keep - 1, ev))
-		keep--;
+	keep = frame_calls_kept(th->stack, start, end, ev);
+	if (keep == SIZE_MAX) {
+		keep = end;
+		while (keep > start && abandoned(th->stack, keep - 1, ev))
+			keep--;
+	}
 	if (keep < th->depth)
 		unwind(o, th, keep, ev->ticks, CLOSE_NO_EXIT);
 }
@@ -596,7 +664,7 @@ void thread_step(struct output *o, struct thread *th)
 			thread_consume(th, next);
 		} else {
 			output_entry(o, th, ev.pair, ev.ticks, th->depth);
-			push(th, ev.pair, ev.ticks, ev.sp, args);
+			push(th, ev.pair, ev.ticks, ev.sp, ev.hook, args);
 		}
 		th->new_stack = false; /* not taken by a leaf */
 		th->args = NULL;

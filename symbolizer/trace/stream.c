@@ -301,12 +301,14 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 		s->wide[home].set = false;
 	} else {
 		uint64_t key, frame = 0;
-		int64_t dfn, dsite;
+		int64_t dfn, dsite, dhook = 0;
+		bool entry = !(tag & CTRACE_TAG_EXIT_BIT);
+		bool has_hook = entry && t->hdr.version_major >= 3;
 		if (ctrace__uleb_get(&p, s->end, &key) < 0 ||
 		    ctrace__sleb_get(&p, s->end, &dfn) < 0 ||
 		    ctrace__sleb_get(&p, s->end, &dsite) < 0 ||
-		    (!(tag & CTRACE_TAG_EXIT_BIT) &&
-		     ctrace__uleb_get(&p, s->end, &frame) < 0))
+		    (entry && ctrace__uleb_get(&p, s->end, &frame) < 0) ||
+		    (has_hook && ctrace__sleb_get(&p, s->end, &dhook) < 0))
 			goto past;
 		if (key >= 2 * CTRACE_PAIR_HOMES) {
 			corrupt(s, rec, "bad pair home %llu",
@@ -320,6 +322,8 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 		s->new_fn = fn;
 		in = (struct stream_slot){
 			.fn = fn, .site = site, .defined = s->time, .set = true};
+		if (has_hook)
+			in.hook = (fn + (uint64_t)dhook) & t->sp_mask;
 		/* Like a DEFINE's, a NEW ENTRY's frame is offered to the
 		 * replay stage, which keeps a pair's first one. */
 		if (frame >= 2 && frame < (64u << 20)) {
@@ -328,8 +332,14 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 		}
 	}
 	unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, choice);
-	if (s->slots[slot].set) {
-		s->wide[s->home[slot]] = s->slots[slot];
+	const struct stream_slot *out = &s->slots[slot];
+	/* Format 3: a NEW ENTRY replaces the same pair as an EXIT defined
+	 * it (no hook) in place, as the recorder does. */
+	bool replaced = in.hook && out->set && !out->hook &&
+			out->fn == in.fn && out->site == in.site &&
+			low == CTRACE_TAG_NEW;
+	if (out->set && !replaced) {
+		s->wide[s->home[slot]] = *out;
 		s->wide_used = true;
 	}
 	s->slots[slot] = in;
@@ -402,6 +412,7 @@ bool stream_advance(struct stream *s)
 				s->trace->sp_mask;
 			ev->kind = EV_ENTRY;
 			ev->sp = s->sp;
+			ev->hook = sl->hook;
 		}
 		s->exit_sp = 0;
 		if (s->time + delta < s->time) {

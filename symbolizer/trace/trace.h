@@ -203,6 +203,9 @@ struct event {
 	/* ENTRY: the stack pointer, 0 if unknown; EXIT: where a STACK record
 	 * put it (another stack than the previous ENTRY's), else 0 */
 	uint64_t sp;
+	/* ENTRY: its hook's return address (format 3), telling copies of a
+	 * function inlined into itself from their host; 0 if unknown */
+	uint64_t hook;
 	uint64_t count;          /* LOST */
 	uint8_t reason;          /* LOST */
 	uint8_t kind;            /* enum event_kind */
@@ -231,11 +234,12 @@ struct stream {
 	bool has_head;
 	struct event head;
 	/* Each pair slot as its DEFINE record gave it: the function's and
-	 * the call site's addresses, the DEFINE's time, and the function's
-	 * frame at its entry hook in bytes (0 if unknown; inlined: the hooks
-	 * ran in the caller's frame). */
+	 * the call site's addresses, the entry hook's return address (a NEW
+	 * ENTRY's since format 3; else 0), the DEFINE's time, and the
+	 * function's frame at its entry hook in bytes (0 if unknown;
+	 * inlined: the hooks ran in the caller's frame). */
 	struct stream_slot {
-		uint64_t fn, site, defined;
+		uint64_t fn, site, hook, defined;
 		uint32_t frame;
 		bool inlined, set;
 	} slots[CTRACE_PAIR_SLOTS];
