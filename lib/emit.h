@@ -319,35 +319,32 @@ emit_miss(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	s->cur = d;
 }
 
-/* One event: the common case inline, everything else in emit_miss() or
- * emit_slow().  The
- * common case calls nothing, so the hooks save no registers for it (the
- * compiler saves them on the way to emit_slow only): about a fifth of an
- * event's instructions.  It stores what emit_slow() stores in that case,
- * in the same order. */
-static inline __attribute__((always_inline, unused)) void
-emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
-     uintptr_t sp, uintptr_t fp, uint64_t now, int may_scan, uint8_t *settled)
+/* The common case of an event, inline: room in the chunk, no pause, no
+ * stack switch, the pair in one of its two narrow slots.  It calls
+ * nothing, so a hook whose common case is this alone needs no saved
+ * registers (the hooks pass the other cases on in a tail call).  It
+ * stores what emit_slow() stores in that case, in the same order, and
+ * returns 0; else it stores nothing and returns EMIT_MISS (only the pair
+ * is not in a narrow slot: emit_miss() takes it) or EMIT_SLOW. */
+#define EMIT_MISS 1
+#define EMIT_SLOW 2
+static inline __attribute__((always_inline, unused)) int
+emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
+	  uintptr_t site, uintptr_t sp, uint64_t now, uint8_t *settled)
 {
 	uint8_t *p = s->cur;
 	uintptr_t last_sp = s->last_sp;
 	uint64_t delta = now - s->last;
 	if (unlikely(p >= s->limit || delta >= CTRACE_GAP_TICKS ||
 		     (exit_bit && sp - last_sp + CTRACE_STACK_NEAR >
-					  2 * CTRACE_STACK_NEAR))) {
-		emit_slow(s, exit_bit, fn, site, sp, fp, now, may_scan,
-			  settled);
-		return;
-	}
+					  2 * CTRACE_STACK_NEAR)))
+		return EMIT_SLOW;
 	unsigned home = pair_home(fn, site);
 	unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, 0);
 	if (!pair_is(&s->pair[slot], fn, site)) {
 		slot = CTRACE_PAIR_NARROW_SLOT(home, 1);
-		if (unlikely(!pair_is(&s->pair[slot], fn, site))) {
-			emit_miss(s, exit_bit, fn, site, sp, fp, now,
-				  may_scan, settled);
-			return;
-		}
+		if (unlikely(!pair_is(&s->pair[slot], fn, site)))
+			return EMIT_MISS;
 	}
 	uint8_t *d = ctrace__uleb_put(p + 1, delta);
 	if (!exit_bit) {
@@ -365,6 +362,32 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 	s->last_sp = last_sp;
 	ctrace__barrier();
 	s->cur = d;
+	return 0;
+}
+
+/* The case emit_fast() could not take: `how` is what it returned. */
+static inline __attribute__((always_inline, unused)) void
+emit_rest(int how, struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
+	  uintptr_t site, uintptr_t sp, uintptr_t fp, uint64_t now,
+	  int may_scan, uint8_t *settled)
+{
+	if (how == EMIT_MISS)
+		emit_miss(s, exit_bit, fn, site, sp, fp, now, may_scan,
+			  settled);
+	else
+		emit_slow(s, exit_bit, fn, site, sp, fp, now, may_scan,
+			  settled);
+}
+
+/* One event. */
+static inline __attribute__((always_inline, unused)) void
+emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
+     uintptr_t sp, uintptr_t fp, uint64_t now, int may_scan, uint8_t *settled)
+{
+	int how = emit_fast(s, exit_bit, fn, site, sp, now, settled);
+	if (unlikely(how != 0))
+		emit_rest(how, s, exit_bit, fn, site, sp, fp, now, may_scan,
+			  settled);
 }
 
 #endif /* CTRACE_EMIT_H */
