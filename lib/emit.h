@@ -79,13 +79,12 @@ static inline unsigned pair_victim(struct ctrace__stream *s, unsigned first,
  * tag), or a NEW record.  Writes what follows the tag byte (the tag is
  * stored by the caller, last), leaves the tag in s->miss_tag (not through
  * a pointer: the inline path would keep it in memory) and returns where
- * the time delta goes.  Inlined only into the out-of-line paths below:
- * it runs once per pair per chunk, and when the pair was pushed out of its
- * narrow slots.  A
+ * the time delta goes.  Out of line: it runs once per pair per chunk,
+ * and when the pair was pushed out of its narrow slots.  A
  * NEW ENTRY carries the function's frame size when its CFI tells; not
  * from a signal handler that interrupted the recorder (may_scan 0),
  * which must not touch the frame cache. */
-static inline __attribute__((always_inline, unused)) uint8_t *
+static __attribute__((noinline, unused)) uint8_t *
 pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	  unsigned home, uintptr_t fn, uintptr_t site, uintptr_t sp,
 	  uintptr_t fp, uint64_t now, int may_scan)
@@ -192,11 +191,11 @@ store_tags(uint8_t *first, uint8_t *p, uint8_t tag)
  * CTRACE_T_SETTLED once it is: the thread's state for its stream, the
  * signal stream's busy flag for that one (see hooks.c).  Every case: a
  * full chunk, a stack switch, a pause, a pair in neither narrow slot;
- * emit() below comes here for those. */
-static __attribute__((noinline, unused)) void
-emit_slow(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
-	  uintptr_t site, uintptr_t sp, uintptr_t fp, uint64_t now,
-	  int may_scan, uint8_t *settled)
+ * emit_fast() below sends the first three here. */
+static inline __attribute__((always_inline, unused)) void
+emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
+	       uintptr_t site, uintptr_t sp, uintptr_t fp, uint64_t now,
+	       int may_scan, uint8_t *settled)
 {
 	uint8_t *p = s->cur;
 
@@ -288,12 +287,12 @@ emit_slow(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 }
 
 /* An event whose pair is in neither narrow slot, in a chunk with room,
- * with no pause and no stack switch before it (emit() checked): what
- * emit_slow() does in that case, without checking again. */
-static __attribute__((noinline, unused)) void
-emit_miss(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
-	  uintptr_t site, uintptr_t sp, uintptr_t fp, uint64_t now,
-	  int may_scan, uint8_t *settled)
+ * with no pause and no stack switch before it (emit_fast() checked):
+ * what emit_slow_body() does in that case, without checking again. */
+static inline __attribute__((always_inline, unused)) void
+emit_miss_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
+	       uintptr_t site, uintptr_t sp, uintptr_t fp, uint64_t now,
+	       int may_scan, uint8_t *settled)
 {
 	uint8_t *p = s->cur;
 	uintptr_t last_sp = s->last_sp;
@@ -321,11 +320,11 @@ emit_miss(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 
 /* The common case of an event, inline: room in the chunk, no pause, no
  * stack switch, the pair in one of its two narrow slots.  It calls
- * nothing, so a hook whose common case is this alone needs no saved
- * registers (the hooks pass the other cases on in a tail call).  It
- * stores what emit_slow() stores in that case, in the same order, and
- * returns 0; else it stores nothing and returns EMIT_MISS (only the pair
- * is not in a narrow slot: emit_miss() takes it) or EMIT_SLOW. */
+ * nothing, so a hook whose common case is this alone keeps no register
+ * across a call (the hooks pass the other cases on in a tail call).  It
+ * stores what emit_slow_body() stores in that case, in the same order,
+ * and returns 0; else it stores nothing and returns EMIT_MISS (only the
+ * pair is not in a narrow slot: emit_miss_body() takes it) or EMIT_SLOW. */
 #define EMIT_MISS 1
 #define EMIT_SLOW 2
 static inline __attribute__((always_inline, unused)) int
@@ -365,29 +364,34 @@ emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	return 0;
 }
 
-/* The case emit_fast() could not take: `how` is what it returned. */
+/* The case emit_fast() could not take: `how` is what it returned.
+ * Inlined into the hooks' out-of-line paths, which the hooks reach by a
+ * jump: one frame below the hook's, as few bytes of the program's stack
+ * as when the whole event was one function. */
 static inline __attribute__((always_inline, unused)) void
-emit_rest(int how, struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
-	  uintptr_t site, uintptr_t sp, uintptr_t fp, uint64_t now,
-	  int may_scan, uint8_t *settled)
+emit_rest_body(int how, struct ctrace__stream *s, uint8_t exit_bit,
+	       uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp,
+	       uint64_t now, int may_scan, uint8_t *settled)
 {
 	if (how == EMIT_MISS)
-		emit_miss(s, exit_bit, fn, site, sp, fp, now, may_scan,
-			  settled);
+		emit_miss_body(s, exit_bit, fn, site, sp, fp, now, may_scan,
+			       settled);
 	else
-		emit_slow(s, exit_bit, fn, site, sp, fp, now, may_scan,
-			  settled);
+		emit_slow_body(s, exit_bit, fn, site, sp, fp, now, may_scan,
+			       settled);
 }
 
-/* One event. */
+/* One event, all inline: for the slow paths (hook_slow, the policy), whose
+ * frame the event's slow path then shares, as the hooks' out-of-line
+ * paths do. */
 static inline __attribute__((always_inline, unused)) void
 emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
      uintptr_t sp, uintptr_t fp, uint64_t now, int may_scan, uint8_t *settled)
 {
 	int how = emit_fast(s, exit_bit, fn, site, sp, now, settled);
 	if (unlikely(how != 0))
-		emit_rest(how, s, exit_bit, fn, site, sp, fp, now, may_scan,
-			  settled);
+		emit_rest_body(how, s, exit_bit, fn, site, sp, fp, now,
+			       may_scan, settled);
 }
 
 #endif /* CTRACE_EMIT_H */

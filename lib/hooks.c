@@ -217,14 +217,15 @@ record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 }
 
 /* What a hook does inside the recorder when its event is not emit_fast()'s
- * common case.  Out of line and called last, so that the hooks' common
- * case saves no registers: the compiler makes these tail calls. */
+ * common case.  Out of line and called last, so that no register is kept
+ * across a call on the hooks' common path: the compiler makes these tail
+ * calls, and the event's slow path runs in their one frame. */
 static __attribute__((noinline)) void
 enter_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp,
 	   uintptr_t fp, uint64_t now)
 {
 	struct ctrace__thread *t = &ctrace__self;
-	emit_rest(how, &t->main, 0, fn, site, sp, fp, now, 1, &t->state);
+	emit_rest_body(how, &t->main, 0, fn, site, sp, fp, now, 1, &t->state);
 	ctrace__barrier();
 	t->state = CTRACE_T_IDLE;
 }
@@ -233,8 +234,8 @@ static __attribute__((noinline)) void
 exit_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp, uint64_t now)
 {
 	struct ctrace__thread *t = &ctrace__self;
-	emit_rest(how, &t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0, now, 1,
-		  &t->state);
+	emit_rest_body(how, &t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0,
+		       now, 1, &t->state);
 	ctrace__barrier();
 	t->state = CTRACE_T_IDLE;
 }
