@@ -240,8 +240,8 @@ exit_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp, uint64_t now)
 	t->state = CTRACE_T_IDLE;
 }
 
-/* The same when the gate is not simply open (filters, control, capture)
- * or the clock is not the TSC (a call to read it). */
+/* The same when the gate asks for more than a filter (control, capture,
+ * depth) or the clock is not the TSC (a call to read it). */
 static __attribute__((noinline)) void
 record_rest(uint8_t exit_bit, uintptr_t fn, uintptr_t site, uintptr_t sp,
 	    uintptr_t fp)
@@ -250,6 +250,21 @@ record_rest(uint8_t exit_bit, uintptr_t fn, uintptr_t site, uintptr_t sp,
 	record(t, exit_bit, fn, site, sp, fp);
 	ctrace__barrier();
 	t->state = CTRACE_T_IDLE;
+}
+
+/* With filters alone, what record() decides, inline in the hooks: 1 to
+ * record the event as with no control at all, 0 to skip it (a function
+ * filtered out costs this lookup and nothing else), -1 for the rest
+ * (record_rest). */
+static inline __attribute__((always_inline)) int table_go(uint8_t gate,
+							  uintptr_t fn)
+{
+	if (gate != (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE))
+		return -1;
+	uint8_t flags = ctrace__function_flags(fn);
+	if (flags & CTRACE_F_SKIP)
+		return 0;
+	return flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL) ? -1 : 1;
 }
 
 /* __cyg_profile_func_enter is a stub in arch/<cpu>/hooks.S: it jumps here
@@ -267,7 +282,20 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 		ctrace__barrier();
 		uint8_t gate = atomic_load_explicit(&ctrace__gate,
 						    memory_order_relaxed);
-		if (unlikely(gate != CTRACE_GATE_LIVE || !ctrace__use_tsc)) {
+		if (unlikely(gate != CTRACE_GATE_LIVE)) {
+			int go = table_go(gate, (uintptr_t)fn);
+			if (go <= 0) {
+				if (go < 0)
+					record_rest(0, (uintptr_t)fn,
+						    (uintptr_t)site, sp, fp);
+				else {
+					ctrace__barrier();
+					t->state = CTRACE_T_IDLE;
+				}
+				return;
+			}
+		}
+		if (unlikely(!ctrace__use_tsc)) {
 			record_rest(0, (uintptr_t)fn, (uintptr_t)site, sp, fp);
 			return;
 		}
@@ -320,7 +348,21 @@ __cyg_profile_func_exit(void *fn, void *site)
 		ctrace__barrier();
 		uint8_t gate = atomic_load_explicit(&ctrace__gate,
 						    memory_order_relaxed);
-		if (unlikely(gate != CTRACE_GATE_LIVE || !ctrace__use_tsc)) {
+		if (unlikely(gate != CTRACE_GATE_LIVE)) {
+			int go = table_go(gate, (uintptr_t)fn);
+			if (go <= 0) {
+				if (go < 0)
+					record_rest(CTRACE_TAG_EXIT_BIT,
+						    (uintptr_t)fn,
+						    (uintptr_t)site, sp, 0);
+				else {
+					ctrace__barrier();
+					t->state = CTRACE_T_IDLE;
+				}
+				return;
+			}
+		}
+		if (unlikely(!ctrace__use_tsc)) {
 			record_rest(CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
 				    (uintptr_t)site, sp, 0);
 			return;
