@@ -78,12 +78,12 @@ static inline unsigned pair_victim(struct ctrace__stream *s, unsigned first,
 	return s->victim ^= 1;
 }
 
-/* The pair is not in its first narrow slot: its second, or its wide slot
- * (a two-byte tag), or a NEW record.  Writes what follows the tag byte
- * (the tag is stored by the caller, last), leaves the tag in s->miss_tag
- * (not through a pointer: the inline path would keep it in memory) and
- * returns where the time delta goes.  Out of line: it runs once per pair
- * per chunk, and when the pair was pushed out of its narrow slots.  A
+/* The pair is in neither of its narrow slots: its wide slot (a two-byte
+ * tag), or a NEW record.  Writes what follows the tag byte (the tag is
+ * stored by the caller, last), leaves the tag in s->miss_tag (not through
+ * a pointer: the inline path would keep it in memory) and returns where
+ * the time delta goes.  Out of line: it runs once per pair per chunk,
+ * and when the pair was pushed out of its narrow slots.  A
  * NEW ENTRY carries the function's frame size when its CFI tells; not
  * from a signal handler that interrupted the recorder (may_scan 0),
  * which must not touch the frame cache.  A NEW ENTRY carries its hook
@@ -97,16 +97,12 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	unsigned second = CTRACE_PAIR_NARROW_SLOT(home, 1);
 	/* The first slot holds the pair as an EXIT defined it, with no hook
 	 * (its call was entered before the chunk began): an ENTRY takes the
-	 * slot over, or every later ENTRY of the pair would come here. */
+	 * slot over, or every later ENTRY of the pair would come here (the
+	 * caller found the pair in neither narrow slot). */
 	const struct ctrace__pair *e = &s->pair[first];
 	int exit_defined = !exit_bit && e->pc == 0 && e->fn == fn &&
 			   e->site == site;
 	s->miss_new_fn = s->new_fn;
-	if (!exit_defined &&
-	    pair_is(&s->pair[second], exit_bit, fn, site, pc)) {
-		s->miss_tag = (uint8_t)second;
-		return p + 1;
-	}
 	unsigned choice = exit_defined ? 0 : pair_victim(s, first, second);
 	unsigned slot = choice ? second : first;
 	if (s->wide != NULL &&
@@ -213,10 +209,13 @@ store_tags(uint8_t *first, uint8_t *p, uint8_t tag)
 /* `settled`: the byte that tells a jump out of a signal handler that
  * interrupted this whether the event is stored (or counted lost), set to
  * CTRACE_T_SETTLED once it is: the thread's state for its stream, the
- * signal stream's busy flag for that one (see hooks.c). */
+ * signal stream's busy flag for that one (see hooks.c).  Every case: a
+ * full chunk, a stack switch, a pause, a pair in neither narrow slot;
+ * emit_fast() below sends the first three here. */
 static inline __attribute__((always_inline, unused)) void
-emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
-     uintptr_t sp, uintptr_t fp, uint64_t now, int may_scan, uint8_t *settled)
+emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
+	       uintptr_t site, uintptr_t sp, uintptr_t fp, uint64_t now,
+	       int may_scan, uint8_t *settled)
 {
 	uint8_t *p = s->cur;
 
@@ -251,15 +250,23 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		delta = now - s->last;
 	}
 
+	/* Both narrow slots inline: with more pairs in use than narrow
+	 * slots (a C++ test driver), a pair hits its second slot about as
+	 * often as its first, and a call out of line for each of those cost
+	 * more than the second compare. */
 	uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
 	unsigned home = pair_home(fn, site);
 	unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, 0);
 	uint8_t *q = p + 1;
-	int miss = !pair_is(&s->pair[slot], exit_bit, fn, site, pc);
-	if (unlikely(miss)) {
-		q = pair_miss(s, p, exit_bit, home, fn, site, pc, sp, fp, now,
-			      may_scan);
-		slot = s->miss_tag;
+	int miss = 0;
+	if (!pair_is(&s->pair[slot], exit_bit, fn, site, pc)) {
+		slot = CTRACE_PAIR_NARROW_SLOT(home, 1);
+		if (unlikely(!pair_is(&s->pair[slot], exit_bit, fn, site, pc))) {
+			miss = 1;
+			q = pair_miss(s, p, exit_bit, home, fn, site, pc, sp, fp,
+				      now, may_scan);
+			slot = s->miss_tag;
+		}
 	}
 
 	uint8_t *d = ctrace__uleb_put(q, delta);
@@ -298,6 +305,116 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 	 * of the stream's state (time, stack, NEW base) was updated. */
 	ctrace__barrier();
 	s->cur = d;
+}
+
+/* An event whose pair is in neither narrow slot, in a chunk with room,
+ * with no pause and no stack switch before it (emit_fast() checked):
+ * what emit_slow_body() does in that case, without checking again. */
+static inline __attribute__((always_inline, unused)) void
+emit_miss_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
+	       uintptr_t site, uintptr_t sp, uintptr_t fp, uint64_t now,
+	       int may_scan, uint8_t *settled)
+{
+	uint8_t *p = s->cur;
+	uintptr_t last_sp = s->last_sp;
+	uint64_t delta = now - s->last;
+	uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
+	uint8_t *q = pair_miss(s, p, exit_bit, pair_home(fn, site), fn, site,
+			       pc, sp, fp, now, may_scan);
+	uint8_t *d = ctrace__uleb_put(q, delta);
+	if (!exit_bit) {
+		intptr_t w = (intptr_t)(sp - last_sp) /
+			     (intptr_t)sizeof(void *);
+		last_sp = sp;
+		d = ctrace__sleb_put_word(d, w);
+	}
+	ctrace__barrier();
+	*p = (uint8_t)(exit_bit | s->miss_tag);
+	ctrace__barrier();
+	*settled = CTRACE_T_SETTLED;
+	ctrace__barrier();
+	s->last = now;
+	s->last_sp = last_sp;
+	s->new_fn = s->miss_new_fn;
+	ctrace__barrier();
+	s->cur = d;
+}
+
+/* The common case of an event, inline: room in the chunk, no pause, no
+ * stack switch, the pair in one of its two narrow slots.  It calls
+ * nothing, so a hook whose common case is this alone keeps no register
+ * across a call (the hooks pass the other cases on in a tail call).  It
+ * stores what emit_slow_body() stores in that case, in the same order,
+ * and returns 0; else it stores nothing and returns EMIT_MISS (only the
+ * pair is not in a narrow slot: emit_miss_body() takes it) or EMIT_SLOW. */
+#define EMIT_MISS 1
+#define EMIT_SLOW 2
+static inline __attribute__((always_inline, unused)) int
+emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
+	  uintptr_t site, uintptr_t sp, uint64_t now, uint8_t *settled)
+{
+	uint8_t *p = s->cur;
+	uintptr_t last_sp = s->last_sp;
+	uint64_t delta = now - s->last;
+	if (unlikely(p >= s->limit || delta >= CTRACE_GAP_TICKS ||
+		     (exit_bit && sp - last_sp + CTRACE_STACK_NEAR >
+					  2 * CTRACE_STACK_NEAR)))
+		return EMIT_SLOW;
+	uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
+	unsigned home = pair_home(fn, site);
+	unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, 0);
+	if (!pair_is(&s->pair[slot], exit_bit, fn, site, pc)) {
+		slot = CTRACE_PAIR_NARROW_SLOT(home, 1);
+		if (unlikely(!pair_is(&s->pair[slot], exit_bit, fn, site, pc)))
+			return EMIT_MISS;
+	}
+	uint8_t *d = ctrace__uleb_put(p + 1, delta);
+	if (!exit_bit) {
+		intptr_t w = (intptr_t)(sp - last_sp) /
+			     (intptr_t)sizeof(void *);
+		last_sp = sp;
+		d = ctrace__sleb_put_word(d, w);
+	}
+	ctrace__barrier();
+	*p = (uint8_t)(exit_bit | slot);
+	ctrace__barrier();
+	*settled = CTRACE_T_SETTLED;
+	ctrace__barrier();
+	s->last = now;
+	s->last_sp = last_sp;
+	ctrace__barrier();
+	s->cur = d;
+	return 0;
+}
+
+/* The case emit_fast() could not take: `how` is what it returned.
+ * Inlined into the hooks' out-of-line paths, which the hooks reach by a
+ * jump: one frame below the hook's, as few bytes of the program's stack
+ * as when the whole event was one function. */
+static inline __attribute__((always_inline, unused)) void
+emit_rest_body(int how, struct ctrace__stream *s, uint8_t exit_bit,
+	       uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp,
+	       uint64_t now, int may_scan, uint8_t *settled)
+{
+	if (how == EMIT_MISS)
+		emit_miss_body(s, exit_bit, fn, site, sp, fp, now, may_scan,
+			       settled);
+	else
+		emit_slow_body(s, exit_bit, fn, site, sp, fp, now, may_scan,
+			       settled);
+}
+
+/* One event, all inline: for the slow paths (hook_slow, the policy), whose
+ * frame the event's slow path then shares, as the hooks' out-of-line
+ * paths do. */
+static inline __attribute__((always_inline, unused)) void
+emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
+     uintptr_t sp, uintptr_t fp, uint64_t now, int may_scan, uint8_t *settled)
+{
+	int how = emit_fast(s, exit_bit, fn, site, sp, now, settled);
+	if (unlikely(how != 0))
+		emit_rest_body(how, s, exit_bit, fn, site, sp, fp, now,
+			       may_scan, settled);
 }
 
 #endif /* CTRACE_EMIT_H */

@@ -216,6 +216,57 @@ record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	policy(t, exit_bit, fn, site, sp, fp);
 }
 
+/* What a hook does inside the recorder when its event is not emit_fast()'s
+ * common case.  Out of line and called last, so that no register is kept
+ * across a call on the hooks' common path: the compiler makes these tail
+ * calls, and the event's slow path runs in their one frame. */
+static __attribute__((noinline)) void
+enter_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp,
+	   uintptr_t fp, uint64_t now)
+{
+	struct ctrace__thread *t = &ctrace__self;
+	emit_rest_body(how, &t->main, 0, fn, site, sp, fp, now, 1, &t->state);
+	ctrace__barrier();
+	t->state = CTRACE_T_IDLE;
+}
+
+static __attribute__((noinline)) void
+exit_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp, uint64_t now)
+{
+	struct ctrace__thread *t = &ctrace__self;
+	emit_rest_body(how, &t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0,
+		       now, 1, &t->state);
+	ctrace__barrier();
+	t->state = CTRACE_T_IDLE;
+}
+
+/* The same when the gate asks for more than a filter (control, capture,
+ * depth) or the clock is not the TSC (a call to read it). */
+static __attribute__((noinline)) void
+record_rest(uint8_t exit_bit, uintptr_t fn, uintptr_t site, uintptr_t sp,
+	    uintptr_t fp)
+{
+	struct ctrace__thread *t = &ctrace__self;
+	record(t, exit_bit, fn, site, sp, fp);
+	ctrace__barrier();
+	t->state = CTRACE_T_IDLE;
+}
+
+/* With filters alone, what record() decides, inline in the hooks: 1 to
+ * record the event as with no control at all, 0 to skip it (a function
+ * filtered out costs this lookup and nothing else), -1 for the rest
+ * (record_rest). */
+static inline __attribute__((always_inline)) int table_go(uint8_t gate,
+							  uintptr_t fn)
+{
+	if (gate != (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE))
+		return -1;
+	uint8_t flags = ctrace__function_flags(fn);
+	if (flags & CTRACE_F_SKIP)
+		return 0;
+	return flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL) ? -1 : 1;
+}
+
 /* __cyg_profile_func_enter is a stub in arch/<cpu>/hooks.S: it jumps here
  * (same frame, so CTRACE_CALLER_SP holds) with the function's frame
  * pointer register as `fp`, unless arguments or return values are
@@ -229,7 +280,33 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
-		record(t, 0, (uintptr_t)fn, (uintptr_t)site, sp, fp);
+		uint8_t gate = atomic_load_explicit(&ctrace__gate,
+						    memory_order_relaxed);
+		if (unlikely(gate != CTRACE_GATE_LIVE)) {
+			int go = table_go(gate, (uintptr_t)fn);
+			if (go <= 0) {
+				if (go < 0)
+					record_rest(0, (uintptr_t)fn,
+						    (uintptr_t)site, sp, fp);
+				else {
+					ctrace__barrier();
+					t->state = CTRACE_T_IDLE;
+				}
+				return;
+			}
+		}
+		if (unlikely(!ctrace__use_tsc)) {
+			record_rest(0, (uintptr_t)fn, (uintptr_t)site, sp, fp);
+			return;
+		}
+		uint64_t now = ctrace__rdtsc();
+		int how = emit_fast(&t->main, 0, (uintptr_t)fn,
+				    (uintptr_t)site, sp, now, &t->state);
+		if (unlikely(how != 0)) {
+			enter_rest(how, (uintptr_t)fn, (uintptr_t)site, sp, fp,
+				   now);
+			return;
+		}
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		return;
@@ -269,8 +346,36 @@ __cyg_profile_func_exit(void *fn, void *site)
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
-		record(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn, (uintptr_t)site,
-		       sp, 0);
+		uint8_t gate = atomic_load_explicit(&ctrace__gate,
+						    memory_order_relaxed);
+		if (unlikely(gate != CTRACE_GATE_LIVE)) {
+			int go = table_go(gate, (uintptr_t)fn);
+			if (go <= 0) {
+				if (go < 0)
+					record_rest(CTRACE_TAG_EXIT_BIT,
+						    (uintptr_t)fn,
+						    (uintptr_t)site, sp, 0);
+				else {
+					ctrace__barrier();
+					t->state = CTRACE_T_IDLE;
+				}
+				return;
+			}
+		}
+		if (unlikely(!ctrace__use_tsc)) {
+			record_rest(CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
+				    (uintptr_t)site, sp, 0);
+			return;
+		}
+		uint64_t now = ctrace__rdtsc();
+		int how = emit_fast(&t->main, CTRACE_TAG_EXIT_BIT,
+				    (uintptr_t)fn, (uintptr_t)site, sp, now,
+				    &t->state);
+		if (unlikely(how != 0)) {
+			exit_rest(how, (uintptr_t)fn, (uintptr_t)site, sp,
+				  now);
+			return;
+		}
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		return;
