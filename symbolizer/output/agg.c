@@ -146,7 +146,7 @@ uint32_t agg_name_id(const struct pair *p)
 	struct func *f = p->func;
 
 	if (!f->name_id)
-		f->name_id = intern(f->info.name, f->name_len);
+		f->name_id = intern(f->name, f->name_len);
 	return f->name_id;
 }
 
