@@ -32,6 +32,7 @@ void callstats_free(struct callstats *cs)
 	free(cs->edges);
 	free(cs->running);
 	memset(cs, 0, sizeof *cs);
+	agg_names_free();
 }
 
 static size_t row_hash(uint32_t thread, uint32_t name)

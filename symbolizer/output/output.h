@@ -50,7 +50,7 @@ void json_header_put_process(struct outbuf *out, const struct trace *t,
  * length of the trace.
  *
  *   names      function names interned across traces: equal names, equal
- *              ids, even after the trace that named them is closed
+ *              ids, as long as the output lives
  *   u64map     open addressing from a nonzero 64-bit key to a 32-bit value
  *   agg_thread a thread's stack of open calls with the time of their
  *              callees, so that self time = duration - callees' time
@@ -66,6 +66,10 @@ const char *agg_name(uint32_t id);
 size_t agg_name_len(uint32_t id);
 /* Ids handed out so far, plus one: valid ids are 1 .. agg_names_end()-1. */
 uint32_t agg_names_end(void);
+/* Forgets every name: a name is its first function's text, which lives
+ * only as long as the function's trace (callstats_free and paths_free
+ * call it). */
+void agg_names_free(void);
 
 /* ---------------------------------------------------------------------------
  * Integer map
