@@ -62,7 +62,9 @@ uint32_t *agg_map_get(struct u64map *m, uint64_t key, uint32_t fresh,
 		if (!m->keys[i])
 			break;
 	}
-	if (2 * (m->n + 1) > m->mask + 1) { /* at most half full */
+	/* at most three quarters full: the keys are in the slots, so a
+	 * probe costs no other memory access */
+	if (4 * (m->n + 1) > 3 * (m->mask + 1)) {
 		u64map_grow(m);
 		for (i = u64map_slot(m, key); m->keys[i]; i = (i + 1) & m->mask)
 			;
