@@ -50,12 +50,13 @@ static size_t row_hash(uint32_t name)
 	return (size_t)(h >> 29);
 }
 
-/* Makes room for one more row in t, at most three quarters full. */
+/* Makes room for one more row in t, at most five eighths full (as the
+ * id tables, pool.h). */
 static void row_table_reserve(struct row_table *t, const struct stat_row *rows)
 {
 	struct row_table big;
 
-	if (t->slots && 4 * (t->n + 1) <= 3 * (t->mask + 1))
+	if (t->slots && 8 * (t->n + 1) <= 5 * (t->mask + 1))
 		return;
 	big.mask = t->slots ? 2 * t->mask + 1 : 63;
 	big.n = t->n;

@@ -2,8 +2,8 @@
  *
  * Each distinct function and file name is stored once for the life of the
  * resolver, so results hand out plain pointers, equal for equal names.
- * The map is open addressing over 32-bit ids, kept at most three quarters full
- * (pool.h).
+ * The map is open addressing over 32-bit ids, kept at most five eighths
+ * full (pool.h).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -27,8 +27,8 @@ uint64_t strmap_hash(const char *s)
 	return h;
 }
 
-/* An entry is the key's text in the arena (8 bytes in the pool, 5.3 to 8
- * of table, no allocator header), preceded by one byte that says whether
+/* An entry is the key's text in the arena (8 bytes in the pool, a slot of
+ * the table, no allocator header), preceded by one byte that says whether
  * the value follows the key's NUL (1) or is the key itself (0): most names
  * map to themselves, and then the entry holds one string. */
 static const char *entry_value(const char *key)
