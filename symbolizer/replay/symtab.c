@@ -39,7 +39,7 @@ struct symtab {
 };
 
 /* What a pair needs only sometimes (see struct pair), by id in
- * symtab.extras: 32 bytes. */
+ * symtab.extras: 40 bytes. */
 struct pair_extra {
 	const struct resolve_info *site_info; /* lazy: see symtab_pair_site */
 	/* " /" "* file.c:42 *" "/", lazy; no_srcline if unknown */
