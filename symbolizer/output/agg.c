@@ -62,7 +62,9 @@ uint32_t *agg_map_get(struct u64map *m, uint64_t key, uint32_t fresh,
 		if (!m->keys[i])
 			break;
 	}
-	if (2 * (m->n + 1) > m->mask + 1) { /* at most half full */
+	/* at most three quarters full: the keys are in the slots, so a
+	 * probe costs no other memory access */
+	if (4 * (m->n + 1) > 3 * (m->mask + 1)) {
 		u64map_grow(m);
 		for (i = u64map_slot(m, key); m->keys[i]; i = (i + 1) & m->mask)
 			;
@@ -78,17 +80,14 @@ uint32_t *agg_map_get(struct u64map *m, uint64_t key, uint32_t fresh,
  * Names
  * ------------------------------------------------------------------------ */
 
-/* 16 bytes per name, the text in an arena, 8 to 16 bytes of table */
-struct name {
-	const char *text;
-	size_t len;
-};
-
+/* A name is known by the first function that had it: 8 bytes per name
+ * and a slot of the table, the text being the resolver's.  Functions and
+ * their resolvers outlive the output (main.c detaches the traces after
+ * output_finish), so the text is never copied. */
 static struct {
-	struct name *all; /* by id; [0] unused */
+	const struct func **all; /* by id; [0] unused */
 	size_t n, cap;
 	struct id_table ids;
-	struct str_arena text;
 } names;
 
 static uint64_t name_hash(const char *s, size_t n)
@@ -103,16 +102,15 @@ static uint64_t name_hash(const char *s, size_t n)
 /* The hash of name id + 1: the table holds ids from 1, as id + 1 - 1. */
 static size_t name_id_hash(const void *ctx, uint32_t id)
 {
-	const struct name *x = &names.all[id + 1];
+	const struct func *x = names.all[id + 1];
 
 	(void)ctx;
-	return (size_t)name_hash(x->text, x->len);
+	return (size_t)name_hash(x->name, x->name_len);
 }
 
-static uint32_t intern(const char *s, size_t n)
+static uint32_t intern(const struct func *f)
 {
-	uint64_t h = name_hash(s, n);
-	const char *text;
+	uint64_t h = name_hash(f->name, f->name_len);
 	size_t i;
 
 	if (!names.n)
@@ -122,8 +120,9 @@ static uint32_t intern(const char *s, size_t n)
 	for (i = h & names.ids.mask; names.ids.slots[i];
 	     i = (i + 1) & names.ids.mask) {
 		uint32_t id = names.ids.slots[i]; /* table id + 1 */
-		const struct name *x = &names.all[id];
-		if (x->len == n && !memcmp(x->text, s, n))
+		const struct func *x = names.all[id];
+		if (x->name_len == f->name_len &&
+		    !memcmp(x->name, f->name, f->name_len))
 			return id;
 	}
 	if (names.n >= names.cap) {
@@ -131,12 +130,7 @@ static uint32_t intern(const char *s, size_t n)
 		names.all = must_realloc(names.all, names.cap,
 					 sizeof *names.all);
 	}
-	text = pool_arena_copy(&names.text, s, n);
-	if (!text) {
-		warn_msg(0, "out of memory");
-		exit(1);
-	}
-	names.all[names.n] = (struct name){text, n};
+	names.all[names.n] = f;
 	names.ids.slots[i] = (uint32_t)names.n;
 	return (uint32_t)names.n++;
 }
@@ -146,18 +140,25 @@ uint32_t agg_name_id(const struct pair *p)
 	struct func *f = p->func;
 
 	if (!f->name_id)
-		f->name_id = intern(f->info.name, f->name_len);
+		f->name_id = intern(f);
 	return f->name_id;
 }
 
 const char *agg_name(uint32_t id)
 {
-	return id && id < names.n ? names.all[id].text : "?";
+	return id && id < names.n ? names.all[id]->name : "?";
 }
 
 size_t agg_name_len(uint32_t id)
 {
-	return id && id < names.n ? names.all[id].len : 1;
+	return id && id < names.n ? names.all[id]->name_len : 1;
+}
+
+void agg_names_free(void)
+{
+	free(names.all);
+	pool_ids_free(&names.ids);
+	memset(&names, 0, sizeof names);
 }
 
 uint32_t agg_names_end(void)

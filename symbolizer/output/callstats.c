@@ -20,10 +20,19 @@ void callstats_init(struct callstats *cs, bool with_edges)
 	}
 }
 
+static void free_row_tables(struct callstats *cs)
+{
+	for (size_t i = 0; i < cs->n_row_ids; i++)
+		free(cs->row_ids[i].slots);
+	free(cs->row_ids);
+	cs->row_ids = NULL;
+	cs->n_row_ids = 0;
+}
+
 void callstats_free(struct callstats *cs)
 {
 	agg_threads_free(&cs->threads);
-	pool_ids_free(&cs->row_ids);
+	free_row_tables(cs);
 	free(cs->rows);
 	if (cs->with_edges) {
 		agg_map_free(&cs->edge_index);
@@ -32,31 +41,63 @@ void callstats_free(struct callstats *cs)
 	free(cs->edges);
 	free(cs->running);
 	memset(cs, 0, sizeof *cs);
+	agg_names_free();
 }
 
-static size_t row_hash(uint32_t thread, uint32_t name)
+static size_t row_hash(uint32_t name)
 {
-	uint64_t h = ((uint64_t)thread << 32 | name) * 0x9e3779b97f4a7c15u;
+	uint64_t h = name * 0x9e3779b97f4a7c15u;
 	return (size_t)(h >> 29);
 }
 
-static size_t row_id_hash(const void *cs, uint32_t id)
+/* Makes room for one more row in t, at most five eighths full (as the
+ * id tables, pool.h). */
+static void row_table_reserve(struct row_table *t, const struct stat_row *rows)
 {
-	const struct stat_row *r = &((const struct callstats *)cs)->rows[id];
-	return row_hash(r->thread, r->name);
+	struct row_table big;
+
+	if (t->slots && 8 * (t->n + 1) <= 5 * (t->mask + 1))
+		return;
+	big.mask = t->slots ? 2 * t->mask + 1 : 63;
+	big.n = t->n;
+	big.slots = must_calloc(big.mask + 1, sizeof *big.slots);
+	for (size_t i = 0; t->slots && i <= t->mask; i++) {
+		size_t j;
+		if (!t->slots[i])
+			continue;
+		for (j = row_hash(rows[t->slots[i] - 1].name) & big.mask;
+		     big.slots[j]; j = (j + 1) & big.mask)
+			;
+		big.slots[j] = t->slots[i];
+	}
+	free(t->slots);
+	*t = big;
 }
 
 static struct stat_row *row_of(struct callstats *cs,
 			       const struct agg_thread *at, uint32_t name)
 {
+	struct row_table *t;
 	size_t i;
 
-	must_reserve(&cs->row_ids, cs->n_rows, row_id_hash, cs);
-	for (i = row_hash(at->index, name) & cs->row_ids.mask;
-	     cs->row_ids.slots[i]; i = (i + 1) & cs->row_ids.mask) {
-		struct stat_row *r = &cs->rows[cs->row_ids.slots[i] - 1];
-		if (r->thread == at->index && r->name == name)
+	if (at->index >= cs->n_row_ids) {
+		size_t n = (size_t)at->index + 1;
+		cs->row_ids = must_realloc(cs->row_ids, n, sizeof *cs->row_ids);
+		memset(cs->row_ids + cs->n_row_ids, 0,
+		       (n - cs->n_row_ids) * sizeof *cs->row_ids);
+		cs->n_row_ids = n;
+	}
+	t = &cs->row_ids[at->index];
+	row_table_reserve(t, cs->rows);
+	for (i = row_hash(name) & t->mask; t->slots[i];
+	     i = (i + 1) & t->mask) {
+		struct stat_row *r = &cs->rows[t->slots[i] - 1];
+		if (r->name == name)
 			return r;
+	}
+	if (cs->n_rows >= UINT32_MAX - 1) {
+		warn_msg(0, "out of memory (2^32 report rows)");
+		exit(1);
 	}
 	if (cs->n_rows == cs->cap_rows) {
 		cs->cap_rows = cs->cap_rows ? 2 * cs->cap_rows : 256;
@@ -65,11 +106,26 @@ static struct stat_row *row_of(struct callstats *cs,
 	}
 	cs->rows[cs->n_rows++] = (struct stat_row){
 		.name = name,
-		.thread = at->index,
 		.min = UINT64_MAX,
 	};
-	cs->row_ids.slots[i] = (uint32_t)cs->n_rows;
+	t->slots[i] = (uint32_t)cs->n_rows;
+	t->n++;
 	return &cs->rows[cs->n_rows - 1];
+}
+
+uint32_t *callstats_thread_rows(const struct callstats *cs, uint32_t thread,
+				size_t *n)
+{
+	const struct row_table *t =
+		thread < cs->n_row_ids ? &cs->row_ids[thread] : NULL;
+	uint32_t *ids = must_calloc(t && t->n ? t->n : 1, sizeof *ids);
+	size_t k = 0;
+
+	for (size_t i = 0; t && t->slots && i <= t->mask; i++)
+		if (t->slots[i])
+			ids[k++] = t->slots[i] - 1;
+	*n = k;
+	return ids;
 }
 
 static uint32_t edge_of(struct callstats *cs, uint32_t caller, uint32_t callee)
@@ -237,8 +293,8 @@ struct stat_row *callstats_by_name(struct callstats *cs, size_t *n)
 			o->max = r.max;
 	}
 	free(slot);
-	/* the index is of the rows per thread, gone */
-	pool_ids_free(&cs->row_ids);
+	/* the tables are of the rows per thread, gone */
+	free_row_tables(cs);
 	cs->n_rows = k;
 	*n = k;
 	return cs->rows;

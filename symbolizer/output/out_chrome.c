@@ -75,7 +75,7 @@ static void event_start(struct output *o, const char *ph, uint32_t pid,
 static void put_name(struct outbuf *out, const struct pair *p)
 {
 	outbuf_str(out, ", \"name\": ");
-	put_json_str(out, p->func->info.name, p->func->name_len);
+	put_json_str(out, p->func->name, p->func->name_len);
 }
 
 /* `, "args": {...}` from the arguments and the return value, if any. */

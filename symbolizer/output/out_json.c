@@ -74,15 +74,15 @@ static void put_call(struct outbuf *out, const char *sep, struct thread *th,
 		     const struct pair *p, uint64_t start,
 		     const uint64_t *duration, size_t depth)
 {
-	const struct resolve_info *fi = &p->func->info;
 	const struct resolve_info *si = symtab_pair_site(th->trace->symtab, p);
+	const char *module = symtab_pair_module(th->trace->symtab, p);
 
 	outbuf_str(out, sep);
 	outbuf_str(out, "{\"function\": ");
-	put_json_string(out, fi->name);
+	put_json_string(out, p->func->name);
 	outbuf_str(out, ", \"library\": ");
-	if (fi->module)
-		put_json_string(out, fi->module);
+	if (module)
+		put_json_string(out, module);
 	else
 		outbuf_str(out, "null");
 	outbuf_str(out, ", \"address\": \"");

@@ -40,8 +40,6 @@ static int row_cmp(const void *a, const void *b)
 	const struct stat_row *x = a, *y = b;
 	uint64_t kx = 0, ky = 0;
 
-	if (x->thread != y->thread)
-		return x->thread < y->thread ? -1 : 1;
 	switch (sort_key) {
 	case SORT_TOTAL:
 		kx = x->total, ky = y->total;
@@ -66,6 +64,25 @@ static int row_cmp(const void *a, const void *b)
 	return strcmp(agg_name(x->name), agg_name(y->name));
 }
 
+/* The rows are sorted by index: 4 bytes each and as many for qsort's own
+ * buffer, where sorting the 64-byte rows took 16 (glibc sorts large
+ * elements through pointers). */
+static const struct stat_row *sort_rows;
+
+static int index_cmp(const void *a, const void *b)
+{
+	return row_cmp(&sort_rows[*(const uint32_t *)a],
+		       &sort_rows[*(const uint32_t *)b]);
+}
+
+static void sort_by_index(const struct stat_row *rows, uint32_t *order,
+			  size_t n)
+{
+	sort_rows = rows;
+	if (n)
+		qsort(order, n, sizeof *order, index_cmp);
+}
+
 static void put_time(struct outbuf *out, uint64_t ns, bool known)
 {
 	char *p = outbuf_reserve(out, 16);
@@ -88,14 +105,14 @@ static void put_count(struct outbuf *out, uint64_t v)
 }
 
 static void put_table(struct outbuf *out, const struct stat_row *rows,
-		      size_t n)
+		      const uint32_t *order, size_t n)
 {
 	outbuf_str(out, "  Total time   Self time       Calls     Average"
 			"         Min         Max  Function\n"
 			"  ==========  ==========  ==========  =========="
 			"  ==========  ==========  ========\n");
 	for (size_t i = 0; i < n; i++) {
-		const struct stat_row *r = &rows[i];
+		const struct stat_row *r = &rows[order[i]];
 		bool known = r->returned != 0;
 		outbuf_spaces(out, 2);
 		put_time(out, r->total, known);
@@ -167,25 +184,30 @@ static void report_finish(struct output *o)
 
 	sort_key = o->opts->sort;
 	if (o->opts->per_thread) {
-		if (cs->n_rows) /* rows is NULL when nothing was called */
-			qsort(cs->rows, cs->n_rows, sizeof *cs->rows, row_cmp);
-		for (size_t i = 0, j; i < cs->n_rows; i = j) {
-			for (j = i; j < cs->n_rows &&
-				    cs->rows[j].thread == cs->rows[i].thread;)
-				j++;
-			if (i)
-				outbuf_putc(o->out, '\n');
-			put_thread_title(o->out,
-					 cs->threads.all[cs->rows[i].thread],
-					 o->n_traces > 1);
-			put_table(o->out, cs->rows + i, j - i);
+		bool first = true;
+		for (uint32_t t = 0; t < cs->threads.n; t++) {
+			size_t n;
+			uint32_t *order = callstats_thread_rows(cs, t, &n);
+			if (n) {
+				sort_by_index(cs->rows, order, n);
+				if (!first)
+					outbuf_putc(o->out, '\n');
+				first = false;
+				put_thread_title(o->out, cs->threads.all[t],
+						 o->n_traces > 1);
+				put_table(o->out, cs->rows, order, n);
+			}
+			free(order);
 		}
 	} else {
 		size_t n;
 		struct stat_row *rows = callstats_by_name(cs, &n);
-		if (n)
-			qsort(rows, n, sizeof *rows, row_cmp);
-		put_table(o->out, rows, n);
+		uint32_t *order = must_calloc(n ? n : 1, sizeof *order);
+		for (size_t i = 0; i < n; i++)
+			order[i] = (uint32_t)i;
+		sort_by_index(rows, order, n);
+		put_table(o->out, rows, order, n);
+		free(order);
 	}
 	outbuf_flush(o->out);
 	callstats_free(cs);

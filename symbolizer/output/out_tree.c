@@ -52,9 +52,9 @@ static inline void put_name(struct output *o, const struct pair *p)
 	const struct func *f = p->func;
 
 	if (f->plain_name)
-		outbuf_write(o->out, f->info.name, f->name_len);
+		outbuf_write(o->out, f->name, f->name_len);
 	else
-		outbuf_escaped(o->out, f->info.name, f->name_len, ESCAPE_TEXT);
+		outbuf_escaped(o->out, f->name, f->name_len, ESCAPE_TEXT);
 }
 
 static void put_srcline(struct output *o, const struct thread *th,

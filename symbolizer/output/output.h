@@ -50,7 +50,7 @@ void json_header_put_process(struct outbuf *out, const struct trace *t,
  * length of the trace.
  *
  *   names      function names interned across traces: equal names, equal
- *              ids, even after the trace that named them is closed
+ *              ids, as long as the output lives
  *   u64map     open addressing from a nonzero 64-bit key to a 32-bit value
  *   agg_thread a thread's stack of open calls with the time of their
  *              callees, so that self time = duration - callees' time
@@ -66,6 +66,10 @@ const char *agg_name(uint32_t id);
 size_t agg_name_len(uint32_t id);
 /* Ids handed out so far, plus one: valid ids are 1 .. agg_names_end()-1. */
 uint32_t agg_names_end(void);
+/* Forgets every name: a name is its first function's text, which lives
+ * only as long as the function's trace (callstats_free and paths_free
+ * call it). */
+void agg_names_free(void);
 
 /* ---------------------------------------------------------------------------
  * Integer map
@@ -161,8 +165,8 @@ static inline struct agg_frame *agg_parent(struct agg_thread *at,
  * the time of the outermost calls only, so that it never exceeds the time
  * the thread ran. */
 struct stat_row {
-	uint32_t name, thread; /* name id, agg_thread index */
-	uint32_t active;       /* calls running now */
+	uint32_t name;   /* name id; the thread is the table holding the row */
+	uint32_t active; /* calls running now */
 	uint64_t calls;
 	uint64_t total, self, sum; /* ns; sum: of every call's duration */
 	uint64_t min, max;         /* ns, of the returned calls */
@@ -179,9 +183,18 @@ struct stat_edge {
 	uint64_t calls, total;   /* total: of the outermost calls, in ns */
 };
 
+/* One thread's rows by name: open addressing over row indexes + 1. */
+struct row_table {
+	uint32_t *slots;
+	size_t mask, n;
+};
+
 struct callstats {
 	struct agg_threads threads;
-	struct id_table row_ids; /* rows by (thread, name) */
+	/* rows in the order they were made, indexed by thread (its
+	 * agg_thread index) and name: 64 bytes and a slot per row */
+	struct row_table *row_ids;
+	size_t n_row_ids;
 	struct stat_row *rows;
 	size_t n_rows, cap_rows;
 	bool with_edges;
@@ -208,6 +221,10 @@ void callstats_close(struct callstats *cs, struct thread *th,
  * their first rows, in cs->rows (returned; cs owns it) -- no second copy
  * of a table that has a row per distinct function. */
 struct stat_row *callstats_by_name(struct callstats *cs, size_t *n);
+/* The indexes in cs->rows of one thread's rows (by agg_thread index), in
+ * no particular order, in a new array; *n their number. */
+uint32_t *callstats_thread_rows(const struct callstats *cs, uint32_t thread,
+				size_t *n);
 
 /* ---------------------------------------------------------------------------
  * Call paths (paths.c): folded stacks and flame graphs

@@ -27,6 +27,7 @@ void paths_free(struct paths *ps)
 	agg_map_free(&ps->index);
 	free(ps->nodes);
 	memset(ps, 0, sizeof *ps);
+	agg_names_free();
 }
 
 static uint32_t node_of(struct paths *ps, uint32_t parent, uint32_t name)

@@ -257,7 +257,7 @@ static unsigned verdict(const struct filters *f, const struct pair *pr)
 	v = V_KNOWN;
 	for (size_t i = 0; i < f->n_pats; i++) {
 		const struct pattern *p = &f->pats[i];
-		const char *name = fn->info.name;
+		const char *name = fn->name;
 		bool hit = f->regex ? regexec(&p->re, name, 0, NULL, 0) == 0
 				    : fnmatch(p->text, name, 0) == 0;
 		if (hit)

@@ -75,13 +75,13 @@ struct options {
  * ------------------------------------------------------------------------ */
 
 /* A function address in one module epoch: its name and what the outputs
- * cache about it.  88 bytes: the resolver's answer is kept here and not in
- * the resolver's cache too (resolve_function_uncached); its strings are
- * the resolver's. */
+ * cache about it.  32 bytes: the name is the resolver's (interned, kept
+ * nowhere else: resolve_function_name); the rest of the resolver's answer
+ * (module, source lines) no output of a function needs. */
 struct func {
 	uint64_t addr;
-	struct resolve_info info;
-	size_t name_len;
+	const char *name;
+	uint32_t name_len;
 	/* Module events before its time: its names hold for an event of
 	 * the same epoch (symtab_pair_holds). */
 	uint32_t epoch;
@@ -91,24 +91,23 @@ struct func {
 	uint8_t filter_verdict; /* filter.c's, cached; 0 until asked */
 };
 
-struct pair_extra;
-
 /* What a DEFINE record names.  Interned: one per distinct (function, call
  * site, module epoch), so events carry a pointer and names are looked up
- * once per pair.  48 bytes: what only some pairs need (the call site's
- * lookup, the --srcline text, an inlined copy's variants) is in `extra`,
- * allocated when first needed (symtab.c); the module epoch is func's. */
+ * once per pair.  32 bytes: what only some pairs need (the call site's
+ * lookup, the --srcline text, an inlined copy's variants) is in an extra
+ * record, made when first needed (symtab.c); the module epoch is func's,
+ * and so is the time at which the pair's modules were loaded
+ * (symtab_pair_time). */
 struct pair {
 	uint64_t fn;
 	uint64_t site;
-	uint64_t ticks;  /* when first seen: for the call site's lookup */
 	struct func *func;
-	struct pair_extra *extra; /* NULL until needed */
 	/* The function's frame at its entry hook (CFA minus the ENTRY's
 	 * stack pointer) in bytes, from a DEFINE; 0 if unknown.  inlined:
 	 * the hooks ran in the caller's code and frame. */
 	uint32_t frame;
-	bool inlined;
+	uint32_t inlined : 1;
+	uint32_t extra : 31; /* symtab.c's extra record + 1; 0: none yet */
 };
 
 struct symtab;
@@ -154,12 +153,19 @@ struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
 const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
 				       const struct pair *p, uint64_t host_fn);
 
+/* A time at which p's modules were loaded, for the lookups of its call
+ * site and values: the start of its module epoch (the same modules are
+ * loaded throughout an epoch). */
+uint64_t symtab_pair_time(const struct symtab *st, const struct pair *p);
+
 /* Whether p's names hold for an event at `ticks`: no module came or went
  * between p's time and then. */
 bool symtab_pair_holds(const struct symtab *st, const struct pair *p,
 		       uint64_t ticks);
 const struct resolve_info *symtab_pair_site(struct symtab *st,
 					    const struct pair *p);
+/* The path of the module of p's function, NULL if none (cached). */
+const char *symtab_pair_module(struct symtab *st, const struct pair *p);
 /* The --srcline suffix of a pair (cached). */
 const char *symtab_pair_srcline(struct symtab *st, const struct pair *p,
 				size_t *len);

@@ -11,10 +11,10 @@
  * time of every event that uses it (symtab_pair_holds), so a name always
  * comes from the modules of the event's own time.
  *
- * Memory per distinct address: a pair of 48 bytes, a func of 88 that holds
- * the resolver's answer (kept nowhere else), and 8 to 16 bytes of each id
- * table; the rest of a pair is allocated only for the pairs that need it
- * (struct pair_extra).
+ * Memory per distinct address: a pair of 32 bytes, a func of 32 that points
+ * to the resolver's interned name (kept nowhere else), and a slot of each
+ * id table; the rest of a pair is made only for the pairs that need it
+ * (struct pair_extra, in a pool: no allocation per pair).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,32 +31,39 @@ struct symtab {
 	size_t n_module_ticks, cap_module_ticks;
 	bool sorted;
 
-	struct pool funcs, pairs;
+	struct pool funcs, pairs, extras;
 	struct id_table func_ids, pair_ids;
+	/* the inlined copies' pairs (struct variant), to free */
+	struct variant **variants;
+	size_t n_variants, cap_variants;
 };
 
-/* What a pair needs only sometimes (see struct pair): 32 bytes. */
+/* What a pair needs only sometimes (see struct pair), by id in
+ * symtab.extras: 40 bytes. */
 struct pair_extra {
 	const struct resolve_info *site_info; /* lazy: see symtab_pair_site */
 	/* " /" "* file.c:42 *" "/", lazy; no_srcline if unknown */
 	const char *srcline;
 	size_t srcline_len;
+	/* the function's module path, lazy; no_module if none */
+	const char *module;
 	/* The inlined copies of this pair, one per host function, linked
 	 * through their own extra (symtab_inlined_pair). */
 	struct pair *variants;
 };
 
 /* An inlined copy's pair as called from one host function: its call site
- * is the inlined call's, in inline_site.  One allocation. */
+ * is the inlined call's, in inline_site.  One allocation; its extra is in
+ * the pool. */
 struct variant {
 	struct pair pair; /* first: a variant's pair is the variant */
-	struct pair_extra extra;
 	uint64_t host_fn;
 	struct resolve_info inline_site;
 };
 
-/* The --srcline text of a call site whose file is unknown. */
-static const char no_srcline[] = "";
+/* The --srcline text of a call site whose file is unknown, and the module
+ * of a function that none covers. */
+static const char no_srcline[] = "", no_module[] = "";
 
 struct symtab *symtab_new(struct resolver *r, bool full_names)
 {
@@ -66,38 +73,25 @@ struct symtab *symtab_new(struct resolver *r, bool full_names)
 	st->full_names = full_names;
 	pool_init(&st->funcs, sizeof(struct func));
 	pool_init(&st->pairs, sizeof(struct pair));
+	pool_init(&st->extras, sizeof(struct pair_extra));
 	return st;
-}
-
-static void srcline_free(struct pair_extra *x)
-{
-	if (x && x->srcline != no_srcline)
-		free((char *)x->srcline);
-}
-
-static void pair_free_extra(struct pair *p)
-{
-	struct pair_extra *x = p->extra;
-
-	if (!x)
-		return;
-	for (struct pair *v = x->variants, *vn; v; v = vn) {
-		struct variant *var = (struct variant *)v;
-		vn = var->extra.variants;
-		free((char *)var->inline_site.src.file);
-		srcline_free(&var->extra);
-		free(var);
-	}
-	srcline_free(x);
-	free(x);
 }
 
 void symtab_free(struct symtab *st)
 {
-	for (size_t i = 0; i < st->pairs.n; i++)
-		pair_free_extra(pool_at(&st->pairs, (uint32_t)i));
+	for (size_t i = 0; i < st->extras.n; i++) {
+		struct pair_extra *x = pool_at(&st->extras, (uint32_t)i);
+		if (x->srcline != no_srcline)
+			free((char *)x->srcline);
+	}
+	for (size_t i = 0; i < st->n_variants; i++) {
+		free((char *)st->variants[i]->inline_site.src.file);
+		free(st->variants[i]);
+	}
+	free(st->variants);
 	pool_free(&st->funcs);
 	pool_free(&st->pairs);
+	pool_free(&st->extras);
 	pool_ids_free(&st->func_ids);
 	pool_ids_free(&st->pair_ids);
 	free(st->module_ticks);
@@ -169,7 +163,7 @@ static size_t pair_hash(const void *st, uint32_t id)
 static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
 			     uint64_t ticks)
 {
-	size_t h = hash3(addr, epoch, 0), i;
+	size_t h = hash3(addr, epoch, 0), i, len;
 	struct func *f;
 
 	must_reserve(&st->func_ids, st->funcs.n, func_hash, st);
@@ -183,11 +177,16 @@ static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
 	st->func_ids.slots[i] = (uint32_t)st->funcs.n;
 	f->addr = addr;
 	f->epoch = epoch;
-	resolve_function_uncached(st->resolver, addr, ticks, &f->info);
-	f->name_len = strlen(f->info.name);
-	f->plain_name = !escape_needed(f->info.name, f->name_len, ESCAPE_TEXT);
+	f->name = resolve_function_name(st->resolver, addr, ticks);
+	len = strlen(f->name);
+	if (len > UINT32_MAX) {
+		warn_msg(0, "a function name of more than 4 GiB");
+		exit(1);
+	}
+	f->name_len = (uint32_t)len;
+	f->plain_name = !escape_needed(f->name, f->name_len, ESCAPE_TEXT);
 	/* "ns::f(int)" needs no "()" after it; C names never have one */
-	f->has_params = st->full_names && strchr(f->info.name, '(');
+	f->has_params = st->full_names && strchr(f->name, '(');
 	return f;
 }
 
@@ -210,9 +209,15 @@ struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
 	st->pair_ids.slots[i] = (uint32_t)st->pairs.n;
 	p->fn = fn;
 	p->site = site;
-	p->ticks = ticks;
 	p->func = get_func(st, fn, epoch, ticks);
 	return p;
+}
+
+uint64_t symtab_pair_time(const struct symtab *st, const struct pair *p)
+{
+	uint32_t epoch = p->func ? p->func->epoch : 0;
+
+	return epoch ? st->module_ticks[epoch - 1] : 0;
 }
 
 bool symtab_pair_holds(const struct symtab *st, const struct pair *p,
@@ -237,23 +242,34 @@ struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
 	return q;
 }
 
-static struct pair_extra *extra_of(struct pair *p)
+/* The extra record of p, made when first asked for.  Its id is kept in
+ * 31 bits: more extra records than that stop the program, as running out
+ * of memory does. */
+static struct pair_extra *extra_of(struct symtab *st, struct pair *p)
 {
-	if (!p->extra)
-		p->extra = must_calloc(1, sizeof *p->extra);
-	return p->extra;
+	if (!p->extra) {
+		if (st->extras.n >= ((uint32_t)1 << 31) - 1) {
+			warn_msg(0, "out of memory (2^31 call sites)");
+			exit(1);
+		}
+		must_pool_add(&st->extras);
+		p->extra = (uint32_t)st->extras.n & 0x7fffffffu;
+	}
+	return pool_at(&st->extras, p->extra - 1);
 }
 
 const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
 				       const struct pair *cp, uint64_t host_fn)
 {
 	struct pair *p = (struct pair *)cp;
-	struct pair_extra *px = extra_of(p);
+	struct pair_extra *px = extra_of(st, p), *vx;
 	struct variant *v;
 	const char *file;
 	unsigned line;
 
-	for (struct pair *q = px->variants; q; q = q->extra->variants) {
+	for (struct pair *q = px->variants; q;
+	     q = ((struct pair_extra *)pool_at(&st->extras, q->extra - 1))
+			 ->variants) {
 		v = (struct variant *)q;
 		if (v->host_fn == host_fn) {
 			q->frame = p->frame; /* a later DEFINE may tell it */
@@ -262,35 +278,55 @@ const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
 	}
 	v = must_calloc(1, sizeof *v);
 	v->pair = *p;
-	v->pair.extra = &v->extra;
+	v->pair.extra = 0;
 	v->host_fn = host_fn;
-	v->extra.site_info = &v->inline_site;
-	v->inline_site = (struct resolve_info){.name = p->func->info.name};
-	if (dw_inlined_call_site(t, host_fn, p->fn, p->ticks, &file, &line)) {
+	v->inline_site = (struct resolve_info){.name = p->func->name};
+	if (dw_inlined_call_site(t, host_fn, p->fn, symtab_pair_time(st, p),
+				 &file, &line)) {
 		v->inline_site.src.file = must_strndup(file, strlen(file));
 		v->inline_site.src.line = line;
 	}
-	v->extra.variants = px->variants;
+	if (st->n_variants == st->cap_variants) {
+		st->cap_variants = st->cap_variants ? 2 * st->cap_variants : 16;
+		st->variants = must_realloc(st->variants, st->cap_variants,
+					    sizeof *st->variants);
+	}
+	st->variants[st->n_variants++] = v;
+	vx = extra_of(st, &v->pair); /* px stays: pool objects never move */
+	vx->site_info = &v->inline_site;
+	vx->variants = px->variants;
 	px->variants = &v->pair;
-	(void)st;
 	return &v->pair;
 }
 
 const struct resolve_info *symtab_pair_site(struct symtab *st,
 					    const struct pair *cp)
 {
-	struct pair_extra *x = extra_of((struct pair *)cp); /* ours */
+	struct pair_extra *x = extra_of(st, (struct pair *)cp); /* ours */
 
 	if (!x->site_info)
 		x->site_info = resolve_call_site(st->resolver, cp->site,
-						 cp->ticks);
+						 symtab_pair_time(st, cp));
 	return x->site_info;
+}
+
+const char *symtab_pair_module(struct symtab *st, const struct pair *cp)
+{
+	struct pair_extra *x = extra_of(st, (struct pair *)cp);
+
+	if (!x->module) {
+		x->module = resolve_function_module(st->resolver, cp->fn,
+						    symtab_pair_time(st, cp));
+		if (!x->module)
+			x->module = no_module;
+	}
+	return x->module != no_module ? x->module : NULL;
 }
 
 const char *symtab_pair_srcline(struct symtab *st, const struct pair *cp,
 				size_t *len)
 {
-	struct pair_extra *x = extra_of((struct pair *)cp);
+	struct pair_extra *x = extra_of(st, (struct pair *)cp);
 
 	if (!x->srcline) {
 		const struct resolve_info *si = symtab_pair_site(st, cp);

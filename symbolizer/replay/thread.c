@@ -23,25 +23,27 @@
 
 /* The values stage knows a call by its addresses, time and name, not by
  * the replay stage's pair. */
-static struct values_call call_of(const struct pair *p)
+static struct values_call call_of(const struct thread *th,
+				  const struct pair *p)
 {
 	return (struct values_call){.fn = p->fn,
 				    .site = p->site,
-				    .ticks = p->ticks,
-				    .name = p->func ? p->func->info.name : "?"};
+				    .ticks = symtab_pair_time(th->trace->symtab,
+							      p),
+				    .name = p->func ? p->func->name : "?"};
 }
 
 static struct values *call_args(struct thread *th, const struct pair *p,
 				const uint8_t *payload, size_t len)
 {
-	struct values_call c = call_of(p);
+	struct values_call c = call_of(th, p);
 	return values_args(th->trace, &c, payload, len);
 }
 
 static struct values *call_retval(struct thread *th, const struct pair *p,
 				  const uint8_t *payload, size_t len)
 {
-	struct values_call c = call_of(p);
+	struct values_call c = call_of(th, p);
 	return values_retval(th->trace, &c, payload, len);
 }
 

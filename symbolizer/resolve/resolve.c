@@ -17,9 +17,9 @@
  * time, so the cache key is really (address, module); an entry also
  * remembers whether its address was covered by one module only, which
  * lets a hit skip choosing the module -- the common case, and then a hit
- * costs one hash probe and allocates nothing.  resolve_function_uncached
- * leaves the caching to its caller: the symbol table keeps one answer per
- * function address and epoch, which the cache would only duplicate.
+ * costs one hash probe and allocates nothing.  resolve_function_name
+ * leaves the caching to its caller: the symbol table keeps one name per
+ * function address and epoch, and an entry here would only duplicate it.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -473,9 +473,10 @@ static size_t entry_id_hash(const void *r, uint32_t id)
 }
 
 /* Resolves addr for the first time in module m (NULL: none covers it),
- * into e (zeroed).  Returns 0 or -ENOMEM. */
+ * into e (zeroed); name_only: e->info.name and the module, no source
+ * frames.  Returns 0 or -ENOMEM. */
 static int fill_entry(struct resolver *r, struct entry *e, struct module *m,
-		      uint64_t addr, bool call_site)
+		      uint64_t addr, bool call_site, bool name_only)
 {
 	struct debug_frame frames[MAX_FRAMES];
 	const struct elf_function *sym = NULL;
@@ -498,7 +499,7 @@ static int fill_entry(struct resolver *r, struct entry *e, struct module *m,
 	}
 
 	/* the frames around an inlined call, freed by resolve_free */
-	for (size_t i = 1; i < n; i++) {
+	for (size_t i = 1; i < n && !name_only; i++) {
 		outer[i - 1] = pool_add(&r->frames, &id);
 		if (outer[i - 1] == NULL)
 			return -ENOMEM;
@@ -516,6 +517,8 @@ static int fill_entry(struct resolver *r, struct entry *e, struct module *m,
 		e->info.name = fallback_name(r, m, e->info.module_offset);
 	if (e->info.name == NULL)
 		return -ENOMEM;
+	if (name_only)
+		return 0;
 
 	if (n == 0 && sym != NULL)
 		e->info.src.function = e->info.name;
@@ -563,7 +566,7 @@ static const struct resolve_info *resolve(struct resolver *r, uint64_t addr,
 	}
 	if (!r->entry_ids.slots[i]) {
 		struct entry fresh = {0};
-		if (fill_entry(r, &fresh, m, addr, call_site) < 0)
+		if (fill_entry(r, &fresh, m, addr, call_site, false) < 0)
 			return &r->oom_info;
 		e = pool_add(&r->entries, &id);
 		if (e == NULL)
@@ -588,15 +591,25 @@ const struct resolve_info *resolve_call_site(struct resolver *r, uint64_t ret,
 	return resolve(r, ret, true, ticks);
 }
 
-void resolve_function_uncached(struct resolver *r, uint64_t addr,
-			       uint64_t ticks, struct resolve_info *out)
+const char *resolve_function_name(struct resolver *r, uint64_t addr,
+				  uint64_t ticks)
 {
 	struct entry fresh = {0};
 	unsigned covering;
 	struct module *m = pick_module(r, addr, ticks, &covering);
 
-	*out = fill_entry(r, &fresh, m, addr, false) == 0 ? fresh.info
-							   : r->oom_info;
+	if (fill_entry(r, &fresh, m, addr, false, true) < 0)
+		return r->oom_info.name;
+	return fresh.info.name;
+}
+
+const char *resolve_function_module(struct resolver *r, uint64_t addr,
+				    uint64_t ticks)
+{
+	unsigned covering;
+	struct module *m = pick_module(r, addr, ticks, &covering);
+
+	return m != NULL ? m->path : NULL;
 }
 
 /* ---------------------------------------------------------------------------

@@ -97,11 +97,17 @@ const struct resolve_info *resolve_function(struct resolver *r, uint64_t addr,
 const struct resolve_info *resolve_call_site(struct resolver *r, uint64_t ret,
 					     uint64_t ticks);
 
-/* resolve_function's answer, written to *out and kept nowhere else: for a
- * caller that keeps its own answer per address, so that it is not kept
- * twice.  Its strings and frames live as long as the resolver. */
-void resolve_function_uncached(struct resolver *r, uint64_t addr,
-			       uint64_t ticks, struct resolve_info *out);
+/* The name of resolve_function's answer (the same interned pointer),
+ * without keeping an answer for the address: for a caller that keeps its
+ * own name per address, so that the resolver's cache does not hold a
+ * second copy.  Lives as long as the resolver. */
+const char *resolve_function_name(struct resolver *r, uint64_t addr,
+				  uint64_t ticks);
+
+/* The path of the module resolve_function's answer names (its `module`),
+ * or NULL; looked up, not cached. */
+const char *resolve_function_module(struct resolver *r, uint64_t addr,
+				    uint64_t ticks);
 
 /* Frees the resolver and every result it returned. */
 void resolve_free(struct resolver *r);

@@ -2,8 +2,8 @@
  *
  * Each distinct function and file name is stored once for the life of the
  * resolver, so results hand out plain pointers, equal for equal names.
- * The map is open addressing over 32-bit ids, kept at most half full
- * (pool.h).
+ * The map is open addressing over 32-bit ids, kept at most five eighths
+ * full (pool.h).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -27,12 +27,14 @@ uint64_t strmap_hash(const char *s)
 	return h;
 }
 
-/* Entries in a pool, strings in an arena: 16 bytes per string, 8 to 16
- * of table, and the bytes of the string -- no allocator header. */
-struct str_entry {
-	const char *key;
-	const char *value;
-};
+/* An entry is the key's text in the arena (8 bytes in the pool, a slot of
+ * the table, no allocator header), preceded by one byte that says whether
+ * the value follows the key's NUL (1) or is the key itself (0): most names
+ * map to themselves, and then the entry holds one string. */
+static const char *entry_value(const char *key)
+{
+	return key[-1] ? key + strlen(key) + 1 : key;
+}
 
 const char *strmap_find(const struct str_map *m, const char *key,
 			uint64_t hash)
@@ -41,48 +43,54 @@ const char *strmap_find(const struct str_map *m, const char *key,
 		return NULL;
 	for (size_t i = hash & m->ids.mask; m->ids.slots[i];
 	     i = (i + 1) & m->ids.mask) {
-		const struct str_entry *e =
+		const char *const *e =
 			pool_at(&m->entries, m->ids.slots[i] - 1);
-		if (strcmp(e->key, key) == 0)
-			return e->value;
+		if (strcmp(*e, key) == 0)
+			return entry_value(*e);
 	}
 	return NULL;
 }
 
 static size_t entry_hash(const void *m, uint32_t id)
 {
-	const struct str_entry *e =
+	const char *const *e =
 		pool_at(&((const struct str_map *)m)->entries, id);
-	return (size_t)strmap_hash(e->key);
+	return (size_t)strmap_hash(*e);
 }
 
 const char *strmap_add(struct str_map *m, const char *key,
 		       const char *value, uint64_t hash)
 {
-	struct str_entry *e;
-	const char *k, *v;
+	size_t klen = strlen(key), vlen = 0, i;
+	const char **e;
+	char *text;
 	uint32_t id;
-	size_t i;
 
 	if (m->entries.size == 0)
-		pool_init(&m->entries, sizeof(struct str_entry));
+		pool_init(&m->entries, sizeof(const char *));
 	if (pool_ids_reserve(&m->ids, m->entries.n, entry_hash, m) < 0)
 		return NULL;
-	k = pool_arena_copy(&m->strings, key, strlen(key));
-	v = value == NULL || strcmp(value, key) == 0
-		    ? k
-		    : pool_arena_copy(&m->strings, value, strlen(value));
-	if (k == NULL || v == NULL)
+	if (value != NULL && strcmp(value, key) == 0)
+		value = NULL;
+	if (value != NULL)
+		vlen = strlen(value) + 1;
+	if (klen > SIZE_MAX - 2 - vlen)
 		return NULL;
+	text = pool_arena_alloc(&m->strings, 1 + klen + 1 + vlen);
+	if (text == NULL)
+		return NULL;
+	text[0] = value != NULL;
+	memcpy(text + 1, key, klen + 1);
+	if (value != NULL)
+		memcpy(text + 1 + klen + 1, value, vlen);
 	e = pool_add(&m->entries, &id);
 	if (e == NULL)
 		return NULL;
-	e->key = k;
-	e->value = v;
+	*e = text + 1;
 	for (i = hash & m->ids.mask; m->ids.slots[i]; i = (i + 1) & m->ids.mask)
 		;
 	m->ids.slots[i] = id + 1;
-	return v;
+	return entry_value(*e);
 }
 
 void strmap_free(struct str_map *m)

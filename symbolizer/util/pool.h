@@ -7,9 +7,9 @@
  *
  *   pool       objects of one size, in blocks, named by a 32-bit id; no
  *              header per object, freed all at once
- *   id_table   open addressing over ids (id + 1, 0 empty), at most half
- *              full: 8 to 16 bytes per object, the keys staying in the
- *              objects
+ *   id_table   open addressing over ids (id + 1, 0 empty), at most five
+ *              eighths full: 6.4 to 12.8 bytes per object, the keys
+ *              staying in the objects
  *   str_arena  strings copied one after the other into blocks
  *
  * Errors are returned (NULL, -ENOMEM): the resolver reports them, the
@@ -54,7 +54,7 @@ struct id_table {
 typedef size_t (*id_hash_fn)(const void *ctx, uint32_t id);
 
 /* Makes room for one more id when the table holds n: doubles it (rehashing
- * ids 0 .. n-1) when n + 1 would fill more than half.  Returns 0, or
+ * ids 0 .. n-1) when n + 1 would fill more than five eighths.  Returns 0, or
  * -ENOMEM with the table unchanged. */
 int pool_ids_reserve(struct id_table *t, size_t n, id_hash_fn hash,
 		     const void *ctx);
@@ -73,6 +73,8 @@ struct str_arena {
 	size_t left;
 };
 
+/* n bytes, for the caller to fill; NULL when out of memory. */
+char *pool_arena_alloc(struct str_arena *a, size_t n);
 /* s[0..n) and a NUL, copied; NULL when out of memory. */
 const char *pool_arena_copy(struct str_arena *a, const char *s, size_t n);
 void pool_arena_free(struct str_arena *a);

@@ -45,7 +45,7 @@ static void rec_entry(struct output *o, struct thread *th,
 {
 	char buf[64];
 	(void)o, (void)th, (void)ticks;
-	snprintf(buf, sizeof buf, "%s@%zu{", p->func->info.name, depth);
+	snprintf(buf, sizeof buf, "%s@%zu{", p->func->name, depth);
 	put(buf);
 }
 
@@ -55,7 +55,7 @@ static void rec_leaf(struct output *o, struct thread *th,
 {
 	char buf[64];
 	(void)o, (void)th, (void)start, (void)end;
-	snprintf(buf, sizeof buf, "%s@%zu;", p->func->info.name, depth);
+	snprintf(buf, sizeof buf, "%s@%zu;", p->func->name, depth);
 	put(buf);
 }
 
@@ -370,7 +370,7 @@ static void run_row(const struct row *r, bool gone)
 int main(void)
 {
 	for (int i = 0; i < N_FUNCS; i++) {
-		funcs[i].info.name = names[i];
+		funcs[i].name = names[i];
 		funcs[i].name_len = strlen(names[i]);
 		pairs[i].func = &funcs[i];
 		pairs[i].fn = 0x1000 + 0x10 * (uint64_t)i;
