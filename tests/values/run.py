@@ -22,8 +22,9 @@ case under tests/args/.  A program that is no oracle (undefined behaviour
 found by a sanitized gcc -O0 reference build of the same source, other
 values printed by a build or a run than by that reference, a crash, a
 run over 60 s) is a generator defect: its values are not compared, and
-the case `generator` fails listing it with its reproducing command.  --list-builds prints the builds this machine
-makes, one a line after its name, and nothing else.
+the case `generator` fails listing it with its reproducing command.
+--list-builds prints the builds this machine makes, one a line after its
+name, and nothing else.
 
 Environment (make check sets it): CTRACE_SYMBOLIZE, CTRACE_LIBDIR,
 CTRACE_INCDIR, top_srcdir, top_builddir, CLANG (empty: gcc only),
