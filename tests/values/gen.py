@@ -53,6 +53,13 @@ def read_prelude():
 PRELUDE = "\n" + read_prelude()
 
 
+# the most elements all the pointer walks of a program add up to: with the
+# 16 a pointer starts at and the 8 a walk reads ahead, within prelude.h's
+# g_arr[4096]
+PTR_WALK = 4000
+G_ARR_BYTES = 4096 * 4
+
+
 class Type:
     def __init__(self, name, decl, kind, size=0, signed=False):
         self.name, self.decl, self.kind = name, decl, kind
@@ -100,6 +107,7 @@ class Gen:
         self.types = all_types(cxx, m32)
         self.out = []
         self.funcs = []
+        self.walked = 0
 
     # -- values ---------------------------------------------------------
     def int_lit(self, t):
@@ -117,7 +125,9 @@ class Gen:
                 v = r.randint(0, (1 << bits) - 1)
         if t.kind == "i128":
             hi = r.randint(-(1 << 40), 1 << 40)
-            return "((__int128)%dLL << 64 | %dULL)" % (hi, r.randint(0, (1 << 64) - 1))
+            # shifted unsigned: a negative value shifted left is undefined
+            return "((__int128)((unsigned __int128)(%dLL) << 64 | %dULL))" % (
+                hi, r.randint(0, (1 << 64) - 1))
         if t.signed and v == -(1 << (bits - 1)):
             return "(%s)(%d - 1)" % (t.decl, v + 1)
         suffix = "LL" if t.signed else "ULL"
@@ -130,7 +140,7 @@ class Gen:
             return "%d.0" % r.randint(-100, 100)
         if c < 0.6:
             return "%d.%d" % (r.randint(-1000, 1000), r.randint(0, 999))
-        return "%.6ge%d" % (r.uniform(-10, 10), r.randint(-30, 30))
+        return "%.6fe%d" % (r.uniform(-10, 10), r.randint(-30, 30))
 
     def value(self, t):
         r = self.r
@@ -270,7 +280,7 @@ class Gen:
         if k == "str":
             return "(unsigned long long)strlen(%s)" % e
         if k in ("float", "double", "ldouble"):
-            return "(unsigned long long)(long long)(%s)" % e
+            return "(unsigned long long)FTOI(%s)" % e
         if k == "ref":
             return "(unsigned long long)(%s)" % e
         if k == "cref":
@@ -282,7 +292,7 @@ class Gen:
         if t.name == "sd":
             return "(unsigned long long)(%s).i" % e
         if t.name == "sf":
-            return "(unsigned long long)(long long)(%s).x" % e
+            return "(unsigned long long)FTOI((%s).x)" % e
         if t.name == "mixed":
             return "(unsigned long long)(%s).n" % e
         if t.name == "u":
@@ -309,7 +319,8 @@ class Gen:
         if t.name == "sd":
             return "(struct sd){(double)(int)(%s), (int)(%s)}" % (e, e)
         if t.name == "sf":
-            return "(struct sf){(float)(int)(%s), 0.5f}" % e
+            # a short: a float holds it exactly
+            return "(struct sf){(float)(short)(%s), 0.5f}" % e
         if t.name == "big":
             return "(struct big){{(long)(%s), 1, 2, 3, (long)((%s) >> 3)}}" % (e, e)
         if t.name == "mixed":
@@ -318,7 +329,7 @@ class Gen:
             return "(union u){(int)(%s)}" % e
         raise ValueError(t)
 
-    def modify(self, t, p):
+    def modify(self, t, p, f):
         """A statement changing parameter p in place, or None."""
         r = self.r
         k = t.kind
@@ -327,10 +338,15 @@ class Gen:
             op, val = c.split(" ")
             return "%s = (%s)((unsigned long long)%s %s %s);" % (p, t.decl, p, op[:-1], val)
         if k == "i128":
-            return "%s = %s * 3 + 1;" % (p, p)
+            return "%s = (__int128)((unsigned __int128)%s * 3 + 1);" % (p, p)
+        # floating values change by powers of two only: exact, so the same
+        # whatever precision the compiler computes in (i386's x87 keeps
+        # more than a float or a double holds, until a store)
         if k in ("float", "double", "ldouble"):
-            return "%s = %s * 0.5 + 1;" % (p, p)
+            return "%s = %s * 0.5f;" % (p, p)
         if k == "ptr":
+            if not self.walk(f, 1):
+                return None
             return "if (%s) %s++;" % (p, p)
         if k == "str":
             return "if (*%s) %s++;" % (p, p)
@@ -338,14 +354,20 @@ class Gen:
             return "%s = (char)(%s + 1);" % (p, p)
         if k == "bool":
             return "%s = !%s;" % (p, p)
+        # integers change in unsigned arithmetic: signed overflow is
+        # undefined
         if k == "ref":
-            return "%s += 1;" % p
+            return "%s = (int)((unsigned)%s + 1);" % (p, p)
         if t.kind == "struct":
-            field = {"s2": "a", "s3": "i", "sd": "i", "sf": "x", "mixed": "n",
-                     "u": "i"}.get(t.name)
+            if t.name == "sf":
+                return "%s.x = %s.x * 2;" % (p, p)
             if t.name == "big":
-                return "%s.v[1] += 5;" % p
-            return "%s.%s += 2;" % (p, field)
+                return "%s.v[1] = (long)((unsigned long)%s.v[1] + 5);" % (p, p)
+            field, decl = {"s2": ("a", "int"), "s3": ("i", "int"),
+                           "sd": ("i", "int"), "mixed": ("n", "long long"),
+                           "u": ("i", "int")}[t.name]
+            return "%s.%s = (%s)((unsigned long long)%s.%s + 2);" % (
+                p, field, decl, p, field)
         return None
 
     def body(self, f, callees):
@@ -365,7 +387,7 @@ class Gen:
             if c < 0.25:
                 lines.append("acc += %s;" % self.as_int(t, p))
             elif c < 0.45:
-                m = self.modify(t, p)
+                m = self.modify(t, p, f)
                 if m:
                     lines.append(m)
             elif c < 0.6 and t.kind == "int":
@@ -378,19 +400,23 @@ class Gen:
                     lines.append("while (%s-- > 0) acc <<= 1;" % p)
                 else:
                     lines.append("while (%s-- > 0) acc /= 3;" % p)
-            elif c < 0.7 and t.kind == "ptr":
+            elif c < 0.7 and t.kind == "ptr" and self.walk(f, 8):
                 lines.append("if (%s) for (int k = 0; k < 8; k++, %s++) acc += (unsigned)*%s;" % (p, p, p))
             elif c < 0.75 and t.kind == "str":
                 lines.append("for (; *%s; %s++) acc = acc * 31 + (unsigned char)*%s;" % (p, p, p))
             elif c < 0.82 and t.kind in ("int", "double", "float"):
                 # aliased: its address escapes
-                lines.append("{ %s *q = &%s; *q = (%s)(*q + 1); sink = (unsigned long long)(*q); }" % (t.decl, p, t.decl))
+                if t.kind == "int":
+                    lines.append("{ %s *q = &%s; *q = (%s)((unsigned long long)*q + 1); sink = (unsigned long long)(*q); }" % (t.decl, p, t.decl))
+                else:
+                    lines.append("{ %s *q = &%s; *q = (%s)(*q * 2); sink = (unsigned long long)FTOI(*q); }" % (t.decl, p, t.decl))
             else:
                 lines.append("acc = acc * %d + (%s);" % (r.randint(2, 9), self.as_int(t, p)))
         if f["partial"]:
             for k in range(r.randint(6, 14)):
                 lines.append("acc = acc * %d + (acc >> %d) + g_arr[%d];" % (r.randint(3, 99), r.randint(1, 9), r.randint(0, 31)))
-                lines.append("g_arr[%d] += (int)acc;" % r.randint(0, 31))
+                k = r.randint(0, 31)
+                lines.append("g_arr[%d] = (int)((unsigned)g_arr[%d] + (unsigned)acc);" % (k, k))
         # calls: forward parameters or locals
         calls = []
         budget = 60
@@ -439,6 +465,19 @@ class Gen:
         else:
             lines.append("sink = acc;")
         return lines
+
+    def walk(self, f, n):
+        """Whether f may move a pointer parameter n elements further: every
+        pointer points into g_arr (prelude.h), at most 16 elements in when
+        made, and moves only forwards, in the functions it is passed down to
+        (each at most once on a chain of calls: callees have lower numbers)
+        or in a recursive one (at most 4 activations).  The sum of every
+        walk stays within the array: no read out of its bounds."""
+        n *= 4 if f["recursive"] else 1
+        if self.walked + n > PTR_WALK:
+            return False
+        self.walked += n
+        return True
 
     def forward(self, t, f, params):
         """An argument of type t for a call from f: one of its parameters
@@ -538,6 +577,8 @@ class Gen:
         o.append("int main(void)")
         o.append("{")
         o.append("\tunsigned long long acc = 0;")
+        # where g_arr is: run.py compares pointers into it between builds
+        o.append('\tprintf("G\\t"); pr_ptr(g_arr); printf("\\n");')
         o.append("\tfor (int i = 0; i < 32; i++) g_arr[i] = i * 7 - 40;")
         for _ in range(r.randint(60, 100)):
             g = r.choice(self.funcs)

@@ -7,6 +7,10 @@
 #define NI __attribute__((no_instrument_function))
 #define NOINLINE __attribute__((noinline))
 #define ALWAYS static inline __attribute__((always_inline))
+/* A floating value as an integer: converting one out of the range of the
+ * integer type (or NaN) is undefined behaviour, which compilers exploit
+ * (clang leaves whatever a register held: an address). */
+#define FTOI(x) ((x) > -1e18 && (x) < 1e18 ? (long long)(x) : 0LL)
 enum color { RED, GREEN = 3, BLUE = 7, BLACK = -2 };
 struct s2 { int a; int b; };
 struct s3 { char c; short h; int i; };
@@ -15,7 +19,8 @@ struct sf { float x; float y; };
 struct big { long v[5]; };
 struct mixed { unsigned char tag; long long n; double w; };
 union u { int i; float f; };
-static int g_arr[64];
+/* big enough for every pointer walk gen.py writes (see PTR_WALK) */
+static int g_arr[4096];
 static volatile unsigned long long sink;
 static int next_id;
 NI static void pr_i(long long v) { printf("%lld", v); }
@@ -107,7 +112,13 @@ NI static void pr_mixed(struct mixed s)
 {
 	printf("{tag=%u, n=%lld, w=%.17g}", s.tag, s.n, s.w);
 }
-NI static void pr_u_(union u v) { printf("{i=%d, f=%.9g}", v.i, v.f); }
+NI static void pr_u_(union u v)
+{
+	float f; /* the bits of i: reading f, not written, is undefined in C++ */
+
+	memcpy(&f, &v.i, sizeof f);
+	printf("{i=%d, f=%.9g}", v.i, f);
+}
 NI static int open_call(const char *fn)
 {
 	int id = next_id++;

@@ -23,8 +23,11 @@ import run  # noqa: E402
 
 
 def wrong(lines, lang, build, d):
-    counts, fails = run.check_source("\n".join(lines) + "\n", lang, build, d)
-    return counts.get("plan_wrong", 0) + counts.get("noplan_wrong", 0) > 0
+    """Whether the program still shows a wrong value and is still an
+    oracle: a cut that makes it undefined (a loop without its bound, a
+    value read before it is set) leaves it no oracle (run.py's defects)."""
+    counts, fails, defects = run.check_source("\n".join(lines) + "\n", lang, build, d)
+    return not defects and counts.get("plan_wrong", 0) + counts.get("noplan_wrong", 0) > 0
 
 
 def removable(line):

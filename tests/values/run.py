@@ -18,8 +18,13 @@ for a single --build) and `N passed, N failed`.  A build fails on any
 wrong value, and, given --floor, when its recovered share falls below
 the floor's.  Each failing program prints the one command that
 reproduces it; --reduce then shrinks it (reduce.py) into a regression
-case under tests/args/.  --list-builds prints the builds this machine
-makes, one a line after its name, and nothing else.
+case under tests/args/.  A program that is no oracle (undefined behaviour
+found by a sanitized gcc -O0 reference build of the same source, other
+values printed by a build or a run than by that reference, a crash, a
+run over 60 s) is a generator defect: its values are not compared, and
+the case `generator` fails listing it with its reproducing command.
+--list-builds prints the builds this machine makes, one a line after its
+name, and nothing else.
 
 Environment (make check sets it): CTRACE_SYMBOLIZE, CTRACE_LIBDIR,
 CTRACE_INCDIR, top_srcdir, top_builddir, CLANG (empty: gcc only),
@@ -28,9 +33,12 @@ HAVE_M32 (yes: i386 builds too).
 
 import collections
 import concurrent.futures
+import hashlib
 import os
 import random
+import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -95,6 +103,8 @@ def check_values(ctx):
     # args: --args alone with the plan (return value capture changes the
     # call tree where gcc inlined, see check.py: more calls compared).
     for mode in ("plan", "noplan", "args"):
+        if ctx["defects"]:
+            break   # no oracle: the other runs would tell no more
         d = ctx["dir"]
         e = dict(env, CTRACE_OUTPUT=os.path.join(d, mode + ".bin"))
         if mode != "noplan":
@@ -104,15 +114,28 @@ def check_values(ctx):
         try:
             r = run([os.path.join(d, "prog")], env=e, cwd=d, timeout=60)
         except subprocess.TimeoutExpired:
-            # a program reduce.py cut into an endless loop
-            fails.append("%s: the program ran over 60 s" % mode)
-            continue
-        if r.returncode != 0:
-            fails.append("%s: the program failed (%d)" % (mode, r.returncode))
+            ctx["defects"].append("the %s run took over 60 s" % mode)
             continue
         out = os.path.join(d, mode + ".out")
         with open(out, "wb") as fh:
             fh.write(r.stdout)
+        if r.returncode != 0:
+            ctx["defects"].append("the %s run %s" % (mode, exit_text(r.returncode)))
+            continue
+        # The printed values are an oracle only if they are the same in
+        # every run and in every build: else the program reads something
+        # undefined (its values are not compared).
+        lines = oracle(r.stdout)
+        ref = ctx["ref"]
+        if ref is not None and ref["lines"] != lines:
+            ctx["defects"].append("the %s run printed other values than %s: %s" % (
+                mode, ref["what"], first_difference(lines, ref["lines"])))
+            continue
+        if ctx["lines"] is not None and ctx["lines"][1] != lines:
+            ctx["defects"].append("the %s run printed other values than the %s run: %s" % (
+                mode, ctx["lines"][0], first_difference(lines, ctx["lines"][1])))
+            continue
+        ctx["lines"] = (mode, lines)
         js = os.path.join(d, mode + ".json")
         with open(js, "wb") as fh:
             s = subprocess.run([SYMBOLIZE, "-f", "json", e["CTRACE_OUTPUT"]],
@@ -134,6 +157,116 @@ def check_values(ctx):
 
 
 CHECKS = [check_values]
+
+
+# ---------------------------------------------------------------------------
+# The oracle's own check.  A generated program must be well defined: its
+# printed values are then the same whatever the build, the run or the
+# addresses the loader picked.  A reference build of the same source
+# (gcc -O0, not instrumented, with the undefined behaviour and address
+# sanitizers, which stop the program at the first undefined operation)
+# runs once per source; every run of every build must print what it
+# printed.  A program that fails that, crashes or runs over 60 s is a
+# generator defect: its values are not compared, it is reported apart.
+# ---------------------------------------------------------------------------
+
+SANITIZE = ["-fsanitize=undefined,float-cast-overflow", "-fno-sanitize-recover=all"]
+HEX = re.compile(rb"0x[0-9a-f]+")
+
+
+def oracle(stdout):
+    """The lines a program printed with its addresses made comparable
+    between builds and runs: an address in g_arr (the `G` line main prints
+    first gives its address) as g_arr+N, any other as 0x?."""
+    base = None
+    lines = stdout.split(b"\n")
+    if lines and lines[0].startswith(b"G\t0x"):
+        base = int(lines[0][2:], 16)
+
+    def norm(m):
+        v = int(m.group(0), 16)
+        if base is not None and 0 <= v - base < gen.G_ARR_BYTES:
+            return b"g_arr+%d" % (v - base)
+        return b"0x?"
+    return [HEX.sub(norm, line) for line in lines]
+
+
+def first_difference(lines, ref):
+    for k, (a, b) in enumerate(zip(lines, ref)):
+        if a != b:
+            return "line %d: %s instead of %s" % (
+                k + 1, a.decode(errors="replace")[:300], b.decode(errors="replace")[:300])
+    return "%d lines instead of %d" % (len(lines), len(ref))
+
+
+def exit_text(rc):
+    if rc < 0:
+        try:
+            return "was killed by %s" % signal.Signals(-rc).name
+        except ValueError:
+            return "was killed by signal %d" % -rc
+    return "exited with %d" % rc
+
+
+REFS = collections.OrderedDict()
+REFS_LOCK = threading.Lock()
+
+
+def reference(text, lang, arch, d):
+    """The reference run of source `text` for arch, made once per source
+    (every build of a seed shares it): {"lines": its oracle(), "what":
+    its description} or {"defect": why the program is no oracle}, or
+    None where no compiler builds it."""
+    key = (hashlib.sha1(text.encode()).hexdigest(), lang, arch)
+    with REFS_LOCK:
+        slot = REFS.get(key)
+        mine = slot is None
+        if mine:
+            slot = REFS[key] = [threading.Event(), None]
+            while len(REFS) > 32:
+                REFS.popitem(last=False)
+    if not mine:
+        slot[0].wait()
+        return slot[1]
+    try:
+        slot[1] = make_reference(text, lang, arch, d)
+    finally:
+        slot[0].set()
+    return slot[1]
+
+
+def make_reference(text, lang, arch, d):
+    os.makedirs(d, exist_ok=True)
+    src = os.path.join(d, "ref.cc" if lang == "c++" else "ref.c")
+    with open(src, "w") as fh:
+        fh.write(text)
+    exe = os.path.join(d, "ref")
+    comp = "g++" if lang == "c++" else "gcc"
+    m = ["-m32"] if arch == "i386" else []
+    # the sanitizers this machine has, the strongest first
+    for flags, what in (
+            (SANITIZE + ["-fsanitize=address"], "undefined and address sanitizers"),
+            (SANITIZE, "undefined sanitizer"), ([], "no sanitizer")):
+        r = run([comp] + m + ["-g", "-O0", "-w"] + flags + ["-o", exe, src],
+                timeout=300)
+        if r.returncode == 0:
+            break
+    else:
+        return None
+    what = "%s -O0 with %s" % (comp, what)
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0",
+               UBSAN_OPTIONS="print_stacktrace=1")
+    try:
+        r = run([exe], env=env, cwd=d, timeout=60)
+    except subprocess.TimeoutExpired:
+        return {"defect": "%s: took over 60 s" % what}
+    if r.returncode != 0:
+        err = [l for l in r.stderr.decode(errors="replace").splitlines()
+               if "runtime error" in l or "ERROR" in l or "SUMMARY" in l]
+        return {"defect": "%s: %s%s" % (what, exit_text(r.returncode),
+                                         (": " + err[0].replace(d + os.sep, "")[:300])
+                                         if err else "")}
+    return {"lines": oracle(r.stdout), "what": what}
 
 
 GENERATED = collections.OrderedDict()
@@ -158,20 +291,24 @@ def one(seed, build, work, keep):
     cc, opt, arch = build.split()
     lang = lang_of(seed)
     if lang == "c++" and arch == "i386":
-        return {}, []
+        return {}, [], []
     d = os.path.join(work, "%d-%s" % (seed, build.replace(" ", "")))
-    counts, fails = check_source(generated(seed, lang, arch == "i386"),
-                                 lang, build, d)
-    if not fails and not keep:
+    text = generated(seed, lang, arch == "i386")
+    counts, fails, defects = check_source(text, lang, build, d)
+    if not fails and not defects and not keep:
         shutil.rmtree(d, ignore_errors=True)
-    return counts, fails
+    return counts, fails, defects
 
 
 def check_source(text, lang, build, d):
     """Builds the program `text` for `build` in directory d and runs every
-    check on it; returns (counts, fails)."""
+    check on it; returns (counts, fails, defects): defects say why the
+    program is no oracle (its counts and fails are then left out)."""
     cc, opt, arch = build.split()
     os.makedirs(d, exist_ok=True)
+    ref = reference(text, lang, arch, os.path.join(d, "ref"))
+    if ref is not None and "defect" in ref:
+        return {}, [], [ref["defect"]]
     src = os.path.join(d, "prog.cc" if lang == "c++" else "prog.c")
     with open(src, "w") as fh:
         fh.write(text)
@@ -189,19 +326,22 @@ def check_source(text, lang, build, d):
              "-o", os.path.join(d, "prog"), src, lib, "-lpthread", "-ldl"],
             timeout=300)
     if r.returncode != 0:
-        return {}, ["build failed: " + r.stderr.decode(errors="replace")[:500]]
+        return {}, ["build failed: " + r.stderr.decode(errors="replace")[:500]], []
     r = run([SYMBOLIZE, "--make-plan", "-o", os.path.join(d, "prog.plan"),
              os.path.join(d, "prog")], timeout=300)
     if r.returncode != 0:
-        return {}, ["--make-plan failed: " + r.stderr.decode(errors="replace")[:500]]
-    ctx = {"dir": d, "build": build, "src": src}
+        return {}, ["--make-plan failed: " + r.stderr.decode(errors="replace")[:500]], []
+    ctx = {"dir": d, "build": build, "src": src, "ref": ref, "lines": None,
+           "defects": []}
     counts, fails = {}, []
     for check in CHECKS:
         c, f = check(ctx)
         for k, v in c.items():
             counts[k] = counts.get(k, 0) + v
         fails += f
-    return counts, fails
+    if ctx["defects"]:
+        return {}, [], ctx["defects"]
+    return counts, fails, []
 
 
 def read_floor(path):
@@ -291,6 +431,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     totals = {b: {} for b in builds}
     failed = {}
+    defects = collections.OrderedDict()   # (seed, why) -> builds
     programs = 0
     start = time.time()
     rng = random.Random()
@@ -312,9 +453,9 @@ def main():
                 done, pending = concurrent.futures.wait(
                     pending, return_when=concurrent.futures.FIRST_COMPLETED)
                 for fut in done:
-                    programs += collect(fut.result(), totals, failed)
+                    programs += collect(fut.result(), totals, failed, defects)
         for fut in concurrent.futures.as_completed(pending):
-            programs += collect(fut.result(), totals, failed)
+            programs += collect(fut.result(), totals, failed, defects)
 
     passed = nfailed = 0
     for b in builds:
@@ -334,12 +475,25 @@ def main():
         else:
             passed += 1
             print("ok %s %s" % (name or build_name(b), counts))
+    # Generator defects: programs that are no oracle (undefined behaviour
+    # the reference run caught, other values printed by a build or a run,
+    # a crash, a run over 60 s), one case of their own.
+    bad_seeds = sorted(set(seed for seed, _ in defects))
+    if defects:
+        nfailed += 1
+        print("FAIL generator defects=%d" % len(bad_seeds))
+        for (seed, why), bs in defects.items():
+            print("  generator defect, seed %d (%s): %s\n    reproduce: %s" % (
+                seed, ", ".join(bs), why, reproduce(seed, bs[0])))
+    else:
+        passed += 1
+        print("ok generator defects=0")
     values = sum(c.get("plan_values", 0) + c.get("noplan_values", 0) +
                  c.get("args_values", 0) for c in totals.values())
     wrong = sum(c.get("plan_wrong", 0) + c.get("noplan_wrong", 0) +
                 c.get("args_wrong", 0) for c in totals.values())
-    print("programs=%d values=%d wrong=%d seconds=%.0f" %
-          (programs, values, wrong, time.time() - start))
+    print("programs=%d values=%d wrong=%d generator_defects=%d seconds=%.0f" %
+          (programs, values, wrong, len(bad_seeds), time.time() - start))
     if write_floor:
         with open(write_floor, "w") as fh:
             fh.write("# The recovered share of the values compared, per build, below which\n"
@@ -389,19 +543,22 @@ def check_file(path, work):
             arch == "i386" and build not in " ".join(all_builds())):
         print("skip %s: %s not available" % (name, build))
         return 77
-    counts, fails = check_source(text, lang, build,
-                                 os.path.join(work, name.replace(".", "-")))
-    if fails:
+    counts, fails, defects = check_source(text, lang, build,
+                                          os.path.join(work, name.replace(".", "-")))
+    if fails or defects:
         print("FAIL %s" % name)
-        for f in fails:
+        for f in fails + ["not an oracle: " + x for x in defects]:
             print("  " + f.replace("\n", "\n  "))
         return 1
     print("ok %s %s" % (name, " ".join("%s=%d" % kv for kv in sorted(counts.items()))))
     return 0
 
 
-def collect(result, totals, failed):
-    seed, build, (counts, fails) = result
+def collect(result, totals, failed, defects):
+    """Adds one program's result; returns 1 if its values were compared."""
+    seed, build, (counts, fails, why) = result
+    for w in why:
+        defects.setdefault((seed, w), []).append(build)
     if not counts and not fails:
         return 0
     t = totals[build]

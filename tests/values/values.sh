@@ -86,4 +86,17 @@ for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.c
 	"$PYTHON3" -S "$RUN" --work "$WORK" --source "$f" >"$WORK/run.out" 2>&1
 	tap_results $? "${f##*/}" <"$WORK/run.out"
 done
+# A program with undefined behaviour is no oracle: run.py must say so (a
+# generator defect) and compare none of its values.
+if case_selected undefined.c; then
+	"$PYTHON3" -S "$RUN" --work "$WORK" \
+		--source "$top_srcdir/tests/values/undefined.c" >"$WORK/run.out" 2>&1
+	if grep -q "not an oracle: .*runtime error" "$WORK/run.out"; then
+		echo "ok undefined.c"
+	else
+		echo "FAIL undefined.c: not reported as undefined"
+		cat "$WORK/run.out"
+	fi >"$WORK/undefined.out"
+	tap_results 0 undefined.c <"$WORK/undefined.out"
+fi
 test_finish
