@@ -134,13 +134,22 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		t->state = CTRACE_T_IDLE;
 		break;
 
+	case CTRACE_T_IDLE:
+		/* The hook read the state busy, left by a jump, and a signal
+		 * handler that came before this switch recovered (below):
+		 * the event is recorded, not dropped. */
 	case CTRACE_T_BUSY:
 	case CTRACE_T_SETTLED: {
 		uint64_t now = ctrace__now();
-		if (recorder_left(t, sp)) {
-			recover(t, now);
+		if (t->state == CTRACE_T_IDLE || recorder_left(t, sp)) {
+			/* busy_sp first: a handler that comes from here on
+			 * finds the recorder live and leaves the main stream
+			 * alone.  One that came before it may have found the
+			 * jump too and recovered: then the state is idle. */
 			t->busy_sp = sp;
 			ctrace__barrier();
+			if (t->state != CTRACE_T_IDLE)
+				recover(t, now);
 			t->state = CTRACE_T_BUSY;
 			ctrace__barrier();
 			record(t, exit_bit, fn, site, sp, fp);
@@ -216,6 +225,15 @@ record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	policy(t, exit_bit, fn, site, sp, fp);
 }
 
+/* Each hook leaves busy_sp as it found it.  A signal handler whose
+ * instrumented code runs between a hook's store of busy_sp and that of
+ * the state finds the thread idle and records on this path; had it left
+ * its own stack pointer in busy_sp, the hook would go busy with it, and
+ * a second handler during the same event, at the first one's depth,
+ * would take the live recorder for one left by a jump and recover under
+ * it: the event counted lost and written over the handler's events, the
+ * chunk given back under the writer. */
+
 /* __cyg_profile_func_enter is a stub in arch/<cpu>/hooks.S: it jumps here
  * (same frame, so CTRACE_CALLER_SP holds) with the function's frame
  * pointer register as `fp`, unless arguments or return values are
@@ -224,7 +242,7 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 {
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t sp = CTRACE_CALLER_SP();
+		uintptr_t sp = CTRACE_CALLER_SP(), outer = t->busy_sp;
 		t->busy_sp = sp;
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
@@ -232,6 +250,8 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 		record(t, 0, (uintptr_t)fn, (uintptr_t)site, sp, fp);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
+		ctrace__barrier();
+		t->busy_sp = outer;
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
@@ -244,6 +264,7 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 {
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
+		uintptr_t outer = t->busy_sp;
 		t->busy_sp = r->sp;
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
@@ -252,6 +273,8 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 					  r->sp, r);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
+		ctrace__barrier();
+		t->busy_sp = outer;
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
@@ -264,7 +287,7 @@ __cyg_profile_func_exit(void *fn, void *site)
 {
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t sp = ctrace__sp();
+		uintptr_t sp = ctrace__sp(), outer = t->busy_sp;
 		t->busy_sp = sp;
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
@@ -273,6 +296,8 @@ __cyg_profile_func_exit(void *fn, void *site)
 		       sp, 0);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
+		ctrace__barrier();
+		t->busy_sp = outer;
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
