@@ -340,6 +340,24 @@ emit_miss_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	s->cur = d;
 }
 
+#define EMIT_MISS 1
+#define EMIT_SLOW 2
+
+/* What an event that is not emit_fast()'s needs: emit_slow_body() for a
+ * full chunk, a pause or a stack switch (EMIT_SLOW), else only its pair
+ * looked up past the narrow slots (EMIT_MISS, emit_miss_body()). */
+static inline __attribute__((always_inline, unused)) int
+emit_how(const struct ctrace__stream *s, uint8_t exit_bit, uintptr_t sp,
+	 uint64_t now)
+{
+	if (s->cur >= s->limit || now - s->last >= CTRACE_GAP_TICKS)
+		return EMIT_SLOW;
+	if (exit_bit && sp - s->last_sp + CTRACE_STACK_NEAR >
+				2 * CTRACE_STACK_NEAR)
+		return EMIT_SLOW;
+	return EMIT_MISS;
+}
+
 /* The common case of an event, inline: room in the chunk, no pause, no
  * stack switch, the pair in one of its two narrow slots.  It calls
  * nothing, so a hook whose common case is this alone keeps no register
@@ -347,8 +365,7 @@ emit_miss_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
  * stores what emit_slow_body() stores in that case, in the same order,
  * and returns 0; else it stores nothing and returns EMIT_MISS (only the
  * pair is not in a narrow slot: emit_miss_body() takes it) or EMIT_SLOW. */
-#define EMIT_MISS 1
-#define EMIT_SLOW 2
+
 static inline __attribute__((always_inline, unused)) int
 emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	  uintptr_t site, uintptr_t sp, uint64_t now, uint8_t *settled)
@@ -356,9 +373,7 @@ emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	uint8_t *p = s->cur;
 	uintptr_t last_sp = s->last_sp;
 	uint64_t delta = now - s->last;
-	if (unlikely(p >= s->limit || delta >= CTRACE_GAP_TICKS ||
-		     (exit_bit && sp - last_sp + CTRACE_STACK_NEAR >
-					  2 * CTRACE_STACK_NEAR)))
+	if (unlikely(emit_how(s, exit_bit, sp, now) == EMIT_SLOW))
 		return EMIT_SLOW;
 	uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
 	unsigned home = pair_home(fn, site);
@@ -387,7 +402,8 @@ emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	return 0;
 }
 
-/* The case emit_fast() could not take: `how` is what it returned.
+/* The case emit_fast() could not take: `how` is what it returned, or
+ * emit_how() tells again (out-of-line paths short of an argument register).
  * Inlined into the hooks' out-of-line paths, which the hooks reach by a
  * jump: one frame below the hook's, as few bytes of the program's stack
  * as when the whole event was one function. */

@@ -134,13 +134,22 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		t->state = CTRACE_T_IDLE;
 		break;
 
+	case CTRACE_T_IDLE:
+		/* The hook read the state busy, left by a jump, and a signal
+		 * handler that came before this switch recovered (below):
+		 * the event is recorded, not dropped. */
 	case CTRACE_T_BUSY:
 	case CTRACE_T_SETTLED: {
 		uint64_t now = ctrace__now();
-		if (recorder_left(t, sp)) {
-			recover(t, now);
+		if (t->state == CTRACE_T_IDLE || recorder_left(t, sp)) {
+			/* busy_sp first: a handler that comes from here on
+			 * finds the recorder live and leaves the main stream
+			 * alone.  One that came before it may have found the
+			 * jump too and recovered: then the state is idle. */
 			t->busy_sp = sp;
 			ctrace__barrier();
+			if (t->state != CTRACE_T_IDLE)
+				recover(t, now);
 			t->state = CTRACE_T_BUSY;
 			ctrace__barrier();
 			record(t, exit_bit, fn, site, sp, fp);
@@ -216,40 +225,62 @@ record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	policy(t, exit_bit, fn, site, sp, fp);
 }
 
+/* Each hook leaves busy_sp as it found it (this, once the state is idle
+ * again).  A signal handler whose
+ * instrumented code runs between a hook's store of busy_sp and that of
+ * the state finds the thread idle and records on this path; had it left
+ * its own stack pointer in busy_sp, the hook would go busy with it, and
+ * a second handler during the same event, at the first one's depth,
+ * would take the live recorder for one left by a jump and recover under
+ * it: the event counted lost and written over the handler's events, the
+ * chunk given back under the writer.  The out-of-line paths below take
+ * `outer` along (the hooks reach them by a tail call, keeping nothing). */
+static inline __attribute__((always_inline)) void
+hook_leave(struct ctrace__thread *t, uintptr_t outer)
+{
+	ctrace__barrier();
+	t->busy_sp = outer;
+}
+
 /* What a hook does inside the recorder when its event is not emit_fast()'s
  * common case.  Out of line and called last, so that no register is kept
  * across a call on the hooks' common path: the compiler makes these tail
  * calls, and the event's slow path runs in their one frame. */
 static __attribute__((noinline)) void
-enter_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp,
-	   uintptr_t fp, uint64_t now)
+enter_rest(uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp,
+	   uint64_t now, uintptr_t outer)
 {
 	struct ctrace__thread *t = &ctrace__self;
-	emit_rest_body(how, &t->main, 0, fn, site, sp, fp, now, 1, &t->state);
+	emit_rest_body(emit_how(&t->main, 0, sp, now), &t->main, 0, fn, site,
+		       sp, fp, now, 1, &t->state);
 	ctrace__barrier();
 	t->state = CTRACE_T_IDLE;
+	hook_leave(t, outer);
 }
 
 static __attribute__((noinline)) void
-exit_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp, uint64_t now)
+exit_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp, uint64_t now,
+	  uintptr_t outer)
 {
 	struct ctrace__thread *t = &ctrace__self;
 	emit_rest_body(how, &t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0,
 		       now, 1, &t->state);
 	ctrace__barrier();
 	t->state = CTRACE_T_IDLE;
+	hook_leave(t, outer);
 }
 
 /* The same when the gate asks for more than a filter (control, capture,
  * depth) or the clock is not the TSC (a call to read it). */
 static __attribute__((noinline)) void
 record_rest(uint8_t exit_bit, uintptr_t fn, uintptr_t site, uintptr_t sp,
-	    uintptr_t fp)
+	    uintptr_t fp, uintptr_t outer)
 {
 	struct ctrace__thread *t = &ctrace__self;
 	record(t, exit_bit, fn, site, sp, fp);
 	ctrace__barrier();
 	t->state = CTRACE_T_IDLE;
+	hook_leave(t, outer);
 }
 
 /* With filters alone, what record() decides, inline in the hooks: 1 to
@@ -267,6 +298,7 @@ static inline __attribute__((always_inline)) int table_go(uint8_t gate,
 	return flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL) ? -1 : 1;
 }
 
+
 /* __cyg_profile_func_enter is a stub in arch/<cpu>/hooks.S: it jumps here
  * (same frame, so CTRACE_CALLER_SP holds) with the function's frame
  * pointer register as `fp`, unless arguments or return values are
@@ -275,7 +307,7 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 {
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t sp = CTRACE_CALLER_SP();
+		uintptr_t sp = CTRACE_CALLER_SP(), outer = t->busy_sp;
 		t->busy_sp = sp;
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
@@ -287,28 +319,32 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 			if (go <= 0) {
 				if (go < 0)
 					record_rest(0, (uintptr_t)fn,
-						    (uintptr_t)site, sp, fp);
+						    (uintptr_t)site, sp, fp,
+						    outer);
 				else {
 					ctrace__barrier();
 					t->state = CTRACE_T_IDLE;
+					hook_leave(t, outer);
 				}
 				return;
 			}
 		}
 		if (unlikely(!ctrace__use_tsc)) {
-			record_rest(0, (uintptr_t)fn, (uintptr_t)site, sp, fp);
+			record_rest(0, (uintptr_t)fn, (uintptr_t)site, sp, fp,
+				    outer);
 			return;
 		}
 		uint64_t now = ctrace__rdtsc();
 		int how = emit_fast(&t->main, 0, (uintptr_t)fn,
 				    (uintptr_t)site, sp, now, &t->state);
 		if (unlikely(how != 0)) {
-			enter_rest(how, (uintptr_t)fn, (uintptr_t)site, sp, fp,
-				   now);
+			enter_rest((uintptr_t)fn, (uintptr_t)site, sp, fp, now,
+				   outer);
 			return;
 		}
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
+		hook_leave(t, outer);
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
@@ -321,6 +357,7 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 {
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
+		uintptr_t outer = t->busy_sp;
 		t->busy_sp = r->sp;
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
@@ -329,6 +366,8 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 					  r->sp, r);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
+		ctrace__barrier();
+		t->busy_sp = outer;
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
@@ -341,7 +380,7 @@ __cyg_profile_func_exit(void *fn, void *site)
 {
 	struct ctrace__thread *t = &ctrace__self;
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t sp = ctrace__sp();
+		uintptr_t sp = ctrace__sp(), outer = t->busy_sp;
 		t->busy_sp = sp;
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
@@ -354,17 +393,19 @@ __cyg_profile_func_exit(void *fn, void *site)
 				if (go < 0)
 					record_rest(CTRACE_TAG_EXIT_BIT,
 						    (uintptr_t)fn,
-						    (uintptr_t)site, sp, 0);
+						    (uintptr_t)site, sp, 0,
+						    outer);
 				else {
 					ctrace__barrier();
 					t->state = CTRACE_T_IDLE;
+					hook_leave(t, outer);
 				}
 				return;
 			}
 		}
 		if (unlikely(!ctrace__use_tsc)) {
 			record_rest(CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
-				    (uintptr_t)site, sp, 0);
+				    (uintptr_t)site, sp, 0, outer);
 			return;
 		}
 		uint64_t now = ctrace__rdtsc();
@@ -373,11 +414,12 @@ __cyg_profile_func_exit(void *fn, void *site)
 				    &t->state);
 		if (unlikely(how != 0)) {
 			exit_rest(how, (uintptr_t)fn, (uintptr_t)site, sp,
-				  now);
+				  now, outer);
 			return;
 		}
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
+		hook_leave(t, outer);
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)

@@ -4,7 +4,8 @@
 # yields from nested calls, a call with a big frame after longjmp, and
 # thousands of random longjmps, C++ throws and coroutine switches through
 # frames of many sizes, and siglongjmp out of a timer signal's handler at
-# random points, the recorder included.  make check runs it in two parts,
+# random points, the recorder included, and out of a handler at every
+# instruction of it (single-stepped).  make check runs it in two parts,
 # nonlocal-1.sh and nonlocal-2.sh, each on half of the configurations.
 
 . "$(dirname "$0")/rel.sh"
@@ -97,7 +98,59 @@ case_sigjumps() {
 	done
 }
 
+# A handler at every instruction of the recorder (sigstep.c: the trap
+# flag steps each round's calls), which calls an instrumented function, or
+# at one instruction a round jumps out, of it or of a handler nested in
+# it while that one writes the signal stream: every event the counting
+# oracle saw in the same run is recorded or counted lost, exactly.  A
+# handler between a hook's first two stores left its stack pointer for
+# the hook, and the next one took the live recorder for one left by a
+# jump (traces damaged, SIGBUS); one during a recovery recovered again
+# or made the hook drop its event.  $2: args, retval or none.
+case_sigstep() {
+	use_config "$1"
+	case $(uname -m) in
+	x86_64) ;;
+	*) skip "the trap flag is stepped on x86-64 only" ;;
+	esac
+	build_pair c sigstep "$RPROGS/sigstep.c"
+	build_tee c sigstep
+	need_python
+	ss_args= ss_retval=
+	case $2 in
+	args) ss_args=all ;;
+	retval) ss_retval=all ;;
+	esac
+	rm -f trace.bin.counts trace.bin.counts.*
+	CTRACE_ORACLE_OUT=trace.bin.counts CTRACE_ARGS=$ss_args \
+		CTRACE_RETVAL=$ss_retval \
+		run_traced trace.bin "$BIN/sigstep.tee" 800 400
+	read -r rounds traps jumps <trace.bin.out
+	[ "$traps" -gt "$rounds" ] && [ "$jumps" -gt 0 ] ||
+		fail "$traps traps, $jumps jumps: nothing was stepped"
+	"$CTRACE_SYMBOLIZE" -f json --demangle=none trace.bin \
+		>trace.bin.json 2>err ||
+		{ cat err; fail "ctrace-symbolize failed"; }
+	if grep -v -e 'jump out of a signal handler' \
+		-e 'nested signal handlers' err | grep -q .; then
+		cat err
+		fail "lost for another reason, or bad trace"
+	fi
+	"$PYTHON3" -S "$top_srcdir/tests/oracle/compare.py" --lost \
+		"$BIN/sigstep.tee" "$BIN/sigstep.tee" trace.bin.json \
+		trace.bin.counts* >compared 2>&1 ||
+		{ cat compared; fail "events lost uncounted"; }
+	cat compared
+}
+
 for cfg in $(configs_pie); do
+	run_case "sigstep-$cfg" case_sigstep "$cfg" none
+	case $cfg in
+	*-O2-*)
+		run_case "sigstep-capture-args-$cfg" case_sigstep "$cfg" args
+		run_case "sigstep-capture-retval-$cfg" case_sigstep "$cfg" retval
+		;;
+	esac
 	run_case "sigjumps-$cfg" case_sigjumps "$cfg" ""
 	# (the recorder's own code is the same whatever the program's
 	# optimisation: 2000 rounds at -O2 only)
