@@ -175,8 +175,10 @@ CTRACE_HIDDEN void ctrace__capture_entry(struct ctrace__stream *s,
 					 uintptr_t site,
 					 const struct ctrace__regs *r);
 /* Exit hook: the patched frame of fn waiting for its RETVAL record, or
- * NULL; sp is the exit hook's stack pointer (0: unknown), which tells the
- * frame's stack when a thread runs several (coroutines); patched: the
+ * NULL; sp is the exit hook's return address slot (else its stack
+ * pointer; 0: unknown): no slot of a live patched frame lies below it, and
+ * it tells the frame's stack when a thread runs several (coroutines);
+ * patched: the
  * hook was given the trampoline as its call site.  Its real return
  * address (*real) and the record's size (with its header) come with it. */
 struct ctrace__tramp_entry;

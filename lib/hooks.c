@@ -36,12 +36,15 @@ static struct ctrace__stream *signal_stream(struct ctrace__thread *t)
 	return t->signal;
 }
 
+/* For an exit, `fp` is the exit hook's CFA: return value capture tells the
+ * function's own frame by it from those of callees a longjmp abandoned
+ * below it. */
 static inline void policy(struct ctrace__thread *t, uint8_t exit_bit,
 			  uintptr_t fn, uintptr_t site, uintptr_t sp,
 			  uintptr_t fp)
 {
 	if (exit_bit)
-		ctrace__policy_exit(t, fn, site, sp);
+		ctrace__policy_exit(t, fn, site, sp, fp);
 	else
 		ctrace__policy_enter(t, fn, site, sp, fp);
 }
@@ -207,9 +210,11 @@ record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
        uintptr_t site, uintptr_t sp, uintptr_t fp)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
+	/* An exit's `fp` is for the policy path alone (see policy()). */
+	uintptr_t emit_fp = exit_bit ? 0 : fp;
 	if (likely(gate == CTRACE_GATE_LIVE)) {
-		emit(&t->main, exit_bit, fn, site, sp, fp, ctrace__now(), 1,
-		     &t->state);
+		emit(&t->main, exit_bit, fn, site, sp, emit_fp, ctrace__now(),
+		     1, &t->state);
 		return;
 	}
 	if (gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE)) {
@@ -217,7 +222,7 @@ record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		if (flags & CTRACE_F_SKIP)
 			return;
 		if (!(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
-			emit(&t->main, exit_bit, fn, site, sp, fp,
+			emit(&t->main, exit_bit, fn, site, sp, emit_fp,
 			     ctrace__now(), 1, &t->state);
 			return;
 		}
@@ -385,6 +390,8 @@ __cyg_profile_func_exit(void *fn, void *site)
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
+		/* For the policy path alone (see policy()). */
+		uintptr_t cfa = (uintptr_t)__builtin_dwarf_cfa();
 		uint8_t gate = atomic_load_explicit(&ctrace__gate,
 						    memory_order_relaxed);
 		if (unlikely(gate != CTRACE_GATE_LIVE)) {
@@ -393,7 +400,7 @@ __cyg_profile_func_exit(void *fn, void *site)
 				if (go < 0)
 					record_rest(CTRACE_TAG_EXIT_BIT,
 						    (uintptr_t)fn,
-						    (uintptr_t)site, sp, 0,
+						    (uintptr_t)site, sp, cfa,
 						    outer);
 				else {
 					ctrace__barrier();
@@ -405,7 +412,7 @@ __cyg_profile_func_exit(void *fn, void *site)
 		}
 		if (unlikely(!ctrace__use_tsc)) {
 			record_rest(CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
-				    (uintptr_t)site, sp, 0, outer);
+				    (uintptr_t)site, sp, cfa, outer);
 			return;
 		}
 		uint64_t now = ctrace__rdtsc();
@@ -424,5 +431,6 @@ __cyg_profile_func_exit(void *fn, void *site)
 	}
 	if (t->state != CTRACE_T_OFF)
 		hook_slow(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
-			  (uintptr_t)site, ctrace__sp(), 0);
+			  (uintptr_t)site, ctrace__sp(),
+			  (uintptr_t)__builtin_dwarf_cfa());
 }

@@ -442,8 +442,11 @@ static inline uint8_t ctrace__function_flags(uintptr_t fn)
 CTRACE_HIDDEN void ctrace__policy_enter(struct ctrace__thread *t,
 					uintptr_t fn, uintptr_t site,
 					uintptr_t sp, uintptr_t fp);
+/* frame_sp: the exit hook's CFA (0: unknown), the function's stack pointer
+ * at the hook's call (its CFA when it jumps to the hook, a tail call). */
 CTRACE_HIDDEN void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
-				       uintptr_t site, uintptr_t sp);
+				       uintptr_t site, uintptr_t sp,
+				       uintptr_t frame_sp);
 /* Sets up signals, tracepoints and the gate from the configuration. */
 CTRACE_HIDDEN void ctrace__control_init(const struct ctrace__config *c);
 

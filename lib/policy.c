@@ -237,7 +237,7 @@ void ctrace__policy_enter_regs(struct ctrace__thread *t, uintptr_t fn,
 }
 
 void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
-			 uintptr_t site, uintptr_t sp)
+			 uintptr_t site, uintptr_t sp, uintptr_t frame_sp)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
 	if (unlikely(!(gate & CTRACE_GATE_LIVE))) {
@@ -260,11 +260,19 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 	uintptr_t real = 0;
 	size_t retval_bytes = 0;
 	/* Given the trampoline, the frame is patched for sure: its slot may
-	 * lie farther above the hook than a stack's reach (a big frame). */
+	 * lie farther above the hook than a stack's reach (a big frame).
+	 * The frame is searched from the hook's return address slot, not
+	 * from the hook's stack pointer: callees a longjmp left may have
+	 * patched slots between the two that still hold the trampoline (the
+	 * hook's frame need not overwrite them), and would be taken for the
+	 * function's frame.  That slot is the function's own when it jumps
+	 * to the hook (a tail call), else it holds a return address into
+	 * the function: no patched frame lies below it. */
 	int patched = site == (uintptr_t)ctrace__return_trampoline;
+	uintptr_t from = frame_sp != 0 ? frame_sp - sizeof(uintptr_t) : sp;
 	struct ctrace__tramp_entry *pending =
 		ctrace__capture_on
-			? ctrace__retval_pending(fn, sp, patched, &real,
+			? ctrace__retval_pending(fn, from, patched, &real,
 						 &retval_bytes)
 			: NULL;
 	if (unlikely(patched))
