@@ -307,6 +307,37 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	s->cur = d;
 }
 
+/* The end of an event whose tag goes at p, the group's only byte, and
+ * whose time and stack deltas go at q, in a chunk with room and with no
+ * stack switch: writes the deltas, then stores the tag, `settled`, the
+ * stream's time, stack pointer and (after a pair miss) NEW base, and cur
+ * last, in the order emit_slow_body() explains. */
+static inline __attribute__((always_inline, unused)) void
+emit_commit(struct ctrace__stream *s, uint8_t *p, uint8_t *q, uint8_t tag,
+	    uint8_t exit_bit, uintptr_t sp, uint64_t now, uint8_t *settled,
+	    int miss)
+{
+	uintptr_t last_sp = s->last_sp;
+	uint8_t *d = ctrace__uleb_put(q, now - s->last);
+	if (!exit_bit) {
+		intptr_t w = (intptr_t)(sp - last_sp) /
+			     (intptr_t)sizeof(void *);
+		last_sp = sp;
+		d = ctrace__sleb_put_word(d, w);
+	}
+	ctrace__barrier();
+	*p = tag;
+	ctrace__barrier();
+	*settled = CTRACE_T_SETTLED;
+	ctrace__barrier();
+	s->last = now;
+	s->last_sp = last_sp;
+	if (miss)
+		s->new_fn = s->miss_new_fn;
+	ctrace__barrier();
+	s->cur = d;
+}
+
 /* An event whose pair is in neither narrow slot, in a chunk with room,
  * with no pause and no stack switch before it (emit_fast() checked):
  * what emit_slow_body() does in that case, without checking again. */
@@ -316,28 +347,11 @@ emit_miss_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	       int may_scan, uint8_t *settled)
 {
 	uint8_t *p = s->cur;
-	uintptr_t last_sp = s->last_sp;
-	uint64_t delta = now - s->last;
 	uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
 	uint8_t *q = pair_miss(s, p, exit_bit, pair_home(fn, site), fn, site,
 			       pc, sp, fp, now, may_scan);
-	uint8_t *d = ctrace__uleb_put(q, delta);
-	if (!exit_bit) {
-		intptr_t w = (intptr_t)(sp - last_sp) /
-			     (intptr_t)sizeof(void *);
-		last_sp = sp;
-		d = ctrace__sleb_put_word(d, w);
-	}
-	ctrace__barrier();
-	*p = (uint8_t)(exit_bit | s->miss_tag);
-	ctrace__barrier();
-	*settled = CTRACE_T_SETTLED;
-	ctrace__barrier();
-	s->last = now;
-	s->last_sp = last_sp;
-	s->new_fn = s->miss_new_fn;
-	ctrace__barrier();
-	s->cur = d;
+	emit_commit(s, p, q, (uint8_t)(exit_bit | s->miss_tag), exit_bit, sp,
+		    now, settled, 1);
 }
 
 #define EMIT_MISS 1
@@ -370,9 +384,6 @@ static inline __attribute__((always_inline, unused)) int
 emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	  uintptr_t site, uintptr_t sp, uint64_t now, uint8_t *settled)
 {
-	uint8_t *p = s->cur;
-	uintptr_t last_sp = s->last_sp;
-	uint64_t delta = now - s->last;
 	if (unlikely(emit_how(s, exit_bit, sp, now) == EMIT_SLOW))
 		return EMIT_SLOW;
 	uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
@@ -383,22 +394,8 @@ emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 		if (unlikely(!pair_is(&s->pair[slot], exit_bit, fn, site, pc)))
 			return EMIT_MISS;
 	}
-	uint8_t *d = ctrace__uleb_put(p + 1, delta);
-	if (!exit_bit) {
-		intptr_t w = (intptr_t)(sp - last_sp) /
-			     (intptr_t)sizeof(void *);
-		last_sp = sp;
-		d = ctrace__sleb_put_word(d, w);
-	}
-	ctrace__barrier();
-	*p = (uint8_t)(exit_bit | slot);
-	ctrace__barrier();
-	*settled = CTRACE_T_SETTLED;
-	ctrace__barrier();
-	s->last = now;
-	s->last_sp = last_sp;
-	ctrace__barrier();
-	s->cur = d;
+	emit_commit(s, s->cur, s->cur + 1, (uint8_t)(exit_bit | slot),
+		    exit_bit, sp, now, settled, 0);
 	return 0;
 }
 

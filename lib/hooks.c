@@ -230,8 +230,7 @@ record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	policy(t, exit_bit, fn, site, sp, fp);
 }
 
-/* Each hook leaves busy_sp as it found it (this, once the state is idle
- * again).  A signal handler whose
+/* Each hook goes idle, then leaves busy_sp as it found it.  A signal handler whose
  * instrumented code runs between a hook's store of busy_sp and that of
  * the state finds the thread idle and records on this path; had it left
  * its own stack pointer in busy_sp, the hook would go busy with it, and
@@ -241,8 +240,10 @@ record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
  * chunk given back under the writer.  The out-of-line paths below take
  * `outer` along (the hooks reach them by a tail call, keeping nothing). */
 static inline __attribute__((always_inline)) void
-hook_leave(struct ctrace__thread *t, uintptr_t outer)
+hook_done(struct ctrace__thread *t, uintptr_t outer)
 {
+	ctrace__barrier();
+	t->state = CTRACE_T_IDLE;
 	ctrace__barrier();
 	t->busy_sp = outer;
 }
@@ -258,9 +259,7 @@ enter_rest(uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp,
 	struct ctrace__thread *t = &ctrace__self;
 	emit_rest_body(emit_how(&t->main, 0, sp, now), &t->main, 0, fn, site,
 		       sp, fp, now, 1, &t->state);
-	ctrace__barrier();
-	t->state = CTRACE_T_IDLE;
-	hook_leave(t, outer);
+	hook_done(t, outer);
 }
 
 static __attribute__((noinline)) void
@@ -270,9 +269,7 @@ exit_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp, uint64_t now,
 	struct ctrace__thread *t = &ctrace__self;
 	emit_rest_body(how, &t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0,
 		       now, 1, &t->state);
-	ctrace__barrier();
-	t->state = CTRACE_T_IDLE;
-	hook_leave(t, outer);
+	hook_done(t, outer);
 }
 
 /* The same when the gate asks for more than a filter (control, capture,
@@ -283,9 +280,7 @@ record_rest(uint8_t exit_bit, uintptr_t fn, uintptr_t site, uintptr_t sp,
 {
 	struct ctrace__thread *t = &ctrace__self;
 	record(t, exit_bit, fn, site, sp, fp);
-	ctrace__barrier();
-	t->state = CTRACE_T_IDLE;
-	hook_leave(t, outer);
+	hook_done(t, outer);
 }
 
 /* With filters alone, what record() decides, inline in the hooks: 1 to
@@ -303,6 +298,31 @@ static inline __attribute__((always_inline)) int table_go(uint8_t gate,
 	return flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL) ? -1 : 1;
 }
 
+/* What a hook does first once busy: 1 when the event is emit_fast()'s to
+ * try (no control beyond filters, the clock the TSC); else 0, the event
+ * taken care of (filtered out, or recorded by record_rest()). */
+static inline __attribute__((always_inline)) int
+hook_gate(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
+	  uintptr_t site, uintptr_t sp, uintptr_t fp, uintptr_t outer)
+{
+	uint8_t gate = atomic_load_explicit(&ctrace__gate,
+					    memory_order_relaxed);
+	if (unlikely(gate != CTRACE_GATE_LIVE)) {
+		int go = table_go(gate, fn);
+		if (go <= 0) {
+			if (go < 0)
+				record_rest(exit_bit, fn, site, sp, fp, outer);
+			else
+				hook_done(t, outer);
+			return 0;
+		}
+	}
+	if (unlikely(!ctrace__use_tsc)) {
+		record_rest(exit_bit, fn, site, sp, fp, outer);
+		return 0;
+	}
+	return 1;
+}
 
 /* __cyg_profile_func_enter is a stub in arch/<cpu>/hooks.S: it jumps here
  * (same frame, so CTRACE_CALLER_SP holds) with the function's frame
@@ -317,28 +337,9 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
-		uint8_t gate = atomic_load_explicit(&ctrace__gate,
-						    memory_order_relaxed);
-		if (unlikely(gate != CTRACE_GATE_LIVE)) {
-			int go = table_go(gate, (uintptr_t)fn);
-			if (go <= 0) {
-				if (go < 0)
-					record_rest(0, (uintptr_t)fn,
-						    (uintptr_t)site, sp, fp,
-						    outer);
-				else {
-					ctrace__barrier();
-					t->state = CTRACE_T_IDLE;
-					hook_leave(t, outer);
-				}
-				return;
-			}
-		}
-		if (unlikely(!ctrace__use_tsc)) {
-			record_rest(0, (uintptr_t)fn, (uintptr_t)site, sp, fp,
-				    outer);
+		if (!hook_gate(t, 0, (uintptr_t)fn, (uintptr_t)site, sp, fp,
+			       outer))
 			return;
-		}
 		uint64_t now = ctrace__rdtsc();
 		int how = emit_fast(&t->main, 0, (uintptr_t)fn,
 				    (uintptr_t)site, sp, now, &t->state);
@@ -347,9 +348,7 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 				   outer);
 			return;
 		}
-		ctrace__barrier();
-		t->state = CTRACE_T_IDLE;
-		hook_leave(t, outer);
+		hook_done(t, outer);
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
@@ -369,10 +368,7 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 		ctrace__barrier();
 		ctrace__policy_enter_regs(t, (uintptr_t)fn, (uintptr_t)site,
 					  r->sp, r);
-		ctrace__barrier();
-		t->state = CTRACE_T_IDLE;
-		ctrace__barrier();
-		t->busy_sp = outer;
+		hook_done(t, outer);
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
@@ -392,29 +388,9 @@ __cyg_profile_func_exit(void *fn, void *site)
 		ctrace__barrier();
 		/* For the policy path alone (see policy()). */
 		uintptr_t cfa = (uintptr_t)__builtin_dwarf_cfa();
-		uint8_t gate = atomic_load_explicit(&ctrace__gate,
-						    memory_order_relaxed);
-		if (unlikely(gate != CTRACE_GATE_LIVE)) {
-			int go = table_go(gate, (uintptr_t)fn);
-			if (go <= 0) {
-				if (go < 0)
-					record_rest(CTRACE_TAG_EXIT_BIT,
-						    (uintptr_t)fn,
-						    (uintptr_t)site, sp, cfa,
-						    outer);
-				else {
-					ctrace__barrier();
-					t->state = CTRACE_T_IDLE;
-					hook_leave(t, outer);
-				}
-				return;
-			}
-		}
-		if (unlikely(!ctrace__use_tsc)) {
-			record_rest(CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
-				    (uintptr_t)site, sp, cfa, outer);
+		if (!hook_gate(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
+			       (uintptr_t)site, sp, cfa, outer))
 			return;
-		}
 		uint64_t now = ctrace__rdtsc();
 		int how = emit_fast(&t->main, CTRACE_TAG_EXIT_BIT,
 				    (uintptr_t)fn, (uintptr_t)site, sp, now,
@@ -424,9 +400,7 @@ __cyg_profile_func_exit(void *fn, void *site)
 				  now, outer);
 			return;
 		}
-		ctrace__barrier();
-		t->state = CTRACE_T_IDLE;
-		hook_leave(t, outer);
+		hook_done(t, outer);
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
