@@ -652,7 +652,9 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
  * other stacks (coroutines) are skipped unread: their stack may be gone.
  * When the hook was given the trampoline (`patched`), the frame is known
  * to be patched and may be bigger than a stack's reach: failing a nearby
- * one, the nearest live entry of fn above sp. */
+ * one, the nearest live entry of fn above sp.  The whole list is searched:
+ * calls a longjmp left inside the frame may lie above its entry in any
+ * number, each skipped by a compare (its slot is below sp, never read). */
 static struct ctrace__tramp_entry *pending(struct cap_thread *c,
 					   uintptr_t fn, uintptr_t sp,
 					   int patched)
@@ -661,7 +663,7 @@ static struct ctrace__tramp_entry *pending(struct cap_thread *c,
 
 	if (c->stack == NULL)
 		return NULL;
-	for (size_t i = c->depth, n = 0; i > 0 && n < 64; i--, n++) {
+	for (size_t i = c->depth; i > 0; i--) {
 		struct ctrace__tramp_entry *e = &c->stack[i - 1];
 		int near = sp == 0 ||
 			   (e->slot >= sp && e->slot - sp < CTRACE_STACK_NEAR);
@@ -699,7 +701,7 @@ ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
  * return address from its slot.  The frame is the innermost live one of
  * sp's stack, whose slot lies just above sp: the first such entry from
  * the top; failing one, as in pending(), the nearest live slot above sp
- * (a frame bigger than a stack's reach). */
+ * (a frame bigger than a stack's reach).  The whole list, as there. */
 uintptr_t ctrace__retval_real(uintptr_t sp)
 {
 	const struct cap_thread *c = &cap;
@@ -707,7 +709,7 @@ uintptr_t ctrace__retval_real(uintptr_t sp)
 
 	if (c->stack == NULL)
 		return 0;
-	for (size_t i = c->depth, n = 0; i > 0 && n < 64; i--, n++) {
+	for (size_t i = c->depth; i > 0; i--) {
 		const struct ctrace__tramp_entry *e = &c->stack[i - 1];
 		if (e->slot < sp || *(const uintptr_t *)e->slot !=
 					    (uintptr_t)ctrace__return_trampoline)

@@ -161,6 +161,17 @@ case_selfrec() {
 		grep '^dive calls ' "$t.out" >"$t.printed"
 		compare "$t.printed" "$t.depths"
 	done
+	# More than 64 calls left by longjmp under jump's frame (gcc -O0:
+	# 22 a round), all still holding the trampoline: jump's own return is
+	# found under them, not taken for one from before the trace.
+	CTRACE_RETVAL=all run_traced jump20.bin "$BIN/selfrec" jump 20
+	symbolize_stable jump20.tree jump20.bin
+	check_tree jump20.tree
+	if grep -F 'entered before the trace' jump20.tree; then
+		fail "jump 20: a return taken for one from before the trace"
+	fi
+	[ "$(calls_of jump20.tree jump)" -eq 1 ] ||
+		fail "jump 20: not one call of jump"
 	# Without CFI (no frames in the trace) the hook addresses alone.
 	build_pair c selfrec-nocfi "$PROGS/selfrec.c" \
 		-fno-asynchronous-unwind-tables -fno-unwind-tables
