@@ -91,6 +91,10 @@ struct cap_thread {
 	/* The top of this thread's stack (0: unknown): memory from the stack
 	 * pointer up to it is mapped. */
 	uintptr_t stack_top;
+	/* The highest return address slot of a frame left unpatched because
+	 * the list was full (0: none): the exits at or below it may be such
+	 * frames', whose RETVAL record says so. */
+	uintptr_t refused_top;
 };
 
 /* Set by the dynamic loader: the initial thread's stack pointer at
@@ -584,8 +588,11 @@ patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
 			break; /* a caller, another stack's, or live */
 		c->depth--;
 	}
-	if (c->depth == TRAMP_MAX)
+	if (unlikely(c->depth == TRAMP_MAX)) {
+		if (slot > c->refused_top)
+			c->refused_top = slot;
 		return;
+	}
 	/* Fill, publish, then patch: a signal handler on this thread sees
 	 * either no entry or a complete one. */
 	struct ctrace__tramp_entry *e = &c->stack[c->depth];
@@ -694,6 +701,35 @@ ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
 		*real = ctrace__retval_real(sp);
 	}
 	return e;
+}
+
+int ctrace__retval_refused(uintptr_t sp)
+{
+	struct cap_thread *c = &cap;
+	uintptr_t top = c->refused_top;
+	if (top == 0)
+		return 0;
+	/* Above every refused frame of its stack: those are gone. */
+	if (sp > top && sp - top < CTRACE_STACK_NEAR) {
+		c->refused_top = 0;
+		return 0;
+	}
+	return 1;
+}
+
+void ctrace__retval_mark_refused(struct ctrace__stream *s)
+{
+	uint8_t *rec = s->cur;
+	if (rec == NULL ||
+	    (size_t)(s->chunk_end - rec) < CTRACE_RETVAL_REFUSED_BYTES)
+		return;
+	rec[1] = CTRACE_REC_RETVAL;
+	rec[2] = 1;
+	rec[3] = CTRACE_RETVAL_REFUSED;
+	ctrace__barrier();
+	rec[0] = CTRACE_TAG_EXTENDED;
+	ctrace__barrier();
+	s->cur = rec + CTRACE_RETVAL_REFUSED_BYTES;
 }
 
 /* A hook given the trampoline as call site runs in a patched frame: a

@@ -185,6 +185,14 @@ struct ctrace__tramp_entry;
 CTRACE_HIDDEN struct ctrace__tramp_entry *
 ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
 		       uintptr_t *real, size_t *bytes);
+/* Exit hook, no patched frame found: whether the exiting frame may be
+ * one left unpatched because the list of patched frames was full (sp as
+ * for ctrace__retval_pending); if so, ctrace__retval_mark_refused writes
+ * the RETVAL record that says so (CTRACE_RETVAL_REFUSED_BYTES, room made
+ * by the caller). */
+CTRACE_HIDDEN int ctrace__retval_refused(uintptr_t sp);
+CTRACE_HIDDEN void ctrace__retval_mark_refused(struct ctrace__stream *s);
+#define CTRACE_RETVAL_REFUSED_BYTES 4
 /* The real return address of the patched frame a hook given the
  * trampoline as call site runs in (an inlined copy's hooks), from the
  * hook's stack pointer sp; 0 if none is found. */
