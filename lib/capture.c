@@ -689,6 +689,21 @@ static struct ctrace__tramp_entry *pending(struct cap_thread *c,
 	return best;
 }
 
+/* An exit that found no patched frame: whether its frame may be one the
+ * full list refused.  Above every refused slot of its stack, it forgets
+ * them: those frames are gone. */
+static int refused(struct cap_thread *c, uintptr_t sp)
+{
+	uintptr_t top = c->refused_top;
+	if (likely(top == 0))
+		return 0;
+	if (sp > top && sp - top < CTRACE_STACK_NEAR) {
+		c->refused_top = 0;
+		return 0;
+	}
+	return 1;
+}
+
 struct ctrace__tramp_entry *
 ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
 		       uintptr_t *real, size_t *bytes)
@@ -697,24 +712,13 @@ ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
 	if (e != NULL) {
 		*real = e->real;
 		*bytes = 4 + (e->mask != 0 ? e->len : CTRACE_RETVAL_PAYLOAD);
-	} else if (patched) {
+		return e;
+	}
+	if (patched)
 		*real = ctrace__retval_real(sp);
-	}
-	return e;
-}
-
-int ctrace__retval_refused(uintptr_t sp)
-{
-	struct cap_thread *c = &cap;
-	uintptr_t top = c->refused_top;
-	if (top == 0)
-		return 0;
-	/* Above every refused frame of its stack: those are gone. */
-	if (sp > top && sp - top < CTRACE_STACK_NEAR) {
-		c->refused_top = 0;
-		return 0;
-	}
-	return 1;
+	if (unlikely(refused(&cap, sp)))
+		*bytes = CTRACE_RETVAL_REFUSED_BYTES;
+	return NULL;
 }
 
 void ctrace__retval_mark_refused(struct ctrace__stream *s)
