@@ -247,7 +247,8 @@ enum ctrace_record_type {
 	 * outside the caller's frame) is left out with its bit; zero bytes
 	 * may follow the last field.  Always shorter than
 	 * CTRACE_RETVAL_PAYLOAD, so a reader of the full form alone finds
-	 * it "not captured". */
+	 * it "not captured".  A one-byte payload CTRACE_RETVAL_REFUSED:
+	 * the value was not captured, the recorder's list was full. */
 	CTRACE_REC_RETVAL = 5,
 
 	/* A user marker or tracepoint hit: u64 ticks (absolute), u8 kind
@@ -388,6 +389,12 @@ enum ctrace_lost_reason {
 #define CTRACE_RETVAL_XMM_BYTES 16
 #define CTRACE_RETVAL_ST0_BYTES 10
 #define CTRACE_RETVAL_MEM_HEAD 9 /* u64 address, u8 length */
+
+/* RETVAL, a one-byte payload: the call's return value was not captured
+ * because the recorder's list of patched frames (16384 per thread) was
+ * full.  A reader of the full form alone finds it too short: "not
+ * captured". */
+#define CTRACE_RETVAL_REFUSED 2
 
 /* RETVAL compact form: its filled state, or'ed with the mask bits. */
 #define CTRACE_RETVAL_COMPACT 0x80

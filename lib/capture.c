@@ -91,6 +91,10 @@ struct cap_thread {
 	/* The top of this thread's stack (0: unknown): memory from the stack
 	 * pointer up to it is mapped. */
 	uintptr_t stack_top;
+	/* The highest return address slot of a frame left unpatched because
+	 * the list was full (0: none): the exits at or below it may be such
+	 * frames', whose RETVAL record says so. */
+	uintptr_t refused_top;
 };
 
 /* Set by the dynamic loader: the initial thread's stack pointer at
@@ -584,8 +588,11 @@ patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
 			break; /* a caller, another stack's, or live */
 		c->depth--;
 	}
-	if (c->depth == TRAMP_MAX)
+	if (unlikely(c->depth == TRAMP_MAX)) {
+		if (slot > c->refused_top)
+			c->refused_top = slot;
 		return;
+	}
 	/* Fill, publish, then patch: a signal handler on this thread sees
 	 * either no entry or a complete one. */
 	struct ctrace__tramp_entry *e = &c->stack[c->depth];
@@ -652,7 +659,9 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
  * other stacks (coroutines) are skipped unread: their stack may be gone.
  * When the hook was given the trampoline (`patched`), the frame is known
  * to be patched and may be bigger than a stack's reach: failing a nearby
- * one, the nearest live entry of fn above sp. */
+ * one, the nearest live entry of fn above sp.  The whole list is searched:
+ * calls a longjmp left inside the frame may lie above its entry in any
+ * number, each skipped by a compare (its slot is below sp, never read). */
 static struct ctrace__tramp_entry *pending(struct cap_thread *c,
 					   uintptr_t fn, uintptr_t sp,
 					   int patched)
@@ -661,7 +670,7 @@ static struct ctrace__tramp_entry *pending(struct cap_thread *c,
 
 	if (c->stack == NULL)
 		return NULL;
-	for (size_t i = c->depth, n = 0; i > 0 && n < 64; i--, n++) {
+	for (size_t i = c->depth; i > 0; i--) {
 		struct ctrace__tramp_entry *e = &c->stack[i - 1];
 		int near = sp == 0 ||
 			   (e->slot >= sp && e->slot - sp < CTRACE_STACK_NEAR);
@@ -680,6 +689,21 @@ static struct ctrace__tramp_entry *pending(struct cap_thread *c,
 	return best;
 }
 
+/* An exit that found no patched frame: whether its frame may be one the
+ * full list refused.  Above every refused slot of its stack, it forgets
+ * them: those frames are gone. */
+static int refused(struct cap_thread *c, uintptr_t sp)
+{
+	uintptr_t top = c->refused_top;
+	if (likely(top == 0))
+		return 0;
+	if (sp > top && sp - top < CTRACE_STACK_NEAR) {
+		c->refused_top = 0;
+		return 0;
+	}
+	return 1;
+}
+
 struct ctrace__tramp_entry *
 ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
 		       uintptr_t *real, size_t *bytes)
@@ -688,10 +712,28 @@ ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
 	if (e != NULL) {
 		*real = e->real;
 		*bytes = 4 + (e->mask != 0 ? e->len : CTRACE_RETVAL_PAYLOAD);
-	} else if (patched) {
-		*real = ctrace__retval_real(sp);
+		return e;
 	}
-	return e;
+	if (patched)
+		*real = ctrace__retval_real(sp);
+	if (unlikely(refused(&cap, sp)))
+		*bytes = CTRACE_RETVAL_REFUSED_BYTES;
+	return NULL;
+}
+
+void ctrace__retval_mark_refused(struct ctrace__stream *s)
+{
+	uint8_t *rec = s->cur;
+	if (rec == NULL ||
+	    (size_t)(s->chunk_end - rec) < CTRACE_RETVAL_REFUSED_BYTES)
+		return;
+	rec[1] = CTRACE_REC_RETVAL;
+	rec[2] = 1;
+	rec[3] = CTRACE_RETVAL_REFUSED;
+	ctrace__barrier();
+	rec[0] = CTRACE_TAG_EXTENDED;
+	ctrace__barrier();
+	s->cur = rec + CTRACE_RETVAL_REFUSED_BYTES;
 }
 
 /* A hook given the trampoline as call site runs in a patched frame: a
@@ -699,7 +741,7 @@ ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
  * return address from its slot.  The frame is the innermost live one of
  * sp's stack, whose slot lies just above sp: the first such entry from
  * the top; failing one, as in pending(), the nearest live slot above sp
- * (a frame bigger than a stack's reach). */
+ * (a frame bigger than a stack's reach).  The whole list, as there. */
 uintptr_t ctrace__retval_real(uintptr_t sp)
 {
 	const struct cap_thread *c = &cap;
@@ -707,7 +749,7 @@ uintptr_t ctrace__retval_real(uintptr_t sp)
 
 	if (c->stack == NULL)
 		return 0;
-	for (size_t i = c->depth, n = 0; i > 0 && n < 64; i--, n++) {
+	for (size_t i = c->depth; i > 0; i--) {
 		const struct ctrace__tramp_entry *e = &c->stack[i - 1];
 		if (e->slot < sp || *(const uintptr_t *)e->slot !=
 					    (uintptr_t)ctrace__return_trampoline)

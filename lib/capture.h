@@ -178,13 +178,17 @@ CTRACE_HIDDEN void ctrace__capture_entry(struct ctrace__stream *s,
  * NULL; sp is the exit hook's return address slot (else its stack
  * pointer; 0: unknown): no slot of a live patched frame lies below it, and
  * it tells the frame's stack when a thread runs several (coroutines);
- * patched: the
- * hook was given the trampoline as its call site.  Its real return
- * address (*real) and the record's size (with its header) come with it. */
+ * patched: the hook was given the trampoline as its call site.  Its real
+ * return address (*real) and the record's size (with its header) come
+ * with it.  NULL with *bytes set to CTRACE_RETVAL_REFUSED_BYTES: the frame
+ * may be one left unpatched because the list of patched frames was full,
+ * for ctrace__retval_mark_refused to say (room made by the caller). */
 struct ctrace__tramp_entry;
 CTRACE_HIDDEN struct ctrace__tramp_entry *
 ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
 		       uintptr_t *real, size_t *bytes);
+CTRACE_HIDDEN void ctrace__retval_mark_refused(struct ctrace__stream *s);
+#define CTRACE_RETVAL_REFUSED_BYTES 4
 /* The real return address of the patched frame a hook given the
  * trampoline as call site runs in (an inlined copy's hooks), from the
  * hook's stack pointer sp; 0 if none is found. */

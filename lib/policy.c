@@ -277,6 +277,12 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 			: NULL;
 	if (unlikely(patched))
 		site = real;
+	/* No patched frame, but room asked for: the frame may be one the
+	 * full list left unpatched, whose value is then said to be lost. */
+	if (unlikely(pending == NULL && retval_bytes != 0) &&
+	    !((gate & CTRACE_GATE_TABLE) &&
+	      (ctrace__function_flags(fn) & CTRACE_F_RETVAL)))
+		retval_bytes = 0;
 	struct ctrace__frame *f = NULL;
 	if (gate != (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE)) {
 		f = pop(t, fn);
@@ -302,7 +308,7 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 	}
 	/* Reserve the RETVAL record right after the EXIT, in the same
 	 * chunk, for the trampoline to fill. */
-	if (pending != NULL && s->cur != NULL &&
+	if (retval_bytes != 0 && s->cur != NULL &&
 	    (size_t)(s->chunk_end - s->cur) <
 		    CTRACE_MAX_EVENT_BYTES + retval_bytes &&
 	    ctrace__stream_refill(s, now) == NULL) {
@@ -313,6 +319,8 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0, now, 1, &t->state);
 	if (pending != NULL)
 		ctrace__retval_reserve(s, pending);
+	else if (unlikely(retval_bytes != 0))
+		ctrace__retval_mark_refused(s);
 	if (gate & CTRACE_GATE_CALLBACK)
 		notify(t, CTRACE_EVENT_EXIT, fn, site, now, t->recorded);
 }

@@ -161,6 +161,40 @@ case_selfrec() {
 		grep '^dive calls ' "$t.out" >"$t.printed"
 		compare "$t.printed" "$t.depths"
 	done
+	# More than 64 calls left by longjmp under jump's frame (gcc -O0:
+	# 22 a round), all still holding the trampoline: jump's own return is
+	# found under them, not taken for one from before the trace.
+	CTRACE_RETVAL=all run_traced jump20.bin "$BIN/selfrec" jump 20
+	symbolize_stable jump20.tree jump20.bin
+	check_tree jump20.tree
+	if grep -F 'entered before the trace' jump20.tree; then
+		fail "jump 20: a return taken for one from before the trace"
+	fi
+	[ "$(calls_of jump20.tree jump)" -eq 1 ] ||
+		fail "jump 20: not one call of jump"
+	# A long longjmp loop: the calls it left pile up in the recorder's
+	# list of patched frames up to its limit (at gcc -O0).  Every later
+	# call shows the value it printed, or ? saying the list was full.
+	CTRACE_RETVAL=all run_traced loop.bin "$BIN/selfrec" loop 1500
+	symbolize_stable loop.tree loop.bin
+	check_tree loop.tree
+	tree_text loop.tree |
+		sed -n 's/^ *twice() = \(.*\);$/twice \1/p' >loop.values
+	grep '^twice ' loop.bin.out >loop.printed
+	[ "$(wc -l <loop.values)" -eq "$(wc -l <loop.printed)" ] ||
+		fail "loop: $(wc -l <loop.values) values of twice() shown for $(wc -l <loop.printed) calls"
+	paste -d ' ' loop.printed loop.values |
+		awk '$2 != $4 && $4 != "?" { print; bad = 1 } END { exit bad }' ||
+		fail "loop: a value of twice() other than the one printed"
+	symbolize loop.json -f json loop.bin
+	jq -r '.calls[] | select(.function == "twice") | .retval.unavailable // empty' \
+		loop.json | sort -u >loop.why
+	if grep -v -F -x "not captured (the recorder's list of 16384 calls waiting to return was full)" loop.why; then
+		fail "loop: another reason for a value of twice() not captured"
+	fi
+	if [ "$CUR_FAMILY$CUR_OPT" = gcc-O0 ] && [ ! -s loop.why ]; then
+		fail "loop: the list of patched frames never filled up"
+	fi
 	# Without CFI (no frames in the trace) the hook addresses alone.
 	build_pair c selfrec-nocfi "$PROGS/selfrec.c" \
 		-fno-asynchronous-unwind-tables -fno-unwind-tables

@@ -148,6 +148,11 @@ struct values *values_retval(struct trace *t, const struct values_call *p,
 	unsigned have = CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 |
 			CTRACE_RETVAL_XMM0 | CTRACE_RETVAL_XMM1 |
 			CTRACE_RETVAL_ST0 | CTRACE_RETVAL_MEM;
+	if (len == 1 && payload[0] == CTRACE_RETVAL_REFUSED) {
+		why = "not captured (the recorder's list of 16384 calls "
+		      "waiting to return was full)";
+		goto out;
+	}
 	if (len >= 1 && (payload[0] & CTRACE_RETVAL_COMPACT)) {
 		if (retval_expand(payload, len, full, &have) < 0) {
 			why = "not captured";

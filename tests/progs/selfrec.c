@@ -8,6 +8,8 @@
  *   selfrec jump N    dive(N) leaves its deepest call by longjmp, three
  *                     times, each time called again from the same call
  *                     site: a new call, at depth 1 again
+ *   selfrec loop N    N rounds of dive(20) left by longjmp, each followed
+ *                     by a call of twice(round), whose value it prints
  *
  * jump prints the calls of dive and the sum of their depths (main's
  * callees are at depth 1), which the counting hooks cannot follow across
@@ -58,6 +60,21 @@ __attribute__((noinline)) static void jump(int n)
 			printf("%d\n", dive(n));
 }
 
+__attribute__((noinline)) static int twice(int n)
+{
+	return 2 * n + 1;
+}
+
+/* Thousands of calls left by longjmp, then calls that return. */
+__attribute__((noinline)) static void loop(int rounds)
+{
+	for (volatile int round = 0; round < rounds; round++) {
+		if (setjmp(env) == 0)
+			printf("%d\n", dive(20));
+		printf("twice %d\n", twice(round));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "sum";
@@ -80,6 +97,8 @@ int main(int argc, char **argv)
 		jump(n);
 		printf("dive calls %d depth sum %d\n", ROUNDS * (n + 1),
 		       ROUNDS * (n + 1) * (n + 4) / 2);
+	} else if (strcmp(mode, "loop") == 0) {
+		loop(n);
 	} else {
 		return 2;
 	}
