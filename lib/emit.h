@@ -28,6 +28,7 @@ static inline unsigned pair_home(uintptr_t fn, uintptr_t site)
 	return (k * 0x9e3779b1u) >> (32 - CTRACE_PAIR_HOME_BITS);
 }
 
+
 static inline void put_u64(uint8_t *p, uint64_t v)
 {
 	memcpy(p, &v, sizeof v);
@@ -103,6 +104,28 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	int exit_defined = !exit_bit && e->pc == 0 && e->fn == fn &&
 			   e->site == site;
 	s->miss_new_fn = s->new_fn;
+	/* Another copy of the function inlined into the same host (same
+	 * function and call site, another hook) holds a narrow slot of the
+	 * home: the two would push each other out at every call (a
+	 * compressor's hot loop).  This one lives in a home of its own,
+	 * which the hook address picks; its EXITs still find the other's
+	 * pair.  The home travels in the records: the reader does not care. */
+	const struct ctrace__pair *o = &s->pair[second];
+	if (!exit_bit && !exit_defined &&
+	    ((e->fn == fn && e->site == site && e->pc != 0) ||
+	     (o->fn == fn && o->site == site && o->pc != 0))) {
+		home = pair_home(fn, site ^ pc);
+		first = CTRACE_PAIR_NARROW_SLOT(home, 0);
+		second = CTRACE_PAIR_NARROW_SLOT(home, 1);
+		if (pair_is(&s->pair[first], 0, fn, site, pc) ||
+		    pair_is(&s->pair[second], 0, fn, site, pc)) {
+			s->miss_tag = (uint8_t)(pair_is(&s->pair[first], 0, fn,
+							site, pc)
+							? first
+							: second);
+			return p + 1;
+		}
+	}
 	unsigned choice = exit_defined ? 0 : pair_victim(s, first, second);
 	unsigned slot = choice ? second : first;
 	if (s->wide != NULL &&

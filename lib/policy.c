@@ -126,7 +126,17 @@ static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 		 * not see: the recorder forgets every slot it changed (the
 		 * pair's, the wide slot it came from and the one its narrow
 		 * slot's previous pair went to) and the NEW's function. */
-		unsigned home = pair_home(f->fn, f->site);
+		/* The pair's home, as its record gives it (see pair_home_of). */
+		const uint8_t *q = p + 1;
+		uint64_t key = 0;
+		int64_t delta;
+		int new_read = 0;
+		if (low == CTRACE_TAG_NEW)
+			new_read = ctrace__uleb_get(&q, f->end, &key) == 0;
+		else
+			key = (uint64_t)((low & 7u) << 8 | p[1]) << 1;
+		unsigned home = (unsigned)(key >> 1) &
+				((1u << CTRACE_PAIR_HOME_BITS) - 1);
 		memset(&s->pair[CTRACE_PAIR_NARROW_SLOT(home, 0)], 0,
 		       sizeof s->pair[0]);
 		memset(&s->pair[CTRACE_PAIR_NARROW_SLOT(home, 1)], 0,
@@ -135,12 +145,7 @@ static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 			memset(&s->wide[home], 0, sizeof s->wide[0]);
 			memset(&s->wide[s->moved_home], 0, sizeof s->wide[0]);
 		}
-		const uint8_t *q = p + 1;
-		uint64_t key;
-		int64_t delta;
-		if (low == CTRACE_TAG_NEW &&
-		    ctrace__uleb_get(&q, f->end, &key) == 0 &&
-		    ctrace__sleb_get(&q, f->end, &delta) == 0)
+		if (new_read && ctrace__sleb_get(&q, f->end, &delta) == 0)
 			s->new_fn = f->fn - (uintptr_t)delta;
 	}
 	p[0] = 0;
