@@ -28,7 +28,6 @@ static inline unsigned pair_home(uintptr_t fn, uintptr_t site)
 	return (k * 0x9e3779b1u) >> (32 - CTRACE_PAIR_HOME_BITS);
 }
 
-
 static inline void put_u64(uint8_t *p, uint64_t v)
 {
 	memcpy(p, &v, sizeof v);
@@ -39,6 +38,14 @@ static inline int pair_is(const struct ctrace__pair *e, uint8_t exit_bit,
 			  uintptr_t fn, uintptr_t site, uintptr_t pc)
 {
 	return e->fn == fn && e->site == site && (exit_bit || e->pc == pc);
+}
+
+/* The same call (function, call site) as an ENTRY defined it: its hook
+ * call's pc is known (an EXIT defines its pairs with pc 0). */
+static inline int pair_entry_of(const struct ctrace__pair *e, uintptr_t fn,
+				uintptr_t site)
+{
+	return e->fn == fn && e->site == site && e->pc != 0;
 }
 
 /* Moves (fn, site, pc) into narrow slot `slot`, and the pair there into its
@@ -110,19 +117,18 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	 * compressor's hot loop).  This one lives in a home of its own,
 	 * which the hook address picks; its EXITs still find the other's
 	 * pair.  The home travels in the records: the reader does not care. */
-	const struct ctrace__pair *o = &s->pair[second];
 	if (!exit_bit && !exit_defined &&
-	    ((e->fn == fn && e->site == site && e->pc != 0) ||
-	     (o->fn == fn && o->site == site && o->pc != 0))) {
+	    (pair_entry_of(e, fn, site) ||
+	     pair_entry_of(&s->pair[second], fn, site))) {
 		home = pair_home(fn, site ^ pc);
 		first = CTRACE_PAIR_NARROW_SLOT(home, 0);
 		second = CTRACE_PAIR_NARROW_SLOT(home, 1);
-		if (pair_is(&s->pair[first], 0, fn, site, pc) ||
-		    pair_is(&s->pair[second], 0, fn, site, pc)) {
-			s->miss_tag = (uint8_t)(pair_is(&s->pair[first], 0, fn,
-							site, pc)
-							? first
-							: second);
+		unsigned hit = pair_is(&s->pair[first], 0, fn, site, pc) ? first
+			       : pair_is(&s->pair[second], 0, fn, site, pc)
+				       ? second
+				       : 0; /* no narrow slot is 0 */
+		if (hit != 0) {
+			s->miss_tag = (uint8_t)hit;
 			return p + 1;
 		}
 	}
