@@ -175,7 +175,7 @@ case_selfrec() {
 	# A long longjmp loop: the calls it left pile up in the recorder's
 	# list of patched frames up to its limit (at gcc -O0).  Every later
 	# call shows the value it printed, or ? saying the list was full.
-	CTRACE_RETVAL=all run_traced loop.bin "$BIN/selfrec" loop 1500
+	CTRACE_RETVAL=all run_traced loop.bin "$BIN/selfrec" loop 4000
 	symbolize_stable loop.tree loop.bin
 	check_tree loop.tree
 	tree_text loop.tree |
