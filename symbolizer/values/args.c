@@ -153,6 +153,66 @@ static bool slot_shared(struct frame_state *f, Dwarf_Die *die,
 	return false;
 }
 
+#define SHARED_CONSTANT \
+	"a constant an inlined copy of another call also has: it may be " \
+	"that call's"
+
+/* Whether two inlined copies stand for one call of the source (its
+ * file, line and column): copies of a statement gcc duplicated. */
+static bool same_call(Dwarf_Die *a, Dwarf_Die *b)
+{
+	static const unsigned at[] = {DW_AT_call_file, DW_AT_call_line,
+				      DW_AT_call_column};
+	for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+		Dwarf_Attribute x, y;
+		Dwarf_Word u, v;
+		if (!dwarf_attr(a, at[i], &x) || !dwarf_attr(b, at[i], &y) ||
+		    dwarf_formudata(&x, &u) != 0 || dwarf_formudata(&y, &v) != 0 ||
+		    u != v)
+			return false;
+	}
+	return true;
+}
+
+/* Whether an inlined copy of another call of the function `origin` (a
+ * root DIE) in the scopes of `die` than the copy `self` gives its
+ * parameter `param` the constant `bytes`.  gcc -O3 stands for a
+ * parameter it removed from the callee by one debug temporary per
+ * caller, set before each call; when a pass drops a call's reset of it
+ * (the value passed was optimized away), that call's copy is said to get
+ * the previous call's constant.  Two calls with one constant: either may
+ * be the other's.  (Copies of one call, a statement gcc duplicated, pass
+ * one argument.) */
+static bool constant_shared(Dwarf_Die *die, Dwarf_Die *self, Dwarf_Die *origin,
+			    Dwarf_Die *param, const uint8_t *bytes, size_t size,
+			    int depth)
+{
+	Dwarf_Die c, root, cp;
+	if (depth > 32 || dwarf_child(die, &c) != 0)
+		return false;
+	do {
+		Dwarf_Attribute a;
+		int tag = dwarf_tag(&c);
+		if (tag != DW_TAG_lexical_block &&
+		    tag != DW_TAG_inlined_subroutine)
+			continue;
+		if (tag == DW_TAG_inlined_subroutine &&
+		    dwarf_dieoffset(&c) != dwarf_dieoffset(self) &&
+		    !same_call(&c, self) &&
+		    (dw_root(&c, &root),
+		     dwarf_dieoffset(&root) == dwarf_dieoffset(origin)) &&
+		    concrete_param(&c, param, &cp) &&
+		    (dwarf_attr(&cp, DW_AT_location, &a) ||
+		     dwarf_attr(&cp, DW_AT_const_value, &a)) &&
+		    dw_location_has_constant(&a, bytes, size))
+			return true;
+		if (constant_shared(&c, self, origin, param, bytes, size,
+				    depth + 1))
+			return true;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
 struct values *values_args(struct trace *t, const struct values_call *p,
 			   const uint8_t *payload, size_t len)
 {
@@ -329,6 +389,14 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 				ok = false;
 				why = "computed by the inlined copy's body";
 			}
+			uint8_t k[16];
+			if (ok && !own && !copied &&
+			    dw_location_constant(&loc, f.rel_pc - 1, k, size) &&
+			    constant_shared(&sub, &scope, &scope_root, &param, k,
+					    size, 0)) {
+				ok = false;
+				why = SHARED_CONSTANT;
+			}
 			uint64_t slot_addr;
 			if (ok && !own && !copied &&
 			    dw_location_address(&f, &loc, &slot_addr) &&
@@ -426,6 +494,12 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 			} else if (dwarf_formsdata(&loc, &sv) == 0) {
 				memcpy(buf, &sv, size < 8 ? size : 8);
 			} else {
+				goto add;
+			}
+			if (!own && size <= 16 &&
+			    constant_shared(&sub, &scope, &scope_root, &param,
+					    buf, size, 0)) {
+				why = SHARED_CONSTANT;
 				goto add;
 			}
 			text = format_text(&cap, ptr_size, &type, buf, size);

@@ -187,6 +187,15 @@ int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry);
  * and that range's start in *start; -1 for anything else. */
 int dw_first_reg_after(Dwarf_Attribute *attr, uint64_t entry, uint64_t call,
 		       uint64_t *start);
+/* The constant (a literal or constant then DW_OP_stack_value, or
+ * DW_OP_implicit_value) the location in force at pc gives, as `size`
+ * little-endian bytes in out (at most 16); false for anything else. */
+bool dw_location_constant(Dwarf_Attribute *attr, uint64_t pc, uint8_t *out,
+			  size_t size);
+/* Whether a DW_AT_location (any of its ranges) or a DW_AT_const_value
+ * gives the constant `bytes` of `size` bytes. */
+bool dw_location_has_constant(Dwarf_Attribute *attr, const uint8_t *bytes,
+			      size_t size);
 /* The register the location in force at pc names (exactly one), or -1. */
 int dw_location_reg(Dwarf_Attribute *attr, uint64_t pc);
 /* The register whose value at the function's entry the location in force

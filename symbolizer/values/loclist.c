@@ -245,3 +245,81 @@ int dw_entry_value_reg(Dwarf_Attribute *attr, uint64_t pc)
 	return entry_value_reg(attr, ops, n);
 }
 
+
+/* ops as a constant of `size` bytes (at most 16) in out. */
+static bool constant_of(Dwarf_Attribute *attr, const Dwarf_Op *ops, size_t n,
+			uint8_t *out, size_t size)
+{
+	Dwarf_Block b;
+	uint64_t v;
+	if (size == 0 || size > 16)
+		return false;
+	if (n == 1 && ops[0].atom == DW_OP_implicit_value) {
+		if (dwarf_getlocation_implicit_value(attr, &ops[0], &b) != 0 ||
+		    b.length < size)
+			return false;
+		memcpy(out, b.data, size);
+		return true;
+	}
+	if (n != 2 || ops[1].atom != DW_OP_stack_value)
+		return false;
+	unsigned op = ops[0].atom;
+	if (op >= DW_OP_lit0 && op <= DW_OP_lit31)
+		v = op - DW_OP_lit0;
+	else if (op == DW_OP_constu || op == DW_OP_consts ||
+		 (op >= DW_OP_const1u && op <= DW_OP_const8s))
+		v = ops[0].number; /* the signed forms sign-extended */
+	else
+		return false;
+	memset(out, 0, size);
+	memcpy(out, &v, size < 8 ? size : 8);
+	return true;
+}
+
+bool dw_location_constant(Dwarf_Attribute *attr, uint64_t pc, uint8_t *out,
+			  size_t size)
+{
+	Dwarf_Op *ops;
+	size_t n;
+	return dwarf_getlocation_addr(attr, pc, &ops, &n, 1) > 0 &&
+	       constant_of(attr, ops, n, out, size);
+}
+
+bool dw_location_has_constant(Dwarf_Attribute *attr, const uint8_t *bytes,
+			      size_t size)
+{
+	uint8_t c[16];
+	if (size == 0 || size > sizeof c)
+		return false;
+	if (dwarf_whatattr(attr) == DW_AT_const_value) {
+		Dwarf_Block b;
+		Dwarf_Word u;
+		Dwarf_Sword s;
+		unsigned form = dwarf_whatform(attr);
+		memset(c, 0, sizeof c);
+		if (form == DW_FORM_sdata && dwarf_formsdata(attr, &s) == 0)
+			memcpy(c, &s, size < 8 ? size : 8);
+		else if (dwarf_formudata(attr, &u) == 0)
+			memcpy(c, &u, size < 8 ? size : 8);
+		else if (dwarf_formblock(attr, &b) == 0 && b.length >= size)
+			memcpy(c, b.data, size);
+		else
+			return false;
+		/* a constant narrower than the type: its low bytes (the
+		 * sign of DW_FORM_dataN is not known) */
+		size_t w = form == DW_FORM_data1   ? 1
+			   : form == DW_FORM_data2 ? 2
+			   : form == DW_FORM_data4 ? 4
+						   : size;
+		return !memcmp(c, bytes, w < size ? w : size);
+	}
+	Dwarf_Addr base, lo, hi;
+	Dwarf_Op *ops;
+	size_t n;
+	ptrdiff_t off = 0;
+	while ((off = dwarf_getlocations(attr, off, &base, &lo, &hi, &ops,
+					 &n)) > 0)
+		if (constant_of(attr, ops, n, c, size) && !memcmp(c, bytes, size))
+			return true;
+	return false;
+}
