@@ -72,9 +72,9 @@ static bool same_declaration(Dwarf_Die *a, Dwarf_Die *b)
  * location says it arrived in: its register at the entry, the one whose
  * entry value it reads at the call `call`, and (x86-64) the register a
  * list silent at the entry names first before the call when the code up
- * to there leaves that register as it was at the entry (a gcc clone's
- * parameter it does not receive, said to be in the register that brings
- * it another one). */
+ * to there leaves that register as it was at the entry, or is not
+ * understood (a gcc clone's parameter it does not receive, said to be in
+ * the register that brings it another one). */
 static uint64_t entry_claims(struct dw_module *mod, bool x86_64,
 			     Dwarf_Attribute *loc, uint64_t entry,
 			     uint64_t call)
@@ -87,7 +87,8 @@ static uint64_t entry_claims(struct dw_module *mod, bool x86_64,
 	if (r >= 0 && r < 64)
 		m |= (uint64_t)1 << r;
 	r = x86_64 ? dw_first_reg_after(loc, entry, call, &start) : -1;
-	if (r >= 0 && r < 64 && dw_entry_reg_kept(mod, entry, start, r))
+	if (r >= 0 && r < 64 && (dw_entry_reg_kept(mod, entry, start, r) ||
+				 (r < 16 && !dw_code_understood(mod, entry, start))))
 		m |= (uint64_t)1 << r;
 	return m;
 }
@@ -347,7 +348,10 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 			 * same holds (x86-64) for a register the code from the
 			 * entry to the hook's call filled from that register
 			 * (gcc names the copy: `mov %edi,%ebp', then p0 in
-			 * RBP where the clone receives p1 in EDI). */
+			 * RBP where the clone receives p1 in EDI).  Where the
+			 * code is not understood nothing tells whether the
+			 * register is such a copy: ? unless the list names
+			 * that register at the entry. */
 			int ev = clone ? dw_entry_value_reg(&loc, f.rel_pc - 1)
 				       : -1;
 			int at_call = clone && x86_64 && ev < 0
@@ -358,6 +362,15 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 			    !dw_entry_reg_origin(m, entry, f.rel_pc - 5, at_call,
 						 &ev, &width))
 				ev = -1;
+			if (at_call >= 0 && at_call < 16 && !copied &&
+			    dw_location_reg(&loc, entry) != at_call &&
+			    !dw_code_understood(m, entry, f.rel_pc - 5)) {
+				ok = false;
+				why = "a clone's register at the hook that the code "
+				      "before it may have filled from another "
+				      "parameter's";
+				goto add;
+			}
 			if (ev >= 0 && !copied &&
 			    dw_location_reg(&loc, entry) != ev) {
 				ok = false;

@@ -156,6 +156,10 @@ bool dw_reg_bytes_at_call(struct dw_module *m, uint64_t entry, uint64_t call,
  * does not or is not understood. */
 bool dw_entry_reg_kept(struct dw_module *m, uint64_t entry, uint64_t pc,
 		       int reg);
+/* prologue.c: whether the straight-line code [from, to) is understood
+ * (at most 256 bytes, every instruction known): where it is not, nothing
+ * is proved either way. */
+bool dw_code_understood(struct dw_module *m, uint64_t from, uint64_t to);
 /* x86-64: the location in force at f's call names one register, the one
  * at `entry` another, and the code between proves the first does not
  * hold the second's `size` bytes, or a value computed from registers

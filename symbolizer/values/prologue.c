@@ -224,6 +224,13 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				 * register written */
 				if (!(n = i386dec_modrm_len(p, end)))
 					return false;
+			} else if (op2 == 0xc6 || op2 == 0x70) {
+				/* shufps, shufpd, pshufd (a struct of two
+				 * floats split into its fields): an xmm
+				 * register written, then an immediate byte */
+				if (!(n = i386dec_modrm_len(p, end)))
+					return false;
+				n++;
 			} else if (op2 == 0x7e && o16 && !rep) {
 				if (!(n = i386dec_modrm_len(p, end)))
 					return false;   /* movd/movq xmm -> r/m */
@@ -379,6 +386,21 @@ bool dw_entry_reg_kept(struct dw_module *m, uint64_t entry, uint64_t pc,
 	if (pc > entry && !run(code, pc - entry, &r))
 		return false;
 	return r.origin[hw] == hw && r.width[hw] == 8;
+}
+
+bool dw_code_understood(struct dw_module *m, uint64_t from, uint64_t to)
+{
+	uint8_t code[256];
+	struct regs r;
+	if (to < from || to - from > sizeof code ||
+	    (to > from && !dw_read_code(m, from, code, to - from)))
+		return false;
+	for (int i = 0; i < 16; i++) {
+		r.origin[i] = i;
+		r.width[i] = 8;
+		r.bytes[i] = 8;
+	}
+	return to == from || run(code, to - from, &r);
 }
 
 /* clang -O0 stores the arguments in their DWARF homes only after the

@@ -79,7 +79,10 @@ done
 # it into and then sign-extended from its first field (gcc -Os; gcc -O2,
 # C++, with x87 moves of a long double in that prologue), or an inlined
 # copy's parameter said to have the constant another call of the same
-# function passed (gcc -O3).  Also a
+# function passed (gcc -O3), or a constprop.isra clone's removed
+# parameter said to be in the register that brings the clone another,
+# after a prologue splitting a struct of two floats with shufps (gcc
+# -O3, C++).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
 # rounded to float (check.py compares it as a float).
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
