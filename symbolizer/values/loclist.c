@@ -167,7 +167,9 @@ static bool reads_state(const Dwarf_Op *ops, size_t n)
 		    op == DW_OP_fbreg || op == DW_OP_deref ||
 		    op == DW_OP_deref_size || op == DW_OP_xderef ||
 		    op == DW_OP_xderef_size || op == DW_OP_deref_type ||
-		    op == DW_OP_regval_type || op == DW_OP_call_frame_cfa ||
+		    op == DW_OP_regval_type || op == DW_OP_GNU_deref_type ||
+		    op == DW_OP_GNU_regval_type ||
+		    op == DW_OP_GNU_parameter_ref || op == DW_OP_call_frame_cfa ||
 		    op == DW_OP_push_object_address ||
 		    op == DW_OP_form_tls_address ||
 		    op == DW_OP_GNU_push_tls_address ||
