@@ -178,9 +178,11 @@ bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
  * before the hook (`p0 * 3 | 8` for p0): not the value passed. */
 bool dw_location_plain(Dwarf_Attribute *attr, uint64_t pc);
 /* The location in force at pc is a value (computed, or a constant), not
- * the same one as at `entry`: clang gives a parameter at the entry hook's
- * call the value a statement after the hook leaves it (`p0 & 15' as EDI &
- * 15, the and after the call; 0 after a loop moved above the call). */
+ * the same one as at `entry`, or a constant from `entry` on: clang gives
+ * a parameter at the entry hook's call the value a statement after the
+ * hook leaves it (`p0 & 15' as EDI & 15, the and after the call; 0 after
+ * a loop moved above the call), and starts a constant's range at the
+ * function's first instruction. */
 bool dw_location_changed_value(Dwarf_Attribute *attr, uint64_t entry,
 			       uint64_t pc);
 /* The register a parameter's location names at `entry` (itself or as

@@ -155,6 +155,34 @@ static int entry_value_reg(Dwarf_Attribute *attr, Dwarf_Op *ops, size_t n)
 	return -1;
 }
 
+/* Whether ops read the machine state: a register, memory, the frame or
+ * an entry value.  Those that do not are a constant. */
+static bool reads_state(const Dwarf_Op *ops, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned op = ops[i].atom;
+		if ((op >= DW_OP_reg0 && op <= DW_OP_reg31) ||
+		    (op >= DW_OP_breg0 && op <= DW_OP_breg31) ||
+		    op == DW_OP_regx || op == DW_OP_bregx ||
+		    op == DW_OP_fbreg || op == DW_OP_deref ||
+		    op == DW_OP_deref_size || op == DW_OP_xderef ||
+		    op == DW_OP_xderef_size || op == DW_OP_deref_type ||
+		    op == DW_OP_regval_type || op == DW_OP_GNU_deref_type ||
+		    op == DW_OP_GNU_regval_type ||
+		    op == DW_OP_GNU_parameter_ref || op == DW_OP_call_frame_cfa ||
+		    op == DW_OP_push_object_address ||
+		    op == DW_OP_form_tls_address ||
+		    op == DW_OP_GNU_push_tls_address ||
+		    op == DW_OP_entry_value || op == DW_OP_GNU_entry_value ||
+		    op == DW_OP_implicit_pointer ||
+		    op == DW_OP_GNU_implicit_pointer ||
+		    op == DW_OP_GNU_variable_value || op == DW_OP_call2 ||
+		    op == DW_OP_call4 || op == DW_OP_call_ref)
+			return true;
+	}
+	return false;
+}
+
 bool dw_location_changed_value(Dwarf_Attribute *attr, uint64_t entry,
 			       uint64_t pc)
 {
@@ -182,7 +210,12 @@ bool dw_location_changed_value(Dwarf_Attribute *attr, uint64_t entry,
 		    ops[i].number != eops[i].number ||
 		    ops[i].number2 != eops[i].number2)
 			return true;
-	return false;
+	/* The same constant from the entry on: clang starts a constant
+	 * location at the function's first instruction wherever the
+	 * statement giving it is (an unused argument's `p0 - 1' after a
+	 * loop the compiler evaluated, as 0 - 1): it may not be the value
+	 * passed. */
+	return !reads_state(ops, n);
 }
 
 int dw_entry_reg(Dwarf_Attribute *attr, uint64_t entry)
