@@ -15,7 +15,6 @@
 #endif
 
 #include <dwarf.h>
-#include <string.h>
 
 #include "dwinfo.h"
 
