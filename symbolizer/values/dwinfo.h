@@ -94,9 +94,11 @@ int dw_function_at(struct dw_module *m, uint64_t rel_addr, Dwarf_Die *out);
 bool dw_read_code(struct dw_module *m, uint64_t rel, uint8_t *out, size_t n);
 /* The CU's producer names clang. */
 bool dw_is_clang(Dwarf_Die *die);
-/* clang on i386: what to add to esp at the hook's return address ra to
- * get the frame base (esp as the body keeps it); false if unknown. */
-bool dw_i386_esp_adjust(struct dw_module *m, uint64_t ra, int64_t *adjust);
+/* clang on i386: what to add to esp at the call to the hook of sub whose
+ * return address is ra to get the frame base (esp as the body keeps it);
+ * false if unknown. */
+bool dw_i386_esp_adjust(struct dw_module *m, Dwarf_Die *sub, uint64_t ra,
+			int64_t *adjust);
 /* i386: the slot above the CFA (its offset) where a stack parameter whose
  * location list stops before the hook's call at ra still is; see
  * i386loc.c. */

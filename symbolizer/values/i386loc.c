@@ -1,6 +1,6 @@
 /* i386loc.c -- i386: the frame base and the stack parameters around the
  * entry hook's call, where the DWARF does not follow esp.  The code is
- * read with the one i386 decoder (i386dec.c).
+ * read with the one i386 decoder (i386dec.c); where esp is, with the CFI.
  *
  * clang on i386 ends a stack parameter's location where the code starts
  * pushing the hook's arguments (it does not follow esp there).  The value
@@ -15,56 +15,69 @@
 #endif
 
 #include <dwarf.h>
-#include <string.h>
 
 #include "dwinfo.h"
 
-/* clang on i386 gives esp as the frame base: esp as the function body
- * keeps it.  At the hook's call, the hook's arguments may be on top of
- * it: the `add $n, %esp` that removes them after the call says by how
- * much, found by reading forward from the return address over
- * instructions that leave esp alone; arguments stored into the frame
- * rather than pushed leave esp alone.  Anything else (a jump, an
- * instruction not understood): unknown. */
-bool dw_i386_esp_adjust(struct dw_module *m, uint64_t ra, int64_t *adjust)
+/* The first instruction of the function entered at `entry' that the line
+ * table marks as the end of its prologue, if it comes before `call'. */
+static bool prologue_end(Dwarf_Die *sub, uint64_t entry, uint64_t call,
+			 uint64_t *end)
 {
-	uint8_t code[64];
-	size_t len = sizeof code;
-	while (len >= 3 && !dw_read_code(m, ra, code, len))
-		len /= 2;
-	if (len < 3)
+	Dwarf_Die cu;
+	Dwarf_Lines *lines;
+	size_t n, lo = 0, hi;
+	Dwarf_Addr a;
+	if (!dwarf_diecu(sub, &cu, NULL, NULL) ||
+	    dwarf_getsrclines(&cu, &lines, &n) != 0)
 		return false;
-	/* The hook's first argument stored at (%esp) right before the call
-	 * (mov %reg, (%esp)): the frame reserves its calls' arguments and
-	 * esp does not move in the body. */
-	uint8_t before[3];
-	if (dw_read_code(m, ra - 8, before, 3) && before[0] == 0x89 &&
-	    (before[1] & 0xc7) == 0x04 && before[2] == 0x24) {
-		*adjust = 0;
-		return true;
-	}
-	/* Pushed: the add that removes them, before any call (the exit
-	 * hook's comes before the epilogue) or jump. */
-	const uint8_t *p = code, *end = code + len;
-	for (int k = 0; k < 16 && p + 3 <= end; k++) {
-		if (p[0] == 0x83 && p[1] == 0xc4) {
-			*adjust = (int8_t)p[2];
-			return *adjust >= 0;
-		}
-		if (p[0] == 0x81 && p[1] == 0xc4 && p + 6 <= end) {
-			int32_t imm;
-			memcpy(&imm, p + 2, 4);
-			*adjust = imm;
-			return imm >= 0;
-		}
-		/* an instruction that leaves esp alone */
-		struct i386_insn in;
-		size_t n = i386dec_insn(p, end, &in);
-		if (n == 0 || in.call || (in.writes & 1u << I386_ESP))
+	/* the rows are sorted by address: the first one at the entry */
+	for (hi = n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) != 0)
 			return false;
-		p += n;
+		if (a < entry)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n; lo++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, lo);
+		bool flag;
+		if (dwarf_lineaddr(l, &a) != 0 || a >= call)
+			return false;
+		if (dwarf_lineprologueend(l, &flag) == 0 && flag) {
+			*end = a;
+			return true;
+		}
 	}
 	return false;
+}
+
+/* clang on i386 gives esp as the frame base: esp as the function body
+ * keeps it between calls, once the prologue has pushed the registers it
+ * saves and made its frame.  At the hook's call the hook's arguments and
+ * the padding that aligns them lie on top of it, and the code after the
+ * call may remove only part of them and leave the rest to the next call
+ * (seen: `add $4' after the hook's call, a push, a call to strlen, then
+ * `add $16').  The CFI says where esp is relative to the CFA at every
+ * instruction: at the hook's call, and where the line table says the
+ * prologue ends (clang marks there the first instruction after the ones
+ * that make the frame).  Either unknown, or not esp-based: unknown. */
+bool dw_i386_esp_adjust(struct dw_module *m, Dwarf_Die *sub, uint64_t ra,
+			int64_t *adjust)
+{
+	Dwarf_Addr entry;
+	uint64_t body;
+	int reg;
+	int64_t at_call, in_body;
+	if (dwarf_entrypc(sub, &entry) != 0 ||
+	    !prologue_end(sub, entry, ra - 5, &body) ||
+	    !frame_cfa_rule(m, ra - 1, &reg, &at_call) || reg != 4 ||
+	    !frame_cfa_rule(m, body, &reg, &in_body) || reg != 4 ||
+	    at_call < in_body)
+		return false;
+	*adjust = at_call - in_body;
+	return true;
 }
 
 /* Whether the code [lo, call) writes no memory at or above the CFA. */

@@ -277,13 +277,14 @@ int lw_frame_base(struct lw_frame *w, struct lw_val *v, const char **why,
 	}
 	if (w->machine == 3 && n == 1 && ops[0].atom == DW_OP_reg0 + 4) {
 		/* clang on i386: the frame base is esp as the function body
-		 * keeps it, but the hook's arguments were pushed on top of it.
-		 * The `add $n, %esp` after the call says by how much. */
+		 * keeps it, but the hook's arguments were pushed on top of it
+		 * (i386loc.c says by how much). */
 		int64_t adjust;
 		struct lw_val sp;
 		const char *ignored;
 		if (w->is_caller || w->mach->reg(w, 4, &sp, &ignored) < 0 ||
-		    !dw_i386_esp_adjust(w->m, w->ra, &adjust)) {
+		    !dw_i386_esp_adjust(w->m, &w->subprogram, w->ra,
+					&adjust)) {
 			*why = "no frame base";
 			return -1;
 		}
