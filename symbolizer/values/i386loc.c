@@ -9,7 +9,8 @@
  * and accepted only when every instruction is one that writes no memory
  * but below the CFA.  gcc keeps a 64-bit value in a register pair that the
  * code before the call may have written, and may name as a struct's
- * pieces registers that do not hold it.
+ * pieces registers that do not hold it; when such a location is not
+ * used, the slot the list names at the entry serves the same way.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -234,8 +235,16 @@ bool dw_i386_stack_slot(struct dw_module *m, Dwarf_Attribute *loc,
 			size_t fn;
 			if (!dwarf_attr_integrate(sub, DW_AT_frame_base, &fa) ||
 			    dwarf_getlocation(&fa, &fops, &fn) != 0 || fn != 1 ||
-			    fops[0].atom != DW_OP_reg4)
+			    (fops[0].atom != DW_OP_reg4 &&
+			     fops[0].atom != DW_OP_call_frame_cfa))
 				continue;
+			/* gcc: the frame base is the CFA itself */
+			if (fops[0].atom == DW_OP_call_frame_cfa) {
+				if ((int64_t)ops[0].number < 0)
+					continue;
+				*slot = (int64_t)ops[0].number;
+				return true;
+			}
 		}
 		/* the CFA as esp + cfa_off where the location starts */
 		int cfa_reg;
