@@ -106,7 +106,7 @@ bool dw_i386_stack_slot(struct dw_module *m, Dwarf_Attribute *loc,
 			Dwarf_Die *sub, uint64_t ra, int64_t *slot);
 /* i386loc.c: a location of register pieces (ops, n) holds at f's call
  * only if the code from the start of its range to the call writes none
- * of them. */
+ * of them, and no register of it was made a copy of another. */
 bool i386loc_pieces_kept(struct frame_state *f, Dwarf_Attribute *attr,
 			 const Dwarf_Op *ops, size_t n);
 /* prologue.c, clang -O0: the spill slot (frame-base offset) the code
@@ -217,6 +217,9 @@ bool dw_location_address(struct frame_state *f, Dwarf_Attribute *attr,
 #define I386_ESP 4
 struct i386_insn {
 	unsigned writes;   /* general registers written (bit: number) */
+	bool reg_copy;     /* a 32-bit mov from register copy_src into the
+			    * one register written */
+	unsigned copy_src;
 	bool esp_known;    /* esp changes by esp_delta exactly */
 	int64_t esp_delta;
 	enum { I386_NO_STORE, I386_STORE_ESP, I386_STORE_OTHER } store;

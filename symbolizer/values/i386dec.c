@@ -1,16 +1,17 @@
 /* i386dec.c -- the one decoder of i386 code, for the questions the values
  * stage asks about the few instructions around an entry hook's call:
- * which general registers they write, how they move esp, and where they
- * store.
+ * which general registers they write (and which a register copy), how
+ * they move esp, and where they store.
  *
  * Three readers ask: the i386 frame base (dwinfo: how far the hook's
  * pushed arguments moved esp), the i386 stack parameter whose location
  * list stops before the hook (does the prologue write at or above the
  * CFA?), and register pairs (does the code before the call write one of
- * them?).  Each judges from the effects described here; an instruction the
- * decoder does not know ends every reading (nothing is proved).  The set
- * known is what gcc and clang put in prologues and around the hook's call:
- * moves, arithmetic, pushes and pops, x87 and SSE moves, PIC thunk calls.
+ * them, or copy one into another?).  Each judges from the effects
+ * described here; an instruction the decoder does not know ends every
+ * reading (nothing is proved).  The set known is what gcc and clang put in
+ * prologues and around the hook's call: moves, arithmetic, pushes and
+ * pops, x87 and SSE moves, PIC thunk calls.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -187,12 +188,20 @@ size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
 			writes(in, byte ? rm & 3 : rm);
 		else
 			store_to(in, p, byte ? 1 : (size_t)word);
+		if (direct && op == 0x89 && !o16) {
+			in->reg_copy = true;        /* mov %reg, %rm */
+			in->copy_src = reg;
+		}
 	} else if (op == 0x8a || op == 0x8b || op == 0x8d || op == 0x03 ||
 		   op == 0x0b || op == 0x23 || op == 0x2b || op == 0x33) {
 		/* loads, lea, operations into a register */
 		if (!(n = i386dec_modrm_len(p, end)))
 			return 0;
 		writes(in, op == 0x8a ? reg & 3 : reg);
+		if (direct && op == 0x8b && !o16) {
+			in->reg_copy = true;        /* mov %rm, %reg */
+			in->copy_src = rm;
+		}
 	} else if (op == 0x84 || op == 0x85 || (op >= 0x38 && op <= 0x3b)) {
 		if (!(n = i386dec_modrm_len(p, end)))
 			return 0;                   /* test, cmp */

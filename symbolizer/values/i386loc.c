@@ -8,7 +8,9 @@
  * entry and the hook's call can have written there: the prologue is read
  * and accepted only when every instruction is one that writes no memory
  * but below the CFA.  gcc keeps a 64-bit value in a register pair that the
- * code before the call may have written.
+ * code before the call may have written, and may name as a struct's
+ * pieces registers that do not hold it; when such a location is not
+ * used, the slot the list names at the entry serves the same way.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -130,11 +132,63 @@ static int i386_written(struct dw_module *m, uint64_t from, uint64_t call)
 	return w;
 }
 
+/* Whether two of the registers `regs` (bit: number) hold at the call one
+ * value, the code from the start of the function to the call having
+ * copied one into the other (a register-to-register mov, followed
+ * through later copies).  Read in one pass over the straight code before
+ * the hook; code that cannot be read to the call (a jump, an instruction
+ * not known, the hook of an inlined copy deep in its host) proves
+ * nothing and answers false. */
+static bool i386_regs_copied(struct frame_state *f, uint64_t call, int regs)
+{
+	Dwarf_Addr base, lo = 0, hi;
+	ptrdiff_t it = 0;
+	uint8_t code[256];
+	if (!f->have_subprogram)
+		return false;
+	while ((it = dwarf_ranges(&f->subprogram, it, &base, &lo, &hi)) > 0)
+		if (call >= lo && call < hi)
+			break;
+	if (it <= 0 || call - lo > sizeof code ||
+	    (call > lo && !dw_read_code(f->m, lo, code, call - lo)))
+		return false;
+	/* Each register's value, named by the write that made it: equal
+	 * names, one value. */
+	unsigned name[8], next = 8;
+	for (unsigned r = 0; r < 8; r++)
+		name[r] = r;
+	const uint8_t *p = code, *end = code + (call - lo);
+	while (p < end) {
+		struct i386_insn in;
+		size_t len = i386dec_step(f->m, lo + (uint64_t)(p - code), p,
+					  end, &in);
+		if (len == 0 || in.call)
+			return false;
+		for (unsigned r = 0; r < 8; r++)
+			if (in.writes & 1u << r)
+				name[r] = in.reg_copy && r != I386_ESP
+						  ? name[in.copy_src]
+						  : next++;
+		p += len;
+	}
+	for (unsigned r = 0; r < 8; r++)
+		for (unsigned s = r + 1; s < 8; s++)
+			if ((regs >> r & 1) && (regs >> s & 1) &&
+			    name[r] == name[s])
+				return true;
+	return false;
+}
+
 /* gcc on i386 keeps a 64-bit value in a register pair and may name the
  * pair after an instruction wrote one of its registers (seen: the high
  * half in edi through `lea this_fn, %edi' that sets up the entry hook's
  * argument).  A location of register pieces is used only when the code
- * from the start of its range to the call writes none of them. */
+ * from the start of its range to the call writes none of them.  gcc also
+ * names a pair right after a copy made one of its registers the other
+ * (seen at -O2: a struct of two ints whose second field is never read,
+ * `mov %esi, %edi' to sign-extend the first, and the pair esi:edi named
+ * as the struct from there on): pieces in registers that hold one copied
+ * value are not used either. */
 bool i386loc_pieces_kept(struct frame_state *f, Dwarf_Attribute *attr,
 			 const Dwarf_Op *ops, size_t n)
 {
@@ -163,7 +217,7 @@ bool i386loc_pieces_kept(struct frame_state *f, Dwarf_Attribute *attr,
 		if (call < start || call >= end)
 			continue;
 		int w = i386_written(f->m, start, call);
-		return w >= 0 && !(w & regs);
+		return w >= 0 && !(w & regs) && !i386_regs_copied(f, call, regs);
 	}
 	return false;
 }
@@ -194,8 +248,16 @@ bool dw_i386_stack_slot(struct dw_module *m, Dwarf_Attribute *loc,
 			size_t fn;
 			if (!dwarf_attr_integrate(sub, DW_AT_frame_base, &fa) ||
 			    dwarf_getlocation(&fa, &fops, &fn) != 0 || fn != 1 ||
-			    fops[0].atom != DW_OP_reg4)
+			    (fops[0].atom != DW_OP_reg4 &&
+			     fops[0].atom != DW_OP_call_frame_cfa))
 				continue;
+			/* gcc: the frame base is the CFA itself */
+			if (fops[0].atom == DW_OP_call_frame_cfa) {
+				if ((int64_t)ops[0].number < 0)
+					continue;
+				*slot = (int64_t)ops[0].number;
+				return true;
+			}
 		}
 		/* the CFA as esp + cfa_off where the location starts */
 		int cfa_reg;

@@ -69,7 +69,9 @@ done
 # memory said to be in the last argument register, a call-site value
 # naming a register the caller overwrote before the call (clang -O1), a
 # long long said to be in a register pair whose high register the entry
-# hook's argument set-up overwrote (gcc -Og i386), a
+# hook's argument set-up overwrote (gcc -Og i386), or a struct said to be
+# in a pair whose second register the prologue made a copy of the first
+# (gcc -O2 i386), a
 # constprop clone's removed parameter said to be, a few instructions after
 # the entry, in the register that brings the clone another (gcc -O3), or
 # in the register the clone copied that one into (gcc -O3, C++), or an
