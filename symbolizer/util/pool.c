@@ -48,6 +48,8 @@ int pool_ids_reserve(struct id_table *t, size_t n, id_hash_fn hash,
 	 * every insertion cost more than the memory saved. */
 	if (t->slots != NULL && 8 * (n + 1) <= 5 * (t->mask + 1))
 		return 0;
+	while (8 * (n + 1) > 5 * (mask + 1)) /* a freed table, rebuilt */
+		mask = 2 * mask + 1;
 	slots = calloc(mask + 1, sizeof *slots);
 	if (slots == NULL)
 		return -ENOMEM;

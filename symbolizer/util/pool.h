@@ -54,8 +54,9 @@ struct id_table {
 typedef size_t (*id_hash_fn)(const void *ctx, uint32_t id);
 
 /* Makes room for one more id when the table holds n: doubles it (rehashing
- * ids 0 .. n-1) when n + 1 would fill more than five eighths.  Returns 0, or
- * -ENOMEM with the table unchanged. */
+ * ids 0 .. n-1) when n + 1 would fill more than five eighths, or builds it
+ * again for the n ids after pool_ids_free.  Returns 0, or -ENOMEM with the
+ * table unchanged. */
 int pool_ids_reserve(struct id_table *t, size_t n, id_hash_fn hash,
 		     const void *ctx);
 void pool_ids_free(struct id_table *t);
