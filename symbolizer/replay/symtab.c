@@ -11,7 +11,7 @@
  * time of every event that uses it (symtab_pair_holds), so a name always
  * comes from the modules of the event's own time.
  *
- * Memory per distinct address: a pair of 32 bytes, a func of 32 that points
+ * Memory per distinct address: a pair of 24 bytes, a func of 32 that points
  * to the resolver's interned name (kept nowhere else), and a slot of each
  * id table; the rest of a pair is made only for the pairs that need it
  * (struct pair_extra, in a pool: no allocation per pair).
@@ -154,10 +154,13 @@ static size_t func_hash(const void *st, uint32_t id)
 	return hash3(f->addr, f->epoch, 0);
 }
 
+/* A pair is keyed by its call site and its func (the function address and
+ * epoch): the func is found first, so that probing compares the pair
+ * alone. */
 static size_t pair_hash(const void *st, uint32_t id)
 {
 	const struct pair *p = pool_at(&((const struct symtab *)st)->pairs, id);
-	return hash3(p->fn, p->site, p->func->epoch);
+	return hash3((uintptr_t)p->func, p->site, 0);
 }
 
 static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
@@ -193,23 +196,21 @@ static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
 struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
 			 uint64_t ticks)
 {
-	unsigned epoch = epoch_at(st, ticks);
-	size_t h = hash3(fn, site, epoch), i;
+	struct func *f = get_func(st, fn, epoch_at(st, ticks), ticks);
+	size_t h = hash3((uintptr_t)f, site, 0), i;
 	struct pair *p;
 
 	must_reserve(&st->pair_ids, st->pairs.n, pair_hash, st);
 	for (i = h & st->pair_ids.mask; st->pair_ids.slots[i];
 	     i = (i + 1) & st->pair_ids.mask) {
 		p = pool_at(&st->pairs, st->pair_ids.slots[i] - 1);
-		if (p->fn == fn && p->site == site &&
-		    p->func->epoch == epoch)
+		if (p->func == f && p->site == site)
 			return p;
 	}
 	p = must_pool_add(&st->pairs);
 	st->pair_ids.slots[i] = (uint32_t)st->pairs.n;
-	p->fn = fn;
 	p->site = site;
-	p->func = get_func(st, fn, epoch, ticks);
+	p->func = f;
 	return p;
 }
 
@@ -233,7 +234,7 @@ bool symtab_pair_holds(const struct symtab *st, const struct pair *p,
 struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
 			       uint64_t ticks)
 {
-	struct pair *q = symtab_pair(st, p->fn, p->site, ticks);
+	struct pair *q = symtab_pair(st, pair_fn(p), p->site, ticks);
 
 	if (!q->frame) {
 		q->frame = p->frame;
@@ -281,7 +282,8 @@ const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
 	v->pair.extra = 0;
 	v->host_fn = host_fn;
 	v->inline_site = (struct resolve_info){.name = p->func->name};
-	if (dw_inlined_call_site(t, host_fn, p->fn, symtab_pair_time(st, p),
+	if (dw_inlined_call_site(t, host_fn, pair_fn(p),
+				 symtab_pair_time(st, p),
 				 &file, &line)) {
 		v->inline_site.src.file = must_strndup(file, strlen(file));
 		v->inline_site.src.line = line;
@@ -315,7 +317,7 @@ const char *symtab_pair_module(struct symtab *st, const struct pair *cp)
 	struct pair_extra *x = extra_of(st, (struct pair *)cp);
 
 	if (!x->module) {
-		x->module = resolve_function_module(st->resolver, cp->fn,
+		x->module = resolve_function_module(st->resolver, pair_fn(cp),
 						    symtab_pair_time(st, cp));
 		if (!x->module)
 			x->module = no_module;
