@@ -160,24 +160,36 @@ static size_t func_hash(const void *st, uint32_t id)
 static size_t pair_hash(const void *st, uint32_t id)
 {
 	const struct pair *p = pool_at(&((const struct symtab *)st)->pairs, id);
-	return hash3((uintptr_t)p->func, p->site, 0);
+	return hash3(p->func->addr, p->site, p->func->epoch);
 }
 
-static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
-			     uint64_t ticks)
+/* The func of addr in epoch, or NULL and in *slot the func table's slot
+ * where it goes (make_func). */
+static struct func *find_func(struct symtab *st, uint64_t addr,
+			      unsigned epoch, size_t *slot)
 {
-	size_t h = hash3(addr, epoch, 0), i, len;
+	size_t i;
 	struct func *f;
 
 	must_reserve(&st->func_ids, st->funcs.n, func_hash, st);
-	for (i = h & st->func_ids.mask; st->func_ids.slots[i];
-	     i = (i + 1) & st->func_ids.mask) {
+	for (i = hash3(addr, epoch, 0) & st->func_ids.mask;
+	     st->func_ids.slots[i]; i = (i + 1) & st->func_ids.mask) {
 		f = pool_at(&st->funcs, st->func_ids.slots[i] - 1);
 		if (f->addr == addr && f->epoch == epoch)
 			return f;
 	}
-	f = must_pool_add(&st->funcs);
-	st->func_ids.slots[i] = (uint32_t)st->funcs.n;
+	*slot = i;
+	return NULL;
+}
+
+/* A new func, named by the resolver, in the slot find_func gave. */
+static struct func *make_func(struct symtab *st, uint64_t addr,
+			      unsigned epoch, uint64_t ticks, size_t slot)
+{
+	struct func *f = must_pool_add(&st->funcs);
+	size_t len;
+
+	st->func_ids.slots[slot] = (uint32_t)st->funcs.n;
 	f->addr = addr;
 	f->epoch = epoch;
 	f->name = resolve_function_name(st->resolver, addr, ticks);
@@ -193,20 +205,25 @@ static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
 	return f;
 }
 
+/* Both tables are probed before a new function is resolved: the two
+ * cache misses of a new address then overlap. */
 struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
 			 uint64_t ticks)
 {
-	struct func *f = get_func(st, fn, epoch_at(st, ticks), ticks);
-	size_t h = hash3((uintptr_t)f, site, 0), i;
+	unsigned epoch = epoch_at(st, ticks);
+	size_t func_slot = 0, i;
+	struct func *f = find_func(st, fn, epoch, &func_slot);
 	struct pair *p;
 
 	must_reserve(&st->pair_ids, st->pairs.n, pair_hash, st);
-	for (i = h & st->pair_ids.mask; st->pair_ids.slots[i];
-	     i = (i + 1) & st->pair_ids.mask) {
+	for (i = hash3(fn, site, epoch) & st->pair_ids.mask;
+	     st->pair_ids.slots[i]; i = (i + 1) & st->pair_ids.mask) {
 		p = pool_at(&st->pairs, st->pair_ids.slots[i] - 1);
 		if (p->func == f && p->site == site)
-			return p;
+			return p; /* never when f is NULL: every pair has one */
 	}
+	if (!f)
+		f = make_func(st, fn, epoch, ticks, func_slot);
 	p = must_pool_add(&st->pairs);
 	st->pair_ids.slots[i] = (uint32_t)st->pairs.n;
 	p->site = site;
