@@ -217,17 +217,21 @@ static void add_edge(struct callstats *cs, const struct agg_thread *at,
  * Rows of all threads (not per_thread)
  * ------------------------------------------------------------------------ */
 
-/* The open calls of thread at. */
-static struct open_names *open_of(struct callstats *cs,
-				  const struct agg_thread *at)
+static void open_grow(struct callstats *cs, uint32_t index)
 {
-	if (at->index >= cs->n_open) {
-		size_t n = (size_t)at->index + 1;
-		cs->open = must_realloc(cs->open, n, sizeof *cs->open);
-		memset(cs->open + cs->n_open, 0,
-		       (n - cs->n_open) * sizeof *cs->open);
-		cs->n_open = n;
-	}
+	size_t n = (size_t)index + 1;
+
+	cs->open = must_realloc(cs->open, n, sizeof *cs->open);
+	memset(cs->open + cs->n_open, 0, (n - cs->n_open) * sizeof *cs->open);
+	cs->n_open = n;
+}
+
+/* The open calls of thread at. */
+static inline struct open_names *open_of(struct callstats *cs,
+					 const struct agg_thread *at)
+{
+	if (at->index >= cs->n_open)
+		open_grow(cs, at->index);
 	return &cs->open[at->index];
 }
 
@@ -284,17 +288,20 @@ static void open_add(struct open_names *t, uint32_t name)
 }
 
 /* One call of name fewer open in t (none: nothing to do, after damage);
- * a name with no open call leaves the table, whose later names move up
- * to keep every name reachable from its hash's slot. */
-static void open_remove(struct open_names *t, uint32_t name)
+ * returns how many stay open.  A name with no open call leaves the table,
+ * whose later names move up to keep every name reachable from its hash's
+ * slot. */
+static uint32_t open_remove(struct open_names *t, uint32_t name)
 {
 	size_t i, j, home;
 
 	if (!t->names)
-		return;
+		return 0;
 	i = open_slot(t, name);
-	if (!t->names[i] || --t->counts[i])
-		return;
+	if (!t->names[i])
+		return 0;
+	if (--t->counts[i])
+		return t->counts[i];
 	t->n--;
 	for (j = (i + 1) & t->mask; t->names[j]; j = (j + 1) & t->mask) {
 		home = row_hash(t->names[j]) & t->mask;
@@ -307,21 +314,26 @@ static void open_remove(struct open_names *t, uint32_t name)
 		i = j;
 	}
 	t->names[i] = 0;
+	return 0;
+}
+
+static void cells_grow(struct callstats *cs, uint32_t name)
+{
+	size_t cap = cs->cap_names ? 2 * cs->cap_names : 1024;
+
+	while (cap <= name)
+		cap *= 2;
+	cs->kinds = must_realloc(cs->kinds, cap, sizeof *cs->kinds);
+	cs->cells = must_realloc(cs->cells, cap, sizeof *cs->cells);
+	memset(cs->kinds + cs->cap_names, ROW_NONE, cap - cs->cap_names);
+	cs->cap_names = cap;
 }
 
 /* Makes name's cell (a row of no call if it had none). */
-static void cell_make(struct callstats *cs, uint32_t name)
+static inline void cell_make(struct callstats *cs, uint32_t name)
 {
-	if (name >= cs->cap_names) {
-		size_t cap = cs->cap_names ? 2 * cs->cap_names : 1024;
-		while (cap <= name)
-			cap *= 2;
-		cs->kinds = must_realloc(cs->kinds, cap, sizeof *cs->kinds);
-		cs->cells = must_realloc(cs->cells, cap, sizeof *cs->cells);
-		memset(cs->kinds + cs->cap_names, ROW_NONE,
-		       cap - cs->cap_names);
-		cs->cap_names = cap;
-	}
+	if (name >= cs->cap_names)
+		cells_grow(cs, name);
 	if (cs->kinds[name] == ROW_NONE)
 		cs->kinds[name] = ROW_EMPTY;
 }
@@ -473,19 +485,22 @@ void callstats_close(struct callstats *cs, struct thread *th,
 			r = &cs->rows[f->ref];
 			if (r->active)
 				r->active--;
+			outermost = !r->active;
 		} else {
-			open_remove(open_of(cs, at), name);
+			outermost = !open_remove(open_of(cs, at), name);
 		}
 		if (f->edge_ref && cs->running[f->edge_ref - 1])
 			cs->running[f->edge_ref - 1]--;
 	} else {
 		name = agg_name_id(p);
-		if (cs->per_thread)
+		if (cs->per_thread) {
 			r = row_of(cs, at, name);
-		else
+			outermost = !r->active;
+		} else {
 			cell_make(cs, name);
+			outermost = !open_count(open_of(cs, at), name);
+		}
 	}
-	outermost = r ? !r->active : !open_count(open_of(cs, at), name);
 	account(cs, at, name, r,
 		kind == CLOSE_RETURNED ? trace_duration(th->trace, start, end)
 				       : UINT64_MAX,
