@@ -361,18 +361,24 @@ bool callstats_row(const struct callstats *cs, uint32_t name,
 	}
 }
 
-/* The 64-byte row of name (which has a cell), made from its cell. */
-static struct stat_row *full_row(struct callstats *cs, uint32_t name)
+/* The 64-byte row of name, made from its cell (out of line: once per
+ * function). */
+static struct stat_row *promote(struct callstats *cs, uint32_t name)
 {
-	struct stat_row *r;
+	struct stat_row *r = new_row(cs, name);
 
-	if (cs->kinds[name] == ROW_FULL)
-		return &cs->rows[cs->cells[name]];
-	r = new_row(cs, name);
 	callstats_row(cs, name, r);
 	cs->kinds[name] = ROW_FULL;
 	cs->cells[name] = cs->n_rows - 1;
 	return r;
+}
+
+/* The 64-byte row of name (which has a cell). */
+static inline struct stat_row *full_row(struct callstats *cs, uint32_t name)
+{
+	if (cs->kinds[name] == ROW_FULL)
+		return &cs->rows[cs->cells[name]];
+	return promote(cs, name);
 }
 
 /* ---------------------------------------------------------------------------
@@ -389,8 +395,8 @@ static void account(struct callstats *cs, struct agg_thread *at,
 	struct agg_frame *parent = agg_parent(at, depth);
 	bool known = ns != UINT64_MAX;
 
-	if (!r && known && outermost && (child_ns == 0 || ns == 0) &&
-	    cs->kinds[name] == ROW_EMPTY) {
+	if (!r && cs->kinds[name] == ROW_EMPTY && known && outermost &&
+	    (child_ns == 0 || ns == 0)) {
 		/* the function's first call, all its own time: the cell */
 		cs->kinds[name] = ROW_ONE;
 		cs->cells[name] = ns;
