@@ -55,8 +55,7 @@ void callstats_free(struct callstats *cs)
 	free(cs->kinds);
 	free(cs->cells);
 	for (size_t i = 0; i < cs->n_open; i++) {
-		free(cs->open[i].names);
-		free(cs->open[i].counts);
+		free(cs->open[i].slots);
 	}
 	free(cs->open);
 	if (cs->with_edges) {
@@ -240,7 +239,7 @@ static size_t open_slot(const struct open_names *t, uint32_t name)
 {
 	size_t i = row_hash(name) & t->mask;
 
-	while (t->names[i] && t->names[i] != name)
+	while (t->slots[i].name && t->slots[i].name != name)
 		i = (i + 1) & t->mask;
 	return i;
 }
@@ -250,10 +249,10 @@ static uint32_t open_count(const struct open_names *t, uint32_t name)
 {
 	size_t i;
 
-	if (!t->names)
+	if (!t->slots)
 		return 0;
 	i = open_slot(t, name);
-	return t->names[i] ? t->counts[i] : 0;
+	return t->slots[i].name ? t->slots[i].count : 0;
 }
 
 /* One more call of name open in t; at most half full. */
@@ -261,30 +260,26 @@ static void open_add(struct open_names *t, uint32_t name)
 {
 	size_t i;
 
-	if (!t->names || 2 * (t->n + 1) > t->mask + 1) {
-		struct open_names big = {.mask = t->names ? 2 * t->mask + 1
+	if (!t->slots || 2 * (t->n + 1) > t->mask + 1) {
+		struct open_names big = {.mask = t->slots ? 2 * t->mask + 1
 							  : 15,
 					 .n = t->n};
-		big.names = must_calloc(big.mask + 1, sizeof *big.names);
-		big.counts = must_calloc(big.mask + 1, sizeof *big.counts);
-		for (size_t j = 0; t->names && j <= t->mask; j++) {
-			if (!t->names[j])
+		big.slots = must_calloc(big.mask + 1, sizeof *big.slots);
+		for (size_t j = 0; t->slots && j <= t->mask; j++) {
+			if (!t->slots[j].name)
 				continue;
-			i = open_slot(&big, t->names[j]);
-			big.names[i] = t->names[j];
-			big.counts[i] = t->counts[j];
+			i = open_slot(&big, t->slots[j].name);
+			big.slots[i] = t->slots[j];
 		}
-		free(t->names);
-		free(t->counts);
+		free(t->slots);
 		*t = big;
 	}
 	i = open_slot(t, name);
-	if (!t->names[i]) {
-		t->names[i] = name;
-		t->counts[i] = 0;
+	if (!t->slots[i].name) {
+		t->slots[i] = (struct open_name){name, 0};
 		t->n++;
 	}
-	t->counts[i]++;
+	t->slots[i].count++;
 }
 
 /* One call of name fewer open in t (none: nothing to do, after damage);
@@ -295,25 +290,24 @@ static uint32_t open_remove(struct open_names *t, uint32_t name)
 {
 	size_t i, j, home;
 
-	if (!t->names)
+	if (!t->slots)
 		return 0;
 	i = open_slot(t, name);
-	if (!t->names[i])
+	if (!t->slots[i].name)
 		return 0;
-	if (--t->counts[i])
-		return t->counts[i];
+	if (--t->slots[i].count)
+		return t->slots[i].count;
 	t->n--;
-	for (j = (i + 1) & t->mask; t->names[j]; j = (j + 1) & t->mask) {
-		home = row_hash(t->names[j]) & t->mask;
+	for (j = (i + 1) & t->mask; t->slots[j].name; j = (j + 1) & t->mask) {
+		home = row_hash(t->slots[j].name) & t->mask;
 		/* j's name may fill the hole at i when its home is not in
 		 * the cyclic range (i, j] */
 		if (i <= j ? home > i && home <= j : home > i || home <= j)
 			continue;
-		t->names[i] = t->names[j];
-		t->counts[i] = t->counts[j];
+		t->slots[i] = t->slots[j];
 		i = j;
 	}
-	t->names[i] = 0;
+	t->slots[i].name = 0;
 	return 0;
 }
 

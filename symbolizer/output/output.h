@@ -196,8 +196,12 @@ struct row_table {
 /* The names of the calls open in one thread, with how many calls of each
  * are open: open addressing over names (0: empty), as large as the stack
  * is deep, never as the number of functions. */
+struct open_name {
+	uint32_t name, count;
+};
+
 struct open_names {
-	uint32_t *names, *counts;
+	struct open_name *slots;
 	size_t mask, n;
 };
 
