@@ -9,8 +9,7 @@
  * it, the rows of all threads are one, found by the name's id: a function
  * called once, whose call had no time in callees and was not inside a call
  * of itself, takes 9 bytes (a cell holding its duration and a byte of
- * kind), as most of the functions of a program with millions of them do;
- * any other takes 9 bytes and a 64-byte row.  What total needs to know
+ * kind); any other takes 9 bytes and a 64-byte row.  What total needs to know
  * per thread, whether a call of the same function is running, comes from
  * a table of the thread's open calls.
  */
@@ -54,9 +53,8 @@ void callstats_free(struct callstats *cs)
 	free(cs->rows);
 	free(cs->kinds);
 	free(cs->cells);
-	for (size_t i = 0; i < cs->n_open; i++) {
+	for (size_t i = 0; i < cs->n_open; i++)
 		free(cs->open[i].slots);
-	}
 	free(cs->open);
 	if (cs->with_edges) {
 		agg_map_free(&cs->edge_index);
