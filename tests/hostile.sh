@@ -368,9 +368,115 @@ case_report_empty() {
 	! grep -q 'runtime error' err || fail "UBSan report"
 }
 
+# The report's rows against their definition, computed here from the
+# trace: threads running at the same time, recursion in each (total counts
+# a thread's outermost calls only, however the threads interleave),
+# functions called once with and without callees, calls never returned,
+# and more functions open at once than a small table holds.  Every time is
+# below a millisecond: the report shows it to the nanosecond.
+case_report_rows() {
+	need_python
+	"$PYTHON3" -S - r.txt want.txt <<'EOF' || fail "python failed"
+import random, sys
+rnd = random.Random(12)
+script, want = open(sys.argv[1], 'w'), open(sys.argv[2], 'w')
+rows = {}  # (thread, function) -> [calls, returned, total, self, sum, min, max]
+def row(th, fn):
+    return rows.setdefault((th, fn), [0, 0, 0, 0, 0, None, None])
+once = iter(range(0x100000, 0x200000, 0x10))
+for th in (1, 2, 3):
+    script.write('events %d tid=%d\n' % (th, 100 + th))
+    t, stack = 1000, []
+    for step in range(4000):
+        t += rnd.randint(1, 3)
+        if stack and (len(stack) > 300 or rnd.random() < 0.45):
+            fn, start, child = stack.pop()
+            ns = t - start
+            r = row(th, fn)
+            r[0] += 1; r[1] += 1; r[4] += ns
+            r[3] += max(ns - child, 0)
+            if all(f[0] != fn for f in stack):
+                r[2] += ns
+            r[5] = ns if r[5] is None else min(r[5], ns)
+            r[6] = ns if r[6] is None else max(r[6], ns)
+            if stack:
+                stack[-1][2] += ns
+            script.write('leave 0x%x 0x1 @%d\n' % (fn, t))
+            continue
+        k = rnd.random()
+        if k < 0.2 and stack:
+            fn = rnd.choice(stack)[0]  # recursion
+        elif k < 0.35:
+            fn = next(once)            # a function called once
+        else:
+            fn = 0x1000 + 0x10 * rnd.randrange(500)
+        stack.append([fn, t, 0])
+        script.write('enter 0x%x 0x1 @%d\n' % (fn, t))
+    for fn, start, child in stack:     # never returned
+        row(th, fn)[0] += 1
+merged = {}
+for (th, fn), r in sorted(rows.items()):
+    m = merged.setdefault(fn, [0, 0, 0, 0, 0, None, None])
+    for i in range(5):
+        m[i] += r[i]
+    for i, pick in ((5, min), (6, max)):
+        if r[i] is not None:
+            m[i] = r[i] if m[i] is None else pick(m[i], r[i])
+def put(key, r):
+    calls, ret, total, self_, sum_, lo, hi = r
+    v = [calls, '-', '-', '-', '-', '-'] if not ret else \
+        [calls, total, self_, sum_ // ret, lo, hi]
+    want.write('%s %s\n' % (key, ' '.join(map(str, v))))
+for (th, fn), r in sorted(rows.items()):
+    put('%d/0x%x' % (th, fn), r)
+for fn, m in sorted(merged.items()):
+    put('0x%x' % fn, m)
+EOF
+	"$MKTRACE" r.bin r.txt || fail "mktrace failed"
+	{ "$CTRACE_SYMBOLIZE" -f report --per-thread r.bin >per.txt &&
+		"$CTRACE_SYMBOLIZE" -f report r.bin >all.txt; } 2>err ||
+		{ cat err; fail "report failed"; }
+	"$PYTHON3" -S - per.txt all.txt want.txt <<'EOF' || fail "rows differ"
+import re, sys
+def ns(v, unit):
+    assert unit == 'us', unit
+    a, b = v.split('.')
+    return int(a) * 1000 + int(b)
+got = {}
+for path, per in ((sys.argv[1], True), (sys.argv[2], False)):
+    prefix = ''
+    for line in open(path):
+        m = re.match(r'# thread (\d+)$', line)
+        if m:
+            prefix = '%d/' % (int(m.group(1)) - 100)
+            continue
+        f = line.split()
+        if not f or f[0] in ('Total', '=========='):
+            continue
+        if f[0] == '-':  # calls that never returned only
+            assert f[1] == '-' and f[3:6] == ['-'] * 3, line
+            got[prefix + f[6]] = [int(f[2])] + ['-'] * 5
+        else:
+            got[prefix + f[11]] = [ns(f[0], f[1]), ns(f[2], f[3]), int(f[4]),
+                                   ns(f[5], f[6]), ns(f[7], f[8]),
+                                   ns(f[9], f[10])]
+            v = got[prefix + f[11]]
+            got[prefix + f[11]] = [v[2], v[0], v[1], v[3], v[4], v[5]]
+want = {}
+for line in open(sys.argv[3]):
+    f = line.split()
+    want[f[0]] = [x if x == '-' else int(x) for x in f[1:]]
+assert set(got) == set(want), sorted(set(got) ^ set(want))[:5]
+bad = [(k, want[k], got[k]) for k in sorted(want) if want[k] != got[k]]
+assert not bad, bad[:3]
+assert len(want) > 500, len(want)
+EOF
+}
+
 for c in names_text names_folded names_json names_svg names_dot \
 	output_is_input output_atomic debuglink_fifo debuglink_zero \
-	altlink_fifo time_backwards many_modules deep_recursion elf_crashers report_empty; do
+	altlink_fifo time_backwards many_modules deep_recursion elf_crashers report_empty \
+	report_rows; do
 	run_case "$c" "case_$c"
 done
 test_finish

@@ -161,6 +161,11 @@ void agg_names_free(void)
 	memset(&names, 0, sizeof names);
 }
 
+void agg_names_drop_index(void)
+{
+	pool_ids_free(&names.ids);
+}
+
 uint32_t agg_names_end(void)
 {
 	return names.n ? (uint32_t)names.n : 1;

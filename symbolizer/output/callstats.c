@@ -1,19 +1,36 @@
-/* callstats.c -- time and calls per (thread, function), and per caller
- * and callee: the tables of the report and of the call graph.
+/* callstats.c -- time and calls per function (or per thread and
+ * function), and per caller and callee: the tables of the report and of
+ * the call graph.
  *
  * Each call adds to its row when it returns; self time is its duration
- * minus its callees' (agg_thread keeps the open calls).  Memory: one row
- * per function and thread, one edge per distinct (caller, callee), one
- * frame per open call.
+ * minus its callees' (agg_thread keeps the open calls).  Memory: one edge
+ * per distinct (caller, callee), one frame per open call, and with
+ * --per-thread a 64-byte row and a slot per function and thread.  Without
+ * it, the rows of all threads are one, found by the name's id: a function
+ * called once, whose call had no time in callees and was not inside a call
+ * of itself, takes 9 bytes (a cell holding its duration and a byte of
+ * kind); any other takes 9 bytes and a 64-byte row.  What total needs to know
+ * per thread, whether a call of the same function is running, comes from
+ * a table of the thread's open calls.
  */
 #include <stdlib.h>
 
 #include "output.h"
 
-void callstats_init(struct callstats *cs, bool with_edges)
+/* What a name's cell holds (struct callstats) */
+enum {
+	ROW_NONE,  /* no call of it */
+	ROW_EMPTY, /* no call returned or was closed yet: a fresh row */
+	ROW_ONE,   /* one returned call, the cell its duration: calls,
+		    * returned 1; total, self, sum, min and max the duration */
+	ROW_FULL,  /* the cell is the index of its row in cs->rows */
+};
+
+void callstats_init(struct callstats *cs, bool with_edges, bool per_thread)
 {
 	memset(cs, 0, sizeof *cs);
 	cs->with_edges = with_edges;
+	cs->per_thread = per_thread;
 	if (with_edges) {
 		agg_map_init(&cs->edge_index);
 		agg_map_init(&cs->running_index);
@@ -34,6 +51,11 @@ void callstats_free(struct callstats *cs)
 	agg_threads_free(&cs->threads);
 	free_row_tables(cs);
 	free(cs->rows);
+	free(cs->kinds);
+	free(cs->cells);
+	for (size_t i = 0; i < cs->n_open; i++)
+		free(cs->open[i].slots);
+	free(cs->open);
 	if (cs->with_edges) {
 		agg_map_free(&cs->edge_index);
 		agg_map_free(&cs->running_index);
@@ -74,6 +96,26 @@ static void row_table_reserve(struct row_table *t, const struct stat_row *rows)
 	*t = big;
 }
 
+/* A row of no call yet, at the end of cs->rows. */
+static struct stat_row *new_row(struct callstats *cs, uint32_t name)
+{
+	if (cs->n_rows >= UINT32_MAX - 1) {
+		warn_msg(0, "out of memory (2^32 report rows)");
+		exit(1);
+	}
+	if (cs->n_rows == cs->cap_rows) {
+		cs->cap_rows = cs->cap_rows ? 2 * cs->cap_rows : 256;
+		cs->rows = must_realloc(cs->rows, cs->cap_rows,
+					sizeof *cs->rows);
+	}
+	cs->rows[cs->n_rows++] = (struct stat_row){
+		.name = name,
+		.min = UINT64_MAX,
+	};
+	return &cs->rows[cs->n_rows - 1];
+}
+
+/* --per-thread: the row of name in thread at, made if new. */
 static struct stat_row *row_of(struct callstats *cs,
 			       const struct agg_thread *at, uint32_t name)
 {
@@ -95,19 +137,7 @@ static struct stat_row *row_of(struct callstats *cs,
 		if (r->name == name)
 			return r;
 	}
-	if (cs->n_rows >= UINT32_MAX - 1) {
-		warn_msg(0, "out of memory (2^32 report rows)");
-		exit(1);
-	}
-	if (cs->n_rows == cs->cap_rows) {
-		cs->cap_rows = cs->cap_rows ? 2 * cs->cap_rows : 256;
-		cs->rows = must_realloc(cs->rows, cs->cap_rows,
-					sizeof *cs->rows);
-	}
-	cs->rows[cs->n_rows++] = (struct stat_row){
-		.name = name,
-		.min = UINT64_MAX,
-	};
+	new_row(cs, name);
 	t->slots[i] = (uint32_t)cs->n_rows;
 	t->n++;
 	return &cs->rows[cs->n_rows - 1];
@@ -180,31 +210,208 @@ static void add_edge(struct callstats *cs, const struct agg_thread *at,
 		cs->edges[e].total += ns;
 }
 
-/* A call of duration ns (UINT64_MAX: unknown) whose callees took
- * child_ns; the row's `active` already left out this call. */
+/* ---------------------------------------------------------------------------
+ * Rows of all threads (not per_thread)
+ * ------------------------------------------------------------------------ */
+
+static void open_grow(struct callstats *cs, uint32_t index)
+{
+	size_t n = (size_t)index + 1;
+
+	cs->open = must_realloc(cs->open, n, sizeof *cs->open);
+	memset(cs->open + cs->n_open, 0, (n - cs->n_open) * sizeof *cs->open);
+	cs->n_open = n;
+}
+
+/* The open calls of thread at. */
+static inline struct open_names *open_of(struct callstats *cs,
+					 const struct agg_thread *at)
+{
+	if (at->index >= cs->n_open)
+		open_grow(cs, at->index);
+	return &cs->open[at->index];
+}
+
+/* The slot of name in t: its own, or the empty one where it would go. */
+static size_t open_slot(const struct open_names *t, uint32_t name)
+{
+	size_t i = row_hash(name) & t->mask;
+
+	while (t->slots[i].name && t->slots[i].name != name)
+		i = (i + 1) & t->mask;
+	return i;
+}
+
+/* How many calls of name are open in t. */
+static uint32_t open_count(const struct open_names *t, uint32_t name)
+{
+	size_t i;
+
+	if (!t->slots)
+		return 0;
+	i = open_slot(t, name);
+	return t->slots[i].name ? t->slots[i].count : 0;
+}
+
+/* One more call of name open in t; at most half full. */
+static void open_add(struct open_names *t, uint32_t name)
+{
+	size_t i;
+
+	if (!t->slots || 2 * (t->n + 1) > t->mask + 1) {
+		struct open_names big = {.mask = t->slots ? 2 * t->mask + 1
+							  : 15,
+					 .n = t->n};
+		big.slots = must_calloc(big.mask + 1, sizeof *big.slots);
+		for (size_t j = 0; t->slots && j <= t->mask; j++) {
+			if (!t->slots[j].name)
+				continue;
+			i = open_slot(&big, t->slots[j].name);
+			big.slots[i] = t->slots[j];
+		}
+		free(t->slots);
+		*t = big;
+	}
+	i = open_slot(t, name);
+	if (!t->slots[i].name) {
+		t->slots[i] = (struct open_name){name, 0};
+		t->n++;
+	}
+	t->slots[i].count++;
+}
+
+/* One call of name fewer open in t (none: nothing to do, after damage);
+ * returns how many stay open.  A name with no open call leaves the table,
+ * whose later names move up to keep every name reachable from its hash's
+ * slot. */
+static uint32_t open_remove(struct open_names *t, uint32_t name)
+{
+	size_t i, j, home;
+
+	if (!t->slots)
+		return 0;
+	i = open_slot(t, name);
+	if (!t->slots[i].name)
+		return 0;
+	if (--t->slots[i].count)
+		return t->slots[i].count;
+	t->n--;
+	for (j = (i + 1) & t->mask; t->slots[j].name; j = (j + 1) & t->mask) {
+		home = row_hash(t->slots[j].name) & t->mask;
+		/* j's name may fill the hole at i when its home is not in
+		 * the cyclic range (i, j] */
+		if (i <= j ? home > i && home <= j : home > i || home <= j)
+			continue;
+		t->slots[i] = t->slots[j];
+		i = j;
+	}
+	t->slots[i].name = 0;
+	return 0;
+}
+
+static void cells_grow(struct callstats *cs, uint32_t name)
+{
+	size_t cap = cs->cap_names ? 2 * cs->cap_names : 1024;
+
+	while (cap <= name)
+		cap *= 2;
+	cs->kinds = must_realloc(cs->kinds, cap, sizeof *cs->kinds);
+	cs->cells = must_realloc(cs->cells, cap, sizeof *cs->cells);
+	memset(cs->kinds + cs->cap_names, ROW_NONE, cap - cs->cap_names);
+	cs->cap_names = cap;
+}
+
+/* Makes name's cell (a row of no call if it had none). */
+static inline void cell_make(struct callstats *cs, uint32_t name)
+{
+	if (name >= cs->cap_names)
+		cells_grow(cs, name);
+	if (cs->kinds[name] == ROW_NONE)
+		cs->kinds[name] = ROW_EMPTY;
+}
+
+bool callstats_row(const struct callstats *cs, uint32_t name,
+		   struct stat_row *r)
+{
+	uint64_t ns;
+
+	switch (name < cs->cap_names ? cs->kinds[name] : ROW_NONE) {
+	case ROW_EMPTY:
+		*r = (struct stat_row){.name = name, .min = UINT64_MAX};
+		return true;
+	case ROW_ONE:
+		ns = cs->cells[name];
+		*r = (struct stat_row){.name = name, .calls = 1, .total = ns,
+				       .self = ns, .sum = ns, .min = ns,
+				       .max = ns, .returned = 1};
+		return true;
+	case ROW_FULL:
+		*r = cs->rows[cs->cells[name]];
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The 64-byte row of name, made from its cell (out of line: once per
+ * function). */
+static struct stat_row *promote(struct callstats *cs, uint32_t name)
+{
+	struct stat_row *r = new_row(cs, name);
+
+	callstats_row(cs, name, r);
+	cs->kinds[name] = ROW_FULL;
+	cs->cells[name] = cs->n_rows - 1;
+	return r;
+}
+
+/* The 64-byte row of name (which has a cell). */
+static inline struct stat_row *full_row(struct callstats *cs, uint32_t name)
+{
+	if (cs->kinds[name] == ROW_FULL)
+		return &cs->rows[cs->cells[name]];
+	return promote(cs, name);
+}
+
+/* ---------------------------------------------------------------------------
+ * Calls
+ * ------------------------------------------------------------------------ */
+
+/* A call of name, of duration ns (UINT64_MAX: unknown), whose callees
+ * took child_ns; outermost: no other call of it is running in its thread
+ * (the calls counted as running already leave this one out). */
 static void account(struct callstats *cs, struct agg_thread *at,
-		    struct stat_row *r, uint64_t ns, uint64_t child_ns,
-		    size_t depth)
+		    uint32_t name, struct stat_row *r, uint64_t ns,
+		    uint64_t child_ns, bool outermost, size_t depth)
 {
 	struct agg_frame *parent = agg_parent(at, depth);
 	bool known = ns != UINT64_MAX;
 
-	r->calls++;
-	if (known) {
-		r->returned++;
-		r->sum += ns;
-		r->self += ns > child_ns ? ns - child_ns : 0;
-		if (!r->active)
-			r->total += ns;
-		if (ns < r->min)
-			r->min = ns;
-		if (ns > r->max)
-			r->max = ns;
-		if (parent)
-			parent->child_ns += ns;
+	if (!r && cs->kinds[name] == ROW_EMPTY && known && outermost &&
+	    (child_ns == 0 || ns == 0)) {
+		/* the function's first call, all its own time: the cell */
+		cs->kinds[name] = ROW_ONE;
+		cs->cells[name] = ns;
+	} else {
+		if (!r)
+			r = full_row(cs, name);
+		r->calls++;
+		if (known) {
+			r->returned++;
+			r->sum += ns;
+			r->self += ns > child_ns ? ns - child_ns : 0;
+			if (outermost)
+				r->total += ns;
+			if (ns < r->min)
+				r->min = ns;
+			if (ns > r->max)
+				r->max = ns;
+		}
 	}
+	if (known && parent)
+		parent->child_ns += ns;
 	if (cs->with_edges && parent && parent->name)
-		add_edge(cs, at, parent->name, r->name, known ? ns : 0);
+		add_edge(cs, at, parent->name, name, known ? ns : 0);
 }
 
 void callstats_entry(struct callstats *cs, struct thread *th,
@@ -212,11 +419,19 @@ void callstats_entry(struct callstats *cs, struct thread *th,
 {
 	struct agg_thread *at = agg_thread_get(&cs->threads, th);
 	uint32_t name = agg_name_id(p);
-	struct stat_row *r = row_of(cs, at, name);
-	struct agg_frame *f = agg_push(at, depth), *parent;
+	struct agg_frame *f, *parent;
+	uint32_t ref = 0;
 
-	r->active++;
-	f->ref = (uint32_t)(r - cs->rows);
+	if (cs->per_thread) {
+		struct stat_row *r = row_of(cs, at, name);
+		r->active++;
+		ref = (uint32_t)(r - cs->rows);
+	} else {
+		cell_make(cs, name);
+		open_add(open_of(cs, at), name);
+	}
+	f = agg_push(at, depth);
+	f->ref = ref;
 	f->name = name;
 	f->edge_ref = 0;
 	f->child_ns = 0;
@@ -234,11 +449,19 @@ void callstats_leaf(struct callstats *cs, struct thread *th,
 		    size_t depth)
 {
 	struct agg_thread *at = agg_thread_get(&cs->threads, th);
-	struct stat_row *r = row_of(cs, at, agg_name_id(p));
+	uint32_t name = agg_name_id(p);
+	uint64_t ns = trace_duration(th->trace, start, end);
 
 	if (at->depth > depth) /* only after damage */
 		at->depth = depth;
-	account(cs, at, r, trace_duration(th->trace, start, end), 0, depth);
+	if (cs->per_thread) {
+		struct stat_row *r = row_of(cs, at, name);
+		account(cs, at, name, r, ns, 0, !r->active, depth);
+	} else {
+		cell_make(cs, name);
+		account(cs, at, name, NULL, ns, 0,
+			!open_count(open_of(cs, at), name), depth);
+	}
 }
 
 void callstats_close(struct callstats *cs, struct thread *th,
@@ -248,54 +471,36 @@ void callstats_close(struct callstats *cs, struct thread *th,
 	struct agg_thread *at = agg_thread_get(&cs->threads, th);
 	struct agg_frame *f = kind == CLOSE_BEFORE_TRACE ? NULL
 							 : agg_pop(at, depth);
-	struct stat_row *r;
+	struct stat_row *r = NULL;
 	uint64_t child_ns = 0;
+	uint32_t name;
+	bool outermost;
 
 	if (f && f->name) {
-		r = &cs->rows[f->ref];
+		name = f->name;
 		child_ns = f->child_ns;
-		if (r->active)
-			r->active--;
+		if (cs->per_thread) {
+			r = &cs->rows[f->ref];
+			if (r->active)
+				r->active--;
+			outermost = !r->active;
+		} else {
+			outermost = !open_remove(open_of(cs, at), name);
+		}
 		if (f->edge_ref && cs->running[f->edge_ref - 1])
 			cs->running[f->edge_ref - 1]--;
 	} else {
-		r = row_of(cs, at, agg_name_id(p));
+		name = agg_name_id(p);
+		if (cs->per_thread) {
+			r = row_of(cs, at, name);
+			outermost = !r->active;
+		} else {
+			cell_make(cs, name);
+			outermost = !open_count(open_of(cs, at), name);
+		}
 	}
-	account(cs, at, r,
+	account(cs, at, name, r,
 		kind == CLOSE_RETURNED ? trace_duration(th->trace, start, end)
 				       : UINT64_MAX,
-		child_ns, depth);
-}
-
-struct stat_row *callstats_by_name(struct callstats *cs, size_t *n)
-{
-	uint32_t *slot = must_calloc(agg_names_end(), sizeof *slot); /* +1 */
-	size_t k = 0;
-
-	/* rows[k] is written after rows[k..i] were read: in place */
-	for (size_t i = 0; i < cs->n_rows; i++) {
-		const struct stat_row r = cs->rows[i];
-		struct stat_row *o;
-		if (!slot[r.name]) {
-			cs->rows[k] = (struct stat_row){.name = r.name,
-							.min = UINT64_MAX};
-			slot[r.name] = (uint32_t)++k;
-		}
-		o = &cs->rows[slot[r.name] - 1];
-		o->calls += r.calls;
-		o->returned += r.returned;
-		o->total += r.total;
-		o->self += r.self;
-		o->sum += r.sum;
-		if (r.min < o->min)
-			o->min = r.min;
-		if (r.max > o->max)
-			o->max = r.max;
-	}
-	free(slot);
-	/* the tables are of the rows per thread, gone */
-	free_row_tables(cs);
-	cs->n_rows = k;
-	*n = k;
-	return cs->rows;
+		child_ns, outermost, depth);
 }

@@ -67,13 +67,14 @@ static void dot_finish(struct output *o)
 	struct dot_state *ds = o->state;
 	struct callstats *cs = &ds->cs;
 	struct outbuf *out = o->out;
-	size_t n;
-	struct stat_row *rows = callstats_by_name(cs, &n);
+	uint32_t end = agg_names_end();
+	struct stat_row row;
+	const struct stat_row *r = &row;
 	uint64_t max_self = 1, max_edge = 1;
 
-	for (size_t i = 0; i < n; i++)
-		if (rows[i].self > max_self)
-			max_self = rows[i].self;
+	for (uint32_t name = 1; name < end; name++)
+		if (callstats_row(cs, name, &row) && row.self > max_self)
+			max_self = row.self;
 	for (size_t i = 0; i < cs->n_edges; i++)
 		if (cs->edges[i].total > max_edge)
 			max_edge = cs->edges[i].total;
@@ -83,8 +84,9 @@ static void dot_finish(struct output *o)
 			"  node [shape=box, style=\"rounded,filled\", "
 			"fontname=\"Helvetica\", fontsize=10];\n"
 			"  edge [fontname=\"Helvetica\", fontsize=9];\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct stat_row *r = &rows[i];
+	for (uint32_t name = 1; name < end; name++) {
+		if (!callstats_row(cs, name, &row))
+			continue;
 		outbuf_str(out, "  n");
 		outbuf_u64(out, r->name);
 		outbuf_str(out, " [label=\"");
@@ -158,7 +160,7 @@ void out_dot_init(struct output *o)
 {
 	static struct dot_state state;
 
-	callstats_init(&state.cs, true);
+	callstats_init(&state.cs, true, false);
 	o->ops = &dot_ops;
 	o->leaves = true;
 	o->state = &state;

@@ -86,7 +86,7 @@ static void put_call(struct outbuf *out, const char *sep, struct thread *th,
 	else
 		outbuf_str(out, "null");
 	outbuf_str(out, ", \"address\": \"");
-	put_hex(out, p->fn);
+	put_hex(out, pair_fn(p));
 	outbuf_str(out, "\", \"call_site\": ");
 	if (si->src.file) {
 		char line[24];

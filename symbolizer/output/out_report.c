@@ -4,10 +4,11 @@
  *   ==========  ==========  ==========  ==========  ==========  ==========  ========
  *     1.234 ms    1.234 ms       21891    0.056 us    0.010 us    1.234 ms  fib
  *
- * Each call adds to the row of its (thread, function) when it returns
- * (callstats.c, shared with the call graph); rows are summed over threads at the end unless --per-thread asks for one
- * table per thread.  Memory: one row per function and thread, one frame
- * per open call.
+ * Each call adds to the row of its function when it returns (callstats.c,
+ * shared with the call graph), one row for all threads unless
+ * --per-thread asks for one table per thread.  Memory: a row per function
+ * (per function and thread with --per-thread), one frame per open call,
+ * and 8 bytes per row to sort them.
  *
  * total counts the outermost call of a recursion only, so it is the time
  * spent in the function and its callees, once; self is the duration minus
@@ -66,19 +67,31 @@ static int row_cmp(const void *a, const void *b)
 
 /* The rows are sorted by index: 4 bytes each and as many for qsort's own
  * buffer, where sorting the 64-byte rows took 16 (glibc sorts large
- * elements through pointers). */
-static const struct stat_row *sort_rows;
+ * elements through pointers).  An index is of cs->rows with --per-thread,
+ * else a name id (callstats_row). */
+static const struct callstats *sort_stats;
+
+static const struct stat_row *row_at(const struct callstats *cs, uint32_t i,
+				     struct stat_row *buf)
+{
+	if (cs->per_thread)
+		return &cs->rows[i];
+	callstats_row(cs, i, buf);
+	return buf;
+}
 
 static int index_cmp(const void *a, const void *b)
 {
-	return row_cmp(&sort_rows[*(const uint32_t *)a],
-		       &sort_rows[*(const uint32_t *)b]);
+	struct stat_row x, y;
+
+	return row_cmp(row_at(sort_stats, *(const uint32_t *)a, &x),
+		       row_at(sort_stats, *(const uint32_t *)b, &y));
 }
 
-static void sort_by_index(const struct stat_row *rows, uint32_t *order,
+static void sort_by_index(const struct callstats *cs, uint32_t *order,
 			  size_t n)
 {
-	sort_rows = rows;
+	sort_stats = cs;
 	if (n)
 		qsort(order, n, sizeof *order, index_cmp);
 }
@@ -104,15 +117,17 @@ static void put_count(struct outbuf *out, uint64_t v)
 	outbuf_write(out, digits, n);
 }
 
-static void put_table(struct outbuf *out, const struct stat_row *rows,
+static void put_table(struct outbuf *out, const struct callstats *cs,
 		      const uint32_t *order, size_t n)
 {
+	struct stat_row buf;
+
 	outbuf_str(out, "  Total time   Self time       Calls     Average"
 			"         Min         Max  Function\n"
 			"  ==========  ==========  ==========  =========="
 			"  ==========  ==========  ========\n");
 	for (size_t i = 0; i < n; i++) {
-		const struct stat_row *r = &rows[order[i]];
+		const struct stat_row *r = row_at(cs, order[i], &buf);
 		bool known = r->returned != 0;
 		outbuf_spaces(out, 2);
 		put_time(out, r->total, known);
@@ -189,24 +204,28 @@ static void report_finish(struct output *o)
 			size_t n;
 			uint32_t *order = callstats_thread_rows(cs, t, &n);
 			if (n) {
-				sort_by_index(cs->rows, order, n);
+				sort_by_index(cs, order, n);
 				if (!first)
 					outbuf_putc(o->out, '\n');
 				first = false;
 				put_thread_title(o->out, cs->threads.all[t],
 						 o->n_traces > 1);
-				put_table(o->out, cs->rows, order, n);
+				put_table(o->out, cs, order, n);
 			}
 			free(order);
 		}
 	} else {
-		size_t n;
-		struct stat_row *rows = callstats_by_name(cs, &n);
-		uint32_t *order = must_calloc(n ? n : 1, sizeof *order);
-		for (size_t i = 0; i < n; i++)
-			order[i] = (uint32_t)i;
-		sort_by_index(rows, order, n);
-		put_table(o->out, rows, order, n);
+		uint32_t end = agg_names_end(), *order;
+		struct stat_row r;
+		size_t n = 0;
+		/* no name is looked up from here on: its index makes room */
+		agg_names_drop_index();
+		order = must_calloc(end, sizeof *order);
+		for (uint32_t name = 1; name < end; name++)
+			if (callstats_row(cs, name, &r))
+				order[n++] = name;
+		sort_by_index(cs, order, n);
+		put_table(o->out, cs, order, n);
 		free(order);
 	}
 	outbuf_flush(o->out);
@@ -224,7 +243,7 @@ void out_report_init(struct output *o)
 {
 	static struct report_state state;
 
-	callstats_init(&state.cs, false);
+	callstats_init(&state.cs, false, o->opts->per_thread);
 	o->ops = &report_ops;
 	o->leaves = true;
 	o->state = &state;

@@ -70,6 +70,10 @@ uint32_t agg_names_end(void);
  * only as long as the function's trace (callstats_free and paths_free
  * call it). */
 void agg_names_free(void);
+/* Frees the index that finds a name's id by its text, for the memory of
+ * what follows the last agg_name_id (sorting); agg_name_id builds it
+ * again if called. */
+void agg_names_drop_index(void);
 
 /* ---------------------------------------------------------------------------
  * Integer map
@@ -160,13 +164,13 @@ static inline struct agg_frame *agg_parent(struct agg_thread *at,
  * Call statistics (callstats.c): the report and the call graph
  * ------------------------------------------------------------------------ */
 
-/* One function, in one thread.  A call of a function already running in
- * the same thread (recursion) adds to every column but total: total is
- * the time of the outermost calls only, so that it never exceeds the time
- * the thread ran. */
+/* One function, in one thread (--per-thread) or in all.  A call of a
+ * function already running in the same thread (recursion) adds to every
+ * column but total: total is the time of the outermost calls only, so
+ * that it never exceeds the time the thread ran. */
 struct stat_row {
-	uint32_t name;   /* name id; the thread is the table holding the row */
-	uint32_t active; /* calls running now */
+	uint32_t name;   /* name id */
+	uint32_t active; /* --per-thread: calls running now in its thread */
 	uint64_t calls;
 	uint64_t total, self, sum; /* ns; sum: of every call's duration */
 	uint64_t min, max;         /* ns, of the returned calls */
@@ -189,14 +193,37 @@ struct row_table {
 	size_t mask, n;
 };
 
+/* The names of the calls open in one thread, with how many calls of each
+ * are open: open addressing over names (0: empty), as large as the stack
+ * is deep, never as the number of functions. */
+struct open_name {
+	uint32_t name, count;
+};
+
+struct open_names {
+	struct open_name *slots;
+	size_t mask, n;
+};
+
 struct callstats {
 	struct agg_threads threads;
-	/* rows in the order they were made, indexed by thread (its
-	 * agg_thread index) and name: 64 bytes and a slot per row */
+	bool per_thread;
+	/* per_thread: rows in the order they were made, indexed by thread
+	 * (its agg_thread index) and name, 64 bytes and a slot per row.
+	 * Otherwise, one row per name for all threads, by name id: a byte
+	 * of kind and a cell of 8 bytes that holds the one call of a function
+	 * called once without time in callees or in itself, else the index
+	 * of its 64-byte row in rows (callstats.c); the calls open in each
+	 * thread are in open, by thread. */
 	struct row_table *row_ids;
 	size_t n_row_ids;
 	struct stat_row *rows;
 	size_t n_rows, cap_rows;
+	uint8_t *kinds;
+	uint64_t *cells;
+	size_t cap_names;
+	struct open_names *open;
+	size_t n_open;
 	bool with_edges;
 	struct u64map edge_index; /* caller << 32 | callee -> edge */
 	struct stat_edge *edges;
@@ -207,7 +234,8 @@ struct callstats {
 	size_t n_running, cap_running;
 };
 
-void callstats_init(struct callstats *cs, bool with_edges);
+/* per_thread: a row per function and thread; else per function. */
+void callstats_init(struct callstats *cs, bool with_edges, bool per_thread);
 void callstats_free(struct callstats *cs);
 void callstats_entry(struct callstats *cs, struct thread *th,
 		     const struct pair *p, size_t depth);
@@ -217,12 +245,14 @@ void callstats_leaf(struct callstats *cs, struct thread *th,
 void callstats_close(struct callstats *cs, struct thread *th,
 		     const struct pair *p, uint64_t start, uint64_t end,
 		     size_t depth, enum close_kind kind);
-/* Sums the rows over threads, in place: one per name, in the order of
- * their first rows, in cs->rows (returned; cs owns it) -- no second copy
- * of a table that has a row per distinct function. */
-struct stat_row *callstats_by_name(struct callstats *cs, size_t *n);
-/* The indexes in cs->rows of one thread's rows (by agg_thread index), in
- * no particular order, in a new array; *n their number. */
+/* Not per_thread: the row of name id `name`, all threads together, into
+ * *r; false if the name has none.  Names with a row are those of the
+ * calls given, and their ids are 1 .. agg_names_end() - 1. */
+bool callstats_row(const struct callstats *cs, uint32_t name,
+		   struct stat_row *r);
+/* per_thread: the indexes in cs->rows of one thread's rows (by
+ * agg_thread index), in no particular order, in a new array; *n their
+ * number. */
 uint32_t *callstats_thread_rows(const struct callstats *cs, uint32_t thread,
 				size_t *n);
 

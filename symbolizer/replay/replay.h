@@ -93,13 +93,12 @@ struct func {
 
 /* What a DEFINE record names.  Interned: one per distinct (function, call
  * site, module epoch), so events carry a pointer and names are looked up
- * once per pair.  32 bytes: what only some pairs need (the call site's
- * lookup, the --srcline text, an inlined copy's variants) is in an extra
- * record, made when first needed (symtab.c); the module epoch is func's,
- * and so is the time at which the pair's modules were loaded
- * (symtab_pair_time). */
+ * once per pair.  24 bytes: the function's address and module epoch are
+ * its func's (pair_fn), and so is the time at which the pair's modules
+ * were loaded (symtab_pair_time); what only some pairs need (the call
+ * site's lookup, the --srcline text, an inlined copy's variants) is in an
+ * extra record, made when first needed (symtab.c). */
 struct pair {
-	uint64_t fn;
 	uint64_t site;
 	struct func *func;
 	/* The function's frame at its entry hook (CFA minus the ENTRY's
@@ -109,6 +108,18 @@ struct pair {
 	uint32_t inlined : 1;
 	uint32_t extra : 31; /* symtab.c's extra record + 1; 0: none yet */
 };
+
+/* The address of the pair's function. */
+static inline uint64_t pair_fn(const struct pair *p)
+{
+	return p->func->addr;
+}
+
+/* Whether two pairs name the same function address (in any epoch). */
+static inline bool pair_same_fn(const struct pair *p, const struct pair *q)
+{
+	return p->func == q->func || p->func->addr == q->func->addr;
+}
 
 struct symtab;
 struct trace;

@@ -11,7 +11,7 @@
  * time of every event that uses it (symtab_pair_holds), so a name always
  * comes from the modules of the event's own time.
  *
- * Memory per distinct address: a pair of 32 bytes, a func of 32 that points
+ * Memory per distinct address: a pair of 24 bytes, a func of 32 that points
  * to the resolver's interned name (kept nowhere else), and a slot of each
  * id table; the rest of a pair is made only for the pairs that need it
  * (struct pair_extra, in a pool: no allocation per pair).
@@ -154,27 +154,42 @@ static size_t func_hash(const void *st, uint32_t id)
 	return hash3(f->addr, f->epoch, 0);
 }
 
+/* A pair is keyed by its call site and its func (the function address and
+ * epoch): the func is found first, so that probing compares the pair
+ * alone. */
 static size_t pair_hash(const void *st, uint32_t id)
 {
 	const struct pair *p = pool_at(&((const struct symtab *)st)->pairs, id);
-	return hash3(p->fn, p->site, p->func->epoch);
+	return hash3(p->func->addr, p->site, p->func->epoch);
 }
 
-static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
-			     uint64_t ticks)
+/* The func of addr in epoch, or NULL and in *slot the func table's slot
+ * where it goes (make_func). */
+static struct func *find_func(struct symtab *st, uint64_t addr,
+			      unsigned epoch, size_t *slot)
 {
-	size_t h = hash3(addr, epoch, 0), i, len;
+	size_t i;
 	struct func *f;
 
 	must_reserve(&st->func_ids, st->funcs.n, func_hash, st);
-	for (i = h & st->func_ids.mask; st->func_ids.slots[i];
-	     i = (i + 1) & st->func_ids.mask) {
+	for (i = hash3(addr, epoch, 0) & st->func_ids.mask;
+	     st->func_ids.slots[i]; i = (i + 1) & st->func_ids.mask) {
 		f = pool_at(&st->funcs, st->func_ids.slots[i] - 1);
 		if (f->addr == addr && f->epoch == epoch)
 			return f;
 	}
-	f = must_pool_add(&st->funcs);
-	st->func_ids.slots[i] = (uint32_t)st->funcs.n;
+	*slot = i;
+	return NULL;
+}
+
+/* A new func, named by the resolver, in the slot find_func gave. */
+static struct func *make_func(struct symtab *st, uint64_t addr,
+			      unsigned epoch, uint64_t ticks, size_t slot)
+{
+	struct func *f = must_pool_add(&st->funcs);
+	size_t len;
+
+	st->func_ids.slots[slot] = (uint32_t)st->funcs.n;
 	f->addr = addr;
 	f->epoch = epoch;
 	f->name = resolve_function_name(st->resolver, addr, ticks);
@@ -190,26 +205,29 @@ static struct func *get_func(struct symtab *st, uint64_t addr, unsigned epoch,
 	return f;
 }
 
+/* Both tables are probed before a new function is resolved: the two
+ * cache misses of a new address then overlap. */
 struct pair *symtab_pair(struct symtab *st, uint64_t fn, uint64_t site,
 			 uint64_t ticks)
 {
 	unsigned epoch = epoch_at(st, ticks);
-	size_t h = hash3(fn, site, epoch), i;
+	size_t func_slot = 0, i;
+	struct func *f = find_func(st, fn, epoch, &func_slot);
 	struct pair *p;
 
 	must_reserve(&st->pair_ids, st->pairs.n, pair_hash, st);
-	for (i = h & st->pair_ids.mask; st->pair_ids.slots[i];
-	     i = (i + 1) & st->pair_ids.mask) {
+	for (i = hash3(fn, site, epoch) & st->pair_ids.mask;
+	     st->pair_ids.slots[i]; i = (i + 1) & st->pair_ids.mask) {
 		p = pool_at(&st->pairs, st->pair_ids.slots[i] - 1);
-		if (p->fn == fn && p->site == site &&
-		    p->func->epoch == epoch)
-			return p;
+		if (p->func == f && p->site == site)
+			return p; /* never when f is NULL: every pair has one */
 	}
+	if (!f)
+		f = make_func(st, fn, epoch, ticks, func_slot);
 	p = must_pool_add(&st->pairs);
 	st->pair_ids.slots[i] = (uint32_t)st->pairs.n;
-	p->fn = fn;
 	p->site = site;
-	p->func = get_func(st, fn, epoch, ticks);
+	p->func = f;
 	return p;
 }
 
@@ -233,7 +251,7 @@ bool symtab_pair_holds(const struct symtab *st, const struct pair *p,
 struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
 			       uint64_t ticks)
 {
-	struct pair *q = symtab_pair(st, p->fn, p->site, ticks);
+	struct pair *q = symtab_pair(st, pair_fn(p), p->site, ticks);
 
 	if (!q->frame) {
 		q->frame = p->frame;
@@ -281,7 +299,8 @@ const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
 	v->pair.extra = 0;
 	v->host_fn = host_fn;
 	v->inline_site = (struct resolve_info){.name = p->func->name};
-	if (dw_inlined_call_site(t, host_fn, p->fn, symtab_pair_time(st, p),
+	if (dw_inlined_call_site(t, host_fn, pair_fn(p),
+				 symtab_pair_time(st, p),
 				 &file, &line)) {
 		v->inline_site.src.file = must_strndup(file, strlen(file));
 		v->inline_site.src.line = line;
@@ -315,7 +334,7 @@ const char *symtab_pair_module(struct symtab *st, const struct pair *cp)
 	struct pair_extra *x = extra_of(st, (struct pair *)cp);
 
 	if (!x->module) {
-		x->module = resolve_function_module(st->resolver, cp->fn,
+		x->module = resolve_function_module(st->resolver, pair_fn(cp),
 						    symtab_pair_time(st, cp));
 		if (!x->module)
 			x->module = no_module;

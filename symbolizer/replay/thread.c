@@ -26,7 +26,7 @@
 static struct values_call call_of(const struct thread *th,
 				  const struct pair *p)
 {
-	return (struct values_call){.fn = p->fn,
+	return (struct values_call){.fn = pair_fn(p),
 				    .site = p->site,
 				    .ticks = symtab_pair_time(th->trace->symtab,
 							      p),
@@ -278,7 +278,8 @@ static void resume(struct output *o, struct thread *th, size_t which,
 static bool exits_here(const struct event *ev, const struct frame *f,
 		       const struct frame *bottom, bool by_stack)
 {
-	return f->pair->fn == ev->pair->fn && f->pair->site == ev->pair->site &&
+	return pair_same_fn(f->pair, ev->pair) &&
+	       f->pair->site == ev->pair->site &&
 	       (!by_stack || !ev->sp || !f->sp || !bottom->sp ||
 		on_stack(ev->sp, f->sp, bottom->sp));
 }
@@ -304,7 +305,7 @@ static bool resume_for_exit(struct output *o, struct thread *th,
 static bool site_open(const struct thread *th, const struct pair *p)
 {
 	for (size_t i = th->depth; i-- > 0;)
-		if (th->stack[i].pair->fn == p->fn &&
+		if (pair_same_fn(th->stack[i].pair, p) &&
 		    th->stack[i].pair->site == p->site)
 			return true;
 	return false;
@@ -328,7 +329,7 @@ static bool split_exit(const struct thread *th, const struct event *ev)
 	if (th->depth == 0)
 		return false;
 	top = th->stack[th->depth - 1].pair;
-	return top->fn == ev->pair->fn && top->inlined &&
+	return pair_same_fn(top, ev->pair) && top->inlined &&
 	       top->site != ev->pair->site && !site_open(th, ev->pair);
 }
 
@@ -420,7 +421,7 @@ static bool abandoned(const struct frame *frames, size_t i,
 		}
 		return ev_cfa > f->sp;
 	}
-	if (p->site == q->site && p->fn != q->fn && f->sp == ev->sp)
+	if (p->site == q->site && !pair_same_fn(p, q) && f->sp == ev->sp)
 		return false;
 	return ev->sp >= f->sp;
 }
@@ -476,7 +477,7 @@ static size_t frame_calls_kept(const struct frame *frames, size_t start,
 	 * host is gone (only the host's own code reports it as not
 	 * inlined, in its frame).  Without frames (no CFI) which calls
 	 * are inlined copies is unknown: a copy, as abandoned() takes it. */
-	if (!q->inlined && frames[host].pair->fn != q->fn && q->frame &&
+	if (!q->inlined && !pair_same_fn(frames[host].pair, q) && q->frame &&
 	    frames[host].pair->frame)
 		return host;
 	for (size_t i = host; i < top; i++)
@@ -621,7 +622,7 @@ static const struct pair *inlined_pair(struct thread *th, const struct pair *p)
 		const struct pair *host = th->stack[i - 1].pair;
 		if (!host->inlined)
 			return symtab_inlined_pair(th->trace->symtab, th->trace,
-						   p, host->fn);
+						   p, pair_fn(host));
 	}
 	/* the host was entered before the trace: its call site is unknown */
 	return symtab_inlined_pair(th->trace->symtab, th->trace, p, 0);
@@ -648,7 +649,7 @@ void thread_step(struct output *o, struct thread *th)
 		free(ev.extra);
 		th->args = args;
 		if (next && next->kind == EV_EXIT &&
-		    next->pair->fn == ev.pair->fn &&
+		    pair_same_fn(next->pair, ev.pair) &&
 		    (next->pair->site == ev.pair->site ||
 		     (ev.pair->inlined && !site_open(th, next->pair))) &&
 		    (!next->sp || !ev.sp || on_stack(next->sp, ev.sp, ev.sp))) {

@@ -42,12 +42,14 @@ int pool_ids_reserve(struct id_table *t, size_t n, id_hash_fn hash,
 	size_t mask = t->mask ? 2 * t->mask + 1 : 255;
 	uint32_t *slots;
 
-	/* at most five eighths full: 6.4 to 12.8 bytes per id.  Each probe
-	 * reads the caller's object, a cache miss in a large table: fuller
-	 * tables (three quarters) made the long unsuccessful searches of
-	 * every insertion cost more than the memory saved. */
-	if (t->slots != NULL && 8 * (n + 1) <= 5 * (t->mask + 1))
+	/* at most five eighths full (pool_ids_full).  Each probe reads the
+	 * caller's object, a cache miss in a large table: fuller tables
+	 * (three quarters) made the long unsuccessful searches of every
+	 * insertion cost more than the memory saved. */
+	if (!pool_ids_full(t, n))
 		return 0;
+	while (8 * (n + 1) > 5 * (mask + 1)) /* a freed table, rebuilt */
+		mask = 2 * mask + 1;
 	slots = calloc(mask + 1, sizeof *slots);
 	if (slots == NULL)
 		return -ENOMEM;

@@ -18,6 +18,7 @@
 #ifndef CTRACE_SYMBOLIZER_POOL_H
 #define CTRACE_SYMBOLIZER_POOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,9 +54,17 @@ struct id_table {
 /* The hash of object `id` (the caller's key). */
 typedef size_t (*id_hash_fn)(const void *ctx, uint32_t id);
 
+/* Whether a table holding n ids must grow before it takes one more: at
+ * most five eighths full, 6.4 to 12.8 bytes per id. */
+static inline bool pool_ids_full(const struct id_table *t, size_t n)
+{
+	return t->slots == NULL || 8 * (n + 1) > 5 * (t->mask + 1);
+}
+
 /* Makes room for one more id when the table holds n: doubles it (rehashing
- * ids 0 .. n-1) when n + 1 would fill more than five eighths.  Returns 0, or
- * -ENOMEM with the table unchanged. */
+ * ids 0 .. n-1) when n + 1 would fill more than five eighths, or builds it
+ * again for the n ids after pool_ids_free.  Returns 0, or -ENOMEM with the
+ * table unchanged. */
 int pool_ids_reserve(struct id_table *t, size_t n, id_hash_fn hash,
 		     const void *ctx);
 void pool_ids_free(struct id_table *t);

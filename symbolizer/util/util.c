@@ -67,8 +67,8 @@ void *must_pool_add(struct pool *p)
 	return obj;
 }
 
-void must_reserve(struct id_table *t, size_t n, id_hash_fn hash,
-		  const void *ctx)
+void must_reserve_grow(struct id_table *t, size_t n, id_hash_fn hash,
+		       const void *ctx)
 {
 	if (pool_ids_reserve(t, n, hash, ctx) < 0)
 		out_of_memory();

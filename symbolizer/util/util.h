@@ -29,8 +29,15 @@ char *must_strndup(const char *s, size_t n);
 /* pool_add and pool_ids_reserve (pool.h) that stop the program when they
  * cannot. */
 void *must_pool_add(struct pool *p);
-void must_reserve(struct id_table *t, size_t n, id_hash_fn hash,
-		  const void *ctx);
+void must_reserve_grow(struct id_table *t, size_t n, id_hash_fn hash,
+		       const void *ctx);
+/* Inline: it runs at every lookup that may insert. */
+static inline void must_reserve(struct id_table *t, size_t n, id_hash_fn hash,
+				const void *ctx)
+{
+	if (pool_ids_full(t, n))
+		must_reserve_grow(t, n, hash, ctx);
+}
 
 /* Prints "ctrace-symbolize: MSG" (with ": strerror" when errnum != 0). */
 void warn_msg(int errnum, const char *fmt, ...)

@@ -373,7 +373,7 @@ int main(void)
 		funcs[i].name = names[i];
 		funcs[i].name_len = strlen(names[i]);
 		pairs[i].func = &funcs[i];
-		pairs[i].fn = 0x1000 + 0x10 * (uint64_t)i;
+		funcs[i].addr = 0x1000 + 0x10 * (uint64_t)i;
 	}
 	tap_plan(TAP_COUNT(rows) + TAP_COUNT(gone_rows) + TAP_COUNT(bad) + 3);
 	for (int i = 0; i < TAP_COUNT(rows); i++)
