@@ -43,12 +43,19 @@
  *   low bits 0x01..0x6e   the pair in narrow slot 1..110 (CTRACE_PAIR_NARROW)
  *   low bits 0x6f   NEW   a pair not in the table: uleb key (home << 1 |
  *                         choice), sleb function minus the function of the
- *                         chunk's previous NEW (0 for the first), sleb call
- *                         site minus function, and for an ENTRY uleb frame
- *                         (see CTRACE_REC_DEFINE; 0 when unknown) and
- *                         (format 3) sleb hook minus function: the entry
+ *                         chunk's previous NEW (0 for the first), for an
+ *                         ENTRY uleb frame (see CTRACE_REC_DEFINE; 0 when
+ *                         unknown), sleb call site minus its base, and for
+ *                         an ENTRY sleb hook minus its base: the entry
  *                         hook's return address, which tells copies of a
- *                         function inlined into itself from their host
+ *                         function inlined into itself from their host.
+ *                         The bases (format 4): for an ENTRY whose frame
+ *                         marks a copy inlined into its caller, the call
+ *                         site of the chunk's previous NEW and the hook of
+ *                         its previous NEW ENTRY (0 for the first): the
+ *                         copies inlined into one host share its call site
+ *                         and have their hooks in its code; else the
+ *                         function, for both
  *   low bits 0x70..0x7f   the pair in wide slot home = (tag & 7) << 8 |
  *                         the next byte, choice = (tag >> 3) & 1
  *
@@ -79,8 +86,10 @@
  * its function and call site with no hook address replaces that pair in
  * place: it does not move to the wide slot.
  *
- * Format 2.0 (still read) was format 3.0 without a NEW ENTRY's hook
- * address.  Format 1.x (still read) had 127 narrow slots (tags
+ * Format 3.0 (still read) wrote a NEW's call site after its function,
+ * before the frame, and the call site and hook relative to the function
+ * always.  Format 2.0 (still read) was format 3.0 without a NEW ENTRY's
+ * hook address.  Format 1.x (still read) had 127 narrow slots (tags
  * 0x01..0x7f) and no wide ones, each defined by a CTRACE_REC_DEFINE
  * record.
  *
@@ -100,7 +109,7 @@
  * ------------------------------------------------------------------------ */
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
-#define CTRACE_VERSION_MAJOR 3           /* incompatible layout changes */
+#define CTRACE_VERSION_MAJOR 4           /* incompatible layout changes */
 #define CTRACE_VERSION_MINOR 0           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u

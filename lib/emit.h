@@ -110,7 +110,7 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	const struct ctrace__pair *e = &s->pair[first];
 	int exit_defined = !exit_bit && e->pc == 0 && e->fn == fn &&
 			   e->site == site;
-	s->miss_new_fn = s->new_fn;
+	s->miss_base = s->new_base;
 	/* Another copy of the function inlined into the same host (same
 	 * function and call site, another hook) holds a narrow slot of the
 	 * home: the two would push each other out at every call (a
@@ -148,12 +148,25 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	int saved_errno = errno;
 	uintptr_t frame = !exit_bit && sp && may_scan
 				  ? ctrace__frame_field(fn, sp, fp) : 0;
+	/* A copy inlined into its caller (the frame's low bit) has its call
+	 * site and hook near those of the chunk's previous NEW: the copies
+	 * inlined into one host come one after another, with the host's call
+	 * site and hooks in its code (about three bytes less each). */
+	const struct ctrace__pair *base = &s->new_base;
+	uintptr_t site_base = fn, pc_base = fn;
+	if (frame & 1) {
+		site_base = base->site;
+		pc_base = base->pc;
+	}
 	uint8_t *q = ctrace__uleb_put(p + 1, home << 1 | choice);
-	q = ctrace__sleb_put_word(q, (intptr_t)(fn - s->new_fn));
-	q = ctrace__sleb_put_word(q, (intptr_t)(site - fn));
-	if (!exit_bit) {
+	q = ctrace__sleb_put_word(q, (intptr_t)(fn - base->fn));
+	if (exit_bit) {
+		q = ctrace__sleb_put_word(q, (intptr_t)(site - fn));
+	} else {
 		q = ctrace__uleb_put_word(q, frame);
-		q = ctrace__sleb_put_word(q, (intptr_t)(pc - fn));
+		q = ctrace__sleb_put_word(q, (intptr_t)(site - site_base));
+		q = ctrace__sleb_put_word(q, (intptr_t)(pc - pc_base));
+		s->miss_base.pc = pc;
 		/* The same pair as an EXIT defined it is replaced in place,
 		 * not moved to the wide slot (see ctrace_format.h). */
 		struct ctrace__pair *old = &s->pair[slot];
@@ -161,7 +174,8 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 			old->fn = 0;
 	}
 	pair_move_in(s, slot, home, fn, site, pc);
-	s->miss_new_fn = fn;
+	s->miss_base.fn = fn;
+	s->miss_base.site = site;
 	s->miss_tag = CTRACE_TAG_NEW;
 	if (may_scan)
 		ctrace__modules_check(fn, now);
@@ -328,7 +342,7 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	s->last = now;
 	s->last_sp = last_sp;
 	if (unlikely(miss))
-		s->new_fn = s->miss_new_fn;
+		s->new_base = s->miss_base;
 	/* cur last: a jump out of a handler that came before it finds the
 	 * event's tag at cur and moves the stream to a new chunk, whatever
 	 * of the stream's state (time, stack, NEW base) was updated. */
@@ -362,7 +376,7 @@ emit_commit(struct ctrace__stream *s, uint8_t *p, uint8_t *q, uint8_t tag,
 	s->last = now;
 	s->last_sp = last_sp;
 	if (miss)
-		s->new_fn = s->miss_new_fn;
+		s->new_base = s->miss_base;
 	ctrace__barrier();
 	s->cur = d;
 }
