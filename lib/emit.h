@@ -15,17 +15,14 @@
 /* The hash reads only the addresses' offsets in their pages, which
  * address randomisation leaves alone (objects are placed at page
  * boundaries): which pairs share a slot, and so the trace's size and the
- * recorder's cost, are the same from run to run.  Its top bits are the
- * pair's home (ctrace_format.h); a pair may sit in either of the two
- * narrow slots of its home (the first is looked at inline, the second
- * only when the first holds another pair) or in its home's wide slot. */
-#define CTRACE_PAGE_OFFSET_MASK ((uintptr_t)0xfff)
-
+ * recorder's cost, are the same from run to run.  It gives the pair's
+ * home (CTRACE_PAIR_HOME, which a reader computes too); a pair may sit in
+ * either of the two narrow slots of its home (the first is looked at
+ * inline, the second only when the first holds another pair) or in its
+ * home's wide slot. */
 static inline unsigned pair_home(uintptr_t fn, uintptr_t site)
 {
-	uint32_t k = (uint32_t)((fn & CTRACE_PAGE_OFFSET_MASK) << 12 |
-				(site & CTRACE_PAGE_OFFSET_MASK));
-	return (k * 0x9e3779b1u) >> (32 - CTRACE_PAIR_HOME_BITS);
+	return CTRACE_PAIR_HOME(fn, site);
 }
 
 static inline void put_u64(uint8_t *p, uint64_t v)
@@ -117,9 +114,11 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	 * compressor's hot loop).  This one lives in a home of its own,
 	 * which the hook address picks; its EXITs still find the other's
 	 * pair.  The home travels in the records: the reader does not care. */
+	unsigned sibling = 0;
 	if (!exit_bit && !exit_defined &&
 	    (pair_entry_of(e, fn, site) ||
 	     pair_entry_of(&s->pair[second], fn, site))) {
+		sibling = CTRACE_NEW_KEY_SIBLING;
 		home = pair_home(fn, site ^ pc);
 		first = CTRACE_PAIR_NARROW_SLOT(home, 0);
 		second = CTRACE_PAIR_NARROW_SLOT(home, 1);
@@ -134,6 +133,7 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	}
 	unsigned choice = exit_defined ? 0 : pair_victim(s, first, second);
 	unsigned slot = choice ? second : first;
+	s->miss_home = (uint16_t)home;
 	if (s->wide != NULL &&
 	    pair_is(&s->wide[home], exit_bit, fn, site, pc)) {
 		uintptr_t wide_pc = s->wide[home].pc; /* an EXIT's may be any */
@@ -158,7 +158,8 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 		site_base = base->site;
 		pc_base = base->pc;
 	}
-	uint8_t *q = ctrace__uleb_put(p + 1, home << 1 | choice);
+	/* The reader computes the home from the addresses, as here. */
+	uint8_t *q = ctrace__uleb_put(p + 1, sibling | choice);
 	q = ctrace__sleb_put_word(q, (intptr_t)(fn - base->fn));
 	if (exit_bit) {
 		q = ctrace__sleb_put_word(q, (intptr_t)(site - fn));

@@ -165,6 +165,7 @@ struct ctrace__stream {
 	uint8_t wide_used;      /* some wide slot holds a pair */
 	uint8_t miss_tag;       /* the tag pair_miss() chose (emit.h) */
 	uint16_t moved_home;    /* the home of the pair the last miss moved out */
+	uint16_t miss_home;     /* the home of the pair the last miss moved in */
 	struct ctrace__pair miss_base; /* new_base once the missed event is
 					* written */
 };

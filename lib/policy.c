@@ -127,15 +127,8 @@ static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 		 * pair's, the wide slot it came from and the one its narrow
 		 * slot's previous pair went to); the bases of the next NEW
 		 * go back to what they were before it. */
-		/* The pair's home, as its record gives it (see pair_home_of). */
-		const uint8_t *q = p + 1;
-		uint64_t key = 0;
-		if (low == CTRACE_TAG_NEW)
-			ctrace__uleb_get(&q, f->end, &key);
-		else
-			key = (uint64_t)((low & 7u) << 8 | p[1]) << 1;
-		unsigned home = (unsigned)(key >> 1) &
-				((1u << CTRACE_PAIR_HOME_BITS) - 1);
+		/* The pair's home: the ENTRY's was the stream's last miss. */
+		unsigned home = s->miss_home;
 		memset(&s->pair[CTRACE_PAIR_NARROW_SLOT(home, 0)], 0,
 		       sizeof s->pair[0]);
 		memset(&s->pair[CTRACE_PAIR_NARROW_SLOT(home, 1)], 0,

@@ -306,7 +306,8 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 		bool has_hook = entry && t->hdr.version_major >= 3;
 		/* Format 4: an ENTRY's frame before its call site, whose base
 		 * (and its hook's) the frame's inlined bit picks. */
-		bool frame_first = entry && t->hdr.version_major >= 4;
+		bool v4 = t->hdr.version_major >= 4;
+		bool frame_first = entry && v4;
 		if (ctrace__uleb_get(&p, s->end, &key) < 0 ||
 		    ctrace__sleb_get(&p, s->end, &dfn) < 0 ||
 		    (frame_first &&
@@ -316,9 +317,16 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 		     ctrace__uleb_get(&p, s->end, &frame) < 0) ||
 		    (has_hook && ctrace__sleb_get(&p, s->end, &dhook) < 0))
 			goto past;
-		if (key >= 2 * CTRACE_PAIR_HOMES) {
-			corrupt(s, rec, "bad pair home %llu",
-				(unsigned long long)(key >> 1));
+		/* Format 4: the key says which narrow slot and which hash;
+		 * the home is the recorder's hash of the addresses. */
+		bool bad_key =
+			v4 ? key > (CTRACE_NEW_KEY_SIBLING |
+				    CTRACE_NEW_KEY_CHOICE) ||
+				     (!entry && (key & CTRACE_NEW_KEY_SIBLING))
+			   : key >= 2 * CTRACE_PAIR_HOMES;
+		if (bad_key) {
+			corrupt(s, rec, "bad pair key %llu",
+				(unsigned long long)key);
 			return 0;
 		}
 		home = (unsigned)(key >> 1);
@@ -336,6 +344,10 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 				   (uint64_t)dhook) & t->sp_mask;
 			s->new_hook = in.hook;
 		}
+		if (v4)
+			home = key & CTRACE_NEW_KEY_SIBLING
+				       ? CTRACE_PAIR_HOME(fn, site ^ in.hook)
+				       : CTRACE_PAIR_HOME(fn, site);
 		/* Like a DEFINE's, a NEW ENTRY's frame is offered to the
 		 * replay stage, which keeps a pair's first one. */
 		if (frame >= 2 && frame < (64u << 20)) {
