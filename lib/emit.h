@@ -113,7 +113,8 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	 * home: the two would push each other out at every call (a
 	 * compressor's hot loop).  This one lives in a home of its own,
 	 * which the hook address picks; its EXITs still find the other's
-	 * pair.  The home travels in the records: the reader does not care. */
+	 * pair.  Its NEW's key says so (CTRACE_NEW_KEY_SIBLING), and the
+	 * reader computes the same home. */
 	unsigned sibling = 0;
 	if (!exit_bit && !exit_defined &&
 	    (pair_entry_of(e, fn, site) ||
