@@ -9,7 +9,7 @@
 # signal stream, longjmp, exceptions, a fork()ed child, coroutines, lost
 # events, markers, arguments and return values, pairs in wide slots.  fuzz/corpus holds its output;
 # rerun it after a format change.  The corpus keeps a few traces of older
-# formats too (names ending in -v1, -v2), which readers still read.
+# formats too (names ending in -v1, -v2, -v3), which readers still read.
 set -eu
 
 build=$(cd "$1" && pwd)
@@ -71,6 +71,9 @@ prog pairs "$progs/pairs.c"
 # gcc -O2 inlines sum() and dive() into themselves: NEW ENTRY records of
 # one pair with different hook addresses.
 prog selfrec "$progs/selfrec.c" -O2
+# gcc -O2 inlines helper() into several hosts: NEW ENTRY records of
+# inlined copies, whose call site and hook follow the previous NEW's.
+prog hosts "$progs/hosts.c" -O2
 "${CXX:-c++}" -O0 -g -finstrument-functions -o exceptions \
 	"$progs/exceptions.cc" "$build/lib/libctrace.a" -pthread -ldl
 
@@ -88,6 +91,7 @@ record coroutines ./coroutines 1 60
 record pairs ./pairs 4 6
 record selfrec ./selfrec sum 5
 record selfrec-jump ./selfrec jump 5
+record hosts ./hosts 40
 # A trace cut short at the end of a chunk: the last chunk is partial.
 record fib-cut ./fib 6
 head -c 12000 "$out/fib-cut" >"$out/fib-cut.tmp" && mv "$out/fib-cut.tmp" "$out/fib-cut"

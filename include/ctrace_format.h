@@ -41,14 +41,23 @@
  *   0x00                  end of data in this chunk
  *   0x80        EXTENDED  followed by: u8 type, uleb128 length, payload
  *   low bits 0x01..0x6e   the pair in narrow slot 1..110 (CTRACE_PAIR_NARROW)
- *   low bits 0x6f   NEW   a pair not in the table: uleb key (home << 1 |
- *                         choice), sleb function minus the function of the
- *                         chunk's previous NEW (0 for the first), sleb call
- *                         site minus function, and for an ENTRY uleb frame
- *                         (see CTRACE_REC_DEFINE; 0 when unknown) and
- *                         (format 3) sleb hook minus function: the entry
+ *   low bits 0x6f   NEW   a pair not in the table: uleb key (format 4:
+ *                         CTRACE_NEW_KEY_*, the home being computed by
+ *                         CTRACE_PAIR_HOME; before: home << 1 | choice),
+ *                         sleb function minus the function of the
+ *                         chunk's previous NEW (0 for the first), for an
+ *                         ENTRY uleb frame (see CTRACE_REC_DEFINE; 0 when
+ *                         unknown), sleb call site minus its base, and for
+ *                         an ENTRY sleb hook minus its base: the entry
  *                         hook's return address, which tells copies of a
- *                         function inlined into itself from their host
+ *                         function inlined into itself from their host.
+ *                         The bases (format 4): for an ENTRY whose frame
+ *                         marks a copy inlined into its caller, the call
+ *                         site of the chunk's previous NEW and the hook of
+ *                         its previous NEW ENTRY (0 for the first): the
+ *                         copies inlined into one host share its call site
+ *                         and have their hooks in its code; else the
+ *                         function, for both
  *   low bits 0x70..0x7f   the pair in wide slot home = (tag & 7) << 8 |
  *                         the next byte, choice = (tag >> 3) & 1
  *
@@ -62,14 +71,16 @@
  *
  * The pair table (since format 2.0): 110 narrow slots, named by one-byte
  * tags, and CTRACE_PAIR_HOMES wide slots ("homes"), named by two bytes.
- * Each pair has a home, 0..2047, which its NEW record gives; it sits either in
+ * Each pair has a home, 0..2047, which its NEW record gives (format 4: by
+ * the hash both sides compute, CTRACE_PAIR_HOME); it sits either in
  * one of the two narrow slots its home maps to (CTRACE_PAIR_NARROW_SLOT)
  * or in the wide slot of its home.  A NEW record, and an event in a wide
  * slot, move the pair into the narrow slot its home and choice name; that
  * slot's previous pair moves into its own home's wide slot, replacing
  * what was there, and the wide slot the pair left is empty.  So the pairs
  * in use take one byte, those used a while ago two, and a reader mirrors
- * the recorder's table with no hash.  Every chunk starts with the whole
+ * the recorder's table (format 4: hashing a NEW's addresses for its
+ * home, as the recorder did).  Every chunk starts with the whole
  * table empty, so each chunk decodes on its own.  An EXIT names the pair
  * its ENTRY named (the hook receives the same function and call site at
  * both ends of a call), or another pair of the same function and call
@@ -79,8 +90,10 @@
  * its function and call site with no hook address replaces that pair in
  * place: it does not move to the wide slot.
  *
- * Format 2.0 (still read) was format 3.0 without a NEW ENTRY's hook
- * address.  Format 1.x (still read) had 127 narrow slots (tags
+ * Format 3.0 (still read) wrote a NEW's call site after its function,
+ * before the frame, and the call site and hook relative to the function
+ * always.  Format 2.0 (still read) was format 3.0 without a NEW ENTRY's
+ * hook address.  Format 1.x (still read) had 127 narrow slots (tags
  * 0x01..0x7f) and no wide ones, each defined by a CTRACE_REC_DEFINE
  * record.
  *
@@ -100,7 +113,7 @@
  * ------------------------------------------------------------------------ */
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
-#define CTRACE_VERSION_MAJOR 3           /* incompatible layout changes */
+#define CTRACE_VERSION_MAJOR 4           /* incompatible layout changes */
 #define CTRACE_VERSION_MINOR 0           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
@@ -184,6 +197,18 @@ struct ctrace_chunk_header {
 #define CTRACE_TAG_WIDE 0x70    /* low bits 0x70..0x7f: a wide slot */
 #define CTRACE_PAIR_HOME_BITS 11
 #define CTRACE_PAIR_HOMES (1u << CTRACE_PAIR_HOME_BITS)
+/* The home of a pair (format 4: a reader computes a NEW's home with it):
+ * a hash of the offsets of its function and call site in their 4 KiB
+ * pages, which address randomisation leaves alone.  A NEW whose key has
+ * CTRACE_NEW_KEY_SIBLING takes the home of its function and its call site
+ * XOR its hook instead. */
+#define CTRACE_PAIR_HOME(fn, site)                                             \
+	((uint32_t)((uint32_t)(((uint32_t)(fn) & 0xfffu) << 12 |               \
+			       ((uint32_t)(site) & 0xfffu)) *                  \
+		    0x9e3779b1u) >>                                            \
+	 (32 - CTRACE_PAIR_HOME_BITS))
+#define CTRACE_NEW_KEY_CHOICE 1u  /* the pair's second narrow slot */
+#define CTRACE_NEW_KEY_SIBLING 2u /* the home of (fn, site ^ hook) */
 /* The narrow slot (1..CTRACE_PAIR_NARROW) of a pair of home h, choice c. */
 #define CTRACE_PAIR_NARROW_SLOT(h, c)                                          \
 	(((((c) ? (h) * 0x5bdu : (h)) & (CTRACE_PAIR_HOMES - 1)) *            \

@@ -15,17 +15,14 @@
 /* The hash reads only the addresses' offsets in their pages, which
  * address randomisation leaves alone (objects are placed at page
  * boundaries): which pairs share a slot, and so the trace's size and the
- * recorder's cost, are the same from run to run.  Its top bits are the
- * pair's home (ctrace_format.h); a pair may sit in either of the two
- * narrow slots of its home (the first is looked at inline, the second
- * only when the first holds another pair) or in its home's wide slot. */
-#define CTRACE_PAGE_OFFSET_MASK ((uintptr_t)0xfff)
-
+ * recorder's cost, are the same from run to run.  It gives the pair's
+ * home (CTRACE_PAIR_HOME, which a reader computes too); a pair may sit in
+ * either of the two narrow slots of its home (the first is looked at
+ * inline, the second only when the first holds another pair) or in its
+ * home's wide slot. */
 static inline unsigned pair_home(uintptr_t fn, uintptr_t site)
 {
-	uint32_t k = (uint32_t)((fn & CTRACE_PAGE_OFFSET_MASK) << 12 |
-				(site & CTRACE_PAGE_OFFSET_MASK));
-	return (k * 0x9e3779b1u) >> (32 - CTRACE_PAIR_HOME_BITS);
+	return CTRACE_PAIR_HOME(fn, site);
 }
 
 static inline void put_u64(uint8_t *p, uint64_t v)
@@ -110,16 +107,19 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	const struct ctrace__pair *e = &s->pair[first];
 	int exit_defined = !exit_bit && e->pc == 0 && e->fn == fn &&
 			   e->site == site;
-	s->miss_new_fn = s->new_fn;
+	s->miss_base = s->new_base;
 	/* Another copy of the function inlined into the same host (same
 	 * function and call site, another hook) holds a narrow slot of the
 	 * home: the two would push each other out at every call (a
 	 * compressor's hot loop).  This one lives in a home of its own,
 	 * which the hook address picks; its EXITs still find the other's
-	 * pair.  The home travels in the records: the reader does not care. */
+	 * pair.  Its NEW's key says so (CTRACE_NEW_KEY_SIBLING), and the
+	 * reader computes the same home. */
+	unsigned sibling = 0;
 	if (!exit_bit && !exit_defined &&
 	    (pair_entry_of(e, fn, site) ||
 	     pair_entry_of(&s->pair[second], fn, site))) {
+		sibling = CTRACE_NEW_KEY_SIBLING;
 		home = pair_home(fn, site ^ pc);
 		first = CTRACE_PAIR_NARROW_SLOT(home, 0);
 		second = CTRACE_PAIR_NARROW_SLOT(home, 1);
@@ -134,6 +134,7 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	}
 	unsigned choice = exit_defined ? 0 : pair_victim(s, first, second);
 	unsigned slot = choice ? second : first;
+	s->miss_home = (uint16_t)home;
 	if (s->wide != NULL &&
 	    pair_is(&s->wide[home], exit_bit, fn, site, pc)) {
 		uintptr_t wide_pc = s->wide[home].pc; /* an EXIT's may be any */
@@ -148,12 +149,26 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	int saved_errno = errno;
 	uintptr_t frame = !exit_bit && sp && may_scan
 				  ? ctrace__frame_field(fn, sp, fp) : 0;
-	uint8_t *q = ctrace__uleb_put(p + 1, home << 1 | choice);
-	q = ctrace__sleb_put_word(q, (intptr_t)(fn - s->new_fn));
-	q = ctrace__sleb_put_word(q, (intptr_t)(site - fn));
-	if (!exit_bit) {
+	/* A copy inlined into its caller (the frame's low bit) has its call
+	 * site and hook near those of the chunk's previous NEW: the copies
+	 * inlined into one host come one after another, with the host's call
+	 * site and hooks in its code (about three bytes less each). */
+	const struct ctrace__pair *base = &s->new_base;
+	uintptr_t site_base = fn, pc_base = fn;
+	if (frame & 1) {
+		site_base = base->site;
+		pc_base = base->pc;
+	}
+	/* The reader computes the home from the addresses, as here. */
+	uint8_t *q = ctrace__uleb_put(p + 1, sibling | choice);
+	q = ctrace__sleb_put_word(q, (intptr_t)(fn - base->fn));
+	if (exit_bit) {
+		q = ctrace__sleb_put_word(q, (intptr_t)(site - fn));
+	} else {
 		q = ctrace__uleb_put_word(q, frame);
-		q = ctrace__sleb_put_word(q, (intptr_t)(pc - fn));
+		q = ctrace__sleb_put_word(q, (intptr_t)(site - site_base));
+		q = ctrace__sleb_put_word(q, (intptr_t)(pc - pc_base));
+		s->miss_base.pc = pc;
 		/* The same pair as an EXIT defined it is replaced in place,
 		 * not moved to the wide slot (see ctrace_format.h). */
 		struct ctrace__pair *old = &s->pair[slot];
@@ -161,7 +176,8 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 			old->fn = 0;
 	}
 	pair_move_in(s, slot, home, fn, site, pc);
-	s->miss_new_fn = fn;
+	s->miss_base.fn = fn;
+	s->miss_base.site = site;
 	s->miss_tag = CTRACE_TAG_NEW;
 	if (may_scan)
 		ctrace__modules_check(fn, now);
@@ -328,7 +344,7 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	s->last = now;
 	s->last_sp = last_sp;
 	if (unlikely(miss))
-		s->new_fn = s->miss_new_fn;
+		s->new_base = s->miss_base;
 	/* cur last: a jump out of a handler that came before it finds the
 	 * event's tag at cur and moves the stream to a new chunk, whatever
 	 * of the stream's state (time, stack, NEW base) was updated. */
@@ -362,7 +378,7 @@ emit_commit(struct ctrace__stream *s, uint8_t *p, uint8_t *q, uint8_t tag,
 	s->last = now;
 	s->last_sp = last_sp;
 	if (miss)
-		s->new_fn = s->miss_new_fn;
+		s->new_base = s->miss_base;
 	ctrace__barrier();
 	s->cur = d;
 }

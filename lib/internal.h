@@ -144,10 +144,11 @@ struct ctrace__stream {
 	/* The wide slots (CTRACE_PAIR_HOMES, mapped at thread start; NULL in
 	 * signal streams and when mapping failed: pairs then leave the
 	 * table when pushed out of their narrow slot), the home of each
-	 * narrow slot's pair, the function of the chunk's last NEW. */
+	 * narrow slot's pair, and the bases of the next NEW: the function and
+	 * call site of the chunk's last NEW, the hook of its last NEW ENTRY. */
 	struct ctrace__pair *wide;
 	uint16_t home[CTRACE_PAIR_SLOTS];
-	uintptr_t new_fn;
+	struct ctrace__pair new_base;
 	uint8_t *chunk_end; /* end of the part reserved on disk so far */
 	uint8_t *chunk_start;
 	uint64_t chunk;   /* index of the current chunk, if cur != NULL */
@@ -164,11 +165,13 @@ struct ctrace__stream {
 	uint8_t wide_used;      /* some wide slot holds a pair */
 	uint8_t miss_tag;       /* the tag pair_miss() chose (emit.h) */
 	uint16_t moved_home;    /* the home of the pair the last miss moved out */
-	uintptr_t miss_new_fn;  /* new_fn once the missed event is written */
+	uint16_t miss_home;     /* the home of the pair the last miss moved in */
+	struct ctrace__pair miss_base; /* new_base once the missed event is
+					* written */
 };
 /* Empties the stream's pair table (a new chunk, objects unloaded, a jump
  * out of the recorder): the reader keeps pairs the recorder forgot, never
- * the other way round.  Leaves new_fn, which the reader keeps until the
+ * the other way round.  Leaves new_base, which the reader keeps until the
  * chunk ends. */
 CTRACE_HIDDEN void ctrace__pairs_reset(struct ctrace__stream *s);
 
@@ -326,6 +329,7 @@ struct ctrace__frame {
 	uint64_t ticks;      /* when it was entered */
 	uint64_t prev_last;  /* stream state before the ENTRY */
 	uintptr_t prev_sp;
+	struct ctrace__pair prev_base;
 	uint8_t recorded;
 };
 

@@ -125,18 +125,10 @@ static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 		/* The ENTRY moved pairs in the table, which the reader will
 		 * not see: the recorder forgets every slot it changed (the
 		 * pair's, the wide slot it came from and the one its narrow
-		 * slot's previous pair went to) and the NEW's function. */
-		/* The pair's home, as its record gives it (see pair_home_of). */
-		const uint8_t *q = p + 1;
-		uint64_t key = 0;
-		int64_t delta;
-		int new_read = 0;
-		if (low == CTRACE_TAG_NEW)
-			new_read = ctrace__uleb_get(&q, f->end, &key) == 0;
-		else
-			key = (uint64_t)((low & 7u) << 8 | p[1]) << 1;
-		unsigned home = (unsigned)(key >> 1) &
-				((1u << CTRACE_PAIR_HOME_BITS) - 1);
+		 * slot's previous pair went to); the bases of the next NEW
+		 * go back to what they were before it. */
+		/* The pair's home: the ENTRY's was the stream's last miss. */
+		unsigned home = s->miss_home;
 		memset(&s->pair[CTRACE_PAIR_NARROW_SLOT(home, 0)], 0,
 		       sizeof s->pair[0]);
 		memset(&s->pair[CTRACE_PAIR_NARROW_SLOT(home, 1)], 0,
@@ -145,8 +137,7 @@ static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 			memset(&s->wide[home], 0, sizeof s->wide[0]);
 			memset(&s->wide[s->moved_home], 0, sizeof s->wide[0]);
 		}
-		if (new_read && ctrace__sleb_get(&q, f->end, &delta) == 0)
-			s->new_fn = f->fn - (uintptr_t)delta;
+		s->new_base = f->prev_base;
 	}
 	p[0] = 0;
 	ctrace__barrier();
@@ -213,6 +204,7 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	f->chunk = s->chunk;
 	f->prev_last = s->last;
 	f->prev_sp = s->last_sp;
+	f->prev_base = s->new_base;
 	f->ticks = now;
 	emit(s, 0, fn, site, sp, fp, now, 1, &t->state);
 	if (capture)

@@ -134,7 +134,7 @@ static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
 	s->last = now;
 	s->last_sp = 0;
 	ctrace__pairs_reset(s);
-	s->new_fn = 0;
+	s->new_base = (struct ctrace__pair){0, 0, 0};
 	s->modules_epoch = atomic_load_explicit(&ctrace__modules_epoch,
 						memory_order_relaxed);
 	if (s->lost)

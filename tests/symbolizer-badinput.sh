@@ -68,9 +68,9 @@ case_short_header() {
 }
 
 case_newer_version() {
-	printf 'header version=4.7\n' | mk v
+	printf 'header version=5.7\n' | mk v
 	sym 1 v
-	has v.err "trace version 4.7 is newer than this symbolizer (3.0)"
+	has v.err "trace version 5.7 is newer than this symbolizer (4.0)"
 }
 
 case_newer_minor() {
@@ -269,6 +269,51 @@ case_new_v2() {
 	has o.out "| 0x2000();"
 }
 
+# Format 4.0: a NEW ENTRY's frame comes before its call site, and one
+# whose frame has the inlined bit gives its call site and hook from the
+# previous NEW's (the host's): here both the same as the first NEW's,
+# so a call made again (deltas 0), or a copy (hook 12 bytes on).  Read
+# from the function, as format 3.0 did, the call site would differ and
+# the second ENTRY would be a plain nested call in both.  The key names
+# the narrow slot (CTRACE_NEW_KEY_*) of the home the reader computes:
+# (0x2000, 0x1010) is home 1819, slots 98 and 82; the copy's sibling
+# home, of (0x2000, 0x1010 ^ 0x2014), is 966, slot 52.
+NEW4_ENTER1='6f0080c00000906008''0a801c'
+NEW4_ENTER2_AGAIN='6f0100010000''0a00'
+NEW4_LEAVE_AGAIN='d20ae20a'
+NEW4_ENTER2_COPY='6f020001000c''0a00'
+NEW4_LEAVE_COPY='b40ae20a'
+
+case_new_v4_again() {
+	printf '%s\n' 'header version=4.0' 'events 1' \
+		"raw $NEW4_ENTER1$NEW4_ENTER2_AGAIN$NEW4_LEAVE_AGAIN" | mk a4
+	sym 0 a4
+	has a4.out "| } /* 0x2000 (no exit recorded) */"
+	has a4.out "| 0x2000();"
+	has a4.out "| } /* 0x2000 (entered before the trace) */"
+}
+
+case_new_v4_copy() {
+	printf '%s\n' 'header version=4.0' 'events 1' \
+		"raw $NEW4_ENTER1$NEW4_ENTER2_COPY$NEW4_LEAVE_COPY" | mk c4
+	sym 0 c4
+	has c4.out "| 0x2000() {"
+	has c4.out "|   0x2000();"
+	has c4.out "| } /* 0x2000 */"
+}
+
+# A format 4.0 key beyond CTRACE_NEW_KEY_*, and an EXIT's sibling key.
+case_new_v4_bad_key() {
+	printf '%s\n' 'header version=4.0' 'events 1' \
+		"raw ${NEW4_ENTER1}6f0400010000""0a00" | mk k4
+	sym 1 k4
+	has k4.err "bad pair key 4 at offset 4140"
+	printf '%s\n' 'header version=4.0' 'events 1' \
+		"raw ${NEW4_ENTER1}ef02001f0a" | mk x4
+	sym 1 x4
+	has x4.err "bad pair key 2 at offset 4140"
+}
+
 # A NEW ENTRY whose hook address never ends (after a frame of 0).
 case_endless_hook() {
 	{
@@ -304,7 +349,7 @@ for c in empty not_trace short_header newer_version newer_minor byte_order \
 	unknown_extended duplicate_seq impossible_seq missing_chunk \
 	bad_chunk_kind unstarted_chunk huge_lost lost_header_only \
 	entered_before longjmp_by_exit longjmp_by_sp self_copy self_again \
-	new_v2 endless_hook signal_stream no_file usage; do
+	new_v2 new_v4_again new_v4_copy new_v4_bad_key endless_hook signal_stream no_file usage; do
 	run_case "$c" "case_$c"
 done
 test_finish

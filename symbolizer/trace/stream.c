@@ -115,7 +115,7 @@ static bool load_next_chunk(struct stream *s)
 		if (s->wide_used)
 			memset(s->wide, 0, CTRACE_PAIR_HOMES * sizeof *s->wide);
 		s->wide_used = false;
-		s->new_fn = 0;
+		s->new_fn = s->new_site = s->new_hook = 0;
 		return true;
 	}
 	free(s->buf);
@@ -304,26 +304,50 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 		int64_t dfn, dsite, dhook = 0;
 		bool entry = !(tag & CTRACE_TAG_EXIT_BIT);
 		bool has_hook = entry && t->hdr.version_major >= 3;
+		/* Format 4: an ENTRY's frame before its call site, whose base
+		 * (and its hook's) the frame's inlined bit picks. */
+		bool v4 = t->hdr.version_major >= 4;
+		bool frame_first = entry && v4;
 		if (ctrace__uleb_get(&p, s->end, &key) < 0 ||
 		    ctrace__sleb_get(&p, s->end, &dfn) < 0 ||
+		    (frame_first &&
+		     ctrace__uleb_get(&p, s->end, &frame) < 0) ||
 		    ctrace__sleb_get(&p, s->end, &dsite) < 0 ||
-		    (entry && ctrace__uleb_get(&p, s->end, &frame) < 0) ||
+		    (entry && !frame_first &&
+		     ctrace__uleb_get(&p, s->end, &frame) < 0) ||
 		    (has_hook && ctrace__sleb_get(&p, s->end, &dhook) < 0))
 			goto past;
-		if (key >= 2 * CTRACE_PAIR_HOMES) {
-			corrupt(s, rec, "bad pair home %llu",
-				(unsigned long long)(key >> 1));
+		/* Format 4: the key says which narrow slot and which hash;
+		 * the home is the recorder's hash of the addresses. */
+		bool bad_key =
+			v4 ? key > (CTRACE_NEW_KEY_SIBLING |
+				    CTRACE_NEW_KEY_CHOICE) ||
+				     (!entry && (key & CTRACE_NEW_KEY_SIBLING))
+			   : key >= 2 * CTRACE_PAIR_HOMES;
+		if (bad_key) {
+			corrupt(s, rec, "bad pair key %llu",
+				(unsigned long long)key);
 			return 0;
 		}
 		home = (unsigned)(key >> 1);
 		choice = (unsigned)(key & 1);
 		uint64_t fn = (s->new_fn + (uint64_t)dfn) & t->sp_mask;
-		uint64_t site = (fn + (uint64_t)dsite) & t->sp_mask;
+		bool from_host = frame_first && (frame & 1);
+		uint64_t site = ((from_host ? s->new_site : fn) +
+				 (uint64_t)dsite) & t->sp_mask;
 		s->new_fn = fn;
+		s->new_site = site;
 		in = (struct stream_slot){
 			.fn = fn, .site = site, .defined = s->time, .set = true};
-		if (has_hook)
-			in.hook = (fn + (uint64_t)dhook) & t->sp_mask;
+		if (has_hook) {
+			in.hook = ((from_host ? s->new_hook : fn) +
+				   (uint64_t)dhook) & t->sp_mask;
+			s->new_hook = in.hook;
+		}
+		if (v4)
+			home = key & CTRACE_NEW_KEY_SIBLING
+				       ? CTRACE_PAIR_HOME(fn, site ^ in.hook)
+				       : CTRACE_PAIR_HOME(fn, site);
 		/* Like a DEFINE's, a NEW ENTRY's frame is offered to the
 		 * replay stage, which keeps a pair's first one. */
 		if (frame >= 2 && frame < (64u << 20)) {

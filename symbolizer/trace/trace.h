@@ -244,11 +244,13 @@ struct stream {
 		bool inlined, set;
 	} slots[CTRACE_PAIR_SLOTS];
 	/* Format 2: the wide slots (allocated at the first use), the home
-	 * of each narrow slot's pair, the function of the chunk's last NEW. */
+	 * of each narrow slot's pair, the function and call site of the
+	 * chunk's last NEW and (format 3) the hook of its last NEW ENTRY:
+	 * the bases a NEW's addresses are written from. */
 	struct stream_slot *wide;
 	bool wide_used;
 	uint16_t home[CTRACE_PAIR_SLOTS];
-	uint64_t new_fn;
+	uint64_t new_fn, new_site, new_hook;
 	/* The replay stage's cache of each slot's pair and of the times
 	 * [from, until) at which that pair's names hold, so that an event
 	 * is named by two comparisons; decoding zeroes a slot's (an empty
