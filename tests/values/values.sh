@@ -82,7 +82,9 @@ done
 # function passed (gcc -O3), or a constprop.isra clone's removed
 # parameter said to be in the register that brings the clone another,
 # after a prologue splitting a struct of two floats with shufps (gcc
-# -O3, C++).  Also a
+# -O3, C++), or an inlined copy's parameter said to be in the register
+# a statement of the copy's body placed before the hook decremented
+# (gcc -O2).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
 # rounded to float (check.py compares it as a float).
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
