@@ -402,6 +402,15 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 				ok = false;
 				why = "computed by the inlined copy's body";
 			}
+			/* gcc may place a statement of the body that changes
+			 * the parameter before the hook (an inlined copy's
+			 * `p0 = p0 - 1' as `sub $0x1,%ebp') and name the
+			 * register it changed for the whole scope. */
+			if (ok && !copied &&
+			    dw_location_rewritten(&f, &loc, &scope, size)) {
+				ok = false;
+				why = "its register may be overwritten before the call";
+			}
 			uint8_t k[16];
 			if (ok && !own && !copied &&
 			    dw_location_constant(&loc, f.rel_pc - 1, k, size) &&

@@ -99,6 +99,10 @@ bool dw_is_clang(Dwarf_Die *die);
  * false if unknown. */
 bool dw_i386_esp_adjust(struct dw_module *m, Dwarf_Die *sub, uint64_t ra,
 			int64_t *adjust);
+/* i386loc.c: the general registers (bit i: i386 DWARF and hardware
+ * number i) the i386 code [from, call) may write, or -1 if any of it is
+ * not understood. */
+int dw_i386_written(struct dw_module *m, uint64_t from, uint64_t call);
 /* i386: the slot above the CFA (its offset) where a stack parameter whose
  * location list stops before the hook's call at ra still is; see
  * i386loc.c. */
@@ -158,6 +162,12 @@ bool dw_reg_bytes_at_call(struct dw_module *m, uint64_t entry, uint64_t call,
  * does not or is not understood. */
 bool dw_entry_reg_kept(struct dw_module *m, uint64_t entry, uint64_t pc,
 		       int reg);
+/* prologue.c: 1 when the straight-line code [from, to) leaves the
+ * register `reg` (DWARF number, a general register) holding at least the
+ * low `size` bytes of its value at `from`, 0 when it may not (a write, a
+ * computation on it), -1 when the code is not understood. */
+int dw_reg_kept(struct dw_module *m, uint64_t from, uint64_t to, int reg,
+		size_t size);
 /* prologue.c: whether the straight-line code [from, to) is understood
  * (at most 256 bytes, every instruction known): where it is not, nothing
  * is proved either way. */
@@ -172,6 +182,16 @@ bool dw_code_understood(struct dw_module *m, uint64_t from, uint64_t to);
  * `movslq %r13d,%r13', its DWARF says R13). */
 bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
 			      uint64_t entry, size_t size);
+
+/* x86-64 and i386: the location in force at f's call names one general
+ * register, and the code of `scope' (the function, or the inlined copy's
+ * DW_TAG_inlined_subroutine: its own ranges) before the call, from where
+ * that location's range starts, may have written it, or is not
+ * understood: the register may no longer hold the `size` bytes passed
+ * (gcc places a statement of an inlined copy's body, `p0 = p0 - 1' as
+ * `sub $0x1,%ebp', before the hook and names RBP for the whole copy). */
+bool dw_location_rewritten(struct frame_state *f, Dwarf_Attribute *attr,
+			   Dwarf_Die *scope, size_t size);
 
 /* The location at pc names where a value is (registers, memory, a
  * constant), not a value computed from others.  An inlined copy's

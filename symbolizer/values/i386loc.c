@@ -108,11 +108,9 @@ static bool prologue_harmless(struct dw_module *m, uint64_t lo, uint64_t call)
 	return p == end;
 }
 
-/* The general registers (bit i: i386 DWARF and hardware number i) the
- * i386 code [from, call) may write, or -1 if any of it is not understood.
- * A call other than to a PIC thunk writes the call-clobbered eax, ecx and
+/* A call other than to a PIC thunk writes the call-clobbered eax, ecx and
  * edx; a thunk `mov (%esp), %reg; ret` writes its register. */
-static int i386_written(struct dw_module *m, uint64_t from, uint64_t call)
+int dw_i386_written(struct dw_module *m, uint64_t from, uint64_t call)
 {
 	uint8_t code[128];
 	if (call < from || call - from > sizeof code ||
@@ -216,7 +214,7 @@ bool i386loc_pieces_kept(struct frame_state *f, Dwarf_Attribute *attr,
 			return true;    /* one expression for the whole scope */
 		if (call < start || call >= end)
 			continue;
-		int w = i386_written(f->m, start, call);
+		int w = dw_i386_written(f->m, start, call);
 		return w >= 0 && !(w & regs) && !i386_regs_copied(f, call, regs);
 	}
 	return false;

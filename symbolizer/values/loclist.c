@@ -1,8 +1,9 @@
 /* loclist.c -- questions about a parameter's location list, asked
  * without evaluating it: the register it names at the entry or at the
  * call, whether it is a plain place or a computed value, whether the code
- * before the hook contradicts it, and the callee-saved copies the
- * prologue made of its entry registers (prologue.c).
+ * before the hook contradicts it or may have rewritten its register, and
+ * the callee-saved copies the prologue made of its entry registers
+ * (prologue.c).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -100,6 +101,55 @@ bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
 	/* a computation's result, or another register's bytes */
 	return origin == -2 ||
 	       (origin >= 0 && (origin != at_entry || width < size));
+}
+
+/* The code [from, to) leaves the general register reg holding at least
+ * its low `size` bytes (i386: does not write it); false if it may not or
+ * is not understood. */
+static bool code_keeps(struct frame_state *f, uint64_t from, uint64_t to,
+		       int reg, size_t size)
+{
+	int w;
+	if (f->machine == 62)
+		return dw_reg_kept(f->m, from, to, reg, size) == 1;
+	w = dw_i386_written(f->m, from, to);
+	return w >= 0 && !(w & 1 << reg);
+}
+
+bool dw_location_rewritten(struct frame_state *f, Dwarf_Attribute *attr,
+			   Dwarf_Die *scope, size_t size)
+{
+	uint64_t call = f->rel_pc - 5, from = 0;
+	int reg = single_reg(attr, f->rel_pc - 1);
+	uint8_t op;
+	if (f->is_caller || reg < 0 || reg >= (f->machine == 62 ? 16 : 8) ||
+	    (f->machine != 62 && f->machine != 3))
+		return false;
+	if (!dw_read_code(f->m, call, &op, 1) || op != 0xe8)
+		return true;
+	/* where the list's entry in force at the call starts: the DWARF
+	 * says the register holds the parameter from there on */
+	Dwarf_Addr base, start, end, lo, hi;
+	Dwarf_Op *ops;
+	size_t n;
+	ptrdiff_t off = 0;
+	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, &ops,
+					 &n)) > 0)
+		if (!(start == 0 && end == (Dwarf_Addr)-1) &&
+		    f->rel_pc - 1 >= start && f->rel_pc - 1 < end) {
+			from = start;
+			break;
+		}
+	/* each of the scope's own ranges before the call, from there (an
+	 * inlined copy's: the code of the function around it is not the
+	 * copy's, and may set up the argument) */
+	off = 0;
+	while ((off = dwarf_ranges(scope, off, &base, &lo, &hi)) > 0) {
+		uint64_t a = lo > from ? lo : from, b = hi < call ? hi : call;
+		if (a < b && !code_keeps(f, a, b, reg, size))
+			return true;
+	}
+	return off < 0;
 }
 
 bool dw_location_plain(Dwarf_Attribute *attr, uint64_t pc)

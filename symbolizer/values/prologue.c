@@ -369,23 +369,29 @@ bool dw_call_value_holds(struct dw_module *m, uint64_t from, uint64_t call,
 	       r.width[hp] == 8 && r.width[hv] == 8;
 }
 
-bool dw_entry_reg_kept(struct dw_module *m, uint64_t entry, uint64_t pc,
-		       int reg)
+int dw_reg_kept(struct dw_module *m, uint64_t from, uint64_t to, int reg,
+		size_t size)
 {
 	uint8_t code[256];
 	struct regs r;
 	int hw = hw_of(reg);
-	if (hw < 0 || hw == 4 || pc < entry || pc - entry > sizeof code ||
-	    (pc > entry && !dw_read_code(m, entry, code, pc - entry)))
-		return false;
+	if (hw < 0 || hw == 4 || to < from || to - from > sizeof code ||
+	    (to > from && !dw_read_code(m, from, code, to - from)))
+		return -1;
 	for (int i = 0; i < 16; i++) {
 		r.origin[i] = i;
 		r.width[i] = 8;
 		r.bytes[i] = 8;
 	}
-	if (pc > entry && !run(code, pc - entry, &r))
-		return false;
-	return r.origin[hw] == hw && r.width[hw] == 8;
+	if (to > from && !run(code, to - from, &r))
+		return -1;
+	return r.origin[hw] == hw && r.width[hw] >= size;
+}
+
+bool dw_entry_reg_kept(struct dw_module *m, uint64_t entry, uint64_t pc,
+		       int reg)
+{
+	return dw_reg_kept(m, entry, pc, reg, 8) == 1;
 }
 
 bool dw_code_understood(struct dw_module *m, uint64_t from, uint64_t to)

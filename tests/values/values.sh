@@ -84,7 +84,9 @@ done
 # function passed (gcc -O3), or a constprop.isra clone's removed
 # parameter said to be in the register that brings the clone another,
 # after a prologue splitting a struct of two floats with shufps (gcc
-# -O3, C++), or a
+# -O3, C++), or an inlined copy's parameter said to be in the register
+# a statement of the copy's body placed before the hook decremented
+# (gcc -O2), or a
 # parameter the compiled code never reads said to be, from the entry on,
 # the constant a loop after the hook leaves it (clang -O2).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
