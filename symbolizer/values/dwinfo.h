@@ -204,6 +204,9 @@ bool dw_location_constant(Dwarf_Attribute *attr, uint64_t pc, uint8_t *out,
  * gives the constant `bytes` of `size` bytes. */
 bool dw_location_has_constant(Dwarf_Attribute *attr, const uint8_t *bytes,
 			      size_t size);
+/* Whether a DW_AT_location (any of its ranges) reads a register
+ * numbered lo to hi (DWARF numbers). */
+bool dw_location_reads_reg_in(Dwarf_Attribute *attr, int lo, int hi);
 /* The register the location in force at pc names (exactly one), or -1. */
 int dw_location_reg(Dwarf_Attribute *attr, uint64_t pc);
 /* The register whose value at the function's entry the location in force

@@ -356,3 +356,35 @@ bool dw_location_has_constant(Dwarf_Attribute *attr, const uint8_t *bytes,
 			return true;
 	return false;
 }
+
+/* The register an operation reads (DW_OP_regN, bregN, regx, bregx, a
+ * typed register read), or -1. */
+static int op_reg(const Dwarf_Op *op)
+{
+	unsigned a = op->atom;
+	if (a >= DW_OP_reg0 && a <= DW_OP_reg31)
+		return (int)(a - DW_OP_reg0);
+	if (a >= DW_OP_breg0 && a <= DW_OP_breg31)
+		return (int)(a - DW_OP_breg0);
+	if ((a == DW_OP_regx || a == DW_OP_bregx ||
+	     a == DW_OP_regval_type || a == DW_OP_GNU_regval_type) &&
+	    op->number < DW_MAX_REG)
+		return (int)op->number;
+	return -1;
+}
+
+bool dw_location_reads_reg_in(Dwarf_Attribute *attr, int lo, int hi)
+{
+	Dwarf_Addr base, start, end;
+	Dwarf_Op *ops;
+	size_t n;
+	ptrdiff_t off = 0;
+	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, &ops,
+					 &n)) > 0)
+		for (size_t i = 0; i < n; i++) {
+			int r = op_reg(&ops[i]);
+			if (r >= lo && r <= hi)
+				return true;
+		}
+	return false;
+}
