@@ -214,24 +214,27 @@ static bool constant_shared(Dwarf_Die *die, Dwarf_Die *self, Dwarf_Die *origin,
 	return false;
 }
 
-#define X87_CONSTANT \
-	"a constant a location that reads an x87 register also gives: it " \
-	"may be a value popped from that register before"
+#define STALE_CONSTANT \
+	"a constant a variable of the function is said to have after it " \
+	"held a value in a register or memory: it may be a stale register's"
 
 /* Whether a variable or parameter in the scopes of `die` (the function
- * the hook was called in) has a location that reads an x87 register
- * (DWARF registers lo to hi) in one range and gives the constant `bytes`
- * in another.  gcc's variable tracking runs after the pass that maps
- * the x87 registers to a stack, and does not see a popping instruction
- * (fcomip, fstp) change what ST0 holds: a value converted from ST0 after
- * a constant was pushed and popped there is taken for the conversion of
- * that constant (seed 1348775223, gcc -O3 i386: the 1e18 of a range
+ * the hook was called in) is said to have, at pc, the constant `bytes`
+ * after a range where it was in a register or memory or computed.
+ * gcc's variable tracking runs after the pass that maps the x87
+ * registers to a stack and does not see a popping instruction (fcomip,
+ * fstp) change what ST0 holds: a value converted from ST0 after a
+ * constant was pushed and popped there is taken for the conversion of
+ * that constant.  Seed 1348775223, gcc -O3 i386: the 1e18 of a range
  * check pushed, compared and popped, then the double below it converted
- * to an integer, said to be 0xa7640000, the low half of 1e18).  The
- * variable that holds the conversion reads ST0 before the constant; an
- * inlined copy the value is passed to gets the constant alone. */
-static bool constant_after_x87(Dwarf_Die *die, int lo, int hi,
-			       const uint8_t *bytes, size_t size, int depth)
+ * by fistpll; the variable that holds the result is in its stack slot,
+ * then said to be 0xa7640000 (the low half of (long long)1e18), and the
+ * inlined copy it is passed to gets that constant alone.  A value gcc
+ * knows to be a constant is that constant from its binding on, so a
+ * variable that held a place first and the constant after was either
+ * assigned again or is described by such a stale register. */
+static bool constant_after_place(Dwarf_Die *die, uint64_t pc,
+				 const uint8_t *bytes, size_t size, int depth)
 {
 	Dwarf_Die c;
 	if (depth > 32 || dwarf_child(die, &c) != 0)
@@ -241,12 +244,11 @@ static bool constant_after_x87(Dwarf_Die *die, int lo, int hi,
 		int tag = dwarf_tag(&c);
 		if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
 		    dwarf_attr(&c, DW_AT_location, &a) &&
-		    dw_location_reads_reg_in(&a, lo, hi) &&
-		    dw_location_has_constant(&a, bytes, size))
+		    dw_location_constant_after_place(&a, pc, bytes, size))
 			return true;
 		if ((tag == DW_TAG_lexical_block ||
 		     tag == DW_TAG_inlined_subroutine) &&
-		    constant_after_x87(&c, lo, hi, bytes, size, depth + 1))
+		    constant_after_place(&c, pc, bytes, size, depth + 1))
 			return true;
 	} while (dwarf_siblingof(&c, &c) == 0);
 	return false;
@@ -448,14 +450,12 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 				ok = false;
 				why = SHARED_CONSTANT;
 			}
-			/* ST0 to ST7: DWARF 11 to 18 on i386, 33 to 40 on
-			 * x86-64. */
 			if (ok && !own && !copied &&
 			    dw_location_constant(&loc, f.rel_pc - 1, k, size) &&
-			    constant_after_x87(&sub, x86_64 ? 33 : 11,
-					       x86_64 ? 40 : 18, k, size, 0)) {
+			    constant_after_place(&sub, f.rel_pc - 1, k, size,
+						 0)) {
 				ok = false;
-				why = X87_CONSTANT;
+				why = STALE_CONSTANT;
 			}
 			uint64_t slot_addr;
 			if (ok && !own && !copied &&

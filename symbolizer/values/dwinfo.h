@@ -204,9 +204,11 @@ bool dw_location_constant(Dwarf_Attribute *attr, uint64_t pc, uint8_t *out,
  * gives the constant `bytes` of `size` bytes. */
 bool dw_location_has_constant(Dwarf_Attribute *attr, const uint8_t *bytes,
 			      size_t size);
-/* Whether a DW_AT_location (any of its ranges) reads a register
- * numbered lo to hi (DWARF numbers). */
-bool dw_location_reads_reg_in(Dwarf_Attribute *attr, int lo, int hi);
+/* Whether the location in force at pc gives the constant `bytes` of
+ * `size` bytes (at most 16) and a range that ends before that one gives
+ * anything but a constant (a register, memory, a computed value). */
+bool dw_location_constant_after_place(Dwarf_Attribute *attr, uint64_t pc,
+				      const uint8_t *bytes, size_t size);
 /* The register the location in force at pc names (exactly one), or -1. */
 int dw_location_reg(Dwarf_Attribute *attr, uint64_t pc);
 /* The register whose value at the function's entry the location in force

@@ -357,34 +357,30 @@ bool dw_location_has_constant(Dwarf_Attribute *attr, const uint8_t *bytes,
 	return false;
 }
 
-/* The register an operation reads (DW_OP_regN, bregN, regx, bregx, a
- * typed register read), or -1. */
-static int op_reg(const Dwarf_Op *op)
+bool dw_location_constant_after_place(Dwarf_Attribute *attr, uint64_t pc,
+				      const uint8_t *bytes, size_t size)
 {
-	unsigned a = op->atom;
-	if (a >= DW_OP_reg0 && a <= DW_OP_reg31)
-		return (int)(a - DW_OP_reg0);
-	if (a >= DW_OP_breg0 && a <= DW_OP_breg31)
-		return (int)(a - DW_OP_breg0);
-	if ((a == DW_OP_regx || a == DW_OP_bregx ||
-	     a == DW_OP_regval_type || a == DW_OP_GNU_regval_type) &&
-	    op->number < DW_MAX_REG)
-		return (int)op->number;
-	return -1;
-}
-
-bool dw_location_reads_reg_in(Dwarf_Attribute *attr, int lo, int hi)
-{
-	Dwarf_Addr base, start, end;
+	Dwarf_Addr base, lo, hi, at = 0;
 	Dwarf_Op *ops;
 	size_t n;
+	uint8_t c[16];
 	ptrdiff_t off = 0;
-	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, &ops,
+	bool found = false;
+	if (size == 0 || size > sizeof c)
+		return false;
+	while ((off = dwarf_getlocations(attr, off, &base, &lo, &hi, &ops,
 					 &n)) > 0)
-		for (size_t i = 0; i < n; i++) {
-			int r = op_reg(&ops[i]);
-			if (r >= lo && r <= hi)
-				return true;
+		if (lo <= pc && pc < hi && constant_of(attr, ops, n, c, size) &&
+		    !memcmp(c, bytes, size)) {
+			found = true;
+			at = lo;
 		}
+	if (!found)
+		return false;
+	off = 0;
+	while ((off = dwarf_getlocations(attr, off, &base, &lo, &hi, &ops,
+					 &n)) > 0)
+		if (hi <= at && n > 0 && !constant_of(attr, ops, n, c, size))
+			return true;
 	return false;
 }
