@@ -214,6 +214,49 @@ static bool constant_shared(Dwarf_Die *die, Dwarf_Die *self, Dwarf_Die *origin,
 	return false;
 }
 
+#define STALE_CONSTANT \
+	"a constant a variable of the function is said to have after it " \
+	"was in memory or an x87 register: it may be a stale register's"
+
+/* Whether a variable or parameter in the scopes of `die` (the function
+ * the hook was called in) is said to have, at pc, the constant `bytes`
+ * after a range where it was in memory or read from an x87 register
+ * (DWARF registers lo to hi).  gcc's variable tracking runs after the
+ * pass that maps the x87 registers to a stack and does not see a popping
+ * instruction (fcomip, fstp) change what ST0 holds: a value converted
+ * from ST0 after a constant was pushed and popped there is taken for the
+ * conversion of that constant.  Seed 1348775223, gcc -O3 i386: the 1e18
+ * of a range check pushed, compared and popped, then the double below it
+ * converted by fistpll; the variable that holds the result is read from
+ * ST0 or its stack slot, then said to be 0xa7640000 (the low half of
+ * (long long)1e18), and the inlined copy it is passed to gets that
+ * constant alone.  A variable gcc keeps in memory and then says is a
+ * constant was either assigned again or is described by such a stale
+ * register; the two cannot be told apart. */
+static bool constant_after_memory(Dwarf_Die *die, uint64_t pc,
+				  const uint8_t *bytes, size_t size, int lo,
+				  int hi, int depth)
+{
+	Dwarf_Die c;
+	if (depth > 32 || dwarf_child(die, &c) != 0)
+		return false;
+	do {
+		Dwarf_Attribute a;
+		int tag = dwarf_tag(&c);
+		if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
+		    dwarf_attr(&c, DW_AT_location, &a) &&
+		    dw_location_constant_after_memory(&a, pc, bytes, size, lo,
+						      hi))
+			return true;
+		if ((tag == DW_TAG_lexical_block ||
+		     tag == DW_TAG_inlined_subroutine) &&
+		    constant_after_memory(&c, pc, bytes, size, lo, hi,
+					  depth + 1))
+			return true;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
 struct values *values_args(struct trace *t, const struct values_call *p,
 			   const uint8_t *payload, size_t len)
 {
@@ -418,6 +461,16 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 					    size, 0)) {
 				ok = false;
 				why = SHARED_CONSTANT;
+			}
+			if (ok && !own && !copied &&
+			    dw_location_constant(&loc, f.rel_pc - 1, k, size) &&
+			    /* ST0 to ST7: DWARF 11 to 18 on i386, 33 to 40
+			     * on x86-64 */
+			    constant_after_memory(&sub, f.rel_pc - 1, k, size,
+						  x86_64 ? 33 : 11,
+						  x86_64 ? 40 : 18, 0)) {
+				ok = false;
+				why = STALE_CONSTANT;
 			}
 			uint64_t slot_addr;
 			if (ok && !own && !copied &&

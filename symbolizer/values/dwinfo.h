@@ -224,6 +224,12 @@ bool dw_location_constant(Dwarf_Attribute *attr, uint64_t pc, uint8_t *out,
  * gives the constant `bytes` of `size` bytes. */
 bool dw_location_has_constant(Dwarf_Attribute *attr, const uint8_t *bytes,
 			      size_t size);
+/* Whether the location in force at pc gives the constant `bytes` of
+ * `size` bytes (at most 16) and a range that ends before that one gives
+ * a place in memory or reads a register numbered x87_lo to x87_hi. */
+bool dw_location_constant_after_memory(Dwarf_Attribute *attr, uint64_t pc,
+				       const uint8_t *bytes, size_t size,
+				       int x87_lo, int x87_hi);
 /* The register the location in force at pc names (exactly one), or -1. */
 int dw_location_reg(Dwarf_Attribute *attr, uint64_t pc);
 /* The register whose value at the function's entry the location in force

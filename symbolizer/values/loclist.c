@@ -406,3 +406,63 @@ bool dw_location_has_constant(Dwarf_Attribute *attr, const uint8_t *bytes,
 			return true;
 	return false;
 }
+
+/* ops as a place in memory (an address from a register, or below the
+ * frame base: not a parameter's slot in its caller's frame, gcc's frame
+ * base being the CFA; not a computed value) or a read of a register
+ * numbered lo to hi. */
+static bool memory_or_reads(const Dwarf_Op *ops, size_t n, int lo, int hi)
+{
+	bool memory = n > 0 && ((ops[0].atom == DW_OP_fbreg &&
+				 (int64_t)ops[0].number < 0) ||
+				ops[0].atom == DW_OP_bregx ||
+				(ops[0].atom >= DW_OP_breg0 &&
+				 ops[0].atom <= DW_OP_breg31));
+	for (size_t i = 0; i < n; i++) {
+		unsigned a = ops[i].atom;
+		int r = a >= DW_OP_reg0 && a <= DW_OP_reg31	  ? (int)(a - DW_OP_reg0)
+			: a >= DW_OP_breg0 && a <= DW_OP_breg31 ? (int)(a - DW_OP_breg0)
+			: (a == DW_OP_regx || a == DW_OP_bregx ||
+			   a == DW_OP_regval_type ||
+			   a == DW_OP_GNU_regval_type) &&
+				  ops[i].number < DW_MAX_REG
+			    ? (int)ops[i].number
+			    : -1;
+		if (r >= lo && r <= hi)
+			return true;
+		if (a == DW_OP_stack_value || a == DW_OP_implicit_value ||
+		    a == DW_OP_implicit_pointer ||
+		    a == DW_OP_GNU_implicit_pointer)
+			memory = false;
+	}
+	return memory;
+}
+
+bool dw_location_constant_after_memory(Dwarf_Attribute *attr, uint64_t pc,
+				       const uint8_t *bytes, size_t size,
+				       int x87_lo, int x87_hi)
+{
+	Dwarf_Addr base, lo, hi, at = 0;
+	Dwarf_Op *ops;
+	size_t n;
+	uint8_t c[16];
+	ptrdiff_t off = 0;
+	bool found = false;
+	if (size == 0 || size > sizeof c)
+		return false;
+	while ((off = dwarf_getlocations(attr, off, &base, &lo, &hi, &ops,
+					 &n)) > 0)
+		if (lo <= pc && pc < hi && constant_of(attr, ops, n, c, size) &&
+		    !memcmp(c, bytes, size)) {
+			found = true;
+			at = lo;
+		}
+	if (!found)
+		return false;
+	off = 0;
+	while ((off = dwarf_getlocations(attr, off, &base, &lo, &hi, &ops,
+					 &n)) > 0)
+		if (hi <= at && memory_or_reads(ops, n, x87_lo, x87_hi))
+			return true;
+	return false;
+}

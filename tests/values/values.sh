@@ -81,7 +81,10 @@ done
 # it into and then sign-extended from its first field (gcc -Os; gcc -O2,
 # C++, with x87 moves of a long double in that prologue), or an inlined
 # copy's parameter said to have the constant another call of the same
-# function passed (gcc -O3), or a constprop.isra clone's removed
+# function passed (gcc -O3), or the constant gcc's variable tracking
+# took an x87 register for after a compare popped it, given to an
+# inlined copy by a variable that was in a stack slot before (gcc -O3
+# i386), or a constprop.isra clone's removed
 # parameter said to be in the register that brings the clone another,
 # after a prologue splitting a struct of two floats with shufps (gcc
 # -O3, C++), or an inlined copy's parameter said to be in the register
