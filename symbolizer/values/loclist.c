@@ -116,6 +116,18 @@ static bool code_keeps(struct frame_state *f, uint64_t from, uint64_t to,
 	return w >= 0 && !(w & 1 << reg);
 }
 
+uint64_t dw_location_bound_from(Dwarf_Die *scope, uint64_t start)
+{
+	Dwarf_Addr entry, base, lo, hi;
+	ptrdiff_t off = 0;
+	if (dwarf_entrypc(scope, &entry) == 0 && entry == start)
+		return 0;
+	while ((off = dwarf_ranges(scope, off, &base, &lo, &hi)) > 0)
+		if (lo == start)
+			return 0;
+	return start;
+}
+
 bool dw_location_rewritten(struct frame_state *f, Dwarf_Attribute *attr,
 			   Dwarf_Die *scope, size_t size)
 {
@@ -137,7 +149,7 @@ bool dw_location_rewritten(struct frame_state *f, Dwarf_Attribute *attr,
 					 &n)) > 0)
 		if (!(start == 0 && end == (Dwarf_Addr)-1) &&
 		    f->rel_pc - 1 >= start && f->rel_pc - 1 < end) {
-			from = start;
+			from = dw_location_bound_from(scope, start);
 			break;
 		}
 	/* each of the scope's own ranges before the call, from there (an
