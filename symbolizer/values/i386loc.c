@@ -179,8 +179,9 @@ static bool i386_regs_copied(struct frame_state *f, uint64_t call, int regs)
 
 /* Whether, the location's range starting where the scope holding the
  * call does (dw_location_bound_from: the value was bound before the
- * scope's code ran), the scope's own code before that start (an inlined
- * copy's range before its entry) may write one of the registers `regs`.
+ * scope's code ran), the scope's own code before that start in the block
+ * of code holding the call (an inlined copy's range before its entry)
+ * may write one of the registers `regs`.
  * Code not understood may. */
 static bool written_before_start(struct frame_state *f, uint64_t start,
 				 uint64_t call, int regs)
@@ -190,11 +191,12 @@ static bool written_before_start(struct frame_state *f, uint64_t start,
 	ptrdiff_t off = 0;
 	if (dw_scope_at(f->m, call, &scope, &sub) < 0)
 		return true;
-	if (dw_location_bound_from(&scope, start) == start)
+	uint64_t from = dw_location_bound_from(&scope, &sub, start, call);
+	if (from >= start)
 		return false;
 	while ((off = dwarf_ranges(&scope, off, &base, &lo, &hi)) > 0) {
-		uint64_t end = hi < start ? hi : start;
-		int w = lo < end ? dw_i386_written(f->m, lo, end) : 0;
+		uint64_t a = lo > from ? lo : from, b = hi < start ? hi : start;
+		int w = a < b ? dw_i386_written(f->m, a, b) : 0;
 		if (w < 0 || (w & regs))
 			return true;
 	}
