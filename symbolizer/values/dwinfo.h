@@ -192,6 +192,18 @@ bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
  * `sub $0x1,%ebp', before the hook and names RBP for the whole copy). */
 bool dw_location_rewritten(struct frame_state *f, Dwarf_Attribute *attr,
 			   Dwarf_Die *scope, size_t size);
+/* loclist.c: from where the code of `scope' before the hook's `call'
+ * must leave the registers of a location alone, the location's range
+ * starting at `start': from there (the DWARF says they hold the parameter
+ * from there on), or, when that range starts where the scope does (its
+ * entry or one of its ranges), from the start of the range of `sub' (the
+ * function holding the call; NULL: unknown, 0 is returned) that holds the
+ * call: the parameter was bound before any of the scope's code ran, and
+ * gcc places the setup of the hook's arguments there (an inlined copy's
+ * `lea this_fn, %edi' in a range of its own before its entry, edi still
+ * named). */
+uint64_t dw_location_bound_from(Dwarf_Die *scope, Dwarf_Die *sub,
+				uint64_t start, uint64_t call);
 
 /* The location at pc names where a value is (registers, memory, a
  * constant), not a value computed from others.  An inlined copy's

@@ -177,11 +177,41 @@ static bool i386_regs_copied(struct frame_state *f, uint64_t call, int regs)
 	return false;
 }
 
+/* Whether, the location's range starting where the scope holding the
+ * call does (dw_location_bound_from: the value was bound before the
+ * scope's code ran), the scope's own code before that start in the block
+ * of code holding the call (an inlined copy's range before its entry)
+ * may write one of the registers `regs`.
+ * Code not understood may. */
+static bool written_before_start(struct frame_state *f, uint64_t start,
+				 uint64_t call, int regs)
+{
+	Dwarf_Die scope, sub;
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	if (dw_scope_at(f->m, call, &scope, &sub) < 0)
+		return true;
+	uint64_t from = dw_location_bound_from(&scope, &sub, start, call);
+	if (from >= start)
+		return false;
+	while ((off = dwarf_ranges(&scope, off, &base, &lo, &hi)) > 0) {
+		uint64_t a = lo > from ? lo : from, b = hi < start ? hi : start;
+		int w = a < b ? dw_i386_written(f->m, a, b) : 0;
+		if (w < 0 || (w & regs))
+			return true;
+	}
+	return off < 0;
+}
+
 /* gcc on i386 keeps a 64-bit value in a register pair and may name the
  * pair after an instruction wrote one of its registers (seen: the high
  * half in edi through `lea this_fn, %edi' that sets up the entry hook's
  * argument).  A location of register pieces is used only when the code
- * from the start of its range to the call writes none of them.  gcc also
+ * from the start of its range to the call writes none of them, nor, when
+ * that range starts where the scope does, the scope's own code before it
+ * (seen at -Os: an inlined copy's `lea this_fn, %edi' in a range of the
+ * copy's own before its entry, the pair esi:edi named from the entry on).
+ * gcc also
  * names a pair right after a copy made one of its registers the other
  * (seen at -O2: a struct of two ints whose second field is never read,
  * `mov %esi, %edi' to sign-extend the first, and the pair esi:edi named
@@ -215,7 +245,9 @@ bool i386loc_pieces_kept(struct frame_state *f, Dwarf_Attribute *attr,
 		if (call < start || call >= end)
 			continue;
 		int w = dw_i386_written(f->m, start, call);
-		return w >= 0 && !(w & regs) && !i386_regs_copied(f, call, regs);
+		return w >= 0 && !(w & regs) &&
+		       !written_before_start(f, start, call, regs) &&
+		       !i386_regs_copied(f, call, regs);
 	}
 	return false;
 }

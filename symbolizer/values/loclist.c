@@ -116,6 +116,26 @@ static bool code_keeps(struct frame_state *f, uint64_t from, uint64_t to,
 	return w >= 0 && !(w & 1 << reg);
 }
 
+uint64_t dw_location_bound_from(Dwarf_Die *scope, Dwarf_Die *sub,
+				uint64_t start, uint64_t call)
+{
+	Dwarf_Addr entry, base, lo, hi;
+	ptrdiff_t off = 0;
+	bool scope_start = dwarf_entrypc(scope, &entry) == 0 && entry == start;
+	while (!scope_start &&
+	       (off = dwarf_ranges(scope, off, &base, &lo, &hi)) > 0)
+		scope_start = lo == start;
+	if (!scope_start)
+		return start;
+	/* the code laid out before the start in the same block as the call
+	 * (not a cold part elsewhere, run later) */
+	off = 0;
+	while (sub && (off = dwarf_ranges(sub, off, &base, &lo, &hi)) > 0)
+		if (call >= lo && call < hi)
+			return lo < start ? lo : start;
+	return 0;
+}
+
 bool dw_location_rewritten(struct frame_state *f, Dwarf_Attribute *attr,
 			   Dwarf_Die *scope, size_t size)
 {
@@ -137,7 +157,9 @@ bool dw_location_rewritten(struct frame_state *f, Dwarf_Attribute *attr,
 					 &n)) > 0)
 		if (!(start == 0 && end == (Dwarf_Addr)-1) &&
 		    f->rel_pc - 1 >= start && f->rel_pc - 1 < end) {
-			from = start;
+			from = dw_location_bound_from(
+				scope, f->have_subprogram ? &f->subprogram : NULL,
+				start, call);
 			break;
 		}
 	/* each of the scope's own ranges before the call, from there (an

@@ -326,7 +326,7 @@ class Gen:
         if t.name == "mixed":
             return "(struct mixed){(unsigned char)(%s), (long long)(%s), 0.25}" % (e, e)
         if t.name == "u":
-            return "(union u){(int)(%s)}" % e
+            return "(union u){NOSNAN(%s)}" % e
         raise ValueError(t)
 
     def modify(self, t, p, f):
@@ -366,6 +366,8 @@ class Gen:
             field, decl = {"s2": ("a", "int"), "s3": ("i", "int"),
                            "sd": ("i", "int"), "mixed": ("n", "long long"),
                            "u": ("i", "int")}[t.name]
+            if t.name == "u":
+                return "%s.i = NOSNAN((unsigned long long)%s.i + 2);" % (p, p)
             return "%s.%s = (%s)((unsigned long long)%s.%s + 2);" % (
                 p, field, decl, p, field)
         return None

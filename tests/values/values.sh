@@ -89,7 +89,9 @@ done
 # after a prologue splitting a struct of two floats with shufps (gcc
 # -O3, C++), or an inlined copy's parameter said to be in the register
 # a statement of the copy's body placed before the hook decremented
-# (gcc -O2), or a
+# (gcc -O2), or an inlined copy's long long said to be in a register
+# pair whose high register the copy's own code before its entry set to
+# the hook's argument (gcc -Os i386), or a
 # parameter the compiled code never reads said to be, from the entry on,
 # the constant a loop after the hook leaves it (clang -O2).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
