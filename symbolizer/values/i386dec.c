@@ -179,8 +179,9 @@ size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
 		writes(in, op & 3);                 /* mov $imm8, r8 */
 		n = 1;
 	} else if (op == 0x88 || op == 0x89 || op == 0x01 || op == 0x09 ||
-		   op == 0x21 || op == 0x29 || op == 0x31) {
-		/* mov, add, or, and, sub, xor into r/m */
+		   op == 0x11 || op == 0x19 || op == 0x21 || op == 0x29 ||
+		   op == 0x31) {
+		/* mov, add, or, adc, sbb, and, sub, xor into r/m */
 		if (!(n = i386dec_modrm_len(p, end)))
 			return 0;
 		bool byte = op == 0x88;
@@ -193,7 +194,8 @@ size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
 			in->copy_src = reg;
 		}
 	} else if (op == 0x8a || op == 0x8b || op == 0x8d || op == 0x03 ||
-		   op == 0x0b || op == 0x23 || op == 0x2b || op == 0x33) {
+		   op == 0x0b || op == 0x13 || op == 0x1b || op == 0x23 ||
+		   op == 0x2b || op == 0x33) {
 		/* loads, lea, operations into a register */
 		if (!(n = i386dec_modrm_len(p, end)))
 			return 0;
@@ -240,6 +242,24 @@ size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
 		else
 			store_to(in, p, byte ? 1 : (size_t)word);
 		n += op == 0xc0 || op == 0xc1 ? 1 : 0;
+	} else if (op == 0x69 || op == 0x6b) {
+		if (!(n = i386dec_modrm_len(p, end)))
+			return 0;                   /* imul $imm, r/m, reg */
+		writes(in, reg);
+		n += op == 0x6b ? 1 : (size_t)word;
+	} else if (op == 0xf7 && reg >= 2) {
+		if (!(n = i386dec_modrm_len(p, end)))
+			return 0;
+		if (reg >= 4) {                     /* mul, imul, div, idiv */
+			writes(in, 0);
+			writes(in, 2);
+		} else if (direct) {                /* not, neg */
+			writes(in, rm);
+		} else {
+			store_to(in, p, (size_t)word);
+		}
+	} else if (op == 0x99) {
+		writes(in, 2);                      /* cltd */
 	} else if (op == 0xff && reg == 6) {
 		if (!(n = i386dec_modrm_len(p, end)))
 			return 0;                   /* push r/m */

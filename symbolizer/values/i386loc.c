@@ -132,16 +132,18 @@ int dw_i386_written(struct dw_module *m, uint64_t from, uint64_t call)
 
 /* Whether two of the registers `regs` (bit: number) hold at the call one
  * value, the code from the start of the function to the call having
- * copied one into the other (a register-to-register mov, followed
- * through later copies).  Read in one pass over the straight code before
- * the hook; code that cannot be read to the call (a jump, an instruction
- * not known, the hook of an inlined copy deep in its host) proves
- * nothing and answers false. */
+ * copied one into the other (a register-to-register mov, or a push of
+ * one and a pop into the other, followed through later copies).  Read in
+ * one pass over the straight code before the hook; code that cannot be
+ * read to the call (a jump, an instruction not known) proves nothing and
+ * answers false.  A call keeps the registers the ABI says it saves, and
+ * the words pushed before it are taken as still the ones popped after
+ * it: a copy only ever makes a pair not used, never a value shown. */
 static bool i386_regs_copied(struct frame_state *f, uint64_t call, int regs)
 {
 	Dwarf_Addr base, lo = 0, hi;
 	ptrdiff_t it = 0;
-	uint8_t code[256];
+	uint8_t code[2048];
 	if (!f->have_subprogram)
 		return false;
 	while ((it = dwarf_ranges(&f->subprogram, it, &base, &lo, &hi)) > 0)
@@ -152,21 +154,45 @@ static bool i386_regs_copied(struct frame_state *f, uint64_t call, int regs)
 		return false;
 	/* Each register's value, named by the write that made it: equal
 	 * names, one value. */
-	unsigned name[8], next = 8;
+	unsigned name[8], next = 9;
 	for (unsigned r = 0; r < 8; r++)
-		name[r] = r;
+		name[r] = r + 1;
+	/* The words pushed, by depth below esp at the start (slot[k]: the
+	 * word at start - 4 * (k + 1)), 0 for one not known. */
+	unsigned slot[64] = {0};
+	int64_t esp = 0;
 	const uint8_t *p = code, *end = code + (call - lo);
 	while (p < end) {
 		struct i386_insn in;
 		size_t len = i386dec_step(f->m, lo + (uint64_t)(p - code), p,
 					  end, &in);
-		if (len == 0 || in.call)
+		if (len == 0 || !in.esp_known)
 			return false;
-		for (unsigned r = 0; r < 8; r++)
-			if (in.writes & 1u << r)
-				name[r] = in.reg_copy && r != I386_ESP
-						  ? name[in.copy_src]
-						  : next++;
+		int64_t k = -esp / 4 - 1; /* the slot at esp */
+		bool aligned = esp % 4 == 0;
+		unsigned popped = 0;     /* pop %reg: the name of the word */
+		if (*p >= 0x58 && *p <= 0x5f && aligned && k >= 0 && k < 64)
+			popped = slot[k];
+		if (in.store == I386_STORE_ESP)
+			for (int64_t a = esp + in.store_disp;
+			     a < esp + in.store_disp + (int64_t)in.store_len;
+			     a++)
+				if (a < 0 && (-a - 1) / 4 < 64)
+					slot[(-a - 1) / 4] = 0;
+		if (*p >= 0x50 && *p <= 0x57 && aligned && k + 1 >= 0 &&
+		    k + 1 < 64)
+			slot[k + 1] = name[*p & 7]; /* push %reg */
+		for (unsigned r = 0; r < 8; r++) {
+			if (!(in.writes & 1u << r))
+				continue;
+			if (in.reg_copy && r != I386_ESP)
+				name[r] = name[in.copy_src];
+			else if (popped && r == (unsigned)(*p & 7))
+				name[r] = popped;
+			else
+				name[r] = next++;
+		}
+		esp += in.esp_delta;
 		p += len;
 	}
 	for (unsigned r = 0; r < 8; r++)

@@ -91,7 +91,9 @@ done
 # a statement of the copy's body placed before the hook decremented
 # (gcc -O2), or an inlined copy's long long said to be in a register
 # pair whose high register the copy's own code before its entry set to
-# the hook's argument (gcc -Os i386), or a
+# the hook's argument (gcc -Os i386), or whose high register the code
+# before the copy's entry made a copy of the low one, pushed as a
+# printf argument and popped back (gcc -O2 i386), or a
 # parameter the compiled code never reads said to be, from the entry on,
 # the constant a loop after the hook leaves it (clang -O2).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
