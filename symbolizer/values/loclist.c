@@ -136,6 +136,99 @@ uint64_t dw_location_bound_from(Dwarf_Die *scope, Dwarf_Die *sub,
 	return 0;
 }
 
+/* i386: whether the instruction that ends at `start' (the location list's
+ * entry in force at the call begins there) leaves register reg holding
+ * where the parameter was until then: it does not write reg, or it is a
+ * 32-bit copy into reg of the previous entry's place (the register it
+ * names, or its slot at an offset from esp), as a mov or a zero or sign
+ * extension.  clang moves a statement of the body such as `p1 |= 8' above
+ * the hook and starts the parameter's entry in the register right after
+ * it: the register then holds the value that statement gives, not the
+ * one passed.  The code is decoded from the start of the block of the
+ * function that holds `start'; false when it is not understood. */
+static bool i386_bound_by_copy(struct frame_state *f, Dwarf_Attribute *attr,
+			       Dwarf_Die *scope, uint64_t start, int reg)
+{
+	Dwarf_Addr base, lo = 0, hi, slo, shi;
+	ptrdiff_t off = 0;
+	bool found = false;
+	uint8_t code[512];
+	while (f->have_subprogram &&
+	       (off = dwarf_ranges(&f->subprogram, off, &base, &lo, &hi)) > 0)
+		if (start > lo && start < hi) {
+			found = true;
+			break;
+		}
+	if (!found)
+		return true; /* the block's first instruction: none before */
+	/* An inlined copy's range that starts there: the code before is its
+	 * caller's, which sets up the argument.  One that starts before, in
+	 * the same block: an instruction's start nearer to decode from. */
+	if (dwarf_entrypc(scope, &slo) == 0 && slo == start)
+		return true;
+	off = 0;
+	while ((off = dwarf_ranges(scope, off, &base, &slo, &shi)) > 0) {
+		if (slo == start)
+			return true;
+		if (slo > lo && slo < start && start < hi)
+			lo = slo;
+	}
+	/* with the longest instruction's bytes after it, in the block */
+	size_t len = start - lo + 15 < hi - lo ? start - lo + 15 : hi - lo;
+	if (len > sizeof code || !dw_read_code(f->m, lo, code, len))
+		return false;
+	const uint8_t *p = code, *at = code + (start - lo), *last = NULL;
+	struct i386_insn in;
+	while (p < at) {
+		size_t n = i386dec_step(f->m, lo + (uint64_t)(p - code), p,
+					code + len, &in);
+		if (n == 0)
+			return false;
+		last = p;
+		p += n;
+	}
+	/* no instruction ends there (gcc starts a range at a call's
+	 * return address - 1), or the one that does keeps reg */
+	if (p != at || !(in.writes & 1u << reg))
+		return true;
+	/* the previous entry, ending at start: one register or one slot */
+	Dwarf_Op *ops;
+	size_t n;
+	Dwarf_Addr b, e;
+	int prev = -1;
+	int64_t slot = 0;
+	off = 0;
+	while ((off = dwarf_getlocations(attr, off, &base, &b, &e, &ops,
+					 &n)) > 0)
+		if (e == start && n == 1) {
+			if (ops[0].atom >= DW_OP_reg0 &&
+			    ops[0].atom <= DW_OP_reg7)
+				prev = ops[0].atom - DW_OP_reg0;
+			else if (ops[0].atom == DW_OP_breg4)
+				prev = 8, slot = (int64_t)ops[0].number;
+			break;
+		}
+	if (in.reg_copy)
+		return prev >= 0 && prev < 8 && in.copy_src == (unsigned)prev;
+	/* a load of 32 bits or an extension (no prefix) from disp(%esp) */
+	const uint8_t *m = last[0] == 0x8b ? last + 1
+			   : last[0] == 0x0f && (last[1] == 0xb6 ||
+						 last[1] == 0xb7 ||
+						 last[1] == 0xbe ||
+						 last[1] == 0xbf) ? last + 2
+			   : NULL;
+	if (!m || prev != 8 || (m[0] & 7) != 4 || m[1] != 0x24)
+		return false;
+	int32_t d = 0;
+	if (m[0] >> 6 == 1)
+		d = (int8_t)m[2];
+	else if (m[0] >> 6 == 2)
+		memcpy(&d, m + 2, 4);
+	else if (m[0] >> 6 != 0)
+		return false;
+	return d == slot;
+}
+
 bool dw_location_rewritten(struct frame_state *f, Dwarf_Attribute *attr,
 			   Dwarf_Die *scope, size_t size)
 {
@@ -160,6 +253,9 @@ bool dw_location_rewritten(struct frame_state *f, Dwarf_Attribute *attr,
 			from = dw_location_bound_from(
 				scope, f->have_subprogram ? &f->subprogram : NULL,
 				start, call);
+			if (f->machine == 3 &&
+			    !i386_bound_by_copy(f, attr, scope, start, reg))
+				return true;
 			break;
 		}
 	/* each of the scope's own ranges before the call, from there (an
