@@ -339,6 +339,10 @@ struct lw_frame {
 	bool have_subprogram;
 	bool is_caller;       /* the caller's frame (DW_OP_entry_value) */
 	bool symbolic;        /* DW_OP_addr is data, not a number */
+	size_t entry_bytes;   /* the low bytes of a DW_OP_entry_value the
+			       * expression needs: lw_eval_piece's length
+			       * when the piece is that value alone, else 0
+			       * (all of it) */
 	bool unknown_op;      /* out: an operation the walker does not know */
 };
 
@@ -387,9 +391,11 @@ int frame_cfa(struct frame_state *f, uint64_t lookup_pc);
 /* The caller's saved registers and stack pointer at the call: one CFI
  * step from f.  0 or -1. */
 int frame_unwind_to_caller(struct frame_state *f, struct frame_state *c);
-/* entryval.c: the value of DW_OP_entry_value op of attr in f. */
+/* entryval.c: the value of DW_OP_entry_value op of attr in f, of which
+ * the low `bytes` bytes are used (0: all of it). */
 int entryval_eval(struct frame_state *f, Dwarf_Attribute *attr,
-		  const Dwarf_Op *op, uint64_t *v, const char **why, int depth);
+		  const Dwarf_Op *op, size_t bytes, uint64_t *v,
+		  const char **why, int depth);
 
 /* ---------------------------------------------------------------------------
  * abi.c: the calling conventions (x86-64 SysV, i386)

@@ -12,6 +12,7 @@
 #endif
 
 #include <dwarf.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,8 +153,27 @@ static bool find_site_param(Dwarf_Die *site, uint64_t reg, Dwarf_Die *out)
 	return false;
 }
 
+/* How many low bytes of the register clang's call-site value (ops, n)
+ * gives: clang describes an argument loaded from memory as the load
+ * alone, DW_OP_deref_size N, whatever the instruction did to the bytes
+ * above N (`movsbl' of a signed char into the register of a short, or
+ * `movslq' of an int into a long's: their sign, not the zeros the
+ * expression says).  SIZE_MAX: all of them (a register, a constant, a
+ * full load, or gcc's, which describes an extension as such). */
+static size_t call_value_bytes(Dwarf_Die *sub, const Dwarf_Op *ops, size_t n,
+			       int ptr_size)
+{
+	if (n > 0 && ops[n - 1].atom == DW_OP_stack_value)
+		n--;
+	if (n == 0 || ops[n - 1].atom != DW_OP_deref_size ||
+	    ops[n - 1].number >= (uint64_t)ptr_size || !dw_is_clang(sub))
+		return SIZE_MAX;
+	return (size_t)ops[n - 1].number;
+}
+
 int entryval_eval(struct frame_state *f, Dwarf_Attribute *attr,
-		  const Dwarf_Op *op, uint64_t *v, const char **why, int depth)
+		  const Dwarf_Op *op, size_t bytes, uint64_t *v,
+		  const char **why, int depth)
 {
 	Dwarf_Attribute sub;
 	Dwarf_Op *ops;
@@ -227,6 +247,12 @@ int entryval_eval(struct frame_state *f, Dwarf_Attribute *attr,
 	if (f->machine == 62 &&
 	    !call_value_proven(cm, &sub_die, c.rel_pc, reg, ops, n)) {
 		*why = "the caller's call-site value is not proven at the call";
+		return -1;
+	}
+	size_t known = call_value_bytes(&sub_die, ops, n, f->ptr_size);
+	if (known != SIZE_MAX && (bytes == 0 || bytes > known)) {
+		*why = "the caller's call-site value does not say how its "
+		       "load was extended";
 		return -1;
 	}
 	/* DW_AT_call_value is a DWARF expression: its result is the value

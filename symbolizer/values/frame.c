@@ -75,7 +75,8 @@ static int m_entry_value(struct lw_frame *w, Dwarf_Attribute *attr,
 			 const char **why, int depth)
 {
 	out->k = LW_NUM;
-	return entryval_eval(w->ctx, attr, op, &out->v, why, depth);
+	return entryval_eval(w->ctx, attr, op, w->entry_bytes, &out->v, why,
+			     depth);
 }
 
 static const struct lw_machine captured = {m_reg, m_mem, m_cfa,

@@ -370,7 +370,16 @@ int lw_eval_piece(struct lw_frame *w, Dwarf_Attribute *attr,
 		  const Dwarf_Op *ops, size_t n, size_t len, struct lw_loc *out,
 		  const char **why)
 {
-	if (lw_eval(w, attr, ops, n, out, why, 0) < 0)
+	/* A piece that is a register's entry value alone needs only its
+	 * low len bytes; any other use of one, all of them. */
+	bool entry_value_alone = n == 2 &&
+				 (ops[0].atom == DW_OP_entry_value ||
+				  ops[0].atom == DW_OP_GNU_entry_value) &&
+				 ops[1].atom == DW_OP_stack_value;
+	w->entry_bytes = entry_value_alone ? len : 0;
+	int r = lw_eval(w, attr, ops, n, out, why, 0);
+	w->entry_bytes = 0;
+	if (r < 0)
 		return -1;
 	if (out->kind == LW_MEMORY && n == 1 && ops[0].atom == DW_OP_fbreg &&
 	    (int64_t)ops[0].number < 0 && !w->is_caller &&
