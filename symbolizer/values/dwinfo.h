@@ -143,6 +143,13 @@ bool dw_entry_reg_copy(struct dw_module *m, uint64_t entry, uint64_t call,
  * (DWARF numbers); false if it does not or is not understood. */
 bool dw_call_value_holds(struct dw_module *m, uint64_t from, uint64_t call,
 			 int param_reg, int value_reg);
+/* prologue.c: the straight-line code [from, call) proves that at the
+ * call instruction `call` the `len` bytes at rsp + off (rsp as it is
+ * there) still hold what they held anywhere in that code: rsp does not
+ * move and no store may write them; false if it may, or is not
+ * understood. */
+bool dw_stack_kept(struct dw_module *m, uint64_t from, uint64_t call,
+		   int64_t off, size_t len);
 
 /* prologue.c: the entry register (DWARF number; -1: none known, -2: a
  * value the code computed from registers) whose low *width bytes the

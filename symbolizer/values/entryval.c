@@ -76,19 +76,48 @@ static uint64_t previous_return(Dwarf_Die *die, uint64_t before, int depth)
 	return best;
 }
 
+/* The stack bytes clang's call-site value (ops, n) loads, as an offset
+ * from rsp at the call and a length: a frame base that is rsp, or rsp,
+ * plus a constant, then DW_OP_deref or DW_OP_deref_size; false for
+ * anything else. */
+static bool call_value_slot(Dwarf_Die *sub, uint64_t call, const Dwarf_Op *ops,
+			    size_t n, int64_t *off, size_t *len)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *fb;
+	size_t fbn;
+	if (n != 2 || (ops[1].atom != DW_OP_deref &&
+		       ops[1].atom != DW_OP_deref_size))
+		return false;
+	*len = ops[1].atom == DW_OP_deref ? 8 : (size_t)ops[1].number;
+	*off = (int64_t)ops[0].number;
+	if (ops[0].atom == DW_OP_breg0 + 7)
+		return true;
+	return ops[0].atom == DW_OP_fbreg &&
+	       dwarf_attr_integrate(sub, DW_AT_frame_base, &a) &&
+	       dwarf_getlocation_addr(&a, call, &fb, &fbn, 1) == 1 &&
+	       fbn == 1 && fb[0].atom == DW_OP_reg0 + 7;
+}
+
 /* clang's DW_AT_call_value names the register the argument was copied
  * from, even when the code overwrites that register between the copy and
  * the call (`mov %r14,%rdi; mov %rbx,%r14; call f': RDI given as R14).
  * Such a value is used only when the code from the previous call (or the
- * function's entry) proves the argument register holds it at the call. */
+ * function's entry) proves the argument register holds it at the call.
+ * Likewise a stack slot it loaded the argument from: clang names the
+ * slot even when the code stores another value there between the load
+ * and the call (`movzwl 0x20(%rsp),%edi; mov %r15,0x20(%rsp); call f'). */
 static bool call_value_proven(struct dw_module *m, Dwarf_Die *sub,
 			      uint64_t ret, uint64_t param_reg,
 			      const Dwarf_Op *ops, size_t n)
 {
 	int value_reg = -1;
+	bool load = false;
 	for (size_t i = 0; i < n; i++) {
 		unsigned a = ops[i].atom;
 		int r = -1;
+		if (a == DW_OP_deref || a == DW_OP_deref_size)
+			load = true;
 		if (a >= DW_OP_breg0 && a <= DW_OP_breg31)
 			r = a - DW_OP_breg0;
 		else if (a >= DW_OP_reg0 && a <= DW_OP_reg31)
@@ -101,7 +130,7 @@ static bool call_value_proven(struct dw_module *m, Dwarf_Die *sub,
 			return false;
 		value_reg = r;
 	}
-	if (value_reg < 0 || !dw_is_clang(sub))
+	if ((value_reg < 0 && !load) || !dw_is_clang(sub))
 		return true;
 	/* The call instruction: direct, or through a register. */
 	uint8_t code[3];
@@ -120,8 +149,16 @@ static bool call_value_proven(struct dw_module *m, Dwarf_Die *sub,
 	Dwarf_Addr lo;
 	if (from == 0 && dwarf_entrypc(sub, &lo) == 0)
 		from = lo;
-	return from != 0 && dw_call_value_holds(m, from, call, (int)param_reg,
-						value_reg);
+	if (from == 0)
+		return false;
+	if (load) {
+		int64_t off;
+		size_t len;
+		return value_reg < 0 &&
+		       call_value_slot(sub, call, ops, n, &off, &len) &&
+		       dw_stack_kept(m, from, call, off, len);
+	}
+	return dw_call_value_holds(m, from, call, (int)param_reg, value_reg);
 }
 
 /* The call-site parameter for register reg, or false. */

@@ -42,7 +42,23 @@ struct regs {
 			       * hold anything: those above are zeros or
 			       * copies of the sign of those below (a load
 			       * or move of 4 bytes, an extension) */
+	/* Stack bytes [watch_off, watch_off + watch_len) from rsp (none
+	 * when watch_len is 0), and whether a store may have written them. */
+	int64_t watch_off;
+	size_t watch_len;
+	bool watch_hit;
 };
+
+/* Every register holds its own value, no stack bytes watched. */
+static void regs_init(struct regs *r)
+{
+	memset(r, 0, sizeof *r);
+	for (int i = 0; i < 16; i++) {
+		r->origin[i] = i;
+		r->width[i] = 8;
+		r->bytes[i] = 8;
+	}
+}
 
 static void clobber(struct regs *r, int hw)
 {
@@ -74,6 +90,55 @@ static void copy(struct regs *r, int hw, int src, unsigned w)
 	r->origin[hw] = o;
 	r->width[hw] = o < 0 ? 0 : r->width[src] < w ? r->width[src] : w;
 	r->bytes[hw] = r->bytes[src] < w ? r->bytes[src] : w;
+}
+
+/* A store of up to len bytes to the memory operand whose ModRM byte is at
+ * p (rex: the instruction's REX prefix).  It may write the watched bytes
+ * when it is relative to rsp and overlaps them, or relative to rbp or
+ * indexed by rsp or rbp (where those point is not followed).  A store
+ * through another register is to memory a pointer reaches, not to the
+ * slots clang's call-site values read (spill slots, which none does). */
+static void stored(struct regs *r, const uint8_t *p, const uint8_t *end,
+		   unsigned rex, size_t len)
+{
+	if (r->watch_len == 0 || p >= end || (p[0] >> 6) == 3)
+		return;
+	int mod = p[0] >> 6, rm = p[0] & 7, base, index = -1;
+	const uint8_t *d = p + 1;
+	if (rm == 5 && mod == 0)
+		return; /* rip-relative: a global */
+	base = rm | ((rex & 1) ? 8 : 0);
+	if (rm == 4) { /* SIB */
+		if (d >= end) {
+			r->watch_hit = true;
+			return;
+		}
+		int ix = ((d[0] >> 3) & 7) | ((rex & 2) ? 8 : 0);
+		index = ix == 4 ? -1 : ix;
+		base = (d[0] & 7) == 5 && mod == 0
+			       ? -1 /* no base: an absolute address */
+			       : (d[0] & 7) | ((rex & 1) ? 8 : 0);
+		d++;
+	}
+	if (base == 4 && index < 0) {
+		int64_t disp = 0;
+		int32_t d32;
+		if (mod == 1 && d < end) {
+			disp = (int8_t)d[0];
+		} else if (mod == 2 && d + 4 <= end) {
+			memcpy(&d32, d, 4);
+			disp = d32;
+		} else if (mod != 0) {
+			r->watch_hit = true;
+			return;
+		}
+		if (disp < r->watch_off + (int64_t)r->watch_len &&
+		    r->watch_off < disp + (int64_t)len)
+			r->watch_hit = true;
+		return;
+	}
+	if (base == 4 || base == 5 || index == 4 || index == 5)
+		r->watch_hit = true;
 }
 
 /* Runs the code [entry, call) over r; false if any of it is not
@@ -125,8 +190,10 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				clobber(r, dst);
 			} else if (op == 0x8b) {
 				loaded(r, dst, w);      /* mov mem, reg */
+			} else {
+				/* mov reg, mem: no register written */
+				stored(r, p, end, rex, o16 ? 2 : w);
 			}
-			/* 0x89 to memory writes no register */
 		} else if (op == 0x63 && reg_direct && !rep) {
 			/* movsxd: the low half */
 			n = 1;
@@ -152,6 +219,9 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				compute(r, regf);
 			else if (!compare && reg_direct)
 				compute(r, rmf);
+			else if (!compare)
+				stored(r, p, end, rex,
+				       op == 0x88 ? 1 : o16 ? 2 : w);
 		} else if (op == 0x83 || op == 0x81 || op == 0xc7 || op == 0xc6 ||
 			   op == 0x80) {
 			if (rep || !(n = i386dec_modrm_len(p, end)))
@@ -167,6 +237,9 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 					clobber(r, rmf);
 				else
 					compute(r, rmf);
+			} else if (digit != 7) {
+				bool byte = op == 0x80 || op == 0xc6;
+				stored(r, p, end, rex, byte ? 1 : o16 ? 2 : w);
 			}
 			n += imm;
 		} else if (op == 0xc0 || op == 0xc1 || op == 0xd0 ||
@@ -177,6 +250,8 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				return false;
 			if (reg_direct)
 				compute(r, rmf);
+			else
+				stored(r, p, end, rex, 8);
 			n += op == 0xc0 || op == 0xc1 ? 1 : 0;
 		} else if (op == 0x6b || op == 0x69) {
 			if (rep || !(n = i386dec_modrm_len(p, end)))
@@ -189,12 +264,16 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				return false;   /* not, neg */
 			if (reg_direct)
 				compute(r, rmf);
+			else
+				stored(r, p, end, rex, 8);
 		} else if ((op == 0xff || op == 0xfe) && p < end &&
 			   ((p[0] >> 3) & 7) <= 1) {
 			if (rep || !(n = i386dec_modrm_len(p, end)))
 				return false;   /* inc, dec */
 			if (reg_direct)
 				compute(r, rmf);
+			else
+				stored(r, p, end, rex, 8);
 		} else if (op >= 0xd8 && op <= 0xdf && !rep && !o16) {
 			/* x87 (a long double argument moved from the stack:
 			 * fldt, fstpt): no general register written but by
@@ -203,6 +282,11 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				return false;
 			if (op == 0xdf && p[0] == 0xe0)
 				clobber(r, 0);
+			/* fst, fstp, fist(t)p, fnstcw, fnstsw: up to 10
+			 * bytes; fnstenv, fnsave: up to 108 */
+			unsigned x87 = (p[0] >> 3) & 7;
+			if ((op & 1) && x87 != 0 && x87 != 4 && x87 != 5)
+				stored(r, p, end, rex, x87 == 6 ? 108 : 10);
 		} else if (op >= 0xb8 && op <= 0xbf) {
 			clobber(r, (op & 7) | ((rex & 1) ? 8 : 0));
 			n = (rex & 8) ? 8 : o16 ? 2 : 4; /* mov $imm, reg */
@@ -224,6 +308,9 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				 * register written */
 				if (!(n = i386dec_modrm_len(p, end)))
 					return false;
+				if (op2 == 0x11 || op2 == 0x29 || op2 == 0x7f ||
+				    op2 == 0xd6 || op2 == 0x13 || op2 == 0x17)
+					stored(r, p, end, rex, 16);
 			} else if (op2 == 0xc6 || op2 == 0x70) {
 				/* shufps, shufpd, pshufd (a struct of two
 				 * floats split into its fields): an xmm
@@ -237,6 +324,8 @@ static bool run(const uint8_t *code, size_t len, struct regs *r)
 				if ((p[0] >> 6) == 3)
 					clobber(r, (p[0] & 7) |
 						       ((rex & 1) ? 8 : 0));
+				else
+					stored(r, p, end, rex, 8);
 			} else if (op2 == 0xb6 || op2 == 0xb7 || op2 == 0xbe ||
 				   op2 == 0xbf || op2 == 0xaf ||
 				   (op2 >= 0x40 && op2 <= 0x4f)) {
@@ -277,11 +366,7 @@ static bool state_at_call(struct dw_module *m, uint64_t entry, uint64_t call,
 	    !dw_read_code(m, call, &op, 1) || op != 0xe8 ||
 	    !dw_read_code(m, entry, code, call - entry))
 		return false;
-	for (int i = 0; i < 16; i++) {
-		r->origin[i] = i;
-		r->width[i] = 8;
-		r->bytes[i] = 8;
-	}
+	regs_init(r);
 	return run(code, call - entry, r);
 }
 
@@ -327,13 +412,10 @@ bool dw_entry_reg_copy(struct dw_module *m, uint64_t entry, uint64_t call,
 	    !dw_read_code(m, call, &op, 1) || op != 0xe8 ||
 	    !dw_read_code(m, entry, code, call - entry))
 		return false;
-	for (int i = 0; i < 16; i++) {
-		r.origin[i] = i;
-		r.width[i] = 8;
-		r.bytes[i] = 8;
+	regs_init(&r);
+	for (int i = 0; i < 16; i++)
 		if (hw_to_dwarf[i] == reg)
 			hw = i;
-	}
 	if (hw < 0 || hw == 4 || !run(code, call - entry, &r))
 		return false;
 	for (size_t k = 0; k < sizeof saved / sizeof *saved; k++) {
@@ -358,15 +440,28 @@ bool dw_call_value_holds(struct dw_module *m, uint64_t from, uint64_t call,
 	    call - from > sizeof code ||
 	    (call > from && !dw_read_code(m, from, code, call - from)))
 		return false;
-	for (int i = 0; i < 16; i++) {
-		r.origin[i] = i;
-		r.width[i] = 8;
-		r.bytes[i] = 8;
-	}
+	regs_init(&r);
 	if (call > from && !run(code, call - from, &r))
 		return false;
 	return r.origin[hp] >= 0 && r.origin[hp] == r.origin[hv] &&
 	       r.width[hp] == 8 && r.width[hv] == 8;
+}
+
+bool dw_stack_kept(struct dw_module *m, uint64_t from, uint64_t call,
+		   int64_t off, size_t len)
+{
+	uint8_t code[256];
+	struct regs r;
+	if (len == 0 || call < from || call - from > sizeof code ||
+	    (call > from && !dw_read_code(m, from, code, call - from)))
+		return false;
+	regs_init(&r);
+	r.watch_off = off;
+	r.watch_len = len;
+	if (call > from && !run(code, call - from, &r))
+		return false;
+	/* rsp unmoved: an offset from it names the same bytes throughout */
+	return !r.watch_hit && r.origin[4] == 4 && r.width[4] == 8;
 }
 
 int dw_reg_kept(struct dw_module *m, uint64_t from, uint64_t to, int reg,
@@ -378,11 +473,7 @@ int dw_reg_kept(struct dw_module *m, uint64_t from, uint64_t to, int reg,
 	if (hw < 0 || hw == 4 || to < from || to - from > sizeof code ||
 	    (to > from && !dw_read_code(m, from, code, to - from)))
 		return -1;
-	for (int i = 0; i < 16; i++) {
-		r.origin[i] = i;
-		r.width[i] = 8;
-		r.bytes[i] = 8;
-	}
+	regs_init(&r);
 	if (to > from && !run(code, to - from, &r))
 		return -1;
 	return r.origin[hw] == hw && r.width[hw] >= size;
@@ -401,11 +492,7 @@ bool dw_code_understood(struct dw_module *m, uint64_t from, uint64_t to)
 	if (to < from || to - from > sizeof code ||
 	    (to > from && !dw_read_code(m, from, code, to - from)))
 		return false;
-	for (int i = 0; i < 16; i++) {
-		r.origin[i] = i;
-		r.width[i] = 8;
-		r.bytes[i] = 8;
-	}
+	regs_init(&r);
 	return to == from || run(code, to - from, &r);
 }
 
