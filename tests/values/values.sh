@@ -99,7 +99,9 @@ done
 # be in the register a statement of the body placed before the hook
 # had just or-ed a constant into (clang -O1 i386), or a short made of a
 # signed char given by its caller's call-site value as the byte loaded,
-# which the caller had sign-extended (clang -O1, C++).  Also a
+# which the caller had sign-extended (clang -O1, C++), or by the stack
+# slot the caller loaded it from and then stored another value in
+# before the call (clang -O2).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
 # rounded to float (check.py compares it as a float), and a struct passed
 # in memory read relative to clang's i386 frame base, esp, which the code
