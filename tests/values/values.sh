@@ -97,7 +97,9 @@ done
 # parameter the compiled code never reads said to be, from the entry on,
 # the constant a loop after the hook leaves it (clang -O2), or said to
 # be in the register a statement of the body placed before the hook
-# had just or-ed a constant into (clang -O1 i386).  Also a
+# had just or-ed a constant into (clang -O1 i386), or a constprop
+# clone's parameter it never reads said to be in a slot of its own frame
+# that no instruction writes (gcc -O3 i386).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
 # rounded to float (check.py compares it as a float), and a struct passed
 # in memory read relative to clang's i386 frame base, esp, which the code
