@@ -438,6 +438,16 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 				ok = false;
 				why = "changed before the entry hook";
 			}
+			/* i386: a slot of the function's own frame is the
+			 * parameter's only once the code before the hook
+			 * stored it there (gcc -O3: a clone's parameter it
+			 * never reads, said to be in a slot never written). */
+			if (ok && own && !copied &&
+			    i386loc_frame_unwritten(&f, &loc, entry, size)) {
+				ok = false;
+				why = "a stack slot of its frame that the code "
+				      "before the entry hook is not seen to write";
+			}
 			/* An inlined copy's computed location is the salvage
 			 * of a statement of its body placed before the hook. */
 			if (ok && !own &&

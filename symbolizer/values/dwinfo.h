@@ -108,6 +108,12 @@ int dw_i386_written(struct dw_module *m, uint64_t from, uint64_t call);
  * i386loc.c. */
 bool dw_i386_stack_slot(struct dw_module *m, Dwarf_Attribute *loc,
 			Dwarf_Die *sub, uint64_t ra, int64_t *slot);
+/* i386loc.c: whether the location at f's call puts a byte of the value
+ * in the frame of the function entered at `entry' (below its return
+ * address) that the code from the entry to the call is not seen to
+ * store. */
+bool i386loc_frame_unwritten(struct frame_state *f, Dwarf_Attribute *attr,
+			     uint64_t entry, size_t size);
 /* i386loc.c: a location of register pieces (ops, n) holds at f's call
  * only if the code from the start of its range to the call writes none
  * of them, and no register of it was made a copy of another. */
@@ -270,6 +276,7 @@ struct i386_insn {
 	enum { I386_NO_STORE, I386_STORE_ESP, I386_STORE_OTHER } store;
 	int64_t store_disp; /* I386_STORE_ESP: from esp before the insn */
 	size_t store_len;
+	bool store_ebp;     /* I386_STORE_OTHER at store_disp from ebp */
 	bool call;          /* a call (i386dec_step: of another function) */
 	int32_t call_rel;
 };

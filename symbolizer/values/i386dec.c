@@ -3,10 +3,12 @@
  * which general registers they write (and which a register copy), how
  * they move esp, and where they store.
  *
- * Three readers ask: the i386 frame base (dwinfo: how far the hook's
+ * Four readers ask: the i386 frame base (dwinfo: how far the hook's
  * pushed arguments moved esp), the i386 stack parameter whose location
  * list stops before the hook (does the prologue write at or above the
- * CFA?), and register pairs (does the code before the call write one of
+ * CFA?), a parameter said to be in the function's own frame (does the
+ * prologue store every byte of it, from esp or from an ebp copied from
+ * esp?), and register pairs (does the code before the call write one of
  * them, or copy one into another?).  Each judges from the effects
  * described here; an instruction the decoder does not know ends every
  * reading (nothing is proved).  The set known is what gcc and clang put in
@@ -44,24 +46,29 @@ size_t i386dec_modrm_len(const uint8_t *p, const uint8_t *end)
 
 /* The store of `len` bytes to the memory operand whose ModRM byte is at p:
  * at a known offset from esp when addressed as disp(%esp), else somewhere
- * not known. */
+ * not known (its offset from ebp noted when addressed as disp(%ebp)). */
 static void store_to(struct i386_insn *in, const uint8_t *p, size_t len)
 {
 	unsigned mod = p[0] >> 6;
+	/* the displacement: after the ModRM byte and its SIB byte if any */
+	const uint8_t *d = p + 1 + ((p[0] & 7) == 4);
 	in->store = I386_STORE_OTHER;
 	in->store_len = len;
-	if ((p[0] & 7) != 4 || p[1] != 0x24)
-		return;
-	in->store = I386_STORE_ESP;
 	if (mod == 1) {
-		in->store_disp = (int8_t)p[2];
+		in->store_disp = (int8_t)d[0];
 	} else if (mod == 2) {
 		int32_t d32;
-		memcpy(&d32, p + 2, 4);
+		memcpy(&d32, d, 4);
 		in->store_disp = d32;
 	} else {
 		in->store_disp = 0;
 	}
+	/* disp(%ebp), without an index: mod 0 with base ebp is an
+	 * absolute address */
+	in->store_ebp = mod != 0 && ((p[0] & 7) == 5 ||
+				     ((p[0] & 7) == 4 && p[1] == 0x25));
+	if ((p[0] & 7) == 4 && p[1] == 0x24)
+		in->store = I386_STORE_ESP;
 }
 
 /* reg is written: esp with a change not known. */

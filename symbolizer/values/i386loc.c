@@ -10,13 +10,16 @@
  * but below the CFA.  gcc keeps a 64-bit value in a register pair that the
  * code before the call may have written, and may name as a struct's
  * pieces registers that do not hold it; when such a location is not
- * used, the slot the list names at the entry serves the same way.
+ * used, the slot the list names at the entry serves the same way.  A
+ * slot of the function's own frame, below its return address, holds at
+ * the hook's call only what the code before the call stored there.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include <dwarf.h>
+#include <stdint.h>
 
 #include "dwinfo.h"
 
@@ -274,6 +277,88 @@ bool i386loc_pieces_kept(struct frame_state *f, Dwarf_Attribute *attr,
 		return w >= 0 && !(w & regs) &&
 		       !written_before_start(f, start, call, regs) &&
 		       !i386_regs_copied(f, call, regs);
+	}
+	return false;
+}
+
+/* Whether the code [entry, call) stores into every byte of the `len'
+ * bytes at `rel' from the CFA: each store addressed from esp, or from
+ * ebp once a `mov %esp, %ebp' made it a known offset from the CFA.  A
+ * store elsewhere (another register, a call) may write there or not:
+ * it proves nothing. */
+static bool frame_slot_stored(struct dw_module *m, uint64_t entry,
+			      uint64_t call, int64_t rel, size_t len)
+{
+	uint8_t code[512], done[64] = {0};
+	size_t left = len;
+	if (len == 0 || len > sizeof done || call <= entry ||
+	    call - entry > sizeof code ||
+	    !dw_read_code(m, entry, code, call - entry))
+		return false;
+	const uint8_t *p = code, *end = code + (call - entry);
+	int64_t esp = -4, ebp = 0; /* relative to the CFA */
+	bool have_ebp = false;
+	while (p < end) {
+		struct i386_insn in;
+		size_t n = i386dec_step(m, entry + (uint64_t)(p - code), p,
+					end, &in);
+		if (n == 0 || !in.esp_known)
+			return false;
+		int64_t at = in.store == I386_STORE_ESP ? esp + in.store_disp
+			     : in.store == I386_STORE_OTHER && in.store_ebp &&
+					 have_ebp
+				 ? ebp + in.store_disp
+				 : INT64_MIN;
+		for (size_t i = 0; at != INT64_MIN && i < in.store_len; i++) {
+			int64_t k = at + (int64_t)i - rel;
+			if (k >= 0 && k < (int64_t)len && !done[k]) {
+				done[k] = 1;
+				left--;
+			}
+		}
+		if (in.writes & 1u << 5) { /* ebp */
+			have_ebp = in.reg_copy && in.copy_src == I386_ESP;
+			ebp = esp;
+		}
+		esp += in.esp_delta;
+		p += n;
+	}
+	return p == end && left == 0;
+}
+
+/* gcc may describe a parameter of a clone (f.constprop.1, that does not
+ * read it) as a stack slot of the clone's own frame, below its return
+ * address, that no instruction writes: its bytes there are whatever an
+ * earlier call left (seen at -O3: a struct {double; int} passed in
+ * registers, said to be at the frame base - 28).  A slot of the
+ * function's own frame holds at the entry hook's call only what the code
+ * before the call stored there; where that code is not understood, or
+ * stores where it cannot be told, it is not known to hold the value. */
+bool i386loc_frame_unwritten(struct frame_state *f, Dwarf_Attribute *attr,
+			     uint64_t entry, size_t size)
+{
+	struct lw_pieces it;
+	struct lw_frame w;
+	const Dwarf_Op *ops;
+	const char *why;
+	size_t n, off, len;
+	uint8_t op;
+	if (f->machine != 3 || f->is_caller || !f->have_cfa ||
+	    lw_pieces_begin(&it, attr, f->rel_pc - 1, size) < 0)
+		return false;
+	frame_walker(f, &w);
+	while (lw_pieces_next(&it, &ops, &n, &off, &len, &why) > 0) {
+		struct lw_loc l;
+		if (lw_eval_piece(&w, attr, ops, n, len, &l, &why) < 0 ||
+		    l.kind != LW_MEMORY)
+			continue;
+		/* 32-bit addresses: the offset from the CFA as signed */
+		int64_t rel = (int32_t)(uint32_t)(l.v.v - f->cfa);
+		if (rel >= 0)
+			continue; /* the caller's: the arguments it passed */
+		if (!dw_read_code(f->m, f->rel_pc - 5, &op, 1) || op != 0xe8 ||
+		    !frame_slot_stored(f->m, entry, f->rel_pc - 5, rel, len))
+			return true;
 	}
 	return false;
 }

@@ -101,7 +101,9 @@ done
 # signed char given by its caller's call-site value as the byte loaded,
 # which the caller had sign-extended (clang -O1, C++), or by the stack
 # slot the caller loaded it from and then stored another value in
-# before the call (clang -O2).  Also a
+# before the call (clang -O2), or a constprop clone's parameter it never
+# reads said to be in a slot of its own frame that no instruction writes
+# (gcc -O3 i386).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
 # rounded to float (check.py compares it as a float), and a struct passed
 # in memory read relative to clang's i386 frame base, esp, which the code
