@@ -141,7 +141,9 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 		s->wide[home].fn = 0;
 		s->wide[home].site = 0;
 		pair_move_in(s, slot, home, fn, site, wide_pc);
-		s->miss_tag = (uint8_t)(CTRACE_TAG_WIDE | choice << 3 | home >> 8);
+		s->miss_tag = (uint8_t)(CTRACE_TAG_WIDE |
+					choice << (CTRACE_PAIR_HOME_BITS - 8) |
+					home >> 8);
 		p[1] = (uint8_t)home;
 		return p + 2;
 	}

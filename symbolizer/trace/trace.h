@@ -44,6 +44,7 @@ struct chunk_ref {
 	uint32_t tid;
 	uint16_t kind;
 	uint16_t header_size;
+	uint32_t flags; /* CTRACE_CHUNK_CONTINUES; 0 before format 5 */
 	uint32_t size; /* bytes present in the file (< chunk_size: cut short) */
 };
 
@@ -233,6 +234,10 @@ struct stream {
 	uint64_t exit_sp; /* from a STACK record, for the next EXIT; or 0 */
 	bool has_head;
 	struct event head;
+	/* The pair table is the one chunk table_seq ended with (a chunk
+	 * decoded to its end): a chunk that continues it may be read. */
+	bool table_ok, skipping;
+	uint64_t table_seq;
 	/* Each pair slot as its DEFINE record gave it: the function's and
 	 * the call site's addresses, the entry hook's return address (a NEW
 	 * ENTRY's since format 3; else 0), the DEFINE's time, and the
@@ -249,6 +254,10 @@ struct stream {
 	 * the bases a NEW's addresses are written from. */
 	struct stream_slot *wide;
 	bool wide_used;
+	/* The table's layout in the trace's format: narrow slots, the NEW
+	 * tag, the first wide tag, bits of a home (CTRACE_PAIR_*, or
+	 * CTRACE_V4_* before format 5). */
+	uint8_t narrow, tag_new, tag_wide, home_bits;
 	uint16_t home[CTRACE_PAIR_SLOTS];
 	uint64_t new_fn, new_site, new_hook;
 	/* The replay stage's cache of each slot's pair and of the times
