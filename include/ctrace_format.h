@@ -36,7 +36,8 @@
  *
  * The data after a chunk header is a sequence of records, each starting with
  * a one-byte tag.  Its low 7 bits say which (function, call site) pair the
- * record is about; bit 7 (CTRACE_TAG_EXIT_BIT) makes an ENTRY an EXIT:
+ * record is about; bit 7 (CTRACE_TAG_EXIT_BIT) makes an ENTRY an EXIT
+ * (before format 5; since, see "Returns" below):
  *
  *   0x00                  end of data in this chunk
  *   0x80        EXTENDED  followed by: u8 type, uleb128 length, payload
@@ -64,6 +65,28 @@
  * (Formats 2.0 to 4.0: narrow slots 1..110, NEW 0x6f, wide slots named
  * by 0x70..0x7f, home = (tag & 7) << 8 | the next byte, choice =
  * (tag >> 3) & 1: 2,048 homes, CTRACE_V4_*.)
+ *
+ * Returns (format 5).  Most EXITs end the call the stream's latest
+ * ENTRY still open opened, which a reader knows; such an EXIT is one
+ * byte, its tag holding the time delta:
+ *
+ *   0x81        EXIT      followed by an EXIT record as above (its tag
+ *                         with bit 7, then its fields): an EXIT of another
+ *                         call, which names its pair
+ *   0x82..0xfe  RETURN    the EXIT of the innermost open call, its time
+ *                         delta the tag minus 0x82 (0..124)
+ *   0xff        RETURN    the same, a uleb128 time delta following
+ *
+ * The open calls: each ENTRY opens a call, pushed on a stack of the
+ * stream's pairs; a RETURN pops the top of that stack and is the EXIT of
+ * the pair it held (as that pair was when its ENTRY named it); an EXIT
+ * (0x81) leaves the stack alone.  The recorder keeps the top
+ * CTRACE_RETURN_WINDOW entries and writes a RETURN only when the top one
+ * is the EXIT's function and call site, so a reader needs no more than
+ * that many either.  The stack starts empty with the pair table (a
+ * chunk that continues its stream's table continues the stack too).
+ * Calls left by longjmp or an exception stay on it: the EXITs of their
+ * callers name their pairs, until the calls made since pushed them out.
  *
  * Then a uleb128 timestamp delta: clock ticks since the previous ENTRY or
  * EXIT of the stream (the first is relative to the chunk header's
@@ -249,6 +272,12 @@ struct ctrace_chunk_header {
 	CTRACE_PAIR_NARROW_SLOT_OF(h, c, CTRACE_PAIR_HOME_BITS,                \
 				   CTRACE_PAIR_NARROW)
 #define CTRACE_V1_PAIR_SLOTS 128 /* format 1: slots 1..127, no wide ones */
+/* Format 5's EXIT tags (see "Returns" above). */
+#define CTRACE_TAG_EXIT_PAIR 0x81   /* an EXIT record follows */
+#define CTRACE_TAG_RETURN 0x82      /* RETURN, time delta tag - 0x82 */
+#define CTRACE_TAG_RETURN_LONG 0xff /* RETURN, uleb128 time delta */
+#define CTRACE_RETURN_SHORT (CTRACE_TAG_RETURN_LONG - CTRACE_TAG_RETURN)
+#define CTRACE_RETURN_WINDOW 256    /* open calls a RETURN may reach */
 
 /* Extended record types. */
 enum ctrace_record_type {
@@ -479,8 +508,8 @@ _Static_assert(CTRACE_ARGS_REGS == CTRACE_ARGS_NREGS + 1,
 /* The largest ENTRY or EXIT: a NEW tag, a 2-byte key, three 10-byte
  * address deltas (function, call site, hook), a 10-byte frame, a 10-byte
  * time delta and a 10-byte stack delta (63); an EXIT's STACK record
- * (3 + 10) fits in place of the frame, hook and stack delta.  The
- * recorder keeps at least this much room at a chunk's end. */
+ * (3 + 10) and EXIT tag (1) fit in place of the frame, hook and stack
+ * delta.  The recorder keeps at least this much room at a chunk's end. */
 #define CTRACE_MAX_EVENT_BYTES 64
 
 #endif /* CTRACE_FORMAT_H */

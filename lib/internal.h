@@ -169,6 +169,13 @@ struct ctrace__stream {
 	uint16_t miss_home;     /* the home of the pair the last miss moved in */
 	struct ctrace__pair miss_base; /* new_base once the missed event is
 					* written */
+	/* The open calls a RETURN may end (see ctrace_format.h): the top
+	 * open_n of the ENTRYs pushed, open_top counting pushes minus pops
+	 * (the index wraps in the window). */
+	uint32_t open_top, open_n;
+	struct ctrace__open {
+		uintptr_t fn, site;
+	} open[CTRACE_RETURN_WINDOW];
 };
 /* Empties the stream's pair table (a chunk that starts afresh, objects
  * unloaded, a jump out of the recorder): the reader keeps pairs the

@@ -157,6 +157,7 @@ static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
 	if (!h->flags) {
 		ctrace__pairs_reset(s);
 		s->new_base = (struct ctrace__pair){0, 0, 0};
+		s->open_n = 0;
 		s->carried = 0;
 	}
 	s->carried += size;

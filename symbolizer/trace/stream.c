@@ -36,6 +36,8 @@ void stream_fini(struct stream *s)
 	s->buf = NULL;
 	free(s->wide);
 	s->wide = NULL;
+	free(s->open);
+	s->open = NULL;
 	s->has_head = false;
 	s->next_chunk = s->chunks_end;
 	s->pos = s->end = NULL;
@@ -147,6 +149,7 @@ static bool load_next_chunk(struct stream *s)
 		if (carry)
 			return true;
 		memset(s->slots, 0, sizeof s->slots);
+		s->open_n = 0;
 		if (s->wide_used)
 			memset(s->wide, 0, CTRACE_PAIR_HOMES * sizeof *s->wide);
 		s->wide_used = false;
@@ -197,6 +200,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 		*sl = (struct stream_slot){.fn = load_u64(p + 1),
 					   .site = load_u64(p + 9),
 					   .defined = s->time,
+					   .gen = ++s->gen,
 					   .set = true};
 		/* An ENTRY's DEFINE may add the frame (which the replay
 		 * stage keeps when the pair has none yet). */
@@ -405,6 +409,7 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 		s->wide[s->home[slot]] = *out;
 		s->wide_used = true;
 	}
+	in.gen = ++s->gen;
 	s->slots[slot] = in;
 	s->home[slot] = (uint16_t)home;
 	s->named[slot] = (struct stream_named){0};
@@ -413,6 +418,34 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 past:
 	past_end(s, rec);
 	return 0;
+}
+
+/* Format 5: an ENTRY in slot `slot` opens a call. */
+static void open_push(struct stream *s, unsigned slot)
+{
+	if (!s->open)
+		s->open = must_calloc(CTRACE_RETURN_WINDOW, sizeof *s->open);
+	struct stream_open *o =
+		&s->open[s->open_top++ & (CTRACE_RETURN_WINDOW - 1)];
+	o->pair = s->slots[slot];
+	o->slot = (uint8_t)slot;
+	s->open_n += s->open_n < CTRACE_RETURN_WINDOW;
+}
+
+/* Format 5: a RETURN ends the innermost open call: the slot that names
+ * its pair, or 0 when no call is open. */
+static unsigned open_pop(struct stream *s)
+{
+	if (s->open_n == 0)
+		return 0;
+	s->open_n--;
+	const struct stream_open *o =
+		&s->open[--s->open_top & (CTRACE_RETURN_WINDOW - 1)];
+	if (s->slots[o->slot].set && s->slots[o->slot].gen == o->pair.gen)
+		return o->slot;
+	s->slots[STREAM_RETURN_SLOT] = o->pair;
+	s->named[STREAM_RETURN_SLOT] = (struct stream_named){0};
+	return STREAM_RETURN_SLOT;
 }
 
 bool stream_advance(struct stream *s)
@@ -443,8 +476,39 @@ bool stream_advance(struct stream *s)
 				return s->has_head = true;
 			continue;
 		}
-		slot = tag & 0x7fu;
 		p++;
+		bool v5 = s->trace->hdr.version_major >= 5;
+		if (v5 && tag >= CTRACE_TAG_RETURN) {
+			slot = open_pop(s);
+			if (slot == 0) {
+				corrupt(s, s->pos, "return with no call open");
+				continue;
+			}
+			if (tag < CTRACE_TAG_RETURN_LONG) {
+				delta = tag - CTRACE_TAG_RETURN;
+			} else if (ctrace__uleb_get(&p, s->end, &delta) < 0) {
+				past_end(s, s->pos);
+				continue;
+			}
+			sl = &s->slots[slot];
+			ev->kind = EV_EXIT;
+			ev->sp = s->exit_sp;
+			goto timed;
+		}
+		if (v5 && tag == CTRACE_TAG_EXIT_PAIR) {
+			if (p >= s->end) {
+				past_end(s, s->pos);
+				continue;
+			}
+			tag = *p++;
+			if (!(tag & CTRACE_TAG_EXIT_BIT) ||
+			    tag == CTRACE_TAG_EXTENDED ||
+			    tag == CTRACE_TAG_EXIT_PAIR) {
+				corrupt(s, s->pos, "bad exit tag 0x%02x", tag);
+				continue;
+			}
+		}
+		slot = tag & 0x7fu;
 		if (s->trace->hdr.version_major >= 2 && slot > s->narrow) {
 			slot = pair_moved_in(s, &p, tag);
 			if (slot == 0)
@@ -475,7 +539,10 @@ bool stream_advance(struct stream *s)
 			ev->kind = EV_ENTRY;
 			ev->sp = s->sp;
 			ev->hook = sl->hook;
+			if (v5)
+				open_push(s, slot);
 		}
+	timed:
 		s->exit_sp = 0;
 		if (s->time + delta < s->time) {
 			trace_error(s->trace,
