@@ -500,10 +500,10 @@ bool stream_advance(struct stream *s)
 				past_end(s, s->pos);
 				continue;
 			}
+			/* an EXIT's tag, 0x81 (narrow slot 1) included */
 			tag = *p++;
 			if (!(tag & CTRACE_TAG_EXIT_BIT) ||
-			    tag == CTRACE_TAG_EXTENDED ||
-			    tag == CTRACE_TAG_EXIT_PAIR) {
+			    tag == CTRACE_TAG_EXTENDED) {
 				corrupt(s, s->pos, "bad exit tag 0x%02x", tag);
 				continue;
 			}
