@@ -9,7 +9,7 @@
 # signal stream, longjmp, exceptions, a fork()ed child, coroutines, lost
 # events, markers, arguments and return values, pairs in wide slots.  fuzz/corpus holds its output;
 # rerun it after a format change.  The corpus keeps a few traces of older
-# formats too (names ending in -v1, -v2, -v3), which readers still read.
+# formats too (names ending in -v1, -v2, -v3, -v4), which readers still read.
 set -eu
 
 build=$(cd "$1" && pwd)

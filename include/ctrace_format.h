@@ -36,12 +36,13 @@
  *
  * The data after a chunk header is a sequence of records, each starting with
  * a one-byte tag.  Its low 7 bits say which (function, call site) pair the
- * record is about; bit 7 (CTRACE_TAG_EXIT_BIT) makes an ENTRY an EXIT:
+ * record is about; bit 7 (CTRACE_TAG_EXIT_BIT) makes an ENTRY an EXIT
+ * (before format 5; since, see "Returns" below):
  *
  *   0x00                  end of data in this chunk
  *   0x80        EXTENDED  followed by: u8 type, uleb128 length, payload
- *   low bits 0x01..0x6e   the pair in narrow slot 1..110 (CTRACE_PAIR_NARROW)
- *   low bits 0x6f   NEW   a pair not in the table: uleb key (format 4:
+ *   low bits 0x01..0x5e   the pair in narrow slot 1..94 (CTRACE_PAIR_NARROW)
+ *   low bits 0x5f   NEW   a pair not in the table: uleb key (format 4:
  *                         CTRACE_NEW_KEY_*, the home being computed by
  *                         CTRACE_PAIR_HOME; before: home << 1 | choice),
  *                         sleb function minus the function of the
@@ -58,8 +59,34 @@
  *                         copies inlined into one host share its call site
  *                         and have their hooks in its code; else the
  *                         function, for both
- *   low bits 0x70..0x7f   the pair in wide slot home = (tag & 7) << 8 |
- *                         the next byte, choice = (tag >> 3) & 1
+ *   low bits 0x60..0x7f   the pair in wide slot home = (tag & 15) << 8 |
+ *                         the next byte, choice = (tag >> 4) & 1
+ *
+ * (Formats 2.0 to 4.0: narrow slots 1..110, NEW 0x6f, wide slots named
+ * by 0x70..0x7f, home = (tag & 7) << 8 | the next byte, choice =
+ * (tag >> 3) & 1: 2,048 homes, CTRACE_V4_*.)
+ *
+ * Returns (format 5).  Most EXITs end the call the stream's latest
+ * ENTRY still open opened, which a reader knows; such an EXIT is one
+ * byte, its tag holding the time delta:
+ *
+ *   0x81        EXIT      followed by an EXIT record as above (its tag
+ *                         with bit 7, then its fields): an EXIT of another
+ *                         call, which names its pair
+ *   0x82..0xfe  RETURN    the EXIT of the innermost open call, its time
+ *                         delta the tag minus 0x82 (0..124)
+ *   0xff        RETURN    the same, a uleb128 time delta following
+ *
+ * The open calls: each ENTRY opens a call, pushed on a stack of the
+ * stream's pairs; a RETURN pops the top of that stack and is the EXIT of
+ * the pair it held (as that pair was when its ENTRY named it); an EXIT
+ * (0x81) leaves the stack alone.  The recorder keeps the top
+ * CTRACE_RETURN_WINDOW entries and writes a RETURN only when the top one
+ * is the EXIT's function and call site, so a reader needs no more than
+ * that many either.  The stack starts empty with the pair table (a
+ * chunk that continues its stream's table continues the stack too).
+ * Calls left by longjmp or an exception stay on it: the EXITs of their
+ * callers name their pairs, until the calls made since pushed them out.
  *
  * Then a uleb128 timestamp delta: clock ticks since the previous ENTRY or
  * EXIT of the stream (the first is relative to the chunk header's
@@ -69,9 +96,9 @@
  * let a reader close the frames that longjmp, C++ exceptions and other
  * non-local exits leave without an EXIT.
  *
- * The pair table (since format 2.0): 110 narrow slots, named by one-byte
+ * The pair table (since format 2.0): 94 narrow slots, named by one-byte
  * tags, and CTRACE_PAIR_HOMES wide slots ("homes"), named by two bytes.
- * Each pair has a home, 0..2047, which its NEW record gives (format 4: by
+ * Each pair has a home, 0..4095, which its NEW record gives (format 4: by
  * the hash both sides compute, CTRACE_PAIR_HOME); it sits either in
  * one of the two narrow slots its home maps to (CTRACE_PAIR_NARROW_SLOT)
  * or in the wide slot of its home.  A NEW record, and an event in a wide
@@ -80,8 +107,11 @@
  * what was there, and the wide slot the pair left is empty.  So the pairs
  * in use take one byte, those used a while ago two, and a reader mirrors
  * the recorder's table (format 4: hashing a NEW's addresses for its
- * home, as the recorder did).  Every chunk starts with the whole
- * table empty, so each chunk decodes on its own.  An EXIT names the pair
+ * home, as the recorder did).  A chunk starts with the whole table
+ * empty, so that it decodes on its own, unless its header has
+ * CTRACE_CHUNK_CONTINUES (format 5): then the table and the NEW bases
+ * carry over from its stream's previous chunk, so that a pair in use for
+ * long is not given again in every chunk.  An EXIT names the pair
  * its ENTRY named (the hook receives the same function and call site at
  * both ends of a call), or another pair of the same function and call
  * site: since format 3.0 an ENTRY's pair is also its hook's return
@@ -90,6 +120,9 @@
  * its function and call site with no hook address replaces that pair in
  * place: it does not move to the wide slot.
  *
+ * Format 4.0 (still read) was format 5.0 with a chunk header ending at
+ * base_time, every chunk starting afresh, and the format 4 table
+ * (CTRACE_V4_*: 110 narrow slots, 2,048 homes).
  * Format 3.0 (still read) wrote a NEW's call site after its function,
  * before the frame, and the call site and hook relative to the function
  * always.  Format 2.0 (still read) was format 3.0 without a NEW ENTRY's
@@ -113,7 +146,7 @@
  * ------------------------------------------------------------------------ */
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
-#define CTRACE_VERSION_MAJOR 4           /* incompatible layout changes */
+#define CTRACE_VERSION_MAJOR 5           /* incompatible layout changes */
 #define CTRACE_VERSION_MINOR 0           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
@@ -182,7 +215,20 @@ struct ctrace_chunk_header {
 	uint32_t tid;         /* kernel thread id */
 	uint64_t seq;         /* position of this chunk in its stream, from 0 */
 	uint64_t base_time;   /* clock ticks the first delta is relative to */
+	/* Since format 5 (earlier chunk headers end before flags; a reader
+	 * takes their flags as 0): */
+	uint32_t flags;       /* CTRACE_CHUNK_CONTINUES */
+	uint32_t reserved;    /* 0 */
 };
+
+/* An event chunk whose pair table and NEW bases are those its stream's
+ * previous chunk (seq - 1) ended with, where other chunks start with an
+ * empty table.  Decoding it needs every event of that chunk: a reader
+ * that could not decode the previous chunk to its end skips the
+ * continuing chunks up to the stream's next chunk without the flag, and
+ * says so.  The recorder starts a chunk afresh at least once per MiB of
+ * a stream, and after events were lost. */
+#define CTRACE_CHUNK_CONTINUES 0x1u
 
 /* ---------------------------------------------------------------------------
  * Record tags
@@ -192,28 +238,46 @@ struct ctrace_chunk_header {
 #define CTRACE_TAG_EXIT_BIT 0x80
 #define CTRACE_TAG_EXTENDED 0x80
 #define CTRACE_PAIR_SLOTS 128   /* narrow slot numbers are below this */
-#define CTRACE_PAIR_NARROW 110  /* narrow slots 1..110 (format 2) */
-#define CTRACE_TAG_NEW 0x6f     /* low bits: a NEW pair (format 2) */
-#define CTRACE_TAG_WIDE 0x70    /* low bits 0x70..0x7f: a wide slot */
-#define CTRACE_PAIR_HOME_BITS 11
+#define CTRACE_PAIR_NARROW 94   /* narrow slots 1..94 */
+#define CTRACE_TAG_NEW 0x5f     /* low bits: a NEW pair */
+#define CTRACE_TAG_WIDE 0x60    /* low bits 0x60..0x7f: a wide slot */
+#define CTRACE_PAIR_HOME_BITS 12
 #define CTRACE_PAIR_HOMES (1u << CTRACE_PAIR_HOME_BITS)
-/* The home of a pair (format 4: a reader computes a NEW's home with it):
- * a hash of the offsets of its function and call site in their 4 KiB
- * pages, which address randomisation leaves alone.  A NEW whose key has
- * CTRACE_NEW_KEY_SIBLING takes the home of its function and its call site
- * XOR its hook instead. */
-#define CTRACE_PAIR_HOME(fn, site)                                             \
+/* Formats 2.0 to 4.0 (still read): fewer homes, more narrow slots. */
+#define CTRACE_V4_PAIR_NARROW 110
+#define CTRACE_V4_TAG_NEW 0x6f
+#define CTRACE_V4_TAG_WIDE 0x70
+#define CTRACE_V4_PAIR_HOME_BITS 11
+/* The home of a pair of a table with 2^bits homes (since format 4 a
+ * reader computes a NEW's home with it): a hash of the offsets of its
+ * function and call site in their 4 KiB pages, which address
+ * randomisation leaves alone.  A NEW whose key has CTRACE_NEW_KEY_SIBLING
+ * takes the home of its function and its call site XOR its hook
+ * instead. */
+#define CTRACE_PAIR_HOME_OF(fn, site, bits)                                    \
 	((uint32_t)((uint32_t)(((uint32_t)(fn) & 0xfffu) << 12 |               \
 			       ((uint32_t)(site) & 0xfffu)) *                  \
 		    0x9e3779b1u) >>                                            \
-	 (32 - CTRACE_PAIR_HOME_BITS))
+	 (32 - (bits)))
+#define CTRACE_PAIR_HOME(fn, site)                                             \
+	CTRACE_PAIR_HOME_OF(fn, site, CTRACE_PAIR_HOME_BITS)
 #define CTRACE_NEW_KEY_CHOICE 1u  /* the pair's second narrow slot */
 #define CTRACE_NEW_KEY_SIBLING 2u /* the home of (fn, site ^ hook) */
-/* The narrow slot (1..CTRACE_PAIR_NARROW) of a pair of home h, choice c. */
+/* The narrow slot (1..narrow) of a pair of home h, choice c, in a table
+ * with 2^bits homes and `narrow` narrow slots. */
+#define CTRACE_PAIR_NARROW_SLOT_OF(h, c, bits, narrow)                         \
+	(((((c) ? (h) * 0x5bdu : (h)) & ((1u << (bits)) - 1)) * (narrow) >>    \
+	  (bits)) + 1)
 #define CTRACE_PAIR_NARROW_SLOT(h, c)                                          \
-	(((((c) ? (h) * 0x5bdu : (h)) & (CTRACE_PAIR_HOMES - 1)) *            \
-	  CTRACE_PAIR_NARROW >> CTRACE_PAIR_HOME_BITS) + 1)
+	CTRACE_PAIR_NARROW_SLOT_OF(h, c, CTRACE_PAIR_HOME_BITS,                \
+				   CTRACE_PAIR_NARROW)
 #define CTRACE_V1_PAIR_SLOTS 128 /* format 1: slots 1..127, no wide ones */
+/* Format 5's EXIT tags (see "Returns" above). */
+#define CTRACE_TAG_EXIT_PAIR 0x81   /* an EXIT record follows */
+#define CTRACE_TAG_RETURN 0x82      /* RETURN, time delta tag - 0x82 */
+#define CTRACE_TAG_RETURN_LONG 0xff /* RETURN, uleb128 time delta */
+#define CTRACE_RETURN_SHORT (CTRACE_TAG_RETURN_LONG - CTRACE_TAG_RETURN)
+#define CTRACE_RETURN_WINDOW 256    /* open calls a RETURN may reach */
 
 /* Extended record types. */
 enum ctrace_record_type {
@@ -444,8 +508,8 @@ _Static_assert(CTRACE_ARGS_REGS == CTRACE_ARGS_NREGS + 1,
 /* The largest ENTRY or EXIT: a NEW tag, a 2-byte key, three 10-byte
  * address deltas (function, call site, hook), a 10-byte frame, a 10-byte
  * time delta and a 10-byte stack delta (63); an EXIT's STACK record
- * (3 + 10) fits in place of the frame, hook and stack delta.  The
- * recorder keeps at least this much room at a chunk's end. */
+ * (3 + 10) and EXIT tag (1) fit in place of the frame, hook and stack
+ * delta.  The recorder keeps at least this much room at a chunk's end. */
 #define CTRACE_MAX_EVENT_BYTES 64
 
 #endif /* CTRACE_FORMAT_H */

@@ -30,6 +30,45 @@ static inline void put_u64(uint8_t *p, uint64_t v)
 	memcpy(p, &v, sizeof v);
 }
 
+/* ---------------------------------------------------------------------------
+ * Open calls
+ * ------------------------------------------------------------------------ */
+
+/* Whether the innermost open call is (fn, site): then its EXIT is a
+ * RETURN (see ctrace_format.h), which names no pair. */
+static inline int open_top_is(const struct ctrace__stream *s, uintptr_t fn,
+			      uintptr_t site)
+{
+	const struct ctrace__open *o =
+		&s->open[(s->open_top - 1) & (CTRACE_RETURN_WINDOW - 1)];
+	return s->open_n != 0 && o->fn == fn && o->site == site;
+}
+
+/* An ENTRY written: its call is the innermost open one, the oldest
+ * falling out of the window when it is full. */
+static inline void open_push(struct ctrace__stream *s, uintptr_t fn,
+			     uintptr_t site)
+{
+	struct ctrace__open *o =
+		&s->open[s->open_top++ & (CTRACE_RETURN_WINDOW - 1)];
+	o->fn = fn;
+	o->site = site;
+	s->open_n += s->open_n < CTRACE_RETURN_WINDOW;
+}
+
+/* The RETURN at p of the innermost open call, delta ticks after the
+ * stream's previous event: returns its tag (stored by the caller) and
+ * *end, the byte after it. */
+static inline uint8_t return_put(uint8_t *p, uint64_t delta, uint8_t **end)
+{
+	if (likely(delta < CTRACE_RETURN_SHORT)) {
+		*end = p + 1;
+		return (uint8_t)(CTRACE_TAG_RETURN + delta);
+	}
+	*end = ctrace__uleb_put(p + 1, delta);
+	return CTRACE_TAG_RETURN_LONG;
+}
+
 /* An ENTRY's pair is also its hook call's (pc); an EXIT's, any of them. */
 static inline int pair_is(const struct ctrace__pair *e, uint8_t exit_bit,
 			  uintptr_t fn, uintptr_t site, uintptr_t pc)
@@ -141,7 +180,9 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 		s->wide[home].fn = 0;
 		s->wide[home].site = 0;
 		pair_move_in(s, slot, home, fn, site, wide_pc);
-		s->miss_tag = (uint8_t)(CTRACE_TAG_WIDE | choice << 3 | home >> 8);
+		s->miss_tag = (uint8_t)(CTRACE_TAG_WIDE |
+					choice << (CTRACE_PAIR_HOME_BITS - 8) |
+					home >> 8);
 		p[1] = (uint8_t)home;
 		return p + 2;
 	}
@@ -237,14 +278,15 @@ stack_switch(struct ctrace__stream *s, uint8_t *p, uintptr_t sp)
 	return q; /* the caller sets last_sp with cur */
 }
 
-/* Stores the tags of a group whose event is at p after a STACK record at
- * first, the event's first: the group's first tag is stored last. */
+/* Stores the tags of a group whose event's tag is at p after a STACK
+ * record or an EXIT tag at first, whose tag is first_tag: the group's
+ * first tag is stored last. */
 static __attribute__((noinline, unused)) void
-store_tags(uint8_t *first, uint8_t *p, uint8_t tag)
+store_tags(uint8_t *first, uint8_t first_tag, uint8_t *p, uint8_t tag)
 {
 	*p = tag;
 	ctrace__barrier();
-	*first = CTRACE_TAG_EXTENDED;
+	*first = first_tag;
 }
 
 /* ---------------------------------------------------------------------------
@@ -275,6 +317,7 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 		}
 	}
 	uint8_t *first = p;
+	uint8_t first_tag = CTRACE_TAG_EXTENDED;
 
 	/* An EXIT on another stack than the last ENTRY: a coroutine came
 	 * back, and the reader needs to know which.  sp is 0 when unknown. */
@@ -295,33 +338,51 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 		delta = now - s->last;
 	}
 
-	/* Both narrow slots inline: with more pairs in use than narrow
-	 * slots (a C++ test driver), a pair hits its second slot about as
-	 * often as its first, and a call out of line for each of those cost
-	 * more than the second compare. */
-	uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
-	unsigned home = pair_home(fn, site);
-	unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, 0);
-	uint8_t *q = p + 1;
+	/* The EXIT of the innermost open call: a RETURN. */
+	int ret = exit_bit && open_top_is(s, fn, site);
+	uint8_t tag, *d;
 	int miss = 0;
-	if (!pair_is(&s->pair[slot], exit_bit, fn, site, pc)) {
-		slot = CTRACE_PAIR_NARROW_SLOT(home, 1);
-		if (unlikely(!pair_is(&s->pair[slot], exit_bit, fn, site, pc))) {
-			miss = 1;
-			q = pair_miss(s, p, exit_bit, home, fn, site, pc, sp, fp,
-				      now, may_scan);
-			slot = s->miss_tag;
+	if (ret) {
+		tag = return_put(p, delta, &d);
+	} else {
+		/* An EXIT of another call names its pair after an EXIT
+		 * tag. */
+		if (exit_bit) {
+			if (p == first)
+				first_tag = CTRACE_TAG_EXIT_PAIR;
+			else
+				*p = CTRACE_TAG_EXIT_PAIR;
+			p++;
 		}
-	}
+		/* Both narrow slots inline: with more pairs in use than
+		 * narrow slots (a C++ test driver), a pair hits its second
+		 * slot about as often as its first, and a call out of line
+		 * for each of those cost more than the second compare. */
+		uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
+		unsigned home = pair_home(fn, site);
+		unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, 0);
+		uint8_t *q = p + 1;
+		if (!pair_is(&s->pair[slot], exit_bit, fn, site, pc)) {
+			slot = CTRACE_PAIR_NARROW_SLOT(home, 1);
+			if (unlikely(!pair_is(&s->pair[slot], exit_bit, fn,
+					      site, pc))) {
+				miss = 1;
+				q = pair_miss(s, p, exit_bit, home, fn, site,
+					      pc, sp, fp, now, may_scan);
+				slot = s->miss_tag;
+			}
+		}
 
-	uint8_t *d = ctrace__uleb_put(q, delta);
-	if (!exit_bit) {
-		/* sleb128 of the stack delta in words: one byte for frames
-		 * up to 512 bytes apart on x86-64. */
-		intptr_t w = (intptr_t)(sp - last_sp) /
-			     (intptr_t)sizeof(void *);
-		last_sp = sp;
-		d = ctrace__sleb_put_word(d, w);
+		d = ctrace__uleb_put(q, delta);
+		if (!exit_bit) {
+			/* sleb128 of the stack delta in words: one byte
+			 * for frames up to 512 bytes apart on x86-64. */
+			intptr_t w = (intptr_t)(sp - last_sp) /
+				     (intptr_t)sizeof(void *);
+			last_sp = sp;
+			d = ctrace__sleb_put_word(d, w);
+		}
+		tag = (uint8_t)(exit_bit | slot);
 	}
 
 	/* The group's first tag is stored last: a reader (or a SIGKILL) sees
@@ -330,19 +391,22 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	 * interrupted this finds a zero byte at cur and the event unstored,
 	 * or a group at cur, or the event stored and cur after it (hooks.c
 	 * recovers from there; the pair table, changed before the tag, is
-	 * emptied then). */
-	uint8_t tag = (uint8_t)(exit_bit | slot);
+	 * emptied then; the open calls change after it). */
 	if (likely(p == first)) {
 		ctrace__barrier();
 		*p = tag;
 	} else {
-		store_tags(first, p, tag);
+		store_tags(first, first_tag, p, tag);
 	}
 	ctrace__barrier();
 	*settled = CTRACE_T_SETTLED;
 	ctrace__barrier();
 	s->last = now;
 	s->last_sp = last_sp;
+	if (!exit_bit)
+		open_push(s, fn, site);
+	else if (ret)
+		s->open_top--, s->open_n--;
 	if (unlikely(miss))
 		s->new_base = s->miss_base;
 	/* cur last: a jump out of a handler that came before it finds the
@@ -359,8 +423,8 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
  * last, in the order emit_slow_body() explains. */
 static inline __attribute__((always_inline, unused)) void
 emit_commit(struct ctrace__stream *s, uint8_t *p, uint8_t *q, uint8_t tag,
-	    uint8_t exit_bit, uintptr_t sp, uint64_t now, uint8_t *settled,
-	    int miss)
+	    uint8_t exit_bit, uintptr_t fn, uintptr_t site, uintptr_t sp,
+	    uint64_t now, uint8_t *settled, int miss)
 {
 	uintptr_t last_sp = s->last_sp;
 	uint8_t *d = ctrace__uleb_put(q, now - s->last);
@@ -377,8 +441,30 @@ emit_commit(struct ctrace__stream *s, uint8_t *p, uint8_t *q, uint8_t tag,
 	ctrace__barrier();
 	s->last = now;
 	s->last_sp = last_sp;
+	if (!exit_bit)
+		open_push(s, fn, site);
 	if (miss)
 		s->new_base = s->miss_base;
+	ctrace__barrier();
+	s->cur = d;
+}
+
+/* The RETURN of the innermost open call, in a chunk with room, with no
+ * pause and no stack switch before it: stored in emit_commit()'s
+ * order. */
+static inline __attribute__((always_inline, unused)) void
+return_commit(struct ctrace__stream *s, uint64_t now, uint8_t *settled)
+{
+	uint8_t *p = s->cur, *d;
+	uint8_t tag = return_put(p, now - s->last, &d);
+	ctrace__barrier();
+	*p = tag;
+	ctrace__barrier();
+	*settled = CTRACE_T_SETTLED;
+	ctrace__barrier();
+	s->last = now;
+	s->open_top--;
+	s->open_n--;
 	ctrace__barrier();
 	s->cur = d;
 }
@@ -395,8 +481,8 @@ emit_miss_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
 	uint8_t *q = pair_miss(s, p, exit_bit, pair_home(fn, site), fn, site,
 			       pc, sp, fp, now, may_scan);
-	emit_commit(s, p, q, (uint8_t)(exit_bit | s->miss_tag), exit_bit, sp,
-		    now, settled, 1);
+	emit_commit(s, p, q, (uint8_t)(exit_bit | s->miss_tag), exit_bit, fn,
+		    site, sp, now, settled, 1);
 }
 
 #define EMIT_MISS 1
@@ -418,7 +504,8 @@ emit_how(const struct ctrace__stream *s, uint8_t exit_bit, uintptr_t sp,
 }
 
 /* The common case of an event, inline: room in the chunk, no pause, no
- * stack switch, the pair in one of its two narrow slots.  It calls
+ * stack switch, and an ENTRY's pair in one of its two narrow slots or an
+ * EXIT of the innermost open call.  It calls
  * nothing, so a hook whose common case is this alone keeps no register
  * across a call (the hooks pass the other cases on in a tail call).  It
  * stores what emit_slow_body() stores in that case, in the same order,
@@ -431,16 +518,25 @@ emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 {
 	if (unlikely(emit_how(s, exit_bit, sp, now) == EMIT_SLOW))
 		return EMIT_SLOW;
-	uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
+	/* An EXIT: a RETURN, or one that names its pair (rare: after a
+	 * longjmp, an exception, a coroutine switch, beyond the window of
+	 * open calls), which emit_slow_body() writes. */
+	if (exit_bit) {
+		if (unlikely(!open_top_is(s, fn, site)))
+			return EMIT_SLOW;
+		return_commit(s, now, settled);
+		return 0;
+	}
+	uintptr_t pc = ctrace__hook_return(sp);
 	unsigned home = pair_home(fn, site);
 	unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, 0);
-	if (!pair_is(&s->pair[slot], exit_bit, fn, site, pc)) {
+	if (!pair_is(&s->pair[slot], 0, fn, site, pc)) {
 		slot = CTRACE_PAIR_NARROW_SLOT(home, 1);
-		if (unlikely(!pair_is(&s->pair[slot], exit_bit, fn, site, pc)))
+		if (unlikely(!pair_is(&s->pair[slot], 0, fn, site, pc)))
 			return EMIT_MISS;
 	}
-	emit_commit(s, s->cur, s->cur + 1, (uint8_t)(exit_bit | slot),
-		    exit_bit, sp, now, settled, 0);
+	emit_commit(s, s->cur, s->cur + 1, (uint8_t)slot, 0, fn, site, sp, now,
+		    settled, 0);
 	return 0;
 }
 

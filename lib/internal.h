@@ -154,6 +154,7 @@ struct ctrace__stream {
 	uint64_t chunk;   /* index of the current chunk, if cur != NULL */
 #define CTRACE_NO_CHUNK UINT64_MAX /* cur is in memory of no file */
 	uint64_t seq;     /* sequence number of the next chunk */
+	uint64_t carried; /* bytes of chunks since one started afresh */
 	uint16_t kind;    /* enum ctrace_chunk_kind */
 	uint32_t thread;  /* thread serial (0: metadata) */
 	uint32_t tid;
@@ -168,11 +169,18 @@ struct ctrace__stream {
 	uint16_t miss_home;     /* the home of the pair the last miss moved in */
 	struct ctrace__pair miss_base; /* new_base once the missed event is
 					* written */
+	/* The open calls a RETURN may end (see ctrace_format.h): the top
+	 * open_n of the ENTRYs pushed, open_top counting pushes minus pops
+	 * (the index wraps in the window). */
+	uint32_t open_top, open_n;
+	struct ctrace__open {
+		uintptr_t fn, site;
+	} open[CTRACE_RETURN_WINDOW];
 };
-/* Empties the stream's pair table (a new chunk, objects unloaded, a jump
- * out of the recorder): the reader keeps pairs the recorder forgot, never
- * the other way round.  Leaves new_base, which the reader keeps until the
- * chunk ends. */
+/* Empties the stream's pair table (a chunk that starts afresh, objects
+ * unloaded, a jump out of the recorder): the reader keeps pairs the
+ * recorder forgot, never the other way round.  Leaves new_base, which the
+ * reader keeps until a chunk starts afresh. */
 CTRACE_HIDDEN void ctrace__pairs_reset(struct ctrace__stream *s);
 
 CTRACE_HIDDEN void ctrace__stream_init(struct ctrace__stream *s, uint16_t kind,

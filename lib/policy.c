@@ -139,6 +139,13 @@ static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 		}
 		s->new_base = f->prev_base;
 	}
+	/* The ENTRY opened a call, the innermost one still (nothing was
+	 * written since): closed again.  When the window was full it had
+	 * pushed the oldest call out, which stays out: the reader keeps
+	 * it, and never needs it. */
+	s->open_top--;
+	if (s->open_n)
+		s->open_n--;
 	p[0] = 0;
 	ctrace__barrier();
 	memset(p + 1, 0, (size_t)(f->end - p - 1));

@@ -77,6 +77,25 @@ static void prefault(uint8_t *p, size_t len)
 #endif
 }
 
+/* Bytes of a stream after which a chunk starts with an empty pair table
+ * again: a damaged chunk costs the reader the chunks that continue it up
+ * to there.  The pairs a chunk gives again cost about 1% of the trace
+ * at this distance (jsoncpp's test driver, 64 KiB chunks). */
+#define CARRY_BYTES (1u << 20)
+
+/* Whether the next chunk of s continues its pair table (see
+ * CTRACE_CHUNK_CONTINUES), after the chunk `old` (-1: none, the stream
+ * lost events or was left by a jump): in an event stream, whose chunks
+ * are read in turn, while the objects loaded are those the pairs belong
+ * to (else they are defined again, dated after the change). */
+static int carries(const struct ctrace__stream *s, int64_t old)
+{
+	return s->kind == CTRACE_CHUNK_EVENTS && old >= 0 && s->lost == 0 &&
+	       s->carried < CARRY_BYTES &&
+	       s->modules_epoch == atomic_load_explicit(&ctrace__modules_epoch,
+							memory_order_relaxed);
+}
+
 /* The stream between two chunks, which a signal handler must not see
  * (see ctrace__stream_refill). */
 static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
@@ -123,6 +142,8 @@ static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
 	h->tid = s->tid;
 	h->seq = s->seq++;
 	h->base_time = now;
+	h->flags = carries(s, old) ? CTRACE_CHUNK_CONTINUES : 0;
+	h->reserved = 0;
 	ctrace__barrier();
 	h->magic = CTRACE_CHUNK_MAGIC;
 
@@ -133,8 +154,13 @@ static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
 	s->limit = s->chunk_end - CTRACE_MAX_EVENT_BYTES;
 	s->last = now;
 	s->last_sp = 0;
-	ctrace__pairs_reset(s);
-	s->new_base = (struct ctrace__pair){0, 0, 0};
+	if (!h->flags) {
+		ctrace__pairs_reset(s);
+		s->new_base = (struct ctrace__pair){0, 0, 0};
+		s->open_n = 0;
+		s->carried = 0;
+	}
+	s->carried += size;
 	s->modules_epoch = atomic_load_explicit(&ctrace__modules_epoch,
 						memory_order_relaxed);
 	if (s->lost)

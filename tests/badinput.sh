@@ -137,6 +137,44 @@ case_cut_at_chunk() {
 	symbolize out trace.bin
 }
 
+# A damaged chunk whose successors continue its pair table (format 5):
+# they are skipped, said once with the chunk that continues it, up to the
+# thread's next chunk that starts afresh (one per MiB of a thread: every
+# 256th 4 KiB chunk), whose events decode; the status is 1.
+case_damaged_carried() {
+	need_python
+	use_config "$(configs | head -n 1)"
+	build_c fib "$PROGS/fib.c"
+	CTRACE_CHUNK_SIZE=4k run_traced trace.bin "$BIN/fib" 27
+	"$PYTHON3" -S - trace.bin <<'EOF' || fail "could not damage the trace"
+import struct, sys
+data = bytearray(open(sys.argv[1], 'rb').read())
+header_size, chunk_size = struct.unpack_from('<II', data, 20)
+seqs = {}
+for off in range(header_size, len(data), chunk_size):
+    magic, kind, hsize, thread, tid, seq, base, flags = struct.unpack_from(
+        '<IHHIIQQI', data, off)
+    if magic == 0x4b484354 and kind == 1:
+        seqs[seq] = (off, hsize, flags)
+assert len(seqs) > 300, len(seqs)
+assert seqs[6][2] == 1 and seqs[256][2] == 0 and seqs[257][2] == 1, \
+    [(k, seqs[k][2]) for k in (0, 6, 255, 256, 257)]
+off, hsize, _ = seqs[5]
+data[off + hsize] = 0x81      # an EXIT tag, then no EXIT record
+data[off + hsize + 1] = 0x01
+open(sys.argv[1], 'wb').write(data)
+EOF
+	expect_error out 1 "thread 1: chunk 6 continues the pair table of chunk 5, which could not be decoded to its end: its events are skipped up to the thread's next chunk that starts afresh" \
+		$STABLE_OPTS trace.bin
+	[ "$(grep -c -F 'continues the pair table' out.err)" -eq 1 ] ||
+		fail "the skipped chunks are not said once"
+	grep -q -F 'bad exit tag 0x01' out.err || fail "the damage is not named"
+	# the events of chunk 256 on: fib's calls, and main's exit
+	n=$(grep -c 'fib' out)
+	[ "$n" -gt 100000 ] || fail "only $n lines name fib"
+	tail -n 1 out | grep -q -F '} /* main' || fail "main's exit is missing"
+}
+
 # A complete trace without events (recording never switched on) is no
 # error, but the empty tree is explained.
 case_no_events() {
@@ -269,6 +307,7 @@ run_case wrong-magic case_wrong_magic
 run_case header-only case_header_only
 run_case cut-at-chunk case_cut_at_chunk
 run_case no-events case_no_events
+run_case damaged-carried case_damaged_carried
 run_case valid-then-bad case_valid_then_bad
 run_case missing-binary case_missing_binary
 run_case search-dir case_search_dir

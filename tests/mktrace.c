@@ -18,11 +18,11 @@
  *                         chunks_claimed lost_events (default: a valid 1.0
  *                         header, MONOTONIC clock, 4096-byte chunks)
  *   meta [new] [seq=N]                      select the metadata stream
- *   events THREAD [tid=N] [new] [seq=N] [base=TICKS] [kind=N]
+ *   events THREAD [tid=N] [new] [seq=N] [base=TICKS] [kind=N] [flags=N]
  *   signal THREAD [tid=N] [new] [seq=N] [base=TICKS]
  *                         select a thread's event or signal stream; "new"
- *                         starts a new chunk; seq/base/kind override the
- *                         new chunk's header
+ *                         starts a new chunk; seq/base/kind/flags
+ *                         override the new chunk's header
  *   unstarted             the current chunk's magic is left zero
  *   enter FN SITE [+DELTA|@TICKS] [sp=ADDR]
  *                         ENTRY (DEFINE first when needed); the default
@@ -445,10 +445,13 @@ static void select_stream(char **a, int n, uint16_t kind)
 	if ((v = opt(a, n, 1, "base")))
 		cur->time = num(v);
 	if (!cur->has_chunk || flag(a, n, 1, "new") || opt(a, n, 1, "seq") ||
-	    opt(a, n, 1, "base") || opt(a, n, 1, "kind"))
+	    opt(a, n, 1, "base") || opt(a, n, 1, "kind") ||
+	    opt(a, n, 1, "flags"))
 		new_chunk(cur);
 	if ((v = opt(a, n, 1, "kind")))
 		cur->ch.kind = (uint16_t)num(v);
+	if ((v = opt(a, n, 1, "flags")))
+		cur->ch.flags = (uint32_t)num(v);
 }
 
 static void need(int n, int min, const char *usage)

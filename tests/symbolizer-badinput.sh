@@ -12,7 +12,7 @@ test_init symbolizer-badinput
 
 # A valid start used by most cases: a metadata chunk at offset 4096, then
 # thread 1's first chunk at 8192, where main (0x1000) calls 0x2000; its
-# records end at offset 8272.
+# records end at offset 8280.
 PRELUDE='meta
 thread 1 100 main
 events 1 tid=100
@@ -68,9 +68,9 @@ case_short_header() {
 }
 
 case_newer_version() {
-	printf 'header version=5.7\n' | mk v
+	printf 'header version=6.7\n' | mk v
 	sym 1 v
-	has v.err "trace version 5.7 is newer than this symbolizer (4.0)"
+	has v.err "trace version 6.7 is newer than this symbolizer (5.0)"
 }
 
 case_newer_minor() {
@@ -110,7 +110,7 @@ case_truncated_chunk() {
 case_slot_undefined() {
 	{ echo "$PRELUDE"; echo 'entry 77'; echo 'leave 0x1000 0x1'; } | mk u
 	sym 1 u
-	has u.err "pair slot 77 used before its definition at offset 8272"
+	has u.err "pair slot 77 used before its definition at offset 8280"
 	has u.out "0x2000();"
 }
 
@@ -118,7 +118,7 @@ case_slot_undefined() {
 case_length_past_end() {
 	{ echo "$PRELUDE"; echo 'raw 8001ff7f'; } | mk l
 	sym 1 l
-	has l.err "record runs past the end of its chunk at offset 8272"
+	has l.err "record runs past the end of its chunk at offset 8280"
 	has l.out "0x2000();"
 }
 
@@ -129,19 +129,19 @@ case_endless_uleb() {
 		echo "raw 01$(printf 'ff%.0s' $(seq 1 3900))"
 	} | mk x
 	sym 1 x
-	has x.err "record runs past the end of its chunk at offset 8272"
+	has x.err "record runs past the end of its chunk at offset 8280"
 }
 
 case_bad_define_slot() {
 	{ echo "$PRELUDE"; echo 'define 0 0x1 0x2'; } | mk d
 	sym 1 d
-	has d.err "bad pair slot 0 at offset 8272"
+	has d.err "bad pair slot 0 at offset 8280"
 }
 
 case_short_extended() {
 	{ echo "$PRELUDE"; echo 'ext 1 0102'; } | mk s
 	sym 1 s
-	has s.err "extended record of type 1 too short at offset 8272"
+	has s.err "extended record of type 1 too short at offset 8280"
 }
 
 case_unknown_extended() {
@@ -307,11 +307,11 @@ case_new_v4_bad_key() {
 	printf '%s\n' 'header version=4.0' 'events 1' \
 		"raw ${NEW4_ENTER1}6f0400010000""0a00" | mk k4
 	sym 1 k4
-	has k4.err "bad pair key 4 at offset 4140"
+	has k4.err "bad pair key 4 at offset 4148"
 	printf '%s\n' 'header version=4.0' 'events 1' \
 		"raw ${NEW4_ENTER1}ef02001f0a" | mk x4
 	sym 1 x4
-	has x4.err "bad pair key 2 at offset 4140"
+	has x4.err "bad pair key 2 at offset 4148"
 }
 
 # A NEW ENTRY whose hook address never ends (after a frame of 0).
@@ -322,6 +322,77 @@ case_endless_hook() {
 	} | mk h
 	sym 1 h
 	has h.err "record runs past the end of its chunk"
+}
+
+# Format 5.0: an EXIT of the innermost open call is a RETURN, its time
+# delta in its tag (0x82 + delta) or after it (0xff); another EXIT names
+# its pair after 0x81, the EXIT tag of narrow slot 1 (0x81) included.
+V5_CALLS='header version=5.0
+events 1
+define 1 0x1000 0x1
+define 2 0x2000 0x1010
+entry 1 +10
+entry 2 +10
+raw 85
+entry 2 +10
+raw ff9001
+raw 818105'
+
+case_v5_returns() {
+	echo "$V5_CALLS" | mk r5
+	sym 0 r5
+	has r5.out "| 0x1000() {"
+	[ "$(grep -c -F '|   0x2000();' r5.out)" -eq 2 ] ||
+		fail "not two calls of 0x2000"
+	has r5.out "| } /* 0x1000 */"
+	"$CTRACE_SYMBOLIZE" r5.bin >r5.times 2>&1 || fail "with durations"
+	has r5.times "0.003 us"
+	has r5.times "0.144 us"
+	has r5.times "0.172 us"
+}
+
+# A RETURN with no call open, and one past the window of 256 open calls
+# (CTRACE_RETURN_WINDOW) a reader keeps: damage.
+case_v5_return_unopened() {
+	printf '%s\n' 'header version=5.0' 'events 1' 'raw 82' | mk u5
+	sym 1 u5
+	has u5.err "return with no call open at offset 4136"
+	{
+		printf '%s\n' 'header version=5.0' 'events 1' 'define 1 0x1000 0x1'
+		for i in $(seq 257); do echo 'entry 1 +1'; done
+		for i in $(seq 257); do echo 'raw 83'; done
+	} | mk w5
+	sym 1 w5
+	has w5.err "return with no call open at offset"
+	[ "$(grep -c -F '0x1000();' w5.out)" -eq 1 ] ||
+		fail "not one innermost call of the 256 returns"
+}
+
+# A chunk with CTRACE_CHUNK_CONTINUES keeps its stream's pair table and
+# open calls; without it the slot is undefined; after a missing chunk it
+# is skipped, said once, up to the next chunk that starts afresh.
+case_v5_continues() {
+	printf '%s\n' 'header version=5.0' 'events 1' \
+		'define 1 0x1000 0x1' 'entry 1' 'events 1 new flags=1' \
+		'entry 1' 'raw 82' 'raw 82' | mk c5
+	sym 0 c5
+	has c5.out "|   0x1000();"
+	has c5.out "| } /* 0x1000 */"
+	printf '%s\n' 'header version=5.0' 'events 1' \
+		'define 1 0x1000 0x1' 'entry 1' 'events 1 new' \
+		'entry 1' 'raw 82' 'raw 82' | mk f5
+	sym 1 f5
+	has f5.err "pair slot 1 used before its definition at offset 8232"
+	printf '%s\n' 'header version=5.0' 'meta' 'events 1' \
+		'define 1 0x1000 0x1' 'entry 1' 'events 1 seq=2 flags=1' \
+		'entry 1' 'events 1 seq=3 flags=1' 'entry 1' \
+		'events 1 seq=4' 'define 2 0x2000 0x2' 'entry 2' 'raw 82' | mk m5
+	sym 1 m5
+	has m5.err "chunk 1 of thread 1 is missing"
+	has m5.err "thread 1: chunk 2 continues the pair table of chunk 1, which could not be decoded to its end: its events are skipped up to the thread's next chunk that starts afresh at offset 12288"
+	[ "$(grep -c -F 'continues the pair table' m5.err)" -eq 1 ] ||
+		fail "the skipped chunks are not said once"
+	has m5.out "0x2000();"
 }
 
 case_signal_stream() {
@@ -349,7 +420,8 @@ for c in empty not_trace short_header newer_version newer_minor byte_order \
 	unknown_extended duplicate_seq impossible_seq missing_chunk \
 	bad_chunk_kind unstarted_chunk huge_lost lost_header_only \
 	entered_before longjmp_by_exit longjmp_by_sp self_copy self_again \
-	new_v2 new_v4_again new_v4_copy new_v4_bad_key endless_hook signal_stream no_file usage; do
+	new_v2 new_v4_again new_v4_copy new_v4_bad_key endless_hook \
+	v5_returns v5_return_unopened v5_continues signal_stream no_file usage; do
 	run_case "$c" "case_$c"
 done
 test_finish

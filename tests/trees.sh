@@ -195,6 +195,19 @@ case_selfrec() {
 	if [ "$CUR_FAMILY$CUR_OPT" = gcc-O0 ] && [ ! -s loop.why ]; then
 		fail "loop: the list of patched frames never filled up"
 	fi
+	# Deeper than the window of open calls whose EXIT is a RETURN (256):
+	# the EXITs past it name their pairs.  Then with the calls shorter
+	# than CTRACE_MIN_DURATION taken back out at their exit, and their
+	# place in the window with them, full or not: the tree keeps every
+	# other call whole.
+	run_traced deep.bin "$BIN/selfrec" sum 700
+	oracle_check deep.bin "$BIN/selfrec" sum 700
+	CTRACE_MIN_DURATION=300ns run_traced short.bin "$BIN/selfrec" sum 700
+	symbolize_stable short.tree short.bin
+	if grep -e 'entered before the trace' -e 'no exit recorded' short.tree
+	then
+		fail "calls taken back out: a broken tree"
+	fi
 	# Without CFI (no frames in the trace) the hook addresses alone.
 	build_pair c selfrec-nocfi "$PROGS/selfrec.c" \
 		-fno-asynchronous-unwind-tables -fno-unwind-tables

@@ -3,8 +3,9 @@
  * This is the symbolizer's inner loop: a tag byte, a slot lookup and one
  * or two LEB128 deltas per event.  A stream holds one chunk in memory; a damaged
  * record ends the decoding of its chunk (everything before it stays) and
- * the stream goes on with its next chunk, whose slots and time base do not
- * depend on the damaged one.
+ * the stream goes on with its next chunk that starts afresh (its time
+ * base never depends on the damaged one; its slots do when it continues
+ * the damaged chunk's pair table, CTRACE_CHUNK_CONTINUES).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +20,11 @@ void stream_init(struct stream *s, struct trace *t, struct chunk_span span)
 	s->next_chunk = span.first;
 	/* An empty span may have no array at all: NULL + 0 is undefined. */
 	s->chunks_end = span.n ? span.first + span.n : span.first;
+	bool v5 = t->hdr.version_major >= 5;
+	s->narrow = v5 ? CTRACE_PAIR_NARROW : CTRACE_V4_PAIR_NARROW;
+	s->tag_new = v5 ? CTRACE_TAG_NEW : CTRACE_V4_TAG_NEW;
+	s->tag_wide = v5 ? CTRACE_TAG_WIDE : CTRACE_V4_TAG_WIDE;
+	s->home_bits = v5 ? CTRACE_PAIR_HOME_BITS : CTRACE_V4_PAIR_HOME_BITS;
 }
 
 void stream_fini(struct stream *s)
@@ -30,6 +36,8 @@ void stream_fini(struct stream *s)
 	s->buf = NULL;
 	free(s->wide);
 	s->wide = NULL;
+	free(s->open);
+	s->open = NULL;
 	s->has_head = false;
 	s->next_chunk = s->chunks_end;
 	s->pos = s->end = NULL;
@@ -44,8 +52,10 @@ static bool chunk_is_cut(const struct stream *s)
  * once all of it that could be decoded was. */
 static void leave_chunk(struct stream *s, bool report_cut)
 {
-	if (report_cut && s->chunk && chunk_is_cut(s))
+	if (report_cut && s->chunk && chunk_is_cut(s)) {
 		trace_error(s->trace, s->chunk->offset, "truncated chunk");
+		s->table_ok = false;
+	}
 	s->chunk = NULL;
 	s->pos = s->end = NULL;
 }
@@ -64,6 +74,7 @@ static void corrupt(struct stream *s, const uint8_t *at, const char *fmt, ...)
 	va_end(ap);
 	trace_error(s->trace, s->chunk->offset + (uint64_t)(at - s->buf), "%s",
 		    msg);
+	s->table_ok = false;
 	leave_chunk(s, false);
 }
 
@@ -88,6 +99,30 @@ static bool load_next_chunk(struct stream *s)
 			s->buf = must_malloc(t->max_chunk_bytes);
 		if (trace_read_chunk(t, c, s->buf) < 0)
 			continue;
+		/* A chunk that continues the pair table of one not decoded to
+		 * its end (damaged, cut, missing) would name pairs wrongly:
+		 * it and those that continue it are skipped, said once. */
+		bool carry = c->flags & CTRACE_CHUNK_CONTINUES;
+		if (carry && !(s->table_ok && c->seq == s->table_seq + 1)) {
+			if (!s->skipping || c->seq != s->table_seq + 1)
+				trace_error(t, c->offset,
+					    "thread %u: chunk %llu continues "
+					    "the pair table of chunk %llu, "
+					    "which could not be decoded to its "
+					    "end: its events are skipped up "
+					    "to the thread's next chunk that "
+					    "starts afresh",
+					    c->thread,
+					    (unsigned long long)c->seq,
+					    (unsigned long long)c->seq - 1);
+			s->table_ok = false;
+			s->skipping = true;
+			s->table_seq = c->seq;
+			continue;
+		}
+		s->table_ok = true;
+		s->skipping = false;
+		s->table_seq = c->seq;
 		s->chunk = c;
 		if (c->header_size > c->size) {
 			leave_chunk(s, true);
@@ -110,8 +145,11 @@ static bool load_next_chunk(struct stream *s)
 			s->time = c->base_time;
 		s->sp = 0;
 		s->exit_sp = 0;
-		memset(s->slots, 0, sizeof s->slots);
 		memset(s->named, 0, sizeof s->named);
+		if (carry)
+			return true;
+		memset(s->slots, 0, sizeof s->slots);
+		s->open_n = 0;
 		if (s->wide_used)
 			memset(s->wide, 0, CTRACE_PAIR_HOMES * sizeof *s->wide);
 		s->wide_used = false;
@@ -153,7 +191,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 			goto short_rec;
 		slot = p[0];
 		if (slot == 0 || slot >= (t->hdr.version_major >= 2
-						  ? CTRACE_PAIR_NARROW + 1
+						  ? s->narrow + 1u
 						  : CTRACE_V1_PAIR_SLOTS)) {
 			corrupt(s, rec, "bad pair slot %u", slot);
 			return false;
@@ -162,6 +200,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 		*sl = (struct stream_slot){.fn = load_u64(p + 1),
 					   .site = load_u64(p + 9),
 					   .defined = s->time,
+					   .gen = ++s->gen,
 					   .set = true};
 		/* An ENTRY's DEFINE may add the frame (which the replay
 		 * stage keeps when the pair has none yet). */
@@ -286,11 +325,12 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 
 	if (!s->wide)
 		s->wide = must_calloc(CTRACE_PAIR_HOMES, sizeof *s->wide);
-	if (low >= CTRACE_TAG_WIDE) {
+	if (low >= s->tag_wide) {
+		unsigned high_bits = s->home_bits - 8u;
 		if (p >= s->end)
 			goto past;
-		home = (low & 7u) << 8 | *p++;
-		choice = (low >> 3) & 1u;
+		home = (low & ((1u << high_bits) - 1)) << 8 | *p++;
+		choice = (low >> high_bits) & 1u;
 		in = s->wide[home];
 		if (!in.set) {
 			corrupt(s, rec,
@@ -323,7 +363,7 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 			v4 ? key > (CTRACE_NEW_KEY_SIBLING |
 				    CTRACE_NEW_KEY_CHOICE) ||
 				     (!entry && (key & CTRACE_NEW_KEY_SIBLING))
-			   : key >= 2 * CTRACE_PAIR_HOMES;
+			   : key >= 2u << CTRACE_V4_PAIR_HOME_BITS;
 		if (bad_key) {
 			corrupt(s, rec, "bad pair key %llu",
 				(unsigned long long)key);
@@ -345,9 +385,11 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 			s->new_hook = in.hook;
 		}
 		if (v4)
-			home = key & CTRACE_NEW_KEY_SIBLING
-				       ? CTRACE_PAIR_HOME(fn, site ^ in.hook)
-				       : CTRACE_PAIR_HOME(fn, site);
+			home = CTRACE_PAIR_HOME_OF(
+				fn,
+				key & CTRACE_NEW_KEY_SIBLING ? site ^ in.hook
+							     : site,
+				s->home_bits);
 		/* Like a DEFINE's, a NEW ENTRY's frame is offered to the
 		 * replay stage, which keeps a pair's first one. */
 		if (frame >= 2 && frame < (64u << 20)) {
@@ -355,17 +397,19 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 			in.inlined = frame & 1;
 		}
 	}
-	unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, choice);
+	unsigned slot = CTRACE_PAIR_NARROW_SLOT_OF(home, choice, s->home_bits,
+						   s->narrow);
 	const struct stream_slot *out = &s->slots[slot];
 	/* Format 3: a NEW ENTRY replaces the same pair as an EXIT defined
 	 * it (no hook) in place, as the recorder does. */
 	bool replaced = in.hook && out->set && !out->hook &&
 			out->fn == in.fn && out->site == in.site &&
-			low == CTRACE_TAG_NEW;
+			low == s->tag_new;
 	if (out->set && !replaced) {
 		s->wide[s->home[slot]] = *out;
 		s->wide_used = true;
 	}
+	in.gen = ++s->gen;
 	s->slots[slot] = in;
 	s->home[slot] = (uint16_t)home;
 	s->named[slot] = (struct stream_named){0};
@@ -374,6 +418,34 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 past:
 	past_end(s, rec);
 	return 0;
+}
+
+/* Format 5: an ENTRY in slot `slot` opens a call. */
+static void open_push(struct stream *s, unsigned slot)
+{
+	if (!s->open)
+		s->open = must_calloc(CTRACE_RETURN_WINDOW, sizeof *s->open);
+	struct stream_open *o =
+		&s->open[s->open_top++ & (CTRACE_RETURN_WINDOW - 1)];
+	o->pair = s->slots[slot];
+	o->slot = (uint8_t)slot;
+	s->open_n += s->open_n < CTRACE_RETURN_WINDOW;
+}
+
+/* Format 5: a RETURN ends the innermost open call: the slot that names
+ * its pair, or 0 when no call is open. */
+static unsigned open_pop(struct stream *s)
+{
+	if (s->open_n == 0)
+		return 0;
+	s->open_n--;
+	const struct stream_open *o =
+		&s->open[--s->open_top & (CTRACE_RETURN_WINDOW - 1)];
+	if (s->slots[o->slot].set && s->slots[o->slot].gen == o->pair.gen)
+		return o->slot;
+	s->slots[STREAM_RETURN_SLOT] = o->pair;
+	s->named[STREAM_RETURN_SLOT] = (struct stream_named){0};
+	return STREAM_RETURN_SLOT;
 }
 
 bool stream_advance(struct stream *s)
@@ -404,10 +476,40 @@ bool stream_advance(struct stream *s)
 				return s->has_head = true;
 			continue;
 		}
-		slot = tag & 0x7fu;
 		p++;
-		if (s->trace->hdr.version_major >= 2 &&
-		    slot > CTRACE_PAIR_NARROW) {
+		bool v5 = s->trace->hdr.version_major >= 5;
+		if (v5 && tag >= CTRACE_TAG_RETURN) {
+			slot = open_pop(s);
+			if (slot == 0) {
+				corrupt(s, s->pos, "return with no call open");
+				continue;
+			}
+			if (tag < CTRACE_TAG_RETURN_LONG) {
+				delta = tag - CTRACE_TAG_RETURN;
+			} else if (ctrace__uleb_get(&p, s->end, &delta) < 0) {
+				past_end(s, s->pos);
+				continue;
+			}
+			sl = &s->slots[slot];
+			ev->kind = EV_EXIT;
+			ev->sp = s->exit_sp;
+			goto timed;
+		}
+		if (v5 && tag == CTRACE_TAG_EXIT_PAIR) {
+			if (p >= s->end) {
+				past_end(s, s->pos);
+				continue;
+			}
+			/* an EXIT's tag, 0x81 (narrow slot 1) included */
+			tag = *p++;
+			if (!(tag & CTRACE_TAG_EXIT_BIT) ||
+			    tag == CTRACE_TAG_EXTENDED) {
+				corrupt(s, s->pos, "bad exit tag 0x%02x", tag);
+				continue;
+			}
+		}
+		slot = tag & 0x7fu;
+		if (s->trace->hdr.version_major >= 2 && slot > s->narrow) {
 			slot = pair_moved_in(s, &p, tag);
 			if (slot == 0)
 				continue;
@@ -437,7 +539,10 @@ bool stream_advance(struct stream *s)
 			ev->kind = EV_ENTRY;
 			ev->sp = s->sp;
 			ev->hook = sl->hook;
+			if (v5)
+				open_push(s, slot);
 		}
+	timed:
 		s->exit_sp = 0;
 		if (s->time + delta < s->time) {
 			trace_error(s->trace,

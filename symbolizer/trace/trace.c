@@ -222,6 +222,15 @@ static int chunk_cmp(const void *a, const void *b)
 }
 
 /* Checks one chunk header; returns true when the chunk goes in the index. */
+/* The size of a chunk header of the trace's format: before format 5, it
+ * ended before flags. */
+static size_t chunk_header_min(const struct trace *t)
+{
+	return t->hdr.version_major >= 5
+		       ? sizeof(struct ctrace_chunk_header)
+		       : offsetof(struct ctrace_chunk_header, flags);
+}
+
 static bool check_chunk(struct trace *t, const struct ctrace_chunk_header *ch,
 			uint64_t off, uint64_t max_seq)
 {
@@ -229,7 +238,7 @@ static bool check_chunk(struct trace *t, const struct ctrace_chunk_header *ch,
 		trace_error(t, off, "unknown chunk kind %u", ch->kind);
 		return false;
 	}
-	if (ch->header_size < sizeof *ch ||
+	if (ch->header_size < chunk_header_min(t) ||
 	    ch->header_size > t->hdr.chunk_size) {
 		trace_error(t, off, "bad chunk header size %u", ch->header_size);
 		return false;
@@ -288,10 +297,12 @@ static int scan_chunks(struct trace *t)
 				off = skip_hole(t, off);
 			continue;
 		}
-		if ((size_t)n < sizeof ch) {
+		if ((size_t)n < chunk_header_min(t)) {
 			trace_error(t, off, "truncated chunk");
 			continue;
 		}
+		if (t->hdr.version_major < 5)
+			ch.flags = 0;
 		if (!check_chunk(t, &ch, off, n_slots - 1))
 			continue;
 		if (t->n_chunks == cap) {
@@ -309,6 +320,7 @@ static int scan_chunks(struct trace *t)
 			.tid = ch.tid,
 			.kind = ch.kind,
 			.header_size = ch.header_size,
+			.flags = ch.flags,
 			.size = (uint32_t)size, /* the last may be cut short */
 		};
 	}

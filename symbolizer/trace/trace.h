@@ -44,6 +44,7 @@ struct chunk_ref {
 	uint32_t tid;
 	uint16_t kind;
 	uint16_t header_size;
+	uint32_t flags; /* CTRACE_CHUNK_CONTINUES; 0 before format 5 */
 	uint32_t size; /* bytes present in the file (< chunk_size: cut short) */
 };
 
@@ -233,6 +234,10 @@ struct stream {
 	uint64_t exit_sp; /* from a STACK record, for the next EXIT; or 0 */
 	bool has_head;
 	struct event head;
+	/* The pair table is the one chunk table_seq ended with (a chunk
+	 * decoded to its end): a chunk that continues it may be read. */
+	bool table_ok, skipping;
+	uint64_t table_seq;
 	/* Each pair slot as its DEFINE record gave it: the function's and
 	 * the call site's addresses, the entry hook's return address (a NEW
 	 * ENTRY's since format 3; else 0), the DEFINE's time, and the
@@ -241,14 +246,30 @@ struct stream {
 	struct stream_slot {
 		uint64_t fn, site, hook, defined;
 		uint32_t frame;
+		uint32_t gen; /* which definition (stream.gen when made) */
 		bool inlined, set;
 	} slots[CTRACE_PAIR_SLOTS];
+	uint32_t gen;
 	/* Format 2: the wide slots (allocated at the first use), the home
 	 * of each narrow slot's pair, the function and call site of the
 	 * chunk's last NEW and (format 3) the hook of its last NEW ENTRY:
 	 * the bases a NEW's addresses are written from. */
 	struct stream_slot *wide;
 	bool wide_used;
+	/* The table's layout in the trace's format: narrow slots, the NEW
+	 * tag, the first wide tag, bits of a home (CTRACE_PAIR_*, or
+	 * CTRACE_V4_* before format 5). */
+	uint8_t narrow, tag_new, tag_wide, home_bits;
+	/* Format 5: the calls open (a window of CTRACE_RETURN_WINDOW, the
+	 * top open_n of them, allocated at the first ENTRY), each the pair
+	 * its ENTRY named and its slot: a RETURN ends the top one, named by
+	 * that slot while it holds the same definition, else by the copy in
+	 * STREAM_RETURN_SLOT. */
+	struct stream_open {
+		struct stream_slot pair;
+		uint8_t slot;
+	} *open;
+	uint32_t open_top, open_n;
 	uint16_t home[CTRACE_PAIR_SLOTS];
 	uint64_t new_fn, new_site, new_hook;
 	/* The replay stage's cache of each slot's pair and of the times
@@ -260,6 +281,9 @@ struct stream {
 		uint64_t from, until;
 	} named[CTRACE_PAIR_SLOTS];
 };
+
+/* The slot of a RETURN whose pair no longer holds its ENTRY's slot. */
+#define STREAM_RETURN_SLOT (CTRACE_PAIR_SLOTS - 1)
 
 void stream_init(struct stream *s, struct trace *t, struct chunk_span span);
 void stream_fini(struct stream *s);
