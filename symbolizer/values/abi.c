@@ -288,6 +288,12 @@ int abi_param_regs(Dwarf_Die *fn_die, Dwarf_Die *defn, Dwarf_Die *target,
 				memory = true;
 		}
 		bool in_regs = !memory && ni + want_i <= 6 && ns + want_s <= 8;
+		/* Two general eightbytes with one general register left: the
+		 * psABI puts the whole value on the stack and leaves r9 to
+		 * the next parameter, but clang before 18 splits an __int128
+		 * between r9 and the stack.  Whether r9 brings a parameter
+		 * after it is then not known: none is said to be there. */
+		bool r9_unknown = !memory && want_i == 2 && ni == 5;
 		if (dwarf_dieoffset(&p) == dwarf_dieoffset(target)) {
 			if (!in_regs || want_s || !want_i)
 				return 0;
@@ -300,6 +306,8 @@ int abi_param_regs(Dwarf_Die *fn_die, Dwarf_Die *defn, Dwarf_Die *target,
 		if (in_regs) {
 			ni += want_i;
 			ns += want_s;
+		} else if (r9_unknown) {
+			ni = 6;
 		}
 	} while (dwarf_siblingof(&p, &p) == 0);
 	return 0;
