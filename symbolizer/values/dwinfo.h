@@ -192,7 +192,10 @@ bool dw_code_understood(struct dw_module *m, uint64_t from, uint64_t to);
  * moving a struct there, its DWARF still says RBP); or the register at
  * the call holds fewer than `size` bytes, wherever the value was at the
  * entry (gcc -O2, -Os: a struct passed in memory loaded into R13, then
- * `movslq %r13d,%r13', its DWARF says R13). */
+ * `movslq %r13d,%r13', its DWARF says R13).  A location of register
+ * pieces is asked the same of each piece, and is contradicted too when a
+ * piece names a callee-saved register the code never wrote (gcc -O1: an
+ * __int128 in R12 and R13 where the prologue moved it to R12 and RBP). */
 bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
 			      uint64_t entry, size_t size);
 

@@ -14,19 +14,21 @@
 
 #include "dwinfo.h"
 
-int dw_entry_copies(struct dw_module *m, Dwarf_Attribute *attr,
-		    uint64_t entry, uint64_t call, size_t size,
-		    struct dw_reg_piece *out, size_t max)
+/* The location in force at pc as general or other registers, each holding
+ * `len` bytes of a value of `size` (one register without a piece: all of
+ * it); the number of pieces, or -1 for any other location. */
+static int reg_pieces(Dwarf_Attribute *attr, uint64_t pc, size_t size,
+		      struct dw_reg_piece *out, size_t max)
 {
 	Dwarf_Op *ops;
 	size_t n, k = 0, done = 0;
-	if (dwarf_getlocation_addr(attr, entry, &ops, &n, 1) <= 0 || n == 0)
+	if (dwarf_getlocation_addr(attr, pc, &ops, &n, 1) <= 0 || n == 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t reg;
 		if (ops[i].atom >= DW_OP_reg0 && ops[i].atom <= DW_OP_reg31)
 			reg = ops[i].atom - DW_OP_reg0;
-		else if (ops[i].atom == DW_OP_regx)
+		else if (ops[i].atom == DW_OP_regx && ops[i].number < DW_MAX_REG)
 			reg = ops[i].number;
 		else
 			return -1;
@@ -38,14 +40,28 @@ int dw_entry_copies(struct dw_module *m, Dwarf_Attribute *attr,
 		} else if (i > 0) {
 			return -1; /* pieces end with a piece */
 		}
-		int copy;
-		if (k == max || len == 0 || len > 8 || len > size - done ||
-		    !dw_entry_reg_copy(m, entry, call, (int)reg, len, &copy))
+		if (k == max || len == 0 || len > size - done)
 			return -1;
-		out[k++] = (struct dw_reg_piece){copy, len};
+		out[k++] = (struct dw_reg_piece){(int)reg, len};
 		done += len;
 	}
 	return done == size ? (int)k : -1;
+}
+
+int dw_entry_copies(struct dw_module *m, Dwarf_Attribute *attr,
+		    uint64_t entry, uint64_t call, size_t size,
+		    struct dw_reg_piece *out, size_t max)
+{
+	int n = reg_pieces(attr, entry, size, out, max);
+	for (int i = 0; i < n; i++) {
+		int copy;
+		if (out[i].len > 8 ||
+		    !dw_entry_reg_copy(m, entry, call, out[i].reg, out[i].len,
+				       &copy))
+			return -1;
+		out[i].reg = copy;
+	}
+	return n;
 }
 
 int dw_eval_entry_copy(struct frame_state *f, Dwarf_Attribute *attr,
@@ -82,25 +98,39 @@ static int single_reg(Dwarf_Attribute *attr, uint64_t pc)
 bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
 			      uint64_t entry, size_t size)
 {
-	int at_call, at_entry, origin;
-	size_t width, bytes;
-	if (f->machine != 62 || f->is_caller)
+	struct dw_reg_piece at_call[8], at_entry[8];
+	int n, ne;
+	if (f->machine != 62 || f->is_caller ||
+	    (n = reg_pieces(attr, f->rel_pc - 1, size, at_call, 8)) <= 0)
 		return false;
-	at_call = single_reg(attr, f->rel_pc - 1);
-	/* the upper bytes an extension of the lower: not a value of `size`
-	 * bytes as passed (its upper part shown 0 or -1) */
-	if (at_call >= 0 &&
-	    dw_reg_bytes_at_call(f->m, entry, f->rel_pc - 5, at_call, &bytes) &&
-	    bytes < size)
-		return true;
-	at_entry = single_reg(attr, entry);
-	if (at_call < 0 || at_entry < 0 ||
-	    !dw_entry_reg_origin(f->m, entry, f->rel_pc - 5, at_call, &origin,
-				 &width))
-		return false;
-	/* a computation's result, or another register's bytes */
-	return origin == -2 ||
-	       (origin >= 0 && (origin != at_entry || width < size));
+	ne = reg_pieces(attr, entry, size, at_entry, 8);
+	for (int i = 0; i < n; i++) {
+		int reg = at_call[i].reg, origin;
+		size_t len = at_call[i].len, width, bytes;
+		if (!dw_entry_reg_origin(f->m, entry, f->rel_pc - 5, reg, &origin,
+					 &width) ||
+		    !dw_reg_bytes_at_call(f->m, entry, f->rel_pc - 5, reg,
+					  &bytes))
+			return false; /* not understood: nothing proved */
+		/* the upper bytes an extension of the lower: not a value of
+		 * `len` bytes as passed (its upper part shown 0 or -1) */
+		if (bytes < len)
+			return true;
+		/* a callee-saved register (rbx, rbp, r12 to r15) the code
+		 * never wrote holds the caller's value, never an argument
+		 * (gcc -O1: an __int128 said to be in R12 and R13 where the
+		 * prologue moved it to R12 and RBP) */
+		if (origin == reg &&
+		    (reg == 3 || reg == 6 || (reg >= 12 && reg <= 15)))
+			return true;
+		/* a computation's result, or another register's bytes than
+		 * the piece the location names at the entry */
+		if (ne == n && at_entry[i].len == len &&
+		    (origin == -2 || (origin >= 0 && (origin != at_entry[i].reg ||
+						      width < len))))
+			return true;
+	}
+	return false;
 }
 
 /* The code [from, to) leaves the general register reg holding at least

@@ -105,7 +105,9 @@ done
 # reads said to be in a slot of its own frame that no instruction writes
 # (gcc -O3 i386), or a struct said to be in r9 after an __int128 that
 # found one argument register left, which clang splits between r9 and
-# the stack (clang -O1).  Also a
+# the stack (clang -O1), or an __int128 said to be in a register pair
+# whose second register is a callee-saved one the prologue never wrote,
+# which holds the caller's value (gcc -O1).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
 # rounded to float (check.py compares it as a float), and a struct passed
 # in memory read relative to clang's i386 frame base, esp, which the code
