@@ -103,7 +103,10 @@ done
 # slot the caller loaded it from and then stored another value in
 # before the call (clang -O2), or a constprop clone's parameter it never
 # reads said to be in a slot of its own frame that no instruction writes
-# (gcc -O3 i386).  Also a
+# (gcc -O3 i386), or an inlined copy's parameter said to be in the slot
+# of one half of an __int128 of the function it was inlined into, whose
+# block ended before the call but whose location list still names that
+# slot (gcc -O3).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
 # rounded to float (check.py compares it as a float), and a struct passed
 # in memory read relative to clang's i386 frame base, esp, which the code
