@@ -125,30 +125,42 @@ static bool clang_unoptimized(Dwarf_Die *sub)
 }
 
 /* Whether a variable or parameter other than `self` of the scopes of
- * `die` holding pc has its value, at f's call, in memory at `addr`.  gcc
- * -O3 may give an inlined copy's parameter a stack slot of the function
- * it was inlined into that holds one of that function's variables
- * there (its `acc'): two values said to be in one place, at most one of
- * them right. */
+ * `die` has its value, at f's call, in memory that overlaps the `size`
+ * bytes at `addr`.  gcc -O3 may give an inlined copy's parameter a stack
+ * slot of the function it was inlined into that holds one of that
+ * function's variables there (its `acc'): two values said to be in one
+ * place, at most one of them right.  The variable may be one piece of a
+ * composite (an __int128 in two slots), and its block may no longer hold
+ * pc while its location list still says the slot is its own (seed
+ * 288615126, gcc -O3: a copy's unsigned short said to be in the slot of
+ * the low half of an __int128 of a block above): a list entry in force at
+ * pc counts whatever the block's ranges. */
 static bool slot_shared(struct frame_state *f, Dwarf_Die *die,
-			Dwarf_Die *self, uint64_t pc, uint64_t addr, int depth)
+			Dwarf_Die *self, uint64_t pc, uint64_t addr,
+			size_t size, bool in_scope, int depth)
 {
-	Dwarf_Die c;
+	Dwarf_Die c, type;
 	if (depth > 32 || dwarf_child(die, &c) != 0)
 		return false;
 	do {
 		Dwarf_Attribute l;
-		uint64_t other;
 		int tag = dwarf_tag(&c);
 		if ((tag == DW_TAG_lexical_block ||
 		     tag == DW_TAG_inlined_subroutine) &&
-		    dwarf_haspc(&c, pc) == 1 &&
-		    slot_shared(f, &c, self, pc, addr, depth + 1))
+		    slot_shared(f, &c, self, pc, addr, size,
+				in_scope && dwarf_haspc(&c, pc) == 1, depth + 1))
 			return true;
 		if ((tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
 		    dwarf_dieoffset(&c) != dwarf_dieoffset(self) &&
 		    dwarf_attr(&c, DW_AT_location, &l) &&
-		    dw_location_address(f, &l, &other) && other == addr)
+		    (in_scope || (dwarf_whatform(&l) != DW_FORM_exprloc &&
+				  dwarf_whatform(&l) != DW_FORM_block1 &&
+				  dwarf_whatform(&l) != DW_FORM_block2 &&
+				  dwarf_whatform(&l) != DW_FORM_block4 &&
+				  dwarf_whatform(&l) != DW_FORM_block)) &&
+		    type_of(&c, &type) &&
+		    dw_location_overlaps(f, &l, type_size(&type, f->ptr_size),
+					 addr, size))
 			return true;
 	} while (dwarf_siblingof(&c, &c) == 0);
 	return false;
@@ -486,7 +498,7 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 			if (ok && !own && !copied &&
 			    dw_location_address(&f, &loc, &slot_addr) &&
 			    slot_shared(&f, &sub, &conc, f.rel_pc - 1, slot_addr,
-					0)) {
+					size, true, 0)) {
 				ok = false;
 				why = "a stack slot that holds a variable of the "
 				      "function it was inlined into";

@@ -267,6 +267,10 @@ int dw_entry_value_reg(Dwarf_Attribute *attr, uint64_t pc);
  * a whole (one memory location, no pieces); false for anything else. */
 bool dw_location_address(struct frame_state *f, Dwarf_Attribute *attr,
 			 uint64_t *addr);
+/* Whether a piece of the location in force at f's call of a value of
+ * `size` bytes is memory that overlaps the `len` bytes at `addr`. */
+bool dw_location_overlaps(struct frame_state *f, Dwarf_Attribute *attr,
+			  size_t size, uint64_t addr, size_t len);
 /* i386dec.c: the one i386 decoder. */
 #define I386_ESP 4
 struct i386_insn {

@@ -349,3 +349,22 @@ bool dw_location_address(struct frame_state *f, Dwarf_Attribute *attr,
 	*addr = l.v.v;
 	return true;
 }
+
+bool dw_location_overlaps(struct frame_state *f, Dwarf_Attribute *attr,
+			  size_t size, uint64_t addr, size_t len)
+{
+	struct lw_pieces it;
+	const Dwarf_Op *ops;
+	size_t n, off, plen;
+	const char *why;
+	if (lw_pieces_begin(&it, attr, f->rel_pc - 1, size) < 0)
+		return false;
+	while (lw_pieces_next(&it, &ops, &n, &off, &plen, &why) > 0) {
+		struct lw_loc l;
+		if (frame_eval(f, attr, ops, n, &l, &why, 0) == 0 &&
+		    l.kind == LW_MEMORY && l.v.v < addr + len &&
+		    addr < l.v.v + plen)
+			return true;
+	}
+	return false;
+}

@@ -107,7 +107,10 @@ done
 # found one argument register left, which clang splits between r9 and
 # the stack (clang -O1), or an __int128 said to be in a register pair
 # whose second register is a callee-saved one the prologue never wrote,
-# which holds the caller's value (gcc -O1).  Also a
+# which holds the caller's value (gcc -O1), or an inlined copy's
+# parameter said to be in the slot of one half of an __int128 of the
+# function it was inlined into, whose block ended before the call but
+# whose location list still names that slot (gcc -O3).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
 # rounded to float (check.py compares it as a float), and a struct passed
 # in memory read relative to clang's i386 frame base, esp, which the code
