@@ -275,6 +275,9 @@ bool dw_location_overlaps(struct frame_state *f, Dwarf_Attribute *attr,
 #define I386_ESP 4
 struct i386_insn {
 	unsigned writes;   /* general registers written (bit: number) */
+	unsigned reads;    /* general registers whose value it uses (not as
+			    * an address but lea's), a partial write's
+			    * register included */
 	bool reg_copy;     /* a 32-bit mov from register copy_src into the
 			    * one register written */
 	unsigned copy_src;

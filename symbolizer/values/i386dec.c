@@ -1,7 +1,7 @@
 /* i386dec.c -- the one decoder of i386 code, for the questions the values
  * stage asks about the few instructions around an entry hook's call:
- * which general registers they write (and which a register copy), how
- * they move esp, and where they store.
+ * which general registers they write (and which a register copy), which
+ * they read, how they move esp, and where they store.
  *
  * Four readers ask: the i386 frame base (dwinfo: how far the hook's
  * pushed arguments moved esp), the i386 stack parameter whose location
@@ -9,7 +9,8 @@
  * CFA?), a parameter said to be in the function's own frame (does the
  * prologue store every byte of it, from esp or from an ebp copied from
  * esp?), and register pairs (does the code before the call write one of
- * them, or copy one into another?).  Each judges from the effects
+ * them, or copy one into another, or give one a new value after its value
+ * was used?).  Each judges from the effects
  * described here; an instruction the decoder does not know ends every
  * reading (nothing is proved).  The set known is what gcc and clang put in
  * prologues and around the hook's call: moves, arithmetic, pushes and
@@ -71,6 +72,22 @@ static void store_to(struct i386_insn *in, const uint8_t *p, size_t len)
 		in->store = I386_STORE_ESP;
 }
 
+/* The registers lea at p (its ModRM byte) adds: its base and index. */
+static void lea_reads(struct i386_insn *in, const uint8_t *p)
+{
+	unsigned mod = p[0] >> 6, rm = p[0] & 7;
+	if (rm != 4) {
+		if (!(mod == 0 && rm == 5))
+			in->reads |= 1u << rm;
+		return;
+	}
+	unsigned base = p[1] & 7, index = (p[1] >> 3) & 7;
+	if (!(mod == 0 && base == 5))
+		in->reads |= 1u << base;
+	if (index != 4)
+		in->reads |= 1u << index;
+}
+
 /* reg is written: esp with a change not known. */
 static void writes(struct i386_insn *in, unsigned reg)
 {
@@ -105,16 +122,30 @@ static size_t decode_0f(const uint8_t *p, const uint8_t *end, bool o16,
 	switch (op2) {
 	case 0x1f: /* nop r/m */
 		return rep ? 0 : 1 + n;
-	case 0xb6: case 0xb7: case 0xbe: case 0xbf: /* movzx, movsx */
+	case 0xb6: case 0xbe: /* movzx, movsx from a byte register */
+		if (direct)
+			in->reads |= 1u << (rm & 3);
+		writes(in, reg);
+		return 1 + n;
+	case 0xb7: case 0xbf: /* movzx, movsx */
+		if (direct)
+			in->reads |= 1u << rm;
+		writes(in, reg);
+		return 1 + n;
 	case 0xaf:                                  /* imul */
 	case 0x40: case 0x41: case 0x42: case 0x43: /* cmov */
 	case 0x44: case 0x45: case 0x46: case 0x47:
 	case 0x48: case 0x49: case 0x4a: case 0x4b:
 	case 0x4c: case 0x4d: case 0x4e: case 0x4f:
+		in->reads |= 1u << reg | (direct ? 1u << rm : 0);
 		writes(in, reg);
 		return 1 + n;
+	case 0x6e: /* movd r32 or memory -> xmm or mm */
+		if (direct)
+			in->reads |= 1u << rm;
+		return 1 + n;
 	case 0x10: case 0x12: case 0x14: case 0x16: case 0x28: case 0x57:
-	case 0x5a: case 0x6e: case 0x6f:
+	case 0x5a: case 0x6f:
 		return 1 + n; /* SSE: into xmm, no general register */
 	case 0x11: case 0x13: case 0x17: case 0x29: case 0x7f: case 0xd6:
 		/* SSE stores: into xmm, or memory (16 bytes at most) */
@@ -167,6 +198,7 @@ size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
 	if (op == 0x90) {
 		;                                   /* nop */
 	} else if (op >= 0x50 && op <= 0x57) {
+		in->reads |= 1u << (op & 7);
 		push(in, word);
 	} else if (op >= 0x58 && op <= 0x5f) {
 		writes(in, op & 7);                 /* pop */
@@ -175,6 +207,7 @@ size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
 			in->esp_delta += word;
 		}
 	} else if (op >= 0x40 && op <= 0x4f) {
+		in->reads |= 1u << (op & 7);
 		writes(in, op & 7);                 /* inc, dec */
 	} else if (op == 0x6a || op == 0x68) {
 		n = op == 0x6a ? 1 : (size_t)word;  /* push $imm */
@@ -183,6 +216,7 @@ size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
 		writes(in, op & 7);                 /* mov $imm, reg */
 		n = (size_t)word;
 	} else if (op >= 0xb0 && op <= 0xb7) {
+		in->reads |= 1u << (op & 3);        /* the bytes kept */
 		writes(in, op & 3);                 /* mov $imm8, r8 */
 		n = 1;
 	} else if (op == 0x88 || op == 0x89 || op == 0x01 || op == 0x09 ||
@@ -192,6 +226,15 @@ size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
 		if (!(n = i386dec_modrm_len(p, end)))
 			return 0;
 		bool byte = op == 0x88;
+		/* the source; the destination too but for a mov and the
+		 * zeroing `xor %r, %r', `sub %r, %r' (and `sbb %r, %r',
+		 * made of the carry) */
+		in->reads |= 1u << (byte ? reg & 3 : reg);
+		if (direct && (op == 0x31 || op == 0x29 || op == 0x19) &&
+		    reg == rm)
+			in->reads = 0;
+		else if (direct && (op != 0x89 || o16))
+			in->reads |= 1u << (byte ? rm & 3 : rm);
 		if (direct)
 			writes(in, byte ? rm & 3 : rm);
 		else
@@ -206,6 +249,19 @@ size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
 		/* loads, lea, operations into a register */
 		if (!(n = i386dec_modrm_len(p, end)))
 			return 0;
+		/* the source; the destination too but for a 32-bit mov or
+		 * lea and the zeroing `xor %r, %r', `sub %r, %r' (and
+		 * `sbb %r, %r', made of the carry) */
+		unsigned r8 = op == 0x8a ? 3 : 7;
+		if (op == 0x8d)
+			lea_reads(in, p);
+		else if (direct)
+			in->reads |= 1u << (rm & r8);
+		if (op == 0x8a || (op != 0x8b && op != 0x8d) || o16)
+			in->reads |= 1u << (reg & r8);
+		if (direct && (op == 0x33 || op == 0x2b || op == 0x1b) &&
+		    reg == rm)
+			in->reads = 0;
 		writes(in, op == 0x8a ? reg & 3 : reg);
 		if (direct && op == 0x8b && !o16) {
 			in->reg_copy = true;        /* mov %rm, %reg */
@@ -214,6 +270,10 @@ size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
 	} else if (op == 0x84 || op == 0x85 || (op >= 0x38 && op <= 0x3b)) {
 		if (!(n = i386dec_modrm_len(p, end)))
 			return 0;                   /* test, cmp */
+		bool byte = op == 0x84 || op == 0x38 || op == 0x3a;
+		in->reads |= 1u << (byte ? reg & 3 : reg);
+		if (direct)
+			in->reads |= 1u << (byte ? rm & 3 : rm);
 	} else if (op == 0x83 || op == 0x81 || op == 0x80 || op == 0xc7 ||
 		   op == 0xc6) {
 		if (!(n = i386dec_modrm_len(p, end)))
@@ -222,6 +282,8 @@ size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
 			return 0;
 		bool byte = op == 0x80 || op == 0xc6;
 		size_t imm = op == 0x83 || byte ? 1 : (size_t)word;
+		if (direct && (op != 0xc7 || o16))
+			in->reads |= 1u << (byte ? rm & 3 : rm);
 		if (p + n + imm > end)
 			return 0;
 		int32_t v = 0;
@@ -244,20 +306,29 @@ size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
 		if (!(n = i386dec_modrm_len(p, end)))
 			return 0;                   /* shifts, rotates */
 		bool byte = !(op & 1);
-		if (direct)
+		if (op == 0xd2 || op == 0xd3)
+			in->reads |= 1u << 1;       /* the count in cl */
+		if (direct) {
+			in->reads |= 1u << (byte ? rm & 3 : rm);
 			writes(in, byte ? rm & 3 : rm);
-		else
+		} else {
 			store_to(in, p, byte ? 1 : (size_t)word);
+		}
 		n += op == 0xc0 || op == 0xc1 ? 1 : 0;
 	} else if (op == 0x69 || op == 0x6b) {
 		if (!(n = i386dec_modrm_len(p, end)))
 			return 0;                   /* imul $imm, r/m, reg */
+		if (direct)
+			in->reads |= 1u << rm;
 		writes(in, reg);
 		n += op == 0x6b ? 1 : (size_t)word;
 	} else if (op == 0xf7 && reg >= 2) {
 		if (!(n = i386dec_modrm_len(p, end)))
 			return 0;
+		if (direct)
+			in->reads |= 1u << rm;
 		if (reg >= 4) {                     /* mul, imul, div, idiv */
+			in->reads |= 1u << 0 | (reg >= 6 ? 1u << 2 : 0);
 			writes(in, 0);
 			writes(in, 2);
 		} else if (direct) {                /* not, neg */
@@ -266,10 +337,13 @@ size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
 			store_to(in, p, (size_t)word);
 		}
 	} else if (op == 0x99) {
+		in->reads |= 1u << 0;
 		writes(in, 2);                      /* cltd */
 	} else if (op == 0xff && reg == 6) {
 		if (!(n = i386dec_modrm_len(p, end)))
 			return 0;                   /* push r/m */
+		if (direct)
+			in->reads |= 1u << rm;
 		push(in, word);
 	} else if (op == 0xd9 || op == 0xdd || op == 0xdb) {
 		if (!(n = i386dec_modrm_len(p, end)))
@@ -322,6 +396,8 @@ size_t i386dec_step(struct dw_module *m, uint64_t addr, const uint8_t *p,
 		in->store_len = 4;
 		in->call = false;
 	} else {
+		/* eax, edx and ecx may pass its arguments (regparm) */
+		in->reads |= 1u << 0 | 1u << 1 | 1u << 2;
 		in->writes |= 1u << 0 | 1u << 1 | 1u << 2;
 		in->store = I386_STORE_OTHER;
 	}

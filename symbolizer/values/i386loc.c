@@ -206,11 +206,71 @@ static bool i386_regs_copied(struct frame_state *f, uint64_t call, int regs)
 	return false;
 }
 
+/* Whether the code [from, to), in which the registers `regs` (bit:
+ * number) took a value that is still theirs at `to', set them together:
+ * from the last write of the register written first to the last write
+ * of each other one, nothing used that other register's value (a copy,
+ * a store, an operation, a call that may take it as an argument), no
+ * call ran, and the register got its value once (one write that does not
+ * read it, then only writes that change it in place: `mov %eax, %edi;
+ * sar $31, %edi').  Code not understood: false. */
+static bool i386_regs_set_together(struct dw_module *m, uint64_t from,
+				   uint64_t to, int regs)
+{
+	enum { MAX_INSNS = 512 };
+	struct { unsigned writes, reads; bool call; } ins[MAX_INSNS];
+	uint8_t code[2048];
+	size_t count = 0;
+	if (to < from || to - from > sizeof code ||
+	    (to > from && !dw_read_code(m, from, code, to - from)))
+		return false;
+	const uint8_t *p = code, *end = code + (to - from);
+	while (p < end) {
+		struct i386_insn in;
+		size_t n = i386dec_step(m, from + (uint64_t)(p - code), p, end,
+					&in);
+		if (n == 0 || count == MAX_INSNS)
+			return false;
+		ins[count].writes = in.writes;
+		ins[count].reads = in.reads;
+		ins[count++].call = in.call;
+		p += n;
+	}
+	/* each register's last write (-1: none in the code) */
+	long last[8], first = (long)count;
+	for (unsigned r = 0; r < 8; r++) {
+		if (!(regs >> r & 1))
+			continue;
+		last[r] = -1;
+		for (size_t i = 0; i < count; i++)
+			if (ins[i].writes & 1u << r)
+				last[r] = (long)i;
+		if (last[r] < first)
+			first = last[r];
+	}
+	for (unsigned r = 0; r < 8; r++) {
+		if (!(regs >> r & 1))
+			continue;
+		unsigned fresh = 0;
+		for (long i = first + 1; i <= last[r]; i++) {
+			bool w = ins[i].writes & 1u << r,
+			     rd = ins[i].reads & 1u << r;
+			if (i < last[r] && (ins[i].call || (rd && !w)))
+				return false;
+			if (w && !rd && ++fresh > 1)
+				return false;
+		}
+	}
+	return true;
+}
+
 /* Whether, the location's range starting where the scope holding the
  * call does (dw_location_bound_from: the value was bound before the
  * scope's code ran), the scope's own code before that start in the block
  * of code holding the call (an inlined copy's range before its entry)
- * may write one of the registers `regs`.
+ * may write one of the registers `regs`, or the code of that block
+ * before the start may not have set them together (a register of the
+ * pair given a new value after the other one was set).
  * Code not understood may. */
 static bool written_before_start(struct frame_state *f, uint64_t start,
 				 uint64_t call, int regs)
@@ -223,6 +283,8 @@ static bool written_before_start(struct frame_state *f, uint64_t start,
 	uint64_t from = dw_location_bound_from(&scope, &sub, start, call);
 	if (from >= start)
 		return false;
+	if (!i386_regs_set_together(f->m, from, start, regs))
+		return true;
 	while ((off = dwarf_ranges(&scope, off, &base, &lo, &hi)) > 0) {
 		uint64_t a = lo > from ? lo : from, b = hi < start ? hi : start;
 		int w = a < b ? dw_i386_written(f->m, a, b) : 0;
@@ -239,8 +301,12 @@ static bool written_before_start(struct frame_state *f, uint64_t start,
  * from the start of its range to the call writes none of them, nor, when
  * that range starts where the scope does, the scope's own code before it
  * (seen at -Os: an inlined copy's `lea this_fn, %edi' in a range of the
- * copy's own before its entry, the pair esi:edi named from the entry on).
- * gcc also
+ * copy's own before its entry, the pair esi:edi named from the entry on),
+ * nor, then, when the code of the function around the copy before its
+ * entry gave one register of the pair a new value after the other was
+ * set (seen at -Os: the high half in edi passed to a call, then `mov $7,
+ * %edi' for a multiplication after the copy, the pair esi:edi named as
+ * the copy's long long from its entry on).  gcc also
  * names a pair right after a copy made one of its registers the other
  * (seen at -O2: a struct of two ints whose second field is never read,
  * `mov %esi, %edi' to sign-extend the first, and the pair esi:edi named

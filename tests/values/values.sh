@@ -93,7 +93,8 @@ done
 # pair whose high register the copy's own code before its entry set to
 # the hook's argument (gcc -Os i386), or whose high register the code
 # before the copy's entry made a copy of the low one, pushed as a
-# printf argument and popped back (gcc -O2 i386), or a
+# printf argument and popped back (gcc -O2 i386), or gave a new value
+# after passing the high half to a call (gcc -Os i386), or a
 # parameter the compiled code never reads said to be, from the entry on,
 # the constant a loop after the hook leaves it (clang -O2), or said to
 # be in the register a statement of the body placed before the hook
