@@ -25,6 +25,7 @@ void stream_init(struct stream *s, struct trace *t, struct chunk_span span)
 	s->tag_new = v5 ? CTRACE_TAG_NEW : CTRACE_V4_TAG_NEW;
 	s->tag_wide = v5 ? CTRACE_TAG_WIDE : CTRACE_V4_TAG_WIDE;
 	s->home_bits = v5 ? CTRACE_PAIR_HOME_BITS : CTRACE_V4_PAIR_HOME_BITS;
+	s->returns = v5;
 }
 
 void stream_fini(struct stream *s)
@@ -477,8 +478,7 @@ bool stream_advance(struct stream *s)
 			continue;
 		}
 		p++;
-		bool v5 = s->trace->hdr.version_major >= 5;
-		if (v5 && tag >= CTRACE_TAG_RETURN) {
+		if (s->returns && tag >= CTRACE_TAG_RETURN) {
 			slot = open_pop(s);
 			if (slot == 0) {
 				corrupt(s, s->pos, "return with no call open");
@@ -495,7 +495,7 @@ bool stream_advance(struct stream *s)
 			ev->sp = s->exit_sp;
 			goto timed;
 		}
-		if (v5 && tag == CTRACE_TAG_EXIT_PAIR) {
+		if (s->returns && tag == CTRACE_TAG_EXIT_PAIR) {
 			if (p >= s->end) {
 				past_end(s, s->pos);
 				continue;
@@ -539,7 +539,7 @@ bool stream_advance(struct stream *s)
 			ev->kind = EV_ENTRY;
 			ev->sp = s->sp;
 			ev->hook = sl->hook;
-			if (v5)
+			if (s->returns)
 				open_push(s, slot);
 		}
 	timed:

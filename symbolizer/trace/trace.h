@@ -260,6 +260,7 @@ struct stream {
 	 * tag, the first wide tag, bits of a home (CTRACE_PAIR_*, or
 	 * CTRACE_V4_* before format 5). */
 	uint8_t narrow, tag_new, tag_wide, home_bits;
+	bool returns; /* format 5: RETURN and EXIT tags, open calls */
 	/* Format 5: the calls open (a window of CTRACE_RETURN_WINDOW, the
 	 * top open_n of them, allocated at the first ENTRY), each the pair
 	 * its ENTRY named and its slot: a RETURN ends the top one, named by

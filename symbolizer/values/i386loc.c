@@ -23,6 +23,43 @@
 
 #include "dwinfo.h"
 
+/* The straight code [from, to) of a function, read for decoding one
+ * instruction at a time (walk_next); each reader bounds how far it looks
+ * (`max' bytes). */
+struct i386_walk {
+	uint8_t code[2048];
+	const uint8_t *p, *end;
+	uint64_t from;
+};
+
+static bool walk_start(struct i386_walk *w, struct dw_module *m,
+		       uint64_t from, uint64_t to, size_t max)
+{
+	if (to < from || to - from > max || to - from > sizeof w->code ||
+	    (to > from && !dw_read_code(m, from, w->code, to - from)))
+		return false;
+	w->p = w->code;
+	w->end = w->code + (to - from);
+	w->from = from;
+	return true;
+}
+
+/* The next instruction, decoded into *in, its first byte at *at: 1; 0 at
+ * the end of the code; -1 for one the decoder does not know. */
+static int walk_next(struct i386_walk *w, struct dw_module *m,
+		     struct i386_insn *in, const uint8_t **at)
+{
+	if (w->p >= w->end)
+		return 0;
+	size_t n = i386dec_step(m, w->from + (uint64_t)(w->p - w->code), w->p,
+				w->end, in);
+	if (n == 0)
+		return -1;
+	*at = w->p;
+	w->p += n;
+	return 1;
+}
+
 /* The first instruction of the function entered at `entry' that the line
  * table marks as the end of its prologue, if it comes before `call'. */
 static bool prologue_end(Dwarf_Die *sub, uint64_t entry, uint64_t call,
@@ -88,49 +125,38 @@ bool dw_i386_esp_adjust(struct dw_module *m, Dwarf_Die *sub, uint64_t ra,
 /* Whether the code [lo, call) writes no memory at or above the CFA. */
 static bool prologue_harmless(struct dw_module *m, uint64_t lo, uint64_t call)
 {
-	uint8_t code[128];
-	if (call <= lo || call - lo > sizeof code ||
-	    !dw_read_code(m, lo, code, call - lo))
+	struct i386_walk w;
+	if (call <= lo || !walk_start(&w, m, lo, call, 128))
 		return false;
-	const uint8_t *p = code, *end = code + (call - lo);
 	int64_t esp = -4; /* relative to the CFA */
-	while (p < end) {
-		struct i386_insn in;
-		size_t n = i386dec_step(m, lo + (uint64_t)(p - code), p, end,
-					&in);
+	struct i386_insn in;
+	const uint8_t *at;
+	int got;
+	while ((got = walk_next(&w, m, &in, &at)) > 0) {
 		/* esp followed exactly; a store only into the frame, below
 		 * the CFA, addressed from esp */
-		if (n == 0 || in.call || !in.esp_known ||
-		    in.store == I386_STORE_OTHER ||
+		if (in.call || !in.esp_known || in.store == I386_STORE_OTHER ||
 		    (in.store == I386_STORE_ESP &&
 		     esp + in.store_disp + (int64_t)in.store_len > 0))
 			return false;
 		esp += in.esp_delta;
-		p += n;
 	}
-	return p == end;
+	return got == 0;
 }
 
 /* A call other than to a PIC thunk writes the call-clobbered eax, ecx and
  * edx; a thunk `mov (%esp), %reg; ret` writes its register. */
 int dw_i386_written(struct dw_module *m, uint64_t from, uint64_t call)
 {
-	uint8_t code[128];
-	if (call < from || call - from > sizeof code ||
-	    (call > from && !dw_read_code(m, from, code, call - from)))
+	struct i386_walk w;
+	if (!walk_start(&w, m, from, call, 128))
 		return -1;
-	const uint8_t *p = code, *end = code + (call - from);
-	int w = 0;
-	while (p < end) {
-		struct i386_insn in;
-		size_t n = i386dec_step(m, from + (uint64_t)(p - code), p, end,
-					&in);
-		if (n == 0)
-			return -1;
-		w |= (int)in.writes;
-		p += n;
-	}
-	return w;
+	int written = 0, got;
+	struct i386_insn in;
+	const uint8_t *at;
+	while ((got = walk_next(&w, m, &in, &at)) > 0)
+		written |= (int)in.writes;
+	return got == 0 ? written : -1;
 }
 
 /* Whether two of the registers `regs` (bit: number) hold at the call one
@@ -146,14 +172,13 @@ static bool i386_regs_copied(struct frame_state *f, uint64_t call, int regs)
 {
 	Dwarf_Addr base, lo = 0, hi;
 	ptrdiff_t it = 0;
-	uint8_t code[2048];
+	struct i386_walk w;
 	if (!f->have_subprogram)
 		return false;
 	while ((it = dwarf_ranges(&f->subprogram, it, &base, &lo, &hi)) > 0)
 		if (call >= lo && call < hi)
 			break;
-	if (it <= 0 || call - lo > sizeof code ||
-	    (call > lo && !dw_read_code(f->m, lo, code, call - lo)))
+	if (it <= 0 || !walk_start(&w, f->m, lo, call, 2048))
 		return false;
 	/* Each register's value, named by the write that made it: equal
 	 * names, one value. */
@@ -164,12 +189,11 @@ static bool i386_regs_copied(struct frame_state *f, uint64_t call, int regs)
 	 * word at start - 4 * (k + 1)), 0 for one not known. */
 	unsigned slot[64] = {0};
 	int64_t esp = 0;
-	const uint8_t *p = code, *end = code + (call - lo);
-	while (p < end) {
-		struct i386_insn in;
-		size_t len = i386dec_step(f->m, lo + (uint64_t)(p - code), p,
-					  end, &in);
-		if (len == 0 || !in.esp_known)
+	struct i386_insn in;
+	const uint8_t *p;
+	int got;
+	while ((got = walk_next(&w, f->m, &in, &p)) > 0) {
+		if (!in.esp_known)
 			return false;
 		int64_t k = -esp / 4 - 1; /* the slot at esp */
 		bool aligned = esp % 4 == 0;
@@ -196,8 +220,9 @@ static bool i386_regs_copied(struct frame_state *f, uint64_t call, int regs)
 				name[r] = next++;
 		}
 		esp += in.esp_delta;
-		p += len;
 	}
+	if (got < 0)
+		return false;
 	for (unsigned r = 0; r < 8; r++)
 		for (unsigned s = r + 1; s < 8; s++)
 			if ((regs >> r & 1) && (regs >> s & 1) &&
@@ -219,23 +244,22 @@ static bool i386_regs_set_together(struct dw_module *m, uint64_t from,
 {
 	enum { MAX_INSNS = 512 };
 	struct { unsigned writes, reads; bool call; } ins[MAX_INSNS];
-	uint8_t code[2048];
 	size_t count = 0;
-	if (to < from || to - from > sizeof code ||
-	    (to > from && !dw_read_code(m, from, code, to - from)))
+	struct i386_walk w;
+	if (!walk_start(&w, m, from, to, 2048))
 		return false;
-	const uint8_t *p = code, *end = code + (to - from);
-	while (p < end) {
-		struct i386_insn in;
-		size_t n = i386dec_step(m, from + (uint64_t)(p - code), p, end,
-					&in);
-		if (n == 0 || count == MAX_INSNS)
+	struct i386_insn in;
+	const uint8_t *at;
+	int got;
+	while ((got = walk_next(&w, m, &in, &at)) > 0) {
+		if (count == MAX_INSNS)
 			return false;
 		ins[count].writes = in.writes;
 		ins[count].reads = in.reads;
 		ins[count++].call = in.call;
-		p += n;
 	}
+	if (got < 0)
+		return false;
 	/* each register's last write (-1: none in the code) */
 	long last[8], first = (long)count;
 	for (unsigned r = 0; r < 8; r++) {
@@ -355,20 +379,19 @@ bool i386loc_pieces_kept(struct frame_state *f, Dwarf_Attribute *attr,
 static bool frame_slot_stored(struct dw_module *m, uint64_t entry,
 			      uint64_t call, int64_t rel, size_t len)
 {
-	uint8_t code[512], done[64] = {0};
+	uint8_t done[64] = {0};
 	size_t left = len;
+	struct i386_walk w;
 	if (len == 0 || len > sizeof done || call <= entry ||
-	    call - entry > sizeof code ||
-	    !dw_read_code(m, entry, code, call - entry))
+	    !walk_start(&w, m, entry, call, 512))
 		return false;
-	const uint8_t *p = code, *end = code + (call - entry);
 	int64_t esp = -4, ebp = 0; /* relative to the CFA */
 	bool have_ebp = false;
-	while (p < end) {
-		struct i386_insn in;
-		size_t n = i386dec_step(m, entry + (uint64_t)(p - code), p,
-					end, &in);
-		if (n == 0 || !in.esp_known)
+	struct i386_insn in;
+	const uint8_t *at_insn;
+	int got;
+	while ((got = walk_next(&w, m, &in, &at_insn)) > 0) {
+		if (!in.esp_known)
 			return false;
 		int64_t at = in.store == I386_STORE_ESP ? esp + in.store_disp
 			     : in.store == I386_STORE_OTHER && in.store_ebp &&
@@ -387,9 +410,8 @@ static bool frame_slot_stored(struct dw_module *m, uint64_t entry,
 			ebp = esp;
 		}
 		esp += in.esp_delta;
-		p += n;
 	}
-	return p == end && left == 0;
+	return got == 0 && left == 0;
 }
 
 /* gcc may describe a parameter of a clone (f.constprop.1, that does not
