@@ -230,6 +230,10 @@ static bool constant_shared(Dwarf_Die *die, Dwarf_Die *self, Dwarf_Die *origin,
 	"a constant a variable of the function is said to have after it " \
 	"was in memory or an x87 register: it may be a stale register's"
 
+#define X87_CONSTANT \
+	"a constant that is the integer conversion of a floating constant " \
+	"the function pops from the x87 stack before converting another value"
+
 /* Whether a variable or parameter in the scopes of `die` (the function
  * the hook was called in) is said to have, at pc, the constant `bytes`
  * after a range where it was in memory or read from an x87 register
@@ -493,6 +497,14 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 						  x86_64 ? 40 : 18, 0)) {
 				ok = false;
 				why = STALE_CONSTANT;
+			}
+			/* The same stale constant with no earlier range: the
+			 * variable said to have it from its binding on. */
+			if (ok && !own && !copied &&
+			    dw_location_constant(&loc, f.rel_pc - 1, k, size) &&
+			    dw_x87_constant_converted(m, &sub, x86_64, k, size)) {
+				ok = false;
+				why = X87_CONSTANT;
 			}
 			uint64_t slot_addr;
 			if (ok && !own && !copied &&

@@ -90,13 +90,16 @@ void dw_modules_free(void)
 	}
 }
 
-bool dw_read_code(struct dw_module *m, uint64_t rel, uint8_t *out, size_t n)
+/* Reads [rel, rel + n) from the one PROGBITS section holding it whose
+ * flags masked by `mask' are `want'. */
+static bool read_section(struct dw_module *m, uint64_t rel, uint8_t *out,
+			 size_t n, uint64_t mask, uint64_t want)
 {
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    !(sh.sh_flags & SHF_EXECINSTR) || rel < sh.sh_addr ||
+		    (sh.sh_flags & mask) != want || rel < sh.sh_addr ||
 		    rel + n > sh.sh_addr + sh.sh_size)
 			continue;
 		Elf_Data *d = elf_getdata(scn, NULL);
@@ -104,6 +107,36 @@ bool dw_read_code(struct dw_module *m, uint64_t rel, uint8_t *out, size_t n)
 			return false;
 		memcpy(out, (const uint8_t *)d->d_buf + (rel - sh.sh_addr), n);
 		return true;
+	}
+	return false;
+}
+
+bool dw_read_code(struct dw_module *m, uint64_t rel, uint8_t *out, size_t n)
+{
+	return read_section(m, rel, out, n, SHF_EXECINSTR, SHF_EXECINSTR);
+}
+
+bool dw_read_rodata(struct dw_module *m, uint64_t rel, uint8_t *out, size_t n)
+{
+	return read_section(m, rel, out, n,
+			    SHF_ALLOC | SHF_WRITE | SHF_EXECINSTR, SHF_ALLOC);
+}
+
+bool dw_got_address(struct dw_module *m, uint64_t *out)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(m->elf, &shstrndx) != 0)
+		return false;
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *name;
+		if (gelf_getshdr(scn, &sh) &&
+		    (name = elf_strptr(m->elf, shstrndx, sh.sh_name)) &&
+		    strcmp(name, ".got.plt") == 0) {
+			*out = sh.sh_addr;
+			return true;
+		}
 	}
 	return false;
 }

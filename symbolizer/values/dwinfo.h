@@ -92,6 +92,11 @@ int dw_scope_at(struct dw_module *m, uint64_t rel_pc, Dwarf_Die *scope,
 int dw_function_at(struct dw_module *m, uint64_t rel_addr, Dwarf_Die *out);
 /* Reads link-time addresses [rel, rel + n) of the module's code. */
 bool dw_read_code(struct dw_module *m, uint64_t rel, uint8_t *out, size_t n);
+/* The same for its read-only data (.rodata, a constant pool). */
+bool dw_read_rodata(struct dw_module *m, uint64_t rel, uint8_t *out, size_t n);
+/* i386: the address PIC code keeps in its GOT register (the linkers'
+ * _GLOBAL_OFFSET_TABLE_, the start of .got.plt). */
+bool dw_got_address(struct dw_module *m, uint64_t *out);
 /* The CU's producer names clang. */
 bool dw_is_clang(Dwarf_Die *die);
 /* clang on i386: what to add to esp at the call to the hook of sub whose
@@ -114,6 +119,12 @@ bool dw_i386_stack_slot(struct dw_module *m, Dwarf_Attribute *loc,
  * store. */
 bool i386loc_frame_unwritten(struct frame_state *f, Dwarf_Attribute *attr,
 			     uint64_t entry, size_t size);
+/* i386loc.c: whether the constant k (`size' bytes) a variable of `sub'
+ * (x86 code) is said to have may be the integer conversion of a floating
+ * constant the code pushes on the x87 stack, pops and then converts ST0
+ * after: gcc's variable tracking may take the value converted for it. */
+bool dw_x87_constant_converted(struct dw_module *m, Dwarf_Die *sub,
+			       bool x86_64, const uint8_t *k, size_t size);
 /* i386loc.c: a location of register pieces (ops, n) holds at f's call
  * only if the code from the start of its range to the call writes none
  * of them, and no register of it was made a copy of another. */

@@ -111,7 +111,10 @@ done
 # which holds the caller's value (gcc -O1), or an inlined copy's
 # parameter said to be in the slot of one half of an __int128 of the
 # function it was inlined into, whose block ended before the call but
-# whose location list still names that slot (gcc -O3).  Also a
+# whose location list still names that slot (gcc -O3), or the constant
+# gcc's variable tracking took an x87 conversion for after a compare
+# popped the bound it was checked against, given to an inlined copy by
+# a variable said to have it from its binding on (gcc -O1 i386).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
 # rounded to float (check.py compares it as a float), and a struct passed
 # in memory read relative to clang's i386 frame base, esp, which the code
