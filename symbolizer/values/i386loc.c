@@ -547,13 +547,16 @@ static bool conversion_is(bool neg, int e, uint64_t mant, bool special,
 {
 	bool big = special || e >= 64;
 	uint64_t mag = e < 0 || special ? 0
-		       : big		    ? UINT64_MAX
-					    : mant >> (63 - e);
+		       : big ? UINT64_MAX
+		       : mant >> (63 - e);
 	uint64_t v[8];
 	size_t n = 0;
 	for (int w = 16; w <= 64; w *= 2) {
 		uint64_t max = (UINT64_C(1) << (w - 1)) - 1;
-		v[n++] = neg ? (mag > max ? ~max : -mag) : mag > max ? max : mag;
+		if (neg)
+			v[n++] = mag > max ? ~max : -mag;
+		else
+			v[n++] = mag > max ? max : mag;
 		if (big)
 			v[n++] = neg ? max : ~max;
 	}
@@ -612,7 +615,12 @@ static size_t x87_constant_push(struct dw_module *m, bool x86_64,
 	size_t n = width && mod != 3 ? i386dec_modrm_len(p + 1, end) : 0;
 	if (n == 0)
 		return 0;
-	const uint8_t *d = p + 2 + (rm == 4);
+	/* the operand: base register (of the SIB byte if any), index,
+	 * displacement */
+	bool sib = rm == 4;
+	unsigned base = sib ? p[2] & 7 : rm;
+	bool index = sib && (p[2] >> 3 & 7) != 4;
+	const uint8_t *d = p + 2 + sib;
 	int32_t disp = 0;
 	if (mod == 1)
 		disp = (int8_t)d[0];
@@ -622,9 +630,8 @@ static size_t x87_constant_push(struct dw_module *m, bool x86_64,
 	if (mod == 0 && rm == 5) {
 		addr = x86_64 ? at + 1 + n + (uint64_t)(int64_t)disp
 			      : (uint32_t)disp;
-	} else if (x86_64 || (rm == 4 && (d[-1] & 7) == I386_ESP) ||
-		   (rm == 4 && (d[-1] >> 3 & 7) != 4) ||
-		   (rm == 4 && mod == 0 && (d[-1] & 7) == 5)) {
+	} else if (x86_64 || base == I386_ESP || index ||
+		   (sib && mod == 0 && base == 5)) {
 		return 1 + n;               /* a stack slot or an index */
 	} else if (!dw_got_address(m, &addr)) {
 		*any = true;
@@ -635,30 +642,23 @@ static size_t x87_constant_push(struct dw_module *m, bool x86_64,
 	uint8_t c[10];
 	if (!dw_read_rodata(m, addr, c, width))
 		return 1 + n;
-	uint64_t bits = 0, mant;
+	/* a float, a double or an x87 extended: the sign and exponent
+	 * above a fraction of fbits (an extended's in its own bytes, with
+	 * the integer bit explicit) */
+	uint64_t bits = 0;
 	for (size_t i = 0; i < 8 && i < width; i++)
 		bits |= (uint64_t)c[i] << (8 * i);
-	int e, top;
-	bool neg;
-	if (width == 4) {
-		top = (int)(bits >> 23 & 0xff);
-		e = top - 127, top = top == 0xff ? -1 : top;
-		mant = (bits & 0x7fffff) << 40 | UINT64_C(1) << 63;
-		neg = bits >> 31 & 1;
-	} else if (width == 8) {
-		top = (int)(bits >> 52 & 0x7ff);
-		e = top - 1023, top = top == 0x7ff ? -1 : top;
-		mant = (bits & ((UINT64_C(1) << 52) - 1)) << 11 |
-		       UINT64_C(1) << 63;
-		neg = bits >> 63;
-	} else {
-		top = (c[8] | c[9] << 8) & 0x7fff;
-		e = top - 16383, top = top == 0x7fff ? -1 : top;
-		mant = bits;
-		neg = c[9] >> 7;
-	}
-	/* a zero or a subnormal truncates to 0 */
-	*match = conversion_is(neg, top == 0 ? -1 : e, mant, top < 0, k, size);
+	unsigned fbits = width == 4 ? 23 : width == 8 ? 52 : 64;
+	unsigned emax = width == 4 ? 0xff : width == 8 ? 0x7ff : 0x7fff;
+	unsigned se = width == 10 ? (unsigned)(c[8] | c[9] << 8)
+				  : (unsigned)(bits >> fbits);
+	unsigned ex = se & emax;
+	uint64_t mant = width == 10 ? bits
+				    : bits << (63 - fbits) | UINT64_C(1) << 63;
+	/* a zero or a subnormal truncates to 0; an infinity or a NaN is
+	 * special */
+	int e = ex == 0 ? -1 : (int)ex - (int)(emax >> 1);
+	*match = conversion_is(se > emax, e, mant, ex == emax, k, size);
 	return 1 + n;
 }
 
@@ -702,11 +702,10 @@ bool dw_x87_constant_converted(struct dw_module *m, Dwarf_Die *sub,
 						     &any);
 			/* the pop after the push, the conversion after it */
 			size_t left = (size_t)(end - p) - n;
+			if (left > 2 * X87_POP_TO_CONVERT)
+				left = 2 * X87_POP_TO_CONVERT;
 			may = n && (match || any) &&
-			      x87_pop_then_convert(
-				      p + n, p + n + (left < 2 * X87_POP_TO_CONVERT
-							      ? left
-							      : 2 * X87_POP_TO_CONVERT));
+			      x87_pop_then_convert(p + n, p + n + left);
 		}
 		free(code);
 	}
