@@ -502,7 +502,7 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 			 * variable said to have it from its binding on. */
 			if (ok && !own && !copied &&
 			    dw_location_constant(&loc, f.rel_pc - 1, k, size) &&
-			    dw_x87_constant_converted(m, &sub, x86_64, k,
+			    x87const_converted(m, &sub, x86_64, k,
 						      size)) {
 				ok = false;
 				why = X87_CONSTANT;

@@ -119,12 +119,12 @@ bool dw_i386_stack_slot(struct dw_module *m, Dwarf_Attribute *loc,
  * store. */
 bool i386loc_frame_unwritten(struct frame_state *f, Dwarf_Attribute *attr,
 			     uint64_t entry, size_t size);
-/* i386loc.c: whether the constant k (`size' bytes) a variable of `sub'
+/* x87const.c: whether the constant k (`size' bytes) a variable of `sub'
  * (x86 code) is said to have may be the integer conversion of a floating
  * constant the code pushes on the x87 stack, pops and then converts ST0
  * after: gcc's variable tracking may take the value converted for it. */
-bool dw_x87_constant_converted(struct dw_module *m, Dwarf_Die *sub,
-			       bool x86_64, const uint8_t *k, size_t size);
+bool x87const_converted(struct dw_module *m, Dwarf_Die *sub, bool x86_64,
+			 const uint8_t *k, size_t size);
 /* i386loc.c: a location of register pieces (ops, n) holds at f's call
  * only if the code from the start of its range to the call writes none
  * of them, and no register of it was made a copy of another. */
