@@ -41,8 +41,8 @@
  *
  *   0x00                  end of data in this chunk
  *   0x80        EXTENDED  followed by: u8 type, uleb128 length, payload
- *   low bits 0x01..0x5e   the pair in narrow slot 1..94 (CTRACE_PAIR_NARROW)
- *   low bits 0x5f   NEW   a pair not in the table: uleb key (format 4:
+ *   low bits 0x01..0x3e   the pair in narrow slot 1..62 (CTRACE_PAIR_NARROW)
+ *   low bits 0x3f   NEW   a pair not in the table: uleb key (format 4:
  *                         CTRACE_NEW_KEY_*, the home being computed by
  *                         CTRACE_PAIR_HOME; before: home << 1 | choice),
  *                         sleb function minus the function of the
@@ -59,12 +59,15 @@
  *                         copies inlined into one host share its call site
  *                         and have their hooks in its code; else the
  *                         function, for both
- *   low bits 0x60..0x7f   the pair in wide slot home = (tag & 15) << 8 |
- *                         the next byte, choice = (tag >> 4) & 1
+ *   low bits 0x40..0x5f   the pair in wide slot home = (tag & 31) << 8 |
+ *                         the next byte, where it stays
+ *   low bits 0x60..0x7f   the same, the pair moving into its first narrow
+ *                         slot (CTRACE_TAG_WIDE_MOVE)
  *
  * (Formats 2.0 to 4.0: narrow slots 1..110, NEW 0x6f, wide slots named
  * by 0x70..0x7f, home = (tag & 7) << 8 | the next byte, choice =
- * (tag >> 3) & 1: 2,048 homes, CTRACE_V4_*.)
+ * (tag >> 3) & 1, every event moving the pair into that narrow slot:
+ * 2,048 homes, CTRACE_V4_*.)
  *
  * Returns (format 5).  Most EXITs end the call the stream's latest
  * ENTRY still open opened, which a reader knows; such an EXIT is one
@@ -96,18 +99,24 @@
  * let a reader close the frames that longjmp, C++ exceptions and other
  * non-local exits leave without an EXIT.
  *
- * The pair table (since format 2.0): 94 narrow slots, named by one-byte
+ * The pair table (since format 2.0): 62 narrow slots, named by one-byte
  * tags, and CTRACE_PAIR_HOMES wide slots ("homes"), named by two bytes.
- * Each pair has a home, 0..4095, which its NEW record gives (format 4: by
- * the hash both sides compute, CTRACE_PAIR_HOME); it sits either in
- * one of the two narrow slots its home maps to (CTRACE_PAIR_NARROW_SLOT)
- * or in the wide slot of its home.  A NEW record, and an event in a wide
- * slot, move the pair into the narrow slot its home and choice name; that
- * slot's previous pair moves into its own home's wide slot, replacing
- * what was there, and the wide slot the pair left is empty.  So the pairs
- * in use take one byte, those used a while ago two, and a reader mirrors
- * the recorder's table (format 4: hashing a NEW's addresses for its
- * home, as the recorder did).  A chunk starts with the whole table
+ * Each pair has a home, 0..8191, which its NEW record gives (format 4: by
+ * the hash both sides compute, CTRACE_PAIR_HOME, of the function and
+ * (format 5) the call site XOR the hook, 0 for an EXIT); it sits either
+ * in one of the two narrow slots its home maps to
+ * (CTRACE_PAIR_NARROW_SLOT) or in the wide slot of its home.  A NEW
+ * record goes to the narrow slot its key's choice names, whose previous
+ * pair moves into its own home's wide slot, replacing what was there; or
+ * (format 5, CTRACE_NEW_KEY_WIDE) to its home's wide slot, replacing
+ * what was there.  An event in a wide slot leaves the pair there
+ * (format 5, CTRACE_TAG_WIDE), or moves it into its first narrow slot
+ * (CTRACE_TAG_WIDE_MOVE; before format 5: the narrow slot its tag's
+ * choice names), that slot's pair moving as for a NEW and the wide slot
+ * the pair left becoming empty.  A reader mirrors the recorder's table
+ * (format 4: hashing a NEW's addresses for its home, as the recorder
+ * did); which moves happen is the recorder's choice, told by tags and
+ * keys.  A chunk starts with the whole table
  * empty, so that it decodes on its own, unless its header has
  * CTRACE_CHUNK_CONTINUES (format 5): then the table and the NEW bases
  * carry over from its stream's previous chunk, so that a pair in use for
@@ -116,13 +125,15 @@
  * both ends of a call), or another pair of the same function and call
  * site: since format 3.0 an ENTRY's pair is also its hook's return
  * address, which an EXIT does not match (a NEW EXIT defines a pair with
- * no hook address, which no ENTRY names).  A NEW ENTRY whose slot holds
- * its function and call site with no hook address replaces that pair in
- * place: it does not move to the wide slot.
+ * no hook address, which no ENTRY names).  A NEW ENTRY whose narrow slot
+ * holds its function and call site with no hook address replaces that
+ * pair in place: it does not move to the wide slot.
  *
  * Format 4.0 (still read) was format 5.0 with a chunk header ending at
- * base_time, every chunk starting afresh, and the format 4 table
- * (CTRACE_V4_*: 110 narrow slots, 2,048 homes).
+ * base_time, every chunk starting afresh, no RETURNs, and the format 4
+ * table (CTRACE_V4_*: 110 narrow slots, 2,048 homes, a home of the
+ * function and call site unless the key's CTRACE_NEW_KEY_SIBLING asked
+ * for the hook too, every wide-slot event moving its pair).
  * Format 3.0 (still read) wrote a NEW's call site after its function,
  * before the frame, and the call site and hook relative to the function
  * always.  Format 2.0 (still read) was format 3.0 without a NEW ENTRY's
@@ -238,10 +249,11 @@ struct ctrace_chunk_header {
 #define CTRACE_TAG_EXIT_BIT 0x80
 #define CTRACE_TAG_EXTENDED 0x80
 #define CTRACE_PAIR_SLOTS 128   /* narrow slot numbers are below this */
-#define CTRACE_PAIR_NARROW 94   /* narrow slots 1..94 */
-#define CTRACE_TAG_NEW 0x5f     /* low bits: a NEW pair */
-#define CTRACE_TAG_WIDE 0x60    /* low bits 0x60..0x7f: a wide slot */
-#define CTRACE_PAIR_HOME_BITS 12
+#define CTRACE_PAIR_NARROW 62   /* narrow slots 1..62 */
+#define CTRACE_TAG_NEW 0x3f     /* low bits: a NEW pair */
+#define CTRACE_TAG_WIDE 0x40    /* low bits 0x40..0x5f: a wide slot */
+#define CTRACE_TAG_WIDE_MOVE 0x60 /* 0x60..0x7f: one moving to narrow */
+#define CTRACE_PAIR_HOME_BITS 13
 #define CTRACE_PAIR_HOMES (1u << CTRACE_PAIR_HOME_BITS)
 /* Formats 2.0 to 4.0 (still read): fewer homes, more narrow slots. */
 #define CTRACE_V4_PAIR_NARROW 110
@@ -251,9 +263,9 @@ struct ctrace_chunk_header {
 /* The home of a pair of a table with 2^bits homes (since format 4 a
  * reader computes a NEW's home with it): a hash of the offsets of its
  * function and call site in their 4 KiB pages, which address
- * randomisation leaves alone.  A NEW whose key has CTRACE_NEW_KEY_SIBLING
- * takes the home of its function and its call site XOR its hook
- * instead. */
+ * randomisation leaves alone.  Format 5 hashes an ENTRY's function and
+ * its call site XOR its hook; format 4, so only a NEW whose key has
+ * CTRACE_NEW_KEY_SIBLING (else the function and call site). */
 #define CTRACE_PAIR_HOME_OF(fn, site, bits)                                    \
 	((uint32_t)((uint32_t)(((uint32_t)(fn) & 0xfffu) << 12 |               \
 			       ((uint32_t)(site) & 0xfffu)) *                  \
@@ -262,7 +274,8 @@ struct ctrace_chunk_header {
 #define CTRACE_PAIR_HOME(fn, site)                                             \
 	CTRACE_PAIR_HOME_OF(fn, site, CTRACE_PAIR_HOME_BITS)
 #define CTRACE_NEW_KEY_CHOICE 1u  /* the pair's second narrow slot */
-#define CTRACE_NEW_KEY_SIBLING 2u /* the home of (fn, site ^ hook) */
+#define CTRACE_NEW_KEY_SIBLING 2u /* format 4: home of (fn, site ^ hook) */
+#define CTRACE_NEW_KEY_WIDE 4u    /* format 5: into its home's wide slot */
 /* The narrow slot (1..narrow) of a pair of home h, choice c, in a table
  * with 2^bits homes and `narrow` narrow slots. */
 #define CTRACE_PAIR_NARROW_SLOT_OF(h, c, bits, narrow)                         \

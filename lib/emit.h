@@ -16,13 +16,14 @@
  * address randomisation leaves alone (objects are placed at page
  * boundaries): which pairs share a slot, and so the trace's size and the
  * recorder's cost, are the same from run to run.  It gives the pair's
- * home (CTRACE_PAIR_HOME, which a reader computes too); a pair may sit in
- * either of the two narrow slots of its home (the first is looked at
- * inline, the second only when the first holds another pair) or in its
- * home's wide slot. */
-static inline unsigned pair_home(uintptr_t fn, uintptr_t site)
+ * home (CTRACE_PAIR_HOME of the function and the call site XOR the hook
+ * return address pc, which a reader computes too): copies of a function
+ * inlined into one host share its call site, and differ by their hooks.
+ * An EXIT's pc is 0.  A pair sits in either of the two narrow slots of
+ * its home or in its home's wide slot. */
+static inline unsigned pair_home(uintptr_t fn, uintptr_t site, uintptr_t pc)
 {
-	return CTRACE_PAIR_HOME(fn, site);
+	return CTRACE_PAIR_HOME(fn, site ^ pc);
 }
 
 static inline void put_u64(uint8_t *p, uint64_t v)
@@ -102,23 +103,20 @@ static inline void pair_move_in(struct ctrace__stream *s, unsigned slot,
 	s->home[slot] = (uint16_t)home;
 }
 
-/* Which of a pair's two narrow slots it takes (1: the second): an empty
- * one, else one whose pair can move to its wide slot without pushing
- * another pair out of the table, else each in turn.  The reader is told,
- * so this is the recorder's choice alone. */
-static inline unsigned pair_victim(struct ctrace__stream *s, unsigned first,
-				   unsigned second)
+/* A narrow slot's credit: how many NEW pairs whose first narrow slot it
+ * is go to their wide slots instead before one takes its place, and so
+ * how many events of pairs staying in those wide slots may pass (each
+ * takes one) before that.  Each ENTRY that finds its pair in the slot
+ * restores it.  So a pair keeps its narrow slot while it is used about as
+ * often as the pairs that would take it, and pairs used in turn do not
+ * push each other out.  The recorder's choice alone: a NEW's key tells
+ * the reader where the pair goes. */
+#define PAIR_CREDIT 3
+
+/* A NEW pair, with both its narrow slots taken and no wide slots: which
+ * of the two it takes, each in turn. */
+static inline unsigned pair_victim(struct ctrace__stream *s)
 {
-	if (s->pair[first].fn == 0)
-		return 0;
-	if (s->pair[second].fn == 0)
-		return 1;
-	if (s->wide != NULL) {
-		int free1 = s->wide[s->home[first]].fn == 0;
-		int free2 = s->wide[s->home[second]].fn == 0;
-		if (free1 != free2)
-			return free2;
-	}
 	return s->victim ^= 1;
 }
 
@@ -126,12 +124,15 @@ static inline unsigned pair_victim(struct ctrace__stream *s, unsigned first,
  * tag), or a NEW record.  Writes what follows the tag byte (the tag is
  * stored by the caller, last), leaves the tag in s->miss_tag (not through
  * a pointer: the inline path would keep it in memory) and returns where
- * the time delta goes.  Out of line: it runs once per pair per chunk,
- * and when the pair was pushed out of its narrow slots.  A
- * NEW ENTRY carries the function's frame size when its CFI tells; not
- * from a signal handler that interrupted the recorder (may_scan 0),
- * which must not touch the frame cache.  A NEW ENTRY carries its hook
- * call's return address pc too (0 for an EXIT). */
+ * the time delta goes.  Out of line: emit_fast() finds the pairs
+ * staying in their wide slots; this one runs for a pair not in the table
+ * (its first event since the table started afresh, or since it was
+ * pushed out), for one moving from its wide slot into a narrow one, and
+ * for an EXIT that names its pair.  A NEW ENTRY carries the function's
+ * frame size when its CFI tells; not from a signal handler that
+ * interrupted the recorder (may_scan 0), which must not touch the frame
+ * cache.  A NEW ENTRY carries its hook call's return address pc too (0
+ * for an EXIT). */
 static __attribute__((noinline, unused)) uint8_t *
 pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	  unsigned home, uintptr_t fn, uintptr_t site, uintptr_t pc,
@@ -139,52 +140,52 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 {
 	unsigned first = CTRACE_PAIR_NARROW_SLOT(home, 0);
 	unsigned second = CTRACE_PAIR_NARROW_SLOT(home, 1);
-	/* The first slot holds the pair as an EXIT defined it, with no hook
-	 * (its call was entered before the chunk began): an ENTRY takes the
-	 * slot over, or every later ENTRY of the pair would come here (the
-	 * caller found the pair in neither narrow slot). */
+	int has_wide = s->wide != NULL;
+	s->miss_base = s->new_base;
+	s->miss_home = (uint16_t)home;
+	s->moved_home = (uint16_t)home;
+
+	/* In its wide slot: it stays there while the first narrow slot has
+	 * credit, else takes that slot, whose pair moves to its own home's
+	 * wide slot. */
+	if (has_wide && pair_is(&s->wide[home], exit_bit, fn, site, pc)) {
+		if (s->credit[first] != 0) {
+			s->credit[first]--;
+			s->miss_tag = (uint8_t)(CTRACE_TAG_WIDE | home >> 8);
+		} else {
+			uintptr_t wide_pc = s->wide[home].pc; /* an EXIT's: any */
+			s->wide[home].fn = 0;
+			s->wide[home].site = 0;
+			pair_move_in(s, first, home, fn, site, wide_pc);
+			s->credit[first] = PAIR_CREDIT;
+			s->miss_tag =
+				(uint8_t)(CTRACE_TAG_WIDE_MOVE | home >> 8);
+		}
+		p[1] = (uint8_t)home;
+		return p + 2;
+	}
+
+	/* A NEW pair: into an empty narrow slot, else into the first one
+	 * when it has no credit left, else into the wide slot (whose pair,
+	 * if any, leaves the table).  The first slot holding the pair as an
+	 * EXIT defined it, with no hook (its call was entered before the
+	 * chunk began): an ENTRY takes the slot over, or every later ENTRY
+	 * of the pair would come here. */
 	const struct ctrace__pair *e = &s->pair[first];
 	int exit_defined = !exit_bit && e->pc == 0 && e->fn == fn &&
 			   e->site == site;
-	s->miss_base = s->new_base;
-	/* Another copy of the function inlined into the same host (same
-	 * function and call site, another hook) holds a narrow slot of the
-	 * home: the two would push each other out at every call (a
-	 * compressor's hot loop).  This one lives in a home of its own,
-	 * which the hook address picks; its EXITs still find the other's
-	 * pair.  Its NEW's key says so (CTRACE_NEW_KEY_SIBLING), and the
-	 * reader computes the same home. */
-	unsigned sibling = 0;
-	if (!exit_bit && !exit_defined &&
-	    (pair_entry_of(e, fn, site) ||
-	     pair_entry_of(&s->pair[second], fn, site))) {
-		sibling = CTRACE_NEW_KEY_SIBLING;
-		home = pair_home(fn, site ^ pc);
-		first = CTRACE_PAIR_NARROW_SLOT(home, 0);
-		second = CTRACE_PAIR_NARROW_SLOT(home, 1);
-		unsigned hit = pair_is(&s->pair[first], 0, fn, site, pc) ? first
-			       : pair_is(&s->pair[second], 0, fn, site, pc)
-				       ? second
-				       : 0; /* no narrow slot is 0 */
-		if (hit != 0) {
-			s->miss_tag = (uint8_t)hit;
-			return p + 1;
-		}
-	}
-	unsigned choice = exit_defined ? 0 : pair_victim(s, first, second);
-	unsigned slot = choice ? second : first;
-	s->miss_home = (uint16_t)home;
-	if (s->wide != NULL &&
-	    pair_is(&s->wide[home], exit_bit, fn, site, pc)) {
-		uintptr_t wide_pc = s->wide[home].pc; /* an EXIT's may be any */
-		s->wide[home].fn = 0;
-		s->wide[home].site = 0;
-		pair_move_in(s, slot, home, fn, site, wide_pc);
-		s->miss_tag = (uint8_t)(CTRACE_TAG_WIDE |
-					choice << (CTRACE_PAIR_HOME_BITS - 8) |
-					home >> 8);
-		p[1] = (uint8_t)home;
-		return p + 2;
+	unsigned key = 0, slot = first;
+	if (exit_defined || e->fn == 0) {
+		slot = first;
+	} else if (s->pair[second].fn == 0) {
+		key = CTRACE_NEW_KEY_CHOICE;
+		slot = second;
+	} else if (!has_wide) {
+		key = pair_victim(s) ? CTRACE_NEW_KEY_CHOICE : 0;
+		slot = key ? second : first;
+	} else if (s->credit[first] != 0) {
+		s->credit[first]--;
+		key = CTRACE_NEW_KEY_WIDE;
 	}
 
 	int saved_errno = errno;
@@ -201,7 +202,7 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 		pc_base = base->pc;
 	}
 	/* The reader computes the home from the addresses, as here. */
-	uint8_t *q = ctrace__uleb_put(p + 1, sibling | choice);
+	uint8_t *q = ctrace__uleb_put(p + 1, key);
 	q = ctrace__sleb_put_word(q, (intptr_t)(fn - base->fn));
 	if (exit_bit) {
 		q = ctrace__sleb_put_word(q, (intptr_t)(site - fn));
@@ -210,13 +211,23 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 		q = ctrace__sleb_put_word(q, (intptr_t)(site - site_base));
 		q = ctrace__sleb_put_word(q, (intptr_t)(pc - pc_base));
 		s->miss_base.pc = pc;
+	}
+	if (key == CTRACE_NEW_KEY_WIDE) {
+		struct ctrace__pair *w = &s->wide[home];
+		w->fn = fn;
+		w->site = site;
+		w->pc = pc;
+		s->wide_used = 1;
+	} else {
 		/* The same pair as an EXIT defined it is replaced in place,
 		 * not moved to the wide slot (see ctrace_format.h). */
 		struct ctrace__pair *old = &s->pair[slot];
-		if (old->pc == 0 && old->fn == fn && old->site == site)
+		if (!exit_bit && old->pc == 0 && old->fn == fn &&
+		    old->site == site)
 			old->fn = 0;
+		pair_move_in(s, slot, home, fn, site, pc);
+		s->credit[slot] = PAIR_CREDIT;
 	}
-	pair_move_in(s, slot, home, fn, site, pc);
 	s->miss_base.fn = fn;
 	s->miss_base.site = site;
 	s->miss_tag = CTRACE_TAG_NEW;
@@ -359,7 +370,7 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 		 * slot about as often as its first, and a call out of line
 		 * for each of those cost more than the second compare. */
 		uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
-		unsigned home = pair_home(fn, site);
+		unsigned home = pair_home(fn, site, pc);
 		unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, 0);
 		uint8_t *q = p + 1;
 		if (!pair_is(&s->pair[slot], exit_bit, fn, site, pc)) {
@@ -372,6 +383,8 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 				slot = s->miss_tag;
 			}
 		}
+		if (!miss)
+			s->credit[slot] = PAIR_CREDIT;
 
 		d = ctrace__uleb_put(q, delta);
 		if (!exit_bit) {
@@ -479,7 +492,7 @@ emit_miss_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 {
 	uint8_t *p = s->cur;
 	uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
-	uint8_t *q = pair_miss(s, p, exit_bit, pair_home(fn, site), fn, site,
+	uint8_t *q = pair_miss(s, p, exit_bit, pair_home(fn, site, pc), fn, site,
 			       pc, sp, fp, now, may_scan);
 	emit_commit(s, p, q, (uint8_t)(exit_bit | s->miss_tag), exit_bit, fn,
 		    site, sp, now, settled, 1);
@@ -504,8 +517,8 @@ emit_how(const struct ctrace__stream *s, uint8_t exit_bit, uintptr_t sp,
 }
 
 /* The common case of an event, inline: room in the chunk, no pause, no
- * stack switch, and an ENTRY's pair in one of its two narrow slots or an
- * EXIT of the innermost open call.  It calls
+ * stack switch, and an ENTRY's pair in one of its two narrow slots or
+ * staying in its wide slot, or an EXIT of the innermost open call.  It calls
  * nothing, so a hook whose common case is this alone keeps no register
  * across a call (the hooks pass the other cases on in a tail call).  It
  * stores what emit_slow_body() stores in that case, in the same order,
@@ -528,13 +541,28 @@ emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 		return 0;
 	}
 	uintptr_t pc = ctrace__hook_return(sp);
-	unsigned home = pair_home(fn, site);
-	unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, 0);
+	unsigned home = pair_home(fn, site, pc);
+	unsigned first = CTRACE_PAIR_NARROW_SLOT(home, 0), slot = first;
 	if (!pair_is(&s->pair[slot], 0, fn, site, pc)) {
 		slot = CTRACE_PAIR_NARROW_SLOT(home, 1);
-		if (unlikely(!pair_is(&s->pair[slot], 0, fn, site, pc)))
-			return EMIT_MISS;
+		if (!pair_is(&s->pair[slot], 0, fn, site, pc)) {
+			/* In its wide slot, where it stays: a two-byte
+			 * tag. */
+			if (unlikely(s->wide == NULL ||
+				     !pair_is(&s->wide[home], 0, fn, site,
+					      pc) ||
+				     s->credit[first] == 0))
+				return EMIT_MISS;
+			s->credit[first]--;
+			uint8_t *p = s->cur;
+			p[1] = (uint8_t)home;
+			emit_commit(s, p, p + 2,
+				    (uint8_t)(CTRACE_TAG_WIDE | home >> 8), 0,
+				    fn, site, sp, now, settled, 0);
+			return 0;
+		}
 	}
+	s->credit[slot] = PAIR_CREDIT;
 	emit_commit(s, s->cur, s->cur + 1, (uint8_t)slot, 0, fn, site, sp, now,
 		    settled, 0);
 	return 0;

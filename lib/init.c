@@ -108,7 +108,7 @@ static void register_thread(struct ctrace__thread *t)
 	uint32_t serial = atomic_fetch_add(&next_thread, 1);
 	ctrace__stream_init(&t->main, CTRACE_CHUNK_EVENTS, serial,
 			    ctrace__gettid());
-	/* The wide pair slots: 32 KiB a thread, out of its stack (thread
+	/* The wide pair slots: 192 KiB a thread, out of its stack (thread
 	 * stacks may be small) and given back when it ends.  Without them
 	 * the trace is larger, never wrong. */
 	if (t->main.wide == NULL) {

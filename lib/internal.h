@@ -163,6 +163,7 @@ struct ctrace__stream {
 	uint8_t lost_reason;
 	uint32_t modules_epoch; /* ctrace__modules_epoch the pairs belong to */
 	uint8_t victim;         /* which of a pair's two slots a NEW takes */
+	uint8_t credit[CTRACE_PAIR_SLOTS]; /* of each narrow slot (emit.h) */
 	uint8_t wide_used;      /* some wide slot holds a pair */
 	uint8_t miss_tag;       /* the tag pair_miss() chose (emit.h) */
 	uint16_t moved_home;    /* the home of the pair the last miss moved out */

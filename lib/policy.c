@@ -121,12 +121,12 @@ static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 {
 	uint8_t *p = f->pos;
 	unsigned low = p[0] & 0x7fu;
-	if (low >= CTRACE_TAG_NEW) {
-		/* The ENTRY moved pairs in the table, which the reader will
-		 * not see: the recorder forgets every slot it changed (the
-		 * pair's, the wide slot it came from and the one its narrow
-		 * slot's previous pair went to); the bases of the next NEW
-		 * go back to what they were before it. */
+	if (low == CTRACE_TAG_NEW || low >= CTRACE_TAG_WIDE_MOVE) {
+		/* The ENTRY changed the table, which the reader will not
+		 * see: the recorder forgets every slot it may have changed
+		 * (the pair's narrow and wide slots and the wide slot its
+		 * narrow slot's previous pair went to); the bases of the
+		 * next NEW go back to what they were before it. */
 		/* The pair's home: the ENTRY's was the stream's last miss. */
 		unsigned home = s->miss_home;
 		memset(&s->pair[CTRACE_PAIR_NARROW_SLOT(home, 0)], 0,

@@ -27,6 +27,7 @@ void ctrace__stream_init(struct ctrace__stream *s, uint16_t kind,
 void ctrace__pairs_reset(struct ctrace__stream *s)
 {
 	memset(s->pair, 0, sizeof s->pair);
+	memset(s->credit, 0, sizeof s->credit);
 	if (s->wide_used)
 		memset(s->wide, 0, CTRACE_PAIR_HOMES * sizeof *s->wide);
 	s->wide_used = 0;

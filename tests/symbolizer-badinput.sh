@@ -368,6 +368,32 @@ case_v5_return_unopened() {
 		fail "not one innermost call of the 256 returns"
 }
 
+# Format 5.0's table: an ENTRY's home hashes its function and its call
+# site XOR its hook, (0x2000, 0x1010 ^ 0x2008) home 6822 (0x1aa6), first
+# narrow slot 52 (0x34).  A NEW with key CTRACE_NEW_KEY_WIDE goes to the
+# wide slot; a wide tag 0x40 + home's top bits leaves it there, 0x60 +
+# the same moves it into its first narrow slot, emptying the wide slot:
+# four calls, then a wide tag naming the empty slot.  Keys 2 (format 4's
+# sibling bit) and 5 (wide and a narrow choice) are damage.
+V5_WIDE='3f0480c00000906008''0a00'
+
+case_v5_wide() {
+	printf '%s
+' 'header version=5.0' 'events 1' \
+		"raw ${V5_WIDE}82""5aa60a0082""7aa60a0082""340a0082""5aa60a00" |
+		mk w
+	sym 1 w
+	[ "$(grep -c -F '| 0x2000();' w.out)" -eq 4 ] ||
+		fail "not four calls of 0x2000"
+	has w.err "wide pair slot 6822 used before its definition"
+	for key in 02 05; do
+		printf '%s\n' 'header version=5.0' 'events 1' \
+			"raw 3f${key}80c00000906008""0a00" | mk k$key
+		sym 1 k$key
+		has k$key.err "bad pair key $((key))"
+	done
+}
+
 # A chunk with CTRACE_CHUNK_CONTINUES keeps its stream's pair table and
 # open calls; without it the slot is undefined; after a missing chunk it
 # is skipped, said once, up to the next chunk that starts afresh.
@@ -421,7 +447,7 @@ for c in empty not_trace short_header newer_version newer_minor byte_order \
 	bad_chunk_kind unstarted_chunk huge_lost lost_header_only \
 	entered_before longjmp_by_exit longjmp_by_sp self_copy self_again \
 	new_v2 new_v4_again new_v4_copy new_v4_bad_key endless_hook \
-	v5_returns v5_return_unopened v5_continues signal_stream no_file usage; do
+	v5_returns v5_return_unopened v5_wide v5_continues signal_stream no_file usage; do
 	run_case "$c" "case_$c"
 done
 test_finish

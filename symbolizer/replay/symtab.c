@@ -453,13 +453,13 @@ void symtab_name_head(struct stream *s)
 {
 	struct event *ev = &s->head;
 	struct symtab *st = s->trace->symtab;
-	struct stream_named *n = &s->named[ev->slot];
+	struct stream_named *n = stream_named_at(s, ev->slot);
 	const struct pair *p = n->pair;
 
 	if (ev->kind != EV_ENTRY && ev->kind != EV_EXIT)
 		return;
 	if (!p) {
-		const struct stream_slot *sl = &s->slots[ev->slot];
+		const struct stream_slot *sl = stream_slot_at(s, ev->slot);
 		struct pair *q = symtab_pair(st, sl->fn, sl->site, sl->defined);
 		/* The first frame a DEFINE gave stays: a pair's entries may
 		 * come from several frames (a copy inlined into functions

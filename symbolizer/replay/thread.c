@@ -58,7 +58,7 @@ static inline void advance(struct stream *s)
 
 	if (!stream_advance(s))
 		return;
-	n = &s->named[ev->slot];
+	n = stream_named_at(s, ev->slot);
 	if (ev->ticks >= n->from && ev->ticks < n->until)
 		ev->pair = n->pair;
 	else

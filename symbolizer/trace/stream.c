@@ -26,6 +26,7 @@ void stream_init(struct stream *s, struct trace *t, struct chunk_span span)
 	s->tag_wide = v5 ? CTRACE_TAG_WIDE : CTRACE_V4_TAG_WIDE;
 	s->home_bits = v5 ? CTRACE_PAIR_HOME_BITS : CTRACE_V4_PAIR_HOME_BITS;
 	s->returns = v5;
+	s->wide_stays = v5;
 }
 
 void stream_fini(struct stream *s)
@@ -37,6 +38,8 @@ void stream_fini(struct stream *s)
 	s->buf = NULL;
 	free(s->wide);
 	s->wide = NULL;
+	free(s->wide_named);
+	s->wide_named = NULL;
 	free(s->open);
 	s->open = NULL;
 	s->has_head = false;
@@ -151,8 +154,13 @@ static bool load_next_chunk(struct stream *s)
 			return true;
 		memset(s->slots, 0, sizeof s->slots);
 		s->open_n = 0;
-		if (s->wide_used)
+		/* The wide slots' names go with their pairs (a chunk that
+		 * continues the table keeps both). */
+		if (s->wide_used) {
 			memset(s->wide, 0, CTRACE_PAIR_HOMES * sizeof *s->wide);
+			memset(s->wide_named, 0,
+			       CTRACE_PAIR_HOMES * sizeof *s->wide_named);
+		}
 		s->wide_used = false;
 		s->new_fn = s->new_site = s->new_hook = 0;
 		return true;
@@ -315,7 +323,9 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 /* Format 2: a NEW pair or one in a wide slot, whose tag was at p[-1]:
  * reads what follows the tag, moves the pair into its narrow slot (and
  * that slot's pair into its own home) as the recorder did, and returns
- * the narrow slot, or 0 after reporting damage. */
+ * the narrow slot, or 0 after reporting damage.  Format 5: a pair may
+ * stay in its wide slot, or a NEW go into one: returns that slot's
+ * number then. */
 static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 			      uint8_t tag)
 {
@@ -323,15 +333,22 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 	struct trace *t = s->trace;
 	unsigned low = tag & 0x7fu, home, choice;
 	struct stream_slot in;
+	struct stream_named named_in = {0};
 
-	if (!s->wide)
+	if (!s->wide) {
 		s->wide = must_calloc(CTRACE_PAIR_HOMES, sizeof *s->wide);
+		s->wide_named =
+			must_calloc(CTRACE_PAIR_HOMES, sizeof *s->wide_named);
+	}
 	if (low >= s->tag_wide) {
+		/* Format 5: CTRACE_TAG_WIDE stays, CTRACE_TAG_WIDE_MOVE
+		 * moves to the first narrow slot; before: the choice bit
+		 * above the home's high bits. */
 		unsigned high_bits = s->home_bits - 8u;
 		if (p >= s->end)
 			goto past;
 		home = (low & ((1u << high_bits) - 1)) << 8 | *p++;
-		choice = (low >> high_bits) & 1u;
+		choice = s->wide_stays ? 0 : (low >> high_bits) & 1u;
 		in = s->wide[home];
 		if (!in.set) {
 			corrupt(s, rec,
@@ -339,6 +356,11 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 				home);
 			return 0;
 		}
+		if (s->wide_stays && low < CTRACE_TAG_WIDE_MOVE) {
+			*pp = p;
+			return STREAM_WIDE_SLOT + home;
+		}
+		named_in = s->wide_named[home];
 		s->wide[home].set = false;
 	} else {
 		uint64_t key, frame = 0;
@@ -360,10 +382,14 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 			goto past;
 		/* Format 4: the key says which narrow slot and which hash;
 		 * the home is the recorder's hash of the addresses. */
+		uint64_t keys = CTRACE_NEW_KEY_CHOICE |
+				(s->wide_stays ? CTRACE_NEW_KEY_WIDE
+					       : CTRACE_NEW_KEY_SIBLING);
 		bool bad_key =
-			v4 ? key > (CTRACE_NEW_KEY_SIBLING |
-				    CTRACE_NEW_KEY_CHOICE) ||
-				     (!entry && (key & CTRACE_NEW_KEY_SIBLING))
+			v4 ? (key & ~keys) != 0 ||
+				     (!entry && (key & CTRACE_NEW_KEY_SIBLING)) ||
+				     ((key & CTRACE_NEW_KEY_WIDE) &&
+				      (key & CTRACE_NEW_KEY_CHOICE))
 			   : key >= 2u << CTRACE_V4_PAIR_HOME_BITS;
 		if (bad_key) {
 			corrupt(s, rec, "bad pair key %llu",
@@ -385,17 +411,31 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 				   (uint64_t)dhook) & t->sp_mask;
 			s->new_hook = in.hook;
 		}
+		/* Format 5: an ENTRY's home is always that of its function
+		 * and its call site XOR its hook (an EXIT's hook is 0). */
 		if (v4)
 			home = CTRACE_PAIR_HOME_OF(
 				fn,
-				key & CTRACE_NEW_KEY_SIBLING ? site ^ in.hook
-							     : site,
+				s->wide_stays ||
+						(key & CTRACE_NEW_KEY_SIBLING)
+					? site ^ in.hook
+					: site,
 				s->home_bits);
 		/* Like a DEFINE's, a NEW ENTRY's frame is offered to the
 		 * replay stage, which keeps a pair's first one. */
 		if (frame >= 2 && frame < (64u << 20)) {
 			in.frame = (uint32_t)(frame / 2 * t->hdr.pointer_size);
 			in.inlined = frame & 1;
+		}
+		/* Format 5: into the wide slot, whose pair leaves the
+		 * table. */
+		if (v4 && (key & CTRACE_NEW_KEY_WIDE)) {
+			in.gen = ++s->gen;
+			s->wide[home] = in;
+			s->wide_named[home] = (struct stream_named){0};
+			s->wide_used = true;
+			*pp = p;
+			return STREAM_WIDE_SLOT + home;
 		}
 	}
 	unsigned slot = CTRACE_PAIR_NARROW_SLOT_OF(home, choice, s->home_bits,
@@ -408,12 +448,15 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 			low == s->tag_new;
 	if (out->set && !replaced) {
 		s->wide[s->home[slot]] = *out;
+		s->wide_named[s->home[slot]] = s->named[slot];
 		s->wide_used = true;
 	}
-	in.gen = ++s->gen;
+	/* A pair from a wide slot keeps its definition and names. */
+	if (low < s->tag_wide)
+		in.gen = ++s->gen;
 	s->slots[slot] = in;
 	s->home[slot] = (uint16_t)home;
-	s->named[slot] = (struct stream_named){0};
+	s->named[slot] = named_in;
 	*pp = p;
 	return slot;
 past:
@@ -428,8 +471,8 @@ static void open_push(struct stream *s, unsigned slot)
 		s->open = must_calloc(CTRACE_RETURN_WINDOW, sizeof *s->open);
 	struct stream_open *o =
 		&s->open[s->open_top++ & (CTRACE_RETURN_WINDOW - 1)];
-	o->pair = s->slots[slot];
-	o->slot = (uint8_t)slot;
+	o->pair = *stream_slot_at(s, slot);
+	o->slot = (uint16_t)slot;
 	s->open_n += s->open_n < CTRACE_RETURN_WINDOW;
 }
 
@@ -442,7 +485,8 @@ static unsigned open_pop(struct stream *s)
 	s->open_n--;
 	const struct stream_open *o =
 		&s->open[--s->open_top & (CTRACE_RETURN_WINDOW - 1)];
-	if (s->slots[o->slot].set && s->slots[o->slot].gen == o->pair.gen)
+	const struct stream_slot *sl = stream_slot_at(s, o->slot);
+	if (sl->set && sl->gen == o->pair.gen)
 		return o->slot;
 	s->slots[STREAM_RETURN_SLOT] = o->pair;
 	s->named[STREAM_RETURN_SLOT] = (struct stream_named){0};
@@ -490,7 +534,7 @@ bool stream_advance(struct stream *s)
 				past_end(s, s->pos);
 				continue;
 			}
-			sl = &s->slots[slot];
+			sl = stream_slot_at(s, slot);
 			ev->kind = EV_EXIT;
 			ev->sp = s->exit_sp;
 			goto timed;
@@ -514,7 +558,7 @@ bool stream_advance(struct stream *s)
 			if (slot == 0)
 				continue;
 		}
-		sl = &s->slots[slot];
+		sl = stream_slot_at(s, slot);
 		if (!sl->set) {
 			corrupt(s, s->pos,
 				"pair slot %u used before its definition", slot);

@@ -213,8 +213,8 @@ struct event {
 	/* ENTRY, EXIT: the pair's slot, whose definition (stream.slots)
 	 * holds the raw addresses until the next stream_advance (not
 	 * copied here: the event stays small); other kinds: 0, a slot
-	 * never defined. */
-	uint8_t slot;
+	 * never defined (see stream_slot_at()). */
+	uint16_t slot;
 	/* ENTRY: its ARGS payload; EXIT: its RETVAL payload (malloc'd,
 	 * owned by whoever holds the event; NULL when none). */
 	uint8_t *extra;
@@ -256,6 +256,10 @@ struct stream {
 	 * the bases a NEW's addresses are written from. */
 	struct stream_slot *wide;
 	bool wide_used;
+	/* Format 5: a pair in a wide slot may stay there (named by its own
+	 * slot number, STREAM_WIDE_SLOT + home); before, every event moves
+	 * it into a narrow slot. */
+	bool wide_stays;
 	/* The table's layout in the trace's format: narrow slots, the NEW
 	 * tag, the first wide tag, bits of a home (CTRACE_PAIR_*, or
 	 * CTRACE_V4_* before format 5). */
@@ -268,7 +272,7 @@ struct stream {
 	 * STREAM_RETURN_SLOT. */
 	struct stream_open {
 		struct stream_slot pair;
-		uint8_t slot;
+		uint16_t slot;
 	} *open;
 	uint32_t open_top, open_n;
 	uint16_t home[CTRACE_PAIR_SLOTS];
@@ -280,8 +284,30 @@ struct stream {
 	struct stream_named {
 		const struct pair *pair;
 		uint64_t from, until;
-	} named[CTRACE_PAIR_SLOTS];
+	} named[CTRACE_PAIR_SLOTS], *wide_named; /* the latter, the wide
+						  * slots', with them */
 };
+
+/* Slot numbers from here on name the wide slots, by home. */
+#define STREAM_WIDE_SLOT CTRACE_PAIR_SLOTS
+
+/* The pair slot numbered `slot` (an event's, an open call's): a narrow
+ * slot, or a wide one. */
+static inline struct stream_slot *stream_slot_at(struct stream *s,
+						 unsigned slot)
+{
+	return slot < STREAM_WIDE_SLOT ? &s->slots[slot]
+				       : &s->wide[slot - STREAM_WIDE_SLOT];
+}
+
+/* The replay stage's cache of the pair in slot `slot`. */
+static inline struct stream_named *stream_named_at(struct stream *s,
+						   unsigned slot)
+{
+	return slot < STREAM_WIDE_SLOT
+		       ? &s->named[slot]
+		       : &s->wide_named[slot - STREAM_WIDE_SLOT];
+}
 
 /* The slot of a RETURN whose pair no longer holds its ENTRY's slot. */
 #define STREAM_RETURN_SLOT (CTRACE_PAIR_SLOTS - 1)
