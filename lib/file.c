@@ -642,6 +642,32 @@ static int allocate(uint64_t off, uint64_t len, int quiet)
 	return 0;
 }
 
+/* Brings bytes [off, off + len) of the file, reserved and not yet
+ * written, into the page cache by writing zeros there, before they are
+ * mapped: a write fault on a page of a shared mapping that is not cached
+ * first reads it (for a reserved, unwritten extent, zeroes it through
+ * the read path), and the faults that follow this find their pages
+ * cached.  Measured on jsoncpp's test driver (64 KiB chunks, ext4): 9%
+ * less time per call, the kernel's part of writing the trace.  Advice
+ * only: a short or failed write leaves the rest to the faults.  Never
+ * past the file size limit (a write there raises SIGXFSZ, where a store
+ * to the mapping does not).  With grow_mutex held, on the descriptor
+ * trace_fd() checked, as fallocate is. */
+static void warm(int fd, uint64_t off, uint64_t len)
+{
+	static const uint8_t zeros[1u << 16];
+	if (fd < 0 || !within_file_limit(off + len))
+		return;
+	while (len > 0) {
+		size_t n = len < sizeof zeros ? (size_t)len : sizeof zeros;
+		ssize_t w = pwrite(fd, zeros, n, (off_t)off);
+		if (w <= 0)
+			return;
+		off += (uint64_t)w;
+		len -= (uint64_t)w;
+	}
+}
+
 /* Reserves [off, off + len) unless the run last reserved ahead holds it.
  * A whole chunk past that run reserves ahead: a quarter of the file, from
  * one chunk to 64 MiB, so that a long trace costs a system call every
@@ -950,13 +976,17 @@ uint8_t *ctrace__file_claim(int64_t old, int lone, uint64_t *index,
 	else if (reserve(off, *len) < 0 ||
 		 (*len < f->chunk_size && cover(off + f->chunk_size) < 0))
 		*reason = CTRACE_LOST_NO_SPACE;
-	else if ((chunk = map_chunk(i, lone)) == NULL)
-		*reason = CTRACE_LOST_NO_MEMORY;
 	else {
-		*index = i;
-		__atomic_store_n(&f->header->chunks_claimed, i + 1,
-				 __ATOMIC_RELEASE);
-		ctrace__clock_update(f->header);
+		warm(trace_fd(), off, *len);
+		chunk = map_chunk(i, lone);
+		if (chunk == NULL) {
+			*reason = CTRACE_LOST_NO_MEMORY;
+		} else {
+			*index = i;
+			__atomic_store_n(&f->header->chunks_claimed, i + 1,
+					 __ATOMIC_RELEASE);
+			ctrace__clock_update(f->header);
+		}
 	}
 
 	pthread_mutex_unlock(&grow_mutex);
@@ -975,8 +1005,10 @@ int ctrace__file_extend(uint64_t index, uint32_t from)
 	pthread_mutex_lock(&grow_mutex);
 	/* Never from the run reserved ahead: the rest of a first chunk was
 	 * given back (reserve). */
-	int err = allocate(CTRACE_HEADER_SIZE + index * f->chunk_size + from,
-			   f->chunk_size - from, 0);
+	uint64_t off = CTRACE_HEADER_SIZE + index * f->chunk_size + from;
+	int err = allocate(off, f->chunk_size - from, 0);
+	if (err == 0)
+		warm(trace_fd(), off, f->chunk_size - from);
 	pthread_mutex_unlock(&grow_mutex);
 	ctrace__restore_signals(saved);
 	return err;
