@@ -77,23 +77,21 @@ static inline int pair_is(const struct ctrace__pair *e, uint8_t exit_bit,
 	return e->fn == fn && e->site == site && (exit_bit || e->pc == pc);
 }
 
-/* The same call (function, call site) as an ENTRY defined it: its hook
- * call's pc is known (an EXIT defines its pairs with pc 0). */
-static inline int pair_entry_of(const struct ctrace__pair *e, uintptr_t fn,
-				uintptr_t site)
-{
-	return e->fn == fn && e->site == site && e->pc != 0;
-}
-
 /* Moves (fn, site, pc) into narrow slot `slot`, and the pair there into its
- * home's wide slot, as a reader does on a NEW or wide-slot event. */
+ * home's wide slot, as a reader does on a NEW into a narrow slot or a
+ * CTRACE_TAG_WIDE_MOVE event.  An empty slot too: the reader may still
+ * hold there a pair the recorder forgot (rewind_call, a table emptied in
+ * the middle of a chunk), which it moves to that wide slot; so the
+ * recorder keeps nothing there, or a later event of the pair it kept
+ * there would name the reader's. */
 static inline void pair_move_in(struct ctrace__stream *s, unsigned slot,
 				unsigned home, uintptr_t fn, uintptr_t site,
 				uintptr_t pc)
 {
 	struct ctrace__pair *out = &s->pair[slot];
 	s->moved_home = s->home[slot];
-	if (s->wide != NULL && out->fn != 0) {
+	s->miss_slot = (uint8_t)slot;
+	if (s->wide != NULL) {
 		s->wide[s->moved_home] = *out;
 		s->wide_used = 1;
 	}
@@ -112,13 +110,6 @@ static inline void pair_move_in(struct ctrace__stream *s, unsigned slot,
  * push each other out.  The recorder's choice alone: a NEW's key tells
  * the reader where the pair goes. */
 #define PAIR_CREDIT 3
-
-/* A NEW pair, with both its narrow slots taken and no wide slots: which
- * of the two it takes, each in turn. */
-static inline unsigned pair_victim(struct ctrace__stream *s)
-{
-	return s->victim ^= 1;
-}
 
 /* The pair is in neither of its narrow slots: its wide slot (a two-byte
  * tag), or a NEW record.  Writes what follows the tag byte (the tag is
@@ -144,6 +135,7 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	s->miss_base = s->new_base;
 	s->miss_home = (uint16_t)home;
 	s->moved_home = (uint16_t)home;
+	s->miss_slot = 0;
 
 	/* In its wide slot: it stays there while the first narrow slot has
 	 * credit, else takes that slot, whose pair moves to its own home's
@@ -181,7 +173,8 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 		key = CTRACE_NEW_KEY_CHOICE;
 		slot = second;
 	} else if (!has_wide) {
-		key = pair_victim(s) ? CTRACE_NEW_KEY_CHOICE : 0;
+		/* both taken, nowhere to move a pair out to: each in turn */
+		key = (s->victim ^= 1) ? CTRACE_NEW_KEY_CHOICE : 0;
 		slot = key ? second : first;
 	} else if (s->credit[first] != 0) {
 		s->credit[first]--;
@@ -383,7 +376,7 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 				slot = s->miss_tag;
 			}
 		}
-		if (!miss)
+		if (!miss && !exit_bit)
 			s->credit[slot] = PAIR_CREDIT;
 
 		d = ctrace__uleb_put(q, delta);

@@ -162,12 +162,13 @@ struct ctrace__stream {
 	uint64_t lost, lost_first, lost_last;
 	uint8_t lost_reason;
 	uint32_t modules_epoch; /* ctrace__modules_epoch the pairs belong to */
-	uint8_t victim;         /* which of a pair's two slots a NEW takes */
+	uint8_t victim;         /* which narrow slot a NEW takes, without wide ones */
 	uint8_t credit[CTRACE_PAIR_SLOTS]; /* of each narrow slot (emit.h) */
 	uint8_t wide_used;      /* some wide slot holds a pair */
 	uint8_t miss_tag;       /* the tag pair_miss() chose (emit.h) */
 	uint16_t moved_home;    /* the home of the pair the last miss moved out */
 	uint16_t miss_home;     /* the home of the pair the last miss moved in */
+	uint8_t miss_slot;      /* the narrow slot it took (0: none) */
 	struct ctrace__pair miss_base; /* new_base once the missed event is
 					* written */
 	/* The open calls a RETURN may end (see ctrace_format.h): the top

@@ -123,18 +123,21 @@ static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 	unsigned low = p[0] & 0x7fu;
 	if (low == CTRACE_TAG_NEW || low >= CTRACE_TAG_WIDE_MOVE) {
 		/* The ENTRY changed the table, which the reader will not
-		 * see: the recorder forgets every slot it may have changed
-		 * (the pair's narrow and wide slots and the wide slot its
-		 * narrow slot's previous pair went to); the bases of the
-		 * next NEW go back to what they were before it. */
-		/* The pair's home: the ENTRY's was the stream's last miss. */
-		unsigned home = s->miss_home;
-		memset(&s->pair[CTRACE_PAIR_NARROW_SLOT(home, 0)], 0,
-		       sizeof s->pair[0]);
-		memset(&s->pair[CTRACE_PAIR_NARROW_SLOT(home, 1)], 0,
-		       sizeof s->pair[0]);
+		 * see (its pair's was the stream's last miss): the recorder
+		 * forgets the pairs it put in, in the narrow slot it took and
+		 * in the wide slots of the pair's home and of that slot's
+		 * previous pair, and gives the slot back its previous home,
+		 * which the reader's table still has (the pair the reader
+		 * holds there goes to that home's wide slot when the slot is
+		 * taken again, see pair_move_in); the bases of the next NEW
+		 * go back to what they were before it. */
+		unsigned slot = s->miss_slot;
+		if (slot != 0) {
+			memset(&s->pair[slot], 0, sizeof s->pair[0]);
+			s->home[slot] = s->moved_home;
+		}
 		if (s->wide != NULL) {
-			memset(&s->wide[home], 0, sizeof s->wide[0]);
+			memset(&s->wide[s->miss_home], 0, sizeof s->wide[0]);
 			memset(&s->wide[s->moved_home], 0, sizeof s->wide[0]);
 		}
 		s->new_base = f->prev_base;

@@ -19,6 +19,9 @@ void ctrace__stream_init(struct ctrace__stream *s, uint16_t kind,
 	struct ctrace__pair *wide = s->wide; /* a thread's, kept */
 	memset(s, 0, sizeof *s);
 	s->wide = wide;
+	/* Kept in a fork()ed child with the parent's pairs, which the
+	 * child's file never defined: emptied with the table. */
+	s->wide_used = wide != NULL;
 	s->kind = kind;
 	s->thread = thread;
 	s->tid = tid;
