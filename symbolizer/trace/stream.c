@@ -27,6 +27,7 @@ void stream_init(struct stream *s, struct trace *t, struct chunk_span span)
 	s->home_bits = v5 ? CTRACE_PAIR_HOME_BITS : CTRACE_V4_PAIR_HOME_BITS;
 	s->returns = v5;
 	s->wide_stays = v5;
+	s->home_by_hook = v5;
 }
 
 void stream_fini(struct stream *s)
@@ -154,8 +155,10 @@ static bool load_next_chunk(struct stream *s)
 			return true;
 		memset(s->slots, 0, sizeof s->slots);
 		s->open_n = 0;
-		/* The wide slots' names go with their pairs (a chunk that
-		 * continues the table keeps both). */
+		/* The wide slots' cached names are emptied with their
+		 * pairs, not at every chunk as the narrow slots' above: a
+		 * chunk that continues the table keeps both, and their names
+		 * hold over the same times. */
 		if (s->wide_used) {
 			memset(s->wide, 0, CTRACE_PAIR_HOMES * sizeof *s->wide);
 			memset(s->wide_named, 0,
@@ -416,7 +419,7 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 		if (v4)
 			home = CTRACE_PAIR_HOME_OF(
 				fn,
-				s->wide_stays ||
+				s->home_by_hook ||
 						(key & CTRACE_NEW_KEY_SIBLING)
 					? site ^ in.hook
 					: site,

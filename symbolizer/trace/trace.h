@@ -260,6 +260,9 @@ struct stream {
 	 * slot number, STREAM_WIDE_SLOT + home); before, every event moves
 	 * it into a narrow slot. */
 	bool wide_stays;
+	/* Format 5: an ENTRY's home is that of its function and its call
+	 * site XOR its hook (format 4: only with CTRACE_NEW_KEY_SIBLING). */
+	bool home_by_hook;
 	/* The table's layout in the trace's format: narrow slots, the NEW
 	 * tag, the first wide tag, bits of a home (CTRACE_PAIR_*, or
 	 * CTRACE_V4_* before format 5). */

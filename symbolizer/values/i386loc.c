@@ -20,8 +20,6 @@
 
 #include <dwarf.h>
 #include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "dwinfo.h"
 
