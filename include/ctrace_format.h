@@ -125,7 +125,10 @@
  * both ends of a call), or another pair of the same function and call
  * site: since format 3.0 an ENTRY's pair is also its hook's return
  * address, which an EXIT does not match (a NEW EXIT defines a pair with
- * no hook address, which no ENTRY names).  A NEW ENTRY whose narrow slot
+ * no hook address, which no ENTRY names; since format 5 an EXIT's home,
+ * of its function and call site alone, is seldom its ENTRY's, so an EXIT
+ * that names its pair (0x81) mostly names one an EXIT defined).  A NEW
+ * ENTRY whose narrow slot
  * holds its function and call site with no hook address replaces that
  * pair in place: it does not move to the wide slot.
  *
