@@ -652,10 +652,13 @@ static int allocate(uint64_t off, uint64_t len, int quiet)
  * only: a short or failed write leaves the rest to the faults.  Never
  * past the file size limit (a write there raises SIGXFSZ, where a store
  * to the mapping does not).  With grow_mutex held, on the descriptor
- * trace_fd() checked, as fallocate is. */
+ * trace_fd() checked, as fallocate is: a program that closed it meanwhile
+ * would have to open its own file at that number, at or above FD_FLOOR,
+ * which open() gives only with every lower number in use.  The zeros
+ * are in .bss (never written: the zero page), not in the binary. */
 static void warm(int fd, uint64_t off, uint64_t len)
 {
-	static const uint8_t zeros[1u << 16];
+	static uint8_t zeros[1u << 16];
 	if (fd < 0 || !within_file_limit(off + len))
 		return;
 	while (len > 0) {
