@@ -226,6 +226,51 @@ static bool constant_shared(Dwarf_Die *die, Dwarf_Die *self, Dwarf_Die *origin,
 	return false;
 }
 
+#define PATH_CONSTANT \
+	"a constant of an inlined copy whose code is on more than one " \
+	"path: it may be another path's"
+
+/* Whether the ranges of the inlined copy `copy` hold a call of the entry
+ * hook other than the one whose return address is rel_ra (unsure: yes).
+ * gcc duplicates an inlined copy's code on paths it specializes (jump
+ * threading a `p ? *p : 1' passed to it) and keeps one DIE for them all;
+ * a parameter's one location note, the constant a path binds it to, then
+ * becomes the DW_AT_const_value of the whole copy, on the other paths
+ * too.  Seed 1034440147, gcc -O2 x86-64: f8 inlined into f9, one copy
+ * with its hook on the path where the pointer is null (1 passed) and on
+ * the other (*p passed, loaded after the hook): p1 said to be 1 on both.
+ * A copy with one hook call has its code, and its constant, on the one
+ * path that runs it. */
+static bool copy_on_paths(struct dw_module *m, Dwarf_Die *copy,
+			  uint64_t rel_ra)
+{
+	uint8_t op;
+	int32_t rel;
+	if (!dw_read_code(m, rel_ra - 5, &op, 1) || op != 0xe8 ||
+	    !dw_read_code(m, rel_ra - 4, (uint8_t *)&rel, 4))
+		return true;
+	uint64_t hook = rel_ra + (uint64_t)(int64_t)rel;
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+	while ((off = dwarf_ranges(copy, off, &base, &lo, &hi)) > 0) {
+		uint8_t code[4096 + 4];
+		/* windows overlapping by 4 bytes: a call across two */
+		for (uint64_t at = lo; at + 5 <= hi; at += 4096) {
+			size_t n = hi - at < sizeof code ? hi - at : sizeof code;
+			if (!dw_read_code(m, at, code, n))
+				return true;
+			for (size_t i = 0; i + 5 <= n; i++) {
+				if (code[i] != 0xe8 || at + i + 5 == rel_ra)
+					continue;
+				memcpy(&rel, code + i + 1, 4);
+				if (at + i + 5 + (uint64_t)(int64_t)rel == hook)
+					return true;
+			}
+		}
+	}
+	return off < 0;
+}
+
 #define STALE_CONSTANT \
 	"a constant a variable of the function is said to have after it " \
 	"was in memory or an x87 register: it may be a stale register's"
@@ -610,6 +655,10 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 			    constant_shared(&sub, &scope, &scope_root, &param,
 					    buf, size, 0)) {
 				why = SHARED_CONSTANT;
+				goto add;
+			}
+			if (!own && copy_on_paths(m, &scope, f.rel_pc)) {
+				why = PATH_CONSTANT;
 				goto add;
 			}
 			text = format_text(&cap, ptr_size, &type, buf, size);

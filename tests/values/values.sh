@@ -114,7 +114,9 @@ done
 # whose location list still names that slot (gcc -O3), or the constant
 # gcc's variable tracking took an x87 conversion for after a compare
 # popped the bound it was checked against, given to an inlined copy by
-# a variable said to have it from its binding on (gcc -O1 i386).  Also a
+# a variable said to have it from its binding on (gcc -O1 i386), or an
+# inlined copy's parameter given as its constant the one a path the copy
+# was duplicated on passes, on the other path too (gcc -O2).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
 # rounded to float (check.py compares it as a float), and a struct passed
 # in memory read relative to clang's i386 frame base, esp, which the code
