@@ -114,7 +114,10 @@ done
 # whose location list still names that slot (gcc -O3), or the constant
 # gcc's variable tracking took an x87 conversion for after a compare
 # popped the bound it was checked against, given to an inlined copy by
-# a variable said to have it from its binding on (gcc -O1 i386).  Also a
+# a variable said to have it from its binding on (gcc -O1 i386), or an
+# inlined copy's long long said to be in a frame slot of which the code
+# before the copy stored only the low word, the one its body reads (gcc
+# -O2 i386).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
 # rounded to float (check.py compares it as a float), and a struct passed
 # in memory read relative to clang's i386 frame base, esp, which the code
