@@ -12,7 +12,9 @@
  * pieces registers that do not hold it; when such a location is not
  * used, the slot the list names at the entry serves the same way.  A
  * slot of the function's own frame, below its return address, holds at
- * the hook's call only what the code before the call stored there.
+ * the hook's call only what the code before the call stored there; a
+ * slot of two words of which that code stores only one holds in the
+ * other what an earlier use of the slot left.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
