@@ -509,6 +509,16 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 				why = "a stack slot of its frame that the code "
 				      "before the entry hook is not seen to write";
 			}
+			/* i386: a slot of more than one word of which the
+			 * code before the hook stores only part (gcc -O2: the
+			 * low word of an inlined copy's long long that its
+			 * body reads only as a 32-bit value). */
+			if (ok && !copied &&
+			    i386loc_slot_part_stored(&f, &loc, size)) {
+				ok = false;
+				why = "a stack slot the code before the entry "
+				      "hook stores only in part";
+			}
 			/* An inlined copy's computed location is the salvage
 			 * of a statement of its body placed before the hook. */
 			if (ok && !own &&

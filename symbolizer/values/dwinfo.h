@@ -119,6 +119,11 @@ bool dw_i386_stack_slot(struct dw_module *m, Dwarf_Attribute *loc,
  * store. */
 bool i386loc_frame_unwritten(struct frame_state *f, Dwarf_Attribute *attr,
 			     uint64_t entry, size_t size);
+/* i386loc.c: whether the location at f's call puts a value of more than
+ * one word in a stack slot that the straight code before the call stores
+ * into only in part. */
+bool i386loc_slot_part_stored(struct frame_state *f, Dwarf_Attribute *attr,
+			      size_t size);
 /* x87const.c: whether the constant k (`size' bytes) a variable of `sub'
  * (x86 code) is said to have may be the integer conversion of a floating
  * constant the code pushes on the x87 stack, pops and then converts ST0

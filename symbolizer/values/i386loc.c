@@ -12,7 +12,9 @@
  * pieces registers that do not hold it; when such a location is not
  * used, the slot the list names at the entry serves the same way.  A
  * slot of the function's own frame, below its return address, holds at
- * the hook's call only what the code before the call stored there.
+ * the hook's call only what the code before the call stored there; a
+ * slot of two words of which that code stores only one holds in the
+ * other what an earlier use of the slot left.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -446,6 +448,154 @@ bool i386loc_frame_unwritten(struct frame_state *f, Dwarf_Attribute *attr,
 			continue; /* the caller's: the arguments it passed */
 		if (!dw_read_code(f->m, f->rel_pc - 5, &op, 1) || op != 0xe8 ||
 		    !frame_slot_stored(f->m, entry, f->rel_pc - 5, rel, len))
+			return true;
+	}
+	return false;
+}
+
+/* The earliest instruction of the straight code that runs into the call:
+ * a line table row in the `max' bytes before it from which the code
+ * decodes to the call without a jump or an instruction not known. */
+static bool straight_start(struct frame_state *f, uint64_t call, size_t max,
+			   uint64_t *from)
+{
+	Dwarf_Die cu;
+	Dwarf_Lines *lines;
+	size_t n, lo = 0, hi;
+	Dwarf_Addr a;
+	uint64_t low = call > max ? call - max : 0, past = low;
+	if (!f->have_subprogram ||
+	    !dwarf_diecu(&f->subprogram, &cu, NULL, NULL) ||
+	    dwarf_getsrclines(&cu, &lines, &n) != 0)
+		return false;
+	for (hi = n; lo < hi;) { /* the rows are sorted by address */
+		size_t mid = lo + (hi - lo) / 2;
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) != 0)
+			return false;
+		if (a < low)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n; lo++) {
+		struct i386_walk w;
+		struct i386_insn in;
+		const uint8_t *at;
+		int got;
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, lo), &a) != 0 ||
+		    a >= call)
+			return false;
+		if (a < past || !walk_start(&w, f->m, a, call, max))
+			continue;
+		while ((got = walk_next(&w, f->m, &in, &at)) > 0)
+			;
+		if (got == 0) {
+			*from = a;
+			return true;
+		}
+		/* the next start past the instruction not understood */
+		past = a + (uint64_t)(w.p - w.code) + 1;
+	}
+	return false;
+}
+
+/* gcc on i386 may name as a 64-bit value's location a slot of the frame
+ * of which the code stores only the half it goes on to read (seen at
+ * -O2: an inlined copy's long long whose body reads only its low word,
+ * `mov %ecx, -0xf8(%ebp)' before the copy, the value itself in ecx:ebx,
+ * and the copy's parameter said to be the 8 bytes at ebp - 248: its high
+ * word is what an earlier use of the slot left).  A slot of more than
+ * one word is not taken as the value's where the straight code before
+ * the hook's call stores into one of its words but not into another.  Stores
+ * are placed from esp, followed exactly, and from ebp while the code
+ * does not change it; a store elsewhere proves nothing. */
+struct slot_store {
+	int64_t disp; /* from esp or ebp as at the call */
+	size_t len;
+	bool ebp;
+};
+
+bool i386loc_slot_part_stored(struct frame_state *f, Dwarf_Attribute *attr,
+			      size_t size)
+{
+	enum { MAX_CODE = 512 };
+	struct lw_pieces it;
+	struct lw_frame lw;
+	const Dwarf_Op *ops;
+	const char *why;
+	size_t n, off, len;
+	uint8_t op;
+	uint64_t call = f->rel_pc - 5, from;
+	if (f->machine != 3 || f->is_caller || !f->have[4] ||
+	    lw_pieces_begin(&it, attr, f->rel_pc - 1, size) < 0)
+		return false;
+	frame_walker(f, &lw);
+	while (lw_pieces_next(&it, &ops, &n, &off, &len, &why) > 0) {
+		struct lw_loc l;
+		uint8_t done[16] = {0};
+		if (len <= 4 || len > sizeof done ||
+		    lw_eval_piece(&lw, attr, ops, n, len, &l, &why) < 0 ||
+		    l.kind != LW_MEMORY)
+			continue;
+		if (!dw_read_code(f->m, call, &op, 1) || op != 0xe8 ||
+		    !straight_start(f, call, MAX_CODE, &from))
+			return false;
+		/* each store's address: the register it is addressed from
+		 * as it is at the call, plus an offset */
+		struct slot_store st[64];
+		size_t count = 0;
+		struct i386_walk w;
+		struct i386_insn in;
+		const uint8_t *at;
+		int64_t esp = 0; /* from esp at `from' */
+		int got;
+		if (!walk_start(&w, f->m, from, call, MAX_CODE))
+			return false;
+		while ((got = walk_next(&w, f->m, &in, &at)) > 0) {
+			if (!in.esp_known)
+				return false;
+			if (in.writes & 1u << 5) /* ebp changed: earlier
+						  * stores from it unplaced */
+				for (size_t i = 0; i < count; i++)
+					if (st[i].ebp)
+						st[i].len = 0;
+			if (count < 64 && in.store == I386_STORE_ESP)
+				st[count++] = (struct slot_store){
+					esp + in.store_disp, in.store_len,
+					false};
+			else if (count < 64 && in.store == I386_STORE_OTHER &&
+				 in.store_ebp && !(in.writes & 1u << 5))
+				st[count++] = (struct slot_store){
+					in.store_disp, in.store_len, true};
+			esp += in.esp_delta;
+		}
+		if (got < 0)
+			return false;
+		for (size_t i = 0; i < count; i++) {
+			uint64_t base;
+			if (st[i].ebp && !f->have[5])
+				continue;
+			/* esp at the call is `esp' from esp at `from' */
+			base = st[i].ebp ? f->reg[5]
+					 : f->reg[4] - (uint64_t)esp;
+			for (size_t b = 0; b < st[i].len; b++) {
+				uint32_t a = (uint32_t)(base +
+					(uint64_t)st[i].disp + b);
+				uint32_t k = a - (uint32_t)l.v.v;
+				if (k < len)
+					done[k] = 1;
+			}
+		}
+		/* a word stored into, and a word not */
+		bool some = false, none = false;
+		for (size_t k = 0; k < len; k += 4) {
+			bool any = false;
+			for (size_t b = k; b < len && b < k + 4; b++)
+				any |= done[b];
+			some |= any;
+			none |= !any;
+		}
+		if (some && none)
 			return true;
 	}
 	return false;

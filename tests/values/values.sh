@@ -116,7 +116,10 @@ done
 # popped the bound it was checked against, given to an inlined copy by
 # a variable said to have it from its binding on (gcc -O1 i386), or an
 # inlined copy's parameter given as its constant the one a path the copy
-# was duplicated on passes, on the other path too (gcc -O2).  Also a
+# was duplicated on passes, on the other path too (gcc -O2), or an
+# inlined copy's long long said to be in a frame slot of which the code
+# before the copy stored only the low word, the one its body reads (gcc
+# -O2 i386).  Also a
 # float clang -Og i386 prints at x87 double precision and passes
 # rounded to float (check.py compares it as a float), and a struct passed
 # in memory read relative to clang's i386 frame base, esp, which the code
