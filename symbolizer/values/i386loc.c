@@ -62,28 +62,41 @@ static int walk_next(struct i386_walk *w, struct dw_module *m,
 	return 1;
 }
 
+/* The lines of the compilation unit of `die' and, in *first, the index
+ * of the first row at or after `addr' (the rows are sorted by address):
+ * false if they cannot be read. */
+static bool lines_from(Dwarf_Die *die, uint64_t addr, Dwarf_Lines **lines,
+		       size_t *n, size_t *first)
+{
+	Dwarf_Die cu;
+	Dwarf_Addr a;
+	size_t lo = 0, hi;
+	if (!dwarf_diecu(die, &cu, NULL, NULL) ||
+	    dwarf_getsrclines(&cu, lines, n) != 0)
+		return false;
+	for (hi = *n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (dwarf_lineaddr(dwarf_onesrcline(*lines, mid), &a) != 0)
+			return false;
+		if (a < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	return true;
+}
+
 /* The first instruction of the function entered at `entry' that the line
  * table marks as the end of its prologue, if it comes before `call'. */
 static bool prologue_end(Dwarf_Die *sub, uint64_t entry, uint64_t call,
 			 uint64_t *end)
 {
-	Dwarf_Die cu;
 	Dwarf_Lines *lines;
-	size_t n, lo = 0, hi;
+	size_t n, lo;
 	Dwarf_Addr a;
-	if (!dwarf_diecu(sub, &cu, NULL, NULL) ||
-	    dwarf_getsrclines(&cu, &lines, &n) != 0)
+	if (!lines_from(sub, entry, &lines, &n, &lo))
 		return false;
-	/* the rows are sorted by address: the first one at the entry */
-	for (hi = n; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) != 0)
-			return false;
-		if (a < entry)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < n; lo++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, lo);
 		bool flag;
@@ -459,24 +472,13 @@ bool i386loc_frame_unwritten(struct frame_state *f, Dwarf_Attribute *attr,
 static bool straight_start(struct frame_state *f, uint64_t call, size_t max,
 			   uint64_t *from)
 {
-	Dwarf_Die cu;
 	Dwarf_Lines *lines;
-	size_t n, lo = 0, hi;
+	size_t n, lo;
 	Dwarf_Addr a;
 	uint64_t low = call > max ? call - max : 0, past = low;
 	if (!f->have_subprogram ||
-	    !dwarf_diecu(&f->subprogram, &cu, NULL, NULL) ||
-	    dwarf_getsrclines(&cu, &lines, &n) != 0)
+	    !lines_from(&f->subprogram, low, &lines, &n, &lo))
 		return false;
-	for (hi = n; lo < hi;) { /* the rows are sorted by address */
-		size_t mid = lo + (hi - lo) / 2;
-		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) != 0)
-			return false;
-		if (a < low)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < n; lo++) {
 		struct i386_walk w;
 		struct i386_insn in;
