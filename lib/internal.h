@@ -302,8 +302,8 @@ CTRACE_HIDDEN int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule,
  * function fn, whose stack pointer at its call to the entry hook is sp and
  * frame pointer register fp: 2 * (CFA - sp) / pointer size, plus 1 when
  * the call lies outside fn's own code (an inlined copy); 0 when unknown.
- * Cached per thread, keyed by the hook's return address.  Not for signal
- * handlers that interrupted the recorder (the cache has no atomics). */
+ * Cached for the process, keyed by the hook's return address and fn
+ * (cfi.c); the signal path, which never looks there, does not ask. */
 CTRACE_HIDDEN uintptr_t ctrace__frame_field(uintptr_t fn, uintptr_t sp,
 					    uintptr_t fp);
 
