@@ -689,19 +689,24 @@ static struct ctrace__tramp_entry *pending(struct cap_thread *c,
 	return best;
 }
 
-/* An exit that found no patched frame: whether its frame may be one the
- * full list refused.  Above every refused slot of its stack, it forgets
- * them: those frames are gone. */
-static int refused(struct cap_thread *c, uintptr_t sp)
+/* Whether an exit whose hook's stack pointer is sp lies above every slot
+ * the full list refused, on their stack: then those frames are gone, and
+ * are forgotten. */
+static int above_refused(struct cap_thread *c, uintptr_t sp)
 {
 	uintptr_t top = c->refused_top;
-	if (likely(top == 0))
-		return 0;
 	if (sp > top && sp - top < CTRACE_STACK_NEAR) {
 		c->refused_top = 0;
-		return 0;
+		return 1;
 	}
-	return 1;
+	return 0;
+}
+
+/* An exit that found no patched frame: whether its frame may be one the
+ * full list refused. */
+static int refused(struct cap_thread *c, uintptr_t sp)
+{
+	return c->refused_top != 0 && !above_refused(c, sp);
 }
 
 struct ctrace__tramp_entry *
@@ -709,7 +714,15 @@ ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
 		       uintptr_t *real, size_t *bytes)
 {
 	struct ctrace__tramp_entry *e = pending(&cap, fn, sp, patched);
+	/* A slot the full list refused between the exit and e: the exit is
+	 * a frame's at or below it (recursion deeper than the list), not a
+	 * copy of fn inlined into e's frame, which exits above it. */
+	uintptr_t top = cap.refused_top;
+	if (e != NULL && !patched && top != 0 && sp < top && top < e->slot)
+		e = NULL;
 	if (e != NULL) {
+		if (unlikely(top != 0))
+			above_refused(&cap, sp);
 		*real = e->real;
 		*bytes = 4 + (e->mask != 0 ? e->len : CTRACE_RETVAL_PAYLOAD);
 		return e;

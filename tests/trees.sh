@@ -173,8 +173,10 @@ case_selfrec() {
 	[ "$(calls_of jump20.tree jump)" -eq 1 ] ||
 		fail "jump 20: not one call of jump"
 	# A long longjmp loop: the calls it left pile up in the recorder's
-	# list of patched frames up to its limit (at gcc -O0).  Every later
-	# call shows the value it printed, or ? saying the list was full.
+	# list of patched frames, as long as their slots still hold the
+	# trampoline (how many do depends on what later ran over that part
+	# of the stack).  Every later call shows the value it printed, or ?
+	# saying the list was full.
 	CTRACE_RETVAL=all run_traced loop.bin "$BIN/selfrec" loop 4000
 	symbolize_stable loop.tree loop.bin
 	check_tree loop.tree
@@ -192,8 +194,38 @@ case_selfrec() {
 	if grep -v -F -x "not captured (the recorder's list of 16384 calls waiting to return was full)" loop.why; then
 		fail "loop: another reason for a value of twice() not captured"
 	fi
-	if [ "$CUR_FAMILY$CUR_OPT" = gcc-O0 ] && [ ! -s loop.why ]; then
-		fail "loop: the list of patched frames never filled up"
+	# Calls nested deeper than that list holds (16,384 frames, at -O0
+	# one a call): each value shown is right, the others are ? saying
+	# the list was full (not that a copy of sum() was inlined into the
+	# innermost frame it holds), and no other call says so (main, which
+	# returns long after the list emptied).
+	CTRACE_RETVAL=all CTRACE_ARGS=all run_traced full.bin \
+		"$BIN/selfrec" deep 17000
+	[ "$(cat full.bin.out)" = "sum(17000) = 144508500" ] ||
+		fail "deep: wrong output"
+	symbolize full.json -f json full.bin
+	jq -r '.calls[] | select(.function == "sum") |
+		"\(.args[0].value // "?") \(.retval.value // "?") \(.retval.unavailable // "")"' \
+		full.json >full.values
+	[ "$(wc -l <full.values)" -eq 17001 ] ||
+		fail "deep: $(wc -l <full.values) calls of sum, not 17001"
+	# (gcc -O2 and -O3 inline sum() into itself: a copy's value is in
+	# the frame's, "not captured" in its own)
+	inlined=
+	[ "$CUR_OPT" = -O0 ] || inlined='or inlined into a call that returned later'
+	awk -v inlined="$inlined" '
+	     $1 != "?" && $2 != "?" && $2 != $1 * ($1 + 1) / 2 { print; bad = 1 }
+	     $2 == "?" && $0 !~ /list of 16384 calls waiting to return was full/ &&
+		(inlined == "" || index($0, inlined) == 0) { print; bad = 1 }
+	     END { exit bad }' full.values ||
+		fail "deep: a wrong value of sum(), or another reason for ?"
+	[ "$(grep -o 'list of 16384 calls' full.json | wc -l)" -eq \
+		"$(grep -c 'list of 16384 calls' full.values)" ] ||
+		fail "deep: a call other than sum() said to be past the full list"
+	if [ "$CUR_OPT" = -O0 ]; then
+		n=$(grep -c 'list of 16384 calls' full.values)
+		[ "$n" -gt 0 ] && [ "$n" -lt 1000 ] ||
+			fail "deep: $n calls past the full list, expected 1 to 999"
 	fi
 	# Deeper than the window of open calls whose EXIT is a RETURN (256):
 	# the EXITs past it name their pairs.  Then with the calls shorter

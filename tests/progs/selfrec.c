@@ -10,6 +10,7 @@
  *                     site: a new call, at depth 1 again
  *   selfrec loop N    N rounds of dive(20) left by longjmp, each followed
  *                     by a call of twice(round), whose value it prints
+ *   selfrec deep N    sum(N) alone: N + 1 calls nested in each other
  *
  * jump prints the calls of dive and the sum of their depths (main's
  * callees are at depth 1), which the counting hooks cannot follow across
@@ -99,6 +100,8 @@ int main(int argc, char **argv)
 		       ROUNDS * (n + 1) * (n + 4) / 2);
 	} else if (strcmp(mode, "loop") == 0) {
 		loop(n);
+	} else if (strcmp(mode, "deep") == 0) {
+		printf("sum(%d) = %d\n", n, sum(n));
 	} else {
 		return 2;
 	}
