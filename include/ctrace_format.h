@@ -22,7 +22,10 @@
  * or the process metadata stream.  Within its stream a chunk has a sequence
  * number; a stream is decoded by reading its chunks in sequence order.
  * Chunks are claimed by threads at run time, so chunks of different streams
- * interleave in the file in no particular order.
+ * interleave in the file in no particular order.  The file's last chunk
+ * may end early, at a page boundary, when the file is final_size long
+ * (the recorder cut the pages its writer did not use at exit): its data
+ * ends there.
  *
  * Crash safety: a chunk header's magic and every record's first byte (its
  * tag) are stored after the rest of the header or record.  A chunk whose
@@ -206,6 +209,11 @@ struct ctrace_file_header {
 	uint64_t parent_ticks;   /* FORKED: parent's clock just before fork */
 	uint32_t parent_pid;     /* FORKED: the parent's pid */
 	uint32_t parent_thread;  /* FORKED: thread serial that called fork */
+	/* FINALIZED: the file's length when the recorder finished it, which
+	 * may end its last chunk early, at a page boundary (format 5): a
+	 * file of exactly this length is whole.  0: the file covers whole
+	 * chunks. */
+	uint64_t final_size;
 };
 
 /* ---------------------------------------------------------------------------

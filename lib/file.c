@@ -1028,20 +1028,31 @@ void ctrace__file_release(uint64_t index)
 	ctrace__restore_signals(saved);
 }
 
-void ctrace__file_finish(void)
+uint32_t ctrace__file_finish(uint64_t last, uint32_t used)
 {
 	struct ctrace__file *f = &ctrace__file;
+	uint32_t kept = 0;
 	if (f->header == NULL)
-		return;
+		return 0;
 	uint64_t saved = ctrace__block_signals();
 	pthread_mutex_lock(&grow_mutex);
 	/* Claims take this lock too, so no chunk can be handed out past the
 	 * new end; events after this point extend the file again. */
-	uint64_t end = CTRACE_HEADER_SIZE +
-		       f->header->chunks_claimed * (uint64_t)f->chunk_size;
+	uint64_t claimed = f->header->chunks_claimed;
+	uint64_t end = CTRACE_HEADER_SIZE + claimed * (uint64_t)f->chunk_size;
+	/* The last chunk is the caller's: the file ends with the pages it
+	 * used (a reader takes the last chunk cut short). */
+	if (claimed != 0 && last == claimed - 1) {
+		uint32_t page = (used + 4095u) & ~4095u;
+		if (page != 0 && page < f->chunk_size) {
+			kept = page;
+			end -= f->chunk_size - page;
+		}
+	}
 	int fd = end < f->size ? trace_fd() : -1;
 	if (fd >= 0 && ftruncate(fd, (off_t)end) == 0) {
 		f->size = end;
+		f->header->final_size = kept != 0 ? end : 0;
 		/* What was reserved ahead is gone with it: a chunk claimed
 		 * later (threads still running, destructors) reserves anew,
 		 * never writes past the end of the file (SIGBUS). */
@@ -1049,12 +1060,15 @@ void ctrace__file_finish(void)
 			reserved_end = end;
 		if (reserved_start > reserved_end)
 			reserved_start = reserved_end;
+	} else {
+		kept = 0;
 	}
 	ctrace__clock_update(f->header);
 	__atomic_or_fetch(&f->header->flags, CTRACE_FLAG_FINALIZED,
 			  __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&grow_mutex);
 	ctrace__restore_signals(saved);
+	return kept;
 }
 
 void ctrace__file_sync(void)

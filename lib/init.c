@@ -315,10 +315,13 @@ __attribute__((destructor(101))) static void finish_process(void)
 	if (atomic_load(&ctrace__global) != CTRACE_G_ON)
 		return;
 	struct ctrace__thread *t = &ctrace__self;
-	if (t->state == CTRACE_T_IDLE)
+	int idle = t->state == CTRACE_T_IDLE;
+	if (idle)
 		record_thread(&t->main);
 	ctrace__modules_scan(ctrace__now());
-	ctrace__file_finish();
+	/* A thread not idle here (exit from a signal handler that
+	 * interrupted the recorder) may be writing its chunk: left whole. */
+	ctrace__stream_finish(idle ? &t->main : NULL);
 }
 
 /* ---------------------------------------------------------------------------

@@ -196,6 +196,10 @@ CTRACE_HIDDEN void ctrace__stream_lost(struct ctrace__stream *s, uint64_t now,
 				       uint8_t reason);
 /* Gives the stream's chunk back (thread exit, fork). */
 CTRACE_HIDDEN void ctrace__stream_release(struct ctrace__stream *s);
+/* At exit, by the thread that writes s (NULL: none): finishes the file
+ * (ctrace__file_finish), cutting s's chunk to the pages it used when it
+ * is the file's last; s's next event reserves the rest again. */
+CTRACE_HIDDEN void ctrace__stream_finish(struct ctrace__stream *s);
 /* Appends one extended record; returns 0 or -ENOSPC.  The caller makes
  * sure nothing else writes to the stream meanwhile. */
 CTRACE_HIDDEN int ctrace__stream_record(struct ctrace__stream *s, uint8_t type,
@@ -248,8 +252,13 @@ CTRACE_HIDDEN int ctrace__file_extend(uint64_t index, uint32_t from);
 CTRACE_HIDDEN void ctrace__file_orphan_chunk(uint64_t index);
 /* A writer is done with chunk `index`: its pages leave our memory. */
 CTRACE_HIDDEN void ctrace__file_release(uint64_t index);
-/* Trims the file to the chunks claimed and marks the trace finalized. */
-CTRACE_HIDDEN void ctrace__file_finish(void);
+/* Trims the file to the chunks claimed and marks the trace finalized.
+ * When chunk `last` (CTRACE_NO_CHUNK: none), of which the caller wrote
+ * `used` bytes, is the last one claimed, the file ends with its pages
+ * holding those bytes: returns how many bytes of it the file still holds
+ * (a multiple of 4096), the writer's new chunk_end; 0 when the chunk was
+ * not cut.  Before the writer's next event, with signals blocked. */
+CTRACE_HIDDEN uint32_t ctrace__file_finish(uint64_t last, uint32_t used);
 /* Refreshes the clock calibration in the header. */
 CTRACE_HIDDEN void ctrace__file_sync(void);
 /* pthread_atfork: hold the file lock across fork() in the parent. */

@@ -204,6 +204,22 @@ void ctrace__stream_release(struct ctrace__stream *s)
 	s->cur = s->limit = s->chunk_end = NULL;
 }
 
+void ctrace__stream_finish(struct ctrace__stream *s)
+{
+	/* Signals blocked from the cut to the new chunk_end: a handler's
+	 * event in between would write past the end of the file (SIGBUS). */
+	uint64_t saved = ctrace__block_signals();
+	int live = s != NULL && s->cur != NULL && s->chunk != CTRACE_NO_CHUNK;
+	uint32_t kept = ctrace__file_finish(
+		live ? s->chunk : CTRACE_NO_CHUNK,
+		live ? (uint32_t)(s->cur - s->chunk_start) : 0);
+	if (kept != 0) {
+		s->chunk_end = s->chunk_start + kept;
+		s->limit = s->chunk_end - CTRACE_MAX_EVENT_BYTES;
+	}
+	ctrace__restore_signals(saved);
+}
+
 int ctrace__stream_record(struct ctrace__stream *s, uint8_t type,
 			  const void *payload, size_t len)
 {

@@ -15,7 +15,7 @@
  *                         byte_order machine pointer_size clock=tsc|monotonic|N
  *                         header_size chunk_size pid ppid flags base_ticks
  *                         base_ns ticks_per_sec last_seq last_ticks last_ns
- *                         chunks_claimed lost_events (default: a valid 1.0
+ *                         chunks_claimed lost_events final_size (default: a valid 1.0
  *                         header, MONOTONIC clock, 4096-byte chunks)
  *   meta [new] [seq=N]                      select the metadata stream
  *   events THREAD [tid=N] [new] [seq=N] [base=TICKS] [kind=N] [flags=N]
@@ -425,6 +425,7 @@ static void set_header_field(const char *kv)
 	FIELD(last_ns)
 	FIELD(chunks_claimed)
 	FIELD(lost_events)
+	FIELD(final_size)
 	FIELD(parent_ticks)
 	FIELD(parent_pid)
 	FIELD(parent_thread)

@@ -117,6 +117,37 @@ case_output() {
 	[ "$files" = fib.trace ] || fail "unexpected files in sub: $files"
 }
 
+# The file ends with the pages the program's last chunk used (a reader
+# takes the last chunk cut short, and the file is no longer whole 64 KiB
+# chunks); calls made after that, by a library's destructor that the
+# loader runs once the recorder has finished the file, extend it again
+# (with 20000 calls, past the cut and into one more chunk): all of them
+# are in the trace, which decodes cleanly.
+case_tail() {
+	use_config "$1"
+	build_shlib libafter.so "$PROGS/libafter.c"
+	# the library's hooks resolve to the executable's: exported
+	build_c afterexit "$PROGS/afterexit.c" -rdynamic -L"$BIN" -lafter \
+		-Wl,-rpath,"$BIN"
+	for n in 0 20 20000; do
+		t=tail-$n.bin
+		run_traced "$t" "$BIN/afterexit" "$n"
+		symbolize_stable "$t.tree" "$t"
+		check_tree "$t.tree"
+		got=$(calls_of "$t.tree" late_step)
+		[ "$got" -eq "$n" ] ||
+			fail "$t: $got calls of late_step, expected $n"
+		size=$(wc -c <"$t")
+		[ $((size % 4096)) -eq 0 ] ||
+			fail "$t: $size bytes, not whole pages"
+		case $n in
+		0 | 20)
+			[ $(((size - 4096) % 65536)) -ne 0 ] ||
+				fail "$t: $size bytes: the last chunk not cut" ;;
+		esac
+	done
+}
+
 # A trace that cannot be written must not break the program.
 case_unwritable() {
 	use_config "$1"
@@ -261,6 +292,7 @@ for cfg in $(configs_pie | grep O0); do
 	run_case "default-output-$cfg" case_default_output "$cfg"
 	run_case "output-$cfg" case_output "$cfg"
 	run_case "unwritable-$cfg" case_unwritable "$cfg"
+	run_case "tail-$cfg" case_tail "$cfg"
 done
 for cfg in $(configs_pie); do
 	run_case "fork-$cfg" case_fork "$cfg"

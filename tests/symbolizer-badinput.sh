@@ -394,6 +394,25 @@ case_v5_wide() {
 	done
 }
 
+# The recorder ends a finished file's last chunk early, at a page
+# boundary, and gives the file's length then (final_size): such a file is
+# whole.  Cut there without that length, or with another, it is damaged.
+case_v5_ended_early() {
+	for final in 8192 0 12288; do
+		{ printf '%s\n' \
+			"header version=5.0 chunk_size=8192 final_size=$final"
+		  echo "$V5_CALLS" | sed 1d; echo 'truncate 8192'; } | mk e$final
+		if [ "$final" = 8192 ]; then
+			sym 0 e$final
+		else
+			sym 1 e$final
+			has e$final.err "truncated chunk at offset 4096"
+		fi
+		[ "$(grep -c -F '|   0x2000();' e$final.out)" -eq 2 ] ||
+			fail "final_size $final: not two calls of 0x2000"
+	done
+}
+
 # A chunk with CTRACE_CHUNK_CONTINUES keeps its stream's pair table and
 # open calls; without it the slot is undefined; after a missing chunk it
 # is skipped, said once, up to the next chunk that starts afresh.
@@ -447,7 +466,8 @@ for c in empty not_trace short_header newer_version newer_minor byte_order \
 	bad_chunk_kind unstarted_chunk huge_lost lost_header_only \
 	entered_before longjmp_by_exit longjmp_by_sp self_copy self_again \
 	new_v2 new_v4_again new_v4_copy new_v4_bad_key endless_hook \
-	v5_returns v5_return_unopened v5_wide v5_continues signal_stream no_file usage; do
+	v5_returns v5_return_unopened v5_wide v5_ended_early v5_continues \
+	signal_stream no_file usage; do
 	run_case "$c" "case_$c"
 done
 test_finish

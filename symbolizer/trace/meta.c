@@ -122,7 +122,7 @@ static void meta_chunk(struct trace *t, const struct chunk_ref *c,
 		       const uint8_t *buf)
 {
 	const uint8_t *p = buf + c->header_size, *end = buf + c->size;
-	bool cut = c->size < t->hdr.chunk_size;
+	bool cut = trace_chunk_is_cut(t, c);
 
 	if (c->header_size > c->size)
 		goto truncated;

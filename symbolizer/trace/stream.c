@@ -50,7 +50,7 @@ void stream_fini(struct stream *s)
 
 static bool chunk_is_cut(const struct stream *s)
 {
-	return s->chunk->size < s->trace->hdr.chunk_size;
+	return trace_chunk_is_cut(s->trace, s->chunk);
 }
 
 /* Leaves the current chunk; a chunk the file ends inside of is reported

@@ -524,6 +524,17 @@ void trace_close(struct trace *t)
  * is the larger of them, not their sum.  The header wins when LOST records
  * could not be written (no chunk left); the records win when the trace was
  * cut before the header's counter was last updated. */
+bool trace_chunk_is_cut(const struct trace *t, const struct chunk_ref *c)
+{
+	/* final_size: the length the recorder gave the file when it
+	 * finished it, ending the last chunk early (format 5). */
+	bool ended_early = t->hdr.version_major >= 5 &&
+			   (t->hdr.flags & CTRACE_FLAG_FINALIZED) &&
+			   t->hdr.final_size != 0 &&
+			   t->hdr.final_size == t->file_size;
+	return c->size < t->hdr.chunk_size && !ended_early;
+}
+
 uint64_t trace_lost_events(const struct trace *t)
 {
 	return t->hdr.lost_events > t->lost_recorded ? t->hdr.lost_events

@@ -180,6 +180,9 @@ static inline uint64_t trace_duration(const struct trace *t, uint64_t start,
 
 /* Total lost events: see the definition. */
 uint64_t trace_lost_events(const struct trace *t);
+/* Whether the file ends inside chunk c, cutting it short (a copy, a full
+ * disk): not where the recorder ended the file's last chunk early. */
+bool trace_chunk_is_cut(const struct trace *t, const struct chunk_ref *c);
 /* "no space left on device", ...; "" when none recorded. */
 const char *trace_lost_reason_text(unsigned reason);
 
