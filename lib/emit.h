@@ -132,8 +132,8 @@ wide_move(struct ctrace__stream *s, unsigned first, unsigned home,
  * the time delta goes.  Out of line: emit_fast() takes an ENTRY whose pair
  * is in its wide slot; this one runs for a pair not in the table (its
  * first event since the table started afresh, or since it was pushed
- * out), for an EXIT that names its pair, and for every event of the
- * slow path (a new chunk, a pause, a signal handler's stream).  A NEW ENTRY carries the function's
+ * out), for an EXIT that names its pair, and for an event of the slow
+ * path (a new chunk, a pause) whose pair is in neither narrow slot.  A NEW ENTRY carries the function's
  * frame size when its CFI tells; not from a signal handler that
  * interrupted the recorder (may_scan 0), which must not touch the frame
  * cache.  A NEW ENTRY carries its hook call's return address pc too (0
@@ -522,7 +522,7 @@ emit_how(const struct ctrace__stream *s, uint8_t exit_bit, uintptr_t sp,
 
 /* The common case of an event, inline: room in the chunk, no pause, no
  * stack switch, and an ENTRY's pair in one of its two narrow slots or
- * in its wide slot (staying there or moving into a narrow one: the 11%
+ * in its wide slot (staying there or moving into a narrow one: the 12%
  * of a C++ test driver's ENTRYs that moved cost it 1 ns per call out of
  * line), or an EXIT of the innermost open call.  It calls nothing, so a
  * hook whose common case is this alone keeps no register across a call

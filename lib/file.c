@@ -629,6 +629,12 @@ static int allocate(uint64_t off, uint64_t len, int quiet)
 		return -EBADF;
 	}
 	int e = posix_fallocate(fd, (off_t)off, (off_t)len);
+	/* A reservation that failed part way may have grown the file (ext4
+	 * extends it as it allocates): a finished file goes back to its
+	 * length, or a reader would take its last chunk, ending early, for
+	 * one cut short (final_size). */
+	if (e != 0 && f->header != NULL && f->header->final_size != 0)
+		(void)!ftruncate(fd, (off_t)f->size);
 	if (e != 0 && quiet)
 		return -e;
 	if (e != 0) {
@@ -712,7 +718,9 @@ static int reserve(uint64_t off, uint64_t len)
 }
 
 /* Makes the file at least `end` bytes long without reserving the space
- * (a hole): readers expect whole chunks.  With grow_mutex held. */
+ * (a hole): a reader takes a chunk the file ends inside of for one cut
+ * short, but the last one of a file final_size long.  With grow_mutex
+ * held. */
 static int cover(uint64_t end)
 {
 	struct ctrace__file *f = &ctrace__file;

@@ -81,10 +81,10 @@ static int recorder_left(const struct ctrace__thread *t, uintptr_t sp)
  * with signals blocked.  So at cur lies a zero byte, and the event is
  * lost unless `settled` says it was stored (or counted lost) already; or
  * a whole group, the event or a record after it, stored but not in the
- * stream's state (its time and stack bases): the stream moves to a new
- * chunk.  Bytes the abandoned writer left after cur are cleared: a reader
- * must find zeros after the last group.  The pairs may hold one not
- * defined: all are defined again. */
+ * stream's state (its time and stack bases): either way the stream moves
+ * to a new chunk.  Bytes the abandoned writer left after cur are cleared:
+ * a reader must find zeros after the last group.  The pairs may hold one
+ * not defined: all are defined again. */
 static void recover_stream(struct ctrace__stream *s, uint64_t now, int settled)
 {
 	ctrace__pairs_reset(s);
@@ -97,6 +97,10 @@ static void recover_stream(struct ctrace__stream *s, uint64_t now, int settled)
 		if (dirty > (size_t)(s->chunk_end - s->cur))
 			dirty = (size_t)(s->chunk_end - s->cur);
 		memset(s->cur, 0, dirty);
+		/* The abandoned event may have changed the table (a pair
+		 * moved, a narrow slot's home) for a tag the reader never
+		 * sees: the stream goes on in a chunk that starts afresh. */
+		ctrace__stream_release(s);
 	}
 	if (!settled)
 		ctrace__stream_lost(s, now, CTRACE_LOST_JUMPED);

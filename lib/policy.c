@@ -123,7 +123,9 @@ static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 	unsigned low = p[0] & 0x7fu;
 	if (low == CTRACE_TAG_NEW || low >= CTRACE_TAG_WIDE_MOVE) {
 		/* The ENTRY changed the table, which the reader will not
-		 * see (its pair's was the stream's last miss): the recorder
+		 * see (it was the last event to change it, a NEW or a move
+		 * out of a wide slot, whose changes s->miss_slot, miss_home
+		 * and moved_home name): the recorder
 		 * forgets the pairs it put in, in the narrow slot it took and
 		 * in the wide slots of the pair's home and of that slot's
 		 * previous pair, and gives the slot back its previous home,

@@ -106,7 +106,9 @@ static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
 {
 	int saved_errno = errno;
 	uint32_t size = ctrace__file.chunk_size;
-	/* A chunk of which only the first page was reserved: the rest. */
+	/* A chunk of which only the first pages are reserved (a stream's
+	 * first chunk, or one cut at exit, see ctrace__stream_finish): the
+	 * rest. */
 	if (s->cur != NULL && s->chunk_end < s->chunk_start + size &&
 	    ctrace__file_extend(s->chunk, (uint32_t)(s->chunk_end -
 						     s->chunk_start)) == 0) {

@@ -531,6 +531,7 @@ bool trace_chunk_is_cut(const struct trace *t, const struct chunk_ref *c)
 	bool ended_early = t->hdr.version_major >= 5 &&
 			   (t->hdr.flags & CTRACE_FLAG_FINALIZED) &&
 			   t->hdr.final_size != 0 &&
+			   t->hdr.final_size % 4096 == 0 &&
 			   t->hdr.final_size == t->file_size;
 	return c->size < t->hdr.chunk_size && !ended_early;
 }
