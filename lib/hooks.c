@@ -100,7 +100,8 @@ static void recover_stream(struct ctrace__stream *s, uint64_t now, int settled)
 		/* The abandoned event may have changed the table (a pair
 		 * moved, a narrow slot's home) for a tag the reader never
 		 * sees: the stream goes on in a chunk that starts afresh. */
-		ctrace__stream_release(s);
+		if (!settled)
+			ctrace__stream_release(s);
 	}
 	if (!settled)
 		ctrace__stream_lost(s, now, CTRACE_LOST_JUMPED);
