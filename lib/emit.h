@@ -266,7 +266,7 @@ after_gap(struct ctrace__stream *s, uint64_t now, int may_scan)
 	 * again.  A dlopen after that end is itself longer than the gap. */
 	if (may_scan && now - s->looked >= CTRACE_GAP_TICKS) {
 		int saved_errno = errno;
-		ctrace__modules_refresh(now);
+		ctrace__modules_refresh(now, 0);
 		errno = saved_errno;
 		s->looked = ctrace__now();
 	}

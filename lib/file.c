@@ -972,7 +972,6 @@ uint8_t *ctrace__file_claim(int64_t old, int lone, uint64_t *index,
 		*reason = CTRACE_LOST_NO_SPACE;
 		return NULL;
 	}
-	uint64_t saved = ctrace__block_signals();
 	pthread_mutex_lock(&grow_mutex);
 	if (old >= 0)
 		unmap_chunk((uint64_t)old);
@@ -1001,7 +1000,6 @@ uint8_t *ctrace__file_claim(int64_t old, int lone, uint64_t *index,
 	}
 
 	pthread_mutex_unlock(&grow_mutex);
-	ctrace__restore_signals(saved);
 	return chunk;
 }
 

@@ -239,7 +239,7 @@ CTRACE_HIDDEN int ctrace__file_reopen_child(uint32_t parent_pid,
 /* Gives back chunk `old` (if not negative) and claims the next one,
  * mapped alone if `lone` (the metadata's: seldom written, long kept), with its first *len bytes reserved on disk: returns its address and
  * index, or NULL with *reason set (enum ctrace_lost_reason).  One lock for
- * both. */
+ * both, taken with signals blocked by the caller (a stream's refill). */
 CTRACE_HIDDEN uint8_t *ctrace__file_claim(int64_t old, int lone,
 					  uint64_t *index, uint32_t *len,
 					  uint8_t *reason);
@@ -276,8 +276,9 @@ CTRACE_HIDDEN void ctrace__modules_scan(uint64_t now);
  * lies outside every known module and the loader's list has changed.
  * The scan is dated `now`, so the module is known from that event on. */
 CTRACE_HIDDEN void ctrace__modules_check(uintptr_t addr, uint64_t now);
-/* Rescans if the loader's list changed (at chunk claims, after a pause). */
-CTRACE_HIDDEN void ctrace__modules_refresh(uint64_t now);
+/* Rescans if the loader's list changed (at chunk claims, after a pause);
+ * `signals_blocked`: the caller has blocked signals already. */
+CTRACE_HIDDEN void ctrace__modules_refresh(uint64_t now, int signals_blocked);
 /* Bumped whenever a scan finds an object loaded or unloaded. */
 CTRACE_HIDDEN extern _Atomic uint32_t ctrace__modules_epoch;
 CTRACE_HIDDEN void ctrace__modules_reset(void);

@@ -153,14 +153,18 @@ static int collect_one(struct dl_phdr_info *info, size_t size, void *data)
 
 /* dl_iterate_phdr with signals blocked: it holds the loader's lock, which
  * a signal handler that jumps out (siglongjmp) would leave taken for
- * good, and the program's next dlopen would wait on it forever. */
-static void iterate_loader(struct collection *c)
+ * good, and the program's next dlopen would wait on it forever.  A caller
+ * that has them blocked already (`blocked`) saves the two system calls. */
+static void iterate_loader(struct collection *c, int blocked)
 {
 	sigset_t all, saved;
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &saved);
+	if (!blocked) {
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &saved);
+	}
 	dl_iterate_phdr(collect_one, c);
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	if (!blocked)
+		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 }
 
 static uint64_t hash_path(const char *p, size_t n)
@@ -244,7 +248,7 @@ void ctrace__modules_scan(uint64_t now)
 		c.used = 0;
 		c.overflow = 0;
 		c.first = 1;
-		iterate_loader(&c);
+		iterate_loader(&c, 0);
 		if (!c.overflow)
 			break;
 		munmap(c.buf, c.size);
@@ -316,19 +320,19 @@ void ctrace__modules_check(uintptr_t addr, uint64_t now)
 	 * changed, or code outside every object (JIT) would rescan on each
 	 * new pair. */
 	struct collection c = {.first = 1};
-	iterate_loader(&c);
+	iterate_loader(&c, 0);
 	if (c.adds != seen_adds || c.subs != seen_subs)
 		ctrace__modules_scan(now);
 }
 
 /* A thread claims a chunk, or an event follows a pause: catches a dlopen
  * or dlclose made since the last look. */
-void ctrace__modules_refresh(uint64_t now)
+void ctrace__modules_refresh(uint64_t now, int signals_blocked)
 {
 	if (known == NULL)
 		return;
 	struct collection c = {.first = 1};
-	iterate_loader(&c);
+	iterate_loader(&c, signals_blocked);
 	if (c.adds != seen_adds || c.subs != seen_subs)
 		ctrace__modules_scan(now);
 }

@@ -138,7 +138,7 @@ static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
 	 * Never for the signal stream (a handler that
 	 * interrupted the recorder) or the metadata (its lock is held). */
 	if (s->kind == CTRACE_CHUNK_EVENTS)
-		ctrace__modules_refresh(now);
+		ctrace__modules_refresh(now, 1);
 	prefault(c, len);
 
 	struct ctrace_chunk_header *h = (struct ctrace_chunk_header *)c;
@@ -183,6 +183,12 @@ uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
 	uint64_t saved = ctrace__block_signals();
 	uint8_t *p = refill(s, now);
 	ctrace__restore_signals(saved);
+	/* An event stream's refill looked at the loader's list: the claim's
+	 * own pause (the chunk's pages written and mapped, the signal mask
+	 * set back: tens of microseconds, far more under strace) must not
+	 * make its next event look again (after_gap). */
+	if (p != NULL && s->kind == CTRACE_CHUNK_EVENTS)
+		s->looked = ctrace__now();
 	return p;
 }
 
