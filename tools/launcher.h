@@ -1,4 +1,7 @@
-/* launcher.h -- what the files of the ctrace launcher share. */
+/* launcher.h -- what the commands of the ctrace launcher share: messages
+ * and allocation (launcher.c), the program record runs (program.c).  The
+ * commands themselves are in commands.def, ctrace-symbolize's side in
+ * symbolize.h. */
 #ifndef CTRACE_TOOLS_LAUNCHER_H
 #define CTRACE_TOOLS_LAUNCHER_H
 
@@ -9,19 +12,20 @@
 
 #define DEFAULT_TRACE "trace.bin"
 
-/* ctrace.c: messages, all "ctrace: ..." on stderr. */
+/* launcher.c: messages, all "ctrace: ..." on stderr. */
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The command that runs (NULL: none yet), named by usage_hint(). */
+void launcher_set_command(const char *name);
+/* "Try 'ctrace [COMMAND] --help' for more information." */
+void usage_hint(void);
 /* A mistake in the command line: exits 2 with a hint. */
 void usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
-void print_usage(FILE *f);
 void print_version(void) __attribute__((noreturn));
 /* Exit 2 when memory runs out. */
 void *must_alloc(size_t size);
+void *must_realloc(void *p, size_t count, size_t size);
 char *must_strdup(const char *s);
-
-/* record.c */
-int cmd_record(int argc, char **argv);
 
 /* program.c: finding, checking and running the program. */
 char *find_program(const char *name);

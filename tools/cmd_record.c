@@ -1,5 +1,14 @@
-/* record.c -- ctrace record: the options, checked, become the recorder's
- * environment variables; then the program runs (program.c).
+/* cmd_record.c -- ctrace record: the options, checked, become the
+ * recorder's environment variables; then the program runs (program.c).
+ *
+ * The recorder is configured only through its environment variables (see
+ * README); this command is a front end that spells them as options,
+ * checks them before anything runs, and makes the common mistakes (a
+ * program not linked with the recorder, a typo in an option) fail with a
+ * message rather than with an empty trace.
+ *
+ * Exit status: the program's (128+N when signal N killed it); 2 when
+ * ctrace refuses the command line or cannot run the program.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,9 +21,40 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "duration.h"
 #include "launcher.h"
 #include "signame.h"
+#include "symbolize.h"
+
+static const char record_usage[] =
+	"Usage: ctrace record [OPTION]... [--] PROGRAM [ARG]...\n"
+	"Run PROGRAM, built with ctrace, recording its calls.\n"
+	"\n"
+	"  -o, --output=FILE        write the trace to FILE (default trace.bin);\n"
+	"                           a fork()ed child writes FILE.PID\n"
+	"  -F, --filter=PATTERN     trace only the functions matching PATTERN\n"
+	"  -N, --notrace=PATTERN    never trace the functions matching PATTERN\n"
+	"                           (-F and -N repeat; the first that matches a\n"
+	"                           function decides)\n"
+	"      --match=glob|regex   how patterns match names (default glob)\n"
+	"  -D, --depth=DEPTH        record calls at most DEPTH levels deep\n"
+	"  -t, --time-filter=TIME   record only calls lasting TIME or longer\n"
+	"                           (a number and a unit: 5us, 1.5ms; ns, us, ms\n"
+	"                           or s)\n"
+	"      --args[=PATTERNS]    record the arguments of every function, or of\n"
+	"                           those matching the comma-separated PATTERNS\n"
+	"      --retval[=PATTERNS]  the same for return values\n"
+	"      --signal=SIGNAL      turn recording on and off when PROGRAM gets\n"
+	"                           SIGNAL (USR2, SIGUSR2 or a number)\n"
+	"      --no-start           start with recording off\n"
+	"      --force              run PROGRAM even if it does not look built\n"
+	"                           with ctrace\n"
+	"  -h, --help               show this help and exit\n"
+	"  -V, --version            show the version and exit\n"
+	"\n"
+	"Exit status: PROGRAM's (128+N if signal N killed it); 2 when ctrace\n"
+	"refuses the command line.\n";
 
 /* ---------------------------------------------------------------------------
  * Lists
@@ -276,13 +316,12 @@ static int parse_options(int argc, char **argv, struct recording *r)
 			r->force = 1;
 			break;
 		case 'h':
-			print_usage(stdout);
+			fputs(record_usage, stdout);
 			exit(0);
 		case 'V':
 			print_version();
 		default:
-			fputs("Try 'ctrace --help' for more information.\n",
-			      stderr);
+			usage_hint();
 			exit(2);
 		}
 	}
@@ -345,28 +384,6 @@ static void set_environment(const struct recording *r)
  * each recording, in a temporary file removed afterwards.
  * ------------------------------------------------------------------------ */
 
-static void exec_symbolizer(char **args)
-{
-	const char *path = getenv("CTRACE_SYMBOLIZE");
-	if (path != NULL && *path != '\0') {
-		execv(path, args);
-		return;
-	}
-	char self[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (len > 0) {
-		self[len] = '\0';
-		char *slash = strrchr(self, '/');
-		if (slash != NULL && (size_t)(slash - self) +
-					     sizeof "/ctrace-symbolize" <=
-				     sizeof self) {
-			strcpy(slash + 1, "ctrace-symbolize");
-			execv(self, args);
-		}
-	}
-	execvp("ctrace-symbolize", args);
-}
-
 /* Returns the plan's file name (to remove), or NULL without a plan. */
 static char *make_plan(const char *program)
 {
@@ -387,9 +404,9 @@ static char *make_plan(const char *program)
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
-		char *args[] = {"ctrace-symbolize", "--make-plan", "-o", file,
+		char *args[] = {SYMBOLIZER, "--make-plan", "-o", file,
 				(char *)program, NULL};
-		exec_symbolizer(args);
+		symbolize_exec(args);
 		_exit(127);
 	}
 	int status = 0;
@@ -409,6 +426,9 @@ static char *make_plan(const char *program)
 int cmd_record(int argc, char **argv)
 {
 	struct recording r = {.output = DEFAULT_TRACE};
+
+	/* getopt's messages then start with "ctrace: ". */
+	argv[0] = (char *)"ctrace";
 	char **program_argv = argv + parse_options(argc, argv, &r);
 
 	char *path = find_program(program_argv[0]);

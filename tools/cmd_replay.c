@@ -1,0 +1,28 @@
+/* cmd_replay.c -- ctrace replay, report and graph: the trace handed to
+ * ctrace-symbolize in the format the command is named after, with the
+ * command's arguments (its options and traces), and trace.bin when they
+ * name no trace (symbolize.c).
+ *
+ * Exit status: ctrace-symbolize's (0, or 1 when a trace was damaged; 2
+ * when it refuses the command line); 127 when it cannot be run.
+ */
+#include "commands.h"
+#include "symbolize.h"
+
+int cmd_replay(int argc, char **argv)
+{
+	(void)argc;
+	return symbolize_view("tree", argv + 1);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	(void)argc;
+	return symbolize_view("report", argv + 1);
+}
+
+int cmd_graph(int argc, char **argv)
+{
+	(void)argc;
+	return symbolize_view("dot", argv + 1);
+}

@@ -1,0 +1,54 @@
+/* symbolize.h -- running ctrace-symbolize, and what the launcher learns
+ * from it: the options it takes (--list-options) and the formats it
+ * writes (--list-formats).  The launcher keeps no copy of either. */
+#ifndef CTRACE_TOOLS_SYMBOLIZE_H
+#define CTRACE_TOOLS_SYMBOLIZE_H
+
+#include <stddef.h>
+
+#define SYMBOLIZER "ctrace-symbolize"
+
+enum symbolize_arg {
+	SYMBOLIZE_ARG_NONE,
+	SYMBOLIZE_ARG_REQUIRED,
+	SYMBOLIZE_ARG_OPTIONAL, /* only as --NAME=VALUE or -XVALUE */
+};
+
+struct symbolize_option {
+	char *name;  /* without "--"; NULL if it has only a letter */
+	char letter; /* 0 if it has only a name */
+	enum symbolize_arg arg;
+	char *help;
+};
+
+struct symbolize_format {
+	char *name;
+	char *help;
+};
+
+/* Execs ctrace-symbolize with ARGS (ARGS[0] is its name): the one
+ * CTRACE_SYMBOLIZE names, else the one next to ctrace, else PATH's.
+ * Returns only when none could run, having said so. */
+void symbolize_exec(char **args);
+
+/* What ctrace-symbolize --list-options and --list-formats print, read
+ * once.  When it cannot be run, or answers what the launcher cannot
+ * read, they say why and exit 127. */
+const struct symbolize_option *symbolize_options(size_t *count);
+const struct symbolize_format *symbolize_formats(size_t *count);
+
+/* What ARGV[I] is on ctrace-symbolize's command line, as its
+ * getopt_long() will see it. */
+enum symbolize_word {
+	SYMBOLIZE_OPERAND,      /* a trace */
+	SYMBOLIZE_OPTION,       /* an option, with its value if any */
+	SYMBOLIZE_OPTION_VALUE, /* an option whose value is ARGV[I + 1] */
+	SYMBOLIZE_END,          /* "--": operands follow */
+};
+enum symbolize_word symbolize_word(char **argv, int i);
+
+/* Execs ctrace-symbolize --format=FORMAT ARGV..., with trace.bin after
+ * them when they name no trace.  Returns 127 when it cannot run. */
+int symbolize_view(const char *format, char **argv);
+
+#endif /* CTRACE_TOOLS_SYMBOLIZE_H */
