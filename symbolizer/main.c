@@ -23,71 +23,199 @@
 #define PACKAGE_VERSION "unknown"
 #endif
 
+enum {
+	OPT_SRCLINE = 256,
+	OPT_PER_THREAD,
+	OPT_NO_DURATION,
+	OPT_THREAD_IDS,
+	OPT_DEMANGLE,
+	OPT_SEARCH_DIR,
+	OPT_SORT,
+	OPT_WEIGHT,
+	OPT_NO_PROGRESS,
+	OPT_MAX_DEPTH,
+	OPT_LIST_OPTIONS,
+	OPT_LIST_FORMATS,
+	OPT_MATCH = FILTER_OPT_MATCH,
+	OPT_TID = FILTER_OPT_TID,
+	OPT_TIME_RANGE = FILTER_OPT_TIME_RANGE,
+};
+
+enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
+
+/* An option: getopt_long's array, --help and --list-options are all made
+ * from the table below, so that what is accepted, shown and listed for
+ * the launcher cannot differ. */
+struct option_def {
+	const char *name;    /* the long name, without "--" */
+	int code;            /* the short option's letter, or an OPT_ code */
+	enum arg_kind arg;
+	const char *meta;    /* the argument's name in --help */
+	const char *help;    /* one line (--help wraps it) */
+	const char *heading; /* --help's text before the option, or NULL */
+	bool with_formats;   /* the help ends with the formats' names */
+};
+
+static const struct option_def option_defs[] = {
+	{"format", 'f', ARG_REQUIRED, "FORMAT", "output format: ", NULL, true},
+	{"output", 'o', ARG_REQUIRED, "FILE",
+	 "write to FILE instead of standard output", NULL, false},
+	{"srcline", OPT_SRCLINE, ARG_NONE, NULL,
+	 "tree: append the call site (file.c:LINE)", NULL, false},
+	{"per-thread", OPT_PER_THREAD, ARG_NONE, NULL,
+	 "tree: one thread after another, not interleaved; report: one table "
+	 "per thread", NULL, false},
+	{"sort", OPT_SORT, ARG_REQUIRED, "KEY",
+	 "report: sort by total (default), calls, self, avg, max or name",
+	 NULL, false},
+	{"max-depth", OPT_MAX_DEPTH, ARG_REQUIRED, "N",
+	 "tree, folded: calls deeper than N (default 256) are not indented "
+	 "further (tree) or are folded into one [deeper] frame (folded); 0: "
+	 "no limit", NULL, false},
+	{"weight", OPT_WEIGHT, ARG_REQUIRED, "time|calls",
+	 "folded, flamegraph: weigh stacks by self time in ns (default) or by "
+	 "calls", NULL, false},
+	{"filter", 'F', ARG_REQUIRED, "PATTERN",
+	 "only these functions and their callees",
+	 "\nFilters (every format):\n", false},
+	{"notrace", 'N', ARG_REQUIRED, "PATTERN",
+	 "hide these functions and their callees", NULL, false},
+	{"hide", 'H', ARG_REQUIRED, "PATTERN",
+	 "hide these functions, keep their callees", NULL, false},
+	{"match", OPT_MATCH, ARG_REQUIRED, "glob|regex",
+	 "how patterns match names (default glob)", NULL, false},
+	{"depth", 'D', ARG_REQUIRED, "DEPTH",
+	 "hide calls DEPTH levels deep or deeper", NULL, false},
+	{"time-filter", 't', ARG_REQUIRED, "TIME",
+	 "hide calls shorter than TIME (5us, 2ms...)", NULL, false},
+	{"tid", OPT_TID, ARG_REQUIRED, "ID[,ID...]",
+	 "only these threads (or processes)", NULL, false},
+	{"time-range", OPT_TIME_RANGE, ARG_REQUIRED, "[START]~[END]",
+	 "only calls that start in this time range, counted from the start "
+	 "of the trace", NULL, false},
+	{"no-progress", OPT_NO_PROGRESS, ARG_NONE, NULL,
+	 "no progress line on a terminal", NULL, false},
+	{"no-duration", OPT_NO_DURATION, ARG_NONE, NULL,
+	 "tree: leave the duration column blank", "\n", false},
+	{"thread-ids", OPT_THREAD_IDS, ARG_REQUIRED, "kernel|serial",
+	 "kernel thread ids (default) or the trace's thread serials 1, 2, "
+	 "3...", NULL, false},
+	{"demangle", OPT_DEMANGLE, ARG_REQUIRED, "name|full|none",
+	 "C++ names without parameters (default), with parameters, or "
+	 "mangled", NULL, false},
+	{"search-dir", OPT_SEARCH_DIR, ARG_REQUIRED, "DIR",
+	 "look in DIR for binaries whose recorded path is missing "
+	 "(repeatable)", NULL, false},
+	{"list-options", OPT_LIST_OPTIONS, ARG_NONE, NULL,
+	 "list the options, one a line: name, letter, argument (none, "
+	 "required, optional), help, separated by tabs, and exit",
+	 NULL, false},
+	{"list-formats", OPT_LIST_FORMATS, ARG_NONE, NULL,
+	 "list the output formats, one a line: name and help, separated by "
+	 "a tab, and exit", NULL, false},
+	{"help", 'h', ARG_NONE, NULL, "show this help and exit", NULL, false},
+	{"version", 'V', ARG_NONE, NULL, "show the version and exit", NULL,
+	 false},
+};
+
+#define N_OPTIONS (sizeof option_defs / sizeof option_defs[0])
+
+/* `text` from column 29, words wrapped before column 80, after `left`
+ * (on a line of its own when it reaches column 28). */
+static void put_wrapped(FILE *f, const char *left, const char *text)
+{
+	enum { COLUMN = 29, WIDTH = 79 };
+	size_t col = strlen(left);
+
+	fputs(left, f);
+	if (col > COLUMN - 2) {
+		fputc('\n', f);
+		col = 0;
+	}
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, " ");
+		if (col > COLUMN && col + 1 + n > WIDTH) {
+			fputc('\n', f);
+			col = 0;
+		}
+		if (col < COLUMN) {
+			fprintf(f, "%*s", (int)(COLUMN - col), "");
+			col = COLUMN;
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, n, f);
+		col += n;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+/* "tree, json, ... or flamegraph" ("tree (default), json..." if
+ * mark_default), after `before` and before `after`: a string to free. */
+static char *format_names(const char *before, bool mark_default,
+			  const char *after)
+{
+	size_t size = strlen(before) + strlen(after) + 1;
+	char *s, *p;
+
+	for (const struct output_format *f = formats_all; f->name; f++)
+		size += strlen(f->name) + sizeof " (default),";
+	s = p = must_malloc(size);
+	p = stpcpy(p, before);
+	for (const struct output_format *f = formats_all; f->name; f++)
+		p += sprintf(p, "%s%s%s",
+			     f == formats_all ? ""
+			     : f[1].name      ? ", "
+					      : " or ",
+			     f->name,
+			     f == formats_all && mark_default ? " (default)"
+							      : "");
+	strcpy(p, after);
+	return s;
+}
+
+/* An option's help as one line, in a buffer to free. */
+static char *help_text(const struct option_def *d)
+{
+	if (d->with_formats)
+		return format_names(d->help, true, "");
+	return must_strndup(d->help, strlen(d->help));
+}
+
 static void usage(FILE *f)
 {
 	fputs("Usage: " PROGRAM_NAME " [OPTION]... TRACE...\n"
 	      "Print the calls recorded in ctrace trace files.\n"
-	      "\n"
-	      "  -f, --format=FORMAT        output format: tree (default), json, "
-	      "report,\n"
-	      "                             dot, chrome, folded or flamegraph\n"
-	      "  -o, --output=FILE          write to FILE instead of standard "
-	      "output\n"
-	      "      --srcline              tree: append the call site "
-	      "(file.c:LINE)\n"
-	      "      --per-thread           tree: one thread after another, "
-	      "not interleaved;\n"
-	      "                             report: one table per thread\n"
-	      "      --sort=KEY             report: sort by total (default), "
-	      "calls, self,\n"
-	      "                             avg, max or name\n"
-	      "      --max-depth=N          tree, folded: calls deeper than N "
-	      "(default 256)\n"
-	      "                             are not indented further (tree) "
-	      "or are folded\n"
-	      "                             into one [deeper] frame (folded); "
-	      "0: no limit\n"
-	      "      --weight=time|calls    folded, flamegraph: weigh stacks by "
-	      "self time\n"
-	      "                             in ns (default) or by calls\n"
-	      "\n"
-	      "Filters (every format):\n"
-	      "  -F, --filter=PATTERN       only these functions and their "
-	      "callees\n"
-	      "  -N, --notrace=PATTERN      hide these functions and their "
-	      "callees\n"
-	      "  -H, --hide=PATTERN         hide these functions, keep their "
-	      "callees\n"
-	      "      --match=glob|regex     how patterns match names (default "
-	      "glob)\n"
-	      "  -D, --depth=DEPTH          hide calls DEPTH levels deep or "
-	      "deeper\n"
-	      "  -t, --time-filter=TIME     hide calls shorter than TIME (5us, "
-	      "2ms...)\n"
-	      "      --tid=ID[,ID...]       only these threads (or processes)\n"
-	      "      --time-range=[START]~[END]\n"
-	      "                             only calls that start in this time "
-	      "range,\n"
-	      "                             counted from the start of the "
-	      "trace\n"
-	      "      --no-progress          no progress line on a terminal\n"
-	      "\n"
-	      "      --no-duration          tree: leave the duration column "
-	      "blank\n"
-	      "      --thread-ids=kernel|serial\n"
-	      "                             kernel thread ids (default) or the "
-	      "trace's\n"
-	      "                             thread serials 1, 2, 3...\n"
-	      "      --demangle=name|full|none\n"
-	      "                             C++ names without parameters "
-	      "(default),\n"
-	      "                             with parameters, or mangled\n"
-	      "      --search-dir=DIR       look in DIR for binaries whose "
-	      "recorded path\n"
-	      "                             is missing (repeatable)\n"
-	      "  -h, --help                 show this help and exit\n"
-	      "  -V, --version              show the version and exit\n"
-	      "\n"
+	      "\n",
+	      f);
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		const struct option_def *d = &option_defs[i];
+		char left[64], *help = help_text(d);
+		int n = d->code < 256 ? snprintf(left, sizeof left,
+						    "  -%c, --%s", d->code,
+						    d->name)
+					 : snprintf(left, sizeof left,
+						    "      --%s", d->name);
+		if (d->arg != ARG_NONE)
+			snprintf(left + n, sizeof left - (size_t)n,
+				 d->arg == ARG_OPTIONAL ? "[=%s]" : "=%s",
+				 d->meta);
+		if (d->heading)
+			fputs(d->heading, f);
+		put_wrapped(f, left, help);
+		free(help);
+	}
+	fputs("\nFormats:\n", f);
+	for (const struct output_format *fmt = formats_all; fmt->name; fmt++) {
+		char left[64];
+		snprintf(left, sizeof left, "  %s", fmt->name);
+		put_wrapped(f, left, fmt->help);
+	}
+	fputs("\n"
 	      "  " PROGRAM_NAME " --make-plan [-o FILE] PROGRAM...\n"
 	      "                             write the capture plan the "
 	      "recorder's\n"
@@ -98,6 +226,60 @@ static void usage(FILE *f)
 	      "that is\n"
 	      "valid is printed), 2 on a usage error.\n",
 	      f);
+}
+
+/* --list-options: NAME<TAB>LETTER or -<TAB>none|required|optional<TAB>HELP,
+ * for programs that pass options on (the launcher). */
+static void list_options(void)
+{
+	static const char *const kinds[] = {
+		[ARG_NONE] = "none",
+		[ARG_REQUIRED] = "required",
+		[ARG_OPTIONAL] = "optional",
+	};
+
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		const struct option_def *d = &option_defs[i];
+		char *help = help_text(d);
+		if (d->code < 256)
+			printf("%s\t%c\t%s\t%s\n", d->name, d->code,
+			       kinds[d->arg], help);
+		else
+			printf("%s\t-\t%s\t%s\n", d->name, kinds[d->arg], help);
+		free(help);
+	}
+}
+
+/* --list-formats: NAME<TAB>HELP */
+static void list_formats(void)
+{
+	for (const struct output_format *fmt = formats_all; fmt->name; fmt++)
+		printf("%s\t%s\n", fmt->name, fmt->help);
+}
+
+/* getopt_long's arrays, from the table. */
+static struct option *long_options(char *shorts, size_t size)
+{
+	struct option *o = must_calloc(N_OPTIONS + 1, sizeof *o);
+	size_t n = 0;
+
+	for (size_t i = 0; i < N_OPTIONS; i++) {
+		const struct option_def *d = &option_defs[i];
+		o[i].name = d->name;
+		o[i].has_arg = d->arg == ARG_NONE       ? no_argument
+			       : d->arg == ARG_REQUIRED ? required_argument
+							: optional_argument;
+		o[i].val = d->code;
+		if (d->code < 256 && n + 3 < size) {
+			shorts[n++] = (char)d->code;
+			if (d->arg != ARG_NONE)
+				shorts[n++] = ':';
+			if (d->arg == ARG_OPTIONAL)
+				shorts[n++] = ':';
+		}
+	}
+	shorts[n] = '\0';
+	return o;
 }
 
 static int parse_sort(const char *s, enum report_sort *key)
@@ -126,83 +308,29 @@ static void usage_error(const char *fmt, const char *arg)
 	exit(2);
 }
 
-enum {
-	OPT_SRCLINE = 256,
-	OPT_PER_THREAD,
-	OPT_NO_DURATION,
-	OPT_THREAD_IDS,
-	OPT_DEMANGLE,
-	OPT_SEARCH_DIR,
-	OPT_SORT,
-	OPT_WEIGHT,
-	OPT_NO_PROGRESS,
-	OPT_MAX_DEPTH,
-	OPT_MATCH = FILTER_OPT_MATCH,
-	OPT_TID = FILTER_OPT_TID,
-	OPT_TIME_RANGE = FILTER_OPT_TIME_RANGE,
-};
-
-static const struct option long_options[] = {
-	{"format", required_argument, NULL, 'f'},
-	{"output", required_argument, NULL, 'o'},
-	{"srcline", no_argument, NULL, OPT_SRCLINE},
-	{"per-thread", no_argument, NULL, OPT_PER_THREAD},
-	{"no-duration", no_argument, NULL, OPT_NO_DURATION},
-	{"max-depth", required_argument, NULL, OPT_MAX_DEPTH},
-	{"thread-ids", required_argument, NULL, OPT_THREAD_IDS},
-	{"demangle", required_argument, NULL, OPT_DEMANGLE},
-	{"search-dir", required_argument, NULL, OPT_SEARCH_DIR},
-	{"sort", required_argument, NULL, OPT_SORT},
-	{"weight", required_argument, NULL, OPT_WEIGHT},
-	{"filter", required_argument, NULL, 'F'},
-	{"notrace", required_argument, NULL, 'N'},
-	{"hide", required_argument, NULL, 'H'},
-	{"match", required_argument, NULL, OPT_MATCH},
-	{"depth", required_argument, NULL, 'D'},
-	{"time-filter", required_argument, NULL, 't'},
-	{"tid", required_argument, NULL, OPT_TID},
-	{"time-range", required_argument, NULL, OPT_TIME_RANGE},
-	{"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-	{NULL, 0, NULL, 0},
-};
-
 static void parse_options(int argc, char **argv, struct options *opts,
+			  const struct output_format **format,
 			  const char **output)
 {
 	const char **dirs = NULL;
 	size_t n_dirs = 0;
 	const char *bad = NULL;
+	char shorts[3 * N_OPTIONS + 1];
+	struct option *longs = long_options(shorts, sizeof shorts);
 	int c;
 
 	memset(opts, 0, sizeof *opts);
+	*format = &formats_all[0];
 	opts->progress = isatty(STDERR_FILENO);
 	opts->resolve.demangle = RESOLVE_DEMANGLE_NAME;
 	opts->max_depth = DEFAULT_MAX_DEPTH;
-	while ((c = getopt_long(argc, argv, "f:o:F:N:H:D:t:hV",
-				long_options, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (!strcmp(optarg, "tree"))
-				opts->format = FORMAT_TREE;
-			else if (!strcmp(optarg, "json"))
-				opts->format = FORMAT_JSON;
-			else if (!strcmp(optarg, "report"))
-				opts->format = FORMAT_REPORT;
-			else if (!strcmp(optarg, "dot"))
-				opts->format = FORMAT_DOT;
-			else if (!strcmp(optarg, "chrome"))
-				opts->format = FORMAT_CHROME;
-			else if (!strcmp(optarg, "folded"))
-				opts->format = FORMAT_FOLDED;
-			else if (!strcmp(optarg, "flamegraph"))
-				opts->format = FORMAT_FLAMEGRAPH;
-			else
-				usage_error("unknown format '%s' (tree, json, "
-					    "report, dot, chrome, folded or "
-					    "flamegraph)",
+			*format = formats_find(optarg);
+			if (!*format)
+				usage_error(format_names("unknown format '%s' (",
+							 false, ")"),
 					    optarg);
 			break;
 		case OPT_SORT:
@@ -288,6 +416,12 @@ static void parse_options(int argc, char **argv, struct options *opts,
 			dirs = must_realloc(dirs, n_dirs + 1, sizeof *dirs);
 			dirs[n_dirs++] = optarg;
 			break;
+		case OPT_LIST_OPTIONS:
+			list_options();
+			exit(0);
+		case OPT_LIST_FORMATS:
+			list_formats();
+			exit(0);
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -423,6 +557,7 @@ int main(int argc, char **argv)
 	static struct outbuf out;
 	struct output output, *shown = &output;
 	struct options opts;
+	const struct output_format *format;
 	const char *output_path = NULL;
 	struct outfile outfile;
 	int fd = STDOUT_FILENO, status = 0;
@@ -432,7 +567,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "--make-plan"))
 		return plan_main(argc - 1, argv + 1);
-	parse_options(argc, argv, &opts, &output_path);
+	parse_options(argc, argv, &opts, &format, &output_path);
 	/* Every trace (a directory gives all those in it), open together:
 	 * their threads go through one replay, on one timeline. */
 	paths = inputs_expand(argv + optind, (size_t)(argc - optind),
@@ -450,29 +585,7 @@ int main(int argc, char **argv)
 	output.opts = &opts;
 	output.out = &out;
 	output.n_traces = (size_t)(argc - optind);
-	switch (opts.format) {
-	case FORMAT_TREE:
-		out_tree_init(&output);
-		break;
-	case FORMAT_JSON:
-		out_json_init(&output);
-		break;
-	case FORMAT_REPORT:
-		out_report_init(&output);
-		break;
-	case FORMAT_DOT:
-		out_dot_init(&output);
-		break;
-	case FORMAT_CHROME:
-		out_chrome_init(&output);
-		break;
-	case FORMAT_FOLDED:
-		out_folded_init(&output);
-		break;
-	case FORMAT_FLAMEGRAPH:
-		out_flamegraph_init(&output);
-		break;
-	}
+	format->init(&output);
 
 	if (opts.filters)
 		shown = filter_wrap(opts.filters, &output);

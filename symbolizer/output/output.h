@@ -4,6 +4,7 @@
  *   out_folded.c, out_flamegraph.c
  *               one file per format, each an out_*_init() filling a
  *               struct output with its callbacks (replay.h)
+ *   formats.c   the table of the formats: name, help line, out_*_init
  *   agg.c what the summarizing formats share (below)
  *   callstats.c the tables of the report and the call graph
  *   paths.c     the call paths of folded stacks and flame graphs
@@ -22,6 +23,19 @@
 /* ---------------------------------------------------------------------------
  * The formats
  * ------------------------------------------------------------------------ */
+
+/* One output format (formats.c): its -f name, a one-line description and
+ * the function that fills a struct output with its callbacks. */
+struct output_format {
+	const char *name;
+	const char *help;
+	void (*init)(struct output *o);
+};
+
+/* Every format, the default first, ending with a NULL name. */
+extern const struct output_format formats_all[];
+/* The format named `name`, or NULL. */
+const struct output_format *formats_find(const char *name);
 
 void out_tree_init(struct output *o);
 void out_json_init(struct output *o);

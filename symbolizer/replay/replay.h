@@ -32,16 +32,6 @@
  * (main.c fills them)
  * ------------------------------------------------------------------------ */
 
-enum output_format {
-	FORMAT_TREE,
-	FORMAT_JSON,
-	FORMAT_REPORT,
-	FORMAT_DOT,
-	FORMAT_CHROME,
-	FORMAT_FOLDED,
-	FORMAT_FLAMEGRAPH,
-};
-
 /* --max-depth's default: deep enough for any real program's stack, shallow
  * enough that a million-deep recursion prints megabytes, not terabytes. */
 #define DEFAULT_MAX_DEPTH 256
@@ -53,7 +43,6 @@ enum report_sort { SORT_TOTAL, SORT_CALLS, SORT_SELF, SORT_AVG, SORT_MAX,
 struct filters;
 
 struct options {
-	enum output_format format;
 	bool srcline;
 	bool per_thread;
 	bool no_duration;
