@@ -57,7 +57,7 @@ static void dump_usage(void)
 	for (size_t i = 0; i < count; i++)
 		printf("  --%-18s %s\n", f[i].name, f[i].help);
 	for (size_t k = 0; k < sizeof dump_aliases / sizeof *dump_aliases; k++)
-		printf("  --%-18s --%s\n", dump_aliases[k].flag,
+		printf("  --%-18s the same as --%s\n", dump_aliases[k].flag,
 		       dump_aliases[k].format);
 	printf("\nThe other options are ctrace-symbolize's (see "
 	       "ctrace-symbolize --help).\n");

@@ -60,16 +60,27 @@ build_progs() {
 	mv "$BIN/plain.tmp" "$BIN/plain"
 }
 
+# The real ctrace-symbolize, before a case puts a fake in CTRACE_SYMBOLIZE.
+REAL_SYMBOLIZE=$CTRACE_SYMBOLIZE
+
 # fake_symbolizer PATH MARK: a stand-in for ctrace-symbolize that prints
-# MARK, then its arguments one a line, and exits with $FAKE_STATUS.
+# MARK, then its arguments one a line, and exits with $FAKE_STATUS; the
+# real one answers --list-options and --list-formats.
 fake_symbolizer() {
+	[ -x "$REAL_SYMBOLIZE" ] || skip "ctrace-symbolize not built"
 	cat >"$1" <<EOF
 #!/bin/sh
+case "\$*" in --list-options | --list-formats) exec "$REAL_SYMBOLIZE" "\$1" ;; esac
 echo "$2"
 for a in "\$@"; do printf "%s\\n" "\$a"; done
 exit \${FAKE_STATUS:-0}
 EOF
 	chmod +x "$1"
+}
+
+# table_commands: the commands of the launcher's table, one a line.
+table_commands() {
+	sed -n 's/^COMMAND(\([a-z_]*\),.*/\1/p' "$top_srcdir/tools/commands.def"
 }
 
 # expect_args OUT MARK ARG...: the fake symbolizer ran, with exactly ARGs.
@@ -476,6 +487,34 @@ case_help() {
 	grep -q '^ctrace [0-9]' out || fail "no version"
 }
 
+# Every command of the table (tools/commands.def) is in ctrace --help,
+# with its usage line, has its own --help, and is named when a command is
+# unknown.
+case_help_commands() {
+	table_commands >commands
+	for c in record replay report graph dump; do
+		grep -q -x -F "$c" commands ||
+			fail "$c is not in tools/commands.def"
+	done
+	ctrace out --help
+	expect_status 0 out
+	while read -r c; do
+		grep -q -e "^  $c  *[a-z(]" out ||
+			{ cat out; fail "ctrace --help lacks the command $c"; }
+		grep -q -e "^\(Usage:\|      \) ctrace $c " out ||
+			{ cat out; fail "ctrace --help lacks the usage of $c"; }
+		ctrace "help-$c" "$c" --help
+		expect_status 0 "help-$c"
+		[ -s "help-$c" ] || fail "ctrace $c --help printed nothing"
+	done <commands
+	names=$(paste -s -d , commands |
+		sed 's/,/, /g; s/, \([^,]*\)$/ or \1/')
+	usage_case command "unknown command 'frob' ($names)" frob
+	usage_case empty-command "unknown command '' ($names)" ''
+	usage_case option "unknown option '--frob'" --frob
+	usage_case no-command "no command given ($names)"
+}
+
 # ---------------------------------------------------------------------------
 # replay, report, graph, dump
 # ---------------------------------------------------------------------------
@@ -508,6 +547,47 @@ case_symbolizer_arguments() {
 	expect_args out FAKE --format=json -- --chrome
 	FAKE_STATUS=1 ctrace out replay
 	expect_status 1 out
+	# A value in the next argument is not a trace: ctrace-symbolize's
+	# --list-options says which options take one.
+	ctrace out replay --max-depth 3
+	expect_status 0 out
+	expect_args out FAKE --format=tree --max-depth 3 trace.bin
+	ctrace out report --sort name --srcline --tid 1 -D2 -F main
+	expect_args out FAKE --format=report --sort name --srcline --tid 1 \
+		-D2 -F main trace.bin
+	# abbreviated, as getopt_long() takes it
+	ctrace out replay --max-d 3 --thread-i serial
+	expect_args out FAKE --format=tree --max-d 3 --thread-i serial \
+		trace.bin
+	ctrace out graph --max-depth 3 x.bin
+	expect_args out FAKE --format=dot --max-depth 3 x.bin
+	# dump's flags are not the value of an option
+	ctrace out dump -o --chrome --search-dir --folded x.bin
+	expect_args out FAKE --format=json -o --chrome --search-dir --folded \
+		x.bin
+}
+
+# dump's format flags are the formats ctrace-symbolize lists.
+case_dump_formats() {
+	fake_symbolizer fake FAKE
+	"$REAL_SYMBOLIZE" --list-formats >list ||
+		fail "ctrace-symbolize --list-formats failed"
+	cut -f 1 list >formats
+	for f in tree json chrome folded; do
+		grep -q -x -F "$f" formats || fail "ctrace-symbolize lacks $f"
+	done
+	CTRACE_SYMBOLIZE=$(pwd)/fake
+	export CTRACE_SYMBOLIZE
+	while read -r f; do
+		ctrace out dump "--$f" --max-depth 2
+		expect_status 0 out
+		expect_args out FAKE "--format=$f" --max-depth 2 trace.bin
+	done <formats
+	ctrace out dump --help
+	expect_status 0 out
+	while read -r f; do
+		grep -q -e "^  --$f " out || { cat out; fail "dump --help lacks --$f"; }
+	done <formats
 }
 
 # Without CTRACE_SYMBOLIZE: next to ctrace first, then in PATH.
@@ -526,6 +606,25 @@ case_symbolizer_lookup() {
 	status=$?
 	expect_status 127 out
 	expect_text out.err "ctrace: cannot run ctrace-symbolize"
+	# Its options are asked of the same one.
+	PATH=$(pwd)/path:$PATH next/ctrace replay --max-depth 3 >out 2>out.err
+	expect_line out NEXT
+	expect_line out trace.bin
+	PATH=$(pwd)/nowhere alone/ctrace replay --max-depth 3 >out 2>out.err
+	status=$?
+	expect_status 127 out
+	expect_text out.err "ctrace: cannot run ctrace-symbolize"
+	# One that does not list its options is not guessed at.
+	printf '#!/bin/sh\necho "unrecognized option" >&2\nexit 2\n' >old
+	chmod +x old
+	CTRACE_SYMBOLIZE=$(pwd)/old ctrace out replay -D 3
+	expect_status 127 out
+	expect_text out.err "ctrace: $(pwd)/old --list-options failed"
+	printf '#!/bin/sh\necho "--max-depth=N"\n' >odd
+	chmod +x odd
+	CTRACE_SYMBOLIZE=$(pwd)/odd ctrace out dump --chrome
+	expect_status 127 out
+	expect_text out.err "ctrace: $(pwd)/odd --list-options: line 1 is not"
 }
 
 # The real symbolizer: replay prints the tree of a recorded trace.
@@ -546,6 +645,39 @@ case_replay() {
 	ctrace json dump
 	expect_status 0 json
 	expect_text json '"calls"'
+}
+
+# The real symbolizer: an option's value in the next argument is the
+# same as after "=" (ctrace replay --max-depth 3 read 3 as a trace).
+case_option_values() {
+	[ -x "$CTRACE_SYMBOLIZE" ] || skip "ctrace-symbolize not built"
+	build_progs
+	ctrace out record -- "$BIN/prog" exit 0
+	expect_status 0 out
+	ctrace attached replay $STABLE_OPTS --max-depth=1
+	expect_status 0 attached
+	ctrace apart replay $STABLE_OPTS --max-depth 1
+	expect_status 0 apart
+	compare attached apart
+	symbolize direct $STABLE_OPTS --max-depth=1 trace.bin
+	compare direct apart
+	ctrace deep replay $STABLE_OPTS
+	expect_status 0 deep
+	cmp -s deep apart && fail "--max-depth 1 changed nothing"
+	ctrace abbrev replay $STABLE_OPTS --max-d 1
+	expect_status 0 abbrev
+	compare attached abbrev
+	ctrace attached report --sort=calls --max-depth=1
+	expect_status 0 attached
+	ctrace apart report --sort calls --max-depth 1
+	expect_status 0 apart
+	compare attached apart
+	ctrace attached dump --folded --weight=calls --max-depth=1
+	expect_status 0 attached
+	ctrace apart dump --weight calls --max-depth 1 --folded
+	expect_status 0 apart
+	compare attached apart
+	expect_line apart "main;[deeper] 3"
 }
 
 # --args on a program built without -g: values are `?`, and the
@@ -609,9 +741,12 @@ run_case truncated case_truncated
 run_case elf32 case_elf32
 run_case signals case_signals
 run_case help case_help
+run_case help-commands case_help_commands
 run_case symbolizer-arguments case_symbolizer_arguments
+run_case dump-formats case_dump_formats
 run_case symbolizer-lookup case_symbolizer_lookup
 run_case replay case_replay
+run_case option-values case_option_values
 run_case args-without-debug-info case_args_without_debug_info
 run_case other-formats case_other_formats
 test_finish
