@@ -24,6 +24,7 @@
 #include "commands.h"
 #include "duration.h"
 #include "launcher.h"
+#include "program.h"
 #include "signame.h"
 #include "symbolize.h"
 
@@ -431,9 +432,9 @@ int cmd_record(int argc, char **argv)
 	argv[0] = (char *)"ctrace";
 	char **program_argv = argv + parse_options(argc, argv, &r);
 
-	char *path = find_program(program_argv[0]);
+	char *path = program_find(program_argv[0]);
 	if (!r.force)
-		check_program(path, strchr(program_argv[0], '/') ?
+		program_check(path, strchr(program_argv[0], '/') ?
 					    program_argv[0] :
 					    path);
 	set_environment(&r);
@@ -446,9 +447,9 @@ int cmd_record(int argc, char **argv)
 	if (slash != NULL)
 		dir[slash == r.output ? 1 : slash - r.output] = '\0';
 	struct trace_files before;
-	list_trace_files(dir, base, &before);
+	program_list_traces(dir, base, &before);
 
-	int status = run_program(path, program_argv);
+	int status = program_run(path, program_argv);
 	if (plan != NULL) {
 		unlink(plan);
 		free(plan);
@@ -463,6 +464,6 @@ int cmd_record(int argc, char **argv)
 	} else {
 		exit_status = WEXITSTATUS(status);
 	}
-	report_trace_files(r.output, dir, base, &before, program_argv[0]);
+	program_report_traces(r.output, dir, base, &before, program_argv[0]);
 	return exit_status;
 }

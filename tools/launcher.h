@@ -1,14 +1,10 @@
-/* launcher.h -- what the commands of the ctrace launcher share: messages
- * and allocation (launcher.c), the program record runs (program.c).  The
- * commands themselves are in commands.def, ctrace-symbolize's side in
- * symbolize.h. */
+/* launcher.h -- what every file of the ctrace launcher uses: messages and
+ * allocation (launcher.c).  The commands are in commands.def, the program
+ * record runs in program.h, ctrace-symbolize's side in symbolize.h. */
 #ifndef CTRACE_TOOLS_LAUNCHER_H
 #define CTRACE_TOOLS_LAUNCHER_H
 
 #include <stddef.h>
-#include <stdio.h>
-#include <sys/types.h>
-#include <time.h>
 
 #define DEFAULT_TRACE "trace.bin"
 
@@ -26,29 +22,5 @@ void print_version(void) __attribute__((noreturn));
 void *must_alloc(size_t size);
 void *must_realloc(void *p, size_t count, size_t size);
 char *must_strdup(const char *s);
-
-/* program.c: finding, checking and running the program. */
-char *find_program(const char *name);
-void check_program(const char *path, const char *shown);
-int run_program(const char *path, char **argv);
-
-/* program.c: the trace files in a directory, to tell afterwards which
- * ones a run wrote. */
-struct trace_file {
-	char *name; /* in the output's directory */
-	ino_t ino;
-	off_t size;
-	struct timespec mtime;
-};
-
-struct trace_files {
-	struct trace_file *files;
-	size_t count;
-};
-
-void list_trace_files(const char *dir, const char *base,
-		      struct trace_files *out);
-void report_trace_files(const char *output, const char *dir, const char *base,
-			const struct trace_files *before, const char *program);
 
 #endif /* CTRACE_TOOLS_LAUNCHER_H */

@@ -16,6 +16,7 @@
 
 #include "elfprobe.h"
 #include "launcher.h"
+#include "program.h"
 
 /* Every program linked with the recorder defines it (lib/init.c). */
 #define RECORDER_SYMBOL "ctrace_trace_path"
@@ -40,7 +41,7 @@ static int check_executable(const char *path)
 
 /* Finds NAME the way execvp() does.  Returns the path (allocated), or
  * exits with a message. */
-char *find_program(const char *name)
+char *program_find(const char *name)
 {
 	if (strchr(name, '/') != NULL) {
 		int err = check_executable(name);
@@ -77,7 +78,7 @@ char *find_program(const char *name)
 }
 
 /* Refuses, with the reason, a program that would record nothing. */
-void check_program(const char *path, const char *shown)
+void program_check(const char *path, const char *shown)
 {
 	static const char how[] =
 		"compile with -finstrument-functions and link with -lctrace "
@@ -154,8 +155,8 @@ static int compare_trace_files(const void *a, const void *b)
 	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
 }
 
-void list_trace_files(const char *dir, const char *base,
-			     struct trace_files *out)
+void program_list_traces(const char *dir, const char *base,
+			 struct trace_files *out)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -206,17 +207,16 @@ static int is_unchanged(const struct trace_file *f,
 }
 
 /* Prints the files written since BEFORE was listed. */
-void report_trace_files(const char *output, const char *dir,
-			       const char *base,
-			       const struct trace_files *before,
-			       const char *program)
+void program_report_traces(const char *output, const char *dir,
+			   const char *base, const struct trace_files *before,
+			   const char *program)
 {
 	struct trace_files after;
 	int written = 0;
 	const char *slash = strrchr(output, '/');
 	int dir_len = slash ? (int)(slash - output) + 1 : 0;
 
-	list_trace_files(dir, base, &after);
+	program_list_traces(dir, base, &after);
 	for (size_t i = 0; i < after.count; i++) {
 		if (is_unchanged(&after.files[i], before))
 			continue;
@@ -266,7 +266,7 @@ static void exec_program(const char *path, char **argv)
 /* Runs PATH with ARGV like system() does, and returns its wait status.
  * The terminal's SIGINT and SIGQUIT reach the program directly; ctrace
  * waits for it to end, whatever it does with them. */
-int run_program(const char *path, char **argv)
+int program_run(const char *path, char **argv)
 {
 	static const int caught[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
 	struct sigaction ignore = {.sa_handler = SIG_IGN};
