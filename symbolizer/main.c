@@ -282,23 +282,6 @@ static struct option *long_options(char *shorts, size_t size)
 	return o;
 }
 
-static int parse_sort(const char *s, enum report_sort *key)
-{
-	static const char *const names[] = {
-		[SORT_TOTAL] = "total", [SORT_CALLS] = "calls",
-		[SORT_SELF] = "self",   [SORT_AVG] = "avg",
-		[SORT_MAX] = "max",     [SORT_NAME] = "name",
-	};
-
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-		if (!strcmp(s, names[i])) {
-			*key = (enum report_sort)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
 static void usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, PROGRAM_NAME ": ");
@@ -310,7 +293,7 @@ static void usage_error(const char *fmt, const char *arg)
 
 static void parse_options(int argc, char **argv, struct options *opts,
 			  const struct output_format **format,
-			  const char **output)
+			  struct output_options *oopts, const char **output)
 {
 	const char **dirs = NULL;
 	size_t n_dirs = 0;
@@ -320,6 +303,7 @@ static void parse_options(int argc, char **argv, struct options *opts,
 	int c;
 
 	memset(opts, 0, sizeof *opts);
+	memset(oopts, 0, sizeof *oopts);
 	*format = &formats_all[0];
 	opts->progress = isatty(STDERR_FILENO);
 	opts->resolve.demangle = RESOLVE_DEMANGLE_NAME;
@@ -334,17 +318,13 @@ static void parse_options(int argc, char **argv, struct options *opts,
 					    optarg);
 			break;
 		case OPT_SORT:
-			if (parse_sort(optarg, &opts->sort) < 0)
+			if (formats_sort_key(optarg, &oopts->sort) < 0)
 				usage_error("unknown sort key '%s' (total, "
 					    "calls, self, avg, max or name)",
 					    optarg);
 			break;
 		case OPT_WEIGHT:
-			if (!strcmp(optarg, "time"))
-				opts->weight_calls = false;
-			else if (!strcmp(optarg, "calls"))
-				opts->weight_calls = true;
-			else
+			if (formats_weight(optarg, &oopts->weight_calls) < 0)
 				usage_error("unknown weight '%s' (time or calls)",
 					    optarg);
 			break;
@@ -558,6 +538,7 @@ int main(int argc, char **argv)
 	struct output output, *shown = &output;
 	struct options opts;
 	const struct output_format *format;
+	struct output_options oopts;
 	const char *output_path = NULL;
 	struct outfile outfile;
 	int fd = STDOUT_FILENO, status = 0;
@@ -567,7 +548,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "--make-plan"))
 		return plan_main(argc - 1, argv + 1);
-	parse_options(argc, argv, &opts, &format, &output_path);
+	parse_options(argc, argv, &opts, &format, &oopts, &output_path);
 	/* Every trace (a directory gives all those in it), open together:
 	 * their threads go through one replay, on one timeline. */
 	paths = inputs_expand(argv + optind, (size_t)(argc - optind),
@@ -585,7 +566,7 @@ int main(int argc, char **argv)
 	output.opts = &opts;
 	output.out = &out;
 	output.n_traces = (size_t)(argc - optind);
-	format->init(&output);
+	format->init(&output, &oopts);
 
 	if (opts.filters)
 		shown = filter_wrap(opts.filters, &output);
