@@ -41,6 +41,22 @@ enum {
 	OPT_TIME_RANGE = FILTER_OPT_TIME_RANGE,
 };
 
+/* The commands: given as the first argument, they take the command line
+ * instead of printing traces.  A command is a file of its own (cmd_*.c,
+ * symbolizer.h) and a line here. */
+struct command {
+	const char *name;
+	const char *synopsis; /* what follows the name, for --help */
+	const char *help;     /* one line (--help wraps it) */
+	int (*run)(int argc, char **argv); /* argv[0] is the name */
+};
+
+static const struct command commands[] = {
+	{"--make-plan", "[-o FILE] PROGRAM...",
+	 "write the capture plan the recorder's CTRACE_PLAN reads (strings, "
+	 "less copying)", cmd_plan},
+};
+
 enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
 
 /* An option: getopt_long's array, --help and --list-options are all made
@@ -215,13 +231,12 @@ static void usage(FILE *f)
 		snprintf(left, sizeof left, "  %s", fmt->name);
 		put_wrapped(f, left, fmt->help);
 	}
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+		fprintf(f, "\n  " PROGRAM_NAME " %s %s\n", commands[i].name,
+			commands[i].synopsis);
+		put_wrapped(f, "", commands[i].help);
+	}
 	fputs("\n"
-	      "  " PROGRAM_NAME " --make-plan [-o FILE] PROGRAM...\n"
-	      "                             write the capture plan the "
-	      "recorder's\n"
-	      "                             CTRACE_PLAN reads (strings, less "
-	      "copying)\n"
-	      "\n"
 	      "Exit status: 0 on success, 1 if a trace is damaged (all of it "
 	      "that is\n"
 	      "valid is printed), 2 on a usage error.\n",
@@ -546,8 +561,10 @@ int main(int argc, char **argv)
 	size_t n_paths, n_traces = 0, n_all;
 	struct trace *traces, **trace_ptrs;
 
-	if (argc > 1 && !strcmp(argv[1], "--make-plan"))
-		return plan_main(argc - 1, argv + 1);
+	for (size_t i = 0; argc > 1 && i < sizeof commands / sizeof *commands;
+	     i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
 	parse_options(argc, argv, &opts, &format, &oopts, &output_path);
 	/* Every trace (a directory gives all those in it), open together:
 	 * their threads go through one replay, on one timeline. */
