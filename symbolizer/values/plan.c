@@ -99,11 +99,11 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 	memset(&c, 0, sizeof c);
 	c.m = m;
 	c.machine = machine;
-	c.ptr_size = machine == 3 ? 4 : 8;
-	c.sp_reg = machine == 3 ? CTRACE_DW_SP_I386 : CTRACE_DW_SP_X86_64;
-	c.bp_reg = machine == 3 ? CTRACE_DW_FP_I386 : CTRACE_DW_FP_X86_64;
-	c.saved = machine == 3 ? saved_i386 : saved_x86_64;
-	c.nsaved = machine == 3 ? sizeof saved_i386 / sizeof *saved_i386
+	c.ptr_size = machine == EM_386 ? 4 : 8;
+	c.sp_reg = machine == EM_386 ? CTRACE_DW_SP_I386 : CTRACE_DW_SP_X86_64;
+	c.bp_reg = machine == EM_386 ? CTRACE_DW_FP_I386 : CTRACE_DW_FP_X86_64;
+	c.saved = machine == EM_386 ? saved_i386 : saved_x86_64;
+	c.nsaved = machine == EM_386 ? sizeof saved_i386 / sizeof *saved_i386
 				: sizeof saved_x86_64 / sizeof *saved_x86_64;
 	c.ra = ra;
 	c.loc_pc = ra - 1;
@@ -174,7 +174,7 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 	/* The return value's registers: the recorder saves only those, and
 	 * sets no trampoline for a function that returns nothing. */
 	unsigned mem;
-	unsigned ret = abi_ret_regs(&c.sub, machine == 3, &mem);
+	unsigned ret = abi_ret_regs(&c.sub, machine == EM_386, &mem);
 	fprintf(out, " ret %u %u", ret, mem);
 	fputc('\n', out);
 }
@@ -209,7 +209,7 @@ int plan_module(FILE *out, const char *path)
 	}
 	GElf_Ehdr eh;
 	if (!gelf_getehdr(m->elf, &eh) ||
-	    (eh.e_machine != 62 && eh.e_machine != 3)) {
+	    (eh.e_machine != EM_X86_64 && eh.e_machine != EM_386)) {
 		fprintf(stderr, PROGRAM_NAME ": %s: not an x86-64 or i386 "
 			"ELF file\n", path);
 		return -1;
