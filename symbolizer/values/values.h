@@ -10,9 +10,11 @@
  *   frame.c     the walker over a call's captured registers and stack
  *   entryval.c  DW_OP_entry_value, at the caller's call site
  *   loclist.c   questions about a location list, without evaluating it
- *   prologue.c  x86-64: registers the code before the hook copied
- *   i386dec.c   the one i386 decoder
- *   i386loc.c   i386: frame base and stack parameters around the hook
+ *   x86/        the machine code before the hook, decoded:
+ *     prologue.c  x86-64: registers the code before the hook copied
+ *     i386dec.c   the one i386 decoder
+ *     i386loc.c   i386: frame base and stack parameters around the hook
+ *     x87const.c  constants the x87 converted (a stale DWARF constant)
  *   dwinfo.c    modules' DWARF: files, code, function and scope at a PC
  *   plan.c      the capture plan: the hook calls of a program
  *   planneed.c  what one hook call needs saved (the walker over symbols)

@@ -21,7 +21,7 @@
 
 #include <string.h>
 
-#include "dwinfo.h"
+#include "values/dwinfo.h"
 
 /* Hardware register number (ModRM, opcode) to DWARF number. */
 static const int hw_to_dwarf[16] = {0, 2, 1, 3, 7, 6, 4, 5,

@@ -23,7 +23,7 @@
 #include <dwarf.h>
 #include <stdint.h>
 
-#include "dwinfo.h"
+#include "values/dwinfo.h"
 
 /* The straight code [from, to) of a function, read for decoding one
  * instruction at a time (walk_next); each reader bounds how far it looks
