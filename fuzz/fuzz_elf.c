@@ -21,9 +21,9 @@
 #include "dwinfo.h"
 #include "replay.h"
 #include "resolve.h"
+#include "symbolizer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int plan_main(int argc, char **argv);
 
 static void quiet(void *data, const char *msg, int errnum)
 {
@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* the capture plan */
 	char *argv[] = {"--make-plan", "-o", "/dev/null", path, NULL};
-	plan_main(4, argv);
+	cmd_plan(4, argv);
 
 	close(fd);
 	return 0;

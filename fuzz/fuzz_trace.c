@@ -85,12 +85,13 @@ static struct filters *make_filters(unsigned which)
 
 /* One run of the symbolizer over `copies` opens of the same file (two
  * make the multi-process merge run). */
-static void symbolize(const char *path, void (*init)(struct output *),
+static void symbolize(const char *path, const struct output_format *format,
 		      bool per_thread, bool srcline, size_t copies,
 		      unsigned filters)
 {
 	static struct outbuf out;
 	struct options opts;
+	struct output_options oopts;
 	struct output output, *shown = &output;
 	struct trace traces[2], *ptrs[2];
 	size_t n = 0;
@@ -99,15 +100,16 @@ static void symbolize(const char *path, void (*init)(struct output *),
 	opts.per_thread = per_thread;
 	opts.srcline = srcline;
 	opts.serial_ids = srcline;
-	opts.sort = (int)(filters % 6);
-	opts.weight_calls = filters & 1;
+	memset(&oopts, 0, sizeof oopts);
+	oopts.sort = (enum report_sort)(filters % 6);
+	oopts.weight_calls = filters & 1;
 	opts.filters = make_filters(filters);
 	opts.max_depth = 50;
 	outbuf_init(&out, null_fd, "/dev/null");
 	memset(&output, 0, sizeof output);
 	output.opts = &opts;
 	output.out = &out;
-	init(&output);
+	format->init(&output, &oopts);
 	if (opts.filters)
 		shown = filter_wrap(opts.filters, &output);
 
@@ -140,11 +142,7 @@ static void symbolize(const char *path, void (*init)(struct output *),
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static void (*const formats[])(struct output *) = {
-		out_tree_init,   out_json_init,   out_report_init,
-		out_dot_init,    out_chrome_init, out_folded_init,
-		out_flamegraph_init,
-	};
+	const struct output_format *tree = formats_find("tree");
 	unsigned pick = size ? data[size - 1] : 0;
 	char path[64];
 
@@ -153,12 +151,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd = input_file(data, size, path, sizeof path);
 	if (fd < 0)
 		return 0;
-	symbolize(path, out_tree_init, false, false, 1, 0);
-	symbolize(path, out_tree_init, true, true, 2, pick);
-	/* every format, with and without filters, one thread at a time
-	 * or merged */
-	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
-		symbolize(path, formats[i], (pick + i) & 1, false, 1,
+	symbolize(path, tree, false, false, 1, 0);
+	symbolize(path, tree, true, true, 2, pick);
+	/* every format of formats.c's table, with and without filters, one
+	 * thread at a time or merged */
+	for (size_t i = 0; formats_all[i].name; i++)
+		symbolize(path, &formats_all[i], (pick + i) & 1, false, 1,
 			  pick + (unsigned)i);
 	close(fd);
 	return 0;

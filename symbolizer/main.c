@@ -41,6 +41,22 @@ enum {
 	OPT_TIME_RANGE = FILTER_OPT_TIME_RANGE,
 };
 
+/* The commands: given as the first argument, they take the command line
+ * instead of printing traces.  A command is a file of its own (cmd_*.c,
+ * symbolizer.h) and a line here. */
+struct command {
+	const char *name;
+	const char *synopsis; /* what follows the name, for --help */
+	const char *help;     /* one line (--help wraps it) */
+	int (*run)(int argc, char **argv); /* argv[0] is the name */
+};
+
+static const struct command commands[] = {
+	{"--make-plan", "[-o FILE] PROGRAM...",
+	 "write the capture plan the recorder's CTRACE_PLAN reads (strings, "
+	 "less copying)", cmd_plan},
+};
+
 enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
 
 /* An option: getopt_long's array, --help and --list-options are all made
@@ -215,13 +231,12 @@ static void usage(FILE *f)
 		snprintf(left, sizeof left, "  %s", fmt->name);
 		put_wrapped(f, left, fmt->help);
 	}
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+		fprintf(f, "\n  " PROGRAM_NAME " %s %s\n", commands[i].name,
+			commands[i].synopsis);
+		put_wrapped(f, "", commands[i].help);
+	}
 	fputs("\n"
-	      "  " PROGRAM_NAME " --make-plan [-o FILE] PROGRAM...\n"
-	      "                             write the capture plan the "
-	      "recorder's\n"
-	      "                             CTRACE_PLAN reads (strings, less "
-	      "copying)\n"
-	      "\n"
 	      "Exit status: 0 on success, 1 if a trace is damaged (all of it "
 	      "that is\n"
 	      "valid is printed), 2 on a usage error.\n",
@@ -282,23 +297,6 @@ static struct option *long_options(char *shorts, size_t size)
 	return o;
 }
 
-static int parse_sort(const char *s, enum report_sort *key)
-{
-	static const char *const names[] = {
-		[SORT_TOTAL] = "total", [SORT_CALLS] = "calls",
-		[SORT_SELF] = "self",   [SORT_AVG] = "avg",
-		[SORT_MAX] = "max",     [SORT_NAME] = "name",
-	};
-
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-		if (!strcmp(s, names[i])) {
-			*key = (enum report_sort)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
 static void usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, PROGRAM_NAME ": ");
@@ -310,7 +308,7 @@ static void usage_error(const char *fmt, const char *arg)
 
 static void parse_options(int argc, char **argv, struct options *opts,
 			  const struct output_format **format,
-			  const char **output)
+			  struct output_options *oopts, const char **output)
 {
 	const char **dirs = NULL;
 	size_t n_dirs = 0;
@@ -320,6 +318,7 @@ static void parse_options(int argc, char **argv, struct options *opts,
 	int c;
 
 	memset(opts, 0, sizeof *opts);
+	memset(oopts, 0, sizeof *oopts);
 	*format = &formats_all[0];
 	opts->progress = isatty(STDERR_FILENO);
 	opts->resolve.demangle = RESOLVE_DEMANGLE_NAME;
@@ -334,17 +333,13 @@ static void parse_options(int argc, char **argv, struct options *opts,
 					    optarg);
 			break;
 		case OPT_SORT:
-			if (parse_sort(optarg, &opts->sort) < 0)
+			if (formats_sort_key(optarg, &oopts->sort) < 0)
 				usage_error("unknown sort key '%s' (total, "
 					    "calls, self, avg, max or name)",
 					    optarg);
 			break;
 		case OPT_WEIGHT:
-			if (!strcmp(optarg, "time"))
-				opts->weight_calls = false;
-			else if (!strcmp(optarg, "calls"))
-				opts->weight_calls = true;
-			else
+			if (formats_weight(optarg, &oopts->weight_calls) < 0)
 				usage_error("unknown weight '%s' (time or calls)",
 					    optarg);
 			break;
@@ -558,6 +553,7 @@ int main(int argc, char **argv)
 	struct output output, *shown = &output;
 	struct options opts;
 	const struct output_format *format;
+	struct output_options oopts;
 	const char *output_path = NULL;
 	struct outfile outfile;
 	int fd = STDOUT_FILENO, status = 0;
@@ -565,9 +561,11 @@ int main(int argc, char **argv)
 	size_t n_paths, n_traces = 0, n_all;
 	struct trace *traces, **trace_ptrs;
 
-	if (argc > 1 && !strcmp(argv[1], "--make-plan"))
-		return plan_main(argc - 1, argv + 1);
-	parse_options(argc, argv, &opts, &format, &output_path);
+	for (size_t i = 0; argc > 1 && i < sizeof commands / sizeof *commands;
+	     i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	parse_options(argc, argv, &opts, &format, &oopts, &output_path);
 	/* Every trace (a directory gives all those in it), open together:
 	 * their threads go through one replay, on one timeline. */
 	paths = inputs_expand(argv + optind, (size_t)(argc - optind),
@@ -585,7 +583,7 @@ int main(int argc, char **argv)
 	output.opts = &opts;
 	output.out = &out;
 	output.n_traces = (size_t)(argc - optind);
-	format->init(&output);
+	format->init(&output, &oopts);
 
 	if (opts.filters)
 		shown = filter_wrap(opts.filters, &output);

@@ -1,5 +1,5 @@
-/* symbolizer.h -- ctrace-symbolize's own part: the command line and its
- * inputs (main.c, inputs.c).  main.c parses the options, opens the
+/* symbolizer.h -- ctrace-symbolize's own part: the command line, its
+ * inputs and its commands (main.c, inputs.c, cmd_*.c).  main.c parses the options, opens the
  * traces, aligns the clocks of several traces on one timeline, and runs
  * the stages: trace/ reads, replay/ makes calls, output/ shows them.
  */
@@ -12,6 +12,11 @@
  * trace in it (inputs.c).  Problems are reported and set *status to 1. */
 char **inputs_expand(char **args, size_t n_args, size_t *n, int *status);
 void inputs_free(char **list, size_t n);
+
+/* The commands given as the first argument, instead of traces: each
+ * takes the arguments from its name on and returns the exit status. */
+/* --make-plan [-o FILE] PROGRAM... (cmd_plan.c) */
+int cmd_plan(int argc, char **argv);
 
 struct ctrace_file_header;
 /* The trace of the process that fork()ed the one whose header is `child`,

@@ -1,6 +1,7 @@
 /* formats.c -- the table of output formats: the one list that -f, --help,
- * --list-formats (which the launcher reads) and the fuzz target read.
- * A new format is its out_<name>.c and one line here.
+ * --list-formats (which the launcher reads) and the fuzz target read,
+ * and the values of the options that only formats read (--sort,
+ * --weight).  A new format is its out_<name>.c and one line here.
  */
 #include <string.h>
 
@@ -29,4 +30,32 @@ const struct output_format *formats_find(const char *name)
 		if (!strcmp(f->name, name))
 			return f;
 	return NULL;
+}
+
+int formats_sort_key(const char *name, enum report_sort *key)
+{
+	static const char *const names[] = {
+		[SORT_TOTAL] = "total", [SORT_CALLS] = "calls",
+		[SORT_SELF] = "self",   [SORT_AVG] = "avg",
+		[SORT_MAX] = "max",     [SORT_NAME] = "name",
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		if (!strcmp(name, names[i])) {
+			*key = (enum report_sort)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int formats_weight(const char *name, bool *by_calls)
+{
+	if (!strcmp(name, "time"))
+		*by_calls = false;
+	else if (!strcmp(name, "calls"))
+		*by_calls = true;
+	else
+		return -1;
+	return 0;
 }

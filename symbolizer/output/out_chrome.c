@@ -289,10 +289,11 @@ static const struct output_ops chrome_ops = {
 	.finish = chrome_finish,
 };
 
-void out_chrome_init(struct output *o)
+void out_chrome_init(struct output *o, const struct output_options *oo)
 {
 	static struct chrome_state state;
 
+	(void)oo; /* reads none of them */
 	o->ops = &chrome_ops;
 	o->leaves = true;
 	o->state = &state;

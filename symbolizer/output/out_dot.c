@@ -156,10 +156,11 @@ static const struct output_ops dot_ops = {
 	.finish = dot_finish,
 };
 
-void out_dot_init(struct output *o)
+void out_dot_init(struct output *o, const struct output_options *oo)
 {
 	static struct dot_state state;
 
+	(void)oo; /* reads none of them */
 	callstats_init(&state.cs, true, false);
 	o->ops = &dot_ops;
 	o->leaves = true;

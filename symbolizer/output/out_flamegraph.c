@@ -95,7 +95,7 @@ static void flame_finish(struct output *o)
 {
 	struct paths *ps = o->state;
 	struct outbuf *out = o->out;
-	bool by_calls = o->opts->weight_calls;
+	bool by_calls = ps->weight_calls;
 	uint64_t *total = must_calloc(ps->n, sizeof *total);
 	uint32_t *depth = must_calloc(ps->n, sizeof *depth);
 	double *x = must_calloc(ps->n, sizeof *x);
@@ -186,11 +186,12 @@ static const struct output_ops flame_ops = {
 	.finish = flame_finish,
 };
 
-void out_flamegraph_init(struct output *o)
+void out_flamegraph_init(struct output *o, const struct output_options *oo)
 {
 	static struct paths ps;
 
 	paths_init(&ps);
+	ps.weight_calls = oo->weight_calls;
 	o->ops = &flame_ops;
 	o->leaves = true;
 	o->state = &ps;

@@ -79,7 +79,7 @@ static void folded_finish(struct output *o)
 			       ESCAPE_FOLDED);
 		outbuf_flush(&path);
 		{
-			uint64_t w = o->opts->weight_calls ? n->calls : n->self;
+			uint64_t w = ps->weight_calls ? n->calls : n->self;
 			if (w) {
 				outbuf_write(out, path.mem, path.mem_len);
 				outbuf_putc(out, ' ');
@@ -95,7 +95,7 @@ static void folded_finish(struct output *o)
 		    first[c] < first[c + 1]) {
 			/* c's callees and theirs: one "[deeper]" frame */
 			uint64_t w = subtree_weight(ps, order, first, c,
-						    o->opts->weight_calls,
+						    ps->weight_calls,
 						    stack + sp);
 			if (w) {
 				outbuf_write(out, path.mem, path.mem_len);
@@ -123,11 +123,12 @@ static const struct output_ops folded_ops = {
 	.finish = folded_finish,
 };
 
-void out_folded_init(struct output *o)
+void out_folded_init(struct output *o, const struct output_options *oo)
 {
 	static struct paths ps;
 
 	paths_init(&ps);
+	ps.weight_calls = oo->weight_calls;
 	o->ops = &folded_ops;
 	o->leaves = true;
 	o->state = &ps;

@@ -231,10 +231,11 @@ static const struct output_ops json_ops = {
 	.finish = json_finish,
 };
 
-void out_json_init(struct output *o)
+void out_json_init(struct output *o, const struct output_options *oo)
 {
 	static struct json_state state;
 
+	(void)oo; /* reads none of them */
 	memset(&state, 0, sizeof state); /* a fresh document each time */
 	o->ops = &json_ops;
 	outbuf_init_memory(&state.unfinished);

@@ -27,6 +27,7 @@
 
 struct report_state {
 	struct callstats cs;
+	enum report_sort sort;
 };
 
 static enum report_sort sort_key;
@@ -197,7 +198,7 @@ static void report_finish(struct output *o)
 	struct report_state *rs = o->state;
 	struct callstats *cs = &rs->cs;
 
-	sort_key = o->opts->sort;
+	sort_key = rs->sort;
 	if (o->opts->per_thread) {
 		bool first = true;
 		for (uint32_t t = 0; t < cs->threads.n; t++) {
@@ -239,11 +240,12 @@ static const struct output_ops report_ops = {
 	.finish = report_finish,
 };
 
-void out_report_init(struct output *o)
+void out_report_init(struct output *o, const struct output_options *oo)
 {
 	static struct report_state state;
 
 	callstats_init(&state.cs, false, o->opts->per_thread);
+	state.sort = oo->sort;
 	o->ops = &report_ops;
 	o->leaves = true;
 	o->state = &state;

@@ -226,10 +226,11 @@ static const struct output_ops tree_ops = {
 	.finish = tree_finish,
 };
 
-void out_tree_init(struct output *o)
+void out_tree_init(struct output *o, const struct output_options *oo)
 {
 	static struct tree_state state;
 
+	(void)oo; /* reads none of them */
 	o->ops = &tree_ops;
 	o->leaves = true;
 	o->call_sites = o->opts->srcline;

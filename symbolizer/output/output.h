@@ -4,7 +4,8 @@
  *   out_folded.c, out_flamegraph.c
  *               one file per format, each an out_*_init() filling a
  *               struct output with its callbacks (replay.h)
- *   formats.c   the table of the formats: name, help line, out_*_init
+ *   formats.c   the table of the formats: name, help line, out_*_init;
+ *               the values of --sort and --weight
  *   agg.c what the summarizing formats share (below)
  *   callstats.c the tables of the report and the call graph
  *   paths.c     the call paths of folded stacks and flame graphs
@@ -24,26 +25,40 @@
  * The formats
  * ------------------------------------------------------------------------ */
 
+/* report: --sort=KEY */
+enum report_sort { SORT_TOTAL, SORT_CALLS, SORT_SELF, SORT_AVG, SORT_MAX,
+		   SORT_NAME };
+
+/* What the command line asks of some formats only (struct options, in
+ * replay.h, holds what the replay needs too). */
+struct output_options {
+	enum report_sort sort; /* report: --sort */
+	bool weight_calls;     /* folded, flamegraph: --weight=calls */
+};
+
 /* One output format (formats.c): its -f name, a one-line description and
- * the function that fills a struct output with its callbacks. */
+ * the function that fills a struct output with its callbacks and state. */
 struct output_format {
 	const char *name;
 	const char *help;
-	void (*init)(struct output *o);
+	void (*init)(struct output *o, const struct output_options *oo);
 };
 
 /* Every format, the default first, ending with a NULL name. */
 extern const struct output_format formats_all[];
 /* The format named `name`, or NULL. */
 const struct output_format *formats_find(const char *name);
+/* --sort's KEY and --weight's value: 0, or -1 if unknown. */
+int formats_sort_key(const char *name, enum report_sort *key);
+int formats_weight(const char *name, bool *by_calls);
 
-void out_tree_init(struct output *o);
-void out_json_init(struct output *o);
-void out_report_init(struct output *o);
-void out_dot_init(struct output *o);
-void out_chrome_init(struct output *o);
-void out_folded_init(struct output *o);
-void out_flamegraph_init(struct output *o);
+void out_tree_init(struct output *o, const struct output_options *oo);
+void out_json_init(struct output *o, const struct output_options *oo);
+void out_report_init(struct output *o, const struct output_options *oo);
+void out_dot_init(struct output *o, const struct output_options *oo);
+void out_chrome_init(struct output *o, const struct output_options *oo);
+void out_folded_init(struct output *o, const struct output_options *oo);
+void out_flamegraph_init(struct output *o, const struct output_options *oo);
 
 /* ---------------------------------------------------------------------------
  * The JSON header (json_header.c)
@@ -284,6 +299,7 @@ struct path_node {
 };
 
 struct paths {
+	bool weight_calls; /* weigh paths by calls, not self time */
 	struct agg_threads threads;
 	struct u64map index; /* parent << 32 | name -> node */
 	struct path_node *nodes;

@@ -36,10 +36,6 @@
  * enough that a million-deep recursion prints megabytes, not terabytes. */
 #define DEFAULT_MAX_DEPTH 256
 
-/* report: --sort=KEY */
-enum report_sort { SORT_TOTAL, SORT_CALLS, SORT_SELF, SORT_AVG, SORT_MAX,
-		   SORT_NAME };
-
 struct filters;
 
 struct options {
@@ -48,8 +44,6 @@ struct options {
 	bool no_duration;
 	bool serial_ids; /* --thread-ids=serial */
 	bool progress;   /* a progress line on stderr (a terminal) */
-	enum report_sort sort;
-	bool weight_calls;        /* folded, flamegraph: --weight=calls */
 	/* tree, folded: --max-depth, 0 for none.  Deeper calls stay in the
 	 * output, but so that its size stays linear in the trace's: the tree
 	 * indents no further and shows the depth, folded stacks end in one

@@ -375,7 +375,7 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 	    !range_start(&sub, cap.pc - bias - 1, &entry))
 		entry = p->fn - bias;
 	bool own = dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub);
-	bool x86_64 = t->hdr.machine == 62;
+	bool x86_64 = t->hdr.machine == EM_X86_64;
 	bool clone = own && entry != p->fn - bias;
 	Dwarf_Die c;
 	if (own && dwarf_child(&scope, &c) == 0) {
@@ -489,7 +489,7 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 			 * another value. */
 			int er = own ? dw_entry_reg(&loc, entry) : -1;
 			if (er >= 0 && size > (size_t)ptr_size &&
-			    er < (t->hdr.machine == 3 ? 8 : 16)) {
+			    er < (t->hdr.machine == EM_386 ? 8 : 16)) {
 				ok = false;
 				why = "location narrower than its type";
 				goto add;
@@ -588,7 +588,7 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 			 * put it, when the prologue proves a copy. */
 			int regs[2];
 			size_t lens[2];
-			int nr = !ok && own && t->hdr.machine == 62 &&
+			int nr = !ok && own && t->hdr.machine == EM_X86_64 &&
 					 entry == p->fn - bias
 				 ? abi_param_regs(&fn_die, &defn, &param,
 						     regs, lens)
@@ -604,7 +604,7 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 			}
 			uint64_t addr = 0;
 			bool in_args = false;
-			if (!ok && t->hdr.machine == 3 && f.have_cfa &&
+			if (!ok && t->hdr.machine == EM_386 && f.have_cfa &&
 			    dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub) &&
 			    dw_i386_stack_slot(m, &loc, &sub, cap.pc - bias,
 					       &slot)) {

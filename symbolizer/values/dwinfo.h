@@ -370,7 +370,7 @@ struct lw_frame {
 	const struct lw_machine *mach;
 	void *ctx;            /* the machine's */
 	struct dw_module *m;
-	uint16_t machine;     /* EM_386 (3) or EM_X86_64 (62) */
+	uint16_t machine;     /* EM_386 or EM_X86_64 */
 	int ptr_size;
 	uint64_t bias;        /* DW_OP_addr: runtime minus link-time */
 	uint64_t ra;          /* link-time return address of the call;

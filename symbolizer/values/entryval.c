@@ -281,7 +281,7 @@ int entryval_eval(struct frame_state *f, Dwarf_Attribute *attr,
 		return -1;
 	if (dwarf_getlocation(&val, &ops, &n) != 0 || n == 0)
 		return -1;
-	if (f->machine == 62 &&
+	if (f->machine == EM_X86_64 &&
 	    !call_value_proven(cm, &sub_die, c.rel_pc, reg, ops, n)) {
 		*why = "the caller's call-site value is not proven at the call";
 		return -1;

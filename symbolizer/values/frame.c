@@ -186,7 +186,7 @@ void frame_init(struct frame_state *f, struct dw_module *m, uint64_t bias,
 	f->ticks = ticks;
 	f->machine = machine;
 	f->ptr_size = ptr_size;
-	f->sp_reg = machine == 3 ? CTRACE_DW_SP_I386 : CTRACE_DW_SP_X86_64;
+	f->sp_reg = machine == EM_386 ? CTRACE_DW_SP_I386 : CTRACE_DW_SP_X86_64;
 	for (int i = 0; i < c->nregs; i++)
 		if (c->regno[i] < DW_MAX_REG) {
 			f->have[c->regno[i]] = true;
@@ -204,8 +204,8 @@ void frame_init(struct frame_state *f, struct dw_module *m, uint64_t bias,
 int frame_unwind_to_caller(struct frame_state *f, struct frame_state *c)
 {
 	Dwarf_Frame *fr = NULL;
-	const int *saved = f->machine == 3 ? saved_i386 : saved_x86_64;
-	size_t nsaved = f->machine == 3
+	const int *saved = f->machine == EM_386 ? saved_i386 : saved_x86_64;
+	size_t nsaved = f->machine == EM_386
 				? sizeof saved_i386 / sizeof *saved_i386
 				: sizeof saved_x86_64 / sizeof *saved_x86_64;
 	const char *why;
@@ -309,7 +309,7 @@ int dw_eval_location(struct frame_state *f, Dwarf_Attribute *attr,
 	 * register reused). */
 	if (lw_pieces_begin(&it, attr, f->rel_pc - 1, size) < 0)
 		return -1;
-	if (f->machine == 3 && !f->is_caller && it.n > 2 &&
+	if (f->machine == EM_386 && !f->is_caller && it.n > 2 &&
 	    !i386loc_pieces_kept(f, attr, it.ops, it.n)) {
 		*why = "a register of its pair may be overwritten before the call";
 		return -1;

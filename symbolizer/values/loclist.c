@@ -68,7 +68,7 @@ int dw_eval_entry_copy(struct frame_state *f, Dwarf_Attribute *attr,
 		       uint64_t entry, uint8_t *out, size_t size)
 {
 	struct dw_reg_piece pc[8];
-	int n = f->machine == 62 ? dw_entry_copies(f->m, attr, entry,
+	int n = f->machine == EM_X86_64 ? dw_entry_copies(f->m, attr, entry,
 						    f->rel_pc - 5, size, pc, 8)
 				 : -1;
 	size_t done = 0;
@@ -100,7 +100,7 @@ bool dw_location_contradicted(struct frame_state *f, Dwarf_Attribute *attr,
 {
 	struct dw_reg_piece at_call[8], at_entry[8];
 	int n, ne;
-	if (f->machine != 62 || f->is_caller ||
+	if (f->machine != EM_X86_64 || f->is_caller ||
 	    (n = reg_pieces(attr, f->rel_pc - 1, size, at_call, 8)) <= 0)
 		return false;
 	ne = reg_pieces(attr, entry, size, at_entry, 8);
@@ -140,7 +140,7 @@ static bool code_keeps(struct frame_state *f, uint64_t from, uint64_t to,
 		       int reg, size_t size)
 {
 	int w;
-	if (f->machine == 62)
+	if (f->machine == EM_X86_64)
 		return dw_reg_kept(f->m, from, to, reg, size) == 1;
 	w = dw_i386_written(f->m, from, to);
 	return w >= 0 && !(w & 1 << reg);
@@ -265,8 +265,9 @@ bool dw_location_rewritten(struct frame_state *f, Dwarf_Attribute *attr,
 	uint64_t call = f->rel_pc - 5, from = 0;
 	int reg = single_reg(attr, f->rel_pc - 1);
 	uint8_t op;
-	if (f->is_caller || reg < 0 || reg >= (f->machine == 62 ? 16 : 8) ||
-	    (f->machine != 62 && f->machine != 3))
+	if (f->is_caller || reg < 0 ||
+	    reg >= (f->machine == EM_X86_64 ? 16 : 8) ||
+	    (f->machine != EM_X86_64 && f->machine != EM_386))
 		return false;
 	if (!dw_read_code(f->m, call, &op, 1) || op != 0xe8)
 		return true;
@@ -283,7 +284,7 @@ bool dw_location_rewritten(struct frame_state *f, Dwarf_Attribute *attr,
 			from = dw_location_bound_from(
 				scope, f->have_subprogram ? &f->subprogram : NULL,
 				start, call);
-			if (f->machine == 3 &&
+			if (f->machine == EM_386 &&
 			    !i386_bound_by_copy(f, attr, scope, start, reg))
 				return true;
 			break;

@@ -275,7 +275,7 @@ int lw_frame_base(struct lw_frame *w, struct lw_val *v, const char **why,
 		*why = "no frame base";
 		return -1;
 	}
-	if (w->machine == 3 && n == 1 && ops[0].atom == DW_OP_reg0 + 4) {
+	if (w->machine == EM_386 && n == 1 && ops[0].atom == DW_OP_reg0 + 4) {
 		/* clang on i386: the frame base is esp as the function body
 		 * keeps it, but the hook's arguments were pushed on top of it
 		 * (i386loc.c says by how much). */
@@ -293,7 +293,7 @@ int lw_frame_base(struct lw_frame *w, struct lw_val *v, const char **why,
 	}
 	if (lw_eval_value(w, &a, ops, n, v, why, depth) < 0)
 		return -1;
-	if (w->machine == 62 && w->is_caller && n == 1 &&
+	if (w->machine == EM_X86_64 && w->is_caller && n == 1 &&
 	    ops[0].atom == DW_OP_reg0 + 7) {
 		/* clang on x86-64: the caller's frame base is rsp as its
 		 * body keeps it, but the stack arguments of this call were

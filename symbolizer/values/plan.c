@@ -1,4 +1,5 @@
-/* plan.c -- ctrace-symbolize --make-plan: the recorder's capture plan.
+/* plan.c -- the recorder's capture plan, which cmd_plan.c writes
+ * (ctrace-symbolize --make-plan).
  *
  * At each call of the entry hook in a program, the plan says what the
  * recorder must save for the symbolizer to find the arguments: the frame's
@@ -21,7 +22,6 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,11 +99,11 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 	memset(&c, 0, sizeof c);
 	c.m = m;
 	c.machine = machine;
-	c.ptr_size = machine == 3 ? 4 : 8;
-	c.sp_reg = machine == 3 ? CTRACE_DW_SP_I386 : CTRACE_DW_SP_X86_64;
-	c.bp_reg = machine == 3 ? CTRACE_DW_FP_I386 : CTRACE_DW_FP_X86_64;
-	c.saved = machine == 3 ? saved_i386 : saved_x86_64;
-	c.nsaved = machine == 3 ? sizeof saved_i386 / sizeof *saved_i386
+	c.ptr_size = machine == EM_386 ? 4 : 8;
+	c.sp_reg = machine == EM_386 ? CTRACE_DW_SP_I386 : CTRACE_DW_SP_X86_64;
+	c.bp_reg = machine == EM_386 ? CTRACE_DW_FP_I386 : CTRACE_DW_FP_X86_64;
+	c.saved = machine == EM_386 ? saved_i386 : saved_x86_64;
+	c.nsaved = machine == EM_386 ? sizeof saved_i386 / sizeof *saved_i386
 				: sizeof saved_x86_64 / sizeof *saved_x86_64;
 	c.ra = ra;
 	c.loc_pc = ra - 1;
@@ -174,7 +174,7 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 	/* The return value's registers: the recorder saves only those, and
 	 * sets no trampoline for a function that returns nothing. */
 	unsigned mem;
-	unsigned ret = abi_ret_regs(&c.sub, machine == 3, &mem);
+	unsigned ret = abi_ret_regs(&c.sub, machine == EM_386, &mem);
 	fprintf(out, " ret %u %u", ret, mem);
 	fputc('\n', out);
 }
@@ -199,7 +199,7 @@ static uint64_t hook_address(const char *path)
 /* Plans every `call __cyg_profile_func_enter` (e8 rel32) of the module's
  * code.  A match inside another instruction gives an entry for a PC no
  * hook ever returns to: harmless. */
-static int plan_module(FILE *out, const char *path)
+int plan_module(FILE *out, const char *path)
 {
 	struct dw_module *m = dw_module(path);
 	if (!m) {
@@ -209,7 +209,7 @@ static int plan_module(FILE *out, const char *path)
 	}
 	GElf_Ehdr eh;
 	if (!gelf_getehdr(m->elf, &eh) ||
-	    (eh.e_machine != 62 && eh.e_machine != 3)) {
+	    (eh.e_machine != EM_X86_64 && eh.e_machine != EM_386)) {
 		fprintf(stderr, PROGRAM_NAME ": %s: not an x86-64 or i386 "
 			"ELF file\n", path);
 		return -1;
@@ -260,72 +260,7 @@ static int plan_module(FILE *out, const char *path)
 	return 0;
 }
 
-/* ---------------------------------------------------------------------------
- * ctrace-symbolize --make-plan [-o FILE] PROGRAM...
- * ------------------------------------------------------------------------ */
-
-int plan_main(int argc, char **argv)
+void plan_header(FILE *out)
 {
-	static const struct option opts[] = {
-		{"output", required_argument, NULL, 'o'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *output = NULL;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			printf("Usage: " PROGRAM_NAME " --make-plan [-o FILE] "
-			       "PROGRAM...\n"
-			       "Write the capture plan of PROGRAM (and of "
-			       "shared objects given after it)\n"
-			       "for the recorder's CTRACE_PLAN.\n");
-			return 0;
-		default:
-			fputs("Try '" PROGRAM_NAME " --make-plan --help'.\n",
-			      stderr);
-			return 2;
-		}
-	}
-	if (optind >= argc) {
-		fputs(PROGRAM_NAME ": --make-plan: no program given\n", stderr);
-		return 2;
-	}
-	/* never over one of the programs read, never a half-written plan */
-	struct outfile of = {.fd = -1};
-	FILE *out = stdout;
-	if (output) {
-		int fd = outfile_open(&of, output, argv + optind,
-				      (size_t)(argc - optind));
-		out = fd < 0 ? NULL : fdopen(fd, "w");
-		if (!out) {
-			outfile_close(&of, false);
-			return 1;
-		}
-	}
-	int status = 0;
 	fprintf(out, CTRACE_PLAN_MAGIC " %d\n", CTRACE_PLAN_VERSION);
-	for (int i = optind; i < argc; i++)
-		if (plan_module(out, argv[i]) < 0)
-			status = 1;
-	bool written = fflush(out) == 0 && !ferror(out);
-	if (output && fclose(out) != 0)
-		written = false;
-	if (!written) {
-		fprintf(stderr, PROGRAM_NAME ": %s: %s\n",
-			output ? output : "standard output", strerror(errno));
-		status = 1;
-	}
-	if (output) {
-		of.fd = -1; /* closed with the stream */
-		if (outfile_close(&of, written) < 0)
-			status = 1;
-	}
-	dw_modules_free();
-	return status;
 }

@@ -288,7 +288,7 @@ void planneed_params(struct plan_ctx *c, Dwarf_Die *scope)
 		bool string = type_is_string(&type), found = false;
 		param_at(c, &loc, size, string, &found);
 		struct dw_reg_piece pc[8];
-		int np = c->machine == 62 && own
+		int np = c->machine == EM_X86_64 && own
 				 ? dw_entry_copies(c->m, &loc, c->entry,
 						   c->ra - 5, size, pc, 8)
 				 : -1;
@@ -305,7 +305,7 @@ void planneed_params(struct plan_ctx *c, Dwarf_Die *scope)
 		Dwarf_Die root_fn, root_p;
 		dw_root(&c->sub, &root_fn);
 		dw_root(&p, &root_p);
-		int nr = np < 0 && own && c->machine == 62
+		int nr = np < 0 && own && c->machine == EM_X86_64
 				 ? abi_param_regs(&c->sub, &root_fn, &root_p,
 						     regs, lens)
 				 : 0;
@@ -314,7 +314,7 @@ void planneed_params(struct plan_ctx *c, Dwarf_Die *scope)
 					      lens[i], &copy))
 				planneed_reg(c, (uint64_t)copy);
 		int64_t slot;
-		if (c->machine == 3 && own &&
+		if (c->machine == EM_386 && own &&
 		    dw_i386_stack_slot(c->m, &loc, &c->sub, c->ra, &slot)) {
 			need_range(c->need, PLAN_AT_CFA, slot, (int64_t)size);
 			if (string && !found && c->need->nstr < CTRACE_PLAN_MAX_STR)

@@ -142,7 +142,7 @@ struct values *values_retval(struct trace *t, const struct values_call *p,
 	/* Where the calling convention put it: the registers the plan
 	 * asked the recorder for (abi.c). */
 	struct abi_ret ret;
-	abi_return(&type, t->hdr.machine == 3, &ret);
+	abi_return(&type, t->hdr.machine == EM_386, &ret);
 
 	uint8_t full[CTRACE_RETVAL_PAYLOAD];
 	unsigned have = CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 |

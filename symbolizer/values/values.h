@@ -10,11 +10,13 @@
  *   frame.c     the walker over a call's captured registers and stack
  *   entryval.c  DW_OP_entry_value, at the caller's call site
  *   loclist.c   questions about a location list, without evaluating it
- *   prologue.c  x86-64: registers the code before the hook copied
- *   i386dec.c   the one i386 decoder
- *   i386loc.c   i386: frame base and stack parameters around the hook
+ *   x86/        the machine code before the hook, decoded:
+ *     prologue.c  x86-64: registers the code before the hook copied
+ *     i386dec.c   the one i386 decoder
+ *     i386loc.c   i386: frame base and stack parameters around the hook
+ *     x87const.c  constants the x87 converted (a stale DWARF constant)
  *   dwinfo.c    modules' DWARF: files, code, function and scope at a PC
- *   plan.c      --make-plan: the hook calls of a program, the plan file
+ *   plan.c      the capture plan: the hook calls of a program
  *   planneed.c  what one hook call needs saved (the walker over symbols)
  *
  * dwinfo.h is the stage's private header.  A value that cannot be
@@ -26,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct trace;
 struct outbuf;
@@ -69,9 +72,12 @@ void values_put_ret_tree(struct outbuf *o, const struct values *v);
 void values_put_args_json(struct outbuf *o, const struct values *v);
 void values_put_ret_json(struct outbuf *o, const struct values *v);
 
-/* ctrace-symbolize --make-plan ARGS... (plan.c); returns the exit
- * status. */
-int plan_main(int argc, char **argv);
+/* The capture plan (plan.c), written by ctrace-symbolize --make-plan:
+ * its first line, then one module's part: the module line and an entry per
+ * call of the entry hook.  plan_module reports a program it cannot plan
+ * and returns -1. */
+void plan_header(FILE *out);
+int plan_module(FILE *out, const char *path);
 
 /* Frees the DWARF of every module (at the end of a trace). */
 void values_reset(void);

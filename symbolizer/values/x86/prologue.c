@@ -21,7 +21,7 @@
 
 #include <string.h>
 
-#include "dwinfo.h"
+#include "values/dwinfo.h"
 
 /* Hardware register number (ModRM, opcode) to DWARF number. */
 static const int hw_to_dwarf[16] = {0, 2, 1, 3, 7, 6, 4, 5,
@@ -506,7 +506,7 @@ bool dw_clang_spill_at(struct dw_module *m, uint16_t machine, uint64_t rel_pc,
 	uint8_t code[160];
 	int64_t loaded[2][16];
 	bool have[2][16] = {{false}};
-	if (machine != 62 || !dw_read_code(m, rel_pc, code, sizeof code))
+	if (machine != EM_X86_64 || !dw_read_code(m, rel_pc, code, sizeof code))
 		return false;
 	size_t i = 0;
 	while (i + 4 < sizeof code - 8) {

@@ -23,7 +23,7 @@
 #include <dwarf.h>
 #include <stdint.h>
 
-#include "dwinfo.h"
+#include "values/dwinfo.h"
 
 /* The straight code [from, to) of a function, read for decoding one
  * instruction at a time (walk_next); each reader bounds how far it looks
@@ -446,7 +446,7 @@ bool i386loc_frame_unwritten(struct frame_state *f, Dwarf_Attribute *attr,
 	const char *why;
 	size_t n, off, len;
 	uint8_t op;
-	if (f->machine != 3 || f->is_caller || !f->have_cfa ||
+	if (f->machine != EM_386 || f->is_caller || !f->have_cfa ||
 	    lw_pieces_begin(&it, attr, f->rel_pc - 1, size) < 0)
 		return false;
 	frame_walker(f, &w);
@@ -528,7 +528,7 @@ bool i386loc_slot_part_stored(struct frame_state *f, Dwarf_Attribute *attr,
 	size_t n, off, len;
 	uint8_t op;
 	uint64_t call = f->rel_pc - 5, from;
-	if (f->machine != 3 || f->is_caller || !f->have[4] ||
+	if (f->machine != EM_386 || f->is_caller || !f->have[4] ||
 	    lw_pieces_begin(&it, attr, f->rel_pc - 1, size) < 0)
 		return false;
 	frame_walker(f, &lw);

@@ -22,7 +22,7 @@
 
 #include <string.h>
 
-#include "dwinfo.h"
+#include "values/dwinfo.h"
 
 size_t i386dec_modrm_len(const uint8_t *p, const uint8_t *end)
 {

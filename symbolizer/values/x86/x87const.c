@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dwinfo.h"
+#include "values/dwinfo.h"
 
 /* Whether the bytes [p, end) hold an x87 instruction that pops (a
  * compare or move: fcomip, fucomip, fstp %st(i), ffreep, fcomp, fucomp,
