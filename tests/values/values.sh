@@ -6,7 +6,7 @@
 # one the program printed at its call site.  One case per build: it fails
 # on any wrong value, or when the share of values recovered falls below
 # tests/values/floor.txt.  The coverage table goes to
-# tests/values-coverage.md in the build tree (README's table:
+# tests/values-coverage.md in the build tree (doc/values.md's table:
 # tests/values/table.sh).
 
 . "$(dirname "$0")/../lib.sh"
