@@ -102,7 +102,12 @@ static char *symbolize_query(const char *option)
 		ssize_t n = read(out[0], text + len, cap - 1 - len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n < 0) {
+			error_msg("reading what %s %s printed: %s",
+				  symbolize_shown(), option, strerror(errno));
+			exit(127);
+		}
+		if (n == 0)
 			break;
 		len += (size_t)n;
 	}
@@ -116,7 +121,9 @@ static char *symbolize_query(const char *option)
 	while (n < 0 && errno == EINTR);
 	close(failed[0]);
 
-	int status;
+	/* 0 if it cannot be known (SIGCHLD ignored): what it printed is
+	 * still checked line by line. */
+	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (n == 1)
@@ -201,7 +208,7 @@ const struct symbolize_option *symbolize_options(size_t *count)
 				    strpbrk(name, "= ") != NULL)
 					symbolize_bad_line("--list-options",
 							   line, what);
-				o.name = (char *)name;
+				o.name = name;
 			}
 			if (strcmp(letter, "-")) {
 				if (strlen(letter) != 1 || *letter == ':' ||

@@ -15,15 +15,15 @@ enum symbolize_arg {
 };
 
 struct symbolize_option {
-	char *name;  /* without "--"; NULL if it has only a letter */
+	const char *name; /* without "--"; NULL if it has only a letter */
 	char letter; /* 0 if it has only a name */
 	enum symbolize_arg arg;
-	char *help;
+	const char *help;
 };
 
 struct symbolize_format {
-	char *name;
-	char *help;
+	const char *name;
+	const char *help;
 };
 
 /* Execs ctrace-symbolize with ARGS (ARGS[0] is its name): the one
