@@ -3,7 +3,8 @@
  * the flags are the formats ctrace-symbolize --list-formats lists, and
  * --flame-graph, which is --folded (the input of flamegraph.pl).
  *
- * Exit status: ctrace-symbolize's; 127 when it cannot be run.
+ * Exit status: ctrace-symbolize's; 127 when it cannot be run or does not
+ * list its options and formats.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,8 @@
  * name no trace (symbolize.c).
  *
  * Exit status: ctrace-symbolize's (0, or 1 when a trace was damaged; 2
- * when it refuses the command line); 127 when it cannot be run.
+ * when it refuses the command line); 127 when it cannot be run or does
+ * not list its options.
  */
 #include "commands.h"
 #include "symbolize.h"

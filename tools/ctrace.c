@@ -5,7 +5,7 @@
  * Exit status: the command's (record: the program's, 128+N when signal N
  * killed it; replay, report, graph, dump: ctrace-symbolize's); 2 when
  * ctrace refuses the command line, 127 when ctrace-symbolize cannot be
- * run.
+ * run or does not list its options and formats (symbolize.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
