@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "symbolizer.h"
-#include "values.h"
+#include "values/values.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"

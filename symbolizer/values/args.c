@@ -15,11 +15,11 @@
 #include <dwarf.h>
 #include <string.h>
 
-#include "dwinfo.h"
-#include "resolve.h"
-#include "trace.h"
-#include "util.h"
-#include "values.h"
+#include "values/dwinfo.h"
+#include "resolve/resolve.h"
+#include "trace/trace.h"
+#include "util/util.h"
+#include "values/values.h"
 
 /* The concrete parameter of `scope` whose origin is `param`. */
 static bool concrete_param(Dwarf_Die *scope, Dwarf_Die *param, Dwarf_Die *out)
