@@ -18,9 +18,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "dwinfo.h"
-#include "replay.h"
-#include "resolve.h"
+#include "values/dwinfo.h"
+#include "replay/replay.h"
+#include "resolve/resolve.h"
 #include "symbolizer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -18,8 +18,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "output.h"
-#include "values.h"
+#include "output/output.h"
+#include "values/values.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -43,7 +43,6 @@ mkdir -p fuzz/work/corpus || exit 1
 
 src=$top_srcdir/symbolizer
 FUZZ_CFLAGS="-g -O1 -std=gnu11 -DHAVE_CONFIG_H -I. -I$top_srcdir/include -I$top_srcdir/common -I$src
-	-I$src/util -I$src/resolve -I$src/trace -I$src/values -I$src/replay -I$src/output
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
 
 # no_fuzzer_runtime: skip the run when the build log says that clang has

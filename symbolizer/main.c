@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "symbolizer.h"
-#include "values.h"
+#include "values/values.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -547,10 +547,60 @@ static void open_parents(struct trace ***traces, size_t *n,
 	}
 }
 
-int main(int argc, char **argv)
+/* Shows the n_traces traces (and the n_all - n_traces parents read for the
+ * calls open at their fork) in the format, into fd; returns 1 when one was
+ * damaged or a write failed (then *write_failed), else 0. */
+static int show(struct trace **trace_ptrs, size_t n_traces, size_t n_all,
+		struct options *opts, const struct output_format *format,
+		const struct output_options *oopts, int fd, const char *name,
+		bool *write_failed)
 {
 	static struct outbuf out;
 	struct output output, *shown = &output;
+	int status = 0;
+
+	outbuf_init(&out, fd, name);
+	memset(&output, 0, sizeof output);
+	output.opts = opts;
+	output.out = &out;
+	output.n_traces = n_traces;
+	format->init(&output, oopts);
+	if (opts->filters)
+		shown = filter_wrap(opts->filters, &output);
+	shown->n_traces = n_traces;
+	/* a parent read for its open calls counts too: they started first */
+	align_clocks(trace_ptrs, n_all);
+	replay_inherit(trace_ptrs, n_all);
+	if (opts->per_thread) {
+		/* one thread after another, so one process after another */
+		for (size_t i = 0; i < n_traces; i++) {
+			output_begin_trace(shown, trace_ptrs[i]);
+			replay_run(trace_ptrs + i, 1, shown);
+			output_end_trace(shown, trace_ptrs[i]);
+		}
+	} else {
+		for (size_t i = 0; i < n_traces; i++)
+			output_begin_trace(shown, trace_ptrs[i]);
+		replay_run(trace_ptrs, n_traces, shown);
+		for (size_t i = 0; i < n_traces; i++)
+			output_end_trace(shown, trace_ptrs[i]);
+	}
+	for (size_t i = 0; i < n_traces; i++) {
+		report_lost(trace_ptrs[i]);
+		if (trace_ptrs[i]->damaged)
+			status = 1;
+	}
+	output_finish(shown);
+	*write_failed = out.error != 0;
+	if (out.error) {
+		warn_msg(out.error, "%s: write error", out.name);
+		status = 1;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
 	struct options opts;
 	const struct output_format *format;
 	struct output_options oopts;
@@ -570,24 +620,6 @@ int main(int argc, char **argv)
 	 * their threads go through one replay, on one timeline. */
 	paths = inputs_expand(argv + optind, (size_t)(argc - optind),
 			      &n_paths, &status);
-	if (output_path) {
-		fd = outfile_open(&outfile, output_path, paths, n_paths);
-		if (fd < 0) {
-			inputs_free(paths, n_paths);
-			return 1;
-		}
-	}
-	outbuf_init(&out, fd, output_path ? output_path : "standard output");
-
-	memset(&output, 0, sizeof output);
-	output.opts = &opts;
-	output.out = &out;
-	output.n_traces = (size_t)(argc - optind);
-	format->init(&output, &oopts);
-
-	if (opts.filters)
-		shown = filter_wrap(opts.filters, &output);
-
 	traces = must_calloc(n_paths + 1, sizeof *traces);
 	trace_ptrs = must_calloc(n_paths + 1, sizeof *trace_ptrs);
 	for (size_t i = 0; i < n_paths; i++) {
@@ -599,34 +631,25 @@ int main(int argc, char **argv)
 		trace_ptrs[n_traces] = &traces[n_traces];
 		n_traces++;
 	}
-	output.n_traces = n_traces;
-	shown->n_traces = n_traces;
 	n_all = n_traces;
 	open_parents(&trace_ptrs, &n_all, &opts);
-	/* a parent read for its open calls counts too: they started first */
-	align_clocks(trace_ptrs, n_all);
-	replay_inherit(trace_ptrs, n_all);
-	if (opts.per_thread) {
-		/* one thread after another, so one process after another */
-		for (size_t i = 0; i < n_traces; i++) {
-			output_begin_trace(shown, trace_ptrs[i]);
-			replay_run(trace_ptrs + i, 1, shown);
-			output_end_trace(shown, trace_ptrs[i]);
-		}
-	} else {
-		for (size_t i = 0; i < n_traces; i++)
-			output_begin_trace(shown, trace_ptrs[i]);
-		if (n_traces)
-			replay_run(trace_ptrs, n_traces, shown);
-		for (size_t i = 0; i < n_traces; i++)
-			output_end_trace(shown, trace_ptrs[i]);
-	}
-	for (size_t i = 0; i < n_traces; i++) {
-		report_lost(trace_ptrs[i]);
-		if (trace_ptrs[i]->damaged)
+	/* Nothing is written, not even an empty document (`digraph {}'),
+	 * before a trace is open: when none is, standard output stays empty
+	 * and -o's file as it was. */
+	if (!n_traces)
+		status = 1;
+	else if (output_path &&
+		 (fd = outfile_open(&outfile, output_path, paths, n_paths)) < 0)
+		status = 1;
+	else {
+		bool write_failed;
+		if (show(trace_ptrs, n_traces, n_all, &opts, format, &oopts,
+			 fd, output_path ? output_path : "standard output",
+			 &write_failed))
+			status = 1;
+		if (output_path && outfile_close(&outfile, !write_failed) < 0)
 			status = 1;
 	}
-	output_finish(shown);
 	for (size_t i = 0; i < n_all; i++) {
 		symtab_detach(trace_ptrs[i]);
 		trace_close(trace_ptrs[i]);
@@ -638,13 +661,6 @@ int main(int argc, char **argv)
 	free(trace_ptrs);
 	inputs_free(paths, n_paths);
 	filter_free(opts.filters);
-
-	if (out.error) {
-		warn_msg(out.error, "%s: write error", out.name);
-		status = 1;
-	}
-	if (output_path && outfile_close(&outfile, !out.error) < 0)
-		status = 1;
 	free((void *)opts.resolve.search_dirs);
 	return status;
 }

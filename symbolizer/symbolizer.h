@@ -6,7 +6,7 @@
 #ifndef CTRACE_SYMBOLIZER_SYMBOLIZER_H
 #define CTRACE_SYMBOLIZER_SYMBOLIZER_H
 
-#include "output.h"
+#include "output/output.h"
 
 /* The trace files of the command line, a directory standing for every
  * trace in it (inputs.c).  Problems are reported and set *status to 1. */

@@ -86,6 +86,22 @@ case_missing_file() {
 	grep -q -F no-such-file.bin out.err || fail "message does not name the file"
 }
 
+# No input can be read: nothing is written, in any format (not even an
+# empty document such as `digraph calls {}'), and -o's file is left as it
+# was.
+case_missing_file_no_output() {
+	for fmt in tree json report dot chrome folded flamegraph; do
+		sym_status out -f "$fmt" no-such-file.bin
+		[ $status -eq 1 ] || fail "-f $fmt: exit status $status"
+		[ -s out ] && fail "-f $fmt: output for a missing file"
+	done
+	printf 'before\n' >kept.dot
+	sym_status out -f dot -o kept.dot no-such-file.bin
+	[ $status -eq 1 ] || fail "-o: exit status $status"
+	[ "$(cat kept.dot)" = before ] || fail "-o: the file was replaced"
+	return 0
+}
+
 case_directory() {
 	mkdir dir.bin
 	sym_status out dir.bin
@@ -300,6 +316,7 @@ run_case valid case_valid
 run_case valid-threads case_valid_threads
 run_case empty case_empty
 run_case missing-file case_missing_file
+run_case missing-file-no-output case_missing_file_no_output
 run_case directory case_directory
 run_case random-bytes case_random
 run_case text case_text

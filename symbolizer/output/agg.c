@@ -3,7 +3,7 @@
  */
 #include <stdlib.h>
 
-#include "output.h"
+#include "output/output.h"
 
 /* ---------------------------------------------------------------------------
  * Integer map

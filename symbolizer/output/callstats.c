@@ -15,7 +15,7 @@
  */
 #include <stdlib.h>
 
-#include "output.h"
+#include "output/output.h"
 
 /* What a name's cell holds (struct callstats) */
 enum {

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "output.h"
+#include "output/output.h"
 
 /* The first is the default.  Help lines are one line each: --help wraps
  * them, --list-formats prints them as they are. */

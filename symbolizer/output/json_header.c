@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "output.h"
+#include "output/output.h"
 
 static void put_hex(struct outbuf *out, uint64_t v)
 {

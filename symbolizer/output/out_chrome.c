@@ -22,8 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "output.h"
-#include "values.h"
+#include "output/output.h"
+#include "values/values.h"
 
 struct chrome_state {
 	bool started;

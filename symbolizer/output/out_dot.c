@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "output.h"
+#include "output/output.h"
 
 struct dot_state {
 	struct callstats cs;

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "output.h"
+#include "output/output.h"
 
 #define IMAGE_WIDTH 1200.0
 #define PAD_SIDE 10.0

@@ -12,7 +12,7 @@
  */
 #include <stdlib.h>
 
-#include "output.h"
+#include "output/output.h"
 
 /* ---------------------------------------------------------------------------
  * The output

@@ -17,8 +17,8 @@
  */
 #include <stdlib.h>
 
-#include "output.h"
-#include "values.h"
+#include "output/output.h"
+#include "values/values.h"
 
 struct json_state {
 	bool started;

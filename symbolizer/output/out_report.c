@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "output.h"
+#include "output/output.h"
 
 /* ---------------------------------------------------------------------------
  * The table

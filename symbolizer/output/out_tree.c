@@ -10,8 +10,8 @@
  */
 #include <stdio.h>
 
-#include "output.h"
-#include "values.h"
+#include "output/output.h"
+#include "values/values.h"
 
 #define HEADER_LINE "# DURATION     TID     FUNCTION\n"
 

@@ -19,7 +19,7 @@
 #ifndef CTRACE_SYMBOLIZER_OUTPUT_H
 #define CTRACE_SYMBOLIZER_OUTPUT_H
 
-#include "replay.h"
+#include "replay/replay.h"
 
 /* ---------------------------------------------------------------------------
  * The formats

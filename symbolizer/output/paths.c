@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 
-#include "output.h"
+#include "output/output.h"
 
 void paths_init(struct paths *ps)
 {

@@ -36,7 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "replay.h"
+#include "replay/replay.h"
 
 enum pattern_kind { PAT_ONLY, PAT_NOT, PAT_HIDE };
 

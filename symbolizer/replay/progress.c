@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "replay.h"
+#include "replay/replay.h"
 
 #define PROGRESS_EVERY (1u << 20)
 

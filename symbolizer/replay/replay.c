@@ -12,7 +12,7 @@
  */
 #include <stdlib.h>
 
-#include "replay.h"
+#include "replay/replay.h"
 
 /* ---------------------------------------------------------------------------
  * Merging threads by time

@@ -23,9 +23,9 @@
 #include <stdint.h>
 
 #include "duration.h"
-#include "resolve.h"
-#include "trace.h"
-#include "util.h"
+#include "resolve/resolve.h"
+#include "trace/trace.h"
+#include "util/util.h"
 
 /* ---------------------------------------------------------------------------
  * Options: what the command line asks of replay and the outputs

@@ -19,8 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dwinfo.h"
-#include "replay.h"
+#include "replay/replay.h"
+#include "values/values.h"
 
 #include <errno.h>
 

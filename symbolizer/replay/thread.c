@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "replay.h"
-#include "values.h"
+#include "replay/replay.h"
+#include "values/values.h"
 
 /* The values stage knows a call by its addresses, time and name, not by
  * the replay stage's pair. */

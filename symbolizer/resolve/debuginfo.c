@@ -21,7 +21,7 @@
 #include "config.h"
 #endif
 
-#include "resolve_internal.h"
+#include "resolve/resolve_internal.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -5,7 +5,8 @@
  * ELF classes are read, so a 64-bit symbolizer handles -m32 programs.
  */
 #define _GNU_SOURCE /* asprintf */
-#include "elfinfo.h"
+#include "resolve/elfinfo.h"
+#include "resolve/resolve.h"
 #include "elfsym.h"
 
 #include <elf.h>
@@ -414,6 +415,19 @@ int elfinfo_add_functions(struct elf_functions *f,
 	if (f->n)
 		qsort(f->syms, f->n, sizeof *f->syms, compare_functions);
 	return 0;
+}
+
+uint64_t elfinfo_function_address(const char *path, const char *name)
+{
+	struct elf_functions f;
+	uint64_t addr = 0;
+	if (elfinfo_functions(path, &f) < 0)
+		return 0;
+	for (size_t i = 0; i < f.n && addr == 0; i++)
+		if (f.syms[i].addr != 0 && !strcmp(f.syms[i].name, name))
+			addr = f.syms[i].addr;
+	elfinfo_functions_free(&f);
+	return addr;
 }
 
 void elfinfo_functions_free(struct elf_functions *f)

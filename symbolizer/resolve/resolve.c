@@ -25,9 +25,9 @@
 #include "config.h"
 #endif
 
-#include "resolve.h"
-#include "resolve_internal.h"
-#include "pool.h"
+#include "resolve/resolve.h"
+#include "resolve/resolve_internal.h"
+#include "util/pool.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -112,4 +112,8 @@ const char *resolve_function_module(struct resolver *r, uint64_t addr,
 /* Frees the resolver and every result it returned. */
 void resolve_free(struct resolver *r);
 
+/* The link-time address of the function symbol `name` defined in the ELF
+ * file at `path` (elfinfo.c, without a resolver); 0 if it has none. */
+uint64_t elfinfo_function_address(const char *path, const char *name);
+
 #endif /* CTRACE_RESOLVE_H */

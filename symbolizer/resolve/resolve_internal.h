@@ -18,9 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "elfinfo.h"
-#include "pool.h"
-#include "resolve.h"
+#include "resolve/elfinfo.h"
+#include "util/pool.h"
+#include "resolve/resolve.h"
 
 struct module {
 	char *path;        /* as recorded */

@@ -9,7 +9,7 @@
 #include "config.h"
 #endif
 
-#include "resolve_internal.h"
+#include "resolve/resolve_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

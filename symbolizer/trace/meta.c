@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 static struct thread_info *find_thread(struct trace *t, uint32_t serial)
 {

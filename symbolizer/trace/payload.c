@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 int capture_parse(const uint8_t *p, size_t len, struct capture *c)
 {

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 void stream_init(struct stream *s, struct trace *t, struct chunk_span span)
 {

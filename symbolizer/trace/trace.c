@@ -24,7 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 /* Chunks larger than this are refused rather than allocated: a stream keeps
  * one chunk in memory, and the recorder's chunks are far smaller. */

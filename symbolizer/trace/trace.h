@@ -25,7 +25,7 @@
 
 #include "ctrace_format.h"
 #include "leb128.h"
-#include "util.h"
+#include "util/util.h"
 
 struct pair;
 struct resolver;

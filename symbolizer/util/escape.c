@@ -20,7 +20,7 @@
  * Valid UTF-8 (no overlong form, no surrogate, nothing above U+10FFFF,
  * not U+FFFE or U+FFFF) passes unchanged everywhere.
  */
-#include "util.h"
+#include "util/util.h"
 
 static const char hex[] = "0123456789abcdef";
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "util/util.h"
 
 void outbuf_init(struct outbuf *o, int fd, const char *name)
 {

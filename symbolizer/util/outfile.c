@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "util/util.h"
 
 /* The temporary file to remove if the program ends before the rename. */
 static char *volatile pending;

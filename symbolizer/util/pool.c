@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pool.h"
+#include "util/pool.h"
 
 #define POOL_BLOCK_OBJS ((size_t)1 << POOL_SHIFT)
 

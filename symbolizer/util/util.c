@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "util/util.h"
 
 /* Out of memory while symbolizing: nothing sensible is left to do, and the
  * partial output is already flushed in order. */

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "pool.h"
+#include "util/pool.h"
 
 #define PROGRAM_NAME "ctrace-symbolize"
 

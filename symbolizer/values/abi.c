@@ -13,9 +13,9 @@
 #include <dwarf.h>
 #include <string.h>
 
-#include "dwinfo.h"
-#include "trace.h"
-#include "util.h"
+#include "values/dwinfo.h"
+#include "trace/trace.h"
+#include "util/util.h"
 
 /* ---------------------------------------------------------------------------
  * SysV x86-64 classification (the psABI's eightbyte classes)

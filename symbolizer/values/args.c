@@ -15,11 +15,11 @@
 #include <dwarf.h>
 #include <string.h>
 
-#include "dwinfo.h"
-#include "resolve.h"
-#include "trace.h"
-#include "util.h"
-#include "values.h"
+#include "values/dwinfo.h"
+#include "resolve/resolve.h"
+#include "trace/trace.h"
+#include "util/util.h"
+#include "values/values.h"
 
 /* The concrete parameter of `scope` whose origin is `param`. */
 static bool concrete_param(Dwarf_Die *scope, Dwarf_Die *param, Dwarf_Die *out)
@@ -318,365 +318,422 @@ static bool constant_after_memory(Dwarf_Die *die, uint64_t pc,
 	return false;
 }
 
+/* ---------------------------------------------------------------------------
+ * A call's arguments
+ * ------------------------------------------------------------------------ */
+
+/* What the parameters of one call share: its captured state, the DIEs of
+ * the function and of the code the hook ran in, and what the code from
+ * the entry to the hook shows. */
+struct args_ctx {
+	struct trace *t;
+	const struct values_call *p;
+	struct capture cap;
+	uint64_t bias;
+	int ptr_size;
+	struct dw_module *m;
+	/* the function the hook names; the definition (or abstract
+	 * instance) that names its parameters; the scope the hook was called
+	 * in, its subprogram and the root of its inlining chain */
+	Dwarf_Die fn_die, defn, scope, sub, scope_root;
+	struct frame_state f;
+	Dwarf_Addr entry;  /* of the code the hook ran in */
+	bool own;          /* the hook ran in the function's own code */
+	bool x86_64;
+	bool clone;        /* ... of a gcc clone (f.constprop.0) */
+	bool clang_opt;    /* ... built by clang -O1 or above */
+	uint64_t entry_regs_twice; /* entry_claims shared by two parameters */
+};
+
+/* Fills c for the call p; NULL, or the call's values when nothing more
+ * can be learnt (no debug information, the hook in another function's
+ * code). */
+static struct values *args_context(struct args_ctx *c, struct values_build *vb,
+				   struct trace *t, const struct values_call *p,
+				   const uint8_t *payload, size_t len)
+{
+	Dwarf_Die fn_root;
+
+	c->t = t;
+	c->p = p;
+	c->ptr_size = t->hdr.pointer_size;
+	if (capture_parse(payload, len, &c->cap) < 0)
+		return values_finish_unknown(vb, "not captured");
+	c->m = values_module_of(t, p->fn, p->ticks, &c->bias);
+	if (!c->m) {
+		values_no_debug_hint(t, p);
+		return values_finish(vb, true);
+	}
+	if (dw_function_at(c->m, p->fn - c->bias, &c->fn_die) < 0)
+		return values_finish(vb, true);
+	if (dw_scope_at(c->m, c->cap.pc - c->bias - 1, &c->scope, &c->sub) < 0)
+		return values_finish_unknown(vb, "no debug information where "
+					     "the entry hook was called");
+	dw_root(&c->fn_die, &fn_root);
+	dw_root(&c->scope, &c->scope_root);
+	if (!same_declaration(&fn_root, &c->scope_root))
+		return values_finish_unknown(vb, "the entry hook was called "
+					     "in another function's code");
+
+	frame_init(&c->f, c->m, c->bias, &c->cap, t, p->site, p->ticks,
+		   t->hdr.machine, c->ptr_size);
+	c->f.subprogram = c->sub;
+	c->f.have_subprogram = true;
+
+	/* Names come from the definition (or its abstract instance): a C++
+	 * method's declaration in its class may leave them out. */
+	c->defn = c->fn_die;
+	for (int i = 0; i < 8; i++) {
+		Dwarf_Attribute a;
+		Dwarf_Die next;
+		if (!dwarf_attr(&c->defn, DW_AT_abstract_origin, &a) ||
+		    !dwarf_formref_die(&a, &next))
+			break;
+		c->defn = next;
+	}
+	c->entry = 0;
+	if (dwarf_entrypc(&c->sub, &c->entry) != 0 &&
+	    !range_start(&c->sub, c->cap.pc - c->bias - 1, &c->entry))
+		c->entry = p->fn - c->bias;
+	c->own = dwarf_dieoffset(&c->scope) == dwarf_dieoffset(&c->sub);
+	c->x86_64 = t->hdr.machine == EM_X86_64;
+	c->clone = c->own && c->entry != p->fn - c->bias;
+	/* clang -O1 and above: see the two checks of value_doubted(). */
+	c->clang_opt = c->own && dw_is_clang(&c->scope) &&
+		       !clang_unoptimized(&c->sub);
+	return NULL;
+}
+
+/* Two parameters said to arrive in one register: gcc gives a clone's
+ * (f.constprop.0, f.isra.0) parameters the registers the original
+ * received them in, although the clone receives others there, at the
+ * entry or as the DW_OP_entry_value of a parameter the clone no longer
+ * receives.  At most one of them can be right: the registers claimed
+ * twice, whose parameters show neither. */
+static uint64_t entry_regs_claimed_twice(struct args_ctx *c)
+{
+	uint64_t seen = 0, twice = 0;
+	Dwarf_Die d;
+
+	if (!c->own || dwarf_child(&c->scope, &d) != 0)
+		return 0;
+	do {
+		Dwarf_Attribute l;
+		uint64_t claims;
+		if (dwarf_tag(&d) != DW_TAG_formal_parameter ||
+		    !dwarf_attr(&d, DW_AT_location, &l) ||
+		    !(claims = entry_claims(c->m, c->x86_64, &l, c->entry,
+					    c->f.rel_pc - 1)))
+			continue;
+		twice |= seen & claims;
+		seen |= claims;
+	} while (dwarf_siblingof(&d, &d) == 0);
+	return twice;
+}
+
+/* Why the location `loc` describes another value than the one passed,
+ * whatever it holds (a register two parameters claim, a clone's register
+ * filled from another parameter's, a location narrower than the type);
+ * NULL if none of these.  copied: the value is the entry register's
+ * copy. */
+static const char *location_rejected(struct args_ctx *c, Dwarf_Attribute *loc,
+				     size_t size, bool copied)
+{
+	struct dw_module *m = c->m;
+	uint64_t rel_pc = c->f.rel_pc;
+
+	if (c->own && (entry_claims(m, c->x86_64, loc, c->entry, rel_pc - 1) &
+		       c->entry_regs_twice))
+		return "ambiguous location";
+	/* A gcc clone (its hook names the original function:
+	 * f.constprop.0.isra.0) describes a parameter it no longer receives
+	 * as the entry value of the register the original received it in,
+	 * which may hold another (a field IPA-SRA passes instead of its
+	 * struct).  Such a value is the clone's only where the list names
+	 * that very register at the clone's entry.  The same holds (x86-64)
+	 * for a register the code from the entry to the hook's call filled
+	 * from that register (gcc names the copy: `mov %edi,%ebp', then p0
+	 * in RBP where the clone receives p1 in EDI).  Where the code is not
+	 * understood nothing tells whether the register is such a copy: ?
+	 * unless the list names that register at the entry. */
+	int ev = c->clone ? dw_entry_value_reg(loc, rel_pc - 1) : -1;
+	int at_call = c->clone && c->x86_64 && ev < 0
+			      ? dw_location_reg(loc, rel_pc - 1)
+			      : -1;
+	size_t width;
+	if (at_call >= 0 &&
+	    !dw_entry_reg_origin(m, c->entry, rel_pc - 5, at_call, &ev,
+				 &width))
+		ev = -1;
+	if (at_call >= 0 && at_call < 16 && !copied &&
+	    dw_location_reg(loc, c->entry) != at_call &&
+	    !dw_code_understood(m, c->entry, rel_pc - 5))
+		return "a clone's register at the hook that the code before it "
+		       "may have filled from another parameter's";
+	if (ev >= 0 && !copied && dw_location_reg(loc, c->entry) != ev)
+		return "a clone's entry value of a register it may receive "
+		       "another parameter in";
+	/* One general register at the entry for a value wider than it
+	 * (clang: an __int128 passed in memory because one register was
+	 * left, said to be in that register, which holds the next
+	 * parameter): the list describes another value. */
+	int er = c->own ? dw_entry_reg(loc, c->entry) : -1;
+	if (er >= 0 && size > (size_t)c->ptr_size &&
+	    er < (c->t->hdr.machine == EM_386 ? 8 : 16))
+		return "location narrower than its type";
+	return NULL;
+}
+
+/* Why the value read at `loc` (of the concrete parameter conc of param)
+ * may not be the one passed: the code before the hook or the DWARF of an
+ * inlined copy says it may have changed; NULL if nothing does. */
+static const char *value_doubted(struct args_ctx *c, Dwarf_Die *param,
+				 Dwarf_Die *conc, Dwarf_Attribute *loc,
+				 size_t size, bool copied)
+{
+	struct frame_state *f = &c->f;
+	bool own = c->own;
+	uint64_t pc = f->rel_pc - 1;
+
+	if (own && !copied &&
+	    dw_location_contradicted(f, loc, c->entry, size))
+		return "changed before the entry hook";
+	/* i386: a slot of the function's own frame is the parameter's only
+	 * once the code before the hook stored it there (gcc -O3: a clone's
+	 * parameter it never reads, said to be in a slot never written). */
+	if (own && !copied && i386loc_frame_unwritten(f, loc, c->entry, size))
+		return "a stack slot of its frame that the code before the "
+		       "entry hook is not seen to write";
+	/* i386: a slot of more than one word of which the code before the
+	 * hook stores only part (gcc -O2: the low word of an inlined copy's
+	 * long long that its body reads only as a 32-bit value). */
+	if (!copied && i386loc_slot_part_stored(f, loc, size))
+		return "a stack slot the code before the entry hook stores "
+		       "only in part";
+	/* An inlined copy's computed location is the salvage of a statement
+	 * of its body placed before the hook. */
+	if (!own && !dw_location_plain(loc, pc))
+		return "computed by the inlined copy's body";
+	/* gcc may place a statement of the body that changes the parameter
+	 * before the hook (an inlined copy's `p0 = p0 - 1' as `sub
+	 * $0x1,%ebp') and name the register it changed for the whole
+	 * scope. */
+	if (!copied && dw_location_rewritten(f, loc, &c->scope, size))
+		return "its register may be overwritten before the call";
+	uint8_t k[16];
+	if (!own && !copied && dw_location_constant(loc, pc, k, size)) {
+		if (constant_shared(&c->sub, &c->scope, &c->scope_root, param,
+				    k, size, 0))
+			return SHARED_CONSTANT;
+		/* ST0 to ST7: DWARF 11 to 18 on i386, 33 to 40 on x86-64 */
+		if (constant_after_memory(&c->sub, pc, k, size,
+					  c->x86_64 ? 33 : 11,
+					  c->x86_64 ? 40 : 18, 0))
+			return STALE_CONSTANT;
+		/* The same stale constant with no earlier range: the
+		 * variable said to have it from its binding on. */
+		if (x87const_converted(c->m, &c->sub, c->x86_64, k, size))
+			return X87_CONSTANT;
+	}
+	uint64_t slot_addr;
+	if (!own && !copied && dw_location_address(f, loc, &slot_addr) &&
+	    slot_shared(f, &c->sub, conc, pc, slot_addr, size, true, 0))
+		return "a stack slot that holds a variable of the function it "
+		       "was inlined into";
+	/* clang describes a parameter at the hook by the statements that
+	 * change it after the hook (`p5 = p5 & 15' as EDI & 15, the and
+	 * after the call): a value there that is not the one at the entry is
+	 * not the value passed. */
+	if (own && !copied && c->clang_opt &&
+	    dw_location_changed_value(loc, c->entry, pc))
+		return "computed: clang may describe a later statement's value "
+		       "at the hook";
+	return NULL;
+}
+
+/* No location at the entry either (clang -O2, a small struct by value):
+ * the value where the calling convention put it, into buf, when the
+ * prologue proves a copy of those registers. */
+static bool param_abi_copy(struct args_ctx *c, Dwarf_Die *param,
+			   uint8_t *buf)
+{
+	int regs[2];
+	size_t lens[2];
+	bool ok = false;
+	int nr = c->own && c->t->hdr.machine == EM_X86_64 &&
+			 c->entry == c->p->fn - c->bias
+		 ? abi_param_regs(&c->fn_die, &c->defn, param, regs, lens)
+		 : 0;
+
+	for (int i = 0, done = 0, copy; i < nr; i++) {
+		if (!dw_entry_reg_copy(c->m, c->entry,
+				       c->cap.pc - c->bias - 5, regs[i],
+				       lens[i], &copy) ||
+		    !c->f.have[copy])
+			break;
+		memcpy(buf + done, &c->f.reg[copy], lens[i]);
+		done += (int)lens[i];
+		ok = i + 1 == nr;
+	}
+	return ok;
+}
+
+/* The text of a parameter that has a location (conc's DW_AT_location
+ * `loc`), or NULL with the reason in *why. */
+static char *param_at_location(struct args_ctx *c, Dwarf_Die *param,
+			       Dwarf_Die *conc, Dwarf_Attribute *loc,
+			       Dwarf_Die *type, size_t size, const char **why)
+{
+	struct frame_state *f = &c->f;
+	uint8_t buf[VALUES_MAX_BYTES];
+	int64_t slot;
+	const char *no;
+
+	memset(buf, 0, sizeof buf);
+	/* The entry register's copy first, when the code proves it: the
+	 * value passed, whatever the list says at the call (clang may
+	 * already describe a later statement there: `p3 & 15' for p3). */
+	bool copied = c->own && dw_eval_entry_copy(f, loc, c->entry, buf,
+						   size) == 0;
+	bool ok = copied;
+	if (!ok)
+		ok = dw_eval_location(f, loc, buf, size, why) == 0;
+	if ((no = location_rejected(c, loc, size, copied)) != NULL) {
+		*why = no;
+		return NULL;
+	}
+	if (ok && (no = value_doubted(c, param, conc, loc, size, copied))) {
+		ok = false;
+		*why = no;
+	}
+	if (!ok)
+		ok = param_abi_copy(c, param, buf);
+	uint64_t addr = 0;
+	bool in_args = false;
+	if (!ok && c->t->hdr.machine == EM_386 && f->have_cfa && c->own &&
+	    dw_i386_stack_slot(c->m, loc, &c->sub, c->cap.pc - c->bias,
+			       &slot)) {
+		ok = capture_read(&c->cap, f->cfa + (uint64_t)slot, buf, size);
+		in_args = true;
+		if (!ok)
+			*why = "outside the captured stack";
+	} else if (ok && !copied && f->have_cfa &&
+		   dw_location_address(f, loc, &addr)) {
+		in_args = addr >= f->cfa;
+	}
+	/* clang -O1 and above leave unwritten a by-value aggregate passed in
+	 * memory that the function never reads: the caller's copy of it
+	 * into the argument area is removed as dead.  Nothing at the entry
+	 * tells whether the function reads it. */
+	if (ok && in_args && c->clang_opt && type_is_aggregate(type)) {
+		ok = false;
+		*why = "passed in memory: clang may leave it unwritten when the "
+		       "function never reads it";
+	}
+	return ok ? format_text(&c->cap, c->ptr_size, type, buf, size) : NULL;
+}
+
+/* The text of a parameter given a constant value (conc's
+ * DW_AT_const_value `val`), or NULL with the reason in *why. */
+static char *param_constant(struct args_ctx *c, Dwarf_Die *param,
+			    Dwarf_Attribute *val, Dwarf_Die *type, size_t size,
+			    const char **why)
+{
+	uint8_t buf[VALUES_MAX_BYTES];
+	Dwarf_Sword sv;
+	Dwarf_Block blk;
+	Dwarf_Word raw;
+	unsigned form = dwarf_whatform(val);
+	size_t fsize = form == DW_FORM_data1   ? 1
+		       : form == DW_FORM_data2 ? 2
+		       : form == DW_FORM_data4 ? 4
+		       : form == DW_FORM_data8 ? 8
+					       : 0;
+
+	memset(buf, 0, sizeof buf);
+	if (fsize && dwarf_formudata(val, &raw) == 0) {
+		/* DW_FORM_dataN says neither signed nor unsigned: narrower
+		 * than the type with its top bit set (gcc: 0xffff for an int
+		 * of 65535), it could be either. */
+		if (fsize < size && size <= 8 && (raw >> (8 * fsize - 1)) & 1) {
+			*why = "ambiguous constant";
+			return NULL;
+		}
+		memcpy(buf, &raw, size < 8 ? size : 8);
+	} else if (dwarf_formblock(val, &blk) == 0 && blk.length >= size) {
+		memcpy(buf, blk.data, size);
+	} else if (dwarf_formsdata(val, &sv) == 0) {
+		memcpy(buf, &sv, size < 8 ? size : 8);
+	} else {
+		return NULL;
+	}
+	if (!c->own && size <= 16 &&
+	    constant_shared(&c->sub, &c->scope, &c->scope_root, param, buf,
+			    size, 0)) {
+		*why = SHARED_CONSTANT;
+		return NULL;
+	}
+	if (!c->own && copy_on_paths(c->m, &c->scope, c->f.rel_pc)) {
+		*why = PATH_CONSTANT;
+		return NULL;
+	}
+	return format_text(&c->cap, c->ptr_size, type, buf, size);
+}
+
+/* One parameter (a child of c->defn), added to vb: its value, or ? and
+ * why. */
+static void param_value(struct args_ctx *c, struct values_build *vb,
+			Dwarf_Die *param)
+{
+	const char *name = dwarf_diename(param);
+	Dwarf_Die type, conc;
+	bool has_type = type_of(param, &type);
+	const char *why = "optimized out";
+	char *text = NULL;
+	Dwarf_Attribute attr;
+	size_t size = has_type ? type_size(&type, c->ptr_size) : 0;
+	bool found = dwarf_dieoffset(&c->defn) == dwarf_dieoffset(&c->scope)
+			     ? (conc = *param, true)
+			     : concrete_param(&c->scope, param, &conc);
+
+	if (!has_type || size == 0 || size > VALUES_MAX_BYTES) {
+		why = "unsupported type";
+	} else if (!c->own && dw_is_clang(&c->scope)) {
+		/* An inlined copy has no entry of its own to prove a value
+		 * by, and clang moves statements of its body above the hook
+		 * and describes the parameter as they left it (a constant, a
+		 * computation): the value fuzzer finds such values wrong. */
+		why = "inlined by clang: the location at the hook may be a "
+		      "later statement's";
+	} else if (found && dwarf_attr(&conc, DW_AT_location, &attr)) {
+		text = param_at_location(c, param, &conc, &attr, &type, size,
+					 &why);
+	} else if (found && dwarf_attr(&conc, DW_AT_const_value, &attr)) {
+		text = param_constant(c, param, &attr, &type, size, &why);
+	}
+	values_add(vb, name ? name : "?", has_type ? &type : NULL, text, why);
+}
+
 struct values *values_args(struct trace *t, const struct values_call *p,
 			   const uint8_t *payload, size_t len)
 {
 	struct values_build vb = {0};
-	struct capture cap;
-	uint64_t bias;
-	int ptr_size = t->hdr.pointer_size;
-	if (capture_parse(payload, len, &cap) < 0)
-		return values_finish_unknown(&vb, "not captured");
-	struct dw_module *m = values_module_of(t, p->fn, p->ticks, &bias);
-	Dwarf_Die fn_die, fn_root, scope, sub, scope_root;
-	if (!m) {
-		values_no_debug_hint(t, p);
-		return values_finish(&vb, true);
-	}
-	if (dw_function_at(m, p->fn - bias, &fn_die) < 0)
-		return values_finish(&vb, true);
-	if (dw_scope_at(m, cap.pc - bias - 1, &scope, &sub) < 0)
-		return values_finish_unknown(&vb, "no debug information where the "
-					   "entry hook was called");
-	dw_root(&fn_die, &fn_root);
-	dw_root(&scope, &scope_root);
-	if (!same_declaration(&fn_root, &scope_root))
-		return values_finish_unknown(&vb, "the entry hook was called in "
-					   "another function's code");
+	struct args_ctx c;
+	struct values *done;
+	Dwarf_Die param;
 
-	struct frame_state f;
-	frame_init(&f, m, bias, &cap, t, p->site, p->ticks, t->hdr.machine,
-		   ptr_size);
-	f.subprogram = sub;
-	f.have_subprogram = true;
-
-	/* Names come from the definition (or its abstract instance): a C++
-	 * method's declaration in its class may leave them out. */
-	Dwarf_Die param, defn = fn_die;
-	for (int i = 0; i < 8; i++) {
-		Dwarf_Attribute a;
-		Dwarf_Die next;
-		if (!dwarf_attr(&defn, DW_AT_abstract_origin, &a) ||
-		    !dwarf_formref_die(&a, &next))
-			break;
-		defn = next;
-	}
-	if (dwarf_child(&defn, &param) != 0)
+	memset(&c, 0, sizeof c);
+	if ((done = args_context(&c, &vb, t, p, payload, len)) != NULL)
+		return done;
+	if (dwarf_child(&c.defn, &param) != 0)
 		return values_finish(&vb, false);
-	/* Two parameters said to arrive in one register: gcc gives a
-	 * clone's (f.constprop.0, f.isra.0) parameters the registers the
-	 * original received them in, although the clone receives others
-	 * there, at the entry or as the DW_OP_entry_value of a parameter
-	 * the clone no longer receives.  At most one of them can be right:
-	 * show neither. */
-	uint64_t entry_regs_seen = 0, entry_regs_twice = 0;
-	Dwarf_Addr entry = 0;
-	if (dwarf_entrypc(&sub, &entry) != 0 &&
-	    !range_start(&sub, cap.pc - bias - 1, &entry))
-		entry = p->fn - bias;
-	bool own = dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub);
-	bool x86_64 = t->hdr.machine == EM_X86_64;
-	bool clone = own && entry != p->fn - bias;
-	Dwarf_Die c;
-	if (own && dwarf_child(&scope, &c) == 0) {
-		do {
-			Dwarf_Attribute l;
-			uint64_t claims;
-			if (dwarf_tag(&c) != DW_TAG_formal_parameter ||
-			    !dwarf_attr(&c, DW_AT_location, &l) ||
-			    !(claims = entry_claims(m, x86_64, &l, entry,
-							  f.rel_pc - 1)))
-				continue;
-			entry_regs_twice |= entry_regs_seen & claims;
-			entry_regs_seen |= claims;
-		} while (dwarf_siblingof(&c, &c) == 0);
-	}
-	/* clang -O1 and above: see the two checks below. */
-	bool clang_opt = own && dw_is_clang(&scope) &&
-			 !clang_unoptimized(&sub);
+	c.entry_regs_twice = entry_regs_claimed_twice(&c);
 	do {
 		int tag = dwarf_tag(&param);
-		if (tag == DW_TAG_unspecified_parameters) {
+		if (tag == DW_TAG_unspecified_parameters)
 			values_add(&vb, "...", NULL, NULL, "variadic");
-			continue;
-		}
-		if (tag != DW_TAG_formal_parameter)
-			continue;
-		const char *name = dwarf_diename(&param);
-		Dwarf_Die type, conc;
-		bool has_type = type_of(&param, &type);
-		const char *why = "optimized out";
-		char *text = NULL;
-		Dwarf_Attribute loc;
-		size_t size = has_type ? type_size(&type, ptr_size) : 0;
-		uint8_t buf[VALUES_MAX_BYTES];
-		bool found = dwarf_dieoffset(&defn) == dwarf_dieoffset(&scope)
-				     ? (conc = param, true)
-				     : concrete_param(&scope, &param, &conc);
-		if (!has_type || size == 0 || size > sizeof buf) {
-			why = "unsupported type";
-		} else if (!own && dw_is_clang(&scope)) {
-			/* An inlined copy has no entry of its own to prove a
-			 * value by, and clang moves statements of its body
-			 * above the hook and describes the parameter as they
-			 * left it (a constant, a computation): the value
-			 * fuzzer finds such values wrong. */
-			why = "inlined by clang: the location at the hook may "
-			      "be a later statement's";
-		} else if (found && dwarf_attr(&conc, DW_AT_location, &loc)) {
-			memset(buf, 0, sizeof buf);
-			int64_t slot;
-			/* The entry register's copy first, when the code
-			 * proves it: the value passed, whatever the list says
-			 * at the call (clang may already describe a later
-			 * statement there: `p3 & 15' for p3). */
-			bool copied = own && dw_eval_entry_copy(&f, &loc, entry,
-								buf, size) == 0;
-			bool ok = copied;
-			if (!ok)
-				ok = dw_eval_location(&f, &loc, buf, size,
-						      &why) == 0;
-			if (own && (entry_claims(m, x86_64, &loc, entry,
-						 f.rel_pc - 1) &
-				    entry_regs_twice)) {
-				why = "ambiguous location";
-				goto add;
-			}
-			/* A gcc clone (its hook names the original function:
-			 * f.constprop.0.isra.0) describes a parameter it no
-			 * longer receives as the entry value of the register
-			 * the original received it in, which may hold another
-			 * (a field IPA-SRA passes instead of its struct).
-			 * Such a value is the clone's only where the list
-			 * names that very register at the clone's entry.  The
-			 * same holds (x86-64) for a register the code from the
-			 * entry to the hook's call filled from that register
-			 * (gcc names the copy: `mov %edi,%ebp', then p0 in
-			 * RBP where the clone receives p1 in EDI).  Where the
-			 * code is not understood nothing tells whether the
-			 * register is such a copy: ? unless the list names
-			 * that register at the entry. */
-			int ev = clone ? dw_entry_value_reg(&loc, f.rel_pc - 1)
-				       : -1;
-			int at_call = clone && x86_64 && ev < 0
-					      ? dw_location_reg(&loc, f.rel_pc - 1)
-					      : -1;
-			size_t width;
-			if (at_call >= 0 &&
-			    !dw_entry_reg_origin(m, entry, f.rel_pc - 5, at_call,
-						 &ev, &width))
-				ev = -1;
-			if (at_call >= 0 && at_call < 16 && !copied &&
-			    dw_location_reg(&loc, entry) != at_call &&
-			    !dw_code_understood(m, entry, f.rel_pc - 5)) {
-				ok = false;
-				why = "a clone's register at the hook that the code "
-				      "before it may have filled from another "
-				      "parameter's";
-				goto add;
-			}
-			if (ev >= 0 && !copied &&
-			    dw_location_reg(&loc, entry) != ev) {
-				ok = false;
-				why = "a clone's entry value of a register it may "
-				      "receive another parameter in";
-				goto add;
-			}
-			/* One general register at the entry for a value wider
-			 * than it (clang: an __int128 passed in memory because
-			 * one register was left, said to be in that register,
-			 * which holds the next parameter): the list describes
-			 * another value. */
-			int er = own ? dw_entry_reg(&loc, entry) : -1;
-			if (er >= 0 && size > (size_t)ptr_size &&
-			    er < (t->hdr.machine == EM_386 ? 8 : 16)) {
-				ok = false;
-				why = "location narrower than its type";
-				goto add;
-			}
-			if (ok && own && !copied &&
-			    dw_location_contradicted(&f, &loc, entry, size)) {
-				ok = false;
-				why = "changed before the entry hook";
-			}
-			/* i386: a slot of the function's own frame is the
-			 * parameter's only once the code before the hook
-			 * stored it there (gcc -O3: a clone's parameter it
-			 * never reads, said to be in a slot never written). */
-			if (ok && own && !copied &&
-			    i386loc_frame_unwritten(&f, &loc, entry, size)) {
-				ok = false;
-				why = "a stack slot of its frame that the code "
-				      "before the entry hook is not seen to write";
-			}
-			/* i386: a slot of more than one word of which the
-			 * code before the hook stores only part (gcc -O2: the
-			 * low word of an inlined copy's long long that its
-			 * body reads only as a 32-bit value). */
-			if (ok && !copied &&
-			    i386loc_slot_part_stored(&f, &loc, size)) {
-				ok = false;
-				why = "a stack slot the code before the entry "
-				      "hook stores only in part";
-			}
-			/* An inlined copy's computed location is the salvage
-			 * of a statement of its body placed before the hook. */
-			if (ok && !own &&
-			    !dw_location_plain(&loc, f.rel_pc - 1)) {
-				ok = false;
-				why = "computed by the inlined copy's body";
-			}
-			/* gcc may place a statement of the body that changes
-			 * the parameter before the hook (an inlined copy's
-			 * `p0 = p0 - 1' as `sub $0x1,%ebp') and name the
-			 * register it changed for the whole scope. */
-			if (ok && !copied &&
-			    dw_location_rewritten(&f, &loc, &scope, size)) {
-				ok = false;
-				why = "its register may be overwritten before the call";
-			}
-			uint8_t k[16];
-			if (ok && !own && !copied &&
-			    dw_location_constant(&loc, f.rel_pc - 1, k, size) &&
-			    constant_shared(&sub, &scope, &scope_root, &param, k,
-					    size, 0)) {
-				ok = false;
-				why = SHARED_CONSTANT;
-			}
-			if (ok && !own && !copied &&
-			    dw_location_constant(&loc, f.rel_pc - 1, k, size) &&
-			    /* ST0 to ST7: DWARF 11 to 18 on i386, 33 to 40
-			     * on x86-64 */
-			    constant_after_memory(&sub, f.rel_pc - 1, k, size,
-						  x86_64 ? 33 : 11,
-						  x86_64 ? 40 : 18, 0)) {
-				ok = false;
-				why = STALE_CONSTANT;
-			}
-			/* The same stale constant with no earlier range: the
-			 * variable said to have it from its binding on. */
-			if (ok && !own && !copied &&
-			    dw_location_constant(&loc, f.rel_pc - 1, k, size) &&
-			    x87const_converted(m, &sub, x86_64, k,
-						      size)) {
-				ok = false;
-				why = X87_CONSTANT;
-			}
-			uint64_t slot_addr;
-			if (ok && !own && !copied &&
-			    dw_location_address(&f, &loc, &slot_addr) &&
-			    slot_shared(&f, &sub, &conc, f.rel_pc - 1, slot_addr,
-					size, true, 0)) {
-				ok = false;
-				why = "a stack slot that holds a variable of the "
-				      "function it was inlined into";
-			}
-			/* clang describes a parameter at the hook by the
-			 * statements that change it after the hook (`p5 =
-			 * p5 & 15' as EDI & 15, the and after the call): a
-			 * value there that is not the one at the entry is not
-			 * the value passed. */
-			if (ok && own && !copied && clang_opt &&
-			    dw_location_changed_value(&loc, entry,
-						      f.rel_pc - 1)) {
-				ok = false;
-				why = "computed: clang may describe a later "
-				      "statement's value at the hook";
-			}
-			/* No location at the entry either (clang -O2, a small
-			 * struct by value): where the calling convention
-			 * put it, when the prologue proves a copy. */
-			int regs[2];
-			size_t lens[2];
-			int nr = !ok && own && t->hdr.machine == EM_X86_64 &&
-					 entry == p->fn - bias
-				 ? abi_param_regs(&fn_die, &defn, &param,
-						     regs, lens)
-				 : 0;
-			for (int i = 0, done = 0, copy; i < nr; i++) {
-				if (!dw_entry_reg_copy(m, entry, cap.pc - bias - 5,
-						       regs[i], lens[i], &copy) ||
-				    !f.have[copy])
-					break;
-				memcpy(buf + done, &f.reg[copy], lens[i]);
-				done += (int)lens[i];
-				ok = i + 1 == nr;
-			}
-			uint64_t addr = 0;
-			bool in_args = false;
-			if (!ok && t->hdr.machine == EM_386 && f.have_cfa &&
-			    dwarf_dieoffset(&scope) == dwarf_dieoffset(&sub) &&
-			    dw_i386_stack_slot(m, &loc, &sub, cap.pc - bias,
-					       &slot)) {
-				ok = capture_read(&cap, f.cfa + (uint64_t)slot, buf,
-						  size);
-				in_args = true;
-				if (!ok)
-					why = "outside the captured stack";
-			} else if (ok && !copied && f.have_cfa &&
-				   dw_location_address(&f, &loc, &addr)) {
-				in_args = addr >= f.cfa;
-			}
-			/* clang -O1 and above leave unwritten a by-value
-			 * aggregate passed in memory that the function never
-			 * reads: the caller's copy of it into the argument
-			 * area is removed as dead.  Nothing at the entry tells
-			 * whether the function reads it. */
-			if (ok && in_args && clang_opt && type_is_aggregate(&type)) {
-				ok = false;
-				why = "passed in memory: clang may leave it "
-				      "unwritten when the function never reads it";
-			}
-			if (ok) {
-				text = format_text(&cap, ptr_size, &type, buf,
-						   size);
-			}
-		} else if (found && dwarf_attr(&conc, DW_AT_const_value, &loc)) {
-			Dwarf_Sword sv;
-			Dwarf_Block blk;
-			memset(buf, 0, sizeof buf);
-			unsigned form = dwarf_whatform(&loc);
-			size_t fsize = form == DW_FORM_data1   ? 1
-				       : form == DW_FORM_data2 ? 2
-				       : form == DW_FORM_data4 ? 4
-				       : form == DW_FORM_data8 ? 8
-							       : 0;
-			Dwarf_Word raw;
-			if (fsize && dwarf_formudata(&loc, &raw) == 0) {
-				/* DW_FORM_dataN says neither signed nor
-				 * unsigned: narrower than the type with its top
-				 * bit set (gcc: 0xffff for an int of 65535),
-				 * it could be either. */
-				if (fsize < size && size <= 8 &&
-				    (raw >> (8 * fsize - 1)) & 1) {
-					why = "ambiguous constant";
-					goto add;
-				}
-				memcpy(buf, &raw, size < 8 ? size : 8);
-			} else if (dwarf_formblock(&loc, &blk) == 0 &&
-				   blk.length >= size) {
-				memcpy(buf, blk.data, size);
-			} else if (dwarf_formsdata(&loc, &sv) == 0) {
-				memcpy(buf, &sv, size < 8 ? size : 8);
-			} else {
-				goto add;
-			}
-			if (!own && size <= 16 &&
-			    constant_shared(&sub, &scope, &scope_root, &param,
-					    buf, size, 0)) {
-				why = SHARED_CONSTANT;
-				goto add;
-			}
-			if (!own && copy_on_paths(m, &scope, f.rel_pc)) {
-				why = PATH_CONSTANT;
-				goto add;
-			}
-			text = format_text(&cap, ptr_size, &type, buf, size);
-		}
-	add:
-		values_add(&vb, name ? name : "?", has_type ? &type : NULL,
-			  text, why);
+		else if (tag == DW_TAG_formal_parameter)
+			param_value(&c, &vb, &param);
 	} while (dwarf_siblingof(&param, &param) == 0);
 	return values_finish(&vb, false);
 }
-

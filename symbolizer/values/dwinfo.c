@@ -14,11 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dwinfo.h"
-#include "elfinfo.h"
-#include "resolve.h"
-#include "trace.h"
-#include "values.h"
+#include "values/dwinfo.h"
+#include "resolve/elfinfo.h"
+#include "resolve/resolve.h"
+#include "trace/trace.h"
+#include "values/values.h"
 
 /* ---------------------------------------------------------------------------
  * Modules

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "ctrace_plan.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 struct trace;
 
@@ -319,15 +319,6 @@ size_t i386dec_insn(const uint8_t *p, const uint8_t *end,
 size_t i386dec_step(struct dw_module *m, uint64_t addr, const uint8_t *p,
 		    const uint8_t *end, struct i386_insn *in);
 
-/* The call site in the source of a copy of function `callee` inlined into
- * function `host` (their entry addresses, as the hooks give them) in trace
- * t at `ticks`: the DW_AT_call_file and DW_AT_call_line of its
- * DW_TAG_inlined_subroutine.  Returns true when every inlined copy of
- * callee in host is called from the same line (*file points into the
- * DWARF, valid until dw_modules_free); false when there is none, or
- * several on different lines (which one ran is not known). */
-bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
-			  uint64_t ticks, const char **file, unsigned *line);
 
 
 /* ---------------------------------------------------------------------------

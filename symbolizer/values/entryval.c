@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dwinfo.h"
-#include "trace.h"
-#include "resolve.h"
-#include "util.h"
+#include "values/dwinfo.h"
+#include "trace/trace.h"
+#include "resolve/resolve.h"
+#include "util/util.h"
 
 /* Searches the subtree of die for the call site returning to ret. */
 static bool find_call_site(Dwarf_Die *die, uint64_t ret, Dwarf_Die *out,

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dwinfo.h"
-#include "trace.h"
-#include "util.h"
+#include "values/dwinfo.h"
+#include "trace/trace.h"
+#include "util/util.h"
 
 /* ---------------------------------------------------------------------------
  * Growing strings

@@ -12,7 +12,7 @@
 #include <dwarf.h>
 #include <string.h>
 
-#include "dwinfo.h"
+#include "values/dwinfo.h"
 
 /* The location in force at pc as general or other registers, each holding
  * `len` bytes of a value of `size` (one register without a piece: all of

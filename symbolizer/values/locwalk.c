@@ -16,7 +16,7 @@
 #include <dwarf.h>
 #include <string.h>
 
-#include "dwinfo.h"
+#include "values/dwinfo.h"
 
 #define STACK_MAX 64
 

@@ -28,9 +28,9 @@
 #include <string.h>
 
 #include "ctrace_plan.h"
-#include "dwinfo.h"
-#include "elfinfo.h"
-#include "util.h"
+#include "values/dwinfo.h"
+#include "resolve/resolve.h"
+#include "util/util.h"
 
 static const int saved_x86_64[] = CTRACE_SAVED_REGS_X86_64;
 static const int saved_i386[] = CTRACE_SAVED_REGS_I386;
@@ -184,16 +184,7 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
  * plan does not follow). */
 static uint64_t hook_address(const char *path)
 {
-	struct elf_functions f;
-	uint64_t addr = 0;
-	if (elfinfo_functions(path, &f) < 0)
-		return 0;
-	for (size_t i = 0; i < f.n && addr == 0; i++)
-		if (f.syms[i].addr != 0 &&
-		    !strcmp(f.syms[i].name, "__cyg_profile_func_enter"))
-			addr = f.syms[i].addr;
-	elfinfo_functions_free(&f);
-	return addr;
+	return elfinfo_function_address(path, "__cyg_profile_func_enter");
 }
 
 /* Plans every `call __cyg_profile_func_enter` (e8 rel32) of the module's

@@ -18,9 +18,9 @@
 #include <string.h>
 
 #include "ctrace_plan.h"
-#include "dwinfo.h"
-#include "trace.h"
-#include "util.h"
+#include "values/dwinfo.h"
+#include "trace/trace.h"
+#include "util/util.h"
 
 #define CALLER_WINDOW 128 /* the caller's frame, for DW_OP_entry_value */
 

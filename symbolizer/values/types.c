@@ -10,9 +10,9 @@
 #include <dwarf.h>
 #include <string.h>
 
-#include "dwinfo.h"
-#include "trace.h"
-#include "util.h"
+#include "values/dwinfo.h"
+#include "trace/trace.h"
+#include "util/util.h"
 
 bool type_of(Dwarf_Die *die, Dwarf_Die *type)
 {

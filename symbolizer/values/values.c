@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dwinfo.h"
-#include "resolve.h"
-#include "trace.h"
-#include "util.h"
-#include "values.h"
+#include "values/dwinfo.h"
+#include "resolve/resolve.h"
+#include "trace/trace.h"
+#include "util/util.h"
+#include "values/values.h"
 
 /* ---------------------------------------------------------------------------
  * A call's values, built

@@ -79,6 +79,16 @@ void values_put_ret_json(struct outbuf *o, const struct values *v);
 void plan_header(FILE *out);
 int plan_module(FILE *out, const char *path);
 
+/* The call site in the source of a copy of function `callee` inlined into
+ * function `host` (their entry addresses, as the hooks give them) in trace
+ * t at `ticks`: the DW_AT_call_file and DW_AT_call_line of its
+ * DW_TAG_inlined_subroutine.  Returns true when every inlined copy of
+ * callee in host is called from the same line (*file points into the
+ * DWARF, valid until values_reset); false when there is none, or
+ * several on different lines (which one ran is not known). */
+bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
+			  uint64_t ticks, const char **file, unsigned *line);
+
 /* Frees the DWARF of every module (at the end of a trace). */
 void values_reset(void);
 

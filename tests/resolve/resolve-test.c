@@ -20,7 +20,7 @@
  *   --time                also check the choice of module by time, with a
  *                         missing decoy module at the same addresses
  */
-#include "resolve.h"
+#include "resolve/resolve.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dwinfo.h"
-#include "trace.h"
-#include "util.h"
+#include "values/dwinfo.h"
+#include "trace/trace.h"
+#include "util/util.h"
 #include "tap.h"
 
 /* ---------------------------------------------------------------------------

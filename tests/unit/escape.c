@@ -3,7 +3,7 @@
  * format's own specials; escape_needed agrees with what is written. */
 #include <string.h>
 
-#include "util.h"
+#include "util/util.h"
 #include "tap.h"
 
 #define S(lit) lit, sizeof(lit) - 1

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "replay.h"
+#include "replay/replay.h"
 #include "tap.h"
 
 /* ---------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "ctrace_format.h"
-#include "trace.h"
+#include "trace/trace.h"
 #include "tap.h"
 
 static uint8_t *put64(uint8_t *p, uint64_t v)
