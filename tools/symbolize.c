@@ -307,13 +307,16 @@ enum symbolize_word symbolize_word(char **argv, int i)
 		return SYMBOLIZE_END;
 	if (a[0] != '-' || a[1] == '\0')
 		return SYMBOLIZE_OPERAND;
+	/* Last, it takes no next argument: no need to ask (running
+	 * ctrace-symbolize once more costs its start-up). */
+	if (argv[i + 1] == NULL)
+		return SYMBOLIZE_OPTION;
 	if (a[1] == '-') {
 		size_t len = strcspn(a + 2, "=");
 		if (a[2 + len] == '=')
 			return SYMBOLIZE_OPTION;
 		o = symbolize_long(a + 2, len);
-		return o != NULL && o->arg == SYMBOLIZE_ARG_REQUIRED &&
-				       argv[i + 1] != NULL ?
+		return o != NULL && o->arg == SYMBOLIZE_ARG_REQUIRED ?
 			       SYMBOLIZE_OPTION_VALUE :
 			       SYMBOLIZE_OPTION;
 	}
@@ -324,8 +327,7 @@ enum symbolize_word symbolize_word(char **argv, int i)
 		o = symbolize_letter(*p);
 		if (o == NULL || o->arg == SYMBOLIZE_ARG_NONE)
 			continue;
-		return p[1] == '\0' && o->arg == SYMBOLIZE_ARG_REQUIRED &&
-				       argv[i + 1] != NULL ?
+		return p[1] == '\0' && o->arg == SYMBOLIZE_ARG_REQUIRED ?
 			       SYMBOLIZE_OPTION_VALUE :
 			       SYMBOLIZE_OPTION;
 	}

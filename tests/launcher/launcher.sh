@@ -622,9 +622,12 @@ case_symbolizer_lookup() {
 	expect_text out.err "ctrace: $(pwd)/old --list-options failed"
 	printf '#!/bin/sh\necho "--max-depth=N"\n' >odd
 	chmod +x odd
-	CTRACE_SYMBOLIZE=$(pwd)/odd ctrace out dump --chrome
+	CTRACE_SYMBOLIZE=$(pwd)/odd ctrace out dump --chrome x.bin
 	expect_status 127 out
 	expect_text out.err "ctrace: $(pwd)/odd --list-options: line 1 is not"
+	CTRACE_SYMBOLIZE=$(pwd)/odd ctrace out dump --chrome
+	expect_status 127 out
+	expect_text out.err "ctrace: $(pwd)/odd --list-formats: line 1 is not"
 }
 
 # The real symbolizer: replay prints the tree of a recorded trace.
