@@ -8,7 +8,8 @@
  * message rather than with an empty trace.
  *
  * Exit status: the program's (128+N when signal N killed it); 2 when
- * ctrace refuses the command line or cannot run the program.
+ * ctrace refuses the command line or the program (not found, not built
+ * with ctrace), 127 when the program's exec fails (program.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -55,7 +56,7 @@ static const char record_usage[] =
 	"  -V, --version            show the version and exit\n"
 	"\n"
 	"Exit status: PROGRAM's (128+N if signal N killed it); 2 when ctrace\n"
-	"refuses the command line.\n";
+	"refuses the command line or PROGRAM, 127 when PROGRAM cannot be run.\n";
 
 /* ---------------------------------------------------------------------------
  * Lists
