@@ -548,6 +548,13 @@ uint64_t trace_lost_events(const struct trace *t)
 						      : t->lost_recorded;
 }
 
+uint64_t trace_lost_unplaced(const struct trace *t)
+{
+	return t->hdr.lost_events > t->lost_recorded
+		       ? t->hdr.lost_events - t->lost_recorded
+		       : 0;
+}
+
 const char *trace_lost_reason_text(unsigned reason)
 {
 	switch (reason) {

@@ -187,6 +187,13 @@ static inline uint64_t trace_duration(const struct trace *t, uint64_t start,
 
 /* Total lost events: see the definition. */
 uint64_t trace_lost_events(const struct trace *t);
+/* The lost events the file header counts that no LOST record places: a
+ * stream writes its losses' record when it gets a chunk again, so these
+ * were lost after the data of their threads ends (the trace could not
+ * grow again).  Known once every stream was decoded. */
+uint64_t trace_lost_unplaced(const struct trace *t);
+/* How the views name them: "N events lost" and this. */
+#define TRACE_LOST_UNPLACED_TEXT "after the data of their threads ends"
 /* Whether the file ends inside chunk c, cutting it short (a copy, a full
  * disk): not where the recorder ended the file's last chunk early. */
 bool trace_chunk_is_cut(const struct trace *t, const struct chunk_ref *c);
