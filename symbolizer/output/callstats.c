@@ -579,30 +579,32 @@ void callstats_put_lost(struct outbuf *out, const struct callstats *cs,
 		outbuf_str(out, trace_lost_reason_text(r));
 		first = false;
 	}
-	outbuf_str(out, first ? "\n" : ")\n");
+	outbuf_str(out, first ? ":\n" : "):\n");
 	sorted = must_calloc(cs->n_lost + 1, sizeof *sorted);
 	if (cs->n_lost)
 		memcpy(sorted, cs->lost, cs->n_lost * sizeof *sorted);
 	qsort(sorted, cs->n_lost, sizeof *sorted, lost_cmp);
+	/* the number last: a line never ends in a function's name, as the
+	 * table's rows do */
 	for (size_t i = 0; i < cs->n_lost; i++) {
 		outbuf_str(out, prefix);
-		outbuf_str(out, "  ");
-		outbuf_u64(out, sorted[i].count);
 		if (sorted[i].name) {
-			outbuf_str(out, " in ");
+			outbuf_str(out, "  in ");
 			outbuf_escaped(out, agg_name(sorted[i].name),
 				       agg_name_len(sorted[i].name),
 				       ESCAPE_TEXT);
+			outbuf_str(out, ": ");
 		} else {
-			outbuf_str(out, " outside any call");
+			outbuf_str(out, "  outside any call: ");
 		}
+		outbuf_u64(out, sorted[i].count);
 		outbuf_putc(out, '\n');
 	}
 	if (cs->lost_unplaced) {
 		outbuf_str(out, prefix);
-		outbuf_str(out, "  ");
+		outbuf_str(out, "  " TRACE_LOST_UNPLACED_TEXT ": ");
 		outbuf_u64(out, cs->lost_unplaced);
-		outbuf_str(out, " " TRACE_LOST_UNPLACED_TEXT "\n");
+		outbuf_putc(out, '\n');
 	}
 	free(sorted);
 }

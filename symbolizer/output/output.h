@@ -262,8 +262,8 @@ void callstats_lost(struct callstats *cs, struct thread *th, uint64_t count,
 		    unsigned reason, size_t depth);
 void callstats_end_trace(struct callstats *cs, struct trace *t);
 /* The lost events as lines that `prefix` starts: "ctrace: N events lost
- * (reasons)", then how many where ("  N in f", "  N outside any call",
- * "  N after the data of their threads ends"), the most first.  Nothing
+ * (reasons):", then how many where ("  in f: N", "  outside any call: N",
+ * "  after the data of their threads ends: N"), the most first.  Nothing
  * when none were lost. */
 void callstats_put_lost(struct outbuf *out, const struct callstats *cs,
 			const char *prefix);

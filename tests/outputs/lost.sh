@@ -70,12 +70,12 @@ case_written() {
     0.010 us    0.010 us           1    0.010 us    0.010 us    0.010 us  0x2000
     0.010 us    0.010 us           1    0.010 us    0.010 us    0.010 us  0x3000
 
-# ctrace: 40 events lost (no space left on device, the trace reached its size limit)
-#   7 in 0x3000
-#   5 in 0x2000
-#   3 in 0x1000
-#   2 outside any call
-#   23 after the data of their threads ends' report
+# ctrace: 40 events lost (no space left on device, the trace reached its size limit):
+#   in 0x3000: 7
+#   in 0x2000: 5
+#   in 0x1000: 3
+#   outside any call: 2
+#   after the data of their threads ends: 23' report
 	view folded -f folded --weight=calls
 	same '0x1000 1
 0x1000;0x2000 1
@@ -86,7 +86,7 @@ case_written() {
 [ctrace: events lost] 25' folded
 	view graph.dot -f dot
 	sed -n '/^  lost /,$p' graph.dot >graph.lost
-	same '  lost [shape=note, style=filled, fillcolor="#dddddd", label="ctrace: 40 events lost (no space left on device, the trace reached its size limit)\l  7 in 0x3000\l  5 in 0x2000\l  3 in 0x1000\l  2 outside any call\l  23 after the data of their threads ends\l"];
+	same '  lost [shape=note, style=filled, fillcolor="#dddddd", label="ctrace: 40 events lost (no space left on device, the trace reached its size limit):\l  in 0x3000: 7\l  in 0x2000: 5\l  in 0x1000: 3\l  outside any call: 2\l  after the data of their threads ends: 23\l"];
   n2 -> lost [style=dashed, label="5"];
   n3 -> lost [style=dashed, label="7"];
   n1 -> lost [style=dashed, label="3"];
