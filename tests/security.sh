@@ -185,6 +185,46 @@ case_dirs_own() {
 	[ -f sub/t.bin ] || fail "a link of one's own was not followed"
 }
 
+# The symbolizer's -o in a sticky directory: a symbolic link the user
+# planted there (to a file of root's) is not followed, a FIFO the user
+# made there does not block the open; root's own link there is followed,
+# but not in a directory anybody can change (mode 777).
+case_output_planted() {
+	use_config "$1"
+	with_user
+	build_c limits "$RPROGS/limits.c"
+	run_traced t.bin "$BIN/limits" calls 10
+	mkdir -m 1777 "$top/sticky"
+	mkdir -m 777 "$top/open"
+	echo secret >"$top/victim"
+	as_user ln -s "$top/victim" "$top/sticky/out.json"
+	as_user mkfifo "$top/sticky/fifo"
+	for out in out.json fifo; do
+		timeout 60 "$CTRACE_SYMBOLIZE" -f json -o "$top/sticky/$out" \
+			t.bin >out 2>err
+		status=$?
+		cat err
+		[ $status -eq 1 ] || fail "-o $out: exit status $status, not 1"
+		what="a symbolic link"
+		[ $out = fifo ] && what="a file"
+		grep -qx "ctrace-symbolize: $top/sticky/$out: $what of another user in a directory others can write to; not written" err ||
+			fail "no message about the planted $out"
+	done
+	[ "$(cat "$top/victim")" = secret ] ||
+		fail "the planted link was followed"
+	ln -s "$top/victim" "$top/sticky/root.txt"
+	symbolize out -f report -o "$top/sticky/root.txt" t.bin
+	grep -q ' leaf$' "$top/victim" || fail "root's own link was not followed"
+	echo secret >"$top/victim"
+	ln -s "$top/victim" "$top/open/root.txt"
+	"$CTRACE_SYMBOLIZE" -f report -o "$top/open/root.txt" t.bin 2>err &&
+		fail "a link in a world-writable directory was followed"
+	grep -qx "ctrace-symbolize: $top/open/root.txt: a symbolic link in a directory others can change; not followed" err ||
+		fail "no message about the link in $top/open"
+	[ "$(cat "$top/victim")" = secret ] ||
+		fail "the link in $top/open was followed"
+}
+
 # ---------------------------------------------------------------------------
 # Modes
 # ---------------------------------------------------------------------------
@@ -238,6 +278,7 @@ cfg=$(configs_pie | head -n 1)
 run_case "setuid-$cfg" case_setuid "$cfg"
 run_case "planted-$cfg" case_planted "$cfg"
 run_case "dirs-$cfg" case_dirs "$cfg"
+run_case "output-planted-$cfg" case_output_planted "$cfg"
 for cfg in $(configs_pie); do
 	run_case "dirs-own-$cfg" case_dirs_own "$cfg"
 	run_case "modes-$cfg" case_modes "$cfg"

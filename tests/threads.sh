@@ -57,6 +57,32 @@ case_mailbox() {
 	check_tree tree
 }
 
+# 200 threads alive at once with 16 MiB chunks (3.2 GB of chunks, most of
+# them never written): the symbolizer's memory follows the threads, not the
+# chunk size, so that every view fits in 400 MB of address space (it needed
+# a whole chunk per thread before, and ran out of memory).
+case_many_big_chunks() {
+	use_config "$1"
+	build_pair c threads-many "$PROGS/threads-many.c"
+	CTRACE_CHUNK_SIZE=16M
+	export CTRACE_CHUNK_SIZE
+	run_traced trace.bin "$BIN/threads-many" 200
+	unset CTRACE_CHUNK_SIZE
+	[ "$(cat trace.bin.out)" = 22000 ] || fail "wrong output"
+	for f in tree report json chrome folded dot; do
+		(ulimit -v 400000 &&
+			exec "$CTRACE_SYMBOLIZE" -f $f --no-duration trace.bin \
+				>out.$f 2>out.$f.err) ||
+			{ cat out.$f.err; fail "-f $f failed in 400 MB"; }
+		[ -s out.$f.err ] && { cat out.$f.err; fail "-f $f: messages"; }
+	done
+	n=$(calls_of out.tree leaf)
+	[ "$n" -eq 2000 ] || fail "tree shows $n calls of leaf, expected 2000"
+	grep -Eq '[^0-9.]2000 .* mid$' out.report ||
+		{ cat out.report; fail "report: not 2000 calls of mid"; }
+	oracle_check trace.bin "$BIN/threads-many" 200
+}
+
 for cfg in $(configs); do
 	run_case "threads-$cfg" case_threads "$cfg"
 done
@@ -66,6 +92,7 @@ done
 for cfg in $(configs | grep -e '-O2-pie$'); do
 	run_case "busy-$cfg" case_busy "$cfg"
 	run_case "busy-4k-chunks-$cfg" case_busy "$cfg" 4k
+	run_case "many-big-chunks-$cfg" case_many_big_chunks "$cfg"
 done
 
 test_finish

@@ -35,6 +35,7 @@ void callstats_init(struct callstats *cs, bool with_edges, bool per_thread)
 		agg_map_init(&cs->edge_index);
 		agg_map_init(&cs->running_index);
 	}
+	agg_map_init(&cs->lost_index);
 }
 
 static void free_row_tables(struct callstats *cs)
@@ -62,6 +63,8 @@ void callstats_free(struct callstats *cs)
 	}
 	free(cs->edges);
 	free(cs->running);
+	agg_map_free(&cs->lost_index);
+	free(cs->lost);
 	memset(cs, 0, sizeof *cs);
 	agg_names_free();
 }
@@ -503,4 +506,105 @@ void callstats_close(struct callstats *cs, struct thread *th,
 		kind == CLOSE_RETURNED ? trace_duration(th->trace, start, end)
 				       : UINT64_MAX,
 		child_ns, outermost, depth);
+}
+
+/* ---------------------------------------------------------------------------
+ * Lost events
+ * ------------------------------------------------------------------------ */
+
+void callstats_lost(struct callstats *cs, struct thread *th, uint64_t count,
+		    unsigned reason, size_t depth)
+{
+	struct agg_thread *at = agg_thread_get(&cs->threads, th);
+	const struct agg_frame *caller = agg_parent(at, depth);
+	uint32_t name = caller ? caller->name : 0;
+	bool fresh;
+	uint32_t *i = agg_map_get(&cs->lost_index, (uint64_t)name + 1,
+				  (uint32_t)cs->n_lost, &fresh);
+
+	if (fresh) {
+		if (cs->n_lost == cs->cap_lost) {
+			cs->cap_lost = cs->cap_lost ? 2 * cs->cap_lost : 8;
+			cs->lost = must_realloc(cs->lost, cs->cap_lost,
+						sizeof *cs->lost);
+		}
+		cs->lost[cs->n_lost++] = (struct stat_lost){name, 0};
+	}
+	struct stat_lost *l = &cs->lost[*i];
+	l->count = l->count + count < l->count ? UINT64_MAX : l->count + count;
+	if (reason < 32)
+		cs->lost_reasons |= 1u << reason;
+}
+
+void callstats_end_trace(struct callstats *cs, struct trace *t)
+{
+	uint64_t n = trace_lost_unplaced(t);
+
+	cs->lost_unplaced = cs->lost_unplaced + n < n ? UINT64_MAX
+						      : cs->lost_unplaced + n;
+}
+
+static int lost_cmp(const void *a, const void *b)
+{
+	const struct stat_lost *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (!x->name || !y->name)
+		return x->name ? -1 : y->name ? 1 : 0;
+	return strcmp(agg_name(x->name), agg_name(y->name));
+}
+
+void callstats_put_lost(struct outbuf *out, const struct callstats *cs,
+			const char *prefix)
+{
+	uint64_t total = cs->lost_unplaced;
+	struct stat_lost *sorted;
+	bool first = true;
+
+	for (size_t i = 0; i < cs->n_lost; i++)
+		total = total + cs->lost[i].count < total
+				? UINT64_MAX
+				: total + cs->lost[i].count;
+	if (!total)
+		return;
+	outbuf_str(out, prefix);
+	outbuf_str(out, "ctrace: ");
+	outbuf_u64(out, total);
+	outbuf_str(out, total == 1 ? " event lost" : " events lost");
+	for (unsigned r = 0; r < 32; r++) {
+		if (!(cs->lost_reasons & (1u << r)))
+			continue;
+		outbuf_str(out, first ? " (" : ", ");
+		outbuf_str(out, trace_lost_reason_text(r));
+		first = false;
+	}
+	outbuf_str(out, first ? ":\n" : "):\n");
+	sorted = must_calloc(cs->n_lost + 1, sizeof *sorted);
+	if (cs->n_lost)
+		memcpy(sorted, cs->lost, cs->n_lost * sizeof *sorted);
+	qsort(sorted, cs->n_lost, sizeof *sorted, lost_cmp);
+	/* the number last: a line never ends in a function's name, as the
+	 * table's rows do */
+	for (size_t i = 0; i < cs->n_lost; i++) {
+		outbuf_str(out, prefix);
+		if (sorted[i].name) {
+			outbuf_str(out, "  in ");
+			outbuf_escaped(out, agg_name(sorted[i].name),
+				       agg_name_len(sorted[i].name),
+				       ESCAPE_TEXT);
+			outbuf_str(out, ": ");
+		} else {
+			outbuf_str(out, "  outside any call: ");
+		}
+		outbuf_u64(out, sorted[i].count);
+		outbuf_putc(out, '\n');
+	}
+	if (cs->lost_unplaced) {
+		outbuf_str(out, prefix);
+		outbuf_str(out, "  " TRACE_LOST_UNPLACED_TEXT ": ");
+		outbuf_u64(out, cs->lost_unplaced);
+		outbuf_putc(out, '\n');
+	}
+	free(sorted);
 }

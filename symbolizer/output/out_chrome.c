@@ -36,6 +36,7 @@ struct chrome_state {
  * its data end there. */
 struct chrome_thread {
 	uint64_t last;
+	const struct trace *trace;
 };
 
 static struct chrome_thread *cthread(struct output *o, struct thread *th)
@@ -45,6 +46,7 @@ static struct chrome_thread *cthread(struct output *o, struct thread *th)
 
 	if (!ct) {
 		ct = must_calloc(1, sizeof *ct);
+		ct->trace = th->trace;
 		th->output_state = ct;
 		cs->states = must_realloc(cs->states, cs->n_states + 1,
 					  sizeof *cs->states);
@@ -262,6 +264,39 @@ static void chrome_note(struct output *o, struct thread *th,
 	outbuf_putc(o->out, '}');
 }
 
+/* Lost events that no thread's data places: an instant event of the
+ * process at the end of the trace (its last event's time, or the end the
+ * header says when later). */
+static void chrome_end_trace(struct output *o, struct trace *t)
+{
+	struct chrome_state *cs = o->state;
+	uint64_t lost = trace_lost_unplaced(t);
+	uint64_t end = t->hdr.last_ticks > t->hdr.base_ticks ? t->hdr.last_ticks
+							    : t->hdr.base_ticks;
+	char name[96];
+
+	if (!lost)
+		return;
+	for (size_t i = 0; i < cs->n_states; i++) {
+		const struct chrome_thread *ct = cs->states[i];
+		if (ct->trace == t && ct->last > end)
+			end = ct->last;
+	}
+	snprintf(name, sizeof name,
+		 "ctrace: %llu events lost " TRACE_LOST_UNPLACED_TEXT,
+		 (unsigned long long)lost);
+	/* on the first thread's track, which has a name (and is the main
+	 * thread's), in the process's scope */
+	event_start(o, "i", t->pid,
+		    !t->n_threads	  ? t->pid
+		    : o->opts->serial_ids ? t->threads[0].serial
+					  : t->threads[0].tid,
+		    trace_ns(t, end));
+	outbuf_str(o->out, ", \"s\": \"p\", \"name\": ");
+	put_json_str(o->out, name, strlen(name));
+	outbuf_putc(o->out, '}');
+}
+
 /* Always a complete document, even when no trace could be read. */
 static void chrome_finish(struct output *o)
 {
@@ -286,6 +321,7 @@ static const struct output_ops chrome_ops = {
 	.close = chrome_close,
 	.lost = chrome_lost,
 	.note = chrome_note,
+	.end_trace = chrome_end_trace,
 	.finish = chrome_finish,
 };
 

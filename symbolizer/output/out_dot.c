@@ -62,6 +62,41 @@ static void put_number(struct outbuf *out, double v)
 	outbuf_str(out, buf);
 }
 
+/* Lost events: a note that says how many (the report's footer, one label
+ * line each), a dashed edge to it from each function in which some were
+ * lost, with their number. */
+static void put_lost(struct outbuf *out, const struct callstats *cs)
+{
+	struct outbuf label;
+
+	if (!cs->n_lost && !cs->lost_unplaced)
+		return;
+	outbuf_init_memory(&label);
+	callstats_put_lost(&label, cs, "");
+	outbuf_flush(&label);
+	outbuf_str(out, "  lost [shape=note, style=filled, "
+			"fillcolor=\"#dddddd\", label=\"");
+	/* its lines, each ended by \l (left-justified) */
+	for (size_t i = 0, run = 0; i < label.mem_len; i++) {
+		if (label.mem[i] != '\n')
+			continue;
+		outbuf_escaped(out, label.mem + run, i - run, ESCAPE_DOT);
+		outbuf_str(out, "\\l");
+		run = i + 1;
+	}
+	outbuf_str(out, "\"];\n");
+	outbuf_free_memory(&label);
+	for (size_t i = 0; i < cs->n_lost; i++) {
+		if (!cs->lost[i].name)
+			continue;
+		outbuf_str(out, "  n");
+		outbuf_u64(out, cs->lost[i].name);
+		outbuf_str(out, " -> lost [style=dashed, label=\"");
+		outbuf_u64(out, cs->lost[i].count);
+		outbuf_str(out, "\"];\n");
+	}
+}
+
 static void dot_finish(struct output *o)
 {
 	struct dot_state *ds = o->state;
@@ -118,6 +153,7 @@ static void dot_finish(struct output *o)
 		put_number(out, 1.0 + 4.0 * (double)e->total / (double)max_edge);
 		outbuf_str(out, "];\n");
 	}
+	put_lost(out, cs);
 	outbuf_str(out, "}\n");
 	outbuf_flush(out);
 	callstats_free(cs);
@@ -149,10 +185,27 @@ static void dot_close(struct output *o, struct thread *th,
 	callstats_close(&ds->cs, th, p, start, end, depth, kind);
 }
 
+static void dot_lost(struct output *o, struct thread *th, uint64_t count,
+		     unsigned reason, size_t depth)
+{
+	struct dot_state *ds = o->state;
+
+	callstats_lost(&ds->cs, th, count, reason, depth);
+}
+
+static void dot_end_trace(struct output *o, struct trace *t)
+{
+	struct dot_state *ds = o->state;
+
+	callstats_end_trace(&ds->cs, t);
+}
+
 static const struct output_ops dot_ops = {
 	.entry = dot_entry,
 	.leaf = dot_leaf,
 	.close = dot_close,
+	.lost = dot_lost,
+	.end_trace = dot_end_trace,
 	.finish = dot_finish,
 };
 

@@ -183,6 +183,8 @@ static const struct output_ops flame_ops = {
 	.entry = paths_entry,
 	.leaf = paths_leaf,
 	.close = paths_close,
+	.lost = paths_lost,
+	.end_trace = paths_end_trace,
 	.finish = flame_finish,
 };
 

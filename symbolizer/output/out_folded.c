@@ -120,6 +120,8 @@ static const struct output_ops folded_ops = {
 	.entry = paths_entry,
 	.leaf = paths_leaf,
 	.close = paths_close,
+	.lost = paths_lost,
+	.end_trace = paths_end_trace,
 	.finish = folded_finish,
 };
 

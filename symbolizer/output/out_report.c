@@ -229,14 +229,34 @@ static void report_finish(struct output *o)
 		put_table(o->out, cs, order, n);
 		free(order);
 	}
+	if (cs->n_lost || cs->lost_unplaced)
+		outbuf_putc(o->out, '\n');
+	callstats_put_lost(o->out, cs, "# ");
 	outbuf_flush(o->out);
 	callstats_free(cs);
+}
+
+static void report_lost(struct output *o, struct thread *th, uint64_t count,
+			unsigned reason, size_t depth)
+{
+	struct report_state *rs = o->state;
+
+	callstats_lost(&rs->cs, th, count, reason, depth);
+}
+
+static void report_end_trace(struct output *o, struct trace *t)
+{
+	struct report_state *rs = o->state;
+
+	callstats_end_trace(&rs->cs, t);
 }
 
 static const struct output_ops report_ops = {
 	.entry = report_entry,
 	.leaf = report_leaf,
 	.close = report_close,
+	.lost = report_lost,
+	.end_trace = report_end_trace,
 	.finish = report_finish,
 };
 

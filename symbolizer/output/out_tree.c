@@ -203,9 +203,25 @@ static void tree_note(struct output *o, struct thread *th, const struct note *n,
 	outbuf_str(o->out, " */\n");
 }
 
+/* Lost events that no thread's data places, after the trace's threads:
+ * "# ctrace: N events lost after the data of their threads ends" (with
+ * several traces, "# FILE: ctrace: ..."). */
 static void tree_end_trace(struct output *o, struct trace *t)
 {
-	(void)t;
+	uint64_t lost = trace_lost_unplaced(t);
+
+	if (lost) {
+		outbuf_str(o->out, "# ");
+		if (o->n_traces > 1) {
+			outbuf_escaped(o->out, t->path, strlen(t->path),
+				       ESCAPE_TEXT);
+			outbuf_str(o->out, ": ");
+		}
+		outbuf_str(o->out, "ctrace: ");
+		outbuf_u64(o->out, lost);
+		outbuf_str(o->out, " events lost " TRACE_LOST_UNPLACED_TEXT
+				   "\n");
+	}
 	outbuf_flush(o->out);
 }
 

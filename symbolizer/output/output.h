@@ -261,6 +261,17 @@ struct callstats {
 	struct u64map running_index; /* (thread + 1) << 32 | edge -> slot */
 	uint32_t *running;
 	size_t n_running, cap_running;
+	/* Lost events by where they were lost: the name of the innermost
+	 * call open then (0: none), as many as the functions; those that no
+	 * thread's data places (trace_lost_unplaced); the reasons seen. */
+	struct stat_lost {
+		uint32_t name;
+		uint64_t count;
+	} *lost;
+	size_t n_lost, cap_lost;
+	struct u64map lost_index; /* name + 1 -> lost */
+	uint64_t lost_unplaced;
+	uint32_t lost_reasons; /* bit (1 << reason) */
 };
 
 /* per_thread: a row per function and thread; else per function. */
@@ -274,6 +285,18 @@ void callstats_leaf(struct callstats *cs, struct thread *th,
 void callstats_close(struct callstats *cs, struct thread *th,
 		     const struct pair *p, uint64_t start, uint64_t end,
 		     size_t depth, enum close_kind kind);
+/* Events lost at `depth` of th (an output's lost()), and those of trace t
+ * that no thread's data places (an output's end_trace()). */
+void callstats_lost(struct callstats *cs, struct thread *th, uint64_t count,
+		    unsigned reason, size_t depth);
+void callstats_end_trace(struct callstats *cs, struct trace *t);
+/* The lost events as lines that `prefix` starts: "ctrace: N events lost
+ * (reasons):", then how many where ("  in f: N", "  outside any call: N",
+ * "  after the data of their threads ends: N"), the most first.  Nothing
+ * when none were lost. */
+void callstats_put_lost(struct outbuf *out, const struct callstats *cs,
+			const char *prefix);
+
 /* Not per_thread: the row of name id `name`, all threads together, into
  * *r; false if the name has none.  Names with a row are those of the
  * calls given, and their ids are 1 .. agg_names_end() - 1. */
@@ -317,6 +340,14 @@ void paths_leaf(struct output *o, struct thread *th, const struct pair *p,
 void paths_close(struct output *o, struct thread *th, const struct pair *p,
 		 uint64_t start, uint64_t end, size_t depth,
 		 enum close_kind kind);
+/* Lost events: a frame PATHS_LOST_NAME on the path where they were lost
+ * (at the root for those no thread's data places, trace_lost_unplaced),
+ * whose weight is their number in both weightings: their time is not
+ * known. */
+#define PATHS_LOST_NAME "[ctrace: events lost]"
+void paths_lost(struct output *o, struct thread *th, uint64_t count,
+		unsigned reason, size_t depth);
+void paths_end_trace(struct output *o, struct trace *t);
 
 /* The nodes' children, sorted by name: the children of node i are
  * order[first[i]] .. order[first[i + 1] - 1].  Free both. */

@@ -12,8 +12,17 @@
 
 #include "output/output.h"
 
+/* The name of the frame of lost events, interned as a function's. */
+static struct func lost_func = {
+	.name = PATHS_LOST_NAME,
+	.name_len = sizeof PATHS_LOST_NAME - 1,
+	.plain_name = true,
+};
+static const struct pair lost_pair = {.func = &lost_func};
+
 void paths_init(struct paths *ps)
 {
+	lost_func.name_id = 0; /* the names start afresh */
 	memset(ps, 0, sizeof *ps);
 	agg_map_init(&ps->index);
 	ps->cap = 256;
@@ -115,6 +124,35 @@ void paths_close(struct output *o, struct thread *th, const struct pair *p,
 		uint32_t node = node_of(ps, 0, agg_name_id(p));
 		account(ps, at, node, ns, 0, 0);
 	}
+}
+
+/* count events lost under `parent` (a node), weighed by their number. */
+static void lost_under(struct paths *ps, uint32_t parent, uint64_t count)
+{
+	struct path_node *n =
+		&ps->nodes[node_of(ps, parent, agg_name_id(&lost_pair))];
+
+	n->calls = n->calls + count < n->calls ? UINT64_MAX : n->calls + count;
+	n->self = n->self + count < n->self ? UINT64_MAX : n->self + count;
+}
+
+void paths_lost(struct output *o, struct thread *th, uint64_t count,
+		unsigned reason, size_t depth)
+{
+	struct paths *ps = o->state;
+	struct agg_thread *at = agg_thread_get(&ps->threads, th);
+	const struct agg_frame *f = agg_parent(at, depth);
+
+	(void)reason;
+	lost_under(ps, f && f->name ? f->ref : 0, count);
+}
+
+void paths_end_trace(struct output *o, struct trace *t)
+{
+	uint64_t count = trace_lost_unplaced(t);
+
+	if (count)
+		lost_under(o->state, 0, count);
 }
 
 static const struct path_node *sort_nodes;

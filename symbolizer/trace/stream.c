@@ -1,7 +1,9 @@
 /* stream.c -- decoding one stream's chunks into events.
  *
  * This is the symbolizer's inner loop: a tag byte, a slot lookup and one
- * or two LEB128 deltas per event.  A stream holds one chunk in memory; a damaged
+ * or two LEB128 deltas per event.  A stream holds a window of its chunk in
+ * memory (STREAM_WINDOW bytes, refilled before a record could reach past
+ * it), so that memory never grows with the chunk size; a damaged
  * record ends the decoding of its chunk (everything before it stays) and
  * the stream goes on with its next chunk that starts afresh (its time
  * base never depends on the damaged one; its slots do when it continues
@@ -30,6 +32,48 @@ void stream_init(struct stream *s, struct trace *t, struct chunk_span span)
 	s->home_by_hook = v5;
 }
 
+/* The wide slot of `home`, NULL when its block was never used (the slot
+ * is not set), or allocated when `make`. */
+static struct stream_wide *wide_block(struct stream *s, unsigned home,
+				      bool make)
+{
+	if (!s->wide) {
+		if (!make)
+			return NULL;
+		s->wide = must_calloc(STREAM_WIDE_BLOCKS, sizeof *s->wide);
+	}
+	struct stream_wide **b = &s->wide[home / STREAM_WIDE_BLOCK];
+	if (!*b && make)
+		*b = must_calloc(1, sizeof **b);
+	return *b;
+}
+
+static struct stream_slot *wide_slot(struct stream *s, unsigned home)
+{
+	return &wide_block(s, home, true)->slot[home % STREAM_WIDE_BLOCK];
+}
+
+static struct stream_named *wide_named(struct stream *s, unsigned home)
+{
+	return &wide_block(s, home, true)->named[home % STREAM_WIDE_BLOCK];
+}
+
+/* Empties every wide slot (the blocks stay, for the next chunk). */
+static void wide_clear(struct stream *s)
+{
+	for (unsigned i = 0; s->wide && i < STREAM_WIDE_BLOCKS; i++)
+		if (s->wide[i])
+			memset(s->wide[i], 0, sizeof *s->wide[i]);
+}
+
+static void wide_free(struct stream *s)
+{
+	for (unsigned i = 0; s->wide && i < STREAM_WIDE_BLOCKS; i++)
+		free(s->wide[i]);
+	free(s->wide);
+	s->wide = NULL;
+}
+
 void stream_fini(struct stream *s)
 {
 	if (s->has_head)
@@ -37,10 +81,8 @@ void stream_fini(struct stream *s)
 	s->head.extra = NULL;
 	free(s->buf);
 	s->buf = NULL;
-	free(s->wide);
-	s->wide = NULL;
-	free(s->wide_named);
-	s->wide_named = NULL;
+	s->cap = 0;
+	wide_free(s);
 	free(s->open);
 	s->open = NULL;
 	s->has_head = false;
@@ -77,8 +119,8 @@ static void corrupt(struct stream *s, const uint8_t *at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	trace_error(s->trace, s->chunk->offset + (uint64_t)(at - s->buf), "%s",
-		    msg);
+	trace_error(s->trace, s->chunk->offset + s->win + (uint64_t)(at - s->buf),
+		    "%s", msg);
 	s->table_ok = false;
 	leave_chunk(s, false);
 }
@@ -93,6 +135,44 @@ static void past_end(struct stream *s, const uint8_t *at)
 		corrupt(s, at, "record runs past the end of its chunk");
 }
 
+/* Makes the window hold the next `need` bytes of the chunk from s->pos on,
+ * or all that is left of the chunk when fewer: keeps the bytes not decoded
+ * yet and reads what follows them.  The buffer grows for a record longer
+ * than STREAM_WINDOW and shrinks back once past it. */
+static void window_fill(struct stream *s, size_t need)
+{
+	const struct chunk_ref *c = s->chunk;
+	size_t keep = (size_t)(s->end - s->pos);
+	uint32_t at = s->win + (uint32_t)(s->pos - s->buf);
+	size_t left = c->size - at; /* of the chunk, from pos */
+	size_t want = need > STREAM_WINDOW ? need : STREAM_WINDOW;
+
+	if (keep >= need || keep == left)
+		return;
+	if (want > left)
+		want = left;
+	if (want > s->cap || (s->cap > STREAM_WINDOW && want <= STREAM_WINDOW)) {
+		size_t cap = want > STREAM_WINDOW ? want : STREAM_WINDOW;
+		uint8_t *b = must_malloc(cap);
+		if (keep)
+			memcpy(b, s->pos, keep);
+		free(s->buf);
+		s->buf = b;
+		s->cap = cap;
+	} else if (keep) {
+		memmove(s->buf, s->pos, keep);
+	}
+	/* A chunk that cannot be read reads as zeros, its end. */
+	if (trace_read_part(s->trace, c, at + (uint32_t)keep,
+			    (uint32_t)(want - keep), s->buf + keep) < 0) {
+		memset(s->buf + keep, 0, want - keep);
+		s->table_ok = false;
+	}
+	s->win = at;
+	s->pos = s->buf;
+	s->end = s->buf + want;
+}
+
 static bool load_next_chunk(struct stream *s)
 {
 	struct trace *t = s->trace;
@@ -100,10 +180,6 @@ static bool load_next_chunk(struct stream *s)
 	while (s->next_chunk < s->chunks_end) {
 		const struct chunk_ref *c = s->next_chunk++;
 
-		if (!s->buf)
-			s->buf = must_malloc(t->max_chunk_bytes);
-		if (trace_read_chunk(t, c, s->buf) < 0)
-			continue;
 		/* A chunk that continues the pair table of one not decoded to
 		 * its end (damaged, cut, missing) would name pairs wrongly:
 		 * it and those that continue it are skipped, said once. */
@@ -133,8 +209,9 @@ static bool load_next_chunk(struct stream *s)
 			leave_chunk(s, true);
 			continue;
 		}
-		s->pos = s->buf + c->header_size;
-		s->end = s->buf + c->size;
+		s->win = c->header_size;
+		s->pos = s->end = s->buf;
+		window_fill(s, STREAM_LOOKAHEAD);
 		/* A thread's time never goes back: a chunk that starts
 		 * before the stream's latest event (a wrapped or reset tick
 		 * counter, a damaged header) goes on from that event, so
@@ -159,23 +236,35 @@ static bool load_next_chunk(struct stream *s)
 		 * pairs, not at every chunk as the narrow slots' above: a
 		 * chunk that continues the table keeps both, and their names
 		 * hold over the same times. */
-		if (s->wide_used) {
-			memset(s->wide, 0, CTRACE_PAIR_HOMES * sizeof *s->wide);
-			memset(s->wide_named, 0,
-			       CTRACE_PAIR_HOMES * sizeof *s->wide_named);
-		}
+		if (s->wide_used)
+			wide_clear(s);
 		s->wide_used = false;
 		s->new_fn = s->new_site = s->new_hook = 0;
 		return true;
 	}
 	free(s->buf);
 	s->buf = NULL;
+	s->cap = 0;
 	return false;
 }
 
 static uint64_t add_saturated(uint64_t a, uint64_t b)
 {
 	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* The EXTENDED record at s->pos, whole in the window (unless it runs past
+ * its chunk's end, which decoding reports): where it starts. */
+static const uint8_t *extended_whole(struct stream *s)
+{
+	const uint8_t *p = s->pos + 2;
+	uint64_t len;
+
+	if (s->end - s->pos >= 2 &&
+	    ctrace__uleb_get(&p, s->end, &len) == 0 &&
+	    len <= s->chunk->size)
+		window_fill(s, (size_t)(p - s->pos) + (size_t)len);
+	return s->pos;
 }
 
 /* An EXTENDED record at p.  Returns true when it produced an event. */
@@ -298,8 +387,13 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 
 	ev->extra = NULL;
 	ev->extra_len = 0;
+	if ((size_t)(s->end - p) < STREAM_LOOKAHEAD) {
+		window_fill(s, STREAM_LOOKAHEAD);
+		p = s->pos;
+	}
 	if (s->end - p < 3 || p[0] != CTRACE_TAG_EXTENDED)
 		return;
+	p = extended_whole(s);
 	/* The short form of ARGS is spread into the ARGS layout. */
 	bool short_args = ev->kind == EV_ENTRY &&
 			  p[1] == CTRACE_REC_ARGS_SHORT;
@@ -338,11 +432,6 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 	struct stream_slot in;
 	struct stream_named named_in = {0};
 
-	if (!s->wide) {
-		s->wide = must_calloc(CTRACE_PAIR_HOMES, sizeof *s->wide);
-		s->wide_named =
-			must_calloc(CTRACE_PAIR_HOMES, sizeof *s->wide_named);
-	}
 	if (low >= s->tag_wide) {
 		/* Format 5: CTRACE_TAG_WIDE stays, CTRACE_TAG_WIDE_MOVE
 		 * moves to the first narrow slot; before: the choice bit
@@ -352,7 +441,9 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 			goto past;
 		home = (low & ((1u << high_bits) - 1)) << 8 | *p++;
 		choice = s->wide_stays ? 0 : (low >> high_bits) & 1u;
-		in = s->wide[home];
+		const struct stream_wide *b = wide_block(s, home, false);
+		in = b ? b->slot[home % STREAM_WIDE_BLOCK]
+		       : (struct stream_slot){0};
 		if (!in.set) {
 			corrupt(s, rec,
 				"wide pair slot %u used before its definition",
@@ -363,8 +454,8 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 			*pp = p;
 			return STREAM_WIDE_SLOT + home;
 		}
-		named_in = s->wide_named[home];
-		s->wide[home].set = false;
+		named_in = *wide_named(s, home);
+		wide_slot(s, home)->set = false;
 	} else {
 		uint64_t key, frame = 0;
 		int64_t dfn, dsite, dhook = 0;
@@ -434,8 +525,8 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 		 * table. */
 		if (v4 && (key & CTRACE_NEW_KEY_WIDE)) {
 			in.gen = ++s->gen;
-			s->wide[home] = in;
-			s->wide_named[home] = (struct stream_named){0};
+			*wide_slot(s, home) = in;
+			*wide_named(s, home) = (struct stream_named){0};
 			s->wide_used = true;
 			*pp = p;
 			return STREAM_WIDE_SLOT + home;
@@ -450,8 +541,8 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 			out->fn == in.fn && out->site == in.site &&
 			low == s->tag_new;
 	if (out->set && !replaced) {
-		s->wide[s->home[slot]] = *out;
-		s->wide_named[s->home[slot]] = s->named[slot];
+		*wide_slot(s, s->home[slot]) = *out;
+		*wide_named(s, s->home[slot]) = s->named[slot];
 		s->wide_used = true;
 	}
 	/* A pair from a wide slot keeps its definition and names. */
@@ -507,6 +598,10 @@ bool stream_advance(struct stream *s)
 		unsigned slot;
 		uint8_t tag;
 
+		if (s->chunk && (size_t)(s->end - p) < STREAM_LOOKAHEAD) {
+			window_fill(s, STREAM_LOOKAHEAD);
+			p = s->pos;
+		}
 		if (p >= s->end) {
 			if (s->chunk)
 				leave_chunk(s, true);
@@ -520,6 +615,7 @@ bool stream_advance(struct stream *s)
 			continue;
 		}
 		if (tag == CTRACE_TAG_EXTENDED) {
+			p = extended_whole(s);
 			if (extended(s, p))
 				return s->has_head = true;
 			continue;

@@ -3,8 +3,8 @@
  * Everything is read with pread, never mmap: a trace may be truncated or
  * still growing, and a mapping past the end of a file raises SIGBUS.  The
  * chunk headers are all read once, up front, to find out which chunks
- * belong to which stream; the chunks' data is read later, one chunk at a
- * time per stream (stream.c).
+ * belong to which stream; the chunks' data is read later, a window of a
+ * few KiB at a time per stream (stream.c).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* SEEK_DATA */
@@ -26,8 +26,8 @@
 
 #include "trace/trace.h"
 
-/* Chunks larger than this are refused rather than allocated: a stream keeps
- * one chunk in memory, and the recorder's chunks are far smaller. */
+/* Chunks larger than this are refused: the metadata's chunks are read
+ * whole, and the recorder's chunks are far smaller. */
 #define MAX_CHUNK_SIZE (256u << 20)
 
 /* A badly damaged trace is summed up in its first few problems. */
@@ -76,18 +76,24 @@ static ssize_t pread_full(int fd, void *buf, size_t n, uint64_t off)
 	return (ssize_t)got;
 }
 
-int trace_read_chunk(struct trace *t, const struct chunk_ref *c, void *buf)
+int trace_read_part(struct trace *t, const struct chunk_ref *c, uint32_t from,
+		    uint32_t n, void *buf)
 {
-	ssize_t r = pread_full(t->fd, buf, c->size, c->offset);
+	ssize_t r = pread_full(t->fd, buf, n, c->offset + from);
 
 	if (r < 0) {
-		trace_error(t, c->offset, "cannot read chunk: %s",
+		trace_error(t, c->offset + from, "cannot read chunk: %s",
 			    strerror(errno));
 		return -1;
 	}
-	if ((size_t)r < c->size) /* the file shrank under us */
-		memset((char *)buf + r, 0, c->size - (size_t)r);
+	if ((size_t)r < n) /* the file shrank under us */
+		memset((char *)buf + r, 0, n - (size_t)r);
 	return 0;
+}
+
+int trace_read_chunk(struct trace *t, const struct chunk_ref *c, void *buf)
+{
+	return trace_read_part(t, c, 0, c->size, buf);
 }
 
 /* ---------------------------------------------------------------------------
@@ -540,6 +546,13 @@ uint64_t trace_lost_events(const struct trace *t)
 {
 	return t->hdr.lost_events > t->lost_recorded ? t->hdr.lost_events
 						      : t->lost_recorded;
+}
+
+uint64_t trace_lost_unplaced(const struct trace *t)
+{
+	return t->hdr.lost_events > t->lost_recorded
+		       ? t->hdr.lost_events - t->lost_recorded
+		       : 0;
 }
 
 const char *trace_lost_reason_text(unsigned reason)

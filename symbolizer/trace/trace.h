@@ -14,7 +14,9 @@
  * can be trusted.
  *
  * Memory depends on the number of threads and chunks (a few dozen bytes
- * per chunk), never on the length of the trace.
+ * per chunk), never on the length of the trace nor on the chunk size: a
+ * stream holds a window of its chunk (STREAM_WINDOW bytes, or one record
+ * when longer) and the wide slots it uses.
  */
 #ifndef CTRACE_SYMBOLIZER_TRACE_H
 #define CTRACE_SYMBOLIZER_TRACE_H
@@ -160,6 +162,11 @@ void meta_read(struct trace *t);
 
 /* Reads `size` bytes of a chunk; returns 0 or -1 (reported). */
 int trace_read_chunk(struct trace *t, const struct chunk_ref *c, void *buf);
+/* Reads n bytes of a chunk from its byte `from` on (the caller keeps them
+ * within c->size); bytes past the end of the file read as 0.  Returns 0 or
+ * -1 (reported). */
+int trace_read_part(struct trace *t, const struct chunk_ref *c, uint32_t from,
+		    uint32_t n, void *buf);
 
 static inline int64_t trace_ns(const struct trace *t, uint64_t ticks)
 {
@@ -180,6 +187,13 @@ static inline uint64_t trace_duration(const struct trace *t, uint64_t start,
 
 /* Total lost events: see the definition. */
 uint64_t trace_lost_events(const struct trace *t);
+/* The lost events the file header counts that no LOST record places: a
+ * stream writes its losses' record when it gets a chunk again, so these
+ * were lost after the data of their threads ends (the trace could not
+ * grow again).  Known once every stream was decoded. */
+uint64_t trace_lost_unplaced(const struct trace *t);
+/* How the views name them: "N events lost" and this. */
+#define TRACE_LOST_UNPLACED_TEXT "after the data of their threads ends"
 /* Whether the file ends inside chunk c, cutting it short (a copy, a full
  * disk): not where the recorder ended the file's last chunk early. */
 bool trace_chunk_is_cut(const struct trace *t, const struct chunk_ref *c);
@@ -224,13 +238,35 @@ struct event {
 	size_t extra_len;
 };
 
+/* A stream reads its chunk through a window of this many bytes, whatever
+ * the chunk size: a trace of thousands of threads with chunks of megabytes
+ * needs kilobytes per thread.  A record longer than the window (ARGS, MARK)
+ * widens it for as long as the record is in it. */
+#define STREAM_WINDOW 4096u
+/* What the window holds past the record being decoded, unless the chunk
+ * ends first: any record but an EXTENDED one's payload (at most
+ * CTRACE_MAX_EVENT_BYTES, and LEB128 numbers a reader takes up to
+ * CTRACE_LEB128_MAX bytes of), or an EXTENDED record's tag, type and
+ * length. */
+#define STREAM_LOOKAHEAD 160u
+
+/* A block of wide slots: the wide table (CTRACE_PAIR_HOMES slots) is
+ * allocated in blocks as the stream uses them, so that a stream's memory
+ * follows its distinct pairs. */
+#define STREAM_WIDE_BLOCK 64u
+#define STREAM_WIDE_BLOCKS (CTRACE_PAIR_HOMES / STREAM_WIDE_BLOCK)
+
 /* Decodes the chunks of one stream, one at a time, with one event of
  * lookahead in `head`. */
 struct stream {
 	struct trace *trace;
 	const struct chunk_ref *next_chunk, *chunks_end;
 	const struct chunk_ref *chunk; /* being decoded */
+	/* The window: bytes [win, win + (end - buf)) of the chunk, in a
+	 * buffer of cap bytes; pos is the next record. */
 	uint8_t *buf;
+	size_t cap;
+	uint32_t win;
 	const uint8_t *pos, *end;
 	uint64_t time;
 	uint64_t sp;      /* of the chunk's previous ENTRY or STACK record */
@@ -253,11 +289,19 @@ struct stream {
 		bool inlined, set;
 	} slots[CTRACE_PAIR_SLOTS];
 	uint32_t gen;
-	/* Format 2: the wide slots (allocated at the first use), the home
-	 * of each narrow slot's pair, the function and call site of the
-	 * chunk's last NEW and (format 3) the hook of its last NEW ENTRY:
-	 * the bases a NEW's addresses are written from. */
-	struct stream_slot *wide;
+	/* Format 2: the wide slots, by home, in blocks of STREAM_WIDE_BLOCK
+	 * allocated at their first use (the array of blocks too), with the
+	 * replay stage's cache of their names; the home of each narrow slot's
+	 * pair, the function and call site of the chunk's last NEW and
+	 * (format 3) the hook of its last NEW ENTRY: the bases a NEW's
+	 * addresses are written from. */
+	struct stream_wide {
+		struct stream_slot slot[STREAM_WIDE_BLOCK];
+		struct stream_named {
+			const struct pair *pair;
+			uint64_t from, until;
+		} named[STREAM_WIDE_BLOCK];
+	} **wide;
 	bool wide_used;
 	/* Format 5: a pair in a wide slot may stay there (named by its own
 	 * slot number, STREAM_WIDE_SLOT + home); before, every event moves
@@ -287,32 +331,33 @@ struct stream {
 	 * [from, until) at which that pair's names hold, so that an event
 	 * is named by two comparisons; decoding zeroes a slot's (an empty
 	 * span) when the slot is defined again or a chunk begins. */
-	struct stream_named {
-		const struct pair *pair;
-		uint64_t from, until;
-	} named[CTRACE_PAIR_SLOTS], *wide_named; /* the latter, the wide
-						  * slots', with them */
+	struct stream_named named[CTRACE_PAIR_SLOTS];
 };
 
 /* Slot numbers from here on name the wide slots, by home. */
 #define STREAM_WIDE_SLOT CTRACE_PAIR_SLOTS
 
 /* The pair slot numbered `slot` (an event's, an open call's): a narrow
- * slot, or a wide one. */
+ * slot, or a wide one (whose block the decoder allocated when it set it). */
 static inline struct stream_slot *stream_slot_at(struct stream *s,
 						 unsigned slot)
 {
-	return slot < STREAM_WIDE_SLOT ? &s->slots[slot]
-				       : &s->wide[slot - STREAM_WIDE_SLOT];
+	unsigned h = slot - STREAM_WIDE_SLOT;
+	return slot < STREAM_WIDE_SLOT
+		       ? &s->slots[slot]
+		       : &s->wide[h / STREAM_WIDE_BLOCK]
+				  ->slot[h % STREAM_WIDE_BLOCK];
 }
 
 /* The replay stage's cache of the pair in slot `slot`. */
 static inline struct stream_named *stream_named_at(struct stream *s,
 						   unsigned slot)
 {
+	unsigned h = slot - STREAM_WIDE_SLOT;
 	return slot < STREAM_WIDE_SLOT
 		       ? &s->named[slot]
-		       : &s->wide_named[slot - STREAM_WIDE_SLOT];
+		       : &s->wide[h / STREAM_WIDE_BLOCK]
+				  ->named[h % STREAM_WIDE_BLOCK];
 }
 
 /* The slot of a RETURN whose pair no longer holds its ENTRY's slot. */

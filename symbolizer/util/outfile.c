@@ -12,6 +12,16 @@
  * place).  Anything else -- a terminal, a pipe, /dev/null, a symbolic link
  * such as /dev/stdout -- is written in place, as it is: renaming over it
  * would replace the link, not write where it points.
+ *
+ * Outputs get the care traces get: in a directory another user can write
+ * to (/tmp), an entry that user planted -- a symbolic link to a file of
+ * ours, a FIFO that would block the open -- is refused, not followed, and
+ * a symbolic link is followed only when it is ours (or root's) in a sticky
+ * directory of ours (or root's), where nobody else can replace it; the
+ * open in place then takes O_NOFOLLOW, so that a link put there between
+ * the check and the open is not followed either.  A new name goes through
+ * a temporary file created with O_EXCL and renamed over the name, which
+ * replaces whatever appeared there without following it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -65,6 +75,44 @@ static void remove_on_exit(char *tmp)
 		    old.sa_handler == SIG_DFL)
 			sigaction(signals[i], &sa, NULL);
 	}
+}
+
+static bool owned_by_us(const struct stat *st)
+{
+	return st->st_uid == geteuid() || st->st_uid == 0;
+}
+
+/* Whether someone else than the owner and the user's group can add or
+ * replace entries in the directory of path (the directory is followed:
+ * only its last entry is ours to judge here); sets *trusted_sticky when
+ * it is sticky and ours or root's, where nobody else replaces our
+ * entries. */
+static bool dir_writable_by_others(const char *path, bool *trusted_sticky)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	struct stat st;
+	bool others;
+
+	*trusted_sticky = false;
+	size_t len = slash == NULL ? 0 : slash == path ? 1
+						    : (size_t)(slash - path);
+	dir = must_malloc(len + 2);
+	if (len == 0)
+		strcpy(dir, ".");
+	else {
+		memcpy(dir, path, len);
+		dir[len] = '\0';
+	}
+	if (stat(dir, &st) < 0) {
+		free(dir);
+		return false; /* the open says why */
+	}
+	free(dir);
+	others = (st.st_mode & S_IWOTH) ||
+		 ((st.st_mode & S_IWGRP) && st.st_gid != getegid());
+	*trusted_sticky = others && (st.st_mode & S_ISVTX) && owned_by_us(&st);
+	return others;
 }
 
 static bool same_file(const struct stat *a, const struct stat *b)
@@ -148,14 +196,30 @@ int outfile_open(struct outfile *f, const char *path, char *const *inputs,
 		if (f->fd < 0 && (errno == EACCES || errno == EROFS ||
 				  errno == EPERM)) {
 			f->fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC |
-						   O_NOCTTY);
+						   O_NOCTTY | O_NOFOLLOW);
 			if (f->fd < 0)
 				warn_msg(errno, "%s", path);
 		}
 		return f->fd;
 	}
 	/* in place: opened without O_TRUNC, which waits for the check */
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+	bool sticky, others = dir_writable_by_others(path, &sticky);
+	int nofollow = 0;
+	if (others && !owned_by_us(&lst)) {
+		warn_msg(0, "%s: %s of another user in a directory others can "
+			    "write to; not written", path,
+			 S_ISLNK(lst.st_mode) ? "a symbolic link" : "a file");
+		return -1;
+	}
+	if (others && S_ISLNK(lst.st_mode) && !sticky) {
+		warn_msg(0, "%s: a symbolic link in a directory others can "
+			    "change; not followed", path);
+		return -1;
+	}
+	if (others && !S_ISLNK(lst.st_mode))
+		nofollow = O_NOFOLLOW;
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY | nofollow,
+		  0666);
 	if (fd < 0) {
 		warn_msg(errno, "%s", path);
 		return -1;
