@@ -21,6 +21,8 @@ const struct output_format formats_all[] = {
 	{"folded", "folded stacks, for flamegraph.pl and speedscope",
 	 out_folded_init},
 	{"flamegraph", "a flame graph, as one SVG file", out_flamegraph_init},
+	{"perfetto", "Perfetto's own protobuf trace format: a few bytes an "
+		     "event, for traces too large for chrome", out_perfetto_init},
 	{NULL, NULL, NULL},
 };
 
