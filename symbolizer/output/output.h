@@ -1,7 +1,7 @@
 /* output.h -- the output stage: calls shown in one format.
  *
  *   out_tree.c, out_json.c, out_report.c, out_dot.c, out_chrome.c,
- *   out_folded.c, out_flamegraph.c, out_perfetto.c
+ *   out_folded.c, out_flamegraph.c, out_perfetto.c, out_stats.c
  *               one file per format, each an out_*_init() filling a
  *               struct output with its callbacks (replay.h)
  *   formats.c   the table of the formats: name, help line, out_*_init;
@@ -61,6 +61,7 @@ void out_chrome_init(struct output *o, const struct output_options *oo);
 void out_folded_init(struct output *o, const struct output_options *oo);
 void out_flamegraph_init(struct output *o, const struct output_options *oo);
 void out_perfetto_init(struct output *o, const struct output_options *oo);
+void out_stats_init(struct output *o, const struct output_options *oo);
 
 /* ---------------------------------------------------------------------------
  * The JSON header (json_header.c)
