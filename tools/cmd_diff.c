@@ -18,16 +18,11 @@
  * command line or a run that cannot be read (a damaged trace too: half a
  * run would differ), 127 when ctrace-symbolize cannot run.
  */
-#define _GNU_SOURCE /* pipe2 */
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "launcher.h"
@@ -44,51 +39,16 @@ struct run {
 	size_t n;
 };
 
-/* ctrace-symbolize's output for ARGS; exits with its status when it
- * fails. */
+/* ctrace-symbolize's output for ARGS; 1 says "they differ": trouble is
+ * 2, as for diff(1). */
 static char *capture(char **args)
 {
-	int out[2];
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-
-	if (pipe2(out, O_CLOEXEC) < 0) {
-		error_msg("cannot run " SYMBOLIZER ": %s", strerror(errno));
-		exit(127);
-	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		error_msg("cannot run " SYMBOLIZER ": %s", strerror(errno));
-		exit(127);
-	}
-	if (pid == 0) {
-		if (dup2(out[1], STDOUT_FILENO) >= 0)
-			symbolize_exec(args);
-		_exit(127);
-	}
-	close(out[1]);
-	for (;;) {
-		if (cap - len < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			buf = must_realloc(buf, cap, 1);
-		}
-		ssize_t n = read(out[0], buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(out[0]);
-	buf[len] = '\0';
 	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	/* 1 says "they differ": trouble is 2, as for diff(1) */
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		exit(WIFEXITED(status) && WEXITSTATUS(status) == 127 ? 127 : 2);
-	return buf;
+	char *out = symbolize_capture(args, &status);
+
+	if (status != 0)
+		exit(2);
+	return out;
 }
 
 /* "0x7ffd1234" -> "0x?" in place */

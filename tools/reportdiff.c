@@ -11,16 +11,11 @@
  * change.  --sort=KEY (total, the default, self, calls or name) orders by
  * the largest change of KEY first, whichever its sign, or by name.
  */
-#define _GNU_SOURCE /* pipe2 */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "launcher.h"
 #include "reportdiff.h"
@@ -34,52 +29,17 @@ struct row {
 
 enum { CALLS, TOTAL, SELF };
 
-/* ctrace-symbolize's output for ARGS, whole; exits with its status
- * (127 if it cannot run) when it fails. */
+/* ctrace-symbolize's output for ARGS; a comparison with a session read in
+ * part would mislead: when it fails, what went wrong is on stderr and its
+ * status is ours. */
 static char *run(char **args)
 {
-	int out[2];
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-
-	if (pipe2(out, O_CLOEXEC) < 0) {
-		error_msg("cannot run " SYMBOLIZER ": %s", strerror(errno));
-		exit(127);
-	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		error_msg("cannot run " SYMBOLIZER ": %s", strerror(errno));
-		exit(127);
-	}
-	if (pid == 0) {
-		if (dup2(out[1], STDOUT_FILENO) >= 0)
-			symbolize_exec(args);
-		_exit(127);
-	}
-	close(out[1]);
-	for (;;) {
-		if (cap - len < 4096) {
-			cap = cap ? 2 * cap : 65536;
-			buf = must_realloc(buf, cap, 1);
-		}
-		ssize_t n = read(out[0], buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(out[0]);
-	buf[len] = '\0';
 	int status;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	/* a comparison with a session read in part would mislead: what went
-	 * wrong is on stderr, its status is ours */
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
-	return buf;
+	char *out = symbolize_capture(args, &status);
+
+	if (status != 0)
+		exit(status);
+	return out;
 }
 
 static struct row *find(struct row **rows, size_t *n, const char *name)
