@@ -39,6 +39,7 @@ enum {
 	OPT_MATCH = FILTER_OPT_MATCH,
 	OPT_TID = FILTER_OPT_TID,
 	OPT_TIME_RANGE = FILTER_OPT_TIME_RANGE,
+	OPT_WHERE = FILTER_OPT_WHERE,
 };
 
 /* The commands: given as the first argument, they take the command line
@@ -109,6 +110,10 @@ static const struct option_def option_defs[] = {
 	{"time-range", OPT_TIME_RANGE, ARG_REQUIRED, "[START]~[END]",
 	 "only calls that start in this time range, counted from the start "
 	 "of the trace", NULL, false},
+	{"where", OPT_WHERE, ARG_REQUIRED, "EXPR",
+	 "only calls whose arguments or return value satisfy EXPR "
+	 "('open.retval < 0 && name != \"x\"'), with their callers", NULL,
+	 false},
 	{"no-progress", OPT_NO_PROGRESS, ARG_NONE, NULL,
 	 "no progress line on a terminal", NULL, false},
 	{"no-duration", OPT_NO_DURATION, ARG_NONE, NULL,
@@ -364,7 +369,8 @@ static void parse_options(int argc, char **argv, struct options *opts,
 		case 't':
 		case OPT_MATCH:
 		case OPT_TID:
-		case OPT_TIME_RANGE: {
+		case OPT_TIME_RANGE:
+		case OPT_WHERE: {
 			const char *why;
 			if (!opts->filters)
 				opts->filters = filter_new();

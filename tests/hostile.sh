@@ -101,6 +101,27 @@ json.load(open(sys.argv[1], encoding="utf-8"))' h.$f ||
 	done
 }
 
+# Perfetto: protobuf strings hold UTF-8 (bytes that are not become
+# U+FFFD, as in JSON), and the slices are the JSON's calls.
+case_names_perfetto() {
+	need_python
+	command -v protoc >/dev/null 2>&1 || skip "protoc not found"
+	hostile_trace
+	sym perfetto
+	sym json
+	"$PYTHON3" -S "$top_srcdir/tests/outputs/perfetto_check.py" \
+		"$top_srcdir/tests/outputs" h.perfetto h.json >check 2>&1 ||
+		{ cat check; fail "perfetto: not the JSON's calls"; }
+	grep -q '3 slices' check || { cat check; fail "not three slices"; }
+	"$PYTHON3" -S "$top_srcdir/tests/outputs/perfetto_check.py" --list \
+		"$top_srcdir/tests/outputs" h.perfetto h.json >list 2>&1 ||
+		fail "perfetto: cannot list"
+	grep -q "$(printf 'libh\033\\[31m\n')" list ||
+		fail "perfetto: control characters changed"
+	grep -q "$(printf '\342\202\254')" list ||
+		fail "perfetto: valid UTF-8 changed"
+}
+
 case_names_svg() {
 	command -v xmllint >/dev/null || skip "xmllint not found"
 	hostile_trace
@@ -473,7 +494,7 @@ assert len(want) > 500, len(want)
 EOF
 }
 
-for c in names_text names_folded names_json names_svg names_dot \
+for c in names_text names_folded names_json names_perfetto names_svg names_dot \
 	output_is_input output_atomic debuglink_fifo debuglink_zero \
 	altlink_fifo time_backwards many_modules deep_recursion elf_crashers report_empty \
 	report_rows; do

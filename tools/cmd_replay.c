@@ -3,11 +3,16 @@
  * command's arguments (its options and traces), and trace.bin when they
  * name no trace (symbolize.c).
  *
+ * report --diff OTHER compares two sessions (reportdiff.c).
+ *
  * Exit status: ctrace-symbolize's (0, or 1 when a trace was damaged; 2
  * when it refuses the command line); 127 when it cannot be run or does
  * not list its options.
  */
+#include <string.h>
+
 #include "commands.h"
+#include "reportdiff.h"
 #include "symbolize.h"
 
 int cmd_replay(int argc, char **argv)
@@ -18,7 +23,10 @@ int cmd_replay(int argc, char **argv)
 
 int cmd_report(int argc, char **argv)
 {
-	(void)argc;
+	/* --diff OTHER: two sessions side by side (reportdiff.c) */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--diff") || !strncmp(argv[i], "--diff=", 7))
+			return reportdiff_run(argv + 1);
 	return symbolize_view("report", argv + 1);
 }
 

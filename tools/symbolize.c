@@ -59,6 +59,51 @@ void symbolize_exec(char **args)
 	error_msg("cannot run " SYMBOLIZER ": %s", strerror(errno));
 }
 
+char *symbolize_capture(char **args, int *status)
+{
+	int out[2];
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		error_msg("cannot run " SYMBOLIZER ": %s", strerror(errno));
+		exit(127);
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		error_msg("cannot run " SYMBOLIZER ": %s", strerror(errno));
+		exit(127);
+	}
+	if (pid == 0) {
+		if (dup2(out[1], STDOUT_FILENO) >= 0)
+			symbolize_exec(args);
+		_exit(127);
+	}
+	close(out[1]);
+	for (;;) {
+		if (cap - len < 4096) {
+			cap = cap ? 2 * cap : 65536;
+			buf = must_realloc(buf, cap, 1);
+		}
+		ssize_t n = read(out[0], buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(out[0]);
+	buf[len] = '\0';
+	int ws;
+	while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+		;
+	*status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+	if (*status == 127)
+		exit(127); /* it could not run, and said so */
+	return buf;
+}
+
 /* The symbolizer's name in messages. */
 static const char *symbolize_shown(void)
 {

@@ -31,6 +31,12 @@ struct symbolize_format {
  * Returns only when none could run, having said so. */
 void symbolize_exec(char **args);
 
+/* Runs ctrace-symbolize with ARGS, its standard output read into a new
+ * string (the whole of it: the callers read tables, not traces), its
+ * exit status in *STATUS (128+N for signal N).  Exits 127 when it cannot
+ * run. */
+char *symbolize_capture(char **args, int *status);
+
 /* What ctrace-symbolize --list-options and --list-formats print, read
  * once.  When it cannot be run, or answers what the launcher cannot
  * read, they say why and exit 127. */

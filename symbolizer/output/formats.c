@@ -21,6 +21,10 @@ const struct output_format formats_all[] = {
 	{"folded", "folded stacks, for flamegraph.pl and speedscope",
 	 out_folded_init},
 	{"flamegraph", "a flame graph, as one SVG file", out_flamegraph_init},
+	{"perfetto", "Perfetto's own protobuf trace format: a few bytes an "
+		     "event, for traces too large for chrome", out_perfetto_init},
+	{"stats", "the report's calls, total and self time in ns, "
+		  "tab-separated, for programs", out_stats_init},
 	{NULL, NULL, NULL},
 };
 

@@ -1,7 +1,7 @@
 /* output.h -- the output stage: calls shown in one format.
  *
  *   out_tree.c, out_json.c, out_report.c, out_dot.c, out_chrome.c,
- *   out_folded.c, out_flamegraph.c
+ *   out_folded.c, out_flamegraph.c, out_perfetto.c, out_stats.c
  *               one file per format, each an out_*_init() filling a
  *               struct output with its callbacks (replay.h)
  *   formats.c   the table of the formats: name, help line, out_*_init;
@@ -10,6 +10,7 @@
  *   callstats.c the tables of the report and the call graph
  *   paths.c     the call paths of folded stacks and flame graphs
  *   json_header.c  the processes in the JSON document's header
+ *   protobuf.c  the protocol buffers wire format (perfetto)
  *
  * The contract: an output is given calls by the replay stage, in time
  * order per thread, and writes its format into o->out.  Whatever bytes
@@ -59,6 +60,8 @@ void out_dot_init(struct output *o, const struct output_options *oo);
 void out_chrome_init(struct output *o, const struct output_options *oo);
 void out_folded_init(struct output *o, const struct output_options *oo);
 void out_flamegraph_init(struct output *o, const struct output_options *oo);
+void out_perfetto_init(struct output *o, const struct output_options *oo);
+void out_stats_init(struct output *o, const struct output_options *oo);
 
 /* ---------------------------------------------------------------------------
  * The JSON header (json_header.c)
@@ -67,6 +70,34 @@ void out_flamegraph_init(struct output *o, const struct output_options *oo);
 /* One process, as a JSON object (json_header.c). */
 void json_header_put_process(struct outbuf *out, const struct trace *t,
 			     const struct options *opts);
+
+/* ---------------------------------------------------------------------------
+ * The protocol buffers wire format (protobuf.c)
+ * ------------------------------------------------------------------------ */
+
+/* One message being written, nested messages open in it; the caller
+ * writes pb->buf[0 .. len) out and sets len to 0 for the next one. */
+#define PROTOBUF_MAX_DEPTH 8
+struct protobuf {
+	uint8_t *buf;
+	size_t len, cap;
+	size_t open[PROTOBUF_MAX_DEPTH]; /* where each open message starts */
+	unsigned depth;
+};
+
+void protobuf_init(struct protobuf *pb);
+void protobuf_free(struct protobuf *pb);
+/* A varint field (uint32, uint64, bool, enum). */
+void protobuf_varint(struct protobuf *pb, uint32_t field, uint64_t v);
+/* A length-delimited field: bytes as they are. */
+void protobuf_bytes(struct protobuf *pb, uint32_t field, const void *p,
+		    size_t n);
+/* A string field from the program's bytes: valid UTF-8 (escape.c). */
+void protobuf_text(struct protobuf *pb, uint32_t field, const char *s,
+		   size_t n);
+/* A nested message: its fields go between begin and end. */
+void protobuf_begin(struct protobuf *pb, uint32_t field);
+void protobuf_end(struct protobuf *pb);
 
 /* ---------------------------------------------------------------------------
  * What the summarizing outputs share (agg.c)

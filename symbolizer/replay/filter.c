@@ -19,6 +19,10 @@
  *   7. -t TIME: a call shorter than TIME is hidden with its callees (they
  *      are shorter still).  A call that never returned is kept if it ran
  *      TIME or longer before it was found gone.
+ *   8. --where EXPR (where.c): a call whose arguments and return value do
+ *      not satisfy EXPR is hidden with its callees, unless one of them
+ *      shows: the calls that match show with their callers, for context.
+ *      Known at its return only, so it is held back as -t's are.
  *
  * Patterns are globs (fnmatch) matching the whole name as shown (C++
  * names demangled, see --demangle), or with --match=regex extended regular
@@ -37,6 +41,7 @@
 #include <stdlib.h>
 
 #include "replay/replay.h"
+#include "values/values.h"
 
 enum pattern_kind { PAT_ONLY, PAT_NOT, PAT_HIDE };
 
@@ -61,6 +66,7 @@ struct filters {
 	uint64_t *ids; /* --tid */
 	bool *id_found; /* ids[i] names a thread or process of some trace */
 	size_t n_ids;
+	struct where *where; /* --where, NULL if none */
 
 	struct output self;
 	struct output *inner;
@@ -124,6 +130,7 @@ void filter_free(struct filters *f)
 	free(f->pats);
 	free(f->ids);
 	free(f->id_found);
+	where_free(f->where);
 	free(f);
 }
 
@@ -219,6 +226,21 @@ const char *filter_option(struct filters *f, int code, const char *value)
 			return "bad thread ids '%s' (numbers separated by "
 			       "commas)";
 		return NULL;
+	case FILTER_OPT_WHERE: {
+		static char msg[160];
+		const char *what;
+		size_t column;
+		struct where *w = where_parse(value, &what, &column);
+		if (!w) {
+			snprintf(msg, sizeof msg, "bad --where expression '%%s': "
+				 "at column %zu, expected %s", column, what);
+			return msg;
+		}
+		if (f->where) /* several: all of them hold */
+			w = where_and(f->where, w);
+		f->where = w;
+		return NULL;
+	}
 	case FILTER_OPT_TIME_RANGE:
 		if (parse_range(f, value) < 0)
 			return "bad time range '%s' (START~END, each a time "
@@ -414,7 +436,8 @@ static void filter_entry(struct output *o, struct thread *th,
 	(void)depth;
 	/* Outputs that take no leaves see every entry; without -t there is
 	 * nothing to wait for. */
-	if (fr && fr->state == SHOWN && !f->inner->leaves && !f->has_min)
+	if (fr && fr->state == SHOWN && !f->inner->leaves && !f->has_min &&
+	    !f->where)
 		flush(f, th, fthread_of(f, th));
 }
 
@@ -450,6 +473,9 @@ static void filter_leaf(struct output *o, struct thread *th,
 		return;
 	if (f->has_min && trace_duration(th->trace, start, end) < f->min_ns)
 		return;
+	if (f->where && !where_match(f->where, p->func->name, th->args,
+				     th->retval))
+		return;
 	flush(f, th, ft);
 	output_leaf(f->inner, th, p, start, end, out_depth);
 }
@@ -464,7 +490,9 @@ static void close_before_trace(struct filters *f, struct thread *th,
 
 	if (ft->hidden || ft->depth || f->has_min || f->has_range ||
 	    (v & (V_NOT | V_HIDE)) || (f->any_only && !(v & V_ONLY)) ||
-	    (f->has_depth && f->max_depth == 0))
+	    (f->has_depth && f->max_depth == 0) ||
+	    (f->where && !where_match(f->where, p->func->name, NULL,
+				      th->retval)))
 		return;
 	output_close(f->inner, th, p, start, end, 0,
 			     CLOSE_BEFORE_TRACE);
@@ -500,6 +528,10 @@ static void filter_close(struct output *o, struct thread *th,
 		if (f->has_min && (end <= start || trace_duration(th->trace, start,
 								  end) <
 							   f->min_ns))
+			return;
+		if (f->where &&
+		    !where_match(f->where, p->func->name, fr.args,
+				 kind == CLOSE_RETURNED ? th->retval : NULL))
 			return;
 		flush(f, th, ft); /* its callers */
 		if (kind == CLOSE_RETURNED && f->inner->leaves) {

@@ -5,8 +5,9 @@
  *   thread.c    one thread's events to calls: its stack, unwinding,
  *               signals, coroutines, the values of a call (values/)
  *   replay.c    every thread of every trace merged on one timeline
- *   filter.c    -F, -N, -H, -D, -t, --tid, --time-range: an output that
- *               passes on only the calls the filters keep
+ *   filter.c    -F, -N, -H, -D, -t, --tid, --time-range, --where: an
+ *               output that passes on only the calls the filters keep
+ *   where.c     --where's expressions on arguments and return values
  *   progress.c  the progress line on stderr
  *
  * The contract: replay reads the trace stage's events and hands the
@@ -393,6 +394,7 @@ enum {
 	FILTER_OPT_MATCH = 0x1000,
 	FILTER_OPT_TID,
 	FILTER_OPT_TIME_RANGE,
+	FILTER_OPT_WHERE,
 };
 const char *filter_option(struct filters *f, int code, const char *value);
 
@@ -402,5 +404,22 @@ const char *filter_ready(struct filters *f, const char **what);
 
 /* An output that shows `inner` only the calls the filters keep. */
 struct output *filter_wrap(struct filters *f, struct output *inner);
+
+/* ---------------------------------------------------------------------------
+ * --where (where.c)
+ * ------------------------------------------------------------------------ */
+
+struct where;
+/* The expression in `text`, or NULL with *error (what was expected) and
+ * *column (where, from 1). */
+struct where *where_parse(const char *text, const char **error,
+			  size_t *column);
+void where_free(struct where *w);
+/* a && b, which it takes. */
+struct where *where_and(struct where *a, struct where *b);
+/* Whether a call of the function named fname, with these arguments and
+ * return value (either may be NULL: not known), satisfies w. */
+bool where_match(const struct where *w, const char *fname,
+		 const struct values *args, const struct values *retval);
 
 #endif /* CTRACE_SYMBOLIZER_REPLAY_H */

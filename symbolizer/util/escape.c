@@ -16,6 +16,9 @@
  *   JSON   '"', '\' and control characters escaped; a byte that is not
  *          part of valid UTF-8 becomes U+FFFD (JSON holds text, not
  *          bytes).
+ *   UTF-8  every byte as it is, but for a byte that is not part of valid
+ *          UTF-8, which becomes U+FFFD: the strings of a binary format
+ *          (protobuf) that must hold text.
  *
  * Valid UTF-8 (no overlong form, no surrogate, nothing above U+10FFFF,
  * not U+FFFE or U+FFFF) passes unchanged everywhere.
@@ -65,6 +68,8 @@ static bool is_c1(const unsigned char *s)
 /* True if byte c (below 0x80) is written as it is in this mode. */
 static bool plain(unsigned char c, enum escape_mode mode)
 {
+	if (mode == ESCAPE_UTF8)
+		return true;
 	if (c < 0x20 || c == 0x7f)
 		return mode == ESCAPE_JSON && c == 0x7f;
 	switch (mode) {
@@ -79,6 +84,8 @@ static bool plain(unsigned char c, enum escape_mode mode)
 		       c != '"' && c != '\'';
 	case ESCAPE_JSON:
 		return c != '\\' && c != '"';
+	case ESCAPE_UTF8:
+		break;
 	}
 	return false;
 }
@@ -190,13 +197,17 @@ void outbuf_escaped(struct outbuf *o, const char *str, size_t n,
 			continue;
 		}
 		len = utf8_sequence(s + i, n - i);
-		if (len != 0 && (mode == ESCAPE_JSON || !is_c1(s + i))) {
+		if (len != 0 && (mode == ESCAPE_JSON || mode == ESCAPE_UTF8 ||
+				 !is_c1(s + i))) {
 			i += len;
 			continue;
 		}
 		outbuf_write(o, s + run, i - run);
 		if (len == 0 && mode == ESCAPE_JSON) {
 			outbuf_write(o, "\\ufffd", 6);
+			i++;
+		} else if (len == 0 && mode == ESCAPE_UTF8) {
+			outbuf_write(o, "\xef\xbf\xbd", 3);
 			i++;
 		} else {
 			/* not UTF-8 (one byte), or a C1 control (two) */
@@ -221,7 +232,8 @@ bool escape_needed(const char *str, size_t n, enum escape_mode mode)
 			continue;
 		}
 		len = utf8_sequence(s + i, n - i);
-		if (len == 0 || (mode != ESCAPE_JSON && is_c1(s + i)))
+		if (len == 0 || (mode != ESCAPE_JSON && mode != ESCAPE_UTF8 &&
+				 is_c1(s + i)))
 			return true;
 		i += len;
 	}

@@ -121,6 +121,7 @@ enum escape_mode {
 	ESCAPE_DOT,    /* text, inside a quoted DOT string */
 	ESCAPE_XML,    /* text, with XML's entities */
 	ESCAPE_JSON,   /* inside a JSON string; not UTF-8 becomes U+FFFD */
+	ESCAPE_UTF8,   /* bytes as they are, but not UTF-8 becomes U+FFFD */
 };
 void outbuf_escaped(struct outbuf *o, const char *s, size_t n,
 		    enum escape_mode mode);

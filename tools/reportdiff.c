@@ -1,0 +1,235 @@
+/* reportdiff.c -- ctrace report --diff OTHER: two sessions side by side.
+ *
+ * Runs ctrace-symbolize --format=stats twice with report's options, on
+ * OTHER (the baseline) and on the traces given (trace.bin when none), and
+ * prints per function the calls, total and self time of both, the change
+ * (new - baseline) and the change relative to the baseline:
+ *
+ *       Total time (base -> new, change)        Self time (...)   Calls  Function
+ *
+ * A function in one session only shows "new" or "gone" as its relative
+ * change.  --sort=KEY (total, the default, self, calls or name) orders by
+ * the largest change of KEY first, whichever its sign, or by name.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "launcher.h"
+#include "reportdiff.h"
+#include "symbolize.h"
+
+struct row {
+	char *name;
+	uint64_t v[2][3]; /* [base, new][calls, total, self] */
+	bool in[2];
+};
+
+enum { CALLS, TOTAL, SELF };
+
+/* ctrace-symbolize's output for ARGS; a comparison with a session read in
+ * part would mislead: when it fails, what went wrong is on stderr and its
+ * status is ours. */
+static char *run(char **args)
+{
+	int status;
+	char *out = symbolize_capture(args, &status);
+
+	if (status != 0)
+		exit(status);
+	return out;
+}
+
+static struct row *find(struct row **rows, size_t *n, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*rows)[i].name, name))
+			return &(*rows)[i];
+	*rows = must_realloc(*rows, *n + 1, sizeof **rows);
+	struct row *r = &(*rows)[(*n)++];
+	memset(r, 0, sizeof *r);
+	r->name = must_strdup(name);
+	return r;
+}
+
+/* The stats format's lines into rows[][side]. */
+static void parse(char *text, int side, struct row **rows, size_t *n)
+{
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		if (line[0] == '#')
+			continue;
+		char *f[4];
+		int k = 0;
+		for (char *p = line; k < 4; k++) {
+			f[k] = p;
+			p = strchr(p, '\t');
+			if (!p)
+				break;
+			*p++ = '\0';
+		}
+		if (k != 3) {
+			error_msg(SYMBOLIZER " --format=stats: cannot read '%s'",
+				  line);
+			exit(1);
+		}
+		struct row *r = find(rows, n, f[0]);
+		r->in[side] = true;
+		for (int c = 0; c < 3; c++)
+			r->v[side][c] = strtoull(f[c + 1], NULL, 10);
+	}
+}
+
+static int sort_key = TOTAL; /* or -1: by name */
+
+static int64_t change(const struct row *r, int c)
+{
+	return (int64_t)(r->v[1][c] - r->v[0][c]);
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (sort_key >= 0) {
+		int64_t dx = change(x, sort_key), dy = change(y, sort_key);
+		uint64_t ax = dx < 0 ? -(uint64_t)dx : (uint64_t)dx;
+		uint64_t ay = dy < 0 ? -(uint64_t)dy : (uint64_t)dy;
+		if (ax != ay)
+			return ax > ay ? -1 : 1;
+	}
+	return strcmp(x->name, y->name);
+}
+
+/* ns as "12.345 us" in 11 columns, signed when asked */
+static void put_us(int64_t ns, bool sign)
+{
+	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+	char num[40];
+
+	snprintf(num, sizeof num, "%s%llu.%03llu", ns < 0 ? "-" : sign ? "+" : "",
+		 (unsigned long long)(a / 1000), (unsigned long long)(a % 1000));
+	printf("%11s us", num);
+}
+
+static void put_pct(const struct row *r, int c)
+{
+	if (!r->in[0])
+		printf("  %7s", "new");
+	else if (!r->in[1])
+		printf("  %7s", "gone");
+	else if (r->v[0][c] == 0)
+		printf("  %7s", r->v[1][c] ? "+inf%" : "0.0%");
+	else
+		printf("  %+6.1f%%", 100.0 * (double)change(r, c) /
+					 (double)r->v[0][c]);
+}
+
+static void put_table(struct row *rows, size_t n)
+{
+	printf("%28s%53s%32s\n", "Total time", "Self time", "Calls");
+	printf("%14s%14s%14s%9s  %14s%14s%14s%9s  %8s %8s %9s  %s\n",
+	       "base", "new", "change", "%", "base", "new", "change", "%",
+	       "base", "new", "change", "Function");
+	for (size_t i = 0; i < n; i++) {
+		const struct row *r = &rows[i];
+		for (int c = TOTAL; c <= SELF; c++) {
+			put_us((int64_t)r->v[0][c], false);
+			put_us((int64_t)r->v[1][c], false);
+			put_us(change(r, c), true);
+			put_pct(r, c);
+			printf("  ");
+		}
+		printf("%8llu %8llu %+9lld  %s\n",
+		       (unsigned long long)r->v[0][CALLS],
+		       (unsigned long long)r->v[1][CALLS],
+		       (long long)change(r, CALLS), r->name);
+	}
+}
+
+int reportdiff_run(char **argv)
+{
+	int argc = 0;
+	while (argv[argc])
+		argc++;
+	char **base = must_alloc((argc + 4) * sizeof *base);
+	char **now = must_alloc((argc + 4) * sizeof *now);
+	int nb = 0, nn = 0;
+	const char *other = NULL;
+	bool operands = false, end = false;
+
+	base[nb++] = now[nn++] = SYMBOLIZER;
+	base[nb++] = now[nn++] = "--format=stats";
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (!end && !strcmp(a, "--diff")) {
+			if (i + 1 == argc)
+				usage_error("--diff needs a trace to compare with");
+			other = argv[++i];
+			continue;
+		}
+		if (!end && !strncmp(a, "--diff=", 7)) {
+			other = a + 7;
+			continue;
+		}
+		enum symbolize_word w = end ? SYMBOLIZE_OPERAND
+					    : symbolize_word(argv, i);
+		const char *key = NULL;
+		if (w == SYMBOLIZE_OPTION_VALUE && !strcmp(a, "--sort"))
+			key = argv[i + 1];
+		else if (w == SYMBOLIZE_OPTION && !strncmp(a, "--sort=", 7))
+			key = a + 7;
+		if (key) {
+			if (!strcmp(key, "total"))
+				sort_key = TOTAL;
+			else if (!strcmp(key, "self"))
+				sort_key = SELF;
+			else if (!strcmp(key, "calls"))
+				sort_key = CALLS;
+			else if (!strcmp(key, "name"))
+				sort_key = -1;
+			else
+				usage_error("--diff sorts by total, self, calls "
+					    "or name, not '%s'", key);
+			if (w == SYMBOLIZE_OPTION_VALUE)
+				i++;
+			continue;
+		}
+		if (w == SYMBOLIZE_END) {
+			end = true;
+			now[nn++] = base[nb++] = argv[i];
+			continue;
+		}
+		if (w == SYMBOLIZE_OPERAND) {
+			operands = true;
+			now[nn++] = argv[i];
+			continue;
+		}
+		now[nn++] = base[nb++] = argv[i];
+		if (w == SYMBOLIZE_OPTION_VALUE) {
+			i++;
+			now[nn++] = base[nb++] = argv[i];
+		}
+	}
+	if (!other)
+		usage_error("--diff needs a trace to compare with");
+	if (!end)
+		base[nb++] = "--";
+	base[nb++] = (char *)other;
+	if (!operands) {
+		if (!end)
+			now[nn++] = "--";
+		now[nn++] = DEFAULT_TRACE;
+	}
+	base[nb] = now[nn] = NULL;
+
+	struct row *rows = NULL;
+	size_t n = 0;
+	parse(run(base), 0, &rows, &n);
+	parse(run(now), 1, &rows, &n);
+	qsort(rows, n, sizeof *rows, row_cmp);
+	put_table(rows, n);
+	fflush(stdout);
+	return ferror(stdout) ? 1 : 0;
+}
