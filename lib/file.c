@@ -69,6 +69,9 @@ struct segment {
 	uint64_t chunks, released;
 };
 static struct segment *segments;
+/* Tests set it (tests/reliability/progs/regrow.c): every seg_reserve
+ * moves the table, so that a pointer into it kept across one faults. */
+CTRACE_HIDDEN int ctrace__file_regrow;
 static size_t seg_mask, seg_live, seg_used; /* used: with deleted */
 static uint64_t seg_bytes;
 
@@ -776,8 +779,38 @@ static struct segment *seg_slot(uint64_t key)
 	return &segments[i];
 }
 
-/* The entry of segment n, or NULL; a new one if `add` (NULL when the
- * table cannot grow). */
+/* Makes room for `more` entries, moving the table if it must: called
+ * first under the lock by every operation that may add entries, so that
+ * none moves the table while a pointer into it is held (a pointer kept
+ * across a move points into the unmapped old table).  Returns 0, or -1
+ * when the table cannot grow. */
+static int seg_reserve(size_t more)
+{
+	if (segments != NULL && 2 * (seg_used + more) <= seg_mask + 1 &&
+	    !ctrace__file_regrow)
+		return 0;
+	size_t cap = 16;
+	while (cap < 4 * (seg_live + more))
+		cap *= 2;
+	struct segment *t = mmap(NULL, cap * sizeof *t, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t == MAP_FAILED)
+		return -1;
+	struct segment *old = segments;
+	size_t old_cap = old == NULL ? 0 : seg_mask + 1;
+	segments = t;
+	seg_mask = cap - 1;
+	seg_used = seg_live;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].key > 1)
+			*seg_slot(old[i].key) = old[i];
+	if (old != NULL)
+		munmap(old, old_cap * sizeof *old);
+	return 0;
+}
+
+/* The entry of segment n, or NULL; a new one if `add`, in the room
+ * seg_reserve made (NULL when there is none): never moves the table. */
 static struct segment *seg_find(uint64_t n, int add)
 {
 	uint64_t key = n + 2;
@@ -788,28 +821,8 @@ static struct segment *seg_find(uint64_t n, int add)
 			if (segments[i].key == key)
 				return &segments[i];
 	}
-	if (!add)
+	if (!add || segments == NULL || 2 * (seg_used + 1) > seg_mask + 1)
 		return NULL;
-	if (segments == NULL || 2 * (seg_used + 1) > seg_mask + 1) {
-		size_t cap = 16;
-		while (cap < 4 * (seg_live + 1))
-			cap *= 2;
-		struct segment *t = mmap(NULL, cap * sizeof *t,
-					 PROT_READ | PROT_WRITE,
-					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (t == MAP_FAILED)
-			return NULL;
-		struct segment *old = segments;
-		size_t old_cap = old == NULL ? 0 : seg_mask + 1;
-		segments = t;
-		seg_mask = cap - 1;
-		seg_used = seg_live;
-		for (size_t i = 0; i < old_cap; i++)
-			if (old[i].key > 1)
-				*seg_slot(old[i].key) = old[i];
-		if (old != NULL)
-			munmap(old, old_cap * sizeof *old);
-	}
 	struct segment *e = seg_slot(key);
 	e->key = key;
 	e->addr = NULL;
@@ -838,7 +851,8 @@ static size_t mapping_bytes(uint64_t key)
 }
 
 /* One more chunk of segment n is done; the segment is unmapped when all
- * that start in it are.  With grow_mutex held. */
+ * that start in it are.  With grow_mutex held, and room for an entry
+ * reserved unless segment n has one. */
 static void segment_done(uint64_t n)
 {
 	struct segment *e = seg_find(n, 1);
@@ -854,7 +868,9 @@ static void segment_done(uint64_t n)
 static uint8_t *map_chunk(uint64_t i, int lone)
 {
 	uint64_t off = chunk_offset(i), n = off / seg_bytes;
-	struct segment *e = seg_find(lone ? LONE | i : n, 1);
+	/* Its entry, and for a lone chunk its segment's (segment_done). */
+	struct segment *e = seg_reserve(2) < 0 ? NULL
+					       : seg_find(lone ? LONE | i : n, 1);
 	if (e == NULL) {
 		warn_no_map(ENOMEM);
 		return NULL;

@@ -1,0 +1,47 @@
+#!/bin/sh
+# attacks.sh -- programs that press on the recorder where it is weakest:
+# the table of the trace's mapped windows growing under threads created
+# and joined one at a time, signal handlers that jump out of the recorder
+# while it gives a chunk back, bad pointers captured as strings, locked
+# memory, a trace that cannot grow, fault signals asked for as the flush
+# signal.  Each time the program runs as it would without ctrace.
+
+. "$(dirname "$0")/rel.sh"
+test_init reliability-attacks
+
+# leaf_calls TRACE: the calls of leaf in TRACE, from the report.
+leaf_calls() {
+	"$CTRACE_SYMBOLIZE" -f report "$1" 2>/dev/null |
+		awk '$NF == "leaf" { print $(NF - 7) }'
+}
+
+# Threads created and joined one at a time: the table of mapped windows
+# grows and moves while chunks are claimed.  With the recorder's switch
+# that moves it at every addition, every addition is a growth point, at
+# chunk sizes where a window holds one chunk (each metadata chunk adds
+# its window's entry), a few and many; and once without the switch, as
+# the program was found (4,000 threads).
+case_regrow() {
+	use_config "$1"
+	build_c regrow "$RPROGS/regrow.c"
+	# (the symbolizer's memory grows as threads x chunk size: few
+	# threads with large chunks)
+	for run in 4k:300 64k:300 2M:30 8M:10; do
+		cs=${run%:*} n=${run#*:}
+		CTRACE_CHUNK_SIZE=$cs run_traced trace.bin "$BIN/regrow" $n 50 move
+		[ "$(cat trace.bin.out)" = "done $n" ] ||
+			fail "chunk size $cs: $(cat trace.bin.out)"
+		calls=$(leaf_calls trace.bin)
+		echo "chunk size $cs, $n threads: $calls leaf calls"
+		[ "$calls" = $((n * 50)) ] ||
+			fail "chunk size $cs: expected $((n * 50)) leaf calls"
+	done
+	run_traced trace.bin "$BIN/regrow" 4000 10
+	[ "$(cat trace.bin.out)" = "done 4000" ] || fail "$(cat trace.bin.out)"
+}
+
+for cfg in $(configs_pie); do
+	run_case "regrow-$cfg" case_regrow "$cfg"
+done
+
+test_finish
