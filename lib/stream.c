@@ -205,11 +205,21 @@ void ctrace__stream_lost(struct ctrace__stream *s, uint64_t now,
 		__atomic_fetch_add(&h->lost_events, 1, __ATOMIC_RELAXED);
 }
 
+/* The stream forgets its chunk before the chunk is unmapped, signals
+ * blocked from before the one to after the other: a handler that comes
+ * as they are unblocked (a signal that became pending meanwhile) may
+ * write events or jump out, and then the recovery that follows must find
+ * no chunk, never one that is no longer mapped. */
 void ctrace__stream_release(struct ctrace__stream *s)
 {
-	if (s->cur != NULL && s->chunk != CTRACE_NO_CHUNK)
-		ctrace__file_release(s->chunk);
+	uint64_t saved = ctrace__block_signals();
+	int live = s->cur != NULL && s->chunk != CTRACE_NO_CHUNK;
+	uint64_t chunk = s->chunk;
 	s->cur = s->limit = s->chunk_end = NULL;
+	ctrace__barrier();
+	if (live)
+		ctrace__file_release(chunk);
+	ctrace__restore_signals(saved);
 }
 
 void ctrace__stream_finish(struct ctrace__stream *s)

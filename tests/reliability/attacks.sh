@@ -40,8 +40,31 @@ case_regrow() {
 	[ "$(cat trace.bin.out)" = "done 4000" ] || fail "$(cat trace.bin.out)"
 }
 
+# A signal at every place where the recorder unblocks signals, whose
+# handler calls an instrumented function and jumps out (sigrelease.c):
+# among them the end of the recovery after the previous round's jump,
+# which gives the stream's chunk back.  The recovery that follows must
+# find no chunk, never one no longer mapped (SIGSEGV).  Every call the
+# program counts is in the trace.
+case_sigrelease() {
+	use_config "$1"
+	build_c sigrelease "$RPROGS/sigrelease.c"
+	for cs in 4k 64k; do
+		CTRACE_CHUNK_SIZE=$cs run_traced trace.bin "$BIN/sigrelease" 2000 100
+		cat trace.bin.out
+		read -r rounds signals jumps calls <trace.bin.out
+		# (a round whose calls fit in the chunk blocks nothing)
+		[ "$signals" = "$jumps" ] && [ "$signals" -ge 1000 ] ||
+			fail "chunk size $cs: expected a jump per signal, 1000 or more"
+		n=$(leaf_calls trace.bin)
+		echo "chunk size $cs: $n leaf calls recorded, $calls made"
+		[ "$n" = "$calls" ] || fail "chunk size $cs: calls missing"
+	done
+}
+
 for cfg in $(configs_pie); do
 	run_case "regrow-$cfg" case_regrow "$cfg"
+	run_case "sigrelease-$cfg" case_sigrelease "$cfg"
 done
 
 test_finish
