@@ -62,9 +62,28 @@ case_sigrelease() {
 	done
 }
 
+# A string argument the program made PROT_NONE (read-only data, where
+# the recorder used to read literals directly), with a capture plan: the
+# program runs on, the value is shown unreadable, then its text.
+case_badptr() {
+	use_config "$1"
+	build_c badptr "$RPROGS/badptr.c"
+	"$CTRACE_SYMBOLIZE" --make-plan -o "$BIN/badptr.ctrace-plan" \
+		"$BIN/badptr" || fail "--make-plan failed"
+	CTRACE_ARGS=all run_traced trace.bin "$BIN/badptr"
+	[ "$(cat trace.bin.out)" = ok ] || fail "wrong output"
+	"$CTRACE_SYMBOLIZE" --no-duration trace.bin >tree 2>err ||
+		{ cat err; fail "ctrace-symbolize failed"; }
+	cat tree
+	grep -q 'takes(s=0x[0-9a-f]* <unreadable>);' tree ||
+		fail "the unreadable string is not shown so"
+	grep -q 'takes(s="hello");' tree || fail "the string is not shown"
+}
+
 for cfg in $(configs_pie); do
 	run_case "regrow-$cfg" case_regrow "$cfg"
 	run_case "sigrelease-$cfg" case_sigrelease "$cfg"
+	run_case "badptr-$cfg" case_badptr "$cfg"
 done
 
 test_finish
