@@ -46,6 +46,7 @@ static int warned_no_space, warned_no_map;
 /* After a failed growth, claims fail at once until this time (monotonic
  * ns): a full disk must not cost system calls on every event. */
 static _Atomic uint64_t retry_grow_at;
+_Atomic uint8_t ctrace__file_stalled;
 #define RETRY_GROW_NS 100000000ull /* 100 ms */
 static dev_t file_dev; /* identity of the file behind ctrace__file.fd */
 static ino_t file_ino;
@@ -1015,6 +1016,19 @@ uint8_t *ctrace__file_claim(int64_t old, int lone, uint64_t *index,
 		}
 	}
 
+	/* Whatever made it fail (no space, the file size limit, no address
+	 * space or locked memory), the next claims wait: a lost event must
+	 * cost a counter, not system calls. */
+	if (chunk == NULL) {
+		atomic_store(&retry_grow_at,
+			     ctrace__monotonic_ns() + RETRY_GROW_NS);
+		atomic_store_explicit(&ctrace__file_stalled, *reason,
+				      memory_order_relaxed);
+	} else if (atomic_load_explicit(&ctrace__file_stalled,
+					memory_order_relaxed)) {
+		atomic_store_explicit(&ctrace__file_stalled, 0,
+				      memory_order_relaxed);
+	}
 	pthread_mutex_unlock(&grow_mutex);
 	return chunk;
 }

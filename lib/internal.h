@@ -243,6 +243,11 @@ CTRACE_HIDDEN int ctrace__file_reopen_child(uint32_t parent_pid,
 CTRACE_HIDDEN uint8_t *ctrace__file_claim(int64_t old, int lone,
 					  uint64_t *index, uint32_t *len,
 					  uint8_t *reason);
+/* Nonzero (the reason, enum ctrace_lost_reason) while the trace cannot
+ * grow: from a failed claim to the next one that succeeds.  A relaxed
+ * load: a stream that finds it set counts its events lost and tries a
+ * claim only now and then (ctrace__stream_refill). */
+CTRACE_HIDDEN extern _Atomic uint8_t ctrace__file_stalled;
 /* Reserves the rest of chunk `index` from byte `from`: 0 or -errno. */
 CTRACE_HIDDEN int ctrace__file_extend(uint64_t index, uint32_t from);
 /* In a child forked while this thread was writing chunk `index` (fork()

@@ -178,8 +178,19 @@ static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
 /* With signals blocked, so that a jump out of a handler never leaves the
  * stream between two chunks (a chunk claimed and not known, a LOST record
  * half written): the handler runs before or after. */
+/* While the trace cannot grow, a stream tries a claim at its first lost
+ * event and then once every this many: the others cost no system call
+ * (and the claims that come before the file's retry time fail at once). */
+#define STALLED_TRIES 1024
+
 uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
 {
+	uint8_t stalled = atomic_load_explicit(&ctrace__file_stalled,
+					       memory_order_relaxed);
+	if (unlikely(stalled) && s->lost % STALLED_TRIES != 0) {
+		s->lost_reason = stalled;
+		return NULL;
+	}
 	uint64_t saved = ctrace__block_signals();
 	uint8_t *p = refill(s, now);
 	ctrace__restore_signals(saved);

@@ -80,10 +80,41 @@ case_badptr() {
 	grep -q 'takes(s="hello");' tree || fail "the string is not shown"
 }
 
+# Once the trace cannot grow (the file size limit, the address space
+# limit), a lost event costs no system call: the recorder tries again at
+# a stream's first lost event and every 1,024th after it (and not before
+# 100 ms), where it made three system calls per lost event.  strace
+# counts them, the shell's start included: fewer than one per 20 lost
+# events.
+case_stalled() {
+	use_config "$1"
+	command -v strace >/dev/null 2>&1 || skip "strace not found"
+	build_c limits "$RPROGS/limits.c"
+	for limit in "-f 64" "-v 6000"; do
+		rm -f trace.bin
+		CTRACE_OUTPUT=trace.bin strace -f -c -o calls sh -c \
+			"ulimit $limit && exec '$BIN/limits' calls 50000" \
+			>out 2>err
+		status=$?
+		cat out err
+		[ $status -eq 0 ] || fail "ulimit $limit: exited with $status"
+		[ "$(cat out)" = "done 50000" ] || fail "ulimit $limit: wrong output"
+		n=$(awk '$NF == "total" { print $(NF - 2) }' calls)
+		"$CTRACE_SYMBOLIZE" -f report trace.bin >report 2>report.err
+		lost=$(sed -n 's/.*: \([0-9][0-9]*\) events* w[ae][sr]e* lost.*/\1/p' \
+			report.err | head -n 1)
+		echo "ulimit $limit: $n system calls, ${lost:-0} events lost"
+		[ "${lost:-0}" -ge 50000 ] || fail "ulimit $limit: too few lost to tell"
+		[ $((n * 20)) -lt "$lost" ] ||
+			fail "ulimit $limit: $n system calls for $lost lost events"
+	done
+}
+
 for cfg in $(configs_pie); do
 	run_case "regrow-$cfg" case_regrow "$cfg"
 	run_case "sigrelease-$cfg" case_sigrelease "$cfg"
 	run_case "badptr-$cfg" case_badptr "$cfg"
+	run_case "stalled-$cfg" case_stalled "$cfg"
 done
 
 test_finish
