@@ -110,11 +110,37 @@ case_stalled() {
 	done
 }
 
+# CTRACE_SIGNAL naming a signal that reports a fault: a crashing program
+# used to loop forever in the toggle's handler, its trace growing.  It is
+# refused with one line, and the program dies of its fault.  (timeout
+# only bounds the run that loops.)
+case_fault_signal() {
+	use_config "$1"
+	build_c crash "$PROGS/crash.c"
+	for sig in SEGV BUS FPE ILL TRAP SYS 11; do
+		CTRACE_SIGNAL=$sig CTRACE_OUTPUT=trace.bin timeout 20 \
+			"$BIN/crash" segv >out 2>err
+		status=$?
+		cat err
+		[ $status -eq 139 ] || fail "$sig: exited with $status, not SIGSEGV"
+		grep -q "^ctrace: CTRACE_SIGNAL=$sig: reports a fault (a crashing program would loop on it); ignored\$" err ||
+			fail "$sig: no message"
+	done
+	"$top_builddir/ctrace" record --signal=SEGV -o trace.bin -- \
+		"$BIN/crash" segv >out 2>err
+	status=$?
+	cat err
+	[ $status -ne 0 ] && [ $status -ne 139 ] || fail "--signal=SEGV accepted"
+	grep -q "invalid signal 'SEGV': it reports a fault" err ||
+		fail "--signal=SEGV: no message"
+}
+
 for cfg in $(configs_pie); do
 	run_case "regrow-$cfg" case_regrow "$cfg"
 	run_case "sigrelease-$cfg" case_sigrelease "$cfg"
 	run_case "badptr-$cfg" case_badptr "$cfg"
 	run_case "stalled-$cfg" case_stalled "$cfg"
+	run_case "fault-signal-$cfg" case_fault_signal "$cfg"
 done
 
 test_finish
