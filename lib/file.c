@@ -797,6 +797,7 @@ static int seg_reserve(size_t more)
 				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (t == MAP_FAILED)
 		return -1;
+	munlock(t, cap * sizeof *t); /* see map_chunk */
 	struct segment *old = segments;
 	size_t old_cap = old == NULL ? 0 : seg_mask + 1;
 	segments = t;
@@ -889,6 +890,12 @@ static uint8_t *map_chunk(uint64_t i, int lone)
 			seg_remove(e);
 			return NULL;
 		}
+		/* After mlockall(MCL_FUTURE) every new mapping is locked and
+		 * counts against RLIMIT_MEMLOCK: the program's budget, which
+		 * the recorder's windows must not take.  (The mapping is
+		 * refused when it would not fit in what is left: then events
+		 * are counted lost.)  A no-op otherwise. */
+		munlock(m, mapping_bytes(e->key));
 		e->addr = m;
 	}
 	if (lone) {
@@ -1051,6 +1058,25 @@ int ctrace__file_extend(uint64_t index, uint32_t from)
 	pthread_mutex_unlock(&grow_mutex);
 	ctrace__restore_signals(saved);
 	return err;
+}
+
+/* After the program's mlockall(MCL_CURRENT), the recorder's mappings of
+ * that moment are locked and count against RLIMIT_MEMLOCK, the program's
+ * budget: the header, the table and the windows mapped give theirs back
+ * (windows mapped later do at once, see map_chunk).  A no-op when
+ * nothing is locked.  With signals blocked. */
+void ctrace__file_unlock(void)
+{
+	pthread_mutex_lock(&grow_mutex);
+	if (ctrace__file.header != NULL)
+		munlock(ctrace__file.header, CTRACE_HEADER_SIZE);
+	if (segments != NULL)
+		munlock(segments, (seg_mask + 1) * sizeof *segments);
+	for (size_t i = 0; segments != NULL && i <= seg_mask; i++)
+		if (segments[i].key > 1 && segments[i].addr != NULL)
+			munlock(segments[i].addr,
+				mapping_bytes(segments[i].key));
+	pthread_mutex_unlock(&grow_mutex);
 }
 
 /* The chunk's events stay in the page cache: unmapping a shared file

@@ -248,6 +248,9 @@ CTRACE_HIDDEN uint8_t *ctrace__file_claim(int64_t old, int lone,
  * load: a stream that finds it set counts its events lost and tries a
  * claim only now and then (ctrace__stream_refill). */
 CTRACE_HIDDEN extern _Atomic uint8_t ctrace__file_stalled;
+/* Unlocks the recorder's mappings of the file, should the program have
+ * locked them with mlockall(MCL_CURRENT).  With signals blocked. */
+CTRACE_HIDDEN void ctrace__file_unlock(void);
 /* Reserves the rest of chunk `index` from byte `from`: 0 or -errno. */
 CTRACE_HIDDEN int ctrace__file_extend(uint64_t index, uint32_t from);
 /* In a child forked while this thread was writing chunk `index` (fork()
@@ -277,6 +280,8 @@ CTRACE_HIDDEN void ctrace__file_unlock_after_fork(void);
 /* Records every loaded object not yet recorded, and unloads, as seen at
  * clock reading `now`.  Takes the metadata lock itself. */
 CTRACE_HIDDEN void ctrace__modules_scan(uint64_t now);
+/* Unlocks the table of known objects (see ctrace__file_unlock). */
+CTRACE_HIDDEN void ctrace__modules_unlock(void);
 /* Called when a new address shows up in an event at `now`: rescans if it
  * lies outside every known module and the loader's list has changed.
  * The scan is dated `now`, so the module is known from that event on. */

@@ -100,6 +100,16 @@ static int carries(const struct ctrace__stream *s, int64_t old)
 							memory_order_relaxed);
 }
 
+#define UNLOCK_EVERY 32
+
+static void unlock_own(const struct ctrace__stream *s)
+{
+	ctrace__file_unlock();
+	ctrace__modules_unlock();
+	if (s->wide != NULL)
+		munlock(s->wide, CTRACE_PAIR_HOMES * sizeof *s->wide);
+}
+
 /* The stream between two chunks, which a signal handler must not see
  * (see ctrace__stream_refill). */
 static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
@@ -139,6 +149,12 @@ static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
 	 * interrupted the recorder) or the metadata (its lock is held). */
 	if (s->kind == CTRACE_CHUNK_EVENTS)
 		ctrace__modules_refresh(now, 1);
+	/* Once every UNLOCK_EVERY chunks of the file: the program may have
+	 * called mlockall(MCL_CURRENT) meanwhile, which locked the
+	 * recorder's mappings of that moment, and its locked-memory budget
+	 * is its own.  A few system calls a couple of MiB of trace. */
+	if (s->kind == CTRACE_CHUNK_EVENTS && index % UNLOCK_EVERY == 0)
+		unlock_own(s);
 	prefault(c, len);
 
 	struct ctrace_chunk_header *h = (struct ctrace_chunk_header *)c;
