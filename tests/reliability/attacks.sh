@@ -135,12 +135,40 @@ case_fault_signal() {
 		fail "--signal=SEGV: no message"
 }
 
+# CTRACE_MATCH=regex with patterns whose compilation never ends (glibc
+# copies a repeated group once per repetition) or too many of them (each
+# is tried on every function): refused at once with one line, the
+# program runs.  A costly pattern within the bounds still works.
+# (timeout only bounds the start-up that hangs.)
+case_regex_bounds() {
+	use_config "$1"
+	build_c limits "$RPROGS/limits.c"
+	many=$(awk 'BEGIN { for (i = 0; i < 5000; i++) printf "%sf%d", i ? "," : "", i }')
+	for f in '((((((((((a*)*)*)*)*)*)*)*)*)*){1,100}{1,100}x:a repetition count above 32' \
+		'((((((((((a*)*)*)*)*)*)*)*)*)*){1,32}{1,32}x:a repetition count applied to a repetition count' \
+		'(((a*){1,16})+){1,16}:a repetition count applied to a repetition count' \
+		"$many:more than 256 patterns"; do
+		pattern=${f%:*} msg=${f##*:}
+		CTRACE_MATCH=regex CTRACE_FILTER=$pattern CTRACE_OUTPUT=trace.bin \
+			timeout 60 "$BIN/limits" calls 10 >out 2>err
+		status=$?
+		head -c 300 err
+		[ $status -eq 0 ] || fail "$msg: exited with $status"
+		[ "$(cat out)" = "done 10" ] || fail "$msg: wrong output"
+		grep -q "^ctrace: CTRACE_FILTER: $msg" err || fail "$msg: no message"
+	done
+	CTRACE_MATCH=regex CTRACE_FILTER='!^((((((((l*)*)*)*)*)*)*)*e){1,32}af$' \
+		run_traced trace.bin "$BIN/limits" calls 10
+	[ -z "$(leaf_calls trace.bin)" ] || fail "the filter did not apply"
+}
+
 for cfg in $(configs_pie); do
 	run_case "regrow-$cfg" case_regrow "$cfg"
 	run_case "sigrelease-$cfg" case_sigrelease "$cfg"
 	run_case "badptr-$cfg" case_badptr "$cfg"
 	run_case "stalled-$cfg" case_stalled "$cfg"
 	run_case "fault-signal-$cfg" case_fault_signal "$cfg"
+	run_case "regex-bounds-$cfg" case_regex_bounds "$cfg"
 done
 
 test_finish
