@@ -421,14 +421,34 @@ static int report_open_error(int err)
 	return err;
 }
 
+/* Set when the trace's descriptor cannot be moved above FD_FLOOR: the
+ * limit on descriptors (RLIMIT_NOFILE, ulimit -n) is that low, so every
+ * descriptor held is one the program cannot open.  Then it is held only
+ * while the lock is (see put_fd): opened by name when needed.  The file
+ * is then not locked against being replaced by another process that
+ * writes a trace of the same name. */
+static int fd_transient;
+
 /* Moves fd above FD_FLOOR if it can; returns the fd to use. */
 static int move_high(int fd)
 {
 	int high = fcntl(fd, F_DUPFD_CLOEXEC, FD_FLOOR);
+	fd_transient = high < 0;
 	if (high < 0)
 		return fd;
 	close(fd);
 	return high;
+}
+
+/* Gives back a descriptor held only for the operation (fd_transient);
+ * with grow_mutex held, or before any thread can take it. */
+static void put_fd(void)
+{
+	struct ctrace__file *f = &ctrace__file;
+	if (fd_transient && f->fd >= 0) {
+		close(f->fd);
+		f->fd = -1;
+	}
 }
 
 /* The trace's descriptor, checked to still be the trace: a program may
@@ -538,6 +558,7 @@ int ctrace__file_open(const struct ctrace__config *c)
 		return report_open_error(err);
 	}
 	fill_header(0);
+	put_fd();
 	return 0;
 }
 
@@ -588,6 +609,7 @@ int ctrace__file_reopen_child(uint32_t parent_pid, uint32_t parent_thread,
 	f->header->parent_pid = parent_pid;
 	f->header->parent_thread = parent_thread;
 	f->header->parent_ticks = fork_ticks;
+	put_fd();
 	return 0;
 }
 
@@ -1036,6 +1058,7 @@ uint8_t *ctrace__file_claim(int64_t old, int lone, uint64_t *index,
 		atomic_store_explicit(&ctrace__file_stalled, 0,
 				      memory_order_relaxed);
 	}
+	put_fd();
 	pthread_mutex_unlock(&grow_mutex);
 	return chunk;
 }
@@ -1055,6 +1078,7 @@ int ctrace__file_extend(uint64_t index, uint32_t from)
 	int err = allocate(off, f->chunk_size - from, 0);
 	if (err == 0)
 		warm(trace_fd(), off, f->chunk_size - from);
+	put_fd();
 	pthread_mutex_unlock(&grow_mutex);
 	ctrace__restore_signals(saved);
 	return err;
@@ -1128,6 +1152,7 @@ uint32_t ctrace__file_finish(uint64_t last, uint32_t used)
 	ctrace__clock_update(f->header);
 	__atomic_or_fetch(&f->header->flags, CTRACE_FLAG_FINALIZED,
 			  __ATOMIC_RELEASE);
+	put_fd();
 	pthread_mutex_unlock(&grow_mutex);
 	ctrace__restore_signals(saved);
 	return kept;

@@ -105,6 +105,25 @@ case_mlock_room() {
 		fail "traced, the program mapped $room locked MiB, untraced $base"
 }
 
+# Under ulimit -n 8 the program opens as many files as without the
+# recorder (it opened one fewer: the trace's descriptor, which cannot be
+# moved above the limit, is then held only while the trace grows), and
+# the events after that are recorded.
+case_nofile() {
+	use_config "$1"
+	build_c limits "$RPROGS/limits.c"
+	(ulimit -n 8 && CTRACE=off "$BIN/limits" files 100000 >base 2>&1) ||
+		fail "untraced run failed: $(cat base)"
+	(ulimit -n 8 && CTRACE_OUTPUT=trace.bin "$BIN/limits" files 100000 \
+		>out 2>err)
+	status=$?
+	cat base out err
+	[ $status -eq 0 ] || fail "the program exited with $status"
+	[ ! -s err ] || fail "the recorder printed warnings"
+	[ "$(cat out)" = "$(cat base)" ] || fail "not as many files as untraced"
+	[ "$(leaf_calls trace.bin)" = 200000 ] || fail "expected 200000 leaf calls"
+}
+
 # A FIFO given as the capture plan: refused at once, never opened for a
 # blocking read.
 case_fifo_plan() {
@@ -247,6 +266,7 @@ for cfg in $(configs_pie); do
 	run_case "vmem-$cfg" case_vmem "$cfg"
 	run_case "mlock-$cfg" case_mlock "$cfg"
 	run_case "mlock-room-$cfg" case_mlock_room "$cfg"
+	run_case "nofile-$cfg" case_nofile "$cfg"
 	run_case "fifo-plan-$cfg" case_fifo_plan "$cfg"
 	run_case "stack-$cfg" case_stack "$cfg"
 done
