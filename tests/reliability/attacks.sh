@@ -162,6 +162,28 @@ case_regex_bounds() {
 	[ -z "$(leaf_calls trace.bin)" ] || fail "the filter did not apply"
 }
 
+# _Fork() in a signal handler that came while the recorder was busy (the
+# signal comes where the recorder unblocks signals, as in sigrelease):
+# each child, which records nothing, prints the one line that says so
+# (only those whose handler found the recorder idle used to).
+case_fork_notice() {
+	use_config "$1"
+	build_c sigrelease "$RPROGS/sigrelease.c"
+	CTRACE_CHUNK_SIZE=4k CTRACE_OUTPUT=trace.bin \
+		"$BIN/sigrelease" 1000 100 fork >out 2>err
+	status=$?
+	cat out
+	head -n 3 err
+	[ $status -eq 0 ] || fail "the program exited with $status"
+	read -r rounds signals children <out
+	[ "$children" -ge 50 ] || fail "only $children children"
+	n=$(grep -c '^ctrace: a child process made without fork handlers (_Fork) is not traced$' err)
+	echo "$children children, $n notices"
+	[ "$n" = "$children" ] || fail "$n notices for $children children"
+	[ "$(grep -c -v '^ctrace: a child process made without fork handlers' err)" = 0 ] ||
+		fail "other messages"
+}
+
 for cfg in $(configs_pie); do
 	run_case "regrow-$cfg" case_regrow "$cfg"
 	run_case "sigrelease-$cfg" case_sigrelease "$cfg"
@@ -169,6 +191,7 @@ for cfg in $(configs_pie); do
 	run_case "stalled-$cfg" case_stalled "$cfg"
 	run_case "fault-signal-$cfg" case_fault_signal "$cfg"
 	run_case "regex-bounds-$cfg" case_regex_bounds "$cfg"
+	run_case "fork-notice-$cfg" case_fork_notice "$cfg"
 done
 
 test_finish

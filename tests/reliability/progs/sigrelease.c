@@ -12,6 +12,12 @@
  * with signals blocked, so the next round's signal comes as that ends.
  * Each round makes up to CALLS calls of leaf().  Prints "ROUNDS SIGNALS
  * JUMPS CALLS", CALLS the calls of leaf() made, the handler's included.
+ *
+ *   sigrelease ROUNDS CALLS fork
+ *
+ * The handler makes a child with _Fork() instead, which calls leaf() and
+ * ends (_exit), and returns when the child has; it jumps nowhere.
+ * Prints "ROUNDS SIGNALS CHILDREN".
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -20,7 +26,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define UNTRACED __attribute__((no_instrument_function))
@@ -28,7 +36,8 @@
 
 static long (*real_syscall)(long, ...);
 static volatile sig_atomic_t armed;
-static volatile long signals, jumps, leaf_calls, round_no;
+static volatile long signals, jumps, leaf_calls, round_no, children;
+static int fork_mode;
 static sigjmp_buf env;
 
 UNTRACED __attribute__((constructor(101))) static void find_syscall(void)
@@ -68,6 +77,16 @@ NOINLINE static void leaf(void)
 UNTRACED static void on_signal(int sig)
 {
 	(void)sig;
+	if (fork_mode) {
+		pid_t pid = _Fork();
+		if (pid == 0) {
+			leaf();
+			_exit(0);
+		}
+		if (pid > 0 && waitpid(pid, NULL, 0) == pid)
+			children++;
+		return;
+	}
 	leaf();
 	jumps++;
 	siglongjmp(env, 1);
@@ -78,6 +97,7 @@ int main(int argc, char **argv)
 	if (argc < 3)
 		return 2;
 	long rounds = atol(argv[1]), calls = atol(argv[2]);
+	fork_mode = argc > 3 && strcmp(argv[3], "fork") == 0;
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
@@ -89,6 +109,9 @@ int main(int argc, char **argv)
 			leaf();
 	}
 	armed = 0;
-	printf("%ld %ld %ld %ld\n", rounds, signals, jumps, leaf_calls);
+	if (fork_mode)
+		printf("%ld %ld %ld\n", rounds, signals, children);
+	else
+		printf("%ld %ld %ld %ld\n", rounds, signals, jumps, leaf_calls);
 	return 0;
 }
