@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "ctrace.h"
@@ -227,6 +228,29 @@ struct ctrace__file {
 };
 
 CTRACE_HIDDEN extern struct ctrace__file ctrace__file;
+
+/* naming.c: the trace's name and its safe creation. */
+struct ctrace__file_id {
+	dev_t dev;
+	ino_t ino;
+};
+/* -CTRACE_ERR_FILE_LIMIT: the file size limit is below the header. */
+#define CTRACE_ERR_FILE_LIMIT 10003
+/* path made absolute (against the current directory) into dst. */
+CTRACE_HIDDEN int ctrace__naming_absolute(char *dst, size_t size,
+					  const char *path);
+/* Creates a new trace for `base` with `mode`, locked: named <base> if
+ * base_first and that is free (or an old trace of ours), else the first
+ * free <base>.<pid>[.<n>], below directories nobody else can change.
+ * Sets path (size bytes) to the name taken, or to the name refused, and
+ * *id to the file's identity.  Returns the descriptor, or a negative
+ * error for ctrace__naming_report. */
+CTRACE_HIDDEN int ctrace__naming_open(const char *base, int base_first,
+				      unsigned mode, char *path, size_t size,
+				      struct ctrace__file_id *id);
+/* Says, in one line naming path, why the trace could not be created;
+ * returns err. */
+CTRACE_HIDDEN int ctrace__naming_report(int err, const char *path);
 
 /* Creates the trace file and its header.  Returns 0 or a negative errno;
  * prints why on failure. */
