@@ -79,6 +79,9 @@
 /* Total mem bytes per call: a line over it is read as `wide` without its
  * mem items (the generic windows cost less than a long list). */
 #define CTRACE_PLAN_MAX_BYTES 512
+/* The whole file: the recorder reads it at start-up and refuses a larger
+ * one (about four million call sites). */
+#define CTRACE_PLAN_MAX_FILE (256u << 20)
 
 /* The BASE letters, and "r" for a string pointer in a register. */
 #define CTRACE_PLAN_BASE_CFA 'c'

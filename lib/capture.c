@@ -140,37 +140,6 @@ static int thread_ready(struct cap_thread *c)
  * Set-up
  * ------------------------------------------------------------------------ */
 
-/* The executable's readable segments: string literals are read there
- * directly (it is never unloaded), other strings through the kernel. */
-#define MAX_SEGMENTS 8
-static struct {
-	uintptr_t start, end;
-} readable[MAX_SEGMENTS];
-static size_t n_readable;
-
-static int executable_segments(struct dl_phdr_info *info, size_t size,
-			       void *data)
-{
-	(void)size;
-	(void)data;
-	for (int i = 0; i < info->dlpi_phnum && n_readable < MAX_SEGMENTS; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_R))
-			continue;
-		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
-		readable[n_readable].start = start;
-		readable[n_readable].end =
-			(start + ph->p_memsz + 4095) & ~(uintptr_t)4095;
-		n_readable++;
-	}
-	return 1; /* the executable comes first */
-}
-
-static void find_readonly_text(void)
-{
-	dl_iterate_phdr(executable_segments, NULL);
-}
-
 void ctrace__capture_setup(void)
 {
 	static int done;
@@ -186,8 +155,6 @@ void ctrace__capture_setup(void)
 		ctrace__capture_on = 1;
 		ctrace__plan_load();
 	}
-	if (a != NULL && *a)
-		find_readonly_text();
 }
 
 /* Before main, so main's own arguments are captured; constructors of the
@@ -313,16 +280,15 @@ static uintptr_t stack_limit(const struct cap_thread *c, uintptr_t sp,
 
 /* Reads the string at a into out, at most max bytes: its length with the
  * terminator, max when it is longer, or 0 when a is not readable.  Never
- * faults: memory not known to be mapped is read by the kernel. */
+ * faults: only the caller's own frame, which is mapped while it runs, is
+ * read directly; anything else, even the executable's read-only data
+ * (which the program may mprotect PROT_NONE), is read by the kernel. */
 static size_t read_string(uintptr_t a, uint8_t *out, size_t max,
 			  uintptr_t sp, uintptr_t top)
 {
 	uintptr_t limit = 0;
 	if (a >= sp && a < top)
 		limit = top;
-	for (size_t i = 0; limit == 0 && i < n_readable; i++)
-		if (a >= readable[i].start && a < readable[i].end)
-			limit = readable[i].end;
 	size_t n;
 	if (limit != 0) {
 		n = limit - a < max ? limit - a : max;

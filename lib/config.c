@@ -130,10 +130,22 @@ static uint32_t parse_chunk_size(const char *v)
 	return (uint32_t)n;
 }
 
-/* A signal that toggles recording: one the program can catch. */
+/* A signal that reports a fault: the kernel sends it again when the
+ * faulting instruction runs again, so a handler that only toggles
+ * recording makes a crashing program loop forever. */
+static int is_fault_signal(int n)
+{
+	return n == SIGSEGV || n == SIGBUS || n == SIGFPE || n == SIGILL ||
+	       n == SIGTRAP || n == SIGSYS;
+}
+
+/* A signal that toggles recording: one the program can catch, and not a
+ * fault's (-1, refused with its own message). */
 static int parse_signal(const char *v)
 {
 	int n = ctrace__signal_number(v);
+	if (n > 0 && is_fault_signal(n))
+		return -1;
 	return n > 0 && n != SIGKILL && n != SIGSTOP ? n : 0;
 }
 
@@ -224,9 +236,14 @@ int ctrace__config_load(struct ctrace__config *c)
 			     ": expected a time like 500ns, 5us, 1.5ms or 2s; "
 			     "ignored");
 	v = env("CTRACE_SIGNAL");
-	if (v != NULL && *v && (c->toggle_signal = parse_signal(v)) == 0)
+	if (v != NULL && *v && (c->toggle_signal = parse_signal(v)) <= 0) {
 		ctrace__warn("CTRACE_SIGNAL=", v,
-			     ": not a signal name or number; ignored");
+			     c->toggle_signal < 0
+				     ? ": reports a fault (a crashing program "
+				       "would loop on it); ignored"
+				     : ": not a signal name or number; ignored");
+		c->toggle_signal = 0;
+	}
 	c->tracepoints = env("CTRACE_TRACEPOINTS");
 
 	const char *clock = env("CTRACE_CLOCK");

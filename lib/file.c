@@ -1,5 +1,5 @@
-/* file.c -- the trace file: choosing its name, creating it safely, growing
- * it, mapping it, and handing out chunks.
+/* file.c -- the trace file: growing it, mapping it, and handing out
+ * chunks.  Its name and its safe creation are naming.c's.
  *
  * Chunks are written through MAP_SHARED mappings of a few MiB (segments,
  * below), so events are in the page cache as soon as they are stored:
@@ -46,10 +46,10 @@ static int warned_no_space, warned_no_map;
 /* After a failed growth, claims fail at once until this time (monotonic
  * ns): a full disk must not cost system calls on every event. */
 static _Atomic uint64_t retry_grow_at;
+_Atomic uint8_t ctrace__file_stalled;
 #define RETRY_GROW_NS 100000000ull /* 100 ms */
-static dev_t file_dev; /* identity of the file behind ctrace__file.fd */
-static ino_t file_ino;
-static unsigned file_mode = 0600;
+/* The identity of the file behind ctrace__file.fd (naming.c). */
+static struct ctrace__file_id file_id;
 /* The run of the file reserved ahead by the last growth (see reserve). */
 static uint64_t reserved_start, reserved_end;
 
@@ -69,6 +69,9 @@ struct segment {
 	uint64_t chunks, released;
 };
 static struct segment *segments;
+/* Tests set it (tests/reliability/progs/regrow.c): every seg_reserve
+ * moves the table, so that a pointer into it kept across one faults. */
+CTRACE_HIDDEN int ctrace__file_regrow;
 static size_t seg_mask, seg_live, seg_used; /* used: with deleted */
 static uint64_t seg_bytes;
 
@@ -86,345 +89,34 @@ static unsigned n_retiring;
  * dup2() onto low numbers. */
 #define FD_FLOOR 200
 
-/* ---------------------------------------------------------------------------
- * Choosing and opening the file
- * ------------------------------------------------------------------------ */
-
-static int str_copy(char *dst, size_t size, const char *a, const char *b,
-		    const char *c)
-{
-	size_t n = 0;
-	for (const char *s[] = {a, b, c}, **it = s; it < s + 3; it++)
-		for (const char *p = *it; p && *p; p++) {
-			if (n + 1 >= size)
-				return -ENAMETOOLONG;
-			dst[n++] = *p;
-		}
-	dst[n] = '\0';
-	return 0;
-}
-
-static void u32_str(char *buf, uint32_t v)
-{
-	char tmp[11];
-	int n = 0;
-	do
-		tmp[n++] = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	for (int i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	buf[n] = '\0';
-}
-
-/* ---------------------------------------------------------------------------
- * The directories on the way
- *
- * A directory that another user can change could hold, or get, a symbolic
- * link that sends the trace (written with the program's privileges) where
- * that user wants.  So every directory from the root to the trace's must
- * be the user's or root's and writable by nobody else, unless it is
- * sticky (/tmp), where the entries we go through must then be the user's
- * or root's.  A symbolic link on the way is followed only if the user or
- * root owns it or its directory is writable by nobody else, and the
- * directory it leads to must pass the same test.
- * ------------------------------------------------------------------------ */
-
-#define ERR_UNSAFE_DIR 10001 /* -ERR_UNSAFE_DIR: see report_open_error */
-#define ERR_NOT_OWNER 10002
-#define ERR_FILE_LIMIT 10003
-
-static int owned_by_us(const struct stat *st)
-{
-	return st->st_uid == geteuid() || st->st_uid == 0;
-}
-
-/* Writable by someone else than its owner and the user's group. */
-static int writable_by_others(const struct stat *st)
-{
-	return (st->st_mode & S_IWOTH) ||
-	       ((st->st_mode & S_IWGRP) && st->st_gid != getegid());
-}
-
-/* 1 if nobody but the user and root can change what dir holds, 2 if
- * others can add entries but not replace ours (sticky), 0 otherwise. */
-static int dir_trust(int dir)
-{
-	struct stat st;
-	if (fstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || !owned_by_us(&st))
-		return 0;
-	if (!writable_by_others(&st))
-		return 1;
-	return (st.st_mode & S_ISVTX) ? 2 : 0;
-}
-
-/* Opens the directory of the absolute path `path` (O_PATH), checking each
- * one on the way; *leaf is set to the file name.  Returns the descriptor
- * or a negative error; *bad names the directory refused. */
-static int open_directory(const char *path, const char **leaf, char *bad,
-			  size_t bad_size)
-{
-	const char *end = strrchr(path, '/');
-	int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dir < 0)
-		return -errno;
-	int trust = dir_trust(dir);
-	const char *p = path;
-	while (trust != 0) {
-		while (*p == '/')
-			p++;
-		if (p > end)
-			break;
-		const char *q = strchr(p, '/');
-		char name[256];
-		if ((size_t)(q - p) >= sizeof name) {
-			close(dir);
-			return -ENAMETOOLONG;
-		}
-		memcpy(name, p, (size_t)(q - p));
-		name[q - p] = '\0';
-		p = q;
-		struct stat st;
-		if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			int e = errno;
-			close(dir);
-			return -e;
-		}
-		int flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
-		if (!S_ISLNK(st.st_mode))
-			flags |= O_NOFOLLOW;
-		else if (trust == 2 && !owned_by_us(&st))
-			trust = 0;
-		int next = trust ? openat(dir, name, flags) : -1;
-		int e = errno;
-		close(dir);
-		if (trust && next < 0)
-			return -e;
-		dir = next;
-		if (trust)
-			trust = dir_trust(dir);
-	}
-	if (trust == 0) {
-		size_t n = (size_t)(p - path);
-		if (n == 0)
-			n = 1;
-		if (n >= bad_size)
-			n = bad_size - 1;
-		memcpy(bad, path, n);
-		bad[n] = '\0';
-		if (dir >= 0)
-			close(dir);
-		return -ERR_UNSAFE_DIR;
-	}
-	*leaf = end + 1;
-	return dir;
-}
-
-/* ---------------------------------------------------------------------------
- * The file
- * ------------------------------------------------------------------------ */
-
-/* Creates `name` in dir, new, with the trace's mode, and locks it. */
-static int create_file(int dir, const char *name)
-{
-	int fd = openat(dir, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
-					   O_CLOEXEC | O_NONBLOCK,
-			file_mode);
-	if (fd < 0)
-		return errno == EEXIST ? -EBUSY : -errno;
-	struct stat st;
-	if (fstat(fd, &st) < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		close(fd);
-		return -EBUSY;
-	}
-	file_dev = st.st_dev;
-	file_ino = st.st_ino;
-	return fd;
-}
-
-/* Opens `name` in dir for writing a new trace.  Returns an fd, -EBUSY when
- * the name belongs to another trace that must be kept (see below), or
- * another negative error (the caller reports it).  An old trace is
- * replaced by a new file, never truncated: whoever still reads it keeps
- * it, and the new one has our owner and mode. */
-static int open_candidate(int dir, const char *name)
-{
-	struct stat st;
-	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return errno == ENOENT ? create_file(dir, name) : -errno;
-	if (S_ISLNK(st.st_mode))
-		return -ELOOP;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
-	if (st.st_uid != geteuid())
-		return -ERR_NOT_OWNER;
-	/* O_NONBLOCK: should a FIFO have replaced it meanwhile. */
-	int old = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
-					    O_NONBLOCK);
-	if (old < 0)
-		return errno == ENOENT ? -EBUSY : -errno;
-	struct stat ost;
-	if (fstat(old, &ost) < 0 || ost.st_dev != st.st_dev ||
-	    ost.st_ino != st.st_ino) {
-		close(old);
-		return -EBUSY;
-	}
-	/* A live writer holds the lock for as long as it runs. */
-	if (flock(old, LOCK_EX | LOCK_NB) < 0) {
-		close(old);
-		return -EBUSY;
-	}
-	if (st.st_size > 0) {
-		struct ctrace_file_header h;
-		ssize_t n = pread(old, &h, sizeof h, 0);
-		if (n < (ssize_t)sizeof h.magic ||
-		    memcmp(h.magic, CTRACE_FILE_MAGIC, 8) != 0) {
-			close(old);
-			return -EEXIST;
-		}
-		/* Keep the trace of the program that exec'ed us (same pid,
-		 * its lock went with exec) and of our parent. */
-		if (n == (ssize_t)sizeof h &&
-		    (h.pid == (uint32_t)getpid() ||
-		     h.pid == (uint32_t)getppid())) {
-			close(old);
-			return -EBUSY;
-		}
-	}
-	int fd = unlinkat(dir, name, 0) == 0 ? create_file(dir, name)
-					     : -errno;
-	close(old);
-	return fd;
-}
-
-static int within_file_limit(uint64_t want);
-
-/* Sets ctrace__file.path to <base>.<pid>, or <base>.<pid>.<n> when n > 0;
- * returns a pointer to the file name in it. */
-static const char *numbered(const char *base, uint64_t n)
-{
-	char *path = ctrace__file.path;
-	size_t size = sizeof ctrace__file.path;
-	char pid[12], num[24];
-	u32_str(pid, (uint32_t)getpid());
-	if (str_copy(path, size, base, ".", pid) < 0)
-		return NULL;
-	if (n > 0) {
-		int i = (int)sizeof num - 1;
-		num[i] = '\0';
-		for (; n; n /= 10)
-			num[--i] = (char)('0' + n % 10);
-		size_t len = strlen(path);
-		if (str_copy(path + len, size - len, ".", num + i, NULL) < 0)
-			return NULL;
-	}
-	return strrchr(path, '/') + 1;
-}
-
-static int name_taken(int dir, const char *base, uint64_t n)
-{
-	struct stat st;
-	const char *name = numbered(base, n);
-	return name != NULL && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
-}
-
-/* Tries <base>, then <base>.<pid>, then <base>.<pid>.<n>, with no limit:
- * a process that execs itself a million times takes the millionth name
- * after a logarithmic search for the first free one. */
-static int open_trace(const char *base, int base_first)
-{
-	char bad[4096];
-	const char *leaf = NULL;
-	if (!within_file_limit(CTRACE_HEADER_SIZE)) {
-		str_copy(ctrace__file.path, sizeof ctrace__file.path, base,
-			 NULL, NULL);
-		return -ERR_FILE_LIMIT;
-	}
-	int dir = open_directory(base, &leaf, bad, sizeof bad);
-	if (dir < 0) {
-		if (dir == -ERR_UNSAFE_DIR)
-			str_copy(ctrace__file.path, sizeof ctrace__file.path,
-				 bad, NULL, NULL);
-		else
-			str_copy(ctrace__file.path, sizeof ctrace__file.path,
-				 base, NULL, NULL);
-		return dir;
-	}
-	int fd = -EBUSY;
-	if (base_first) {
-		if (str_copy(ctrace__file.path, sizeof ctrace__file.path, base,
-			     NULL, NULL) < 0)
-			fd = -ENAMETOOLONG;
-		else
-			fd = open_candidate(dir, leaf);
-	}
-	uint64_t n = 0;
-	while (fd == -EBUSY) {
-		/* Past a run of taken names: gallop, then bisect, to the
-		 * end of the run. */
-		if (n >= 8 && name_taken(dir, base, n)) {
-			uint64_t lo = n, step = 8;
-			while (name_taken(dir, base, lo + step) && step < (1ull << 40))
-				lo += step, step *= 2;
-			uint64_t hi = lo + step;
-			while (hi - lo > 1) {
-				uint64_t mid = lo + (hi - lo) / 2;
-				if (name_taken(dir, base, mid))
-					lo = mid;
-				else
-					hi = mid;
-			}
-			n = hi;
-		}
-		const char *name = numbered(base, n);
-		fd = name == NULL ? -ENAMETOOLONG : open_candidate(dir, name);
-		n++;
-	}
-	close(dir);
-	return fd;
-}
-
-static int report_open_error(int err)
-{
-	const char *why;
-	switch (err) {
-	case -ELOOP:
-		why = ": is a symbolic link; not following it";
-		break;
-	case -EEXIST:
-		why = ": exists and is not a ctrace trace; not overwriting it";
-		break;
-	case -EINVAL:
-		why = ": not a regular file";
-		break;
-	case -ERR_NOT_OWNER:
-		why = ": belongs to another user; not reusing it";
-		break;
-	case -ERR_UNSAFE_DIR:
-		why = ": a directory another user can change (or a symbolic "
-		      "link in it); not writing below it";
-		break;
-	case -ERR_FILE_LIMIT:
-		why = ": the file size limit (ulimit -f) is below the trace's "
-		      "header";
-		break;
-	default:
-		why = NULL;
-	}
-	if (why != NULL)
-		ctrace__warn(ctrace__file.path, why, "; tracing disabled");
-	else
-		ctrace__warn(ctrace__file.path, ": ", strerror(-err));
-	return err;
-}
+/* Set when the trace's descriptor cannot be moved above FD_FLOOR: the
+ * limit on descriptors (RLIMIT_NOFILE, ulimit -n) is that low, so every
+ * descriptor held is one the program cannot open.  Then it is held only
+ * while the lock is (see put_fd): opened by name when needed.  The file
+ * is then not locked against being replaced by another process that
+ * writes a trace of the same name. */
+static int fd_transient;
 
 /* Moves fd above FD_FLOOR if it can; returns the fd to use. */
 static int move_high(int fd)
 {
 	int high = fcntl(fd, F_DUPFD_CLOEXEC, FD_FLOOR);
+	fd_transient = high < 0;
 	if (high < 0)
 		return fd;
 	close(fd);
 	return high;
+}
+
+/* Gives back a descriptor held only for the operation (fd_transient);
+ * with grow_mutex held, or before any thread can take it. */
+static void put_fd(void)
+{
+	struct ctrace__file *f = &ctrace__file;
+	if (fd_transient && f->fd >= 0) {
+		close(f->fd);
+		f->fd = -1;
+	}
 }
 
 /* The trace's descriptor, checked to still be the trace: a program may
@@ -436,15 +128,15 @@ static int trace_fd(void)
 {
 	struct ctrace__file *f = &ctrace__file;
 	static struct stat st; /* not on the stack: the lock serializes */
-	if (f->fd >= 0 && fstat(f->fd, &st) == 0 && st.st_dev == file_dev &&
-	    st.st_ino == file_ino)
+	if (f->fd >= 0 && fstat(f->fd, &st) == 0 && st.st_dev == file_id.dev &&
+	    st.st_ino == file_id.ino)
 		return f->fd;
 	f->fd = -1; /* not ours any more: never close it */
 	int fd = open(f->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || st.st_dev != file_dev ||
-	    st.st_ino != file_ino) {
+	if (fstat(fd, &st) < 0 || st.st_dev != file_id.dev ||
+	    st.st_ino != file_id.ino) {
 		close(fd);
 		return -1;
 	}
@@ -466,7 +158,7 @@ static int map_header(uint32_t chunk_size)
 	struct ctrace__file *f = &ctrace__file;
 	f->fd = move_high(f->fd);
 	if (!within_file_limit(CTRACE_HEADER_SIZE))
-		return -ERR_FILE_LIMIT;
+		return -CTRACE_ERR_FILE_LIMIT;
 	int e = posix_fallocate(f->fd, 0, CTRACE_HEADER_SIZE);
 	if (e != 0)
 		return -e;
@@ -504,36 +196,44 @@ static void fill_header(uint32_t flags)
 	memcpy(h->magic, CTRACE_FILE_MAGIC, 8);
 }
 
-static int make_absolute(char *dst, size_t size, const char *path)
+static unsigned file_mode = 0600;
+
+/* A new trace file for ctrace__file.base (naming.c), if the file size
+ * limit leaves room for its header (posix_fallocate would raise
+ * SIGXFSZ). */
+static int open_trace(int base_first)
 {
-	if (path[0] == '/')
-		return str_copy(dst, size, path, NULL, NULL);
-	char cwd[4096];
-	if (getcwd(cwd, sizeof cwd) == NULL)
-		return -errno;
-	return str_copy(dst, size, cwd, "/", path);
+	struct ctrace__file *f = &ctrace__file;
+	if (!within_file_limit(CTRACE_HEADER_SIZE)) {
+		size_t n = strlen(f->base);
+		memcpy(f->path, f->base, n + 1);
+		return -CTRACE_ERR_FILE_LIMIT;
+	}
+	return ctrace__naming_open(f->base, base_first, file_mode, f->path,
+				   sizeof f->path, &file_id);
 }
 
 int ctrace__file_open(const struct ctrace__config *c)
 {
 	struct ctrace__file *f = &ctrace__file;
 	file_mode = c->mode;
-	int err = make_absolute(f->base, sizeof f->base, c->output);
+	int err = ctrace__naming_absolute(f->base, sizeof f->base, c->output);
 	if (err < 0) {
 		ctrace__warn(c->output, ": ", strerror(-err));
 		return err;
 	}
-	int fd = open_trace(f->base, 1);
+	int fd = open_trace(1);
 	if (fd < 0)
-		return report_open_error(fd);
+		return ctrace__naming_report(fd, f->path);
 	f->fd = fd;
 	err = map_header(c->chunk_size);
 	if (err < 0) {
 		close(f->fd);
 		f->fd = -1;
-		return report_open_error(err);
+		return ctrace__naming_report(err, f->path);
 	}
 	fill_header(0);
+	put_fd();
 	return 0;
 }
 
@@ -565,25 +265,26 @@ int ctrace__file_reopen_child(uint32_t parent_pid, uint32_t parent_thread,
 	/* Also drops the parent's lock from our side.  Only if it is still
 	 * the trace: the program may have reused the number. */
 	struct stat st;
-	if (f->fd >= 0 && fstat(f->fd, &st) == 0 && st.st_dev == file_dev &&
-	    st.st_ino == file_ino)
+	if (f->fd >= 0 && fstat(f->fd, &st) == 0 && st.st_dev == file_id.dev &&
+	    st.st_ino == file_id.ino)
 		close(f->fd);
 	f->fd = -1;
 
-	int fd = open_trace(f->base, 0);
+	int fd = open_trace(0);
 	if (fd < 0)
-		return report_open_error(fd);
+		return ctrace__naming_report(fd, f->path);
 	f->fd = fd;
 	int err = map_header(f->chunk_size);
 	if (err < 0) {
 		close(f->fd);
 		f->fd = -1;
-		return report_open_error(err);
+		return ctrace__naming_report(err, f->path);
 	}
 	fill_header(CTRACE_FLAG_FORKED);
 	f->header->parent_pid = parent_pid;
 	f->header->parent_thread = parent_thread;
 	f->header->parent_ticks = fork_ticks;
+	put_fd();
 	return 0;
 }
 
@@ -776,8 +477,39 @@ static struct segment *seg_slot(uint64_t key)
 	return &segments[i];
 }
 
-/* The entry of segment n, or NULL; a new one if `add` (NULL when the
- * table cannot grow). */
+/* Makes room for `more` entries, moving the table if it must: called
+ * first under the lock by every operation that may add entries, so that
+ * none moves the table while a pointer into it is held (a pointer kept
+ * across a move points into the unmapped old table).  Returns 0, or -1
+ * when the table cannot grow. */
+static int seg_reserve(size_t more)
+{
+	if (segments != NULL && 2 * (seg_used + more) <= seg_mask + 1 &&
+	    !ctrace__file_regrow)
+		return 0;
+	size_t cap = 16;
+	while (cap < 4 * (seg_live + more))
+		cap *= 2;
+	struct segment *t = mmap(NULL, cap * sizeof *t, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t == MAP_FAILED)
+		return -1;
+	munlock(t, cap * sizeof *t); /* see map_chunk */
+	struct segment *old = segments;
+	size_t old_cap = old == NULL ? 0 : seg_mask + 1;
+	segments = t;
+	seg_mask = cap - 1;
+	seg_used = seg_live;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i].key > 1)
+			*seg_slot(old[i].key) = old[i];
+	if (old != NULL)
+		munmap(old, old_cap * sizeof *old);
+	return 0;
+}
+
+/* The entry of segment n, or NULL; a new one if `add`, in the room
+ * seg_reserve made (NULL when there is none): never moves the table. */
 static struct segment *seg_find(uint64_t n, int add)
 {
 	uint64_t key = n + 2;
@@ -788,28 +520,8 @@ static struct segment *seg_find(uint64_t n, int add)
 			if (segments[i].key == key)
 				return &segments[i];
 	}
-	if (!add)
+	if (!add || segments == NULL || 2 * (seg_used + 1) > seg_mask + 1)
 		return NULL;
-	if (segments == NULL || 2 * (seg_used + 1) > seg_mask + 1) {
-		size_t cap = 16;
-		while (cap < 4 * (seg_live + 1))
-			cap *= 2;
-		struct segment *t = mmap(NULL, cap * sizeof *t,
-					 PROT_READ | PROT_WRITE,
-					 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (t == MAP_FAILED)
-			return NULL;
-		struct segment *old = segments;
-		size_t old_cap = old == NULL ? 0 : seg_mask + 1;
-		segments = t;
-		seg_mask = cap - 1;
-		seg_used = seg_live;
-		for (size_t i = 0; i < old_cap; i++)
-			if (old[i].key > 1)
-				*seg_slot(old[i].key) = old[i];
-		if (old != NULL)
-			munmap(old, old_cap * sizeof *old);
-	}
 	struct segment *e = seg_slot(key);
 	e->key = key;
 	e->addr = NULL;
@@ -838,7 +550,8 @@ static size_t mapping_bytes(uint64_t key)
 }
 
 /* One more chunk of segment n is done; the segment is unmapped when all
- * that start in it are.  With grow_mutex held. */
+ * that start in it are.  With grow_mutex held, and room for an entry
+ * reserved unless segment n has one. */
 static void segment_done(uint64_t n)
 {
 	struct segment *e = seg_find(n, 1);
@@ -854,7 +567,9 @@ static void segment_done(uint64_t n)
 static uint8_t *map_chunk(uint64_t i, int lone)
 {
 	uint64_t off = chunk_offset(i), n = off / seg_bytes;
-	struct segment *e = seg_find(lone ? LONE | i : n, 1);
+	/* Its entry, and for a lone chunk its segment's (segment_done). */
+	struct segment *e = seg_reserve(2) < 0 ? NULL
+					       : seg_find(lone ? LONE | i : n, 1);
 	if (e == NULL) {
 		warn_no_map(ENOMEM);
 		return NULL;
@@ -872,6 +587,12 @@ static uint8_t *map_chunk(uint64_t i, int lone)
 			seg_remove(e);
 			return NULL;
 		}
+		/* After mlockall(MCL_FUTURE) every new mapping is locked and
+		 * counts against RLIMIT_MEMLOCK: the program's budget, which
+		 * the recorder's windows must not take.  (The mapping is
+		 * refused when it would not fit in what is left: then events
+		 * are counted lost.)  A no-op otherwise. */
+		munlock(m, mapping_bytes(e->key));
 		e->addr = m;
 	}
 	if (lone) {
@@ -999,6 +720,20 @@ uint8_t *ctrace__file_claim(int64_t old, int lone, uint64_t *index,
 		}
 	}
 
+	/* Whatever made it fail (no space, the file size limit, no address
+	 * space or locked memory), the next claims wait: a lost event must
+	 * cost a counter, not system calls. */
+	if (chunk == NULL) {
+		atomic_store(&retry_grow_at,
+			     ctrace__monotonic_ns() + RETRY_GROW_NS);
+		atomic_store_explicit(&ctrace__file_stalled, *reason,
+				      memory_order_relaxed);
+	} else if (atomic_load_explicit(&ctrace__file_stalled,
+					memory_order_relaxed)) {
+		atomic_store_explicit(&ctrace__file_stalled, 0,
+				      memory_order_relaxed);
+	}
+	put_fd();
 	pthread_mutex_unlock(&grow_mutex);
 	return chunk;
 }
@@ -1018,9 +753,29 @@ int ctrace__file_extend(uint64_t index, uint32_t from)
 	int err = allocate(off, f->chunk_size - from, 0);
 	if (err == 0)
 		warm(trace_fd(), off, f->chunk_size - from);
+	put_fd();
 	pthread_mutex_unlock(&grow_mutex);
 	ctrace__restore_signals(saved);
 	return err;
+}
+
+/* After the program's mlockall(MCL_CURRENT), the recorder's mappings of
+ * that moment are locked and count against RLIMIT_MEMLOCK, the program's
+ * budget: the header, the table and the windows mapped give theirs back
+ * (windows mapped later do at once, see map_chunk).  A no-op when
+ * nothing is locked.  With signals blocked. */
+void ctrace__file_unlock(void)
+{
+	pthread_mutex_lock(&grow_mutex);
+	if (ctrace__file.header != NULL)
+		munlock(ctrace__file.header, CTRACE_HEADER_SIZE);
+	if (segments != NULL)
+		munlock(segments, (seg_mask + 1) * sizeof *segments);
+	for (size_t i = 0; segments != NULL && i <= seg_mask; i++)
+		if (segments[i].key > 1 && segments[i].addr != NULL)
+			munlock(segments[i].addr,
+				mapping_bytes(segments[i].key));
+	pthread_mutex_unlock(&grow_mutex);
 }
 
 /* The chunk's events stay in the page cache: unmapping a shared file
@@ -1072,6 +827,7 @@ uint32_t ctrace__file_finish(uint64_t last, uint32_t used)
 	ctrace__clock_update(f->header);
 	__atomic_or_fetch(&f->header->flags, CTRACE_FLAG_FINALIZED,
 			  __ATOMIC_RELEASE);
+	put_fd();
 	pthread_mutex_unlock(&grow_mutex);
 	ctrace__restore_signals(saved);
 	return kept;

@@ -90,12 +90,105 @@ static char *next_pattern(char **rest)
 	}
 }
 
+/* Bounds on the work at start-up, where every pattern is tried on every
+ * function of every object: 5,000 regular expressions took 16 s.  And
+ * glibc's regcomp copies a repeated group once per repetition, so a
+ * repetition of a repetition, ((a*){1,16}){1,16}, multiplies: three
+ * levels took 8 s, ((((((((((a*)*)*)*)*)*)*)*)*)*){1,100}{1,100}x
+ * never ended.  A regular expression is refused when it is longer than
+ * MAX_REGEX_LEN, when a repetition count ({m,n}) is above MAX_REPEAT, or
+ * when a count applies to what has one already (a group holding one, or
+ * another count).  Measured: a count of 32 over eight nested stars
+ * compiles in 0.1 s. */
+#define MAX_PATTERNS 256
+#define MAX_REGEX_LEN 256
+#define MAX_REPEAT 32
+
+/* Why the regular expression p would cost too much, or NULL. */
+static const char *regex_too_costly(const char *p)
+{
+	if (strlen(p) > MAX_REGEX_LEN)
+		return ": longer than 256 bytes: ";
+	/* counted[d]: the group open at depth d holds a count */
+	unsigned char counted[MAX_REGEX_LEN + 1] = {0};
+	size_t depth = 0;
+	int last_counted = 0; /* the atom just before holds a count */
+	for (const char *c = p; *c; c++) {
+		switch (*c) {
+		case '\\':
+			if (c[1])
+				c++;
+			last_counted = 0;
+			break;
+		case '[': /* a bracket expression: '{' in it is literal */
+			c++;
+			if (*c == '^')
+				c++;
+			if (*c == ']')
+				c++;
+			while (*c && *c != ']')
+				c++;
+			if (*c == '\0')
+				return NULL; /* regcomp refuses it */
+			last_counted = 0;
+			break;
+		case '(':
+			counted[++depth] = 0;
+			last_counted = 0;
+			break;
+		case ')':
+			last_counted = depth > 0 && counted[depth];
+			if (depth > 0) {
+				depth--;
+				counted[depth] |= (unsigned char)last_counted;
+			}
+			break;
+		case '{': {
+			unsigned long m = 0;
+			const char *q = c + 1;
+			int digits = 0;
+			for (; *q >= '0' && *q <= '9'; q++, digits++)
+				m = m * 10 + (unsigned long)(*q - '0');
+			if (digits > 3 || m > MAX_REPEAT)
+				return ": a repetition count above 32: ";
+			if (*q == ',') {
+				unsigned long n = 0;
+				digits = 0;
+				for (q++; *q >= '0' && *q <= '9'; q++, digits++)
+					n = n * 10 + (unsigned long)(*q - '0');
+				if (digits > 3 || n > MAX_REPEAT)
+					return ": a repetition count above 32: ";
+			}
+			if (last_counted)
+				return ": a repetition count applied to a "
+				       "repetition count: ";
+			counted[depth] = 1;
+			last_counted = 1;
+			if (*q == '}')
+				c = q;
+			break;
+		}
+		case '*': /* the same atom, repeated: still counted */
+		case '+':
+		case '?':
+			break;
+		default:
+			last_counted = 0;
+		}
+	}
+	return NULL;
+}
+
 static int parse_list(const char *env, const char *value,
 		      struct pattern_list *l)
 {
 	size_t len = strlen(value), n = 1;
 	for (size_t i = 0; i < len; i++)
 		n += value[i] == ',';
+	if (n > MAX_PATTERNS) {
+		ctrace__warn(env, ": more than 256 patterns", "");
+		return -EINVAL;
+	}
 	char *copy = mmap_alloc(len + 1);
 	l->items = mmap_alloc(n * sizeof *l->items);
 	if (copy == NULL || l->items == NULL)
@@ -110,6 +203,11 @@ static int parse_list(const char *env, const char *value,
 		if (!strcmp(p->text, "all") && !p->exclude) {
 			l->all = 1;
 			continue;
+		}
+		const char *why = use_regex ? regex_too_costly(p->text) : NULL;
+		if (why != NULL) {
+			ctrace__warn(env, why, p->text);
+			return -EINVAL;
 		}
 		if (use_regex &&
 		    regcomp(&p->re, p->text, REG_EXTENDED | REG_NOSUB) != 0) {

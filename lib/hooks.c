@@ -171,6 +171,10 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		 * not stored. */
 		uint8_t gate = atomic_load_explicit(&ctrace__gate,
 						    memory_order_relaxed);
+		/* A child made by _Fork in a handler that interrupted the
+		 * recorder: it says so as any other such child does. */
+		if (!(gate & CTRACE_GATE_LIVE))
+			ctrace__fork_unseen();
 		if (!(gate & CTRACE_GATE_LIVE) || (gate & CTRACE_GATE_OFF) ||
 		    t->thread_off ||
 		    ((gate & CTRACE_GATE_TABLE) &&

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "ctrace.h"
@@ -228,6 +229,29 @@ struct ctrace__file {
 
 CTRACE_HIDDEN extern struct ctrace__file ctrace__file;
 
+/* naming.c: the trace's name and its safe creation. */
+struct ctrace__file_id {
+	dev_t dev;
+	ino_t ino;
+};
+/* -CTRACE_ERR_FILE_LIMIT: the file size limit is below the header. */
+#define CTRACE_ERR_FILE_LIMIT 10003
+/* path made absolute (against the current directory) into dst. */
+CTRACE_HIDDEN int ctrace__naming_absolute(char *dst, size_t size,
+					  const char *path);
+/* Creates a new trace for `base` with `mode`, locked: named <base> if
+ * base_first and that is free (or an old trace of ours), else the first
+ * free <base>.<pid>[.<n>], below directories nobody else can change.
+ * Sets path (size bytes) to the name taken, or to the name refused, and
+ * *id to the file's identity.  Returns the descriptor, or a negative
+ * error for ctrace__naming_report. */
+CTRACE_HIDDEN int ctrace__naming_open(const char *base, int base_first,
+				      unsigned mode, char *path, size_t size,
+				      struct ctrace__file_id *id);
+/* Says, in one line naming path, why the trace could not be created;
+ * returns err. */
+CTRACE_HIDDEN int ctrace__naming_report(int err, const char *path);
+
 /* Creates the trace file and its header.  Returns 0 or a negative errno;
  * prints why on failure. */
 CTRACE_HIDDEN int ctrace__file_open(const struct ctrace__config *c);
@@ -243,6 +267,14 @@ CTRACE_HIDDEN int ctrace__file_reopen_child(uint32_t parent_pid,
 CTRACE_HIDDEN uint8_t *ctrace__file_claim(int64_t old, int lone,
 					  uint64_t *index, uint32_t *len,
 					  uint8_t *reason);
+/* Nonzero (the reason, enum ctrace_lost_reason) while the trace cannot
+ * grow: from a failed claim to the next one that succeeds.  A relaxed
+ * load: a stream that finds it set counts its events lost and tries a
+ * claim only now and then (ctrace__stream_refill). */
+CTRACE_HIDDEN extern _Atomic uint8_t ctrace__file_stalled;
+/* Unlocks the recorder's mappings of the file, should the program have
+ * locked them with mlockall(MCL_CURRENT).  With signals blocked. */
+CTRACE_HIDDEN void ctrace__file_unlock(void);
 /* Reserves the rest of chunk `index` from byte `from`: 0 or -errno. */
 CTRACE_HIDDEN int ctrace__file_extend(uint64_t index, uint32_t from);
 /* In a child forked while this thread was writing chunk `index` (fork()
@@ -272,6 +304,8 @@ CTRACE_HIDDEN void ctrace__file_unlock_after_fork(void);
 /* Records every loaded object not yet recorded, and unloads, as seen at
  * clock reading `now`.  Takes the metadata lock itself. */
 CTRACE_HIDDEN void ctrace__modules_scan(uint64_t now);
+/* Unlocks the table of known objects (see ctrace__file_unlock). */
+CTRACE_HIDDEN void ctrace__modules_unlock(void);
 /* Called when a new address shows up in an event at `now`: rescans if it
  * lies outside every known module and the loader's list has changed.
  * The scan is dated `now`, so the module is known from that event on. */

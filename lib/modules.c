@@ -226,6 +226,13 @@ static int record_object(const struct object *o, uint64_t now)
 	return 1;
 }
 
+/* See ctrace__file_unlock: the table's room, reserved once. */
+void ctrace__modules_unlock(void)
+{
+	if (known != NULL)
+		munlock(known, MAX_KNOWN * sizeof *known);
+}
+
 void ctrace__modules_scan(uint64_t now)
 {
 	if (known == NULL) {

@@ -277,34 +277,79 @@ static size_t parse(const char *text, size_t size, int fill)
  * Loading
  * ------------------------------------------------------------------------ */
 
-static int load(const char *path, int quiet_if_missing)
+/* A plan is trusted as the trace is (file.c): a regular file of the user
+ * or root that nobody else can write, checked on the descriptor opened.
+ * It is read, not mapped: a file truncated under a mapping raises
+ * SIGBUS in the program.  NULL, after saying why (when quiet, not that
+ * there is none); else the text, *len bytes, in an anonymous mapping of
+ * *size bytes (the caller unmaps it). */
+static char *read_plan(const char *path, int quiet, size_t *size,
+			size_t *len)
 {
+	const char *who = quiet ? "" : "CTRACE_PLAN=";
 	/* O_NONBLOCK: a FIFO or a device must not block the program's
-	 * first call; it is refused below. */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	 * first call; it is refused below.  O_NOFOLLOW: not through a
+	 * symbolic link in its place. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
 	if (fd < 0) {
-		if (!quiet_if_missing)
-			ctrace__warn("CTRACE_PLAN=", path,
-				     ": cannot open the capture plan");
-		return -errno;
+		if (!quiet || errno == ELOOP)
+			ctrace__warn(who, path,
+				     errno == ELOOP
+					     ? ": is a symbolic link; capturing "
+					       "without a plan"
+					     : ": cannot open the capture plan");
+		return NULL;
 	}
 	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	const char *why = NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		why = ": not a regular file; capturing without a plan";
+	else if (st.st_uid != geteuid() && st.st_uid != 0)
+		why = ": belongs to another user; capturing without a plan";
+	else if ((st.st_mode & S_IWOTH) ||
+		 ((st.st_mode & S_IWGRP) && st.st_gid != getegid()))
+		why = ": another user can change it; capturing without a plan";
+	else if ((uint64_t)st.st_size > CTRACE_PLAN_MAX_FILE)
+		why = ": larger than 256 MiB; capturing without a plan";
+	if (why != NULL || st.st_size == 0) {
 		close(fd);
-		ctrace__warn("CTRACE_PLAN=", path,
-			     ": not a regular file; capturing without a plan");
-		return -EINVAL;
+		if (why != NULL)
+			ctrace__warn(who, path, why);
+		return NULL;
 	}
-	if (st.st_size == 0) {
+	size_t want = (size_t)st.st_size, got = 0;
+	char *text = mmap(NULL, want, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (text == MAP_FAILED) {
 		close(fd);
-		return -EINVAL;
+		return NULL;
 	}
-	size_t size = (size_t)st.st_size;
-	const char *text = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	/* A file that shrinks meanwhile gives what it still holds. */
+	while (got < want) {
+		ssize_t r = pread(fd, text + got, want - got, (off_t)got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
 	close(fd);
-	if (text == MAP_FAILED)
-		return -ENOMEM;
-	size_t n = parse(text, size, 0);
+	if (got == 0) {
+		munmap(text, want);
+		return NULL;
+	}
+	*size = want;
+	*len = got;
+	return text;
+}
+
+static int load(const char *path, int quiet_if_missing)
+{
+	size_t size, len;
+	const char *text = read_plan(path, quiet_if_missing, &size, &len);
+	if (text == NULL)
+		return -EINVAL;
+	size_t n = parse(text, len, 0);
 	if (n == 0) {
 		munmap((void *)text, size);
 		if (!quiet_if_missing && modules_matched == 0)
@@ -324,7 +369,7 @@ static int load(const char *path, int quiet_if_missing)
 	}
 	slots = m;
 	ctrace__plan_mask = cap - 1;
-	parse(text, size, 1);
+	parse(text, len, 1);
 	munmap((void *)text, size);
 	ctrace__plan_slots = slots;
 	return (int)n;

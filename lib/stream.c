@@ -100,6 +100,16 @@ static int carries(const struct ctrace__stream *s, int64_t old)
 							memory_order_relaxed);
 }
 
+#define UNLOCK_EVERY 32
+
+static void unlock_own(const struct ctrace__stream *s)
+{
+	ctrace__file_unlock();
+	ctrace__modules_unlock();
+	if (s->wide != NULL)
+		munlock(s->wide, CTRACE_PAIR_HOMES * sizeof *s->wide);
+}
+
 /* The stream between two chunks, which a signal handler must not see
  * (see ctrace__stream_refill). */
 static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
@@ -139,6 +149,12 @@ static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
 	 * interrupted the recorder) or the metadata (its lock is held). */
 	if (s->kind == CTRACE_CHUNK_EVENTS)
 		ctrace__modules_refresh(now, 1);
+	/* Once every UNLOCK_EVERY chunks of the file: the program may have
+	 * called mlockall(MCL_CURRENT) meanwhile, which locked the
+	 * recorder's mappings of that moment, and its locked-memory budget
+	 * is its own.  A few system calls a couple of MiB of trace. */
+	if (s->kind == CTRACE_CHUNK_EVENTS && index % UNLOCK_EVERY == 0)
+		unlock_own(s);
 	prefault(c, len);
 
 	struct ctrace_chunk_header *h = (struct ctrace_chunk_header *)c;
@@ -178,8 +194,19 @@ static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
 /* With signals blocked, so that a jump out of a handler never leaves the
  * stream between two chunks (a chunk claimed and not known, a LOST record
  * half written): the handler runs before or after. */
+/* While the trace cannot grow, a stream tries a claim at its first lost
+ * event and then once every this many: the others cost no system call
+ * (and the claims that come before the file's retry time fail at once). */
+#define STALLED_TRIES 1024
+
 uint8_t *ctrace__stream_refill(struct ctrace__stream *s, uint64_t now)
 {
+	uint8_t stalled = atomic_load_explicit(&ctrace__file_stalled,
+					       memory_order_relaxed);
+	if (unlikely(stalled) && s->lost % STALLED_TRIES != 0) {
+		s->lost_reason = stalled;
+		return NULL;
+	}
 	uint64_t saved = ctrace__block_signals();
 	uint8_t *p = refill(s, now);
 	ctrace__restore_signals(saved);
@@ -205,11 +232,21 @@ void ctrace__stream_lost(struct ctrace__stream *s, uint64_t now,
 		__atomic_fetch_add(&h->lost_events, 1, __ATOMIC_RELAXED);
 }
 
+/* The stream forgets its chunk before the chunk is unmapped, signals
+ * blocked from before the one to after the other: a handler that comes
+ * as they are unblocked (a signal that became pending meanwhile) may
+ * write events or jump out, and then the recovery that follows must find
+ * no chunk, never one that is no longer mapped. */
 void ctrace__stream_release(struct ctrace__stream *s)
 {
-	if (s->cur != NULL && s->chunk != CTRACE_NO_CHUNK)
-		ctrace__file_release(s->chunk);
+	uint64_t saved = ctrace__block_signals();
+	int live = s->cur != NULL && s->chunk != CTRACE_NO_CHUNK;
+	uint64_t chunk = s->chunk;
 	s->cur = s->limit = s->chunk_end = NULL;
+	ctrace__barrier();
+	if (live)
+		ctrace__file_release(chunk);
+	ctrace__restore_signals(saved);
 }
 
 void ctrace__stream_finish(struct ctrace__stream *s)

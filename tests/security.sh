@@ -136,6 +136,46 @@ case_planted() {
 		fail "root's trace is $(stat -c '%a %u' "$top/sticky/r.bin")"
 }
 
+# A capture plan beside root's program in a sticky directory: another
+# user's (which, mapped, killed root's program with SIGBUS when the user
+# truncated it) is refused with one line; so are root's own when others
+# can write it, or when it is larger than the limit (a 20 GB sparse
+# file); a plan of root's, 0644, is used.
+case_planted_plan() {
+	use_config "$1"
+	with_user
+	build_c limits "$RPROGS/limits.c"
+	mkdir -m 1777 "$top/sticky"
+	cp "$BIN/limits" "$top/sticky/prog"
+	chmod 755 "$top/sticky/prog"
+	"$CTRACE_SYMBOLIZE" --make-plan -o plan "$top/sticky/prog" ||
+		fail "--make-plan failed"
+	plan=$top/sticky/prog.ctrace-plan
+	as_user cp plan "$plan"
+	for how in user writable huge; do
+		case $how in
+		writable) rm -f "$plan"; cp plan "$plan"; chmod 666 "$plan"
+			msg="another user can change it" ;;
+		huge) rm -f "$plan"; truncate -s 20G "$plan"
+			msg="larger than 256 MiB" ;;
+		*) msg="belongs to another user" ;;
+		esac
+		CTRACE_ARGS=all CTRACE_OUTPUT=t.bin "$top/sticky/prog" calls 10 \
+			>out 2>err
+		status=$?
+		cat out err
+		[ $status -eq 0 ] || fail "$how: root's program exited with $status"
+		[ "$(cat out)" = "done 10" ] || fail "$how: wrong output"
+		grep -q "^ctrace: $plan: $msg; capturing without a plan\$" err ||
+			fail "$how: no message about the plan"
+	done
+	rm -f "$plan"
+	cp plan "$plan"
+	chmod 644 "$plan"
+	CTRACE_ARGS=all run_traced t.bin "$top/sticky/prog" calls 10
+	[ "$(leaf_calls t.bin)" = 10 ] || fail "expected 10 leaf calls"
+}
+
 # Directories on the way that the user controls: a symbolic link the user
 # planted in a sticky directory, a directory of the user's there, a
 # world-writable directory.  Root's program writes nothing below them.
@@ -279,6 +319,7 @@ run_case "setuid-$cfg" case_setuid "$cfg"
 run_case "planted-$cfg" case_planted "$cfg"
 run_case "dirs-$cfg" case_dirs "$cfg"
 run_case "output-planted-$cfg" case_output_planted "$cfg"
+run_case "planted-plan-$cfg" case_planted_plan "$cfg"
 for cfg in $(configs_pie); do
 	run_case "dirs-own-$cfg" case_dirs_own "$cfg"
 	run_case "modes-$cfg" case_modes "$cfg"

@@ -154,6 +154,11 @@ static int check_signal(const char *s)
 			    s);
 	if (n == SIGKILL || n == SIGSTOP)
 		usage_error("invalid signal '%s': it cannot be caught", s);
+	if (n == SIGSEGV || n == SIGBUS || n == SIGFPE || n == SIGILL ||
+	    n == SIGTRAP || n == SIGSYS)
+		usage_error("invalid signal '%s': it reports a fault (a "
+			    "crashing program would loop on it)",
+			    s);
 	return n;
 }
 

@@ -7,6 +7,13 @@
  *   limits mlock N           N calls, mlockall(MCL_CURRENT | MCL_FUTURE)
  *                            as a user without CAP_IPC_LOCK, N calls more;
  *                            prints "mlockall ok" or why it failed
+ *   limits mlock-room N      mlockall(MCL_CURRENT | MCL_FUTURE) as such a
+ *                            user, N calls, then maps 1 MiB pieces until
+ *                            one fails (at most 64); prints "room K", the
+ *                            pieces mapped
+ *   limits files N           N calls, then opens /dev/null until that
+ *                            fails (at most 1024 times), closes them, N
+ *                            calls more; prints "files K", K opened
  *   limits exec N            N calls, then execs itself with N-1 until 0,
  *                            which ends with _exit(0)
  *   limits stack N           a thread on a painted 16 KiB stack makes N
@@ -19,6 +26,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/capability.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -145,6 +153,33 @@ int main(int argc, char **argv)
 		}
 		calls(n);
 		printf("mlockall ok\n");
+	} else if (!strcmp(mode, "mlock-room")) {
+		drop_ipc_lock();
+		if (mlockall(MCL_CURRENT | MCL_FUTURE) != 0) {
+			printf("mlockall: %s\n", strerror(errno));
+			return 1;
+		}
+		calls(n);
+		void *piece[64];
+		int k = 0;
+		while (k < 64 &&
+		       (piece[k] = mmap(NULL, 1u << 20, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)) !=
+			       MAP_FAILED)
+			k++;
+		for (int i = 0; i < k; i++)
+			munmap(piece[i], 1u << 20);
+		printf("room %d\n", k);
+	} else if (!strcmp(mode, "files")) {
+		static int fds[1024];
+		int k = 0;
+		calls(n);
+		while (k < 1024 && (fds[k] = open("/dev/null", O_RDONLY)) >= 0)
+			k++;
+		for (int i = 0; i < k; i++)
+			close(fds[i]);
+		calls(n);
+		printf("files %d\n", k);
 	} else if (!strcmp(mode, "exec")) {
 		calls(100);
 		if (n <= 0)

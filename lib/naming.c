@@ -1,0 +1,360 @@
+/* naming.c -- the trace file's name, and creating it safely: which name
+ * (<base>, <base>.<pid>, <base>.<pid>.<n>), the directories on the way
+ * to it, a file that is there already.  file.c gives the file its space
+ * and maps it; this file knows nothing of that.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* The name being chosen, and what to create it with (ctrace__naming_open). */
+static char *out_path;
+static size_t out_size;
+static unsigned out_mode;
+static struct ctrace__file_id *out_id;
+
+/* ---------------------------------------------------------------------------
+ * Choosing and opening the file
+ * ------------------------------------------------------------------------ */
+
+static int str_copy(char *dst, size_t size, const char *a, const char *b,
+		    const char *c)
+{
+	size_t n = 0;
+	for (const char *s[] = {a, b, c}, **it = s; it < s + 3; it++)
+		for (const char *p = *it; p && *p; p++) {
+			if (n + 1 >= size)
+				return -ENAMETOOLONG;
+			dst[n++] = *p;
+		}
+	dst[n] = '\0';
+	return 0;
+}
+
+static void u32_str(char *buf, uint32_t v)
+{
+	char tmp[11];
+	int n = 0;
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	for (int i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+}
+
+/* ---------------------------------------------------------------------------
+ * The directories on the way
+ *
+ * A directory that another user can change could hold, or get, a symbolic
+ * link that sends the trace (written with the program's privileges) where
+ * that user wants.  So every directory from the root to the trace's must
+ * be the user's or root's and writable by nobody else, unless it is
+ * sticky (/tmp), where the entries we go through must then be the user's
+ * or root's.  A symbolic link on the way is followed only if the user or
+ * root owns it or its directory is writable by nobody else, and the
+ * directory it leads to must pass the same test.
+ * ------------------------------------------------------------------------ */
+
+#define ERR_UNSAFE_DIR 10001 /* -ERR_UNSAFE_DIR: see ctrace__naming_report */
+#define ERR_NOT_OWNER 10002
+
+static int owned_by_us(const struct stat *st)
+{
+	return st->st_uid == geteuid() || st->st_uid == 0;
+}
+
+/* Writable by someone else than its owner and the user's group. */
+static int writable_by_others(const struct stat *st)
+{
+	return (st->st_mode & S_IWOTH) ||
+	       ((st->st_mode & S_IWGRP) && st->st_gid != getegid());
+}
+
+/* 1 if nobody but the user and root can change what dir holds, 2 if
+ * others can add entries but not replace ours (sticky), 0 otherwise. */
+static int dir_trust(int dir)
+{
+	struct stat st;
+	if (fstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || !owned_by_us(&st))
+		return 0;
+	if (!writable_by_others(&st))
+		return 1;
+	return (st.st_mode & S_ISVTX) ? 2 : 0;
+}
+
+/* Opens the directory of the absolute path `path` (O_PATH), checking each
+ * one on the way; *leaf is set to the file name.  Returns the descriptor
+ * or a negative error; *bad names the directory refused. */
+static int open_directory(const char *path, const char **leaf, char *bad,
+			  size_t bad_size)
+{
+	const char *end = strrchr(path, '/');
+	int dir = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return -errno;
+	int trust = dir_trust(dir);
+	const char *p = path;
+	while (trust != 0) {
+		while (*p == '/')
+			p++;
+		if (p > end)
+			break;
+		const char *q = strchr(p, '/');
+		char name[256];
+		if ((size_t)(q - p) >= sizeof name) {
+			close(dir);
+			return -ENAMETOOLONG;
+		}
+		memcpy(name, p, (size_t)(q - p));
+		name[q - p] = '\0';
+		p = q;
+		struct stat st;
+		if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			int e = errno;
+			close(dir);
+			return -e;
+		}
+		int flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
+		if (!S_ISLNK(st.st_mode))
+			flags |= O_NOFOLLOW;
+		else if (trust == 2 && !owned_by_us(&st))
+			trust = 0;
+		int next = trust ? openat(dir, name, flags) : -1;
+		int e = errno;
+		close(dir);
+		if (trust && next < 0)
+			return -e;
+		dir = next;
+		if (trust)
+			trust = dir_trust(dir);
+	}
+	if (trust == 0) {
+		size_t n = (size_t)(p - path);
+		if (n == 0)
+			n = 1;
+		if (n >= bad_size)
+			n = bad_size - 1;
+		memcpy(bad, path, n);
+		bad[n] = '\0';
+		if (dir >= 0)
+			close(dir);
+		return -ERR_UNSAFE_DIR;
+	}
+	*leaf = end + 1;
+	return dir;
+}
+
+/* ---------------------------------------------------------------------------
+ * The file
+ * ------------------------------------------------------------------------ */
+
+/* Creates `name` in dir, new, with the trace's mode, and locks it. */
+static int create_file(int dir, const char *name)
+{
+	int fd = openat(dir, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+					   O_CLOEXEC | O_NONBLOCK,
+			out_mode);
+	if (fd < 0)
+		return errno == EEXIST ? -EBUSY : -errno;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		close(fd);
+		return -EBUSY;
+	}
+	out_id->dev = st.st_dev;
+	out_id->ino = st.st_ino;
+	return fd;
+}
+
+/* Opens `name` in dir for writing a new trace.  Returns an fd, -EBUSY when
+ * the name belongs to another trace that must be kept (see below), or
+ * another negative error (the caller reports it).  An old trace is
+ * replaced by a new file, never truncated: whoever still reads it keeps
+ * it, and the new one has our owner and mode. */
+static int open_candidate(int dir, const char *name)
+{
+	struct stat st;
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? create_file(dir, name) : -errno;
+	if (S_ISLNK(st.st_mode))
+		return -ELOOP;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	if (st.st_uid != geteuid())
+		return -ERR_NOT_OWNER;
+	/* O_NONBLOCK: should a FIFO have replaced it meanwhile. */
+	int old = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+					    O_NONBLOCK);
+	if (old < 0)
+		return errno == ENOENT ? -EBUSY : -errno;
+	struct stat ost;
+	if (fstat(old, &ost) < 0 || ost.st_dev != st.st_dev ||
+	    ost.st_ino != st.st_ino) {
+		close(old);
+		return -EBUSY;
+	}
+	/* A live writer holds the lock for as long as it runs. */
+	if (flock(old, LOCK_EX | LOCK_NB) < 0) {
+		close(old);
+		return -EBUSY;
+	}
+	if (st.st_size > 0) {
+		struct ctrace_file_header h;
+		ssize_t n = pread(old, &h, sizeof h, 0);
+		if (n < (ssize_t)sizeof h.magic ||
+		    memcmp(h.magic, CTRACE_FILE_MAGIC, 8) != 0) {
+			close(old);
+			return -EEXIST;
+		}
+		/* Keep the trace of the program that exec'ed us (same pid,
+		 * its lock went with exec) and of our parent. */
+		if (n == (ssize_t)sizeof h &&
+		    (h.pid == (uint32_t)getpid() ||
+		     h.pid == (uint32_t)getppid())) {
+			close(old);
+			return -EBUSY;
+		}
+	}
+	int fd = unlinkat(dir, name, 0) == 0 ? create_file(dir, name)
+					     : -errno;
+	close(old);
+	return fd;
+}
+
+/* Sets out_path to <base>.<pid>, or <base>.<pid>.<n> when n > 0;
+ * returns a pointer to the file name in it. */
+static const char *numbered(const char *base, uint64_t n)
+{
+	char *path = out_path;
+	size_t size = out_size;
+	char pid[12], num[24];
+	u32_str(pid, (uint32_t)getpid());
+	if (str_copy(path, size, base, ".", pid) < 0)
+		return NULL;
+	if (n > 0) {
+		int i = (int)sizeof num - 1;
+		num[i] = '\0';
+		for (; n; n /= 10)
+			num[--i] = (char)('0' + n % 10);
+		size_t len = strlen(path);
+		if (str_copy(path + len, size - len, ".", num + i, NULL) < 0)
+			return NULL;
+	}
+	return strrchr(path, '/') + 1;
+}
+
+static int name_taken(int dir, const char *base, uint64_t n)
+{
+	struct stat st;
+	const char *name = numbered(base, n);
+	return name != NULL && fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/* Tries <base>, then <base>.<pid>, then <base>.<pid>.<n>, with no limit:
+ * a process that execs itself a million times takes the millionth name
+ * after a logarithmic search for the first free one. */
+int ctrace__naming_open(const char *base, int base_first, unsigned mode,
+			char *path, size_t size, struct ctrace__file_id *id)
+{
+	char bad[4096];
+	const char *leaf = NULL;
+	out_path = path;
+	out_size = size;
+	out_mode = mode;
+	out_id = id;
+	int dir = open_directory(base, &leaf, bad, sizeof bad);
+	if (dir < 0) {
+		if (dir == -ERR_UNSAFE_DIR)
+			str_copy(out_path, out_size,
+				 bad, NULL, NULL);
+		else
+			str_copy(out_path, out_size,
+				 base, NULL, NULL);
+		return dir;
+	}
+	int fd = -EBUSY;
+	if (base_first) {
+		if (str_copy(out_path, out_size, base,
+			     NULL, NULL) < 0)
+			fd = -ENAMETOOLONG;
+		else
+			fd = open_candidate(dir, leaf);
+	}
+	uint64_t n = 0;
+	while (fd == -EBUSY) {
+		/* Past a run of taken names: gallop, then bisect, to the
+		 * end of the run. */
+		if (n >= 8 && name_taken(dir, base, n)) {
+			uint64_t lo = n, step = 8;
+			while (name_taken(dir, base, lo + step) && step < (1ull << 40))
+				lo += step, step *= 2;
+			uint64_t hi = lo + step;
+			while (hi - lo > 1) {
+				uint64_t mid = lo + (hi - lo) / 2;
+				if (name_taken(dir, base, mid))
+					lo = mid;
+				else
+					hi = mid;
+			}
+			n = hi;
+		}
+		const char *name = numbered(base, n);
+		fd = name == NULL ? -ENAMETOOLONG : open_candidate(dir, name);
+		n++;
+	}
+	close(dir);
+	return fd;
+}
+
+int ctrace__naming_report(int err, const char *path)
+{
+	const char *why;
+	switch (err) {
+	case -ELOOP:
+		why = ": is a symbolic link; not following it";
+		break;
+	case -EEXIST:
+		why = ": exists and is not a ctrace trace; not overwriting it";
+		break;
+	case -EINVAL:
+		why = ": not a regular file";
+		break;
+	case -ERR_NOT_OWNER:
+		why = ": belongs to another user; not reusing it";
+		break;
+	case -ERR_UNSAFE_DIR:
+		why = ": a directory another user can change (or a symbolic "
+		      "link in it); not writing below it";
+		break;
+	case -CTRACE_ERR_FILE_LIMIT:
+		why = ": the file size limit (ulimit -f) is below the trace's "
+		      "header";
+		break;
+	default:
+		why = NULL;
+	}
+	if (why != NULL)
+		ctrace__warn(path, why, "; tracing disabled");
+	else
+		ctrace__warn(path, ": ", strerror(-err));
+	return err;
+}
+
+
+int ctrace__naming_absolute(char *dst, size_t size, const char *path)
+{
+	if (path[0] == '/')
+		return str_copy(dst, size, path, NULL, NULL);
+	char cwd[4096];
+	if (getcwd(cwd, sizeof cwd) == NULL)
+		return -errno;
+	return str_copy(dst, size, cwd, "/", path);
+}
+
