@@ -36,6 +36,7 @@ enum {
 	OPT_MAX_DEPTH,
 	OPT_LIST_OPTIONS,
 	OPT_LIST_FORMATS,
+	OPT_FUNCTION,
 	OPT_MATCH = FILTER_OPT_MATCH,
 	OPT_TID = FILTER_OPT_TID,
 	OPT_TIME_RANGE = FILTER_OPT_TIME_RANGE,
@@ -88,6 +89,10 @@ static const struct option_def option_defs[] = {
 	 "tree, folded: calls deeper than N (default 256) are not indented "
 	 "further (tree) or are folded into one [deeper] frame (folded); 0: "
 	 "no limit", NULL, false},
+	{"function", OPT_FUNCTION, ARG_REQUIRED, "FUNC",
+	 "graph: the function whose call paths and callees are shown "
+	 "(default main)",
+	 NULL, false},
 	{"weight", OPT_WEIGHT, ARG_REQUIRED, "time|calls",
 	 "folded, flamegraph: weigh stacks by self time in ns (default) or by "
 	 "calls", NULL, false},
@@ -112,7 +117,7 @@ static const struct option_def option_defs[] = {
 	{"no-progress", OPT_NO_PROGRESS, ARG_NONE, NULL,
 	 "no progress line on a terminal", NULL, false},
 	{"no-duration", OPT_NO_DURATION, ARG_NONE, NULL,
-	 "tree: leave the duration column blank", "\n", false},
+	 "tree, graph: leave the duration column blank", "\n", false},
 	{"thread-ids", OPT_THREAD_IDS, ARG_REQUIRED, "kernel|serial",
 	 "kernel thread ids (default) or the trace's thread serials 1, 2, "
 	 "3...", NULL, false},
@@ -343,6 +348,9 @@ static void parse_options(int argc, char **argv, struct options *opts,
 				usage_error("unknown weight '%s' (time or calls)",
 					    optarg);
 			break;
+		case OPT_FUNCTION:
+			oopts->function = optarg;
+			break;
 		case OPT_NO_PROGRESS:
 			opts->progress = false;
 			break;
@@ -433,6 +441,7 @@ static void parse_options(int argc, char **argv, struct options *opts,
 	}
 	if (optind >= argc)
 		usage_error("%s", "no trace file given");
+
 	if (opts->filters) {
 		const char *why = filter_ready(opts->filters, &bad);
 		if (why)

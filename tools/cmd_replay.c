@@ -1,4 +1,4 @@
-/* cmd_replay.c -- ctrace replay, report and graph: the trace handed to
+/* cmd_replay.c -- ctrace replay and report: the trace handed to
  * ctrace-symbolize in the format the command is named after, with the
  * command's arguments (its options and traces), and trace.bin when they
  * name no trace (symbolize.c).
@@ -20,10 +20,4 @@ int cmd_report(int argc, char **argv)
 {
 	(void)argc;
 	return symbolize_view("report", argv + 1);
-}
-
-int cmd_graph(int argc, char **argv)
-{
-	(void)argc;
-	return symbolize_view("dot", argv + 1);
 }

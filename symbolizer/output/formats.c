@@ -21,6 +21,8 @@ const struct output_format formats_all[] = {
 	{"folded", "folded stacks, for flamegraph.pl and speedscope",
 	 out_folded_init},
 	{"flamegraph", "a flame graph, as one SVG file", out_flamegraph_init},
+	{"graph", "the call paths to one function (--function) and its "
+		  "callees, as text", out_graph_init},
 	{NULL, NULL, NULL},
 };
 
