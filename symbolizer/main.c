@@ -103,6 +103,9 @@ static const struct option_def option_defs[] = {
 	 "hide these functions and their callees", NULL, false},
 	{"hide", 'H', ARG_REQUIRED, "PATTERN",
 	 "hide these functions, keep their callees", NULL, false},
+	{"caller-filter", 'C', ARG_REQUIRED, "PATTERN",
+	 "only these functions' callers and callees: the call paths that "
+	 "lead to them, and what they call", NULL, false},
 	{"match", OPT_MATCH, ARG_REQUIRED, "glob|regex",
 	 "how patterns match names (default glob)", NULL, false},
 	{"depth", 'D', ARG_REQUIRED, "DEPTH",
@@ -368,6 +371,7 @@ static void parse_options(int argc, char **argv, struct options *opts,
 		case 'F':
 		case 'N':
 		case 'H':
+		case 'C':
 		case 'D':
 		case 't':
 		case OPT_MATCH:

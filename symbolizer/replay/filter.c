@@ -6,6 +6,10 @@
  * applies wins):
  *
  *   1. --tid: a thread (or process) not listed shows nothing.
+ *   1b. -C PATTERN given: a call that neither matches one nor runs inside
+ *      one that does shows only if one is called below it (it is then a
+ *      caller on the way to it), else it hides with its callees; inside
+ *      a -C call the rules below apply as usual.
  *   2. Inside a call hidden with its callees, everything is hidden.
  *   3. -N PATTERN, or a start at or after the end of --time-range:
  *      hidden with its callees.  So -N wins over -F and -H.
@@ -25,6 +29,10 @@
  * expressions matching anywhere in it.  A function's verdict is computed
  * once and cached in its struct func.
  *
+ * -C's callers are held back like the others, until a -C call is entered
+ * below them (or dropped when they return without one): unrelated
+ * siblings are never shown, and memory stays bounded by the depth.
+ *
  * A call whose callees are all hidden becomes a leaf (`f();` in the tree).
  * So a shown entry is held back until its first shown callee or its
  * return; with -t, until it lasted TIME, since only then is it known to
@@ -38,7 +46,7 @@
 
 #include "replay/replay.h"
 
-enum pattern_kind { PAT_ONLY, PAT_NOT, PAT_HIDE };
+enum pattern_kind { PAT_ONLY, PAT_NOT, PAT_HIDE, PAT_CALLER };
 
 struct pattern {
 	enum pattern_kind kind;
@@ -52,6 +60,7 @@ struct filters {
 	size_t n_pats;
 	bool regex;
 	bool any_only; /* some -F */
+	bool any_caller; /* some -C */
 	bool has_depth;
 	size_t max_depth;
 	bool has_min;
@@ -73,6 +82,7 @@ struct filters {
 #define V_ONLY 0x2
 #define V_NOT 0x4
 #define V_HIDE 0x8
+#define V_CALLER 0x10
 
 enum frame_state { SHOWN, HIDDEN_ALONE };
 
@@ -84,6 +94,7 @@ struct fframe {
 	size_t child_depth; /* the depth of its shown callees */
 	uint8_t state;
 	bool in_only;  /* this call or a caller matched -F */
+	bool in_caller; /* this call or a caller matched -C (or no -C) */
 	bool emitted;  /* its entry went to the output */
 	bool resumed;  /* reopened on its stack (thread.resumed) */
 };
@@ -185,13 +196,17 @@ const char *filter_option(struct filters *f, int code, const char *value)
 	case 'F':
 	case 'N':
 	case 'H':
+	case 'C':
 		f->pats = must_realloc(f->pats, f->n_pats + 1, sizeof *f->pats);
 		p = &f->pats[f->n_pats++];
 		memset(p, 0, sizeof *p);
-		p->kind = code == 'F' ? PAT_ONLY : code == 'N' ? PAT_NOT
-							       : PAT_HIDE;
+		p->kind = code == 'F'	? PAT_ONLY
+			  : code == 'N' ? PAT_NOT
+			  : code == 'H' ? PAT_HIDE
+					: PAT_CALLER;
 		p->text = value;
 		f->any_only |= code == 'F';
+		f->any_caller |= code == 'C';
 		return NULL;
 	case 'D':
 		if (*value < '0' || *value > '9')
@@ -261,9 +276,10 @@ static unsigned verdict(const struct filters *f, const struct pair *pr)
 		bool hit = f->regex ? regexec(&p->re, name, 0, NULL, 0) == 0
 				    : fnmatch(p->text, name, 0) == 0;
 		if (hit)
-			v |= p->kind == PAT_ONLY ? V_ONLY
-			     : p->kind == PAT_NOT ? V_NOT
-						  : V_HIDE;
+			v |= p->kind == PAT_ONLY  ? V_ONLY
+			     : p->kind == PAT_NOT  ? V_NOT
+			     : p->kind == PAT_HIDE ? V_HIDE
+						   : V_CALLER;
 	}
 	fn->filter_verdict = (uint8_t)v;
 	return v;
@@ -303,14 +319,18 @@ static struct fthread *fthread_of(struct filters *f, struct thread *th)
 
 enum decision { D_SHOW, D_HIDE_ALONE, D_HIDE_ALL };
 
-/* Rules 3 to 6 for a call entered at `ticks` below `parent`. */
+/* Rules 3 to 6 for a call entered at `ticks` below `parent`; *in_caller
+ * false: it shows only if a -C call is entered below it (rule 1b). */
 static enum decision decide(const struct filters *f, struct thread *th,
 			    const struct fframe *parent, const struct pair *p,
-			    uint64_t ticks, bool *in_only, size_t *depth)
+			    uint64_t ticks, bool *in_only, bool *in_caller,
+			    size_t *depth)
 {
 	unsigned v = verdict(f, p);
 	int64_t ns = f->has_range ? trace_ns(th->trace, ticks) : 0;
 
+	*in_caller = (parent ? parent->in_caller : !f->any_caller) ||
+		     (v & V_CALLER) != 0;
 	if ((v & V_NOT) || ns >= f->range_end)
 		return D_HIDE_ALL;
 	*in_only = parent ? parent->in_only : !f->any_only;
@@ -372,7 +392,7 @@ static struct fframe *enter(struct filters *f, struct thread *th,
 	struct fthread *ft = fthread_of(f, th);
 	struct fframe *parent, *fr;
 	enum decision d;
-	bool in_only = false;
+	bool in_only = false, in_caller = true;
 	size_t out_depth = 0;
 
 	if (!ft->shown)
@@ -382,7 +402,7 @@ static struct fframe *enter(struct filters *f, struct thread *th,
 		return NULL;
 	}
 	parent = ft->depth ? &ft->stack[ft->depth - 1] : NULL;
-	d = decide(f, th, parent, p, ticks, &in_only, &out_depth);
+	d = decide(f, th, parent, p, ticks, &in_only, &in_caller, &out_depth);
 	if (d == D_HIDE_ALL) {
 		ft->hidden = 1;
 		return NULL;
@@ -400,6 +420,7 @@ static struct fframe *enter(struct filters *f, struct thread *th,
 		.child_depth = out_depth + (d == D_SHOW),
 		.state = d == D_SHOW ? SHOWN : HIDDEN_ALONE,
 		.in_only = in_only,
+		.in_caller = in_caller,
 		.resumed = th->resumed,
 	};
 	return fr;
@@ -414,7 +435,8 @@ static void filter_entry(struct output *o, struct thread *th,
 	(void)depth;
 	/* Outputs that take no leaves see every entry; without -t there is
 	 * nothing to wait for. */
-	if (fr && fr->state == SHOWN && !f->inner->leaves && !f->has_min)
+	if (fr && fr->state == SHOWN && fr->in_caller && !f->inner->leaves &&
+	    !f->has_min)
 		flush(f, th, fthread_of(f, th));
 }
 
@@ -426,7 +448,7 @@ static void filter_inherit(struct output *o, struct thread *th,
 	struct fframe *fr = enter(f, th, p, start);
 
 	(void)depth;
-	if (!fr || fr->state != SHOWN)
+	if (!fr || fr->state != SHOWN || !fr->in_caller)
 		return;
 	fr->emitted = true;
 	output_inherit(f->inner, th, p, start, fr->out_depth);
@@ -439,14 +461,16 @@ static void filter_leaf(struct output *o, struct thread *th,
 	struct filters *f = o->state;
 	struct fthread *ft = fthread_of(f, th);
 	struct fframe *parent;
-	bool in_only = false;
+	bool in_only = false, in_caller = true;
 	size_t out_depth = 0;
 
 	(void)depth;
 	if (!ft->shown || ft->hidden)
 		return;
 	parent = ft->depth ? &ft->stack[ft->depth - 1] : NULL;
-	if (decide(f, th, parent, p, start, &in_only, &out_depth) != D_SHOW)
+	if (decide(f, th, parent, p, start, &in_only, &in_caller,
+		   &out_depth) != D_SHOW ||
+	    !in_caller)
 		return;
 	if (f->has_min && trace_duration(th->trace, start, end) < f->min_ns)
 		return;
@@ -464,6 +488,7 @@ static void close_before_trace(struct filters *f, struct thread *th,
 
 	if (ft->hidden || ft->depth || f->has_min || f->has_range ||
 	    (v & (V_NOT | V_HIDE)) || (f->any_only && !(v & V_ONLY)) ||
+	    (f->any_caller && !(v & V_CALLER)) ||
 	    (f->has_depth && f->max_depth == 0))
 		return;
 	output_close(f->inner, th, p, start, end, 0,
@@ -494,8 +519,8 @@ static void filter_close(struct output *o, struct thread *th,
 	fr = ft->stack[--ft->depth];
 	if (ft->first_pending > ft->depth)
 		ft->first_pending = ft->depth;
-	if (fr.state != SHOWN)
-		return;
+	if (fr.state != SHOWN || (!fr.in_caller && !fr.emitted))
+		return; /* -C: no -C call below it */
 	if (!fr.emitted) {
 		if (f->has_min && (end <= start || trace_duration(th->trace, start,
 								  end) <
@@ -517,6 +542,14 @@ static void filter_close(struct output *o, struct thread *th,
 	output_close(f->inner, th, p, start, end, fr.out_depth, kind);
 }
 
+/* -C: whether what happens now is on a path to a -C call or inside one
+ * (not on an unrelated sibling's). */
+static bool in_caller(const struct filters *f, const struct fthread *ft)
+{
+	return ft->depth ? ft->stack[ft->depth - 1].in_caller
+			 : !f->any_caller;
+}
+
 static void filter_lost(struct output *o, struct thread *th, uint64_t count,
 			unsigned reason, size_t depth)
 {
@@ -524,7 +557,7 @@ static void filter_lost(struct output *o, struct thread *th, uint64_t count,
 	struct fthread *ft = fthread_of(f, th);
 
 	(void)depth;
-	if (!ft->shown || ft->hidden)
+	if (!ft->shown || ft->hidden || !in_caller(f, ft))
 		return;
 	flush(f, th, ft);
 	output_lost(f->inner, th, count, reason,
@@ -539,7 +572,8 @@ static void filter_note(struct output *o, struct thread *th,
 	struct fthread *ft = fthread_of(f, th);
 
 	(void)depth;
-	if (!ft->shown || ft->hidden || f->inner->ops->note == NULL)
+	if (!ft->shown || ft->hidden || f->inner->ops->note == NULL ||
+	    !in_caller(f, ft))
 		return;
 	flush(f, th, ft);
 	output_note(f->inner, th, n,
