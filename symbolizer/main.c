@@ -106,6 +106,11 @@ static const struct option_def option_defs[] = {
 	{"caller-filter", 'C', ARG_REQUIRED, "PATTERN",
 	 "only these functions' callers and callees: the call paths that "
 	 "lead to them, and what they call", NULL, false},
+	{"trigger", 'T', ARG_REQUIRED, "PATTERN@ACTION",
+	 "at these functions' calls: filter (as -F), trace_off, trace_on "
+	 "(hide, show the calls entered from then on) or depth=N (show N "
+	 "levels of calls from it), several separated by commas", NULL,
+	 false},
 	{"match", OPT_MATCH, ARG_REQUIRED, "glob|regex",
 	 "how patterns match names (default glob)", NULL, false},
 	{"depth", 'D', ARG_REQUIRED, "DEPTH",
@@ -372,6 +377,7 @@ static void parse_options(int argc, char **argv, struct options *opts,
 		case 'N':
 		case 'H':
 		case 'C':
+		case 'T':
 		case 'D':
 		case 't':
 		case OPT_MATCH:

@@ -5,7 +5,7 @@
  *   thread.c    one thread's events to calls: its stack, unwinding,
  *               signals, coroutines, the values of a call (values/)
  *   replay.c    every thread of every trace merged on one timeline
- *   filter.c    -F, -N, -H, -C, -D, -t, --tid, --time-range: an output that
+ *   filter.c    -F, -N, -H, -C, -T, -D, -t, --tid, --time-range: an output that
  *               passes on only the calls the filters keep
  *   progress.c  the progress line on stderr
  *
@@ -386,7 +386,7 @@ void progress_end(void);
 struct filters *filter_new(void);
 void filter_free(struct filters *f);
 
-/* One command-line option: its getopt code ('F', 'N', 'H', 'C', 'D', 't', or
+/* One command-line option: its getopt code ('F', 'N', 'H', 'C', 'T', 'D', 't', or
  * the long-only codes below) and its value.  Returns NULL, or a message
  * for usage_error() with one %s for the value. */
 enum {

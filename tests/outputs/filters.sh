@@ -1,5 +1,5 @@
 #!/bin/sh
-# filters.sh -- -F, -N, -H, -C, -D, -t, --match, --tid and --time-range against
+# filters.sh -- -F, -N, -H, -C, -T, -D, -t, --match, --tid and --time-range against
 # hand-written trees (tests/outputs/expected), the same filters in the
 # other formats, and the filters' usage errors.
 
@@ -34,6 +34,15 @@ case_trees() {
 	filtered C-inner -C inner
 	filtered C-noisy --caller-filter=noisy
 	filtered C-leaf-N-slow-H-middle -C leaf -N slow -H middle
+	# -T triggers: depth=N counts the function as its first level;
+	# trace_off hides what is entered after it, trace_on shows it again
+	# (and with one, a thread starts off); filter is -F
+	filtered T-middle-depth-2 -T 'middle@depth=2'
+	filtered T-noisy-off -T 'noisy@trace_off'
+	filtered T-inner-off-slow-on -T 'inner@trace_off' -T 'slow@trace_on'
+	filtered T-noisy-on-depth-1 -T 'noisy@trace_on,depth=1'
+	symbolize_stable T-filter -T 'inner@filter' trace.bin
+	compare "$OUTPUTS/expected/F-inner.tree" T-filter
 	symbolize_stable C-none -C nosuch trace.bin
 	[ "$(wc -l <C-none)" -eq 1 ] || fail "-C nosuch shows calls"
 	# -N wins over -F; a regex matches anywhere in the name
@@ -117,6 +126,12 @@ case_usage() {
 	usage_error --sort=size
 	usage_error --weight=bytes
 	usage_error --format=svg
+	usage_error -T inner
+	usage_error -T inner@
+	usage_error -T @trace_on
+	usage_error -T inner@depth=0
+	usage_error -T inner@depth=x
+	usage_error -T inner@color=red,bogus
 }
 
 for cfg in $(configs); do
