@@ -37,6 +37,7 @@ enum {
 	OPT_LIST_OPTIONS,
 	OPT_LIST_FORMATS,
 	OPT_FUNCTION,
+	OPT_COLOR,
 	OPT_MATCH = FILTER_OPT_MATCH,
 	OPT_TID = FILTER_OPT_TID,
 	OPT_TIME_RANGE = FILTER_OPT_TIME_RANGE,
@@ -59,6 +60,20 @@ static const struct command commands[] = {
 };
 
 enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
+
+/* --color */
+static enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color_mode;
+
+/* Whether output to fd is coloured: always, or for auto a terminal whose
+ * TERM is set and not "dumb". */
+static bool color_wanted(int fd)
+{
+	const char *term = getenv("TERM");
+
+	if (color_mode != COLOR_AUTO)
+		return color_mode == COLOR_ALWAYS;
+	return isatty(fd) && term && *term && strcmp(term, "dumb") != 0;
+}
 
 /* An option: getopt_long's array, --help and --list-options are all made
  * from the table below, so that what is accepted, shown and listed for
@@ -122,6 +137,10 @@ static const struct option_def option_defs[] = {
 	{"time-range", OPT_TIME_RANGE, ARG_REQUIRED, "[START]~[END]",
 	 "only calls that start in this time range, counted from the start "
 	 "of the trace", NULL, false},
+	{"color", OPT_COLOR, ARG_REQUIRED, "auto|always|never",
+	 "tree, graph: durations of 1 ms or more in yellow, of 1 s or more in "
+	 "red, and the colours of -T color=COLOR; auto (default): when "
+	 "standard output is a terminal and TERM is not dumb", NULL, false},
 	{"no-progress", OPT_NO_PROGRESS, ARG_NONE, NULL,
 	 "no progress line on a terminal", NULL, false},
 	{"no-duration", OPT_NO_DURATION, ARG_NONE, NULL,
@@ -359,6 +378,18 @@ static void parse_options(int argc, char **argv, struct options *opts,
 		case OPT_FUNCTION:
 			oopts->function = optarg;
 			break;
+		case OPT_COLOR:
+			if (!strcmp(optarg, "auto"))
+				color_mode = COLOR_AUTO;
+			else if (!strcmp(optarg, "always"))
+				color_mode = COLOR_ALWAYS;
+			else if (!strcmp(optarg, "never"))
+				color_mode = COLOR_NEVER;
+			else
+				usage_error("unknown colour mode '%s' (auto, "
+					    "always or never)",
+					    optarg);
+			break;
 		case OPT_NO_PROGRESS:
 			opts->progress = false;
 			break;
@@ -579,6 +610,7 @@ static int show(struct trace **trace_ptrs, size_t n_traces, size_t n_all,
 	int status = 0;
 
 	outbuf_init(&out, fd, name);
+	opts->color = color_wanted(fd);
 	memset(&output, 0, sizeof output);
 	output.opts = opts;
 	output.out = &out;

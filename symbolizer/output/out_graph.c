@@ -82,11 +82,13 @@ static void put_name(struct outbuf *out, uint32_t name)
 /* The total time column, or blanks with --no-duration. */
 static void put_time(struct output *o, uint64_t ns)
 {
-	char *p = outbuf_reserve(o->out, 32);
+	char *p = outbuf_reserve(o->out, 48);
 
 	if (o->opts->no_duration) {
 		memset(p, ' ', 10);
 		o->out->len += 10;
+	} else if (o->opts->color) {
+		o->out->len += outbuf_format_duration_color(p, ns);
 	} else {
 		o->out->len += outbuf_format_duration(p, ns);
 	}

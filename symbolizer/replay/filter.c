@@ -30,7 +30,9 @@
  * `trace_on` shows them again (with some trace_on, every thread starts
  * off), calls already shown being closed as usual; `depth=N` shows a
  * matching call's callees down to N - 1 levels below it, hiding deeper
- * ones with theirs (rule 6's place, counted in calls, not shown calls).
+ * ones with theirs (rule 6's place, counted in calls, not shown calls);
+ * `color=COLOR` gives the outputs the escape sequence of the colour
+ * (thread.color) with the call.
  * Inside a call hidden with its callees no trigger fires.
  *
  * Patterns are globs (fnmatch) matching the whole name as shown (C++
@@ -64,9 +66,11 @@ struct pattern {
 	char *owned; /* text, when it is a part of a -T value */
 	regex_t re;
 	bool compiled;
-	/* PAT_TRIGGER: its V_ON, V_OFF, V_DEPTH actions; depth=N */
+	/* PAT_TRIGGER: its V_ON, V_OFF, V_DEPTH, V_COLOR actions; depth=N,
+	 * color=COLOR's escape sequence */
 	unsigned actions;
 	size_t depth;
+	const char *color;
 };
 
 struct filters {
@@ -101,6 +105,7 @@ struct filters {
 #define V_ON 0x20    /* -T FUNC@trace_on */
 #define V_OFF 0x40   /* -T FUNC@trace_off */
 #define V_DEPTH 0x80 /* -T FUNC@depth=N */
+#define V_COLOR 0x100 /* -T FUNC@color=COLOR */
 
 enum frame_state { SHOWN, HIDDEN_ALONE };
 
@@ -224,8 +229,24 @@ static struct pattern *add_pattern(struct filters *f, enum pattern_kind kind,
 	return p;
 }
 
+/* color=NAME's escape sequences: uftrace's names and colours. */
+static const char *color_escape(const char *name)
+{
+	static const char *const colors[][2] = {
+		{"red", "\033[91m"},    {"green", "\033[32m"},
+		{"yellow", "\033[33m"}, {"blue", "\033[94m"},
+		{"magenta", "\033[35m"}, {"cyan", "\033[36m"},
+		{"gray", "\033[90m"},   {"bold", "\033[1m"},
+	};
+
+	for (size_t i = 0; i < sizeof colors / sizeof *colors; i++)
+		if (!strcmp(name, colors[i][0]))
+			return colors[i][1];
+	return NULL;
+}
+
 /* -T PATTERN@ACTION[,ACTION...]: filter (as -F), trace_on, trace_off,
- * depth=N (N >= 1). */
+ * depth=N (N >= 1), color=COLOR. */
 static int parse_trigger(struct filters *f, const char *s)
 {
 	const char *at = strrchr(s, '@');
@@ -259,6 +280,9 @@ static int parse_trigger(struct filters *f, const char *s)
 			if (*end || errno)
 				r = -1;
 			trig.actions |= V_DEPTH;
+		} else if (!strncmp(a, "color=", 6) && color_escape(a + 6)) {
+			trig.color = color_escape(a + 6);
+			trig.actions |= V_COLOR;
 		} else {
 			r = -1;
 		}
@@ -311,7 +335,8 @@ const char *filter_option(struct filters *f, int code, const char *value)
 	case 'T':
 		if (parse_trigger(f, value) < 0)
 			return "bad trigger '%s' (FUNC@ACTION[,ACTION...], each "
-			       "filter, trace_on, trace_off or depth=N)";
+			       "filter, trace_on, trace_off, depth=N or color=red, "
+			       "green, yellow, blue, magenta, cyan, gray or bold)";
 		return NULL;
 	case FILTER_OPT_MATCH:
 		if (!strcmp(value, "glob"))
@@ -374,7 +399,7 @@ static unsigned verdict(const struct filters *f, const struct pair *pr)
 			     : p->kind == PAT_CALLER  ? V_CALLER
 						      : p->actions;
 	}
-	fn->filter_verdict = (uint8_t)v;
+	fn->filter_verdict = (uint16_t)v;
 	return v;
 }
 
@@ -471,6 +496,27 @@ static enum decision decide(const struct filters *f, struct thread *th,
 	return D_SHOW;
 }
 
+/* Sets th->color for a call of p's function that goes to the output: the
+ * colour of the first -T color=COLOR that matches it, or NULL. */
+static void paint(const struct filters *f, struct thread *th,
+		  const struct pair *pr)
+{
+	th->color = NULL;
+	if (!(verdict(f, pr) & V_COLOR))
+		return;
+	for (size_t i = 0; i < f->n_pats; i++) {
+		const struct pattern *p = &f->pats[i];
+		const char *name = pr->func->name;
+		if (p->kind != PAT_TRIGGER || !(p->actions & V_COLOR))
+			continue;
+		if (f->regex ? regexec(&p->re, name, 0, NULL, 0) == 0
+			     : fnmatch(p->text, name, 0) == 0) {
+			th->color = p->color;
+			return;
+		}
+	}
+}
+
 /* ---------------------------------------------------------------------------
  * The output
  * ------------------------------------------------------------------------ */
@@ -488,6 +534,7 @@ static void flush(struct filters *f, struct thread *th, struct fthread *ft)
 		th->args = fr->args;
 		th->retval = NULL;
 		th->resumed = fr->resumed;
+		paint(f, th, fr->pair);
 		output_entry(f->inner, th, fr->pair, fr->start,
 				     fr->out_depth);
 		fr->emitted = true;
@@ -581,6 +628,7 @@ static void filter_inherit(struct output *o, struct thread *th,
 	if (!fr || fr->state != SHOWN || !fr->in_caller)
 		return;
 	fr->emitted = true;
+	paint(f, th, p);
 	output_inherit(f->inner, th, p, start, fr->out_depth);
 }
 
@@ -605,6 +653,7 @@ static void filter_leaf(struct output *o, struct thread *th,
 	if (f->has_min && trace_duration(th->trace, start, end) < f->min_ns)
 		return;
 	flush(f, th, ft);
+	paint(f, th, p);
 	output_leaf(f->inner, th, p, start, end, out_depth);
 }
 
@@ -621,6 +670,7 @@ static void close_before_trace(struct filters *f, struct thread *th,
 	    (f->any_caller && !(v & V_CALLER)) || ft->off ||
 	    (f->has_depth && f->max_depth == 0))
 		return;
+	paint(f, th, p);
 	output_close(f->inner, th, p, start, end, 0,
 			     CLOSE_BEFORE_TRACE);
 }
@@ -657,6 +707,7 @@ static void filter_close(struct output *o, struct thread *th,
 							   f->min_ns))
 			return;
 		flush(f, th, ft); /* its callers */
+		paint(f, th, p);
 		if (kind == CLOSE_RETURNED && f->inner->leaves) {
 			output_leaf(f->inner, th, p, start, end,
 					    fr.out_depth);
@@ -669,6 +720,7 @@ static void filter_close(struct output *o, struct thread *th,
 		th->resumed = false; /* closes come from thread.c, never resumed */
 		th->retval = retval;
 	}
+	paint(f, th, p);
 	output_close(f->inner, th, p, start, end, fr.out_depth, kind);
 }
 

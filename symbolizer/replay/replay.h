@@ -44,6 +44,10 @@ struct options {
 	bool no_duration;
 	bool serial_ids; /* --thread-ids=serial */
 	bool progress;   /* a progress line on stderr (a terminal) */
+	/* tree, graph: terminal colours (--color, and a terminal for auto):
+	 * durations of 1 ms or more in yellow, 1 s or more in red, as
+	 * uftrace shows them, and -T FUNC@color=COLOR's names */
+	bool color;
 	/* tree, folded: --max-depth, 0 for none.  Deeper calls stay in the
 	 * output, but so that its size stays linear in the trace's: the tree
 	 * indents no further and shows the depth, folded stacks end in one
@@ -71,7 +75,7 @@ struct func {
 	uint32_t name_id; /* agg.c's interned name; 0 until asked */
 	bool has_params; /* the name ends in its parameter list already */
 	bool plain_name; /* the name needs no escaping in text output */
-	uint8_t filter_verdict; /* filter.c's, cached; 0 until asked */
+	uint16_t filter_verdict; /* filter.c's, cached; 0 until asked */
 };
 
 /* What a DEFINE record names.  Interned: one per distinct (function, call
@@ -204,6 +208,9 @@ struct thread {
 	/* The arguments and return value of the call an output callback is
 	 * given (values.h); NULL when not captured. */
 	const struct values *args, *retval;
+	/* -T FUNC@color=COLOR: the escape sequence that colours the name of
+	 * the call an output callback is given; NULL: none (filter.c). */
+	const char *color;
 	/* The entry an output callback is given reopens a call suspended
 	 * on another stack: its entry was shown before. */
 	bool resumed;

@@ -2,7 +2,8 @@
 # views.sh -- the views that focus on one function: the graph format
 # (ctrace graph FUNC), against hand-checked expected files
 # (tests/outputs/expected/graph-*.txt) on filters.c, whose calls are
-# known, and its times against the durations of the JSON output.
+# known, and its times against the durations of the JSON output; the
+# terminal colours (--color, -T FUNC@color=COLOR), escapes checked exactly.
 
 . "$(dirname "$0")/../lib.sh"
 test_init outputs-views
@@ -67,8 +68,50 @@ PY
 		none.err || fail "no warning for a function never called"
 }
 
+# --color: the escapes exactly; -T FUNC@color=COLOR colours the name.
+case_color() {
+	use_config "$1"
+	build_c filters "$OUTPUTS/filters.c"
+	run_traced trace.bin "$BIN/filters"
+	# shellcheck disable=SC2086
+	symbolize colored $STABLE_OPTS --color=always -T 'noisy@color=red' \
+		-T 'le*@color=green,depth=1' trace.bin
+	compare "$OUTPUTS/expected/color-triggers.tree" colored
+	# never, and auto into a file: no escape, the same tree as without
+	for mode in never auto; do
+		# shellcheck disable=SC2086
+		symbolize plain-$mode $STABLE_OPTS --color=$mode \
+			-T 'noisy@color=red' trace.bin
+		compare "$OUTPUTS/expected/all.tree" plain-$mode
+	done
+	# slow() lasts 3 ms or more: its unit in yellow; a duration in us
+	# is never coloured
+	esc=$(printf '\033')
+	symbolize timed --color=always --thread-ids=serial trace.bin
+	grep -q -E "^ *[0-9]+\.[0-9]{3} ${esc}\[33mms${esc}\[0m \[     1\] \|   } /\* slow \*/\$" \
+		timed || { cat -v timed; fail "slow's duration not in yellow"; }
+	! grep -q "${esc}\[[0-9]*mus" timed || fail "a duration in us coloured"
+	symbolize graph --color=always --format=graph --function=slow trace.bin
+	grep -q -E "^ *[0-9]+\.[0-9]{3} ${esc}\[33mms${esc}\[0m : \(1\) slow\$" \
+		graph || { cat -v graph; fail "graph: slow's time not in yellow"; }
+	# auto on a terminal (script(1) gives one), unless TERM is dumb
+	if command -v script >/dev/null 2>&1; then
+		TERM=xterm script -qec "'$CTRACE_SYMBOLIZE' -T slow@color=red trace.bin" \
+			/dev/null >tty </dev/null 2>&1 || fail "script failed"
+		grep -q "${esc}\[91mslow${esc}\[0m() {" tty ||
+			{ cat -v tty; fail "auto: no colour on a terminal"; }
+		TERM=dumb script -qec "'$CTRACE_SYMBOLIZE' -T slow@color=red trace.bin" \
+			/dev/null >dumb </dev/null 2>&1 || fail "script failed"
+		! grep -q "${esc}\[" dumb || fail "auto: colours with TERM=dumb"
+	fi
+	"$CTRACE_SYMBOLIZE" --color=sometimes trace.bin >bad 2>&1 &&
+		fail "--color=sometimes accepted"
+	grep -q "unknown colour mode 'sometimes'" bad || fail "no message"
+}
+
 for cfg in $(configs); do
 	run_case "graph-$cfg" case_graph "$cfg"
+	run_case "color-$cfg" case_color "$cfg"
 done
 
 test_finish
