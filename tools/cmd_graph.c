@@ -1,18 +1,24 @@
 /* cmd_graph.c -- ctrace graph [OPTION]... [FUNC] [TRACE]...: with FUNC,
  * the call paths that reach FUNC and its callees (ctrace-symbolize
  * --format=graph --function=FUNC); without, the call graph in dot
- * (--format=dot).  FUNC is the first operand when it names no file or
- * directory and does not end in ".bin": a trace is a file, most often
- * named *.bin, and no C or C++ function's name ends so.
+ * (--format=dot).  The first operand is a trace when it ends in ".bin"
+ * (no C or C++ function's name does), names a directory, or a file that
+ * is a trace or cannot be read (ctrace-symbolize says why); else it is
+ * FUNC: a program is often named as its main function's file, so that a
+ * file of that name is no proof.
  *
  * Exit status: ctrace-symbolize's (0, or 1 when a trace was damaged; 2
  * when it refuses the command line); 127 when it cannot be run or does
  * not list its options.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "ctrace_format.h"
 
 #include "commands.h"
 #include "launcher.h"
@@ -37,21 +43,37 @@ static int first_operand(char **argv)
 	return -1;
 }
 
-static int ends_bin(const char *s)
+/* Whether ctrace-symbolize is to read the operand s as a trace. */
+static int is_trace(const char *s)
 {
 	size_t n = strlen(s);
+	char magic[sizeof CTRACE_FILE_MAGIC - 1];
+	struct stat st;
+	ssize_t got;
+	int fd;
 
-	return n >= 4 && !strcmp(s + n - 4, ".bin");
+	if (n >= 4 && !strcmp(s + n - 4, ".bin"))
+		return 1;
+	if (stat(s, &st) != 0)
+		return 0;
+	if (!S_ISREG(st.st_mode))
+		return 1; /* a directory of traces, or what it will refuse */
+	fd = open(s, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	got = read(fd, magic, sizeof magic);
+	close(fd);
+	return got == (ssize_t)sizeof magic &&
+	       !memcmp(magic, CTRACE_FILE_MAGIC, sizeof magic);
 }
 
 int cmd_graph(int argc, char **argv)
 {
-	struct stat st;
 	int i = first_operand(argv + 1);
 	char **args, *function;
 	int n = 0;
 
-	if (i < 0 || stat(argv[1 + i], &st) == 0 || ends_bin(argv[1 + i]))
+	if (i < 0 || is_trace(argv[1 + i]))
 		return symbolize_view("dot", argv + 1);
 	/* FUNC becomes --function=FUNC, before the other arguments */
 	args = must_alloc((size_t)(argc + 1) * sizeof *args);

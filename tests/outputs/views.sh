@@ -37,6 +37,12 @@ case_graph() {
 	"$CTRACE_LAUNCHER" graph leaf --no-duration >launcher 2>&1 ||
 		fail "ctrace graph leaf failed"
 	compare "$OUTPUTS/expected/graph-leaf.txt" launcher
+	# a file that is no trace is a function: a program is often named so
+	cp trace.bin copy
+	cp "$BIN/filters" inner
+	"$CTRACE_LAUNCHER" graph --no-duration inner copy >launcher 2>&1 ||
+		fail "ctrace graph inner copy failed"
+	compare "$OUTPUTS/expected/graph-inner.txt" launcher
 	"$CTRACE_LAUNCHER" graph trace.bin >dot 2>&1 ||
 		fail "ctrace graph trace.bin failed"
 	[ "$(sed -n 1p dot)" = "digraph calls {" ] || fail "ctrace graph: no dot"
