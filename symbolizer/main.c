@@ -36,6 +36,8 @@ enum {
 	OPT_MAX_DEPTH,
 	OPT_LIST_OPTIONS,
 	OPT_LIST_FORMATS,
+	OPT_FUNCTION,
+	OPT_COLOR,
 	OPT_MATCH = FILTER_OPT_MATCH,
 	OPT_TID = FILTER_OPT_TID,
 	OPT_TIME_RANGE = FILTER_OPT_TIME_RANGE,
@@ -59,6 +61,20 @@ static const struct command commands[] = {
 };
 
 enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
+
+/* --color */
+static enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color_mode;
+
+/* Whether output to fd is coloured: always, or for auto a terminal whose
+ * TERM is set and not "dumb". */
+static bool color_wanted(int fd)
+{
+	const char *term = getenv("TERM");
+
+	if (color_mode != COLOR_AUTO)
+		return color_mode == COLOR_ALWAYS;
+	return isatty(fd) && term && *term && strcmp(term, "dumb") != 0;
+}
 
 /* An option: getopt_long's array, --help and --list-options are all made
  * from the table below, so that what is accepted, shown and listed for
@@ -89,6 +105,10 @@ static const struct option_def option_defs[] = {
 	 "tree, folded: calls deeper than N (default 256) are not indented "
 	 "further (tree) or are folded into one [deeper] frame (folded); 0: "
 	 "no limit", NULL, false},
+	{"function", OPT_FUNCTION, ARG_REQUIRED, "FUNC",
+	 "graph: the function whose call paths and callees are shown "
+	 "(default main)",
+	 NULL, false},
 	{"weight", OPT_WEIGHT, ARG_REQUIRED, "time|calls",
 	 "folded, flamegraph: weigh stacks by self time in ns (default) or by "
 	 "calls", NULL, false},
@@ -99,6 +119,14 @@ static const struct option_def option_defs[] = {
 	 "hide these functions and their callees", NULL, false},
 	{"hide", 'H', ARG_REQUIRED, "PATTERN",
 	 "hide these functions, keep their callees", NULL, false},
+	{"caller-filter", 'C', ARG_REQUIRED, "PATTERN",
+	 "only these functions' callers and callees: the call paths that "
+	 "lead to them, and what they call", NULL, false},
+	{"trigger", 'T', ARG_REQUIRED, "PATTERN@ACTION",
+	 "at these functions' calls: filter (as -F), trace_off, trace_on "
+	 "(hide, show the calls entered from then on) or depth=N (show N "
+	 "levels of calls from it), several separated by commas", NULL,
+	 false},
 	{"match", OPT_MATCH, ARG_REQUIRED, "glob|regex",
 	 "how patterns match names (default glob)", NULL, false},
 	{"depth", 'D', ARG_REQUIRED, "DEPTH",
@@ -114,10 +142,14 @@ static const struct option_def option_defs[] = {
 	 "only calls whose arguments or return value satisfy EXPR "
 	 "('open.retval < 0 && name != \"x\"'), with their callers", NULL,
 	 false},
+	{"color", OPT_COLOR, ARG_REQUIRED, "auto|always|never",
+	 "tree, graph: durations of 1 ms or more in yellow, of 1 s or more in "
+	 "red, and the colours of -T color=COLOR; auto (default): when "
+	 "standard output is a terminal and TERM is not dumb", NULL, false},
 	{"no-progress", OPT_NO_PROGRESS, ARG_NONE, NULL,
 	 "no progress line on a terminal", NULL, false},
 	{"no-duration", OPT_NO_DURATION, ARG_NONE, NULL,
-	 "tree: leave the duration column blank", "\n", false},
+	 "tree, graph: leave the duration column blank", "\n", false},
 	{"thread-ids", OPT_THREAD_IDS, ARG_REQUIRED, "kernel|serial",
 	 "kernel thread ids (default) or the trace's thread serials 1, 2, "
 	 "3...", NULL, false},
@@ -348,6 +380,21 @@ static void parse_options(int argc, char **argv, struct options *opts,
 				usage_error("unknown weight '%s' (time or calls)",
 					    optarg);
 			break;
+		case OPT_FUNCTION:
+			oopts->function = optarg;
+			break;
+		case OPT_COLOR:
+			if (!strcmp(optarg, "auto"))
+				color_mode = COLOR_AUTO;
+			else if (!strcmp(optarg, "always"))
+				color_mode = COLOR_ALWAYS;
+			else if (!strcmp(optarg, "never"))
+				color_mode = COLOR_NEVER;
+			else
+				usage_error("unknown colour mode '%s' (auto, "
+					    "always or never)",
+					    optarg);
+			break;
 		case OPT_NO_PROGRESS:
 			opts->progress = false;
 			break;
@@ -365,6 +412,8 @@ static void parse_options(int argc, char **argv, struct options *opts,
 		case 'F':
 		case 'N':
 		case 'H':
+		case 'C':
+		case 'T':
 		case 'D':
 		case 't':
 		case OPT_MATCH:
@@ -439,6 +488,7 @@ static void parse_options(int argc, char **argv, struct options *opts,
 	}
 	if (optind >= argc)
 		usage_error("%s", "no trace file given");
+
 	if (opts->filters) {
 		const char *why = filter_ready(opts->filters, &bad);
 		if (why)
@@ -566,6 +616,7 @@ static int show(struct trace **trace_ptrs, size_t n_traces, size_t n_all,
 	int status = 0;
 
 	outbuf_init(&out, fd, name);
+	opts->color = color_wanted(fd);
 	memset(&output, 0, sizeof output);
 	output.opts = opts;
 	output.out = &out;

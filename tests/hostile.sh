@@ -67,6 +67,21 @@ case_names_text() {
 	[ "$(grep -c 'lib' h.tree)" -eq 6 ] || fail "a name split the tree"
 }
 
+# The graph of a function whose name holds every byte: its lines are
+# clean text, the name shown escaped in the backtrace and the callees.
+case_names_graph() {
+	need_python
+	hostile_trace
+	fn=$("$PYTHON3" -S -c 'import re, sys
+h = re.sub(rb"\\x([0-9a-f]{2})", lambda m: bytes([int(m.group(1), 16)]),
+           sys.argv[1].encode())
+sys.stdout.buffer.write(b"lib" + h + b".so+0x2000")' "$H")
+	sym graph --function="$fn"
+	check_text h.graph
+	[ "$(grep -c 'lib' h.graph)" -eq 5 ] || { cat -v h.graph; fail "a name split the graph"; }
+	grep -q '^ backtrace #0: hit 1, time ' h.graph || fail "no backtrace"
+}
+
 case_names_folded() {
 	need_python
 	hostile_trace
@@ -494,7 +509,8 @@ assert len(want) > 500, len(want)
 EOF
 }
 
-for c in names_text names_folded names_json names_perfetto names_svg names_dot \
+for c in names_text names_graph names_folded names_json names_perfetto \
+	names_svg names_dot \
 	output_is_input output_atomic debuglink_fifo debuglink_zero \
 	altlink_fifo time_backwards many_modules deep_recursion elf_crashers report_empty \
 	report_rows; do

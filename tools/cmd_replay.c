@@ -1,4 +1,4 @@
-/* cmd_replay.c -- ctrace replay, report and graph: the trace handed to
+/* cmd_replay.c -- ctrace replay and report: the trace handed to
  * ctrace-symbolize in the format the command is named after, with the
  * command's arguments (its options and traces), and trace.bin when they
  * name no trace (symbolize.c).
@@ -28,10 +28,4 @@ int cmd_report(int argc, char **argv)
 		if (!strcmp(argv[i], "--diff") || !strncmp(argv[i], "--diff=", 7))
 			return reportdiff_run(argv + 1);
 	return symbolize_view("report", argv + 1);
-}
-
-int cmd_graph(int argc, char **argv)
-{
-	(void)argc;
-	return symbolize_view("dot", argv + 1);
 }

@@ -25,6 +25,8 @@ const struct output_format formats_all[] = {
 		     "event, for traces too large for chrome", out_perfetto_init},
 	{"stats", "the report's calls, total and self time in ns, "
 		  "tab-separated, for programs", out_stats_init},
+	{"graph", "the call paths to one function (--function) and its "
+		  "callees, as text", out_graph_init},
 	{NULL, NULL, NULL},
 };
 

@@ -25,12 +25,14 @@ static inline void line_start(struct output *o, const struct thread *th,
 			      uint64_t ns, size_t depth)
 {
 	struct outbuf *out = o->out;
-	char *p = outbuf_reserve(out, 32 + sizeof th->id_text);
+	char *p = outbuf_reserve(out, 48 + sizeof th->id_text);
 	size_t n;
 
 	if (ns == UINT64_MAX || o->opts->no_duration) {
 		memset(p, ' ', 10);
 		n = 10;
+	} else if (o->opts->color) {
+		n = outbuf_format_duration_color(p, ns);
 	} else {
 		n = outbuf_format_duration(p, ns);
 	}
@@ -47,14 +49,21 @@ static inline void line_start(struct output *o, const struct thread *th,
 	outbuf_spaces(out, 2 * depth);
 }
 
-static inline void put_name(struct output *o, const struct pair *p)
+/* The name, in its -T color=COLOR when colours are on. */
+static inline void put_name(struct output *o, const struct thread *th,
+			    const struct pair *p)
 {
 	const struct func *f = p->func;
+	bool color = th->color && o->opts->color;
 
+	if (color)
+		outbuf_str(o->out, th->color);
 	if (f->plain_name)
 		outbuf_write(o->out, f->name, f->name_len);
 	else
 		outbuf_escaped(o->out, f->name, f->name_len, ESCAPE_TEXT);
+	if (color)
+		outbuf_str(o->out, OUTBUF_COLOR_RESET);
 }
 
 static void put_srcline(struct output *o, const struct thread *th,
@@ -109,7 +118,7 @@ static void tree_entry(struct output *o, struct thread *th,
 {
 	(void)ticks;
 	line_start(o, th, UINT64_MAX, depth);
-	put_name(o, p);
+	put_name(o, th, p);
 	put_params(o, th, p);
 	outbuf_write(o->out, " {", 2);
 	if (th->resumed)
@@ -131,7 +140,7 @@ static void tree_leaf(struct output *o, struct thread *th,
 		      size_t depth)
 {
 	line_start(o, th, trace_duration(th->trace, start, end), depth);
-	put_name(o, p);
+	put_name(o, th, p);
 	put_params(o, th, p);
 	values_put_ret_tree(o->out, th->retval);
 	outbuf_putc(o->out, ';');
@@ -161,7 +170,7 @@ static void tree_close(struct output *o, struct thread *th,
 	} else {
 		outbuf_write(o->out, "} /* ", 5);
 	}
-	put_name(o, p);
+	put_name(o, th, p);
 	outbuf_str(o->out, note[kind]);
 }
 

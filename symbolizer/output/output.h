@@ -1,14 +1,15 @@
 /* output.h -- the output stage: calls shown in one format.
  *
  *   out_tree.c, out_json.c, out_report.c, out_dot.c, out_chrome.c,
- *   out_folded.c, out_flamegraph.c, out_perfetto.c, out_stats.c
+ *   out_folded.c, out_flamegraph.c, out_perfetto.c, out_stats.c,
+ *   out_graph.c
  *               one file per format, each an out_*_init() filling a
  *               struct output with its callbacks (replay.h)
  *   formats.c   the table of the formats: name, help line, out_*_init;
  *               the values of --sort and --weight
  *   agg.c what the summarizing formats share (below)
  *   callstats.c the tables of the report and the call graph
- *   paths.c     the call paths of folded stacks and flame graphs
+ *   paths.c     the call paths of folded stacks, flame graphs and graph
  *   json_header.c  the processes in the JSON document's header
  *   protobuf.c  the protocol buffers wire format (perfetto)
  *
@@ -35,6 +36,7 @@ enum report_sort { SORT_TOTAL, SORT_CALLS, SORT_SELF, SORT_AVG, SORT_MAX,
 struct output_options {
 	enum report_sort sort; /* report: --sort */
 	bool weight_calls;     /* folded, flamegraph: --weight=calls */
+	const char *function;  /* graph: --function; NULL: main */
 };
 
 /* One output format (formats.c): its -f name, a one-line description and
@@ -53,6 +55,7 @@ const struct output_format *formats_find(const char *name);
 int formats_sort_key(const char *name, enum report_sort *key);
 int formats_weight(const char *name, bool *by_calls);
 
+
 void out_tree_init(struct output *o, const struct output_options *oo);
 void out_json_init(struct output *o, const struct output_options *oo);
 void out_report_init(struct output *o, const struct output_options *oo);
@@ -62,6 +65,7 @@ void out_folded_init(struct output *o, const struct output_options *oo);
 void out_flamegraph_init(struct output *o, const struct output_options *oo);
 void out_perfetto_init(struct output *o, const struct output_options *oo);
 void out_stats_init(struct output *o, const struct output_options *oo);
+void out_graph_init(struct output *o, const struct output_options *oo);
 
 /* ---------------------------------------------------------------------------
  * The JSON header (json_header.c)
@@ -349,6 +353,7 @@ uint32_t *callstats_thread_rows(const struct callstats *cs, uint32_t thread,
 struct path_node {
 	uint32_t parent, name;
 	uint64_t self;  /* ns: durations minus the callees' */
+	uint64_t total; /* ns: durations of the calls that returned */
 	uint64_t calls;
 };
 

@@ -51,7 +51,7 @@ static uint32_t node_of(struct paths *ps, uint32_t parent, uint32_t name)
 			ps->nodes = must_realloc(ps->nodes, ps->cap,
 						 sizeof *ps->nodes);
 		}
-		ps->nodes[ps->n++] = (struct path_node){parent, name, 0, 0};
+		ps->nodes[ps->n++] = (struct path_node){parent, name, 0, 0, 0};
 	}
 	return *v;
 }
@@ -89,6 +89,7 @@ static void account(struct paths *ps, struct agg_thread *at, uint32_t node,
 	if (ns == UINT64_MAX)
 		return;
 	n->self += ns > child_ns ? ns - child_ns : 0;
+	n->total += ns;
 	if (parent)
 		parent->child_ns += ns;
 }

@@ -6,6 +6,10 @@
  * applies wins):
  *
  *   1. --tid: a thread (or process) not listed shows nothing.
+ *   1b. -C PATTERN given: a call that neither matches one nor runs inside
+ *      one that does shows only if one is called below it (it is then a
+ *      caller on the way to it), else it hides with its callees; inside
+ *      a -C call the rules below apply as usual.
  *   2. Inside a call hidden with its callees, everything is hidden.
  *   3. -N PATTERN, or a start at or after the end of --time-range:
  *      hidden with its callees.  So -N wins over -F and -H.
@@ -24,10 +28,25 @@
  *      shows: the calls that match show with their callers, for context.
  *      Known at its return only, so it is held back as -t's are.
  *
+ * Triggers (-T PATTERN@ACTION,...), uftrace's that make sense after the
+ * run: `filter` is -F PATTERN; `trace_off` at a matching call's entry
+ * hides (alone, as -H) the calls its thread enters from then on, and
+ * `trace_on` shows them again (with some trace_on, every thread starts
+ * off), calls already shown being closed as usual; `depth=N` shows a
+ * matching call's callees down to N - 1 levels below it, hiding deeper
+ * ones with theirs (rule 6's place, counted in calls, not shown calls);
+ * `color=COLOR` gives the outputs the escape sequence of the colour
+ * (thread.color) with the call.
+ * Inside a call hidden with its callees no trigger fires.
+ *
  * Patterns are globs (fnmatch) matching the whole name as shown (C++
  * names demangled, see --demangle), or with --match=regex extended regular
  * expressions matching anywhere in it.  A function's verdict is computed
  * once and cached in its struct func.
+ *
+ * -C's callers are held back like the others, until a -C call is entered
+ * below them (or dropped when they return without one): unrelated
+ * siblings are never shown, and memory stays bounded by the depth.
  *
  * A call whose callees are all hidden becomes a leaf (`f();` in the tree).
  * So a shown entry is held back until its first shown callee or its
@@ -35,6 +54,7 @@
  * show.  Held-back entries are the open calls of a thread not yet shown:
  * memory stays bounded by the depth of the stack, whatever the trace.
  */
+#include <errno.h>
 #include <fnmatch.h>
 #include <regex.h>
 #include <stdio.h>
@@ -43,13 +63,19 @@
 #include "replay/replay.h"
 #include "values/values.h"
 
-enum pattern_kind { PAT_ONLY, PAT_NOT, PAT_HIDE };
+enum pattern_kind { PAT_ONLY, PAT_NOT, PAT_HIDE, PAT_CALLER, PAT_TRIGGER };
 
 struct pattern {
 	enum pattern_kind kind;
 	const char *text;
+	char *owned; /* text, when it is a part of a -T value */
 	regex_t re;
 	bool compiled;
+	/* PAT_TRIGGER: its V_ON, V_OFF, V_DEPTH, V_COLOR actions; depth=N,
+	 * color=COLOR's escape sequence */
+	unsigned actions;
+	size_t depth;
+	const char *color;
 };
 
 struct filters {
@@ -57,6 +83,8 @@ struct filters {
 	size_t n_pats;
 	bool regex;
 	bool any_only; /* some -F */
+	bool any_caller; /* some -C */
+	bool any_on;     /* some -T FUNC@trace_on: threads start off */
 	bool has_depth;
 	size_t max_depth;
 	bool has_min;
@@ -79,6 +107,11 @@ struct filters {
 #define V_ONLY 0x2
 #define V_NOT 0x4
 #define V_HIDE 0x8
+#define V_CALLER 0x10
+#define V_ON 0x20    /* -T FUNC@trace_on */
+#define V_OFF 0x40   /* -T FUNC@trace_off */
+#define V_DEPTH 0x80 /* -T FUNC@depth=N */
+#define V_COLOR 0x100 /* -T FUNC@color=COLOR */
 
 enum frame_state { SHOWN, HIDDEN_ALONE };
 
@@ -90,6 +123,10 @@ struct fframe {
 	size_t child_depth; /* the depth of its shown callees */
 	uint8_t state;
 	bool in_only;  /* this call or a caller matched -F */
+	bool in_caller; /* this call or a caller matched -C (or no -C) */
+	/* -T FUNC@depth=N: how many levels of callees may show below it;
+	 * SIZE_MAX: no limit */
+	size_t limit;
 	bool emitted;  /* its entry went to the output */
 	bool resumed;  /* reopened on its stack (thread.resumed) */
 };
@@ -100,6 +137,7 @@ struct fthread {
 	struct fframe *stack;
 	size_t depth, cap;
 	size_t first_pending; /* below it, every SHOWN frame was emitted */
+	bool off; /* between -T trace_off and trace_on: calls hidden alone */
 };
 
 /* ---------------------------------------------------------------------------
@@ -118,9 +156,11 @@ void filter_free(struct filters *f)
 {
 	if (!f)
 		return;
-	for (size_t i = 0; i < f->n_pats; i++)
+	for (size_t i = 0; i < f->n_pats; i++) {
 		if (f->pats[i].compiled)
 			regfree(&f->pats[i].re);
+		free(f->pats[i].owned);
+	}
 	for (size_t i = 0; i < f->n_states; i++) {
 		struct fthread *ft = f->states[i];
 		free(ft->stack);
@@ -183,6 +223,88 @@ static int parse_ids(struct filters *f, const char *s)
 	return f->n_ids ? 0 : -1;
 }
 
+static struct pattern *add_pattern(struct filters *f, enum pattern_kind kind,
+				   const char *text)
+{
+	struct pattern *p;
+
+	f->pats = must_realloc(f->pats, f->n_pats + 1, sizeof *f->pats);
+	p = &f->pats[f->n_pats++];
+	memset(p, 0, sizeof *p);
+	p->kind = kind;
+	p->text = text;
+	return p;
+}
+
+/* color=NAME's escape sequences: uftrace's names and colours. */
+static const char *color_escape(const char *name)
+{
+	static const char *const colors[][2] = {
+		{"red", "\033[91m"},    {"green", "\033[32m"},
+		{"yellow", "\033[33m"}, {"blue", "\033[94m"},
+		{"magenta", "\033[35m"}, {"cyan", "\033[36m"},
+		{"gray", "\033[90m"},   {"bold", "\033[1m"},
+	};
+
+	for (size_t i = 0; i < sizeof colors / sizeof *colors; i++)
+		if (!strcmp(name, colors[i][0]))
+			return colors[i][1];
+	return NULL;
+}
+
+/* -T PATTERN@ACTION[,ACTION...]: filter (as -F), trace_on, trace_off,
+ * depth=N (N >= 1), color=COLOR. */
+static int parse_trigger(struct filters *f, const char *s)
+{
+	const char *at = strrchr(s, '@');
+	char *name, *actions, *save = NULL;
+	struct pattern trig;
+	int r = 0;
+
+	if (!at || at == s || !at[1])
+		return -1;
+	memset(&trig, 0, sizeof trig);
+	trig.kind = PAT_TRIGGER;
+	name = must_strndup(s, (size_t)(at - s));
+	actions = must_strndup(at + 1, strlen(at + 1));
+	for (char *a = strtok_r(actions, ",", &save); a && !r;
+	     a = strtok_r(NULL, ",", &save)) {
+		char *end;
+		if (!strcmp(a, "filter")) {
+			struct pattern *only = add_pattern(f, PAT_ONLY, NULL);
+			only->owned = must_strndup(name, strlen(name));
+			only->text = only->owned;
+			f->any_only = true;
+		} else if (!strcmp(a, "trace_on")) {
+			trig.actions |= V_ON;
+			f->any_on = true;
+		} else if (!strcmp(a, "trace_off")) {
+			trig.actions |= V_OFF;
+		} else if (!strncmp(a, "depth=", 6) && a[6] >= '1' &&
+			   a[6] <= '9') {
+			errno = 0;
+			trig.depth = strtoul(a + 6, &end, 10);
+			if (*end || errno)
+				r = -1;
+			trig.actions |= V_DEPTH;
+		} else if (!strncmp(a, "color=", 6) && color_escape(a + 6)) {
+			trig.color = color_escape(a + 6);
+			trig.actions |= V_COLOR;
+		} else {
+			r = -1;
+		}
+	}
+	free(actions);
+	if (r < 0 || !trig.actions) {
+		free(name);
+		return r;
+	}
+	trig.owned = name;
+	trig.text = name;
+	*add_pattern(f, PAT_TRIGGER, NULL) = trig;
+	return 0;
+}
+
 const char *filter_option(struct filters *f, int code, const char *value)
 {
 	struct pattern *p;
@@ -192,13 +314,17 @@ const char *filter_option(struct filters *f, int code, const char *value)
 	case 'F':
 	case 'N':
 	case 'H':
+	case 'C':
 		f->pats = must_realloc(f->pats, f->n_pats + 1, sizeof *f->pats);
 		p = &f->pats[f->n_pats++];
 		memset(p, 0, sizeof *p);
-		p->kind = code == 'F' ? PAT_ONLY : code == 'N' ? PAT_NOT
-							       : PAT_HIDE;
+		p->kind = code == 'F'	? PAT_ONLY
+			  : code == 'N' ? PAT_NOT
+			  : code == 'H' ? PAT_HIDE
+					: PAT_CALLER;
 		p->text = value;
 		f->any_only |= code == 'F';
+		f->any_caller |= code == 'C';
 		return NULL;
 	case 'D':
 		if (*value < '0' || *value > '9')
@@ -212,6 +338,12 @@ const char *filter_option(struct filters *f, int code, const char *value)
 		if (ctrace__parse_duration(value, &f->min_ns) < 0)
 			return "bad time '%s' (a number and ns, us, ms or s)";
 		f->has_min = f->min_ns > 0;
+		return NULL;
+	case 'T':
+		if (parse_trigger(f, value) < 0)
+			return "bad trigger '%s' (FUNC@ACTION[,ACTION...], each "
+			       "filter, trace_on, trace_off, depth=N or color=red, "
+			       "green, yellow, blue, magenta, cyan, gray or bold)";
 		return NULL;
 	case FILTER_OPT_MATCH:
 		if (!strcmp(value, "glob"))
@@ -283,12 +415,33 @@ static unsigned verdict(const struct filters *f, const struct pair *pr)
 		bool hit = f->regex ? regexec(&p->re, name, 0, NULL, 0) == 0
 				    : fnmatch(p->text, name, 0) == 0;
 		if (hit)
-			v |= p->kind == PAT_ONLY ? V_ONLY
-			     : p->kind == PAT_NOT ? V_NOT
-						  : V_HIDE;
+			v |= p->kind == PAT_ONLY     ? V_ONLY
+			     : p->kind == PAT_NOT     ? V_NOT
+			     : p->kind == PAT_HIDE    ? V_HIDE
+			     : p->kind == PAT_CALLER  ? V_CALLER
+						      : p->actions;
 	}
-	fn->filter_verdict = (uint8_t)v;
+	fn->filter_verdict = (uint16_t)v;
 	return v;
+}
+
+/* The smallest N of the -T FUNC@depth=N that match p's function (V_DEPTH
+ * says one does: few functions, so this is matched again). */
+static size_t trigger_depth(const struct filters *f, const struct pair *pr)
+{
+	size_t depth = SIZE_MAX;
+
+	for (size_t i = 0; i < f->n_pats; i++) {
+		const struct pattern *p = &f->pats[i];
+		const char *name = pr->func->name;
+		if (p->kind != PAT_TRIGGER || !(p->actions & V_DEPTH) ||
+		    p->depth >= depth)
+			continue;
+		if (f->regex ? regexec(&p->re, name, 0, NULL, 0) == 0
+			     : fnmatch(p->text, name, 0) == 0)
+			depth = p->depth;
+	}
+	return depth;
 }
 
 /* An id names a thread by kernel tid or by serial, whichever
@@ -317,6 +470,7 @@ static struct fthread *fthread_of(struct filters *f, struct thread *th)
 		return ft;
 	ft = must_calloc(1, sizeof *ft);
 	ft->shown = thread_listed(f, th);
+	ft->off = f->any_on; /* -T trace_on: off until one is entered */
 	f->states = must_realloc(f->states, f->n_states + 1, sizeof *f->states);
 	f->states[f->n_states++] = ft;
 	th->filter_state = ft;
@@ -325,24 +479,64 @@ static struct fthread *fthread_of(struct filters *f, struct thread *th)
 
 enum decision { D_SHOW, D_HIDE_ALONE, D_HIDE_ALL };
 
-/* Rules 3 to 6 for a call entered at `ticks` below `parent`. */
+/* Rules 3 to 6 for a call entered at `ticks` below `parent`; *in_caller
+ * false: it shows only if a -C call is entered below it (rule 1b). */
 static enum decision decide(const struct filters *f, struct thread *th,
-			    const struct fframe *parent, const struct pair *p,
-			    uint64_t ticks, bool *in_only, size_t *depth)
+			    struct fthread *ft, const struct fframe *parent,
+			    const struct pair *p, uint64_t ticks, bool *in_only,
+			    bool *in_caller, size_t *limit, size_t *depth)
 {
 	unsigned v = verdict(f, p);
 	int64_t ns = f->has_range ? trace_ns(th->trace, ticks) : 0;
+	size_t up = parent ? parent->limit : SIZE_MAX;
 
+	*in_caller = (parent ? parent->in_caller : !f->any_caller) ||
+		     (v & V_CALLER) != 0;
+	/* -T: trace_on and trace_off take effect at the entry, depth=N for
+	 * the callees */
+	if (v & V_ON)
+		ft->off = false;
+	if (v & V_OFF)
+		ft->off = true;
+	if (up == 0)
+		return D_HIDE_ALL;
+	*limit = up == SIZE_MAX ? SIZE_MAX : up - 1;
+	if (v & V_DEPTH) {
+		size_t n = trigger_depth(f, p);
+		if (n != SIZE_MAX && n - 1 < *limit)
+			*limit = n - 1;
+	}
 	if ((v & V_NOT) || ns >= f->range_end)
 		return D_HIDE_ALL;
 	*in_only = parent ? parent->in_only : !f->any_only;
 	*in_only |= (v & V_ONLY) != 0;
 	*depth = parent ? parent->child_depth : 0;
-	if (!*in_only || (v & V_HIDE) || ns < f->range_start)
+	if (!*in_only || (v & V_HIDE) || ns < f->range_start || ft->off)
 		return D_HIDE_ALONE;
 	if (f->has_depth && *depth >= f->max_depth)
 		return D_HIDE_ALL;
 	return D_SHOW;
+}
+
+/* Sets th->color for a call of p's function that goes to the output: the
+ * colour of the first -T color=COLOR that matches it, or NULL. */
+static void paint(const struct filters *f, struct thread *th,
+		  const struct pair *pr)
+{
+	th->color = NULL;
+	if (!(verdict(f, pr) & V_COLOR))
+		return;
+	for (size_t i = 0; i < f->n_pats; i++) {
+		const struct pattern *p = &f->pats[i];
+		const char *name = pr->func->name;
+		if (p->kind != PAT_TRIGGER || !(p->actions & V_COLOR))
+			continue;
+		if (f->regex ? regexec(&p->re, name, 0, NULL, 0) == 0
+			     : fnmatch(p->text, name, 0) == 0) {
+			th->color = p->color;
+			return;
+		}
+	}
 }
 
 /* ---------------------------------------------------------------------------
@@ -362,6 +556,7 @@ static void flush(struct filters *f, struct thread *th, struct fthread *ft)
 		th->args = fr->args;
 		th->retval = NULL;
 		th->resumed = fr->resumed;
+		paint(f, th, fr->pair);
 		output_entry(f->inner, th, fr->pair, fr->start,
 				     fr->out_depth);
 		fr->emitted = true;
@@ -394,8 +589,8 @@ static struct fframe *enter(struct filters *f, struct thread *th,
 	struct fthread *ft = fthread_of(f, th);
 	struct fframe *parent, *fr;
 	enum decision d;
-	bool in_only = false;
-	size_t out_depth = 0;
+	bool in_only = false, in_caller = true;
+	size_t out_depth = 0, limit = SIZE_MAX;
 
 	if (!ft->shown)
 		return NULL;
@@ -404,7 +599,8 @@ static struct fframe *enter(struct filters *f, struct thread *th,
 		return NULL;
 	}
 	parent = ft->depth ? &ft->stack[ft->depth - 1] : NULL;
-	d = decide(f, th, parent, p, ticks, &in_only, &out_depth);
+	d = decide(f, th, ft, parent, p, ticks, &in_only, &in_caller, &limit,
+		   &out_depth);
 	if (d == D_HIDE_ALL) {
 		ft->hidden = 1;
 		return NULL;
@@ -422,6 +618,8 @@ static struct fframe *enter(struct filters *f, struct thread *th,
 		.child_depth = out_depth + (d == D_SHOW),
 		.state = d == D_SHOW ? SHOWN : HIDDEN_ALONE,
 		.in_only = in_only,
+		.in_caller = in_caller,
+		.limit = limit,
 		.resumed = th->resumed,
 	};
 	return fr;
@@ -436,8 +634,8 @@ static void filter_entry(struct output *o, struct thread *th,
 	(void)depth;
 	/* Outputs that take no leaves see every entry; without -t there is
 	 * nothing to wait for. */
-	if (fr && fr->state == SHOWN && !f->inner->leaves && !f->has_min &&
-	    !f->where)
+	if (fr && fr->state == SHOWN && fr->in_caller && !f->inner->leaves &&
+	    !f->has_min && !f->where)
 		flush(f, th, fthread_of(f, th));
 }
 
@@ -449,9 +647,10 @@ static void filter_inherit(struct output *o, struct thread *th,
 	struct fframe *fr = enter(f, th, p, start);
 
 	(void)depth;
-	if (!fr || fr->state != SHOWN)
+	if (!fr || fr->state != SHOWN || !fr->in_caller)
 		return;
 	fr->emitted = true;
+	paint(f, th, p);
 	output_inherit(f->inner, th, p, start, fr->out_depth);
 }
 
@@ -462,14 +661,16 @@ static void filter_leaf(struct output *o, struct thread *th,
 	struct filters *f = o->state;
 	struct fthread *ft = fthread_of(f, th);
 	struct fframe *parent;
-	bool in_only = false;
-	size_t out_depth = 0;
+	bool in_only = false, in_caller = true;
+	size_t out_depth = 0, limit = SIZE_MAX;
 
 	(void)depth;
 	if (!ft->shown || ft->hidden)
 		return;
 	parent = ft->depth ? &ft->stack[ft->depth - 1] : NULL;
-	if (decide(f, th, parent, p, start, &in_only, &out_depth) != D_SHOW)
+	if (decide(f, th, ft, parent, p, start, &in_only, &in_caller, &limit,
+		   &out_depth) != D_SHOW ||
+	    !in_caller)
 		return;
 	if (f->has_min && trace_duration(th->trace, start, end) < f->min_ns)
 		return;
@@ -477,6 +678,7 @@ static void filter_leaf(struct output *o, struct thread *th,
 				     th->retval))
 		return;
 	flush(f, th, ft);
+	paint(f, th, p);
 	output_leaf(f->inner, th, p, start, end, out_depth);
 }
 
@@ -490,10 +692,12 @@ static void close_before_trace(struct filters *f, struct thread *th,
 
 	if (ft->hidden || ft->depth || f->has_min || f->has_range ||
 	    (v & (V_NOT | V_HIDE)) || (f->any_only && !(v & V_ONLY)) ||
+	    (f->any_caller && !(v & V_CALLER)) || ft->off ||
 	    (f->has_depth && f->max_depth == 0) ||
 	    (f->where && !where_match(f->where, p->func->name, NULL,
 				      th->retval)))
 		return;
+	paint(f, th, p);
 	output_close(f->inner, th, p, start, end, 0,
 			     CLOSE_BEFORE_TRACE);
 }
@@ -522,8 +726,8 @@ static void filter_close(struct output *o, struct thread *th,
 	fr = ft->stack[--ft->depth];
 	if (ft->first_pending > ft->depth)
 		ft->first_pending = ft->depth;
-	if (fr.state != SHOWN)
-		return;
+	if (fr.state != SHOWN || (!fr.in_caller && !fr.emitted))
+		return; /* -C: no -C call below it */
 	if (!fr.emitted) {
 		if (f->has_min && (end <= start || trace_duration(th->trace, start,
 								  end) <
@@ -534,6 +738,7 @@ static void filter_close(struct output *o, struct thread *th,
 				 kind == CLOSE_RETURNED ? th->retval : NULL))
 			return;
 		flush(f, th, ft); /* its callers */
+		paint(f, th, p);
 		if (kind == CLOSE_RETURNED && f->inner->leaves) {
 			output_leaf(f->inner, th, p, start, end,
 					    fr.out_depth);
@@ -546,7 +751,18 @@ static void filter_close(struct output *o, struct thread *th,
 		th->resumed = false; /* closes come from thread.c, never resumed */
 		th->retval = retval;
 	}
+	paint(f, th, p);
 	output_close(f->inner, th, p, start, end, fr.out_depth, kind);
+}
+
+/* -C: whether what happens now is on a path to a -C call or inside one
+ * (not on an unrelated sibling's). */
+static bool in_caller(const struct filters *f, const struct fthread *ft)
+{
+	if (ft->off) /* -T trace_off */
+		return false;
+	return ft->depth ? ft->stack[ft->depth - 1].in_caller
+			 : !f->any_caller;
 }
 
 static void filter_lost(struct output *o, struct thread *th, uint64_t count,
@@ -556,7 +772,7 @@ static void filter_lost(struct output *o, struct thread *th, uint64_t count,
 	struct fthread *ft = fthread_of(f, th);
 
 	(void)depth;
-	if (!ft->shown || ft->hidden)
+	if (!ft->shown || ft->hidden || !in_caller(f, ft))
 		return;
 	flush(f, th, ft);
 	output_lost(f->inner, th, count, reason,
@@ -571,7 +787,8 @@ static void filter_note(struct output *o, struct thread *th,
 	struct fthread *ft = fthread_of(f, th);
 
 	(void)depth;
-	if (!ft->shown || ft->hidden || f->inner->ops->note == NULL)
+	if (!ft->shown || ft->hidden || f->inner->ops->note == NULL ||
+	    !in_caller(f, ft))
 		return;
 	flush(f, th, ft);
 	output_note(f->inner, th, n,

@@ -5,8 +5,8 @@
  *   thread.c    one thread's events to calls: its stack, unwinding,
  *               signals, coroutines, the values of a call (values/)
  *   replay.c    every thread of every trace merged on one timeline
- *   filter.c    -F, -N, -H, -D, -t, --tid, --time-range, --where: an
- *               output that passes on only the calls the filters keep
+ *   filter.c    -F, -N, -H, -C, -T, -D, -t, --tid, --time-range, --where:
+ *               an output that passes on only the calls the filters keep
  *   where.c     --where's expressions on arguments and return values
  *   progress.c  the progress line on stderr
  *
@@ -45,6 +45,10 @@ struct options {
 	bool no_duration;
 	bool serial_ids; /* --thread-ids=serial */
 	bool progress;   /* a progress line on stderr (a terminal) */
+	/* tree, graph: terminal colours (--color, and a terminal for auto):
+	 * durations of 1 ms or more in yellow, 1 s or more in red, as
+	 * uftrace shows them, and -T FUNC@color=COLOR's names */
+	bool color;
 	/* tree, folded: --max-depth, 0 for none.  Deeper calls stay in the
 	 * output, but so that its size stays linear in the trace's: the tree
 	 * indents no further and shows the depth, folded stacks end in one
@@ -72,7 +76,7 @@ struct func {
 	uint32_t name_id; /* agg.c's interned name; 0 until asked */
 	bool has_params; /* the name ends in its parameter list already */
 	bool plain_name; /* the name needs no escaping in text output */
-	uint8_t filter_verdict; /* filter.c's, cached; 0 until asked */
+	uint16_t filter_verdict; /* filter.c's, cached; 0 until asked */
 };
 
 /* What a DEFINE record names.  Interned: one per distinct (function, call
@@ -205,6 +209,9 @@ struct thread {
 	/* The arguments and return value of the call an output callback is
 	 * given (values.h); NULL when not captured. */
 	const struct values *args, *retval;
+	/* -T FUNC@color=COLOR: the escape sequence that colours the name of
+	 * the call an output callback is given; NULL: none (filter.c). */
+	const char *color;
 	/* The entry an output callback is given reopens a call suspended
 	 * on another stack: its entry was shown before. */
 	bool resumed;
@@ -387,7 +394,7 @@ void progress_end(void);
 struct filters *filter_new(void);
 void filter_free(struct filters *f);
 
-/* One command-line option: its getopt code ('F', 'N', 'H', 'D', 't', or
+/* One command-line option: its getopt code ('F', 'N', 'H', 'C', 'T', 'D', 't', or
  * the long-only codes below) and its value.  Returns NULL, or a message
  * for usage_error() with one %s for the value. */
 enum {

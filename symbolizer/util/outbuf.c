@@ -171,3 +171,20 @@ size_t outbuf_format_duration(char *dst, uint64_t ns)
 	r = ns / 1000000 + (ns % 1000000 >= 500000);
 	return format_fixed3(dst, r / 1000, (unsigned)(r % 1000), " s");
 }
+
+size_t outbuf_format_duration_color(char *dst, uint64_t ns)
+{
+	size_t n = outbuf_format_duration(dst, ns), len;
+	const char *esc;
+	char unit[2];
+
+	if (ns < 1000000)
+		return n;
+	esc = ns < 1000000000 ? "\033[33m" : "\033[91m";
+	len = strlen(esc);
+	memcpy(unit, dst + n - 2, 2);
+	memcpy(dst + n - 2, esc, len);
+	memcpy(dst + n - 2 + len, unit, 2);
+	memcpy(dst + n + len, OUTBUF_COLOR_RESET, 4);
+	return n + len + 4;
+}

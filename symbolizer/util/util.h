@@ -142,6 +142,11 @@ size_t outbuf_format_u64(char *dst, uint64_t v);
 /* The tree's duration column: exactly 10 characters for anything below
  * 1000 s ("  0.412 us", " 12.000 ms", "  1.500  s"). Returns the length. */
 size_t outbuf_format_duration(char *dst, uint64_t ns);
+/* The same with its unit coloured as uftrace colours it on a terminal:
+ * ms in yellow, s in red (the escape sequences add up to 13 bytes). */
+size_t outbuf_format_duration_color(char *dst, uint64_t ns);
+/* The escape sequence that ends a colour. */
+#define OUTBUF_COLOR_RESET "\033[0m"
 
 /* ---------------------------------------------------------------------------
  * The file named by -o (outfile.c)

@@ -537,6 +537,14 @@ case_symbolizer_arguments() {
 	expect_args out FAKE --format=report --srcline trace.bin
 	ctrace out graph x.bin
 	expect_args out FAKE --format=dot x.bin
+	# a first operand that is no file and no *.bin is a function
+	ctrace out graph main
+	expect_args out FAKE --format=graph --function=main trace.bin
+	ctrace out graph -D 2 'ns::f(int)' x.bin
+	expect_args out FAKE --format=graph '--function=ns::f(int)' -D 2 x.bin
+	mkdir -p dir
+	ctrace out graph -- dir
+	expect_args out FAKE --format=dot -- dir
 	ctrace out dump
 	expect_args out FAKE --format=json trace.bin
 	ctrace out dump --chrome x.bin

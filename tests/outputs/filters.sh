@@ -1,5 +1,5 @@
 #!/bin/sh
-# filters.sh -- -F, -N, -H, -D, -t, --match, --tid and --time-range against
+# filters.sh -- -F, -N, -H, -C, -T, -D, -t, --match, --tid and --time-range against
 # hand-written trees (tests/outputs/expected), the same filters in the
 # other formats, and the filters' usage errors.
 
@@ -30,6 +30,21 @@ case_trees() {
 	filtered F-middle-N-leaf -F middle -N leaf
 	filtered F-regex --match=regex -F '^(noisy|slow)$'
 	filtered F-glob-D-1 -F 'mid*' -D 1
+	# -C: the paths to the function and below it, no unrelated sibling
+	filtered C-inner -C inner
+	filtered C-noisy --caller-filter=noisy
+	filtered C-leaf-N-slow-H-middle -C leaf -N slow -H middle
+	# -T triggers: depth=N counts the function as its first level;
+	# trace_off hides what is entered after it, trace_on shows it again
+	# (and with one, a thread starts off); filter is -F
+	filtered T-middle-depth-2 -T 'middle@depth=2'
+	filtered T-noisy-off -T 'noisy@trace_off'
+	filtered T-inner-off-slow-on -T 'inner@trace_off' -T 'slow@trace_on'
+	filtered T-noisy-on-depth-1 -T 'noisy@trace_on,depth=1'
+	symbolize_stable T-filter -T 'inner@filter' trace.bin
+	compare "$OUTPUTS/expected/F-inner.tree" T-filter
+	symbolize_stable C-none -C nosuch trace.bin
+	[ "$(wc -l <C-none)" -eq 1 ] || fail "-C nosuch shows calls"
 	# -N wins over -F; a regex matches anywhere in the name
 	symbolize_stable none -F inner -N inner trace.bin
 	[ "$(wc -l <none)" -eq 1 ] || fail "-F inner -N inner shows calls"
@@ -70,6 +85,12 @@ case_formats() {
 	printf 'main 1\nmain;inner 2\nmain;inner;leaf 4\nmain;leaf 2\n' \
 		>folded-h.expected
 	compare folded-h.expected folded-h
+	symbolize folded-c --format=folded --weight=calls -C 'no*' trace.bin
+	printf 'main 1\nmain;noisy 1\nmain;noisy;leaf 1\n' >folded-c.expected
+	compare folded-c.expected folded-c
+	symbolize json-c.json --format=json -C noisy trace.bin
+	n=$("$PYTHON3" -S "$OUTPUTS/check.py" calls json json-c.json main noisy leaf middle)
+	[ "$n" = "1 1 1 0" ] || fail "json -C noisy: calls of main noisy leaf middle: $n"
 	symbolize report --format=report -t 1ms trace.bin
 	names=$(sed -n '3,$p' report | awk '{print $NF}' | sort | tr '\n' ' ')
 	[ "$names" = "main slow " ] || fail "report -t 1ms shows $names"
@@ -105,6 +126,12 @@ case_usage() {
 	usage_error --sort=size
 	usage_error --weight=bytes
 	usage_error --format=svg
+	usage_error -T inner
+	usage_error -T inner@
+	usage_error -T @trace_on
+	usage_error -T inner@depth=0
+	usage_error -T inner@depth=x
+	usage_error -T inner@color=red,bogus
 }
 
 for cfg in $(configs); do
