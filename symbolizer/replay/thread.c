@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dwinfo.h"
 #include "replay.h"
 #include "values.h"
 
@@ -440,6 +441,34 @@ static bool in_frame_of(const struct frame *f, const struct event *ev)
 	       p->frame == q->frame;
 }
 
+/* Entry ev, an inlined copy with a new hook in the frame of host, whose
+ * copies host+1..top-1 are open: which of them hold ev's hook in the
+ * DWARF (clang inlines a longjmp's callers into main, and a call after
+ * the setjmp returns again runs in main's frame, with its call site and
+ * stack pointer, as a callee of the copies would).  The copies that do
+ * not are gone, and those above them.  Without DWARF, or with real calls
+ * among them (gcc's copies of a function inlined into itself), all stay:
+ * ev nests in them. */
+static size_t copies_kept(struct thread *th, const struct frame *frames,
+			  size_t host, size_t top, const struct event *ev)
+{
+	uint64_t fns[64];
+	size_t n = 0;
+	int holding;
+
+	if (!ev->pair->inlined || top - host - 1 > sizeof fns / sizeof *fns)
+		return top;
+	for (size_t i = host + 1; i < top; i++) {
+		if (!frames[i].pair->inlined)
+			return top;
+		fns[n++] = pair_fn(frames[i].pair);
+	}
+	if (n == 0)
+		return top;
+	holding = dw_copies_holding(th->trace, ev->hook - 1, ev->ticks, fns, n);
+	return holding < 0 ? top : host + 1 + (size_t)holding;
+}
+
 /* Copies of a function inlined into itself (gcc -O2 and -O3 inline a
  * recursive call into the function's own body, levels deep) run in their
  * host's frame, and their hooks report the host's function, call site and
@@ -458,8 +487,9 @@ static bool in_frame_of(const struct frame *f, const struct event *ev)
  * then copies inlined into it.  Returns how many open calls to keep when
  * ev runs in the frame of such a host, or SIZE_MAX when it does not, or
  * when a hook is unknown (older traces): abandoned() decides then. */
-static size_t frame_calls_kept(const struct frame *frames, size_t start,
-			       size_t end, const struct event *ev)
+static size_t frame_calls_kept(struct thread *th, const struct frame *frames,
+			       size_t start, size_t end,
+			       const struct event *ev)
 {
 	const struct pair *q = ev->pair;
 	size_t top = end, host;
@@ -486,7 +516,7 @@ static size_t frame_calls_kept(const struct frame *frames, size_t start,
 	for (size_t i = host; i < top; i++)
 		if (frames[i].hook == ev->hook)
 			return i;
-	return top;
+	return copies_kept(th, frames, host, top, ev);
 }
 
 /* How far above an open call's stack pointer at its hook its callees'
@@ -571,7 +601,7 @@ static void before_entry(struct output *o, struct thread *th,
 	}
 	if (end < th->depth)
 		suspend(o, th, end, ev->ticks);
-	keep = frame_calls_kept(th->stack, start, end, ev);
+	keep = frame_calls_kept(th, th->stack, start, end, ev);
 	if (keep == SIZE_MAX) {
 		keep = end;
 		while (keep > start && abandoned(th->stack, keep - 1, ev))

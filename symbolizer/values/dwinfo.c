@@ -1,6 +1,6 @@
 /* dwinfo.c -- modules' DWARF (elfutils libdw): the files opened once,
  * their code read, the function and scope at a PC (one index per module),
- * and the call site of an inlined copy.
+ * the call site of an inlined copy, and the inlined copies that hold a PC.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -441,4 +441,77 @@ bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
 	*file = s.file;
 	*line = s.line;
 	return true;
+}
+
+/* ---------------------------------------------------------------------------
+ * Inlined copies holding a PC
+ * ------------------------------------------------------------------------ */
+
+/* The abstract DIEs of the inlined subroutines that hold rel_pc,
+ * outermost first, into out[0..max); how many, or -1 when no function's
+ * DWARF holds rel_pc (or the copies nest deeper than max). */
+static int inline_chain(struct dw_module *m, uint64_t rel_pc, Dwarf_Off *out,
+			int max)
+{
+	Dwarf_Die cur, child, root;
+	int n = 0;
+
+	if (!outer_function_at(m, rel_pc, &cur))
+		return -1;
+	for (int depth = 0; depth <= 256; depth++) {
+		bool deeper = false;
+		if (dwarf_tag(&cur) == DW_TAG_inlined_subroutine) {
+			if (n == max)
+				return -1;
+			dw_root(&cur, &root);
+			out[n++] = dwarf_dieoffset(&root);
+		}
+		if (dwarf_child(&cur, &child) != 0)
+			break;
+		do {
+			int tag = dwarf_tag(&child);
+			if ((tag == DW_TAG_lexical_block ||
+			     tag == DW_TAG_inlined_subroutine ||
+			     tag == DW_TAG_try_block ||
+			     tag == DW_TAG_catch_block) &&
+			    dwarf_haspc(&child, rel_pc) == 1) {
+				cur = child;
+				deeper = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!deeper)
+			break;
+	}
+	return n;
+}
+
+#define CHAIN_MAX 64
+
+int dw_copies_holding(struct trace *t, uint64_t pc, uint64_t ticks,
+		      const uint64_t *fns, size_t n_fns)
+{
+	const struct resolve_info *pi = resolve_function(t->resolver, pc,
+							 ticks);
+	Dwarf_Off chain[CHAIN_MAX];
+	struct dw_module *m;
+	size_t k = 0;
+	int n;
+
+	if (!pi->module || !(m = dw_module(pi->module)) || !m->dw ||
+	    (n = inline_chain(m, pi->module_offset, chain, CHAIN_MAX)) < 0)
+		return -1;
+	/* Copies of functions that are not instrumented may lie between. */
+	for (int j = 0; j < n && k < n_fns; j++) {
+		const struct resolve_info *fi = resolve_function(t->resolver,
+								 fns[k], ticks);
+		Dwarf_Die die, root;
+		if (!fi->module || strcmp(fi->module, pi->module) ||
+		    dw_function_at(m, fi->module_offset, &die) < 0)
+			return -1;
+		dw_root(&die, &root);
+		if (dwarf_dieoffset(&root) == chain[j])
+			k++;
+	}
+	return (int)k;
 }

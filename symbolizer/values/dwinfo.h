@@ -328,6 +328,13 @@ size_t i386dec_step(struct dw_module *m, uint64_t addr, const uint8_t *p,
  * several on different lines (which one ran is not known). */
 bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
 			  uint64_t ticks, const char **file, unsigned *line);
+/* Of the inlined copies of functions fns[0..n_fns) (their entry
+ * addresses, as the hooks give them), open one in the other, outermost
+ * first, how many (a prefix) hold the code at pc in trace t at `ticks`,
+ * as the DWARF of pc's function nests its inlined subroutines; -1 when
+ * that DWARF is not at hand. */
+int dw_copies_holding(struct trace *t, uint64_t pc, uint64_t ticks,
+		      const uint64_t *fns, size_t n_fns);
 
 
 /* ---------------------------------------------------------------------------
