@@ -249,7 +249,17 @@ case_selfrec() {
 	done
 }
 
+# longjmp out of calls inlined into main (clang -O1 and up): the calls
+# made after setjmp returns again run their hooks in main's frame, as
+# the copies the jump left did, but outside them in the DWARF: those
+# close before the new calls.
+case_jmpinline() {
+	ORACLE_OPT=--counts-only
+	tree_case "$1" jmpinline jmpinline
+}
+
 for cfg in $(configs_all_levels); do
+	run_case "jmpinline-$cfg" case_jmpinline "$cfg"
 	run_case "costack-$cfg" case_costack "$cfg"
 	run_case "hosts-$cfg" case_hosts "$cfg"
 	run_case "partial-$cfg" case_partial "$cfg"
