@@ -427,6 +427,20 @@ static bool abandoned(const struct frame *frames, size_t i,
 	return ev->sp >= f->sp;
 }
 
+/* Whether open inlined copy f and inlined entry ev, from one call site,
+ * ran their hooks in one frame at different stack pointers: gcc may call
+ * a copy's entry hook before it pops the stack arguments of the call just
+ * made (the stack pointer lower by their size), and its inlined callees'
+ * hooks after.  The hooks' CFAs are the same: the frames of the pairs
+ * were read at each hook's own stack pointer. */
+static bool pending_pop(const struct frame *f, const struct event *ev)
+{
+	const struct pair *p = f->pair, *q = ev->pair;
+
+	return p->inlined && q->inlined && p->frame && q->frame && f->sp &&
+	       p->site == q->site && f->sp + p->frame == ev->sp + q->frame;
+}
+
 /* Whether open call f ran its hooks in the frame entry ev runs in: the
  * same call site and stack pointer, and for two real calls whose frames
  * are known the same CFA (calls from one call site in frames of other
@@ -435,8 +449,10 @@ static bool in_frame_of(const struct frame *f, const struct event *ev)
 {
 	const struct pair *p = f->pair, *q = ev->pair;
 
-	if (f->sp != ev->sp || p->site != q->site)
+	if (p->site != q->site)
 		return false;
+	if (f->sp != ev->sp)
+		return pending_pop(f, ev);
 	return p->inlined || q->inlined || !p->frame || !q->frame ||
 	       p->frame == q->frame;
 }
@@ -496,7 +512,8 @@ static size_t frame_calls_kept(struct thread *th, const struct frame *frames,
 
 	if (!ev->hook)
 		return SIZE_MAX;
-	while (top > start && frames[top - 1].sp && frames[top - 1].sp < ev->sp)
+	while (top > start && frames[top - 1].sp &&
+	       frames[top - 1].sp < ev->sp && !pending_pop(&frames[top - 1], ev))
 		top--;
 	host = top;
 	while (host > start && in_frame_of(&frames[host - 1], ev))
