@@ -663,16 +663,17 @@ static void note(struct output *o, struct thread *th, const struct event *ev)
 /* An inlined copy's hooks run in its host's frame and are given the
  * host's call site: its own call site is the inlined call's, in the host,
  * the innermost open call that is not an inlined copy itself. */
-static const struct pair *inlined_pair(struct thread *th, const struct pair *p)
+static const struct pair *inlined_pair(struct thread *th, const struct pair *p,
+				       uint64_t hook)
 {
 	for (size_t i = th->depth; i > 0; i--) {
 		const struct pair *host = th->stack[i - 1].pair;
 		if (!host->inlined)
 			return symtab_inlined_pair(th->trace->symtab, th->trace,
-						   p, pair_fn(host));
+						   p, pair_fn(host), hook);
 	}
 	/* the host was entered before the trace: its call site is unknown */
-	return symtab_inlined_pair(th->trace->symtab, th->trace, p, 0);
+	return symtab_inlined_pair(th->trace->symtab, th->trace, p, 0, hook);
 }
 
 void thread_step(struct output *o, struct thread *th)
@@ -687,7 +688,7 @@ void thread_step(struct output *o, struct thread *th)
 		if (ev.sp)
 			before_entry(o, th, &ev);
 		if (ev.pair->inlined && o->call_sites)
-			ev.pair = inlined_pair(th, ev.pair);
+			ev.pair = inlined_pair(th, ev.pair, ev.hook);
 		next = o->leaves ? thread_peek(th) : NULL;
 		args = ev.extra && !o->stack_only
 			? call_args(th, ev.pair, ev.extra,

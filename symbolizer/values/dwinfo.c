@@ -34,6 +34,7 @@ struct dw_module *dw_module(const char *path)
 	struct dw_module *m = must_calloc(1, sizeof *m);
 	m->path = must_strndup(path, strlen(path));
 	m->fd = -1;
+	m->debug_fd = -1;
 	m->next = modules;
 	modules = m;
 
@@ -70,6 +71,26 @@ struct dw_module *dw_module(const char *path)
 	return m;
 }
 
+struct dw_module *dw_module_at(struct trace *t, const struct resolve_info *ri,
+			       uint64_t addr, uint64_t ticks)
+{
+	struct dw_module *m;
+	const char *debug;
+
+	if (!ri->module || !(m = dw_module(ri->module)))
+		return NULL;
+	if (m->dw || m->debug_tried)
+		return m;
+	m->debug_tried = true;
+	debug = resolve_function_debug_file(t->resolver, addr, ticks);
+	if (!debug || (m->debug_fd = elfinfo_open_regular(debug)) < 0)
+		return m;
+	m->debug_elf = elf_begin(m->debug_fd, ELF_C_READ_MMAP, NULL);
+	if (m->debug_elf && elf_kind(m->debug_elf) == ELF_K_ELF)
+		m->dw = dwarf_begin_elf(m->debug_elf, DWARF_C_READ, NULL);
+	return m;
+}
+
 void dw_modules_free(void)
 {
 	while (modules) {
@@ -83,6 +104,10 @@ void dw_modules_free(void)
 			elf_end(m->elf);
 		if (m->fd >= 0)
 			close(m->fd);
+		if (m->debug_elf)
+			elf_end(m->debug_elf);
+		if (m->debug_fd >= 0)
+			close(m->debug_fd);
 		free(m->fn_ranges);
 		free(m->fn_max_hi);
 		free(m->path);
@@ -413,8 +438,43 @@ static void find_inlined(Dwarf_Die *die, struct inlined_search *s, int depth)
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
+static int inline_chain(struct dw_module *m, uint64_t rel_pc, Dwarf_Die *out,
+			int max);
+#define CHAIN_MAX 64
+
+/* The call site of the copy of the function whose abstract DIE is origin
+ * that holds rel_pc (its entry hook's call): the innermost such. */
+static bool call_site_at(struct dw_module *m, uint64_t rel_pc,
+			 Dwarf_Off origin, const char **file, unsigned *line)
+{
+	Dwarf_Die chain[CHAIN_MAX], root, cu;
+	Dwarf_Attribute a;
+	Dwarf_Word fi = 0, ln = 0;
+	Dwarf_Files *files;
+	size_t n_files;
+	int n = inline_chain(m, rel_pc, chain, CHAIN_MAX);
+
+	while (n-- > 0) {
+		dw_root(&chain[n], &root);
+		if (dwarf_dieoffset(&root) != origin)
+			continue;
+		if (!dwarf_attr(&chain[n], DW_AT_call_file, &a) ||
+		    dwarf_formudata(&a, &fi) ||
+		    !dwarf_attr(&chain[n], DW_AT_call_line, &a) ||
+		    dwarf_formudata(&a, &ln) || ln == 0 ||
+		    !dwarf_diecu(&chain[n], &cu, NULL, NULL) ||
+		    dwarf_getsrcfiles(&cu, &files, &n_files) != 0 ||
+		    !(*file = dwarf_filesrc(files, fi, NULL, NULL)))
+			return false;
+		*line = (unsigned)ln;
+		return true;
+	}
+	return false;
+}
+
 bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
-			  uint64_t ticks, const char **file, unsigned *line)
+			  uint64_t hook, uint64_t ticks, const char **file,
+			  unsigned *line)
 {
 	const struct resolve_info *hi = resolve_function(t->resolver, host,
 							 ticks);
@@ -426,12 +486,22 @@ bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
 	size_t n_files;
 
 	if (!hi->module || !ci->module || strcmp(hi->module, ci->module) ||
-	    !(m = dw_module(hi->module)) || !m->dw ||
+	    !(m = dw_module_at(t, hi, host, ticks)) || !m->dw ||
 	    dw_function_at(m, hi->module_offset, &host_die) < 0 ||
 	    dw_function_at(m, ci->module_offset, &callee_die) < 0)
 		return false;
 	dw_root(&callee_die, &root);
 	s.origin = dwarf_dieoffset(&root);
+	/* The hook's call is in the copy that ran: its own call site, even
+	 * when the callee is inlined into host at several lines. */
+	uint64_t bias = host - hi->module_offset;
+	const char *hook_module = hook > bias ? resolve_function_module(
+						       t->resolver, hook - 1,
+						       ticks)
+					      : NULL;
+	if (hook_module && !strcmp(hook_module, hi->module) &&
+	    call_site_at(m, hook - 1 - bias, s.origin, file, line))
+		return true;
 	if (dwarf_diecu(&host_die, &cu, NULL, NULL) &&
 	    dwarf_getsrcfiles(&cu, &s.files, &n_files) != 0)
 		s.files = NULL;
@@ -447,13 +517,13 @@ bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
  * Inlined copies holding a PC
  * ------------------------------------------------------------------------ */
 
-/* The abstract DIEs of the inlined subroutines that hold rel_pc,
- * outermost first, into out[0..max); how many, or -1 when no function's
- * DWARF holds rel_pc (or the copies nest deeper than max). */
-static int inline_chain(struct dw_module *m, uint64_t rel_pc, Dwarf_Off *out,
+/* The inlined subroutines that hold rel_pc, outermost first, into
+ * out[0..max); how many, or -1 when no function's DWARF holds rel_pc (or
+ * the copies nest deeper than max). */
+static int inline_chain(struct dw_module *m, uint64_t rel_pc, Dwarf_Die *out,
 			int max)
 {
-	Dwarf_Die cur, child, root;
+	Dwarf_Die cur, child;
 	int n = 0;
 
 	if (!outer_function_at(m, rel_pc, &cur))
@@ -463,8 +533,7 @@ static int inline_chain(struct dw_module *m, uint64_t rel_pc, Dwarf_Off *out,
 		if (dwarf_tag(&cur) == DW_TAG_inlined_subroutine) {
 			if (n == max)
 				return -1;
-			dw_root(&cur, &root);
-			out[n++] = dwarf_dieoffset(&root);
+			out[n++] = cur;
 		}
 		if (dwarf_child(&cur, &child) != 0)
 			break;
@@ -486,19 +555,17 @@ static int inline_chain(struct dw_module *m, uint64_t rel_pc, Dwarf_Off *out,
 	return n;
 }
 
-#define CHAIN_MAX 64
-
 int dw_copies_holding(struct trace *t, uint64_t pc, uint64_t ticks,
 		      const uint64_t *fns, size_t n_fns)
 {
 	const struct resolve_info *pi = resolve_function(t->resolver, pc,
 							 ticks);
-	Dwarf_Off chain[CHAIN_MAX];
+	Dwarf_Die chain[CHAIN_MAX];
 	struct dw_module *m;
 	size_t k = 0;
 	int n;
 
-	if (!pi->module || !(m = dw_module(pi->module)) || !m->dw ||
+	if (!(m = dw_module_at(t, pi, pc, ticks)) || !m->dw ||
 	    (n = inline_chain(m, pi->module_offset, chain, CHAIN_MAX)) < 0)
 		return -1;
 	/* Copies of functions that are not instrumented may lie between. */
@@ -510,7 +577,9 @@ int dw_copies_holding(struct trace *t, uint64_t pc, uint64_t ticks,
 		    dw_function_at(m, fi->module_offset, &die) < 0)
 			return -1;
 		dw_root(&die, &root);
-		if (dwarf_dieoffset(&root) == chain[j])
+		Dwarf_Die copy_root;
+		dw_root(&chain[j], &copy_root);
+		if (dwarf_dieoffset(&root) == dwarf_dieoffset(&copy_root))
 			k++;
 	}
 	return (int)k;

@@ -15,6 +15,7 @@
 #include "trace.h"
 
 struct trace;
+struct resolve_info;
 
 /* A range of code of a subprogram that no other subprogram contains. */
 struct dw_fn_range {
@@ -35,11 +36,21 @@ struct dw_module {
 	uint64_t *fn_max_hi;
 	size_t n_fn_ranges;
 	bool fn_index_done;
+	/* A separate debug file's, when the module has no DWARF itself
+	 * (dw_module_at): dw reads it, the code stays the module's. */
+	bool debug_tried;
+	int debug_fd;
+	Elf *debug_elf;
 	struct dw_module *next;
 };
 
 /* The module's DWARF, opened once; NULL when the file cannot be read. */
 struct dw_module *dw_module(const char *path);
+/* The same for the module of address addr in trace t at `ticks` (ri: the
+ * resolver's answer for it), with the DWARF of the separate debug file the
+ * resolver found when the module has none itself. */
+struct dw_module *dw_module_at(struct trace *t, const struct resolve_info *ri,
+			       uint64_t addr, uint64_t ticks);
 void dw_modules_free(void);
 
 #define DW_MAX_REG 64
@@ -322,12 +333,15 @@ size_t i386dec_step(struct dw_module *m, uint64_t addr, const uint8_t *p,
 /* The call site in the source of a copy of function `callee` inlined into
  * function `host` (their entry addresses, as the hooks give them) in trace
  * t at `ticks`: the DW_AT_call_file and DW_AT_call_line of its
- * DW_TAG_inlined_subroutine.  Returns true when every inlined copy of
- * callee in host is called from the same line (*file points into the
- * DWARF, valid until dw_modules_free); false when there is none, or
- * several on different lines (which one ran is not known). */
+ * DW_TAG_inlined_subroutine.  That of the copy holding the call of the
+ * entry hook whose return address is `hook` (0: unknown); failing that,
+ * true when every inlined copy of callee in host is called from the same
+ * line (*file points into the DWARF, valid until dw_modules_free); false
+ * when there is none, or several on different lines (which one ran is
+ * not known). */
 bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
-			  uint64_t ticks, const char **file, unsigned *line);
+			  uint64_t hook, uint64_t ticks, const char **file,
+			  unsigned *line);
 /* Of the inlined copies of functions fns[0..n_fns) (their entry
  * addresses, as the hooks give them), open one in the other, outermost
  * first, how many (a prefix) hold the code at pc in trace t at `ticks`,
