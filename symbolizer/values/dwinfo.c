@@ -91,8 +91,11 @@ struct dw_module *dw_module_at(struct trace *t, const struct resolve_info *ri,
 	return m;
 }
 
+static void origins_free(void);
+
 void dw_modules_free(void)
 {
+	origins_free();
 	while (modules) {
 		struct dw_module *m = modules;
 		modules = m->next;
@@ -555,31 +558,118 @@ static int inline_chain(struct dw_module *m, uint64_t rel_pc, Dwarf_Die *out,
 	return n;
 }
 
+/* The abstract DIEs of the copies holding a PC (a hook's call), or of a
+ * function, by module and offset: a replay asks for the same few hooks
+ * and functions at every call. */
+struct origins {
+	const char *module; /* the resolver's, equal paths equal pointers */
+	uint64_t off;
+	bool fn;
+	int n; /* -1: unknown */
+	Dwarf_Off *roots;
+};
+
+static struct {
+	struct origins *e;
+	size_t n, cap;
+} origins_cache;
+
+static size_t origins_hash(const char *module, uint64_t off, bool fn)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)module ^ off ^ (fn ? 1 : 0)) *
+		     0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 20);
+}
+
+static struct origins *origins_slot(const char *module, uint64_t off, bool fn)
+{
+	size_t mask, i;
+
+	if (2 * (origins_cache.n + 1) > origins_cache.cap) {
+		struct origins *old = origins_cache.e;
+		size_t old_cap = origins_cache.cap;
+		origins_cache.cap = old_cap ? 2 * old_cap : 256;
+		origins_cache.e = must_calloc(origins_cache.cap,
+					      sizeof *origins_cache.e);
+		for (size_t k = 0; k < old_cap; k++) {
+			if (!old[k].module)
+				continue;
+			mask = origins_cache.cap - 1;
+			i = origins_hash(old[k].module, old[k].off, old[k].fn) &
+			    mask;
+			while (origins_cache.e[i].module)
+				i = (i + 1) & mask;
+			origins_cache.e[i] = old[k];
+		}
+		free(old);
+	}
+	mask = origins_cache.cap - 1;
+	i = origins_hash(module, off, fn) & mask;
+	while (origins_cache.e[i].module &&
+	       (origins_cache.e[i].module != module ||
+		origins_cache.e[i].off != off || origins_cache.e[i].fn != fn))
+		i = (i + 1) & mask;
+	return &origins_cache.e[i];
+}
+
+static void origins_free(void)
+{
+	for (size_t i = 0; i < origins_cache.cap; i++)
+		free(origins_cache.e[i].roots);
+	free(origins_cache.e);
+	memset(&origins_cache, 0, sizeof origins_cache);
+}
+
+static const struct origins *origins_of(struct dw_module *m,
+					const char *module, uint64_t off,
+					bool fn)
+{
+	struct origins *o = origins_slot(module, off, fn);
+	Dwarf_Die chain[CHAIN_MAX], root;
+
+	if (o->module)
+		return o;
+	o->module = module;
+	o->off = off;
+	o->fn = fn;
+	if (fn)
+		o->n = dw_function_at(m, off, &chain[0]) < 0 ? -1 : 1;
+	else
+		o->n = inline_chain(m, off, chain, CHAIN_MAX);
+	if (o->n > 0) {
+		o->roots = must_calloc((size_t)o->n, sizeof *o->roots);
+		for (int k = 0; k < o->n; k++) {
+			dw_root(&chain[k], &root);
+			o->roots[k] = dwarf_dieoffset(&root);
+		}
+	}
+	origins_cache.n++;
+	return o;
+}
+
 int dw_copies_holding(struct trace *t, uint64_t pc, uint64_t ticks,
 		      const uint64_t *fns, size_t n_fns)
 {
 	const struct resolve_info *pi = resolve_function(t->resolver, pc,
 							 ticks);
-	Dwarf_Die chain[CHAIN_MAX];
+	const struct origins *chain;
 	struct dw_module *m;
 	size_t k = 0;
-	int n;
 
 	if (!(m = dw_module_at(t, pi, pc, ticks)) || !m->dw ||
-	    (n = inline_chain(m, pi->module_offset, chain, CHAIN_MAX)) < 0)
+	    (chain = origins_of(m, pi->module, pi->module_offset, false))
+			    ->n < 0)
 		return -1;
 	/* Copies of functions that are not instrumented may lie between. */
-	for (int j = 0; j < n && k < n_fns; j++) {
+	for (int j = 0; j < chain->n && k < n_fns; j++) {
 		const struct resolve_info *fi = resolve_function(t->resolver,
 								 fns[k], ticks);
-		Dwarf_Die die, root;
+		const struct origins *fo;
 		if (!fi->module || strcmp(fi->module, pi->module) ||
-		    dw_function_at(m, fi->module_offset, &die) < 0)
+		    (fo = origins_of(m, fi->module, fi->module_offset, true))
+				    ->n < 0)
 			return -1;
-		dw_root(&die, &root);
-		Dwarf_Die copy_root;
-		dw_root(&chain[j], &copy_root);
-		if (dwarf_dieoffset(&root) == dwarf_dieoffset(&copy_root))
+		if (fo->roots[0] == chain->roots[j])
 			k++;
 	}
 	return (int)k;
