@@ -1,6 +1,6 @@
 #!/bin/sh
 # table.sh -- puts the value fuzzer's coverage table (written by
-# tests/values/values.sh, i.e. make check, to tests/values-coverage.md in
+# tests/values/values.sh under make check-full, to tests/values-coverage.md in
 # the build tree) into doc/values.md, in place of the table that follows the
 # line `<!-- coverage table: tests/values-coverage.md -->'.
 #
