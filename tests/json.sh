@@ -120,7 +120,22 @@ case_shlib() {
 	compare "$(expected shlib-dlopen)" tree
 }
 
+# The types of parameters, as C writes them: "char * const" for a
+# constant pointer, not "const char *".
+case_typenames() {
+	use_config "$1"
+	build_c typenames "$PROGS/typenames.c"
+	CTRACE_ARGS=all run_traced trace.bin "$BIN/typenames"
+	symbolize out.json -f json trace.bin
+	jq -r '.calls[] | select(.function == "f") | .args[] |
+		"\(.name) \(.type)"' out.json >types
+	printf '%s\n' 's const char * const' 'p const int * const' \
+		'q char * const' 'v volatile int * volatile' >expected
+	compare expected types
+}
+
 for cfg in $(configs_pie); do
+	run_case "typenames-$cfg" case_typenames "$cfg"
 	run_case "fib5-$cfg" json_case "$cfg" fib5 fib build_c 5
 	run_case "funcptr-$cfg" json_case "$cfg" funcptr funcptr build_c
 	run_case "ctors-$cfg" json_case "$cfg" ctors ctors build_c

@@ -52,9 +52,46 @@ case_inlined() {
 		{ grep beta json; fail "JSON: beta not called from line $line"; }
 }
 
+# The same with the DWARF in a separate debug file, found by its
+# .gnu_debuglink next to the program or by its build-id in a search
+# directory: the same call lines, and the values (alpha's x is argc).
+case_inlined_debug() {
+	use_config "$1"
+	build_c inlsite "$PROGS/inlsite.c"
+	objcopy --only-keep-debug "$BIN/inlsite" inlsite.debug ||
+		fail "objcopy --only-keep-debug failed"
+	case $2 in
+	debuglink)
+		objcopy --strip-debug --add-gnu-debuglink=inlsite.debug \
+			"$BIN/inlsite" inlsite || fail "objcopy failed"
+		set --
+		;;
+	buildid)
+		id=$(readelf -n "$BIN/inlsite" |
+			sed -n 's/^ *Build ID: *\([0-9a-f]*\)$/\1/p')
+		[ -n "$id" ] || skip "no build-id"
+		mkdir -p "dbg/.build-id/${id%"${id#??}"}"
+		mv inlsite.debug "dbg/.build-id/${id%"${id#??}"}/${id#??}.debug"
+		objcopy --strip-debug "$BIN/inlsite" inlsite ||
+			fail "objcopy failed"
+		set -- --search-dir=dbg
+		;;
+	esac
+	CTRACE_ARGS=all run_traced trace.bin ./inlsite
+	symbolize_stable tree trace.bin --srcline "$@"
+	expected_with_lines inlsite >expected
+	sed -e 's/^\(.*\] | *[a-z_]*\)([^)]*)/\1()/' \
+		-e 's/^\(.*\] | main() {\) \/\*.*\*\/$/\1/' tree >tree.checked
+	compare expected tree.checked
+	grep -q -F '| main() {' tree || fail "main not named"
+	grep -q -F 'alpha(x=1) {' tree || fail "alpha's argument not shown"
+}
+
 for cfg in $(configs); do
 	run_case "callsite-$cfg" case_srcline "$cfg"
 	run_case "inlined-$cfg" case_inlined "$cfg"
+	run_case "debuglink-$cfg" case_inlined_debug "$cfg" debuglink
+	run_case "buildid-$cfg" case_inlined_debug "$cfg" buildid
 done
 
 test_finish

@@ -256,7 +256,40 @@ case_selfrec() {
 	done
 }
 
+# longjmp out of calls inlined into main (clang -O1 and up): the calls
+# made after setjmp returns again run their hooks in main's frame, as
+# the copies the jump left did, but outside them in the DWARF: those
+# close before the new calls.
+case_jmpinline() {
+	ORACLE_OPT=--counts-only
+	tree_case "$1" jmpinline jmpinline
+}
+
+# An inlined copy whose entry hook runs before the stack arguments of the
+# call just made are popped (gcc -O2), its inlined callee's hooks after:
+# one frame, the callee nested in the copy, no call more or less.
+case_pendpop() {
+	use_config "$1"
+	build_pair c pendpop "$PROGS/pendpop.c"
+	if [ "$CUR_FAMILY$CUR_OPT" = gcc-O2 ]; then
+		# the case this program is for must really be built
+		objdump -d --no-show-raw-insn "$BIN/pendpop" |
+			awk '/<main>:/,/^$/' |
+			grep -A1 'call.*<__cyg_profile_func_enter>' |
+			grep -q '	pop ' ||
+			fail "gcc -O2 did not pop after an entry hook"
+	fi
+	run_traced trace.bin "$BIN/pendpop"
+	symbolize folded -f folded --weight=calls trace.bin
+	printf '%s\n' 'main 1' 'main;lookup 4' 'main;release 4' \
+		'main;release;hdr_of 3' >expected
+	compare expected folded
+	oracle_check trace.bin "$BIN/pendpop"
+}
+
 for cfg in $(configs_all_levels); do
+	run_case "pendpop-$cfg" case_pendpop "$cfg"
+	run_case "jmpinline-$cfg" case_jmpinline "$cfg"
 	run_case "costack-$cfg" case_costack "$cfg"
 	run_case "hosts-$cfg" case_hosts "$cfg"
 	run_case "partial-$cfg" case_partial "$cfg"

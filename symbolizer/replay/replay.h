@@ -146,11 +146,14 @@ struct pair *symtab_pair_moved(struct symtab *st, const struct pair *p,
 			       uint64_t ticks);
 
 /* The pair of the inlined copy p (p->inlined) when it runs in host
- * function host_fn: the same call, whose call site is the inlined call's
- * line in the source (DW_AT_call_file/line), or unknown when DWARF does
- * not tell -- never its host's call site, which its hooks were given. */
+ * function host_fn with its entry hook's return address `hook` (0 if
+ * unknown): the same call, whose call site is the inlined call's line in
+ * the source (DW_AT_call_file/line; the copy holding the hook's call when
+ * host inlines p at several lines), or unknown when DWARF does not tell
+ * -- never its host's call site, which its hooks were given. */
 const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
-				       const struct pair *p, uint64_t host_fn);
+				       const struct pair *p, uint64_t host_fn,
+				       uint64_t hook);
 
 /* A time at which p's modules were loaded, for the lookups of its call
  * site and values: the start of its module epoch (the same modules are

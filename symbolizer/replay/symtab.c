@@ -47,7 +47,8 @@ struct pair_extra {
 	size_t srcline_len;
 	/* the function's module path, lazy; no_module if none */
 	const char *module;
-	/* The inlined copies of this pair, one per host function, linked
+	/* The inlined copies of this pair, one per host function (or per
+	 * entry hook in a host that inlines it at several lines), linked
 	 * through their own extra (symtab_inlined_pair). */
 	struct pair *variants;
 };
@@ -58,6 +59,7 @@ struct pair_extra {
 struct variant {
 	struct pair pair; /* first: a variant's pair is the variant */
 	uint64_t host_fn;
+	uint64_t hook; /* 0: every copy in the host, one call line */
 	struct resolve_info inline_site;
 };
 
@@ -277,19 +279,21 @@ static struct pair_extra *extra_of(struct symtab *st, struct pair *p)
 }
 
 const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
-				       const struct pair *cp, uint64_t host_fn)
+				       const struct pair *cp, uint64_t host_fn,
+				       uint64_t hook)
 {
 	struct pair *p = (struct pair *)cp;
 	struct pair_extra *px = extra_of(st, p), *vx;
 	struct variant *v;
 	const char *file;
 	unsigned line;
+	bool found;
 
 	for (struct pair *q = px->variants; q;
 	     q = ((struct pair_extra *)pool_at(&st->extras, q->extra - 1))
 			 ->variants) {
 		v = (struct variant *)q;
-		if (v->host_fn == host_fn) {
+		if (v->host_fn == host_fn && (!v->hook || v->hook == hook)) {
 			q->frame = p->frame; /* a later DEFINE may tell it */
 			return q;
 		}
@@ -299,9 +303,17 @@ const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
 	v->pair.extra = 0;
 	v->host_fn = host_fn;
 	v->inline_site = (struct resolve_info){.name = p->func->name};
-	if (dw_inlined_call_site(t, host_fn, pair_fn(p),
-				 symtab_pair_time(st, p),
-				 &file, &line)) {
+	found = dw_inlined_call_site(t, host_fn, pair_fn(p), 0,
+				     symtab_pair_time(st, p), &file, &line);
+	if (!found && hook) {
+		/* Inlined at several lines: the copy holding this hook's
+		 * call, a variant of its own. */
+		v->hook = hook;
+		found = dw_inlined_call_site(t, host_fn, pair_fn(p), hook,
+					     symtab_pair_time(st, p), &file,
+					     &line);
+	}
+	if (found) {
 		v->inline_site.src.file = must_strndup(file, strlen(file));
 		v->inline_site.src.line = line;
 	}

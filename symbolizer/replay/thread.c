@@ -426,6 +426,20 @@ static bool abandoned(const struct frame *frames, size_t i,
 	return ev->sp >= f->sp;
 }
 
+/* Whether open inlined copy f and inlined entry ev, from one call site,
+ * ran their hooks in one frame at different stack pointers: gcc may call
+ * a copy's entry hook before it pops the stack arguments of the call just
+ * made (the stack pointer lower by their size), and its inlined callees'
+ * hooks after.  The hooks' CFAs are the same: the frames of the pairs
+ * were read at each hook's own stack pointer. */
+static bool pending_pop(const struct frame *f, const struct event *ev)
+{
+	const struct pair *p = f->pair, *q = ev->pair;
+
+	return p->inlined && q->inlined && p->frame && q->frame && f->sp &&
+	       p->site == q->site && f->sp + p->frame == ev->sp + q->frame;
+}
+
 /* Whether open call f ran its hooks in the frame entry ev runs in: the
  * same call site and stack pointer, and for two real calls whose frames
  * are known the same CFA (calls from one call site in frames of other
@@ -434,10 +448,40 @@ static bool in_frame_of(const struct frame *f, const struct event *ev)
 {
 	const struct pair *p = f->pair, *q = ev->pair;
 
-	if (f->sp != ev->sp || p->site != q->site)
+	if (p->site != q->site)
 		return false;
+	if (f->sp != ev->sp)
+		return pending_pop(f, ev);
 	return p->inlined || q->inlined || !p->frame || !q->frame ||
 	       p->frame == q->frame;
+}
+
+/* Entry ev, an inlined copy with a new hook in the frame of host, whose
+ * copies host+1..top-1 are open: which of them hold ev's hook in the
+ * DWARF (clang inlines a longjmp's callers into main, and a call after
+ * the setjmp returns again runs in main's frame, with its call site and
+ * stack pointer, as a callee of the copies would).  The copies that do
+ * not are gone, and those above them.  Without DWARF, or with real calls
+ * among them (gcc's copies of a function inlined into itself), all stay:
+ * ev nests in them. */
+static size_t copies_kept(struct thread *th, const struct frame *frames,
+			  size_t host, size_t top, const struct event *ev)
+{
+	uint64_t fns[64];
+	size_t n = 0;
+	int holding;
+
+	if (!ev->pair->inlined || top - host - 1 > sizeof fns / sizeof *fns)
+		return top;
+	for (size_t i = host + 1; i < top; i++) {
+		if (!frames[i].pair->inlined)
+			return top;
+		fns[n++] = pair_fn(frames[i].pair);
+	}
+	if (n == 0)
+		return top;
+	holding = dw_copies_holding(th->trace, ev->hook - 1, ev->ticks, fns, n);
+	return holding < 0 ? top : host + 1 + (size_t)holding;
 }
 
 /* Copies of a function inlined into itself (gcc -O2 and -O3 inline a
@@ -458,15 +502,17 @@ static bool in_frame_of(const struct frame *f, const struct event *ev)
  * then copies inlined into it.  Returns how many open calls to keep when
  * ev runs in the frame of such a host, or SIZE_MAX when it does not, or
  * when a hook is unknown (older traces): abandoned() decides then. */
-static size_t frame_calls_kept(const struct frame *frames, size_t start,
-			       size_t end, const struct event *ev)
+static size_t frame_calls_kept(struct thread *th, const struct frame *frames,
+			       size_t start, size_t end,
+			       const struct event *ev)
 {
 	const struct pair *q = ev->pair;
 	size_t top = end, host;
 
 	if (!ev->hook)
 		return SIZE_MAX;
-	while (top > start && frames[top - 1].sp && frames[top - 1].sp < ev->sp)
+	while (top > start && frames[top - 1].sp &&
+	       frames[top - 1].sp < ev->sp && !pending_pop(&frames[top - 1], ev))
 		top--;
 	host = top;
 	while (host > start && in_frame_of(&frames[host - 1], ev))
@@ -486,7 +532,7 @@ static size_t frame_calls_kept(const struct frame *frames, size_t start,
 	for (size_t i = host; i < top; i++)
 		if (frames[i].hook == ev->hook)
 			return i;
-	return top;
+	return copies_kept(th, frames, host, top, ev);
 }
 
 /* How far above an open call's stack pointer at its hook its callees'
@@ -571,7 +617,7 @@ static void before_entry(struct output *o, struct thread *th,
 	}
 	if (end < th->depth)
 		suspend(o, th, end, ev->ticks);
-	keep = frame_calls_kept(th->stack, start, end, ev);
+	keep = frame_calls_kept(th, th->stack, start, end, ev);
 	if (keep == SIZE_MAX) {
 		keep = end;
 		while (keep > start && abandoned(th->stack, keep - 1, ev))
@@ -616,16 +662,17 @@ static void note(struct output *o, struct thread *th, const struct event *ev)
 /* An inlined copy's hooks run in its host's frame and are given the
  * host's call site: its own call site is the inlined call's, in the host,
  * the innermost open call that is not an inlined copy itself. */
-static const struct pair *inlined_pair(struct thread *th, const struct pair *p)
+static const struct pair *inlined_pair(struct thread *th, const struct pair *p,
+				       uint64_t hook)
 {
 	for (size_t i = th->depth; i > 0; i--) {
 		const struct pair *host = th->stack[i - 1].pair;
 		if (!host->inlined)
 			return symtab_inlined_pair(th->trace->symtab, th->trace,
-						   p, pair_fn(host));
+						   p, pair_fn(host), hook);
 	}
 	/* the host was entered before the trace: its call site is unknown */
-	return symtab_inlined_pair(th->trace->symtab, th->trace, p, 0);
+	return symtab_inlined_pair(th->trace->symtab, th->trace, p, 0, hook);
 }
 
 void thread_step(struct output *o, struct thread *th)
@@ -640,7 +687,7 @@ void thread_step(struct output *o, struct thread *th)
 		if (ev.sp)
 			before_entry(o, th, &ev);
 		if (ev.pair->inlined && o->call_sites)
-			ev.pair = inlined_pair(th, ev.pair);
+			ev.pair = inlined_pair(th, ev.pair, ev.hook);
 		next = o->leaves ? thread_peek(th) : NULL;
 		args = ev.extra && !o->stack_only
 			? call_args(th, ev.pair, ev.extra,

@@ -612,6 +612,17 @@ const char *resolve_function_module(struct resolver *r, uint64_t addr,
 	return m != NULL ? m->path : NULL;
 }
 
+const char *resolve_function_debug_file(struct resolver *r, uint64_t addr,
+					uint64_t ticks)
+{
+	unsigned covering;
+	struct module *m = pick_module(r, addr, ticks, &covering);
+
+	if (m != NULL && m->state == MODULE_UNOPENED)
+		module_open(r, m);
+	return m != NULL && m->state == MODULE_OPEN ? m->debug_file : NULL;
+}
+
 /* ---------------------------------------------------------------------------
  * Life cycle
  * ------------------------------------------------------------------------ */

@@ -109,6 +109,12 @@ const char *resolve_function_name(struct resolver *r, uint64_t addr,
 const char *resolve_function_module(struct resolver *r, uint64_t addr,
 				    uint64_t ticks);
 
+/* The separate debug file (found by build-id or .gnu_debuglink) the
+ * resolver reads the DWARF of that module from, or NULL when it reads the
+ * module's own or none. */
+const char *resolve_function_debug_file(struct resolver *r, uint64_t addr,
+					uint64_t ticks);
+
 /* Frees the resolver and every result it returned. */
 void resolve_free(struct resolver *r);
 

@@ -1,6 +1,6 @@
 /* dwinfo.c -- modules' DWARF (elfutils libdw): the files opened once,
  * their code read, the function and scope at a PC (one index per module),
- * and the call site of an inlined copy.
+ * the call site of an inlined copy, and the inlined copies that hold a PC.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -34,6 +34,7 @@ struct dw_module *dw_module(const char *path)
 	struct dw_module *m = must_calloc(1, sizeof *m);
 	m->path = must_strndup(path, strlen(path));
 	m->fd = -1;
+	m->debug_fd = -1;
 	m->next = modules;
 	modules = m;
 
@@ -70,8 +71,31 @@ struct dw_module *dw_module(const char *path)
 	return m;
 }
 
+struct dw_module *dw_module_at(struct trace *t, const struct resolve_info *ri,
+			       uint64_t addr, uint64_t ticks)
+{
+	struct dw_module *m;
+	const char *debug;
+
+	if (!ri->module || !(m = dw_module(ri->module)))
+		return NULL;
+	if (m->dw || m->debug_tried)
+		return m;
+	m->debug_tried = true;
+	debug = resolve_function_debug_file(t->resolver, addr, ticks);
+	if (!debug || (m->debug_fd = elfinfo_open_regular(debug)) < 0)
+		return m;
+	m->debug_elf = elf_begin(m->debug_fd, ELF_C_READ_MMAP, NULL);
+	if (m->debug_elf && elf_kind(m->debug_elf) == ELF_K_ELF)
+		m->dw = dwarf_begin_elf(m->debug_elf, DWARF_C_READ, NULL);
+	return m;
+}
+
+static void origins_free(void);
+
 void dw_modules_free(void)
 {
+	origins_free();
 	while (modules) {
 		struct dw_module *m = modules;
 		modules = m->next;
@@ -83,6 +107,10 @@ void dw_modules_free(void)
 			elf_end(m->elf);
 		if (m->fd >= 0)
 			close(m->fd);
+		if (m->debug_elf)
+			elf_end(m->debug_elf);
+		if (m->debug_fd >= 0)
+			close(m->debug_fd);
 		free(m->fn_ranges);
 		free(m->fn_max_hi);
 		free(m->path);
@@ -413,8 +441,43 @@ static void find_inlined(Dwarf_Die *die, struct inlined_search *s, int depth)
 	} while (dwarf_siblingof(&c, &c) == 0);
 }
 
+static int inline_chain(struct dw_module *m, uint64_t rel_pc, Dwarf_Die *out,
+			int max);
+#define CHAIN_MAX 64
+
+/* The call site of the copy of the function whose abstract DIE is origin
+ * that holds rel_pc (its entry hook's call): the innermost such. */
+static bool call_site_at(struct dw_module *m, uint64_t rel_pc,
+			 Dwarf_Off origin, const char **file, unsigned *line)
+{
+	Dwarf_Die chain[CHAIN_MAX], root, cu;
+	Dwarf_Attribute a;
+	Dwarf_Word fi = 0, ln = 0;
+	Dwarf_Files *files;
+	size_t n_files;
+	int n = inline_chain(m, rel_pc, chain, CHAIN_MAX);
+
+	while (n-- > 0) {
+		dw_root(&chain[n], &root);
+		if (dwarf_dieoffset(&root) != origin)
+			continue;
+		if (!dwarf_attr(&chain[n], DW_AT_call_file, &a) ||
+		    dwarf_formudata(&a, &fi) ||
+		    !dwarf_attr(&chain[n], DW_AT_call_line, &a) ||
+		    dwarf_formudata(&a, &ln) || ln == 0 ||
+		    !dwarf_diecu(&chain[n], &cu, NULL, NULL) ||
+		    dwarf_getsrcfiles(&cu, &files, &n_files) != 0 ||
+		    !(*file = dwarf_filesrc(files, fi, NULL, NULL)))
+			return false;
+		*line = (unsigned)ln;
+		return true;
+	}
+	return false;
+}
+
 bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
-			  uint64_t ticks, const char **file, unsigned *line)
+			  uint64_t hook, uint64_t ticks, const char **file,
+			  unsigned *line)
 {
 	const struct resolve_info *hi = resolve_function(t->resolver, host,
 							 ticks);
@@ -426,12 +489,22 @@ bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
 	size_t n_files;
 
 	if (!hi->module || !ci->module || strcmp(hi->module, ci->module) ||
-	    !(m = dw_module(hi->module)) || !m->dw ||
+	    !(m = dw_module_at(t, hi, host, ticks)) || !m->dw ||
 	    dw_function_at(m, hi->module_offset, &host_die) < 0 ||
 	    dw_function_at(m, ci->module_offset, &callee_die) < 0)
 		return false;
 	dw_root(&callee_die, &root);
 	s.origin = dwarf_dieoffset(&root);
+	/* The hook's call is in the copy that ran: its own call site, even
+	 * when the callee is inlined into host at several lines. */
+	uint64_t bias = host - hi->module_offset;
+	const char *hook_module = hook > bias ? resolve_function_module(
+						       t->resolver, hook - 1,
+						       ticks)
+					      : NULL;
+	if (hook_module && !strcmp(hook_module, hi->module) &&
+	    call_site_at(m, hook - 1 - bias, s.origin, file, line))
+		return true;
 	if (dwarf_diecu(&host_die, &cu, NULL, NULL) &&
 	    dwarf_getsrcfiles(&cu, &s.files, &n_files) != 0)
 		s.files = NULL;
@@ -441,4 +514,163 @@ bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
 	*file = s.file;
 	*line = s.line;
 	return true;
+}
+
+/* ---------------------------------------------------------------------------
+ * Inlined copies holding a PC
+ * ------------------------------------------------------------------------ */
+
+/* The inlined subroutines that hold rel_pc, outermost first, into
+ * out[0..max); how many, or -1 when no function's DWARF holds rel_pc (or
+ * the copies nest deeper than max). */
+static int inline_chain(struct dw_module *m, uint64_t rel_pc, Dwarf_Die *out,
+			int max)
+{
+	Dwarf_Die cur, child;
+	int n = 0;
+
+	if (!outer_function_at(m, rel_pc, &cur))
+		return -1;
+	for (int depth = 0; depth <= 256; depth++) {
+		bool deeper = false;
+		if (dwarf_tag(&cur) == DW_TAG_inlined_subroutine) {
+			if (n == max)
+				return -1;
+			out[n++] = cur;
+		}
+		if (dwarf_child(&cur, &child) != 0)
+			break;
+		do {
+			int tag = dwarf_tag(&child);
+			if ((tag == DW_TAG_lexical_block ||
+			     tag == DW_TAG_inlined_subroutine ||
+			     tag == DW_TAG_try_block ||
+			     tag == DW_TAG_catch_block) &&
+			    dwarf_haspc(&child, rel_pc) == 1) {
+				cur = child;
+				deeper = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!deeper)
+			break;
+	}
+	return n;
+}
+
+/* The abstract DIEs of the copies holding a PC (a hook's call), or of a
+ * function, by module and offset: a replay asks for the same few hooks
+ * and functions at every call. */
+struct origins {
+	const char *module; /* the resolver's, equal paths equal pointers */
+	uint64_t off;
+	bool fn;
+	int n; /* -1: unknown */
+	Dwarf_Off *roots;
+};
+
+static struct {
+	struct origins *e;
+	size_t n, cap;
+} origins_cache;
+
+static size_t origins_hash(const char *module, uint64_t off, bool fn)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)module ^ off ^ (fn ? 1 : 0)) *
+		     0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 20);
+}
+
+static struct origins *origins_slot(const char *module, uint64_t off, bool fn)
+{
+	size_t mask, i;
+
+	if (2 * (origins_cache.n + 1) > origins_cache.cap) {
+		struct origins *old = origins_cache.e;
+		size_t old_cap = origins_cache.cap;
+		origins_cache.cap = old_cap ? 2 * old_cap : 256;
+		origins_cache.e = must_calloc(origins_cache.cap,
+					      sizeof *origins_cache.e);
+		for (size_t k = 0; k < old_cap; k++) {
+			if (!old[k].module)
+				continue;
+			mask = origins_cache.cap - 1;
+			i = origins_hash(old[k].module, old[k].off, old[k].fn) &
+			    mask;
+			while (origins_cache.e[i].module)
+				i = (i + 1) & mask;
+			origins_cache.e[i] = old[k];
+		}
+		free(old);
+	}
+	mask = origins_cache.cap - 1;
+	i = origins_hash(module, off, fn) & mask;
+	while (origins_cache.e[i].module &&
+	       (origins_cache.e[i].module != module ||
+		origins_cache.e[i].off != off || origins_cache.e[i].fn != fn))
+		i = (i + 1) & mask;
+	return &origins_cache.e[i];
+}
+
+static void origins_free(void)
+{
+	for (size_t i = 0; i < origins_cache.cap; i++)
+		free(origins_cache.e[i].roots);
+	free(origins_cache.e);
+	memset(&origins_cache, 0, sizeof origins_cache);
+}
+
+static const struct origins *origins_of(struct dw_module *m,
+					const char *module, uint64_t off,
+					bool fn)
+{
+	struct origins *o = origins_slot(module, off, fn);
+	Dwarf_Die chain[CHAIN_MAX], root;
+
+	if (o->module)
+		return o;
+	o->module = module;
+	o->off = off;
+	o->fn = fn;
+	if (fn)
+		o->n = dw_function_at(m, off, &chain[0]) < 0 ? -1 : 1;
+	else
+		o->n = inline_chain(m, off, chain, CHAIN_MAX);
+	if (o->n > 0) {
+		o->roots = must_calloc((size_t)o->n, sizeof *o->roots);
+		for (int k = 0; k < o->n; k++) {
+			dw_root(&chain[k], &root);
+			o->roots[k] = dwarf_dieoffset(&root);
+		}
+	}
+	origins_cache.n++;
+	return o;
+}
+
+int dw_copies_holding(struct trace *t, uint64_t pc, uint64_t ticks,
+		      const uint64_t *fns, size_t n_fns)
+{
+	const struct resolve_info *pi = resolve_function(t->resolver, pc,
+							 ticks);
+	const struct origins *chain;
+	struct dw_module *m;
+	size_t k = 0;
+
+	if (!(m = dw_module_at(t, pi, pc, ticks)) || !m->dw ||
+	    (chain = origins_of(m, pi->module, pi->module_offset, false))
+			    ->n < 0)
+		return -1;
+	/* Copies of functions that are not instrumented may lie between. */
+	for (int j = 0; j < chain->n && k < n_fns; j++) {
+		const struct resolve_info *fi = resolve_function(t->resolver,
+								 fns[k], ticks);
+		const struct origins *fo;
+		if (!fi->module || strcmp(fi->module, pi->module) ||
+		    (fo = origins_of(m, fi->module, fi->module_offset, true))
+				    ->n < 0)
+			return -1;
+		if (fo->roots[0] == chain->roots[j])
+			k++;
+	}
+	return (int)k;
 }

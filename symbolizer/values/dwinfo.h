@@ -15,6 +15,7 @@
 #include "trace/trace.h"
 
 struct trace;
+struct resolve_info;
 
 /* A range of code of a subprogram that no other subprogram contains. */
 struct dw_fn_range {
@@ -35,11 +36,21 @@ struct dw_module {
 	uint64_t *fn_max_hi;
 	size_t n_fn_ranges;
 	bool fn_index_done;
+	/* A separate debug file's, when the module has no DWARF itself
+	 * (dw_module_at): dw reads it, the code stays the module's. */
+	bool debug_tried;
+	int debug_fd;
+	Elf *debug_elf;
 	struct dw_module *next;
 };
 
 /* The module's DWARF, opened once; NULL when the file cannot be read. */
 struct dw_module *dw_module(const char *path);
+/* The same for the module of address addr in trace t at `ticks` (ri: the
+ * resolver's answer for it), with the DWARF of the separate debug file the
+ * resolver found when the module has none itself. */
+struct dw_module *dw_module_at(struct trace *t, const struct resolve_info *ri,
+			       uint64_t addr, uint64_t ticks);
 void dw_modules_free(void);
 
 #define DW_MAX_REG 64

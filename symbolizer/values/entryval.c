@@ -242,7 +242,7 @@ int entryval_eval(struct frame_state *f, Dwarf_Attribute *attr,
 		f->trace->resolver, f->site, f->ticks);
 	if (!si->module)
 		return -1;
-	struct dw_module *cm = dw_module(si->module);
+	struct dw_module *cm = dw_module_at(f->trace, si, f->site, f->ticks);
 	if (!cm || !cm->dw)
 		return -1;
 	c.m = cm;

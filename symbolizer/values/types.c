@@ -124,14 +124,29 @@ void type_name(Dwarf_Die *type, struct str *b, int depth)
 		str_cat(b, name ? name : "{...}");
 		return;
 	case DW_TAG_const_type:
-	case DW_TAG_volatile_type:
-		str_cat(b, dwarf_tag(type) == DW_TAG_const_type ? "const "
-							       : "volatile ");
+	case DW_TAG_volatile_type: {
+		/* A qualified pointer is written with the qualifier after
+		 * the star ("char * const"), anything else with it before. */
+		Dwarf_Die t;
+		const char *q = dwarf_tag(type) == DW_TAG_const_type
+					? "const"
+					: "volatile";
+		int tag = type_strip(type, &t) ? dwarf_tag(&t) : 0;
+		if (tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type ||
+		    tag == DW_TAG_rvalue_reference_type) {
+			type_name(&inner, b, depth + 1);
+			str_cat(b, " ");
+			str_cat(b, q);
+			return;
+		}
+		str_cat(b, q);
+		str_cat(b, " ");
 		if (has_inner)
 			type_name(&inner, b, depth + 1);
 		else
 			str_cat(b, "void");
 		return;
+	}
 	case DW_TAG_restrict_type:
 	case DW_TAG_atomic_type:
 		if (has_inner)

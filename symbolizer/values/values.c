@@ -57,7 +57,7 @@ struct dw_module *values_module_of(struct trace *t, uint64_t addr,
 	if (!ri->module)
 		return NULL;
 	*bias = addr - ri->module_offset;
-	struct dw_module *m = dw_module(ri->module);
+	struct dw_module *m = dw_module_at(t, ri, addr, ticks);
 	return m && m->dw ? m : NULL;
 }
 

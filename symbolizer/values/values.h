@@ -82,12 +82,22 @@ int plan_module(FILE *out, const char *path);
 /* The call site in the source of a copy of function `callee` inlined into
  * function `host` (their entry addresses, as the hooks give them) in trace
  * t at `ticks`: the DW_AT_call_file and DW_AT_call_line of its
- * DW_TAG_inlined_subroutine.  Returns true when every inlined copy of
- * callee in host is called from the same line (*file points into the
- * DWARF, valid until values_reset); false when there is none, or
- * several on different lines (which one ran is not known). */
+ * DW_TAG_inlined_subroutine.  That of the copy holding the call of the
+ * entry hook whose return address is `hook` (0: unknown); failing that,
+ * true when every inlined copy of callee in host is called from the same
+ * line (*file points into the DWARF, valid until values_reset); false
+ * when there is none, or several on different lines (which one ran is
+ * not known). */
 bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
-			  uint64_t ticks, const char **file, unsigned *line);
+			  uint64_t hook, uint64_t ticks, const char **file,
+			  unsigned *line);
+/* Of the inlined copies of functions fns[0..n_fns) (their entry
+ * addresses, as the hooks give them), open one in the other, outermost
+ * first, how many (a prefix) hold the code at pc in trace t at `ticks`,
+ * as the DWARF of pc's function nests its inlined subroutines; -1 when
+ * that DWARF is not at hand. */
+int dw_copies_holding(struct trace *t, uint64_t pc, uint64_t ticks,
+		      const uint64_t *fns, size_t n_fns);
 
 /* Frees the DWARF of every module (at the end of a trace). */
 void values_reset(void);

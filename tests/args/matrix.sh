@@ -116,7 +116,31 @@ for arch in $archs; do
 		done
 	done
 done
+# Every value of spills.c shown at -O0, where the arguments sit in their
+# spill slots at the hook (clang), with a plan and without.
+case_spills() {
+	cc=$1
+	build "$cc" 0 x86_64 prog "$ARGS_SRC/spills.c"
+	"$CTRACE_SYMBOLIZE" --make-plan -o prog.plan prog ||
+		fail "ctrace-symbolize --make-plan failed"
+	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN=prog.plan \
+		CTRACE_OUTPUT=trace.bin ./prog >expected ||
+		fail "the program failed"
+	"$CTRACE_SYMBOLIZE" -f json trace.bin >trace.json ||
+		fail "ctrace-symbolize failed"
+	"$PYTHON3" -S "$ARGS_SRC/check.py" --strict expected trace.json \
+		"$cc spills" >/dev/null || fail "a value not shown, or wrong"
+	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_OUTPUT=trace0.bin ./prog \
+		>expected0 || fail "the program failed without a plan"
+	"$CTRACE_SYMBOLIZE" -f json trace0.bin >trace0.json ||
+		fail "ctrace-symbolize failed"
+	"$PYTHON3" -S "$ARGS_SRC/check.py" --strict --no-plan expected0 \
+		trace0.json "$cc spills" >/dev/null ||
+		fail "a value not shown, or wrong, without a plan"
+}
+
 for cc in $compilers; do
+	run_case "spills-$cc" case_spills $cc
 	run_case "longjmp-$cc" case_hazard $cc longjmp.c
 	run_case "exceptions-$cc" case_hazard $cc exceptions.cc
 	run_case "signals-$cc" case_hazard $cc signals.c

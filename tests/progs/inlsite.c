@@ -2,8 +2,8 @@
  * inlined: their hooks run in alpha's frame and are given alpha's call
  * site, yet each call must be named by its own line (the inlined call's
  * DW_AT_call_line), marked CALL:tag as in callsite.c.  delta is inlined
- * twice into omega, at two lines: which copy ran is not in the trace, so
- * its calls show no call site rather than a guess. */
+ * twice into omega, at two lines: the copy holding the entry hook's call
+ * names each. */
 #include <stdio.h>
 
 #define NOINLINE __attribute__((noinline))
@@ -33,8 +33,8 @@ INLINE int delta(int x)
 
 NOINLINE static int omega(int x)
 {
-	int a = delta(x);
-	int b = delta(a + 3);
+	int a = delta(x);	/* CALL:omega-delta1 */
+	int b = delta(a + 3);	/* CALL:omega-delta2 */
 	return a + b;
 }
 

@@ -499,13 +499,18 @@ bool dw_code_understood(struct dw_module *m, uint64_t from, uint64_t to)
 /* clang -O0 stores the arguments in their DWARF homes only after the
  * entry hook: before it they sit in spill slots.  The code right after the
  * hook's call reloads each spill and stores it in its home; read those
- * moves to map a home (rbp offset) to its spill. */
+ * moves to map a home (rbp offset) to its spill.  Besides the moves of
+ * general and SSE registers: a bool's `and $1' of its byte (its value
+ * either way), which ends the mapping of a register for any other
+ * operand; and a long double's fldt and fstpt (class 2, the x87 stack's
+ * top). */
 bool dw_clang_spill_at(struct dw_module *m, uint16_t machine, uint64_t rel_pc,
 		       int64_t home, size_t size, int64_t *spill)
 {
 	uint8_t code[160];
-	int64_t loaded[2][16];
-	bool have[2][16] = {{false}};
+	int64_t loaded[3][16];
+	bool have[3][16] = {{false}};
+	size_t loaded_width[16] = {0};
 	if (machine != EM_X86_64 || !dw_read_code(m, rel_pc, code, sizeof code))
 		return false;
 	size_t i = 0;
@@ -525,7 +530,32 @@ bool dw_clang_spill_at(struct dw_module *m, uint16_t machine, uint64_t rel_pc,
 			rex = code[k++];
 		if (rex & 8)
 			width = 8;
-		if (cls) {
+		if (!cls && !rex && width == 4 && code[k] == 0x24) {
+			/* and $imm8, %al */
+			if (code[k + 1] != 1 || loaded_width[0] != 1)
+				have[0][0] = false;
+			i = k + 2;
+			continue;
+		}
+		if (!cls && (code[k] == 0x80 || code[k] == 0x83) &&
+		    (code[k + 1] >> 6) == 3 && ((code[k + 1] >> 3) & 7) == 4) {
+			int r = (code[k + 1] & 7) | ((rex & 1) ? 8 : 0);
+			if (code[k] == 0x80 && !rex && r >= 4)
+				break; /* ah, ch, dh or bh */
+			if (code[k] != 0x80 || code[k + 2] != 1 ||
+			    loaded_width[r] != 1)
+				have[0][r] = false;
+			i = k + 3;
+			continue;
+		}
+		if (!cls && !rex && width == 4 && code[k] == 0xdb &&
+		    (((code[k + 1] >> 3) & 7) == 5 ||
+		     ((code[k + 1] >> 3) & 7) == 7)) {
+			cls = 2;
+			width = 10;
+			store = ((code[k + 1] >> 3) & 7) == 7;
+			k++;
+		} else if (cls) {
 			if (code[k] != 0x0f ||
 			    (code[k + 1] != 0x10 && code[k + 1] != 0x11))
 				break;
@@ -537,13 +567,14 @@ bool dw_clang_spill_at(struct dw_module *m, uint16_t machine, uint64_t rel_pc,
 			k++;
 		} else if (code[k] == 0x8b || code[k] == 0x8a) {
 			store = 0;
+			width = code[k] == 0x8a ? 1 : width;
 			k++;
 		} else {
 			break;
 		}
 		uint8_t modrm = code[k++];
 		int mod = modrm >> 6, rm = modrm & 7;
-		int reg = ((modrm >> 3) & 7) | ((rex & 4) ? 8 : 0);
+		int reg = cls == 2 ? 0 : ((modrm >> 3) & 7) | ((rex & 4) ? 8 : 0);
 		if (rm != 5 || (rex & 1) || (mod != 1 && mod != 2))
 			break;
 		int64_t disp;
@@ -558,12 +589,18 @@ bool dw_clang_spill_at(struct dw_module *m, uint16_t machine, uint64_t rel_pc,
 		if (!store) {
 			loaded[cls][reg] = disp;
 			have[cls][reg] = true;
+			if (cls == 0)
+				loaded_width[reg] = width;
 		} else if (disp == home) {
-			/* one move of the whole value, or we do not know */
-			if (!have[cls][reg] || width != size)
+			/* one move of the whole value (a long double's 10
+			 * bytes in its 16), or we do not know */
+			if (!have[cls][reg] ||
+			    (width != size && !(cls == 2 && size == 16)))
 				return false;
 			*spill = loaded[cls][reg];
 			return true;
+		} else if (cls == 2) {
+			have[2][0] = false; /* fstpt pops */
 		}
 		i = k;
 	}
