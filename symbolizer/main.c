@@ -310,9 +310,10 @@ static void list_formats(void)
 }
 
 /* getopt_long's arrays, from the table. */
-static struct option *long_options(char *shorts, size_t size)
+/* Fills o[0..N_OPTIONS] (the last all zero) and shorts, getopt_long's two
+ * views of option_defs. */
+static void long_options(struct option *o, char *shorts, size_t size)
 {
-	struct option *o = must_calloc(N_OPTIONS + 1, sizeof *o);
 	size_t n = 0;
 
 	for (size_t i = 0; i < N_OPTIONS; i++) {
@@ -331,7 +332,7 @@ static struct option *long_options(char *shorts, size_t size)
 		}
 	}
 	shorts[n] = '\0';
-	return o;
+	memset(&o[N_OPTIONS], 0, sizeof o[N_OPTIONS]);
 }
 
 static void usage_error(const char *fmt, const char *arg)
@@ -351,7 +352,8 @@ static void parse_options(int argc, char **argv, struct options *opts,
 	size_t n_dirs = 0;
 	const char *bad = NULL;
 	char shorts[3 * N_OPTIONS + 1];
-	struct option *longs = long_options(shorts, sizeof shorts);
+	struct option longs[N_OPTIONS + 1];
+	long_options(longs, shorts, sizeof shorts);
 	int c;
 
 	memset(opts, 0, sizeof *opts);
