@@ -610,28 +610,42 @@ patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
 	*(uintptr_t *)slot = (uintptr_t)ctrace__return_trampoline;
 }
 
-void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
-			   uintptr_t fn, uintptr_t site,
-			   const struct ctrace__regs *r)
+void ctrace__capture_locate(struct ctrace__capture_where *w, uintptr_t fn,
+			    const struct ctrace__regs *r)
 {
 	struct cap_thread *c = &cap;
+	w->ready = 0;
 	if (unlikely(c->stack == NULL) && !thread_ready(c))
 		return;
+	w->ready = 1;
 	/* The plan knows the CFA rule; else the CFI, read at run time. */
 	const struct ctrace__plan_entry *e = ctrace__plan_find(r->pc);
 	uintptr_t cfa;
-	int own_body;
 	if (likely(e != NULL)) {
 		struct cfa_rule rule = {r->pc, e->cfa_off, e->cfa_reg, 0, fn};
 		cfa = cfa_of(&rule, r);
-		own_body = e->fde == fn;
+		w->own_body = e->fde == fn;
 	} else {
 		const struct cfa_rule *rule = lookup_rule(c, r->pc, fn);
 		cfa = cfa_of(rule, r);
-		own_body = rule->own_body;
+		w->own_body = rule->own_body;
 	}
 	if (cfa != 0 && (cfa <= r->sp || cfa - r->sp > (1u << 20)))
 		cfa = 0; /* not believable */
+	w->plan = e;
+	w->cfa = cfa;
+}
+
+void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
+			   uintptr_t fn, uintptr_t site,
+			   const struct ctrace__regs *r,
+			   const struct ctrace__capture_where *w)
+{
+	struct cap_thread *c = &cap;
+	if (unlikely(!w->ready))
+		return;
+	const struct ctrace__plan_entry *e = w->plan;
+	uintptr_t cfa = w->cfa;
 	if (flags & CTRACE_F_ARGS) {
 		/* The reader has the ENTRY's stack pointer in words: the
 		 * short form needs an aligned one, as compiled code keeps. */
@@ -641,7 +655,7 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 		else
 			write_args(s, c, r, cfa, fn, e);
 	}
-	if (!(flags & CTRACE_F_RETVAL) || cfa == 0 || !own_body)
+	if (!(flags & CTRACE_F_RETVAL) || cfa == 0 || !w->own_body)
 		return;
 	/* A function the plan knows returns nothing: no trampoline. */
 	if (likely(e != NULL && e->ret_known)) {
