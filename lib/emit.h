@@ -319,7 +319,8 @@ store_tags(uint8_t *first, uint8_t first_tag, uint8_t *p, uint8_t tag)
 static inline __attribute__((always_inline, unused)) uint64_t
 entry_time(uint64_t now)
 {
-	uint64_t t = ctrace__now();
+	uint64_t t = likely(ctrace__use_tsc) ? ctrace__rdtsc_after()
+					     : ctrace__monotonic_ns();
 	return (int64_t)(t - now) > 0 ? t : now;
 }
 
