@@ -1,8 +1,10 @@
 /* ctrace.h -- the public interface of the ctrace recorder (libctrace.a).
+ * The man page libctrace(3) (lib/libctrace.3) documents it for users;
+ * keep the two in step.
  *
  * Most programs need nothing from this header: compiling with
  * -finstrument-functions and linking -lctrace records every instrumented
- * call into trace.bin (README lists the environment variables).  This
+ * call into trace.bin (ctrace-env(7) lists the environment variables).  This
  * header lets a program switch recording on and off, mark its own events,
  * define tracepoints, and watch calls live.
  *

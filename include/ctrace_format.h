@@ -1,158 +1,11 @@
-/* ctrace_format.h -- the ctrace trace file format.
+/* ctrace_format.h -- the ctrace trace file format: its constants,
+ * structures and the named offsets of every fixed payload.
  *
  * This header is the only thing the recorder (libctrace.a) and the
- * symbolizer (ctrace-symbolize) share.  doc/format.md explains the design;
- * the definitions here are normative.
- *
- * ---------------------------------------------------------------------------
- * File layout
- * ---------------------------------------------------------------------------
- *
- *   offset 0                      struct ctrace_file_header, padded to
- *                                 header_size bytes (4096)
- *   header_size + i * chunk_size  chunk i, for i = 0, 1, 2, ...
- *
- * All integers are in the byte order of the machine that wrote the trace;
- * byte_order in the header tells which.  A reader that finds a different
- * byte order refuses the file.
- *
- * Every chunk starts with struct ctrace_chunk_header.  A chunk belongs to
- * one stream: the event stream of one thread, the signal stream of one
- * thread (events from signal handlers that interrupted the recorder itself),
- * or the process metadata stream.  Within its stream a chunk has a sequence
- * number; a stream is decoded by reading its chunks in sequence order.
- * Chunks are claimed by threads at run time, so chunks of different streams
- * interleave in the file in no particular order.  The file's last chunk
- * may end early, at a page boundary, when the file is final_size long
- * (the recorder cut the pages its writer did not use at exit): its data
- * ends there.
- *
- * Crash safety: a chunk header's magic and every record's first byte (its
- * tag) are stored after the rest of the header or record.  A chunk whose
- * magic is not CTRACE_CHUNK_MAGIC was never started; a zero tag marks the
- * end of the valid data in a chunk.  So a trace cut short by SIGKILL holds
- * every event completed before the kill, and nothing half-written.
- *
- * ---------------------------------------------------------------------------
- * Records
- * ---------------------------------------------------------------------------
- *
- * The data after a chunk header is a sequence of records, each starting with
- * a one-byte tag.  Its low 7 bits say which (function, call site) pair the
- * record is about; bit 7 (CTRACE_TAG_EXIT_BIT) makes an ENTRY an EXIT
- * (before format 5; since, see "Returns" below):
- *
- *   0x00                  end of data in this chunk
- *   0x80        EXTENDED  followed by: u8 type, uleb128 length, payload
- *   low bits 0x01..0x3e   the pair in narrow slot 1..62 (CTRACE_PAIR_NARROW)
- *   low bits 0x3f   NEW   a pair not in the table: uleb key (format 4:
- *                         CTRACE_NEW_KEY_*, the home being computed by
- *                         CTRACE_PAIR_HOME; before: home << 1 | choice),
- *                         sleb function minus the function of the
- *                         chunk's previous NEW (0 for the first), for an
- *                         ENTRY uleb frame (see CTRACE_REC_DEFINE; 0 when
- *                         unknown), sleb call site minus its base, and for
- *                         an ENTRY sleb hook minus its base: the entry
- *                         hook's return address, which tells copies of a
- *                         function inlined into itself from their host.
- *                         The bases (format 4): for an ENTRY whose frame
- *                         marks a copy inlined into its caller, the call
- *                         site of the chunk's previous NEW and the hook of
- *                         its previous NEW ENTRY (0 for the first): the
- *                         copies inlined into one host share its call site
- *                         and have their hooks in its code; else the
- *                         function, for both
- *   low bits 0x40..0x5f   the pair in wide slot home = (tag & 31) << 8 |
- *                         the next byte, where it stays
- *   low bits 0x60..0x7f   the same, the pair moving into its first narrow
- *                         slot (CTRACE_TAG_WIDE_MOVE)
- *
- * (Formats 2.0 to 4.0: narrow slots 1..110, NEW 0x6f, wide slots named
- * by 0x70..0x7f, home = (tag & 7) << 8 | the next byte, choice =
- * (tag >> 3) & 1, every event moving the pair into that narrow slot:
- * 2,048 homes, CTRACE_V4_*.)
- *
- * Returns (format 5).  Most EXITs end the call the stream's latest
- * ENTRY still open opened, which a reader knows; such an EXIT is one
- * byte, its tag holding the time delta:
- *
- *   0x81        EXIT      followed by an EXIT record as above (its tag
- *                         with bit 7, then its fields): an EXIT of another
- *                         call, which names its pair
- *   0x82..0xfe  RETURN    the EXIT of the innermost open call, its time
- *                         delta the tag minus 0x82 (0..124)
- *   0xff        RETURN    the same, a uleb128 time delta following
- *
- * The open calls: each ENTRY opens a call, pushed on a stack of the
- * stream's pairs; a RETURN pops the top of that stack and is the EXIT of
- * the pair it held (as that pair was when its ENTRY named it); an EXIT
- * (0x81) leaves the stack alone.  The recorder keeps the top
- * CTRACE_RETURN_WINDOW entries and writes a RETURN only when the top one
- * is the EXIT's function and call site, so a reader needs no more than
- * that many either.  The stack starts empty with the pair table (a
- * chunk that continues its stream's table continues the stack too).
- * Calls left by longjmp or an exception stay on it: the EXITs of their
- * callers name their pairs, until the calls made since pushed them out.
- *
- * Then a uleb128 timestamp delta: clock ticks since the previous ENTRY or
- * EXIT of the stream (the first is relative to the chunk header's
- * base_time); an ENTRY then has an sleb128 stack delta: the caller's stack
- * pointer at the call (the hook's CFA), minus that of the previous ENTRY
- * of the chunk (0 for the first), divided by pointer_size.  Stack pointers
- * let a reader close the frames that longjmp, C++ exceptions and other
- * non-local exits leave without an EXIT.
- *
- * The pair table (since format 2.0): 62 narrow slots, named by one-byte
- * tags, and CTRACE_PAIR_HOMES wide slots ("homes"), named by two bytes.
- * Each pair has a home, 0..8191, which its NEW record gives (format 4: by
- * the hash both sides compute, CTRACE_PAIR_HOME, of the function and
- * (format 5) the call site XOR the hook, 0 for an EXIT); it sits either
- * in one of the two narrow slots its home maps to
- * (CTRACE_PAIR_NARROW_SLOT) or in the wide slot of its home.  A NEW
- * record goes to the narrow slot its key's choice names, whose previous
- * pair moves into its own home's wide slot, replacing what was there; or
- * (format 5, CTRACE_NEW_KEY_WIDE) to its home's wide slot, replacing
- * what was there.  An event in a wide slot leaves the pair there
- * (format 5, CTRACE_TAG_WIDE), or moves it into its first narrow slot
- * (CTRACE_TAG_WIDE_MOVE; before format 5: the narrow slot its tag's
- * choice names), that slot's pair moving as for a NEW and the wide slot
- * the pair left becoming empty.  A reader mirrors the recorder's table
- * (format 4: hashing a NEW's addresses for its home, as the recorder
- * did); which moves happen is the recorder's choice, told by tags and
- * keys.  A chunk starts with the whole table
- * empty, so that it decodes on its own, unless its header has
- * CTRACE_CHUNK_CONTINUES (format 5): then the table and the NEW bases
- * carry over from its stream's previous chunk, so that a pair in use for
- * long is not given again in every chunk.  An EXIT names the pair
- * its ENTRY named (the hook receives the same function and call site at
- * both ends of a call), or another pair of the same function and call
- * site: since format 3.0 an ENTRY's pair is also its hook's return
- * address, which an EXIT does not match (a NEW EXIT defines a pair with
- * no hook address, which no ENTRY names; since format 5 an EXIT's home,
- * of its function and call site alone, is seldom its ENTRY's, so an EXIT
- * that names its pair (0x81) mostly names one an EXIT defined).  A NEW
- * ENTRY whose narrow slot
- * holds its function and call site with no hook address replaces that
- * pair in place: it does not move to the wide slot.
- *
- * Format 4.0 (still read) was format 5.0 with a chunk header ending at
- * base_time, every chunk starting afresh, no RETURNs, and the format 4
- * table (CTRACE_V4_*: 110 narrow slots, 2,048 homes, a home of the
- * function and call site unless the key's CTRACE_NEW_KEY_SIBLING asked
- * for the hook too, every wide-slot event moving its pair).
- * Format 3.0 (still read) wrote a NEW's call site after its function,
- * before the frame, and the call site and hook relative to the function
- * always.  Format 2.0 (still read) was format 3.0 without a NEW ENTRY's
- * hook address.  Format 1.x (still read) had 127 narrow slots (tags
- * 0x01..0x7f) and no wide ones, each defined by a CTRACE_REC_DEFINE
- * record.
- *
- * An EXTENDED record's payload is exactly `length` bytes; a reader skips
- * types it does not know, so new record types never break old readers.
- * Payload fields below are listed in order, packed, with no padding.
- * "u64" is a little/big-endian (per byte_order) unaligned 8-byte integer;
- * "uleb" is unsigned LEB128.  Addresses are u64 whatever the pointer size.
- */
+ * symbolizer (ctrace-symbolize) share.  doc/format.md is the format's
+ * specification (layout, chunks and streams, records and tags, the pair
+ * table, returns, crash safety, extended records, older formats); the
+ * values defined here are normative.  The two change together. */
 #ifndef CTRACE_FORMAT_H
 #define CTRACE_FORMAT_H
 
@@ -296,7 +149,7 @@ struct ctrace_chunk_header {
 	CTRACE_PAIR_NARROW_SLOT_OF(h, c, CTRACE_PAIR_HOME_BITS,                \
 				   CTRACE_PAIR_NARROW)
 #define CTRACE_V1_PAIR_SLOTS 128 /* format 1: slots 1..127, no wide ones */
-/* Format 5's EXIT tags (see "Returns" above). */
+/* Format 5's EXIT tags (doc/format.md, "Returns"). */
 #define CTRACE_TAG_EXIT_PAIR 0x81   /* an EXIT record follows */
 #define CTRACE_TAG_RETURN 0x82      /* RETURN, time delta tag - 0x82 */
 #define CTRACE_TAG_RETURN_LONG 0xff /* RETURN, uleb128 time delta */

@@ -166,7 +166,7 @@ static __attribute__((noinline)) int parse_cie(const uint8_t *cie,
 }
 
 /* Small: the state and its remembered copies live on the program's
- * stack (README states the recorder's stack use). */
+ * stack (doc/security.md states the recorder's stack use). */
 struct cfa_state {
 	int64_t offset;
 	uint32_t reg;

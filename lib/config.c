@@ -1,8 +1,10 @@
 /* config.c -- the environment variables that configure the recorder.
- * README lists them all; keep the two in step.  This file is the only
- * reader of the environment: in secure mode (a setuid, setgid or
- * file-capability program) it reads nothing and the recorder records
- * nothing (README, "Security"). */
+ * The man page ctrace-env(7) (lib/ctrace-env.7) and doc/recording.md
+ * list them all; keep them in step (tests/manpages.sh checks the man
+ * page against the names here).  This file is the only reader of the
+ * environment: in secure mode (a setuid, setgid or file-capability
+ * program) it reads nothing and the recorder records nothing
+ * (doc/security.md). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>

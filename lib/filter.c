@@ -7,7 +7,7 @@
  * the default go into an open-addressing table keyed by address.  A lookup
  * is a multiply, a load and a compare, with no string work.
  *
- * Pattern rules (as in README): patterns are separated by commas; a
+ * Pattern rules (as in doc/recording.md): patterns are separated by commas; a
  * leading `!` excludes; the first pattern that matches decides; a function
  * no pattern matches is recorded unless there is at least one include
  * pattern.  Globs by default (as fnmatch, glob_match), POSIX extended

@@ -25,6 +25,11 @@
 # make the defaults below assume the current directory is the build tree.
 # CTRACE_TEST_CONFIGS narrows the compiler configurations (see configs),
 # e.g. make check CTRACE_TEST_CONFIGS=cc-O0-pie TESTS=tests/calls.sh.
+# CTRACE_TEST_MATRIX is quick (make check: a few configurations that
+# cover both compilers, -O0 and -O2, PIE and not) or full (make
+# check-full, CI: every configuration; see matrix_full).
+# CTRACE_TEST_LIST=yes (make check-list) prints each case's name as
+# `# case NAME' instead of running it.
 
 # ---------------------------------------------------------------------------
 # Environment
@@ -87,6 +92,12 @@ test_count=0
 test_init() {
 	test_name=${CTRACE_TEST_NAME:-$1}
 	WORK=$top_builddir/tests/work/$test_name
+	# Listing the cases (make check-list) leaves a running check's
+	# scratch directory alone.
+	if [ "${CTRACE_TEST_LIST:-}" = yes ]; then
+		WORK=$(mktemp -d "${TMPDIR:-/tmp}/ctrace-list.XXXXXX") || exit 99
+		return 0
+	fi
 	rm -rf "$WORK"
 	mkdir -p "$WORK" || exit 99
 }
@@ -114,6 +125,10 @@ run_case() {
 	rc_name=$1
 	shift
 	case_selected "$rc_name" || return 0
+	if [ "${CTRACE_TEST_LIST:-}" = yes ]; then
+		echo "# case $rc_name"
+		return 0
+	fi
 	rc_dir=$WORK/$rc_name
 	[ ! -e "$rc_dir" ] || rm -rf "$rc_dir"
 	mkdir -p "$rc_dir"
@@ -246,7 +261,27 @@ configs() {
 	configs_all | configs_part
 }
 
-# configs_all: as configs, whatever CTRACE_TEST_PART says.
+# matrix_full: true under the full matrix (CTRACE_TEST_MATRIX=full, make
+# check-full), false under the quick one (make check).
+matrix_full() {
+	case ${CTRACE_TEST_MATRIX:-quick} in
+	full) return 0 ;;
+	quick) return 1 ;;
+	*)
+		echo "CTRACE_TEST_MATRIX=$CTRACE_TEST_MATRIX: expected quick or full" >&2
+		exit 99
+		;;
+	esac
+}
+
+# in_matrix FULL QUICK: the words FULL under the full matrix, else QUICK
+# (for a script's own loops: optimization levels, builds).
+in_matrix() {
+	if matrix_full; then echo "$1"; else echo "$2"; fi
+}
+
+# configs_all: as configs, whatever CTRACE_TEST_PART says.  The quick
+# matrix keeps gcc -O0 PIE, gcc -O2 non-PIE and clang -O2 PIE.
 configs_all() {
 	if [ -n "${CTRACE_TEST_CONFIGS:-}" ]; then
 		echo "$CTRACE_TEST_CONFIGS"
@@ -255,6 +290,10 @@ configs_all() {
 	for c in cc ${CLANG:+clang}; do
 		for o in O0 O2; do
 			for p in pie nopie; do
+				matrix_full || case $c-$o-$p in
+				cc-O0-pie | cc-O2-nopie | clang-O2-pie) ;;
+				*) continue ;;
+				esac
 				echo "$c-$o-$p"
 			done
 		done

@@ -4,7 +4,7 @@
  * in the right format (here).
  *
  * The recorder is configured only through its environment variables (see
- * README); this program is a front end that spells them as options,
+ * ctrace-env(7)); this program is a front end that spells them as options,
  * checks them before anything runs, and makes the common mistakes (a
  * program not linked with the recorder, a typo in an option) fail with a
  * message rather than with an empty trace.

@@ -192,7 +192,7 @@ case_exec_names() {
 # The recorder's own stack use: the deepest of a thread's first event
 # (which claims chunks and registers the thread) and a function's first
 # call in a chunk (which reads its CFI), in the default mode, with a
-# filter, a depth limit and argument capture.  README states the bounds.  LD_BIND_NOW: the loader's lazy
+# filter, a depth limit and argument capture.  doc/security.md states the bounds.  LD_BIND_NOW: the loader's lazy
 # binding of a C library function called for the first time on the
 # thread is the loader's, whoever calls it.
 # stack-dlopen: the same after a dlopen that the thread's next call finds

@@ -1,4 +1,4 @@
-/* duration.c -- every spelling of a duration that README and the tests
+/* duration.c -- every spelling of a duration that doc/recording.md and the tests
  * accept, and the ones they refuse (common/duration.c). */
 #include <stdint.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* filter.c -- the rules of the symbolizer's filters (-F, -N, -H, -D, -t,
- * --tid, --time-range, --match), as README's "Filters" states them.
+ * --tid, --time-range, --match), as doc/views.md's "Filters" states them.
  *
  * Each row gives options to filter_option() and filter_ready(), wraps a
  * recording output with filter_wrap(), feeds it one fixed call tree as the
@@ -205,7 +205,7 @@ static const struct row {
 	{"-F then -H: a hidden -F function's callees take its place",
 	 {{'F', "parse_sum"}, {'H', "parse_sum"}},
 	 "parse_product@0; parse_product@0{ helper@1; }"},
-	/* README's example: -F 'parse_*' -D 2 */
+	/* doc/views.md's example: -F 'parse_*' -D 2 */
 	{"-D counts from the -F function",
 	 {{'F', "parse_*"}, {'D', "2"}},
 	 "parse_sum@0{ parse_product@1; parse_product@1; }"},

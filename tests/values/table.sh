@@ -1,12 +1,12 @@
 #!/bin/sh
 # table.sh -- puts the value fuzzer's coverage table (written by
 # tests/values/values.sh, i.e. make check, to tests/values-coverage.md in
-# the build tree) into README.md, in place of the table that follows the
+# the build tree) into doc/values.md, in place of the table that follows the
 # line `<!-- coverage table: tests/values-coverage.md -->'.
 #
-# usage: tests/values/table.sh [TABLE [README]]
+# usage: tests/values/table.sh [TABLE [DOC]]
 table=${1:-tests/values-coverage.md}
-readme=${2:-$(dirname "$0")/../../README.md}
+readme=${2:-$(dirname "$0")/../../doc/values.md}
 [ -s "$table" ] || { echo "table.sh: $table: no table (run make check)" >&2; exit 1; }
 python3 - "$table" "$readme" <<'PY'
 import sys

@@ -6,7 +6,7 @@
 # one the program printed at its call site.  One case per build: it fails
 # on any wrong value, or when the share of values recovered falls below
 # tests/values/floor.txt.  The coverage table goes to
-# tests/values-coverage.md in the build tree (README's table:
+# tests/values-coverage.md in the build tree (doc/values.md's table:
 # tests/values/table.sh).
 
 . "$(dirname "$0")/../lib.sh"
@@ -17,17 +17,34 @@ RUN=$top_srcdir/tests/values/run.py
 
 # The cases are named after their build: gcc-O2-x86_64 for the fixed
 # seeds, seed3-gcc-Os-x86_64 for one seed alone, the file name for a
-# reduced program.  Under CASES, run.py is given the builds selected; the
-# coverage table is written only when every build ran.
-if [ -n "${CASES:-}" ]; then
+# reduced program.  Under CASES, run.py is given the builds selected, and
+# under the quick matrix (make check) those of QUICK_BUILDS; the coverage
+# table is written only when every build ran (make check-full).
+QUICK_BUILDS="gcc-O0-x86_64 gcc-O2-x86_64 clang-O2-x86_64 gcc-O2-i386 clang-O1-i386"
+
+# list_case NAME: under make check-list, print the case's name (as
+# run_case does) and return 0; else return 1.
+list_case() {
+	[ "${CTRACE_TEST_LIST:-}" = yes ] || return 1
+	echo "# case $1"
+}
+
+if [ -n "${CASES:-}" ] || ! matrix_full; then
 	set --
 	while read -r name build; do
-		case_selected "$name" &&
-			set -- "$@" --build "$build"
+		case_selected "$name" || continue
+		[ -n "${CASES:-}" ] || matrix_full ||
+			case " $QUICK_BUILDS " in *" $name "*) ;; *) continue ;; esac
+		list_case "$name" || set -- "$@" --build "$build"
 	done <<EOF
 $("$PYTHON3" -S "$RUN" --list-builds)
 EOF
 	[ $# -gt 0 ] && set -- "$@" --seeds "$CTRACE_VALUES_SEEDS"
+elif [ "${CTRACE_TEST_LIST:-}" = yes ]; then
+	"$PYTHON3" -S "$RUN" --list-builds | while read -r name build; do
+		list_case "$name"
+	done
+	set --
 else
 	set -- --seeds "$CTRACE_VALUES_SEEDS" \
 		--table "$top_builddir/tests/values-coverage.md"
@@ -53,6 +70,7 @@ for pair in "seed3-gcc-Os-x86_64 3 gcc -Os x86_64" \
 	seed=$2
 	shift 2
 	case_selected "$name" || continue
+	list_case "$name" && continue
 	"$PYTHON3" -S "$RUN" --seeds "$seed" --build "$*" --name "$name" \
 		--jobs 1 --work "$WORK" >"$WORK/run.out" 2>&1
 	tap_results $? "$name" <"$WORK/run.out"
@@ -128,12 +146,13 @@ done
 for f in "$top_srcdir"/tests/args/values-*.c "$top_srcdir"/tests/args/values-*.cc; do
 	[ -f "$f" ] || continue
 	case_selected "${f##*/}" || continue
+	list_case "${f##*/}" && continue
 	"$PYTHON3" -S "$RUN" --work "$WORK" --source "$f" >"$WORK/run.out" 2>&1
 	tap_results $? "${f##*/}" <"$WORK/run.out"
 done
 # A program with undefined behaviour is no oracle: run.py must say so (a
 # generator defect) and compare none of its values.
-if case_selected undefined.c; then
+if case_selected undefined.c && ! list_case undefined.c; then
 	"$PYTHON3" -S "$RUN" --work "$WORK" \
 		--source "$top_srcdir/tests/values/undefined.c" >"$WORK/run.out" 2>&1
 	if grep -q "not an oracle: .*runtime error" "$WORK/run.out"; then
