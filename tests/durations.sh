@@ -98,7 +98,7 @@ case_first() {
 	[ "$new_site" -lt "$bound" ] ||
 		fail "a first call from a new call site is $new_site ns longer than the later ones (median of 128), bound $bound"
 	if [ "$2" = values ]; then
-		grep -q '"function": "f5".*"retval": {"type": "int"' json ||
+		grep -q '"function": "f100".*"retval": {"type": "int", "value"' json ||
 			fail "no return value captured"
 	fi
 }
