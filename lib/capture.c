@@ -66,6 +66,8 @@ struct ctrace__tramp_entry {
 	uint8_t mask;       /* CTRACE_RETVAL_* to save; 0: the full form */
 	uint8_t mem;        /* bytes at r0 with CTRACE_RETVAL_MEM */
 	uint8_t len;        /* the RETVAL payload's size, if compact */
+	uint8_t restored;   /* its real return address put back for an
+			     * unwinder: patched again at its exit */
 };
 
 /* Whether the trampoline must look at st0 (read by hooks.S): set by the
@@ -570,34 +572,49 @@ patch_return(struct cap_thread *c, uintptr_t fn, uintptr_t site,
 	e->mask = mask;
 	e->mem = mem;
 	e->len = len;
+	e->restored = 0;
 	ctrace__barrier();
 	c->depth++;
 	ctrace__barrier();
 	*(uintptr_t *)slot = (uintptr_t)ctrace__return_trampoline;
 }
 
-void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
-			   uintptr_t fn, uintptr_t site,
-			   const struct ctrace__regs *r)
+void ctrace__capture_locate(struct ctrace__capture_where *w, uintptr_t fn,
+			    const struct ctrace__regs *r)
 {
 	struct cap_thread *c = &cap;
+	w->ready = 0;
 	if (unlikely(c->stack == NULL) && !thread_ready(c))
 		return;
+	w->ready = 1;
 	/* The plan knows the CFA rule; else the CFI, read at run time. */
 	const struct ctrace__plan_entry *e = ctrace__plan_find(r->pc);
 	uintptr_t cfa;
-	int own_body;
 	if (likely(e != NULL)) {
 		struct cfa_rule rule = {r->pc, e->cfa_off, e->cfa_reg, 0, fn};
 		cfa = cfa_of(&rule, r);
-		own_body = e->fde == fn;
+		w->own_body = e->fde == fn;
 	} else {
 		const struct cfa_rule *rule = lookup_rule(c, r->pc, fn);
 		cfa = cfa_of(rule, r);
-		own_body = rule->own_body;
+		w->own_body = rule->own_body;
 	}
 	if (cfa != 0 && (cfa <= r->sp || cfa - r->sp > (1u << 20)))
 		cfa = 0; /* not believable */
+	w->plan = e;
+	w->cfa = cfa;
+}
+
+void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
+			   uintptr_t fn, uintptr_t site,
+			   const struct ctrace__regs *r,
+			   const struct ctrace__capture_where *w)
+{
+	struct cap_thread *c = &cap;
+	if (unlikely(!w->ready))
+		return;
+	const struct ctrace__plan_entry *e = w->plan;
+	uintptr_t cfa = w->cfa;
 	if (flags & CTRACE_F_ARGS) {
 		/* The reader has the ENTRY's stack pointer in words: the
 		 * short form needs an aligned one, as compiled code keeps. */
@@ -607,7 +624,7 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 		else
 			write_args(s, c, r, cfa, fn, e);
 	}
-	if (!(flags & CTRACE_F_RETVAL) || cfa == 0 || !own_body)
+	if (!(flags & CTRACE_F_RETVAL) || cfa == 0 || !w->own_body)
 		return;
 	/* A function the plan knows returns nothing: no trampoline. */
 	if (likely(e != NULL && e->ret_known)) {
@@ -640,9 +657,10 @@ static struct ctrace__tramp_entry *pending(struct cap_thread *c,
 		struct ctrace__tramp_entry *e = &c->stack[i - 1];
 		int near = sp == 0 ||
 			   (e->slot >= sp && e->slot - sp < CTRACE_STACK_NEAR);
+		uintptr_t at = *(const uintptr_t *)e->slot;
 		if ((!near && !(patched && e->slot >= sp)) ||
-		    *(const uintptr_t *)e->slot !=
-			    (uintptr_t)ctrace__return_trampoline)
+		    (at != (uintptr_t)ctrace__return_trampoline &&
+		     !(e->restored && at == e->real)))
 			continue; /* another stack, or gone (longjmp) */
 		/* A record reserved already was for a copy of fn inlined
 		 * into its own frame (recursion): the frame's last exit is
@@ -689,6 +707,14 @@ ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
 	if (e != NULL) {
 		if (unlikely(top != 0))
 			above_refused(&cap, sp);
+		/* A frame an exception passed by (caught below it): its
+		 * return goes through the trampoline again. */
+		if (unlikely(e->restored)) {
+			e->restored = 0;
+			ctrace__barrier();
+			*(uintptr_t *)e->slot =
+				(uintptr_t)ctrace__return_trampoline;
+		}
 		*real = e->real;
 		*bytes = 4 + (e->mask != 0 ? e->len : CTRACE_RETVAL_PAYLOAD);
 		return e;
@@ -927,7 +953,10 @@ uintptr_t ctrace__trampoline_exit(struct ctrace__retregs *r)
  *
  * The unwinder finds no CFI for the trampoline: before an exception (or
  * a forced unwind) walks the stack, put every real return address back.
- * Those calls then show no return value.
+ * The entries stay, marked: the frames the exception unwinds are gone
+ * (their entries are dropped as any gone frame's), and those above the
+ * handler that catches it are patched again when they exit (see
+ * ctrace__retval_pending), so that they show their return values.
  * ------------------------------------------------------------------------ */
 
 static void restore_all(void)
@@ -935,13 +964,14 @@ static void restore_all(void)
 	struct cap_thread *c = &cap;
 	if (c->stack == NULL)
 		return;
-	while (c->depth > 0) {
-		struct ctrace__tramp_entry *e =
-			&c->stack[c->depth - 1];
-		if (*(uintptr_t *)e->slot == (uintptr_t)ctrace__return_trampoline)
+	for (size_t i = c->depth; i > 0; i--) {
+		struct ctrace__tramp_entry *e = &c->stack[i - 1];
+		if (*(uintptr_t *)e->slot ==
+		    (uintptr_t)ctrace__return_trampoline) {
+			e->restored = 1;
+			ctrace__barrier();
 			*(uintptr_t *)e->slot = e->real;
-		ctrace__barrier();
-		c->depth--;
+		}
 	}
 }
 
@@ -962,6 +992,22 @@ _Unwind_RaiseException(struct _Unwind_Exception *e)
 	if (real == NULL)
 		real = (raise_fn)next_symbol("_Unwind_RaiseException");
 	return real ? real(e) : 5; /* _URC_END_OF_STACK */
+}
+
+/* A cleanup (a destructor, or gcc's exit hook at -O0) runs in a frame
+ * the exception passes through and may have patched its return address
+ * again (its exit hook): put back before the unwinding goes on. */
+typedef void (*resume_fn)(struct _Unwind_Exception *);
+__attribute__((weak, visibility("default"), noreturn)) void
+_Unwind_Resume(struct _Unwind_Exception *e)
+{
+	static resume_fn real;
+	restore_all();
+	if (real == NULL)
+		real = (resume_fn)next_symbol("_Unwind_Resume");
+	if (real != NULL)
+		real(e);
+	abort(); /* as the unwinder does when it cannot go on */
 }
 
 __attribute__((weak, visibility("default"))) int

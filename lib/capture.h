@@ -168,12 +168,28 @@ CTRACE_HIDDEN extern size_t ctrace__args_max_bytes;
 /* Set for the trampoline when the returning frame may need st0. */
 CTRACE_HIDDEN extern __thread uint8_t ctrace__tramp_st0
 	__attribute__((tls_model("initial-exec")));
+/* Where an entry's values lie: the function's plan entry (NULL: none),
+ * its CFA (0: unknown) and whether the CFI's code is the function's own
+ * body.  Found before the ENTRY's time is read (the thread's first
+ * capture maps its lists, a function without a plan has its CFI read):
+ * the call's duration never holds that work. */
+struct ctrace__capture_where {
+	const struct ctrace__plan_entry *plan;
+	uintptr_t cfa;
+	int own_body;
+	int ready;
+};
+CTRACE_HIDDEN void ctrace__capture_locate(struct ctrace__capture_where *w,
+					  uintptr_t fn,
+					  const struct ctrace__regs *r);
 /* Writes the ARGS record (room checked by the caller) and, with
- * CTRACE_F_RETVAL, patches the return address. */
+ * CTRACE_F_RETVAL, patches the return address; `w` from
+ * ctrace__capture_locate. */
 CTRACE_HIDDEN void ctrace__capture_entry(struct ctrace__stream *s,
 					 uint8_t flags, uintptr_t fn,
 					 uintptr_t site,
-					 const struct ctrace__regs *r);
+					 const struct ctrace__regs *r,
+					 const struct ctrace__capture_where *w);
 /* Exit hook: the patched frame of fn waiting for its RETVAL record, or
  * NULL; sp is the exit hook's return address slot (else its stack
  * pointer; 0: unknown): no slot of a live patched frame lies below it, and

@@ -308,6 +308,22 @@ store_tags(uint8_t *first, uint8_t first_tag, uint8_t *p, uint8_t tag)
  * Emitting one event
  * ------------------------------------------------------------------------ */
 
+/* The time of an ENTRY whose event took a slow path (a new pair, whose
+ * frame size the CFI tells and whose module is checked; a chunk claimed
+ * and its pages faulted in; the loader's list looked at after a pause):
+ * read again once that work is done, so that a call's duration is the
+ * program's own time, never the recorder's.  The work falls between the
+ * caller's events, before the call begins.  An EXIT keeps the time read
+ * before its slow path, which then falls after the call ended.  Never
+ * earlier than `now` (the TSC of another CPU may lag by a few ticks). */
+static inline __attribute__((always_inline, unused)) uint64_t
+entry_time(uint64_t now)
+{
+	uint64_t t = likely(ctrace__use_tsc) ? ctrace__rdtsc_after()
+					     : ctrace__monotonic_ns();
+	return (int64_t)(t - now) > 0 ? t : now;
+}
+
 /* `settled`: the byte that tells a jump out of a signal handler that
  * interrupted this whether the event is stored (or counted lost), set to
  * CTRACE_T_SETTLED once it is: the thread's state for its stream, the
@@ -389,6 +405,10 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 		}
 		if (!miss && !exit_bit)
 			s->credit[slot] = PAIR_CREDIT;
+		if (!exit_bit) {
+			now = entry_time(now);
+			delta = now - s->last;
+		}
 
 		d = ctrace__uleb_put(q, delta);
 		if (!exit_bit) {
@@ -498,6 +518,8 @@ emit_miss_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
 	uint8_t *q = pair_miss(s, p, exit_bit, pair_home(fn, site, pc), fn, site,
 			       pc, sp, fp, now, may_scan);
+	if (!exit_bit)
+		now = entry_time(now);
 	emit_commit(s, p, q, (uint8_t)(exit_bit | s->miss_tag), exit_bit, fn,
 		    site, sp, now, settled, 1);
 }

@@ -10,8 +10,8 @@
  * Pattern rules (as in doc/recording.md): patterns are separated by commas; a
  * leading `!` excludes; the first pattern that matches decides; a function
  * no pattern matches is recorded unless there is at least one include
- * pattern.  Globs by default (fnmatch), POSIX extended regular expressions
- * with CTRACE_MATCH=regex.  C++ functions match by their mangled name or by
+ * pattern.  Globs by default (as fnmatch, glob_match), POSIX extended
+ * regular expressions with CTRACE_MATCH=regex.  C++ functions match by their mangled name or by
  * their name as the symbolizer shows it (demangle.c: ns::Class::method,
  * ns::pick<int, char>, main::{lambda(int)#1}::operator()).  A pattern that
  * matches no function of the program and the libraries loaded at start-up
@@ -21,7 +21,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <link.h>
 #include <regex.h>
 #include <stdlib.h>
@@ -220,11 +219,91 @@ static int parse_list(const char *env, const char *value,
 	return 0;
 }
 
+/* The bracket expression at p (after its '['): whether it holds c; *end
+ * the byte after its ']'.  NULL *end: no ']', the '[' is a plain byte. */
+static int bracket_holds(const char *p, unsigned char c, const char **end)
+{
+	int negate = *p == '!' || *p == '^';
+	int found = 0;
+	p += negate;
+	for (int first = 1; *p != '\0' && (first || *p != ']'); first = 0) {
+		unsigned char lo = (unsigned char)*p++, hi = lo;
+		if (lo == '\\' && *p != '\0')
+			lo = hi = (unsigned char)*p++;
+		if (*p == '-' && p[1] != ']' && p[1] != '\0') {
+			hi = (unsigned char)p[1];
+			p += 2;
+			if (hi == '\\' && *p != '\0')
+				hi = (unsigned char)*p++;
+		}
+		found |= lo <= c && c <= hi;
+	}
+	*end = *p == ']' ? p + 1 : NULL;
+	return found != negate;
+}
+
+/* fnmatch(pattern, name, 0) for the globs of the filters: `*', `?',
+ * bracket expressions with ranges and `!' or `^', a backslash quoting
+ * the next byte.  Byte by byte, and in a few words of stack whatever the
+ * name's length: this runs on a program's thread that noticed a dlopen,
+ * where the C library's fnmatch took about 2.7 KiB (more in a multibyte
+ * locale).  A `*' retried from the byte after its last start is enough
+ * to backtrack (the pieces between stars match leftmost). */
+static int glob_match(const char *pat, const char *name)
+{
+	const char *star = NULL, *resume = NULL;
+	for (;;) {
+		unsigned char c = (unsigned char)*name;
+		const char *next = NULL;
+		int ok = 0;
+		if (*pat == '*') {
+			while (*pat == '*')
+				pat++;
+			star = pat;
+			resume = name;
+			continue;
+		}
+		if (c == '\0' && *pat == '\0')
+			return 1;
+		if (c != '\0') {
+			if (*pat == '?') {
+				ok = 1;
+				next = pat + 1;
+			} else if (*pat == '[') {
+				const char *end;
+				ok = bracket_holds(pat + 1, c, &end);
+				if (end == NULL) {
+					ok = c == '[';
+					end = pat + 1;
+				}
+				next = end;
+			} else if (*pat == '\\') {
+				if (pat[1] == '\0')
+					return 0; /* as fnmatch: an error */
+				ok = c == (unsigned char)pat[1];
+				next = pat + 2;
+			} else if (*pat != '\0') {
+				ok = c == (unsigned char)*pat;
+				next = pat + 1;
+			}
+		}
+		if (ok) {
+			pat = next;
+			name++;
+			continue;
+		}
+		if (star == NULL || *resume == '\0')
+			return 0;
+		pat = star;
+		name = ++resume;
+	}
+}
+
 static int pattern_match(const struct pattern *p, const char *name)
 {
 	if (use_regex)
 		return regexec(&p->re, name, 0, NULL, 0) == 0;
-	return fnmatch(p->text, name, 0) == 0;
+	return glob_match(p->text, name);
 }
 
 /* 1 if the list selects the function, 0 if not. */
@@ -288,13 +367,20 @@ static void note_matches(const char *mangled, const char *plain)
 }
 
 /* C++ names are matched as the symbolizer shows them (demangle.c). */
+/* A demangled name's room, after the demangler's state in its mapping
+ * (not on the stack of the program's thread that rescans). */
+#define PLAIN_MAX 1024
+
 static uint8_t flags_of(const char *name, void *demangle_state,
 			int first_scan)
 {
-	char plain[1024];
+	char *plain = demangle_state != NULL
+			      ? (char *)demangle_state +
+					ctrace__demangle_state_size()
+			      : NULL;
 	const char *p = demangle_state != NULL &&
 				ctrace__demangle_name(demangle_state, name,
-						      plain, sizeof plain) == 0
+						      plain, PLAIN_MAX) == 0
 			? plain
 			: NULL;
 	uint8_t flags = 0;
@@ -399,16 +485,21 @@ static void add_one(void *data, uintptr_t addr, const char *name)
 struct object_list {
 	struct build *b;
 	void (*fn)(void *, uintptr_t, const char *);
+	char *exe; /* EXE_MAX bytes for the executable's path */
 };
+
+#define EXE_MAX 4096
 
 static int visit_object(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)size;
 	struct object_list *o = data;
-	char exe[4096];
+	char *exe = o->exe;
 	const char *path = info->dlpi_name;
 	if (path == NULL || *path == '\0') {
-		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+		if (exe == NULL)
+			return 0;
+		ssize_t n = readlink("/proc/self/exe", exe, EXE_MAX - 1);
 		if (n <= 0)
 			return 0;
 		exe[n] = '\0';
@@ -480,20 +571,27 @@ int ctrace__filter_rescan(void)
 {
 	if (n_rules == 0)
 		return 0;
+	/* The demangler's state, a demangled name and the executable's
+	 * path in one mapping: this runs on a program's thread that noticed
+	 * a dlopen, whose stack may be small. */
+	size_t state_size = ctrace__demangle_state_size();
+	size_t scratch_size = state_size + PLAIN_MAX + EXE_MAX;
+	char *scratch = mmap_alloc(scratch_size);
+	if (scratch == NULL)
+		return -ENOMEM;
 	struct build b = {0};
-	struct object_list o = {&b, count_one};
+	struct object_list o = {&b, count_one, scratch + state_size + PLAIN_MAX};
 	dl_iterate_phdr(visit_object, &o);
 	b.t = table_new(b.count);
-	if (b.t == NULL)
+	if (b.t == NULL) {
+		munmap(scratch, scratch_size);
 		return -ENOMEM;
-	/* without room to demangle, C++ names match as mangled only */
-	size_t state_size = ctrace__demangle_state_size();
-	b.demangle_state = mmap_alloc(state_size);
+	}
+	b.demangle_state = scratch;
 	b.first_scan = first_scan;
 	o.fn = add_one;
 	dl_iterate_phdr(visit_object, &o);
-	if (b.demangle_state != NULL)
-		munmap(b.demangle_state, state_size);
+	munmap(scratch, scratch_size);
 	/* Every function has the default flags (CTRACE_ARGS=all, say): no
 	 * table, so the hooks look nothing up. */
 	struct ctrace__flags_table_t *t = b.t;

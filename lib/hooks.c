@@ -116,9 +116,13 @@ static void recover(struct ctrace__thread *t, uint64_t now)
 	t->signal_busy = 0;
 }
 
+/* `r`: an entry's registers when values are captured (else NULL), which
+ * the thread's first event needs as much as any: a program whose first
+ * instrumented call is main shows main's arguments. */
 static __attribute__((noinline)) void
 hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
-	  uintptr_t site, uintptr_t sp, uintptr_t fp)
+	  uintptr_t site, uintptr_t sp, uintptr_t fp,
+	  const struct ctrace__regs *r)
 {
 	int saved_errno = errno;
 
@@ -132,8 +136,11 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
-		if (atomic_load_explicit(&ctrace__gate, memory_order_relaxed) !=
-		    CTRACE_GATE_LIVE)
+		if (r != NULL)
+			ctrace__policy_enter_regs(t, fn, site, sp, r);
+		else if (atomic_load_explicit(&ctrace__gate,
+					      memory_order_relaxed) !=
+			 CTRACE_GATE_LIVE)
 			policy(t, exit_bit, fn, site, sp, fp);
 		else
 			emit(&t->main, exit_bit, fn, site, sp, fp,
@@ -160,7 +167,10 @@ hook_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 				recover(t, now);
 			t->state = CTRACE_T_BUSY;
 			ctrace__barrier();
-			record(t, exit_bit, fn, site, sp, fp);
+			if (r != NULL)
+				ctrace__policy_enter_regs(t, fn, site, sp, r);
+			else
+				record(t, exit_bit, fn, site, sp, fp);
 			ctrace__barrier();
 			t->state = CTRACE_T_IDLE;
 			break;
@@ -362,7 +372,7 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 	}
 	if (t->state != CTRACE_T_OFF)
 		hook_slow(t, 0, (uintptr_t)fn, (uintptr_t)site,
-			  CTRACE_CALLER_SP(), fp);
+			  CTRACE_CALLER_SP(), fp, NULL);
 }
 
 void ctrace__hook_enter_regs(void *fn, void *site,
@@ -382,7 +392,7 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 	}
 	if (t->state != CTRACE_T_OFF)
 		hook_slow(t, 0, (uintptr_t)fn, (uintptr_t)site, r->sp,
-			  CTRACE_REGS_FP(r));
+			  CTRACE_REGS_FP(r), r);
 }
 
 __attribute__((visibility("default"))) void
@@ -415,5 +425,5 @@ __cyg_profile_func_exit(void *fn, void *site)
 	if (t->state != CTRACE_T_OFF)
 		hook_slow(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
 			  (uintptr_t)site, ctrace__sp(),
-			  (uintptr_t)__builtin_dwarf_cfa());
+			  (uintptr_t)__builtin_dwarf_cfa(), NULL);
 }

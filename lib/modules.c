@@ -101,14 +101,21 @@ static int collect_one(struct dl_phdr_info *info, size_t size, void *data)
 	if (c->buf == NULL)
 		return 1; /* only the counters were wanted */
 
-	char exe[4096];
+	/* The executable's path is read straight into the collection: no
+	 * path buffer on the stack of the program's thread that runs this
+	 * (see doc/security.md's bounds on the recorder's stack). */
+	struct object *o = (struct object *)(c->buf + c->used);
 	const char *path = info->dlpi_name;
 	size_t len;
 	if (first && (path == NULL || *path == '\0')) {
-		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe);
-		if (n <= 0 || n >= (ssize_t)sizeof exe)
+		if (c->used + object_size(4096) > c->size) {
+			c->overflow = 1;
+			return 1;
+		}
+		ssize_t n = readlink("/proc/self/exe", o->path, 4096);
+		if (n <= 0 || n >= 4096)
 			return 0;
-		path = exe;
+		path = o->path;
 		len = (size_t)n;
 	} else if (path == NULL || strchr(path, '/') == NULL) {
 		return 0; /* the vDSO: no file to read symbols from */
@@ -135,14 +142,14 @@ static int collect_one(struct dl_phdr_info *info, size_t size, void *data)
 		c->overflow = 1;
 		return 1;
 	}
-	struct object *o = (struct object *)(c->buf + c->used);
 	o->bias = info->dlpi_addr;
 	o->start = lo;
 	o->end = hi;
 	o->path_len = (uint16_t)len;
 	o->build_id_len = (uint8_t)ctrace__build_id(info, o->build_id,
 						    sizeof o->build_id);
-	memcpy(o->path, path, len);
+	if (path != o->path)
+		memcpy(o->path, path, len);
 	c->used += need;
 	return 0;
 }
@@ -157,14 +164,14 @@ static int collect_one(struct dl_phdr_info *info, size_t size, void *data)
  * that has them blocked already (`blocked`) saves the two system calls. */
 static void iterate_loader(struct collection *c, int blocked)
 {
-	sigset_t all, saved;
-	if (!blocked) {
-		sigfillset(&all);
-		pthread_sigmask(SIG_BLOCK, &all, &saved);
-	}
+	/* the kernel's 8-byte mask, not two sigset_t of 128 bytes on the
+	 * program's stack (this runs on its threads) */
+	uint64_t saved = 0;
+	if (!blocked)
+		saved = ctrace__block_signals();
 	dl_iterate_phdr(collect_one, c);
 	if (!blocked)
-		pthread_sigmask(SIG_SETMASK, &saved, NULL);
+		ctrace__restore_signals(saved);
 }
 
 static uint64_t hash_path(const char *p, size_t n)
@@ -206,7 +213,8 @@ static int record_object(const struct object *o, uint64_t now)
 	if (n == MAX_KNOWN)
 		return 0;
 
-	uint8_t rec[8 * 4 + 1 + 64 + 4096];
+	/* Static, under the lock: not 4 KiB of the program's stack. */
+	static uint8_t rec[8 * 4 + 1 + 64 + 4096];
 	size_t len = 0;
 	put_u64(rec + len, now), len += 8;
 	put_u64(rec + len, o->bias), len += 8;

@@ -193,23 +193,29 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	}
 
 	struct ctrace__stream *s = &t->main;
-	uint64_t now = ctrace__now();
 	uint8_t capture = regs != NULL ? flags & (CTRACE_F_ARGS |
 						  CTRACE_F_RETVAL) : 0;
-	/* The ARGS record goes in the ENTRY's chunk: make room for both. */
+	/* The recorder's work before the ENTRY's time is read (see
+	 * entry_time() in emit.h): where the values lie, and room for the
+	 * ARGS record in the ENTRY's chunk. */
+	struct ctrace__capture_where where;
+	if (capture)
+		ctrace__capture_locate(&where, fn, regs);
 	if ((s->cur >= s->limit ||
 	     (capture && (size_t)(s->chunk_end - s->cur) <
 				 CTRACE_MAX_EVENT_BYTES +
 					 ctrace__args_max_bytes)) &&
-	    ctrace__stream_refill(s, now) == NULL) {
-		ctrace__stream_lost(s, now, 0);
+	    ctrace__stream_refill(s, ctrace__now()) == NULL) {
+		ctrace__stream_lost(s, ctrace__now(), 0);
 		t->state = CTRACE_T_SETTLED;
 		return;
 	}
+	uint64_t now = ctrace__now();
 	if (f == NULL) {
 		emit(s, 0, fn, site, sp, fp, now, 1, &t->state);
 		if (capture)
-			ctrace__capture_entry(s, capture, fn, site, regs);
+			ctrace__capture_entry(s, capture, fn, site, regs,
+					      &where);
 		return;
 	}
 	f->pos = s->cur;
@@ -217,10 +223,11 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	f->prev_last = s->last;
 	f->prev_sp = s->last_sp;
 	f->prev_base = s->new_base;
-	f->ticks = now;
 	emit(s, 0, fn, site, sp, fp, now, 1, &t->state);
+	/* the ENTRY's time, read again after a slow path */
+	f->ticks = s->cur != f->pos ? s->last : now;
 	if (capture)
-		ctrace__capture_entry(s, capture, fn, site, regs);
+		ctrace__capture_entry(s, capture, fn, site, regs, &where);
 	f->end = s->cur;
 	f->recorded = 1;
 	t->recorded++;
@@ -264,6 +271,10 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 			return;
 		}
 	}
+	/* The EXIT's time comes before the recorder's work for it (the
+	 * patched frame looked up, the shadow stack popped, room made): the
+	 * call's duration never holds it. */
+	uint64_t now = ctrace__now();
 	/* A patched return address: the frame waiting for its RETVAL, and
 	 * the real return address (the hook may be given the trampoline). */
 	uintptr_t real = 0;
@@ -309,7 +320,6 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 	 * so its entry was recorded: so is its exit. */
 
 	struct ctrace__stream *s = &t->main;
-	uint64_t now = ctrace__now();
 	if (f != NULL && now - f->ticks < ctrace__min_ticks &&
 	    s->cur == f->end && s->chunk == f->chunk && s->cur != NULL) {
 		rewind_call(s, f);

@@ -109,7 +109,11 @@ case_planted() {
 	CTRACE_OUTPUT="$top/sticky/t.bin" "$top/prog" calls 30000000 \
 		>out 2>err &
 	pid=$!
-	sleep 0.3
+	# once root's program has refused the planted file (or ended)
+	while kill -0 $pid 2>/dev/null &&
+		! grep -q 'belongs to another user' err; do
+		sleep 0.01
+	done
 	as_user truncate -s 0 "$top/sticky/t.bin"
 	wait $pid
 	status=$?
@@ -124,7 +128,11 @@ case_planted() {
 	CTRACE_OUTPUT="$top/sticky/r.bin" "$top/prog" calls 30000000 \
 		>out 2>err &
 	pid=$!
-	sleep 0.3
+	# once root's trace is there (or the program ended)
+	while kill -0 $pid 2>/dev/null && [ ! -s "$top/sticky/r.bin" ]; do
+		sleep 0.01
+	done
+	[ -e "$top/sticky/r.bin" ] || fail "root's program wrote no trace"
 	if as_user truncate -s 0 "$top/sticky/r.bin" 2>trunc.err; then
 		fail "the user could truncate root's trace"
 	fi

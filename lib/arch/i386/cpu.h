@@ -18,6 +18,22 @@ static inline uint64_t ctrace__rdtsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* The TSC once every instruction before has completed: the time after
+ * a slow path (see entry_time() in emit.h), which must not be read while
+ * that path's last loads are still outstanding.  lfence needs SSE2; without
+ * it, cpuid would serialize at a far higher cost, and the plain read is
+ * kept. */
+static inline uint64_t ctrace__rdtsc_after(void)
+{
+	uint32_t lo, hi;
+#ifdef __SSE2__
+	__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi)::"memory");
+#else
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi)::"memory");
+#endif
+	return ((uint64_t)hi << 32) | lo;
+}
+
 /* The caller's stack pointer at the call to the hook (the hook's CFA). */
 #define CTRACE_CALLER_SP() ((uintptr_t)__builtin_frame_address(0) + 8)
 

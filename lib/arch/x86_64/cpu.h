@@ -20,6 +20,16 @@ static inline uint64_t ctrace__rdtsc(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* The TSC once every instruction before has completed: the time after
+ * a slow path (see entry_time() in emit.h), which must not be read while
+ * that path's last loads are still outstanding. */
+static inline uint64_t ctrace__rdtsc_after(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi)::"memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
 /* The caller's stack pointer at the call to the hook (the hook's CFA),
  * from the hook's own frame: saved rbp and return address lie above it.
  * Must be expanded in the hook itself. */

@@ -14,6 +14,7 @@
  *                         lowest numbers, then makes N calls
  *   life deep N           recursion N calls deep on a 1 GiB stack
  *   life count FILE       calls leaf() forever, counting returns in FILE
+ *   life count-threads FILE  the same, two more threads calling leaf()
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -256,8 +257,21 @@ NOINLINE static void deep(long n)
 
 /* ---- counting for SIGKILL ---- */
 
-NOINLINE static void count(const char *file)
+NOINLINE static void *leaf_forever(void *arg)
 {
+	for (;;)
+		leaf();
+	return arg;
+}
+
+/* threads: how many more threads call leaf() forever meanwhile. */
+NOINLINE static void count(const char *file, int threads)
+{
+	for (int i = 0; i < threads; i++) {
+		pthread_t t;
+		if (pthread_create(&t, NULL, leaf_forever, NULL) != 0)
+			exit(1);
+	}
 	int fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || ftruncate(fd, 4096) < 0)
 		exit(1);
@@ -305,7 +319,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "deep"))
 		deep(atol(arg));
 	else if (!strcmp(mode, "count"))
-		count(arg);
+		count(arg, 0);
+	else if (!strcmp(mode, "count-threads"))
+		count(arg, 2);
 	else {
 		fprintf(stderr, "life: unknown mode %s\n", mode);
 		return 2;

@@ -19,12 +19,18 @@
  *   limits stack N           a thread on a painted 16 KiB stack makes N
  *                            calls; prints "stack BYTES", the bytes of
  *                            its stack written (TLS included)
+ *   limits stack-dlopen N    the same, but between two rounds of N calls
+ *                            the main thread dlopens libm.so.6: the
+ *                            painted thread's next call finds it (the
+ *                            recorder's scan of the loader's list, and
+ *                            with a filter its symbols, on that stack)
  *   limits exit-busy N       N calls, then exit() while a thread keeps
  *                            calling: its chunks are claimed after the
  *                            trace was trimmed at exit
  *   limits uid               prints "uid RUID EUID" (run setuid)
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
@@ -98,10 +104,20 @@ static void drop_ipc_lock(void)
 #define PAINT 0xa5
 
 static long stack_calls;
+/* stack-dlopen: the painted thread says "done" on the first pipe, the
+ * main thread dlopens and answers on the second. */
+static int stack_dlopen, to_main[2], to_thread[2];
 
 NOINLINE static void *stack_thread(void *arg)
 {
 	calls(stack_calls);
+	if (stack_dlopen) {
+		char c = 0;
+		if (write(to_main[1], &c, 1) != 1 ||
+		    read(to_thread[0], &c, 1) != 1)
+			exit(1);
+		calls(stack_calls);
+	}
 	return arg;
 }
 
@@ -120,6 +136,17 @@ static long stack_used(void)
 	pthread_t t;
 	if (pthread_create(&t, &a, stack_thread, NULL) != 0)
 		return -1;
+	if (stack_dlopen) {
+		char c;
+		if (read(to_main[0], &c, 1) != 1)
+			return -1;
+		if (dlopen("libm.so.6", RTLD_NOW) == NULL) {
+			fprintf(stderr, "dlopen: %s\n", dlerror());
+			exit(1);
+		}
+		if (write(to_thread[1], &c, 1) != 1)
+			return -1;
+	}
 	pthread_join(t, NULL);
 	size_t i = 0;
 	while (i < STACK_BYTES && stack[i] == PAINT)
@@ -189,8 +216,11 @@ int main(int argc, char **argv)
 		execl("/proc/self/exe", argv[0], "exec", next, (char *)NULL);
 		perror("exec");
 		return 1;
-	} else if (!strcmp(mode, "stack")) {
+	} else if (!strcmp(mode, "stack") || !strcmp(mode, "stack-dlopen")) {
 		stack_calls = n;
+		stack_dlopen = !strcmp(mode, "stack-dlopen");
+		if (stack_dlopen && (pipe(to_main) != 0 || pipe(to_thread) != 0))
+			return 1;
 		printf("stack %ld\n", stack_used());
 	} else if (!strcmp(mode, "exit-busy")) {
 		pthread_t t;
