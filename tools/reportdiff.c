@@ -10,6 +10,9 @@
  * A function in one session only shows "new" or "gone" as its relative
  * change.  --sort=KEY (total, the default, self, calls or name) orders by
  * the largest change of KEY first, whichever its sign, or by name.
+ * --avg-total and --avg-self show (and sort by) the time per call of each
+ * session instead of the sum: a function called more often in one run is
+ * then compared call for call.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -82,10 +85,19 @@ static void parse(char *text, int side, struct row **rows, size_t *n)
 }
 
 static int sort_key = TOTAL; /* or -1: by name */
+static bool average[3];      /* [TOTAL], [SELF]: per call, not the sum */
+
+/* Column c of session `side`: the sum, or per call with --avg-*. */
+static uint64_t value(const struct row *r, int side, int c)
+{
+	if (!average[c])
+		return r->v[side][c];
+	return r->v[side][CALLS] ? r->v[side][c] / r->v[side][CALLS] : 0;
+}
 
 static int64_t change(const struct row *r, int c)
 {
-	return (int64_t)(r->v[1][c] - r->v[0][c]);
+	return (int64_t)(value(r, 1, c) - value(r, 0, c));
 }
 
 static int row_cmp(const void *a, const void *b)
@@ -119,24 +131,26 @@ static void put_pct(const struct row *r, int c)
 		printf("  %7s", "new");
 	else if (!r->in[1])
 		printf("  %7s", "gone");
-	else if (r->v[0][c] == 0)
-		printf("  %7s", r->v[1][c] ? "+inf%" : "0.0%");
+	else if (value(r, 0, c) == 0)
+		printf("  %7s", value(r, 1, c) ? "+inf%" : "0.0%");
 	else
 		printf("  %+6.1f%%", 100.0 * (double)change(r, c) /
-					 (double)r->v[0][c]);
+					 (double)value(r, 0, c));
 }
 
 static void put_table(struct row *rows, size_t n)
 {
-	printf("%28s%53s%32s\n", "Total time", "Self time", "Calls");
+	printf("%28s%53s%32s\n",
+	       average[TOTAL] ? "Total time per call" : "Total time",
+	       average[SELF] ? "Self time per call" : "Self time", "Calls");
 	printf("%14s%14s%14s%9s  %14s%14s%14s%9s  %8s %8s %9s  %s\n",
 	       "base", "new", "change", "%", "base", "new", "change", "%",
 	       "base", "new", "change", "Function");
 	for (size_t i = 0; i < n; i++) {
 		const struct row *r = &rows[i];
 		for (int c = TOTAL; c <= SELF; c++) {
-			put_us((int64_t)r->v[0][c], false);
-			put_us((int64_t)r->v[1][c], false);
+			put_us((int64_t)value(r, 0, c), false);
+			put_us((int64_t)value(r, 1, c), false);
 			put_us(change(r, c), true);
 			put_pct(r, c);
 			printf("  ");
@@ -171,6 +185,14 @@ int reportdiff_run(char **argv)
 		}
 		if (!end && !strncmp(a, "--diff=", 7)) {
 			other = a + 7;
+			continue;
+		}
+		if (!end && !strcmp(a, "--avg-total")) {
+			average[TOTAL] = true;
+			continue;
+		}
+		if (!end && !strcmp(a, "--avg-self")) {
+			average[SELF] = true;
 			continue;
 		}
 		enum symbolize_word w = end ? SYMBOLIZE_OPERAND

@@ -26,6 +26,10 @@ case_tables() {
 	"$CTRACE_LAUNCHER" report --sort name b.bin --diff=a.bin >name 2>err ||
 		{ cat err; fail "report --diff --sort name failed"; }
 	compare "$HERE/expected/diff-name.txt" name
+	# per call: 0x2000 twice at 0.2 us against once at 0.1 us
+	"$CTRACE_LAUNCHER" report --diff a.bin --avg-total --avg-self b.bin \
+		>avg 2>err || { cat err; fail "report --diff --avg-* failed"; }
+	compare "$HERE/expected/diff-avg.txt" avg
 	# filters apply to both sessions
 	"$CTRACE_LAUNCHER" report --diff a.bin -F 0x2000 b.bin >f 2>err ||
 		{ cat err; fail "report --diff -F failed"; }
