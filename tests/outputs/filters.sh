@@ -16,6 +16,20 @@ filtered() {
 	compare "$OUTPUTS/expected/$fl_name.tree" "$fl_name"
 }
 
+# -t keeps the calls that lasted TIME or longer.  filters.c's calls last
+# microseconds but slow's 3 ms; on a loaded machine one of them can be
+# preempted past 1 ms, and the run is then not the one the expected
+# output describes.  The trace's own durations say so (exit 0): the -t
+# comparisons are then left out of that run, with a note.
+preempted_past_1ms() {
+	"$CTRACE_SYMBOLIZE" -f json trace.bin 2>/dev/null | "$PYTHON3" -S -c '
+import json, sys
+calls = json.load(sys.stdin)["calls"]
+sys.exit(0 if any(c["function"] not in ("main", "slow") and
+		  c.get("duration", 0) >= 1000000 for c in calls) else 1)
+'
+}
+
 case_trees() {
 	use_config "$1"
 	build_c filters "$OUTPUTS/filters.c"
@@ -26,7 +40,11 @@ case_trees() {
 	filtered H-middle -H middle
 	filtered D-2 -D 2
 	filtered D-3-H-inner -D 3 -H inner
-	filtered t-1ms -t 1ms
+	if preempted_past_1ms; then
+		echo "# t-1ms: a call was preempted past 1 ms; not compared"
+	else
+		filtered t-1ms -t 1ms
+	fi
 	filtered F-middle-N-leaf -F middle -N leaf
 	filtered F-regex --match=regex -F '^(noisy|slow)$'
 	filtered F-glob-D-1 -F 'mid*' -D 1
@@ -93,7 +111,8 @@ case_formats() {
 	[ "$n" = "1 1 1 0" ] || fail "json -C noisy: calls of main noisy leaf middle: $n"
 	symbolize report --format=report -t 1ms trace.bin
 	names=$(sed -n '3,$p' report | awk '{print $NF}' | sort | tr '\n' ' ')
-	[ "$names" = "main slow " ] || fail "report -t 1ms shows $names"
+	[ "$names" = "main slow " ] || preempted_past_1ms ||
+		fail "report -t 1ms shows $names"
 	symbolize chrome.json --format=chrome -D 1 trace.bin
 	"$PYTHON3" -S "$OUTPUTS/check.py" chrome chrome.json || fail "bad Chrome trace"
 	n=$("$PYTHON3" -S "$OUTPUTS/check.py" calls chrome chrome.json main)
