@@ -492,7 +492,13 @@ void callstats_close(struct callstats *cs, struct thread *th,
 		}
 		if (f->edge_ref && cs->running[f->edge_ref - 1])
 			cs->running[f->edge_ref - 1]--;
+		/* suspended on a stack the thread left, reopened if it comes
+		 * back: one call, counted when it ends */
+		if (th->suspending)
+			return;
 	} else {
+		if (th->suspending)
+			return;
 		name = agg_name_id(p);
 		if (cs->per_thread) {
 			r = row_of(cs, at, name);

@@ -118,6 +118,9 @@ void paths_close(struct output *o, struct thread *th, const struct pair *p,
 			      ? trace_duration(th->trace, start, end)
 			      : UINT64_MAX;
 
+	/* suspended on a stack the thread left: counted when it ends */
+	if (th->suspending)
+		return;
 	if (f && f->name) {
 		account(ps, at, f->ref, ns, f->child_ns, depth);
 	} else {

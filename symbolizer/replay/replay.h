@@ -210,6 +210,11 @@ struct thread {
 	/* The entry an output callback is given reopens a call suspended
 	 * on another stack: its entry was shown before. */
 	bool resumed;
+	/* The close an output callback is given suspends a call: the thread
+	 * switches to another stack and the call may be reopened (resumed)
+	 * if it comes back.  Not an end of the call: a summarizing output
+	 * does not count it, the tree shows one line for the switch. */
+	bool suspending;
 	/* The next call pushed starts a stack of its own (thread.c). */
 	bool new_stack;
 	/* Per-thread state of the filter and of the output, theirs to

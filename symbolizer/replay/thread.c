@@ -254,7 +254,9 @@ static void suspend(struct output *o, struct thread *th, size_t keep,
 		keep_suspended(th, start, end);
 		end = start;
 	}
+	th->suspending = true;
 	unwind(o, th, keep, ticks, CLOSE_NO_EXIT);
+	th->suspending = false;
 }
 
 /* Reopens the first n calls of a suspended set, and forgets the set. */
