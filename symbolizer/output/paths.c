@@ -75,6 +75,7 @@ void paths_entry(struct output *o, struct thread *th, const struct pair *p,
 
 	f->ref = node;
 	f->name = 1;
+	f->resumed = th->resumed;
 	f->child_ns = 0;
 }
 
@@ -118,8 +119,8 @@ void paths_close(struct output *o, struct thread *th, const struct pair *p,
 			      ? trace_duration(th->trace, start, end)
 			      : UINT64_MAX;
 
-	/* suspended on a stack the thread left: counted when it ends */
-	if (th->suspending)
+	/* counted once: when the thread first left it for another stack */
+	if (f && f->resumed)
 		return;
 	if (f && f->name) {
 		account(ps, at, f->ref, ns, f->child_ns, depth);

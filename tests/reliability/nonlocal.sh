@@ -19,9 +19,9 @@ case_tree() {
 }
 
 # Random walks of calls and longjmps, throws or coroutine switches: every
-# call (and every call a resumed coroutine reopens) at the depth the
-# program itself counted, with and without argument and return value
-# capture.
+# call at the depth the program itself counted (a resumed coroutine's
+# open calls are one line, not calls again), with and without argument
+# and return value capture.
 case_jumps() {
 	use_config "$1"
 	case $3 in
