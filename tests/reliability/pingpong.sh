@@ -46,6 +46,12 @@ case_pingpong() {
 	check_tree small.tree >/dev/null
 	grep -q '/\* ctrace: back to the stack of ping, 21 calls resumed \*/' \
 		small.tree || fail "no resumption shown in small.tree"
+	# and through a filter that holds entries back: a resumed call that
+	# returns at once is no new call
+	symbolize_stable hidden.tree -H descend small.bin
+	check_tree hidden.tree >/dev/null
+	grep -q '/\* ctrace: back to the stack of ping, 1 call resumed \*/' \
+		hidden.tree || fail "no resumption shown in hidden.tree"
 }
 
 for cfg in $(configs_pie); do
