@@ -187,6 +187,7 @@ struct frame {
 	uint64_t hook; /* the entry hook's return address, 0 if unknown */
 	struct values *args; /* captured arguments, NULL if none */
 	size_t segment; /* the first open call on the same stack as this */
+	bool resumed; /* reopened on its stack: closed (suspended) before */
 };
 
 struct thread {
@@ -215,6 +216,9 @@ struct thread {
 	 * if it comes back.  Not an end of the call: a summarizing output
 	 * does not count it, the tree shows one line for the switch. */
 	bool suspending;
+	/* The call an output's close callback is given was resumed: its
+	 * first suspension closed it already (shown once, then). */
+	bool closing_resumed;
 	/* The next call pushed starts a stack of its own (thread.c). */
 	bool new_stack;
 	/* Per-thread state of the filter and of the output, theirs to

@@ -164,6 +164,7 @@ static void push(struct thread *th, const struct pair *p, uint64_t ticks,
 	th->stack[th->depth].sp = sp;
 	th->stack[th->depth].hook = hook;
 	th->stack[th->depth].args = args;
+	th->stack[th->depth].resumed = th->resumed;
 	th->stack[th->depth].segment =
 		th->depth && !th->new_stack &&
 				!new_stack(th->stack[th->depth - 1].sp, sp)
@@ -193,7 +194,9 @@ static void unwind(struct output *o, struct thread *th, size_t keep,
 	while (th->depth > keep) {
 		struct frame *f = &th->stack[--th->depth];
 		th->args = f->args;
+		th->closing_resumed = f->resumed;
 		output_close(o, th, f->pair, f->start, ticks, th->depth, kind);
+		th->closing_resumed = false;
 		th->args = NULL;
 		values_free(f->args);
 		f->args = NULL;

@@ -2,8 +2,8 @@
 # pingpong.sh -- two coroutines (swapcontext), each SIZE calls deep, that
 # switch to each other SIZE times: the tree grows with the events, not
 # with the events times the depth (a switch is one line, not a line per
-# call left or reopened), and the report counts each call once, as the
-# program counted them.  Sizes only, no timing: the tree of SIZE 400 is
+# call left or reopened), and the report and the JSON count each call
+# once, as the program counted them.  Sizes only, no timing: the tree of SIZE 400 is
 # at most 2.5 times that of SIZE 200 (the quadratic tree was 4 times),
 # and at most 1400 bytes an event (each event a line or two, lines no
 # longer than --max-depth's indentation allows).
@@ -30,6 +30,10 @@ case_pingpong() {
 			[ "$n" = $((2 * size)) ] ||
 				fail "report of $size: $n calls of $fn, the program made $((2 * size))"
 		done
+		symbolize "json$size" -f json "trace$size.bin"
+		n=$(grep -c '"function": "descend"' "json$size")
+		[ "$n" = $((2 * size)) ] ||
+			fail "json of $size: $n calls of descend, the program made $((2 * size))"
 		# the program's events: an entry and an exit a call, main's too
 		events=$((2 * (4 * size + 1)))
 		bytes=$(wc -c <"tree$size")
