@@ -117,6 +117,13 @@ void thread_init(struct thread *th, struct trace *t,
  * handler looks the same, and they may never resume) but kept, one set
  * per stack, to be reopened if the thread comes back to them (an exit of
  * one of them, or an entry on their stack).
+ *
+ * The outputs are told: such closes come with thread.suspending, the
+ * entries that reopen with thread.resumed, and a reopened call's later
+ * closes with thread.closing_resumed.  So an output can show a switch in
+ * one line and a call once, whatever the depth: the tree and the JSON
+ * would otherwise grow as switches times depth.  The replay itself still
+ * copies and walks a set at each switch (memory-speed work, no output).
  * ------------------------------------------------------------------------ */
 
 /* How far below a call its callee's stack pointer may be: farther is
