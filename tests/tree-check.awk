@@ -7,7 +7,10 @@
 # every line sits at the depth its thread is at: an entry `f() {' opens a
 # level, a leaf `f();' stays, an exit `} /* f */' (`} = VALUE; /* f */'
 # with a return value) or `} /* f (unfinished) */' closes the level `f'
-# opened (so does `} /* f (no exit recorded) */'), a
+# opened (so does `} /* f (no exit recorded) */'), a line
+# `/* ctrace: leaves the stack of f, N calls suspended */' closes N levels
+# (f the innermost), `/* ctrace: back to the stack of f, N calls resumed */'
+# opens N (f the innermost), a
 # `} /* f (entered before the trace) */' may only stand at depth 0, and no
 # level is left open at the end.  A thread whose first line is indented is
 # a fork()ed child's, inside the calls it inherited open: those levels
@@ -109,6 +112,45 @@ FNR == 1 {
 		if (level != depth[tid])
 			complain("lost-events line at depth " level \
 			    ", thread is at " depth[tid])
+		next
+	}
+	# A switch to another stack (coroutines): the calls above the one
+	# left there, its N innermost, are suspended, shown by one line at
+	# the innermost's depth; coming back, N calls resumed on that stack,
+	# the line at the depth of their innermost, F.
+	if (text ~ /^\/\* ctrace: (leaves|back to) the stack of .*, [0-9]+ calls? (suspended|resumed) \*\/$/) {
+		n = text
+		sub(/ calls? (suspended|resumed) \*\/$/, "", n)
+		sub(/.*, /, "", n)
+		n += 0
+		name = text
+		sub(/^\/\* ctrace: (leaves|back to) the stack of /, "", name)
+		sub(/, [0-9]+ calls? (suspended|resumed) \*\/$/, "", name)
+		switches++
+		if (text ~ /suspended \*\/$/) {
+			if (n < 1 || n > depth[tid]) {
+				complain(n " calls suspended, " depth[tid] " open")
+				next
+			}
+			if (level != depth[tid] - 1)
+				complain("suspension at depth " level \
+				    ", expected " depth[tid] - 1)
+			if (open[tid, depth[tid] - 1] != "" &&
+			    open[tid, depth[tid] - 1] != bare(name))
+				complain("suspends " name " but " \
+				    open[tid, depth[tid] - 1] " is innermost")
+			depth[tid] -= n
+		} else {
+			if (n < 1)
+				complain("no call resumed")
+			if (level != depth[tid] + n - 1)
+				complain("resumption at depth " level \
+				    ", expected " depth[tid] + n - 1)
+			for (i = 0; i < n - 1; i++)
+				open[tid, depth[tid] + i] = ""
+			open[tid, depth[tid] + n - 1] = bare(name)
+			depth[tid] += n
+		}
 		next
 	}
 	# A marker, tracepoint hit or recording switch: a whole-line comment

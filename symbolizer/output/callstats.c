@@ -437,6 +437,7 @@ void callstats_entry(struct callstats *cs, struct thread *th,
 	f->ref = ref;
 	f->name = name;
 	f->edge_ref = 0;
+	f->resumed = th->resumed;
 	f->child_ns = 0;
 	if (cs->with_edges && (parent = agg_parent(at, depth)) &&
 	    parent->name) {
@@ -492,6 +493,11 @@ void callstats_close(struct callstats *cs, struct thread *th,
 		}
 		if (f->edge_ref && cs->running[f->edge_ref - 1])
 			cs->running[f->edge_ref - 1]--;
+		/* a call is counted once: when the thread first leaves it
+		 * for another stack (suspended: its end is unknown), or
+		 * when it ends */
+		if (f->resumed)
+			return;
 	} else {
 		name = agg_name_id(p);
 		if (cs->per_thread) {

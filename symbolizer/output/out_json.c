@@ -11,6 +11,8 @@
  * One call per line, written when it returns: post-order, in the time
  * order of the returns across threads.  Calls left without an exit
  * (longjmp) come, with "duration": null, where they were found to be gone;
+ * a call a coroutine left open when it switched away comes once, where it
+ * was first left, with null, whether or not it resumes and returns later;
  * calls still running when the trace ended come last, also with null, so
  * only those are kept back.  Exits of calls entered before the trace are
  * left out: neither their start nor their depth is known.
@@ -132,6 +134,11 @@ static void json_close(struct output *o, struct thread *th,
 {
 	struct json_state *js = o->state;
 
+	/* a call a coroutine left and came back to: written when it was
+	 * first left, with no duration (one line a call, however many
+	 * switches) */
+	if (th->closing_resumed)
+		return;
 	switch (kind) {
 	case CLOSE_RETURNED:
 		json_leaf(o, th, p, start, end, depth);

@@ -15,9 +15,72 @@
 
 #define HEADER_LINE "# DURATION     TID     FUNCTION\n"
 
+/* A stack switch (coroutines) shows as one line, not as a line per call
+ * left or reopened: those calls' lines would make the tree quadratic in
+ * the trace (every switch of a coroutine D calls deep, D lines).  A run of
+ * closes that suspend calls, or of entries that reopen them, is counted,
+ * and shown when the next line of any kind comes: at the innermost call's
+ * depth, "leaves the stack of F, N calls suspended" or "back to the stack
+ * of F, N calls resumed" (whose callees then nest under it). */
+enum switch_run { RUN_NONE, RUN_SUSPEND, RUN_RESUME };
+
 struct tree_state {
 	bool header_done;
+	enum switch_run run;
+	const struct thread *run_th;
+	const struct pair *run_fn; /* the innermost call of the run */
+	size_t run_depth, run_n;
 };
+
+static struct tree_state tree_state;
+
+static inline void line_start(struct output *o, const struct thread *th,
+			      uint64_t ns, size_t depth);
+static inline void put_name(struct output *o, const struct pair *p);
+
+/* Shows the switch counted so far, if any. */
+static void run_flush(struct output *o)
+{
+	struct tree_state *ts = o->state;
+
+	if (ts->run == RUN_NONE)
+		return;
+	line_start(o, ts->run_th, UINT64_MAX, ts->run_depth);
+	outbuf_str(o->out, ts->run == RUN_SUSPEND
+				   ? "/* ctrace: leaves the stack of "
+				   : "/* ctrace: back to the stack of ");
+	put_name(o, ts->run_fn);
+	outbuf_str(o->out, ", ");
+	outbuf_u64(o->out, ts->run_n);
+	outbuf_str(o->out, ts->run_n == 1 ? " call" : " calls");
+	outbuf_str(o->out, ts->run == RUN_SUSPEND ? " suspended */\n"
+						  : " resumed */\n");
+	ts->run = RUN_NONE;
+}
+
+/* Counts a suspended or resumed call in the current run (a new run after
+ * showing one of another kind or thread). */
+static void run_add(struct output *o, const struct thread *th,
+		    enum switch_run kind, const struct pair *p, size_t depth)
+{
+	struct tree_state *ts = o->state;
+
+	if (ts->run != kind || ts->run_th != th)
+		run_flush(o);
+	if (ts->run == RUN_NONE) {
+		ts->run = kind;
+		ts->run_th = th;
+		ts->run_n = 0;
+		ts->run_fn = p;
+		ts->run_depth = depth;
+	}
+	/* closes come innermost first, entries outermost first */
+	if (kind == RUN_RESUME) {
+		ts->run_fn = p;
+		ts->run_depth = depth;
+	}
+	ts->run_n++;
+}
 
 /* Duration column (blank when ns is UINT64_MAX or --no-duration), thread
  * column and indentation. */
@@ -117,14 +180,16 @@ static void tree_entry(struct output *o, struct thread *th,
 		       const struct pair *p, uint64_t ticks, size_t depth)
 {
 	(void)ticks;
+	if (th->resumed) {
+		run_add(o, th, RUN_RESUME, p, depth);
+		return;
+	}
+	run_flush(o);
 	line_start(o, th, UINT64_MAX, depth);
 	put_name(o, th, p);
 	put_params(o, th, p);
 	outbuf_write(o->out, " {", 2);
-	if (th->resumed)
-		outbuf_str(o->out, " /* resumed */");
-	else
-		put_srcline(o, th, p);
+	put_srcline(o, th, p);
 	outbuf_putc(o->out, '\n');
 }
 
@@ -139,6 +204,7 @@ static void tree_leaf(struct output *o, struct thread *th,
 		      const struct pair *p, uint64_t start, uint64_t end,
 		      size_t depth)
 {
+	run_flush(o);
 	line_start(o, th, trace_duration(th->trace, start, end), depth);
 	put_name(o, th, p);
 	put_params(o, th, p);
@@ -159,6 +225,11 @@ static void tree_close(struct output *o, struct thread *th,
 		[CLOSE_BEFORE_TRACE] = " (entered before the trace) */\n",
 	};
 
+	if (th->suspending) {
+		run_add(o, th, RUN_SUSPEND, p, depth);
+		return;
+	}
+	run_flush(o);
 	line_start(o, th,
 		   kind == CLOSE_RETURNED ? trace_duration(th->trace, start, end)
 					  : UINT64_MAX,
@@ -177,6 +248,7 @@ static void tree_close(struct output *o, struct thread *th,
 static void tree_lost(struct output *o, struct thread *th, uint64_t count,
 		      unsigned reason, size_t depth)
 {
+	run_flush(o);
 	line_start(o, th, UINT64_MAX, depth);
 	outbuf_str(o->out, "/* ctrace: ");
 	outbuf_u64(o->out, count);
@@ -191,6 +263,7 @@ static void tree_lost(struct output *o, struct thread *th, uint64_t count,
 static void tree_note(struct output *o, struct thread *th, const struct note *n,
 		      size_t depth)
 {
+	run_flush(o);
 	line_start(o, th, UINT64_MAX, depth);
 	outbuf_str(o->out, n->control ? "/* ctrace: " : "/* ");
 	if (n->tracepoint) {
@@ -219,6 +292,7 @@ static void tree_end_trace(struct output *o, struct trace *t)
 {
 	uint64_t lost = trace_lost_unplaced(t);
 
+	run_flush(o);
 	if (lost) {
 		outbuf_str(o->out, "# ");
 		if (o->n_traces > 1) {
@@ -236,6 +310,7 @@ static void tree_end_trace(struct output *o, struct trace *t)
 
 static void tree_finish(struct output *o)
 {
+	run_flush(o);
 	outbuf_flush(o->out);
 }
 
@@ -253,11 +328,9 @@ static const struct output_ops tree_ops = {
 
 void out_tree_init(struct output *o, const struct output_options *oo)
 {
-	static struct tree_state state;
-
 	(void)oo; /* reads none of them */
 	o->ops = &tree_ops;
 	o->leaves = true;
 	o->call_sites = o->opts->srcline;
-	o->state = &state;
+	o->state = &tree_state;
 }

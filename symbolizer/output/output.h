@@ -170,6 +170,9 @@ struct agg_frame {
 	uint32_t ref;      /* the output's: a statistics row or a path node */
 	uint32_t name;     /* the function's name id */
 	uint32_t edge_ref; /* callstats: its edge's running count + 1, or 0 */
+	/* reopened on its stack (thread.resumed): counted already, when the
+	 * thread first left it */
+	bool resumed;
 	uint64_t child_ns; /* time of the returned callees */
 };
 
@@ -203,7 +206,7 @@ static inline struct agg_frame *agg_push(struct agg_thread *at, size_t depth)
 		at->stack = must_realloc(at->stack, at->cap, sizeof *at->stack);
 	}
 	for (size_t i = at->depth; i < depth; i++) /* only after damage */
-		at->stack[i] = (struct agg_frame){0, 0, 0, 0};
+		at->stack[i] = (struct agg_frame){0, 0, 0, false, 0};
 	at->depth = depth + 1;
 	return &at->stack[depth];
 }

@@ -75,6 +75,7 @@ void paths_entry(struct output *o, struct thread *th, const struct pair *p,
 
 	f->ref = node;
 	f->name = 1;
+	f->resumed = th->resumed;
 	f->child_ns = 0;
 }
 
@@ -119,6 +120,9 @@ void paths_close(struct output *o, struct thread *th, const struct pair *p,
 			      ? trace_duration(th->trace, start, end)
 			      : UINT64_MAX;
 
+	/* counted once: when the thread first left it for another stack */
+	if (f && f->resumed)
+		return;
 	if (f && f->name) {
 		account(ps, at, f->ref, ns, f->child_ns, depth);
 	} else {

@@ -739,7 +739,8 @@ static void filter_close(struct output *o, struct thread *th,
 			return;
 		flush(f, th, ft); /* its callers */
 		paint(f, th, p);
-		if (kind == CLOSE_RETURNED && f->inner->leaves) {
+		/* a resumed call was entered before: not a leaf */
+		if (kind == CLOSE_RETURNED && f->inner->leaves && !fr.resumed) {
 			output_leaf(f->inner, th, p, start, end,
 					    fr.out_depth);
 			return;

@@ -192,6 +192,7 @@ struct frame {
 	uint64_t hook; /* the entry hook's return address, 0 if unknown */
 	struct values *args; /* captured arguments, NULL if none */
 	size_t segment; /* the first open call on the same stack as this */
+	bool resumed; /* reopened on its stack: closed (suspended) before */
 };
 
 struct thread {
@@ -218,6 +219,14 @@ struct thread {
 	/* The entry an output callback is given reopens a call suspended
 	 * on another stack: its entry was shown before. */
 	bool resumed;
+	/* The close an output callback is given suspends a call: the thread
+	 * switches to another stack and the call may be reopened (resumed)
+	 * if it comes back.  Not an end of the call: a summarizing output
+	 * does not count it, the tree shows one line for the switch. */
+	bool suspending;
+	/* The call an output's close callback is given was resumed: its
+	 * first suspension closed it already (shown once, then). */
+	bool closing_resumed;
 	/* The next call pushed starts a stack of its own (thread.c). */
 	bool new_stack;
 	/* Per-thread state of the filter and of the output, theirs to

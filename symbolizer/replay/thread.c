@@ -117,6 +117,13 @@ void thread_init(struct thread *th, struct trace *t,
  * handler looks the same, and they may never resume) but kept, one set
  * per stack, to be reopened if the thread comes back to them (an exit of
  * one of them, or an entry on their stack).
+ *
+ * The outputs are told: such closes come with thread.suspending, the
+ * entries that reopen with thread.resumed, and a reopened call's later
+ * closes with thread.closing_resumed.  So an output can show a switch in
+ * one line and a call once, whatever the depth: the tree and the JSON
+ * would otherwise grow as switches times depth.  The replay itself still
+ * copies and walks a set at each switch (memory-speed work, no output).
  * ------------------------------------------------------------------------ */
 
 /* How far below a call its callee's stack pointer may be: farther is
@@ -164,6 +171,7 @@ static void push(struct thread *th, const struct pair *p, uint64_t ticks,
 	th->stack[th->depth].sp = sp;
 	th->stack[th->depth].hook = hook;
 	th->stack[th->depth].args = args;
+	th->stack[th->depth].resumed = th->resumed;
 	th->stack[th->depth].segment =
 		th->depth && !th->new_stack &&
 				!new_stack(th->stack[th->depth - 1].sp, sp)
@@ -193,7 +201,9 @@ static void unwind(struct output *o, struct thread *th, size_t keep,
 	while (th->depth > keep) {
 		struct frame *f = &th->stack[--th->depth];
 		th->args = f->args;
+		th->closing_resumed = f->resumed;
 		output_close(o, th, f->pair, f->start, ticks, th->depth, kind);
+		th->closing_resumed = false;
 		th->args = NULL;
 		values_free(f->args);
 		f->args = NULL;
@@ -254,7 +264,9 @@ static void suspend(struct output *o, struct thread *th, size_t keep,
 		keep_suspended(th, start, end);
 		end = start;
 	}
+	th->suspending = true;
 	unwind(o, th, keep, ticks, CLOSE_NO_EXIT);
+	th->suspending = false;
 }
 
 /* Reopens the first n calls of a suspended set, and forgets the set. */

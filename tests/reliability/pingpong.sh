@@ -1,0 +1,65 @@
+#!/bin/sh
+# pingpong.sh -- two coroutines (swapcontext), each SIZE calls deep, that
+# switch to each other SIZE times: the tree grows with the events, not
+# with the events times the depth (a switch is one line, not a line per
+# call left or reopened), and the report and the JSON count each call
+# once, as the program counted them.  Sizes only, no timing: the tree of SIZE 400 is
+# at most 2.5 times that of SIZE 200 (the quadratic tree was 4 times),
+# and at most 1400 bytes an event (each event a line or two, lines no
+# longer than --max-depth's indentation allows).
+
+. "$(dirname "$0")/rel.sh"
+test_init reliability-pingpong
+
+# calls_in_report REPORT NAME: the calls column of NAME's row.
+calls_in_report() {
+	awk -v name="$2" '$NF == name { print $(NF - 7) }' "$1"
+}
+
+case_pingpong() {
+	use_config "$1"
+	build_c pingpong "$RPROGS/pingpong.c"
+	for size in 200 400; do
+		run_traced "trace$size.bin" "$BIN/pingpong" "$size" "$size"
+		printf 'descend %s\nping %s\n' $((2 * size)) $((2 * size)) >want
+		compare want "trace$size.bin.out"
+		symbolize_stable "tree$size" "trace$size.bin"
+		symbolize "report$size" -f report "trace$size.bin"
+		for fn in descend ping; do
+			n=$(calls_in_report "report$size" $fn)
+			[ "$n" = $((2 * size)) ] ||
+				fail "report of $size: $n calls of $fn, the program made $((2 * size))"
+		done
+		symbolize "json$size" -f json "trace$size.bin"
+		n=$(grep -c '"function": "descend"' "json$size")
+		[ "$n" = $((2 * size)) ] ||
+			fail "json of $size: $n calls of descend, the program made $((2 * size))"
+		# the program's events: an entry and an exit a call, main's too
+		events=$((2 * (4 * size + 1)))
+		bytes=$(wc -c <"tree$size")
+		[ "$bytes" -le $((1400 * events)) ] ||
+			fail "tree of $size: $bytes bytes for $events events"
+		eval "bytes$size=\$bytes"
+	done
+	# shellcheck disable=SC2154
+	[ $((bytes400 * 2)) -le $((bytes200 * 5)) ] ||
+		fail "tree of 400: $bytes400 bytes, of 200: $bytes200 (not linear)"
+	# a small one too, every line checked
+	run_traced small.bin "$BIN/pingpong" 20 5
+	symbolize_stable small.tree small.bin
+	check_tree small.tree >/dev/null
+	grep -q '/\* ctrace: back to the stack of ping, 21 calls resumed \*/' \
+		small.tree || fail "no resumption shown in small.tree"
+	# and through a filter that holds entries back: a resumed call that
+	# returns at once is no new call
+	symbolize_stable hidden.tree -H descend small.bin
+	check_tree hidden.tree >/dev/null
+	grep -q '/\* ctrace: back to the stack of ping, 1 call resumed \*/' \
+		hidden.tree || fail "no resumption shown in hidden.tree"
+}
+
+for cfg in $(configs_pie); do
+	run_case "pingpong-$cfg" case_pingpong "$cfg"
+done
+
+test_finish
