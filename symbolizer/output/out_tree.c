@@ -36,7 +36,8 @@ static struct tree_state tree_state;
 
 static inline void line_start(struct output *o, const struct thread *th,
 			      uint64_t ns, size_t depth);
-static inline void put_name(struct output *o, const struct pair *p);
+static inline void put_name(struct output *o, const struct thread *th,
+			    const struct pair *p);
 
 /* Shows the switch counted so far, if any. */
 static void run_flush(struct output *o)
@@ -49,7 +50,7 @@ static void run_flush(struct output *o)
 	outbuf_str(o->out, ts->run == RUN_SUSPEND
 				   ? "/* ctrace: leaves the stack of "
 				   : "/* ctrace: back to the stack of ");
-	put_name(o, ts->run_fn);
+	put_name(o, NULL, ts->run_fn); /* a switch line: never coloured */
 	outbuf_str(o->out, ", ");
 	outbuf_u64(o->out, ts->run_n);
 	outbuf_str(o->out, ts->run_n == 1 ? " call" : " calls");
@@ -112,12 +113,13 @@ static inline void line_start(struct output *o, const struct thread *th,
 	outbuf_spaces(out, 2 * depth);
 }
 
-/* The name, in its -T color=COLOR when colours are on. */
+/* The name, in its thread's -T color=COLOR when colours are on (th NULL:
+ * plain). */
 static inline void put_name(struct output *o, const struct thread *th,
 			    const struct pair *p)
 {
 	const struct func *f = p->func;
-	bool color = th->color && o->opts->color;
+	bool color = th && th->color && o->opts->color;
 
 	if (color)
 		outbuf_str(o->out, th->color);
