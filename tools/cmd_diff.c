@@ -295,9 +295,14 @@ static bool align(const struct call *a, long n, const struct call *b, long m,
 		  bool *ka, bool *kb)
 {
 	long max = DIFF_MAX_EDITS, found = -1, from;
-	long *hist = must_alloc((size_t)((max + 1) * (max + 1)) * sizeof *hist);
+	size_t size = 64; /* grown with D: (D+1)^2 entries */
+	long *hist = must_alloc(size * sizeof *hist);
 
 	for (long d = 0; d <= max && found < 0; d++) {
+		while ((size_t)((d + 1) * (d + 1)) > size) {
+			size *= 2;
+			hist = must_realloc(hist, size, sizeof *hist);
+		}
 		for (long k = -d; k <= d; k += 2) {
 			long x = d == 0 ? 0 : step_from(hist, d, k, n, m, &from);
 			if (x >= 0 && x - k >= 0 && x - k <= m) {
