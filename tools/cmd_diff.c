@@ -36,7 +36,7 @@
 #include "symbolize.h"
 
 /* The most calls of a thread the alignment lets differ: it keeps
- * (D+1)^2 positions (8 MiB here) and takes up to D passes over the rest
+ * (D+1)^2 positions (at most 8 MiB) and takes up to D passes over the rest
  * of the thread. */
 #define DIFF_MAX_EDITS 1000
 /* Divergences printed per thread, and calls per side of each. */
