@@ -106,7 +106,7 @@ static const struct option_def option_defs[] = {
 	 "further (tree) or are folded into one [deeper] frame (folded); 0: "
 	 "no limit", NULL, false},
 	{"function", OPT_FUNCTION, ARG_REQUIRED, "FUNC",
-	 "graph: the function whose call paths and callees are shown "
+	 "graph, graph-stats: the function whose call paths and callees are shown "
 	 "(default main)",
 	 NULL, false},
 	{"weight", OPT_WEIGHT, ARG_REQUIRED, "time|calls",
@@ -319,6 +319,7 @@ static void long_options(struct option *o, char *shorts, size_t size)
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		const struct option_def *d = &option_defs[i];
 		o[i].name = d->name;
+		/* on the stack: a flag left set is where getopt_long stores */
 		o[i].flag = NULL;
 		o[i].has_arg = d->arg == ARG_NONE       ? no_argument
 			       : d->arg == ARG_REQUIRED ? required_argument

@@ -80,6 +80,23 @@ sys.stdout.buffer.write(b"lib" + h + b".so+0x2000")' "$H")
 	check_text h.graph
 	[ "$(grep -c 'lib' h.graph)" -eq 5 ] || { cat -v h.graph; fail "a name split the graph"; }
 	grep -q '^ backtrace #0: hit 1, time ' h.graph || fail "no backtrace"
+	# graph-stats: tab-separated fields, none split by a name
+	sym graph-stats --function="$fn"
+	"$PYTHON3" -S - h.graph-stats <<'EOF' || fail "graph-stats: a name split a line or a field"
+import sys
+t = open(sys.argv[1], 'rb').read().decode('utf-8')
+lines = t.split('\n')
+assert lines.pop() == '', 'no final newline'
+kinds = [l[0] for l in lines]
+assert kinds[0] == '#' and len(lines[0].split('\t')) == 2, lines[0]
+assert 'B' in kinds and 'C' in kinds, kinds
+for l in lines:
+    f = l.split('\t')
+    assert l[0] != 'C' or len(f) == 5, l
+    assert all(ord(c) >= 0x20 and not 0x7f <= ord(c) < 0xa0
+               for c in ''.join(f)), l
+    assert l[0] == '#' or f[-1].startswith('lib'), l
+EOF
 }
 
 case_names_folded() {

@@ -7,6 +7,9 @@
  * FUNC: a program is often named as its main function's file, so that a
  * file of that name is no proof.
  *
+ * With --diff OTHER (FUNC needed), FUNC's graph of OTHER and of the
+ * traces side by side (graphdiff.c).
+ *
  * Exit status: ctrace-symbolize's (0, or 1 when a trace was damaged; 2
  * when it refuses the command line); 127 when it cannot be run or does
  * not list its options.
@@ -21,6 +24,7 @@
 #include "ctrace_format.h"
 
 #include "commands.h"
+#include "graphdiff.h"
 #include "launcher.h"
 #include "symbolize.h"
 
@@ -69,12 +73,37 @@ static int is_trace(const char *s)
 
 int cmd_graph(int argc, char **argv)
 {
-	int i = first_operand(argv + 1);
+	const char *other = NULL;
 	char **args, *function;
-	int n = 0;
+	int n = 0, i, kept = 1;
 
-	if (i < 0 || is_trace(argv[1 + i]))
+	/* --diff OTHER, before a "--", taken out of argv */
+	for (int k = 1; k < argc; k++) {
+		if (!strcmp(argv[k], "--")) {
+			while (k < argc)
+				argv[kept++] = argv[k++];
+			break;
+		}
+		if (!strcmp(argv[k], "--diff")) {
+			if (k + 1 == argc)
+				usage_error("--diff needs a trace to compare "
+					    "with");
+			other = argv[++k];
+		} else if (!strncmp(argv[k], "--diff=", 7)) {
+			other = argv[k] + 7;
+		} else {
+			argv[kept++] = argv[k];
+		}
+	}
+	argv[kept] = NULL;
+	argc = kept;
+	i = first_operand(argv + 1);
+	if (i < 0 || is_trace(argv[1 + i])) {
+		if (other)
+			usage_error("graph --diff needs a function: "
+				    "graph FUNC --diff OTHER [TRACE]...");
 		return symbolize_view("dot", argv + 1);
+	}
 	/* FUNC becomes --function=FUNC, before the other arguments */
 	args = must_alloc((size_t)(argc + 1) * sizeof *args);
 	function = must_alloc(strlen(argv[1 + i]) + sizeof "--function=");
@@ -84,5 +113,7 @@ int cmd_graph(int argc, char **argv)
 		if (k != 1 + i)
 			args[n++] = argv[k];
 	args[n] = NULL;
+	if (other)
+		return graphdiff_run(other, args);
 	return symbolize_view("graph", args);
 }

@@ -27,6 +27,8 @@ const struct output_format formats_all[] = {
 		  "tab-separated, for programs", out_stats_init},
 	{"graph", "the call paths to one function (--function) and its "
 		  "callees, as text", out_graph_init},
+	{"graph-stats", "graph's calls and total time in ns, tab-separated, "
+			"for programs", out_graph_stats_init},
 	{NULL, NULL, NULL},
 };
 

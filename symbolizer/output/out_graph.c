@@ -25,6 +25,15 @@
  * under its caller without a branch.  Callees come in the order of their
  * first call; backtraces too.
  *
+ * --format=graph-stats gives the same numbers for programs (ctrace graph
+ * --diff reads it), fields separated by tabs, names escaped as text (no
+ * tab or newline inside one), times in nanoseconds:
+ *
+ *   # graph-stats	inner
+ *   B	2	3104	main	middle	inner       a backtrace: calls, total, path
+ *   C	0	2	3104	inner                the callee tree in preorder:
+ *   C	1	4	712	leaf                 depth below FUNC, calls, total
+ *
  * The call paths are paths.c's, as for the folded stacks: memory grows
  * with the number of distinct call paths, never with the number of
  * events.  A total counts the calls whose return was recorded.
@@ -36,6 +45,7 @@
 struct graph_state {
 	struct paths paths;
 	const char *function;
+	bool stats; /* graph-stats: the same numbers, tab-separated */
 };
 
 /* The callee tree: the call paths below FUNC, merged across backtraces. */
@@ -162,6 +172,60 @@ static void put_tree(struct output *o, const struct gtree *g)
 	free(todo);
 }
 
+/* graph-stats: a backtrace's line */
+static void put_stats_backtrace(struct output *o, const struct paths *ps,
+				uint32_t node, uint32_t *chain)
+{
+	size_t n = 0;
+
+	outbuf_str(o->out, "B\t");
+	outbuf_u64(o->out, ps->nodes[node].calls);
+	outbuf_putc(o->out, '\t');
+	outbuf_u64(o->out, ps->nodes[node].total);
+	for (uint32_t v = node; v; v = ps->nodes[v].parent)
+		chain[n++] = v;
+	for (size_t i = n; i-- > 0;) {
+		outbuf_putc(o->out, '\t');
+		put_name(o->out, ps->nodes[chain[i]].name);
+	}
+	outbuf_putc(o->out, '\n');
+}
+
+/* graph-stats: the callee tree in preorder, each node's depth below FUNC
+ * first (iteratively, as put_tree). */
+static void put_stats_tree(struct output *o, const struct gtree *g)
+{
+	struct todo {
+		uint32_t id;
+		size_t depth;
+	} *todo = must_calloc(g->n, sizeof *todo);
+	size_t sp = 0;
+
+	todo[sp++] = (struct todo){0, 0};
+	while (sp) {
+		struct todo t = todo[--sp];
+		const struct gnode *v = &g->nodes[t.id];
+		size_t n_children = 0, k;
+
+		outbuf_str(o->out, "C\t");
+		outbuf_u64(o->out, t.depth);
+		outbuf_putc(o->out, '\t');
+		outbuf_u64(o->out, v->calls);
+		outbuf_putc(o->out, '\t');
+		outbuf_u64(o->out, v->total);
+		outbuf_putc(o->out, '\t');
+		put_name(o->out, v->name);
+		outbuf_putc(o->out, '\n');
+		for (uint32_t c = v->first_child; c; c = g->nodes[c].next)
+			n_children++;
+		sp += n_children;
+		k = sp;
+		for (uint32_t c = v->first_child; c; c = g->nodes[c].next)
+			todo[--k] = (struct todo){c, t.depth + 1};
+	}
+	free(todo);
+}
+
 static void graph_finish(struct output *o)
 {
 	struct graph_state *gs = o->state;
@@ -175,9 +239,18 @@ static void graph_finish(struct output *o)
 	for (uint32_t id = 1; id < agg_names_end(); id++)
 		if (!strcmp(agg_name(id), gs->function))
 			target = id;
-	outbuf_str(out, "# Function Call Graph for '");
-	outbuf_escaped(out, gs->function, strlen(gs->function), ESCAPE_TEXT);
-	outbuf_str(out, "'\n=============== BACKTRACE ===============\n");
+	if (gs->stats) {
+		outbuf_str(out, "# graph-stats\t");
+		outbuf_escaped(out, gs->function, strlen(gs->function),
+			       ESCAPE_TEXT);
+		outbuf_putc(out, '\n');
+	} else {
+		outbuf_str(out, "# Function Call Graph for '");
+		outbuf_escaped(out, gs->function, strlen(gs->function),
+			       ESCAPE_TEXT);
+		outbuf_str(out, "'\n=============== BACKTRACE "
+				"===============\n");
+	}
 	/* below[i]: node i is a call of the function or below one;
 	 * merged[i]: its node in the callee tree */
 	below = must_calloc(ps->n, sizeof *below);
@@ -202,6 +275,11 @@ static void graph_finish(struct output *o)
 			merged[i] = 0;
 			g.nodes[0].calls += pn->calls;
 			g.nodes[0].total += pn->total;
+			if (gs->stats) {
+				hits++;
+				put_stats_backtrace(o, ps, i, chain);
+				continue;
+			}
 			outbuf_str(out, " backtrace #");
 			outbuf_u64(out, hits++);
 			outbuf_str(out, ": hit ");
@@ -215,13 +293,18 @@ static void graph_finish(struct output *o)
 			outbuf_putc(out, '\n');
 		}
 	}
+	if (gs->stats) {
+		if (hits)
+			put_stats_tree(o, &g);
+	} else {
+		if (!hits)
+			outbuf_putc(out, '\n');
+		outbuf_str(out, "========== FUNCTION CALL GRAPH ==========\n"
+				"# TOTAL TIME   FUNCTION\n");
+		if (hits)
+			put_tree(o, &g);
+	}
 	if (!hits)
-		outbuf_putc(out, '\n');
-	outbuf_str(out, "========== FUNCTION CALL GRAPH ==========\n"
-			"# TOTAL TIME   FUNCTION\n");
-	if (hits)
-		put_tree(o, &g);
-	else
 		warn_msg(0, "graph: no call of '%s' in the trace",
 			 gs->function);
 	outbuf_flush(out);
@@ -246,7 +329,14 @@ void out_graph_init(struct output *o, const struct output_options *oo)
 
 	paths_init(&gs.paths);
 	gs.function = oo->function ? oo->function : "main";
+	gs.stats = false;
 	o->ops = &graph_ops;
 	o->leaves = true;
 	o->state = &gs;
+}
+
+void out_graph_stats_init(struct output *o, const struct output_options *oo)
+{
+	out_graph_init(o, oo);
+	((struct graph_state *)o->state)->stats = true;
 }

@@ -66,6 +66,7 @@ void out_flamegraph_init(struct output *o, const struct output_options *oo);
 void out_perfetto_init(struct output *o, const struct output_options *oo);
 void out_stats_init(struct output *o, const struct output_options *oo);
 void out_graph_init(struct output *o, const struct output_options *oo);
+void out_graph_stats_init(struct output *o, const struct output_options *oo);
 
 /* ---------------------------------------------------------------------------
  * The JSON header (json_header.c)
