@@ -73,6 +73,25 @@ case_errors() {
 	bad 'n == 3 x' 'at column 8, expected &&, || or the end'
 	bad 'n == 12abc' 'at column 8, expected a number'
 	bad '' 'at column 1, expected a function or argument name'
+	# integers past 64 bits are refused, not saturated
+	bad 'n == 99999999999999999999' \
+		'at column 6, expected a number that fits in 64 bits'
+	bad 'n == -0x10000000000000000' \
+		'at column 6, expected a number that fits in 64 bits'
+	# nesting is bounded (the parser recurses a level per '(' and '!'),
+	# refused with a message, not a stack overflow
+	deep=$("$PYTHON3" -S -c 'print("(" * 65000 + "n == 1" + ")" * 65000)')
+	bad "$deep" "at column 257, expected at most 256 nested '(' and '!'"
+	deep=$("$PYTHON3" -S -c 'print("!" * 130000 + "n == 1")')
+	bad "$deep" "at column 257, expected at most 256 nested '(' and '!'"
+	deep=$("$PYTHON3" -S -c 'print("(" * 256 + "n == 1" + ")" * 256)')
+	"$CTRACE_SYMBOLIZE" --where "$deep" trace.bin >out 2>err ||
+		fail "256 nested '(': exit status $?"
+	# a chain of 21,000 && (a tree as deep on one side) is matched and
+	# freed in a loop: fine on a 1 MiB stack
+	long=$("$PYTHON3" -S -c 'print("&&".join(["n!=1"] * 21000))')
+	(ulimit -s 1024 && "$CTRACE_SYMBOLIZE" --where "$long" trace.bin \
+		>out 2>err) || fail "21,000 && on a 1 MiB stack: exit status $?"
 }
 
 for cfg in $(configs_pie); do
