@@ -207,6 +207,43 @@ static void put_table(struct row *rows, size_t n)
 	}
 }
 
+/* Whether the option word A is --NAME (or a prefix of it, as
+ * getopt_long takes) or holds the letter LETTER. */
+static bool names_option(const char *a, const char *name, char letter)
+{
+	size_t count;
+	const struct symbolize_option *o = symbolize_options(&count);
+
+	if (a[1] == '-') {
+		size_t len = strcspn(a + 2, "=");
+		return len > 0 && !strncmp(a + 2, name, len);
+	}
+	for (const char *p = a + 1; *p; p++) {
+		if (*p == letter)
+			return true;
+		for (size_t i = 0; i < count; i++)
+			if (o[i].letter == *p && o[i].arg != SYMBOLIZE_ARG_NONE)
+				return false; /* the rest is its value */
+	}
+	return false;
+}
+
+/* The options that would change what ctrace-symbolize writes, or where:
+ * the table would then be read from nothing, or from another format. */
+static void refuse_output_options(const char *a)
+{
+	static const struct {
+		const char *name;
+		char letter;
+	} no[] = {{"output", 'o'}, {"format", 'f'}, {"per-thread", 0}};
+
+	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+		if (names_option(a, no[i].name, no[i].letter))
+			usage_error("--diff prints one table of all threads to "
+				    "standard output: '%s' is not supported "
+				    "with it", a);
+}
+
 int reportdiff_run(char **argv)
 {
 	int argc = 0;
@@ -273,6 +310,7 @@ int reportdiff_run(char **argv)
 			now[nn++] = argv[i];
 			continue;
 		}
+		refuse_output_options(a);
 		now[nn++] = base[nb++] = argv[i];
 		if (w == SYMBOLIZE_OPTION_VALUE) {
 			i++;
