@@ -50,6 +50,24 @@ assert got == [("load", 1), ("main", 0), ("open_file", 2)], got' calls.json ||
 		! grep -q 'nonexistent' both || { cat both; fail "not both"; }
 }
 
+# only the start of a string recorded ("barb"...): equal to no literal
+# that goes on from it, ordered where they differ
+case_cut() {
+	use_config "$1"
+	build_c where "$OUTPUTS/where.c"
+	"$CTRACE_SYMBOLIZE" --make-plan -o where.plan "$BIN/where" ||
+		fail "--make-plan failed"
+	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN=where.plan \
+		CTRACE_STRLEN=4 run_traced cut.bin "$BIN/where"
+	symbolize cut --no-duration --where 'who == "barbaz"' cut.bin
+	! grep -q 'greet' cut || { cat cut; fail "a cut string equal"; }
+	symbolize cut --no-duration --where 'who == "barb"' cut.bin
+	! grep -q 'greet' cut || { cat cut; fail "a cut string equal"; }
+	symbolize cut --no-duration --where 'who > "bar"' cut.bin
+	grep -q 'greet(who="barb"...)' cut && grep -q 'greet(who="bott"...)' cut ||
+		{ cat cut; fail "a cut string: not ordered"; }
+}
+
 # bad EXPR MESSAGE: refused with exit status 2 and this message
 bad() {
 	"$CTRACE_SYMBOLIZE" --where "$1" trace.bin >out 2>err
@@ -96,6 +114,7 @@ case_errors() {
 
 for cfg in $(configs_pie); do
 	run_case "trees-$cfg" case_trees "$cfg"
+	run_case "cut-$cfg" case_cut "$cfg"
 done
 run_case errors case_errors
 
