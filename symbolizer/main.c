@@ -319,8 +319,8 @@ static void long_options(struct option *o, char *shorts, size_t size)
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		const struct option_def *d = &option_defs[i];
 		o[i].name = d->name;
-		/* on the stack: a flag left set is where getopt_long stores */
-		o[i].flag = NULL;
+		o[i].flag = NULL; /* o is on the caller's stack: getopt_long
+				   * stores through a flag that is not NULL */
 		o[i].has_arg = d->arg == ARG_NONE       ? no_argument
 			       : d->arg == ARG_REQUIRED ? required_argument
 							: optional_argument;

@@ -62,6 +62,21 @@ case_valid() {
 	fi
 }
 
+# Every format and view on the valid trace: nothing for the sanitizers
+# to report (the sanitized symbolizer runs this too).
+case_valid_formats() {
+	make_trace trace.bin
+	for args in "-f tree" "-f json" "-f report" "-f dot" "-f chrome" \
+		"-f folded" "-f flamegraph" "-f perfetto" "-f stats" \
+		"-f stats --per-thread" "-f graph" "-f graph --function=fib" \
+		"-f graph --function=main" "-C fib" "-T fib@depth=1" \
+		"--where n>1||retval==0" "--color=always -f report"; do
+		# shellcheck disable=SC2086 # ARGS are words
+		sym_status out $args trace.bin
+		[ $status -eq 0 ] || fail "$args: exit status $status"
+	done
+}
+
 case_valid_threads() {
 	use_config "$(configs | head -n 1)"
 	build_c threads "$PROGS/threads.c"
@@ -313,6 +328,7 @@ case_usage() {
 }
 
 run_case valid case_valid
+run_case valid-formats case_valid_formats
 run_case valid-threads case_valid_threads
 run_case empty case_empty
 run_case missing-file case_missing_file

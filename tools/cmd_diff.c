@@ -76,14 +76,17 @@ static char *capture(char **args)
 	return out;
 }
 
-/* "0x7ffd1234" -> "0x?" in place */
+/* "0x7ffd1234" -> "0x?" in place; not the offset of a function without
+ * a symbol, "prog+0x1139": it is the same in every run, and masked, any
+ * two such functions would be the same call. */
 static void mask_pointers(char *s)
 {
 	char *w = s;
 
 	for (const char *r = s; *r;) {
 		if (r[0] == '0' && r[1] == 'x' && isxdigit((unsigned char)r[2]) &&
-		    (r == s || !isalnum((unsigned char)r[-1]))) {
+		    (r == s ||
+		     (!isalnum((unsigned char)r[-1]) && r[-1] != '+'))) {
 			/* at least three bytes read before three are written */
 			r += 3;
 			while (isxdigit((unsigned char)*r))

@@ -45,20 +45,65 @@ static char *run(char **args)
 	return out;
 }
 
-static struct row *find(struct row **rows, size_t *n, const char *name)
+/* The rows so far, and an index of their names (open addressing, at
+ * most half full): a program has tens of thousands of functions, and a
+ * search of every row for each line was quadratic. */
+struct table {
+	struct row *rows;
+	size_t n, cap;
+	size_t *slot; /* row index + 1; 0: empty */
+	size_t nslots; /* a power of two */
+};
+
+static size_t name_hash(const char *s)
 {
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*rows)[i].name, name))
-			return &(*rows)[i];
-	*rows = must_realloc(*rows, *n + 1, sizeof **rows);
-	struct row *r = &(*rows)[(*n)++];
+	size_t h = 14695981039346656037u & SIZE_MAX;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
+static void index_put(struct table *t, size_t i)
+{
+	size_t k = name_hash(t->rows[i].name) & (t->nslots - 1);
+
+	while (t->slot[k])
+		k = (k + 1) & (t->nslots - 1);
+	t->slot[k] = i + 1;
+}
+
+static struct row *find(struct table *t, const char *name)
+{
+	size_t k;
+
+	if (t->nslots) {
+		k = name_hash(name) & (t->nslots - 1);
+		for (; t->slot[k]; k = (k + 1) & (t->nslots - 1))
+			if (!strcmp(t->rows[t->slot[k] - 1].name, name))
+				return &t->rows[t->slot[k] - 1];
+	}
+	if (t->n == t->cap) {
+		t->cap = t->cap ? 2 * t->cap : 64;
+		t->rows = must_realloc(t->rows, t->cap, sizeof *t->rows);
+	}
+	if (2 * (t->n + 1) > t->nslots) {
+		free(t->slot);
+		t->nslots = t->nslots ? 2 * t->nslots : 128;
+		t->slot = must_realloc(NULL, t->nslots, sizeof *t->slot);
+		memset(t->slot, 0, t->nslots * sizeof *t->slot);
+		for (size_t i = 0; i < t->n; i++)
+			index_put(t, i);
+	}
+	struct row *r = &t->rows[t->n];
 	memset(r, 0, sizeof *r);
 	r->name = must_strdup(name);
+	index_put(t, t->n++);
 	return r;
 }
 
 /* The stats format's lines into rows[][side]. */
-static void parse(char *text, int side, struct row **rows, size_t *n)
+static void parse(char *text, int side, struct table *t)
 {
 	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
 		if (line[0] == '#')
@@ -77,7 +122,7 @@ static void parse(char *text, int side, struct row **rows, size_t *n)
 				  line);
 			exit(1);
 		}
-		struct row *r = find(rows, n, f[0]);
+		struct row *r = find(t, f[0]);
 		r->in[side] = true;
 		for (int c = 0; c < 3; c++)
 			r->v[side][c] = strtoull(f[c + 1], NULL, 10);
@@ -162,6 +207,43 @@ static void put_table(struct row *rows, size_t n)
 	}
 }
 
+/* Whether the option word A is --NAME (or a prefix of it, as
+ * getopt_long takes) or holds the letter LETTER. */
+static bool names_option(const char *a, const char *name, char letter)
+{
+	size_t count;
+	const struct symbolize_option *o = symbolize_options(&count);
+
+	if (a[1] == '-') {
+		size_t len = strcspn(a + 2, "=");
+		return len > 0 && !strncmp(a + 2, name, len);
+	}
+	for (const char *p = a + 1; *p; p++) {
+		if (*p == letter)
+			return true;
+		for (size_t i = 0; i < count; i++)
+			if (o[i].letter == *p && o[i].arg != SYMBOLIZE_ARG_NONE)
+				return false; /* the rest is its value */
+	}
+	return false;
+}
+
+/* The options that would change what ctrace-symbolize writes, or where:
+ * the table would then be read from nothing, or from another format. */
+static void refuse_output_options(const char *a)
+{
+	static const struct {
+		const char *name;
+		char letter;
+	} no[] = {{"output", 'o'}, {"format", 'f'}, {"per-thread", 0}};
+
+	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+		if (names_option(a, no[i].name, no[i].letter))
+			usage_error("--diff prints one table of all threads to "
+				    "standard output: '%s' is not supported "
+				    "with it", a);
+}
+
 int reportdiff_run(char **argv)
 {
 	int argc = 0;
@@ -228,6 +310,7 @@ int reportdiff_run(char **argv)
 			now[nn++] = argv[i];
 			continue;
 		}
+		refuse_output_options(a);
 		now[nn++] = base[nb++] = argv[i];
 		if (w == SYMBOLIZE_OPTION_VALUE) {
 			i++;
@@ -246,12 +329,11 @@ int reportdiff_run(char **argv)
 	}
 	base[nb] = now[nn] = NULL;
 
-	struct row *rows = NULL;
-	size_t n = 0;
-	parse(run(base), 0, &rows, &n);
-	parse(run(now), 1, &rows, &n);
-	qsort(rows, n, sizeof *rows, row_cmp);
-	put_table(rows, n);
+	struct table t = {0};
+	parse(run(base), 0, &t);
+	parse(run(now), 1, &t);
+	qsort(t.rows, t.n, sizeof *t.rows, row_cmp);
+	put_table(t.rows, t.n);
 	fflush(stdout);
 	return ferror(stdout) ? 1 : 0;
 }

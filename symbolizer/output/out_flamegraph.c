@@ -103,10 +103,13 @@ static void flame_finish(struct output *o)
 	uint32_t *order, *first, max_depth = 0;
 	double scale, height, min_weight;
 
-	/* parents come first: children add up backwards */
+	/* parents come first: children add up backwards, saturating (a
+	 * wrapped sum made a box wider than its parent, above 100%) */
 	for (size_t i = ps->n; i-- > 1;) {
-		total[i] += by_calls ? ps->nodes[i].calls : ps->nodes[i].self;
-		total[ps->nodes[i].parent] += total[i];
+		uint64_t w = by_calls ? ps->nodes[i].calls : ps->nodes[i].self;
+		uint64_t *up = &total[ps->nodes[i].parent];
+		total[i] = total[i] + w < w ? UINT64_MAX : total[i] + w;
+		*up = *up + total[i] < *up ? UINT64_MAX : *up + total[i];
 	}
 	paths_children(ps, &order, &first);
 	scale = total[0] ? (IMAGE_WIDTH - 2 * PAD_SIDE) / (double)total[0] : 0;

@@ -143,7 +143,8 @@ static void put_tree(struct output *o, const struct gtree *g)
 
 		put_time(o, v->total);
 		outbuf_str(out, " : ");
-		outbuf_write(out, prefix, t.len);
+		if (t.len) /* the root's prefix is no buffer at all */
+			outbuf_write(out, prefix, t.len);
 		if (t.branch)
 			outbuf_str(out, " +-");
 		outbuf_putc(out, '(');

@@ -17,9 +17,12 @@
  * show: an integer literal with the number the text starts with (a
  * pointer's address, a char's code, true as 1), a number with a point as
  * a double, a string with the text between the value's quotes (a
- * string's) or, without quotes, the whole text (an enum's name).
+ * string's) or, without quotes, the whole text (an enum's name).  A
+ * string the recorder kept only the start of ("barb"...) compares where
+ * the literal differs from that start, and is not known otherwise.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +54,13 @@ struct where {
 	char *str;
 };
 
+/* How deep '(' and '!' may nest: the parser recurses once a level, and
+ * an argument of 128 KiB of them would otherwise overflow the stack. */
+#define WHERE_MAX_DEPTH 256
+
 struct parser {
 	const char *text, *p;
+	int depth;         /* '(' and '!' open around p */
 	const char *error; /* what was expected */
 	size_t error_at;   /* column, from 1 */
 };
@@ -104,7 +112,7 @@ static char *ident(struct parser *ps)
 }
 
 /* "-12", "0x1f", "42abc" -> the number at s (end: after it); false if
- * none. */
+ * none or if its magnitude does not fit in 64 bits. */
 static bool parse_num(const char *s, struct num *n, const char **end)
 {
 	char *e;
@@ -115,10 +123,11 @@ static bool parse_num(const char *s, struct num *n, const char **end)
 	if (!isdigit((unsigned char)*s))
 		return false;
 	/* 0x: hex; a leading 0 is no octal here */
+	errno = 0;
 	n->mag = strtoull(s, &e, s[0] == '0' && (s[1] == 'x' || s[1] == 'X')
 					 ? 16 : 10);
 	*end = e;
-	return true;
+	return errno != ERANGE;
 }
 
 static void parse_literal(struct parser *ps, struct where *w)
@@ -145,8 +154,14 @@ static void parse_literal(struct parser *ps, struct where *w)
 		ps->p++;
 		return;
 	}
-	if (!parse_num(ps->p, &w->num, &end)) {
+	if (!isdigit((unsigned char)ps->p[*ps->p == '-'])) {
 		where_error(ps, "a number or a \"string\"");
+		return;
+	}
+	/* an integer past 64 bits is refused, not saturated (a number
+	 * with a point is a double, any size) */
+	if (!parse_num(ps->p, &w->num, &end) && *end != '.') {
+		where_error(ps, "a number that fits in 64 bits");
 		return;
 	}
 	if (*end == '.') {
@@ -220,16 +235,23 @@ static struct where *parse_cmp(struct parser *ps)
 
 static struct where *parse_unary(struct parser *ps)
 {
+	struct where *w;
+
 	skip_space(ps);
-	if (*ps->p == '!' && ps->p[1] != '=') {
-		ps->p++;
-		return node(N_NOT, parse_unary(ps), NULL);
-	}
-	if (*ps->p == '(') {
-		ps->p++;
-		struct where *w = parse_or(ps);
-		if (!accept(ps, ")"))
-			where_error(ps, "')'");
+	if ((*ps->p == '!' && ps->p[1] != '=') || *ps->p == '(') {
+		if (ps->depth == WHERE_MAX_DEPTH) {
+			where_error(ps, "at most 256 nested '(' and '!'");
+			return node(N_CMP, NULL, NULL);
+		}
+		ps->depth++;
+		if (*ps->p++ == '!') {
+			w = node(N_NOT, parse_unary(ps), NULL);
+		} else {
+			w = parse_or(ps);
+			if (!accept(ps, ")"))
+				where_error(ps, "')'");
+		}
+		ps->depth--;
 		return w;
 	}
 	return parse_cmp(ps);
@@ -258,22 +280,26 @@ struct where *where_and(struct where *a, struct where *b)
 	return node(N_AND, a, b);
 }
 
+/* Along the left spine without recursion: a chain of 20,000 && is a
+ * tree 20,000 deep on that side (its right side is bounded by the
+ * parser's depth limit). */
 void where_free(struct where *w)
 {
-	if (!w)
-		return;
-	where_free(w->a);
-	where_free(w->b);
-	free(w->func);
-	free(w->field);
-	free(w->str);
-	free(w);
+	while (w) {
+		struct where *next = w->a;
+		where_free(w->b);
+		free(w->func);
+		free(w->field);
+		free(w->str);
+		free(w);
+		w = next;
+	}
 }
 
 struct where *where_parse(const char *text, const char **error,
 			  size_t *column)
 {
-	struct parser ps = {text, text, NULL, 0};
+	struct parser ps = {.text = text, .p = text};
 	struct where *w = parse_or(&ps);
 
 	skip_space(&ps);
@@ -340,7 +366,17 @@ static bool compare(const struct where *w, const char *text)
 	switch (w->lit) {
 	case LIT_STR: {
 		char *q = quoted(text);
-		int c = strcmp(q ? q : text, w->str);
+		size_t tl = strlen(text);
+		int c;
+		/* "barb"...: the recorder kept only the start of the string.
+		 * Decided where the literal differs from that start; not
+		 * known (false) where the literal goes on from it. */
+		if (q && tl >= 4 && !strcmp(text + tl - 4, "\"...") &&
+		    !strncmp(q, w->str, strlen(q))) {
+			free(q);
+			return false;
+		}
+		c = strcmp(q ? q : text, w->str);
 		free(q);
 		return holds(w->op, c);
 	}
@@ -389,20 +425,28 @@ static bool match_cmp(const struct where *w, const char *fname,
 	return false;
 }
 
+/* A chain of && or || is walked down its left spine in a loop, as
+ * where_free (nothing here has side effects, so the order is free). */
 bool where_match(const struct where *w, const char *fname,
 		 const struct values *args, const struct values *retval)
 {
-	switch (w->kind) {
-	case N_OR:
-		return where_match(w->a, fname, args, retval) ||
-		       where_match(w->b, fname, args, retval);
-	case N_AND:
-		return where_match(w->a, fname, args, retval) &&
-		       where_match(w->b, fname, args, retval);
-	case N_NOT:
-		return !where_match(w->a, fname, args, retval);
-	case N_CMP:
-		return match_cmp(w, fname, args, retval);
+	for (;;) {
+		switch (w->kind) {
+		case N_OR:
+			if (where_match(w->b, fname, args, retval))
+				return true;
+			w = w->a;
+			continue;
+		case N_AND:
+			if (!where_match(w->b, fname, args, retval))
+				return false;
+			w = w->a;
+			continue;
+		case N_NOT:
+			return !where_match(w->a, fname, args, retval);
+		case N_CMP:
+			return match_cmp(w, fname, args, retval);
+		}
+		return false;
 	}
-	return false;
 }

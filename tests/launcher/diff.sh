@@ -123,6 +123,23 @@ EOF
 	record_calls m2 "$(awk 'BEGIN { for (i = 0; i < 1200; i++) printf "b" }')"
 	calls_diff m1 m2 1 >got
 	compare "$HERE/expected/diff-many.txt" got
+
+# Functions without a symbol are shown as module+offset, the same in
+# every run: two runs calling different ones differ (their offsets were
+# masked as pointer values, and the runs agreed).
+case_offsets() {
+	for f in 0x401000 0x402000; do
+		printf '%s\n' 'meta' 'module /nonexistent/prog 0x400000 0x500000' \
+			'events 1' "enter $f 0x401010" "leave $f 0x401010" |
+			"$top_builddir/tests/mktrace" "$f.bin" ||
+			fail "mktrace failed"
+	done
+	"$CTRACE_LAUNCHER" diff 0x401000.bin 0x402000.bin >out 2>err
+	[ $? -eq 1 ] || { cat out err; fail "other functions: status not 1"; }
+	grep -q 'A prog+0x401000()' out && grep -q 'B prog+0x402000()' out ||
+		{ cat out; fail "other functions: not shown"; }
+	"$CTRACE_LAUNCHER" diff 0x401000.bin 0x401000.bin >out 2>err
+	[ $? -eq 0 ] || { cat out err; fail "the same run differs"; }
 }
 
 case_errors() {
@@ -143,6 +160,8 @@ done
 for cfg in $(configs_pie); do
 	run_case "calls-$cfg" case_calls "$cfg"
 done
+
+run_case offsets case_offsets
 run_case errors case_errors
 
 test_finish

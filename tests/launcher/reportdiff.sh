@@ -66,6 +66,18 @@ case_errors() {
 	[ $? -ne 0 ] || fail "a missing baseline: status 0"
 	[ ! -s out ] || fail "a missing baseline: a table"
 	grep -q 'missing.bin' err || fail "a missing baseline: not said"
+	# what would make ctrace-symbolize write elsewhere or another table
+	# (it printed an empty table, status 0, or could not read its own)
+	for opt in "-o stats.txt" --output=stats.txt -f --format=tree \
+		--per-thread --per; do
+		# shellcheck disable=SC2086 # -o FILE is two words
+		"$CTRACE_LAUNCHER" report --diff a.bin $opt b.bin >out 2>err
+		[ $? -eq 2 ] || fail "--diff $opt: not refused"
+		grep -q "is not supported with it" err ||
+			{ cat err; fail "--diff $opt: no reason"; }
+		[ ! -s out ] && [ ! -e stats.txt ] ||
+			fail "--diff $opt: wrote something"
+	done
 }
 
 run_case tables case_tables

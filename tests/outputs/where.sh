@@ -50,6 +50,24 @@ assert got == [("load", 1), ("main", 0), ("open_file", 2)], got' calls.json ||
 		! grep -q 'nonexistent' both || { cat both; fail "not both"; }
 }
 
+# only the start of a string recorded ("barb"...): equal to no literal
+# that goes on from it, ordered where they differ
+case_cut() {
+	use_config "$1"
+	build_c where "$OUTPUTS/where.c"
+	"$CTRACE_SYMBOLIZE" --make-plan -o where.plan "$BIN/where" ||
+		fail "--make-plan failed"
+	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN=where.plan \
+		CTRACE_STRLEN=4 run_traced cut.bin "$BIN/where"
+	symbolize cut --no-duration --where 'who == "barbaz"' cut.bin
+	! grep -q 'greet' cut || { cat cut; fail "a cut string equal"; }
+	symbolize cut --no-duration --where 'who == "barb"' cut.bin
+	! grep -q 'greet' cut || { cat cut; fail "a cut string equal"; }
+	symbolize cut --no-duration --where 'who > "bar"' cut.bin
+	grep -q 'greet(who="barb"...)' cut && grep -q 'greet(who="bott"...)' cut ||
+		{ cat cut; fail "a cut string: not ordered"; }
+}
+
 # bad EXPR MESSAGE: refused with exit status 2 and this message
 bad() {
 	"$CTRACE_SYMBOLIZE" --where "$1" trace.bin >out 2>err
@@ -73,10 +91,30 @@ case_errors() {
 	bad 'n == 3 x' 'at column 8, expected &&, || or the end'
 	bad 'n == 12abc' 'at column 8, expected a number'
 	bad '' 'at column 1, expected a function or argument name'
+	# integers past 64 bits are refused, not saturated
+	bad 'n == 99999999999999999999' \
+		'at column 6, expected a number that fits in 64 bits'
+	bad 'n == -0x10000000000000000' \
+		'at column 6, expected a number that fits in 64 bits'
+	# nesting is bounded (the parser recurses a level per '(' and '!'),
+	# refused with a message, not a stack overflow
+	deep=$("$PYTHON3" -S -c 'print("(" * 65000 + "n == 1" + ")" * 65000)')
+	bad "$deep" "at column 257, expected at most 256 nested '(' and '!'"
+	deep=$("$PYTHON3" -S -c 'print("!" * 130000 + "n == 1")')
+	bad "$deep" "at column 257, expected at most 256 nested '(' and '!'"
+	deep=$("$PYTHON3" -S -c 'print("(" * 256 + "n == 1" + ")" * 256)')
+	"$CTRACE_SYMBOLIZE" --where "$deep" trace.bin >out 2>err ||
+		fail "256 nested '(': exit status $?"
+	# a chain of 21,000 && (a tree as deep on one side) is matched and
+	# freed in a loop: fine on a 1 MiB stack
+	long=$("$PYTHON3" -S -c 'print("&&".join(["n!=1"] * 21000))')
+	(ulimit -s 1024 && "$CTRACE_SYMBOLIZE" --where "$long" trace.bin \
+		>out 2>err) || fail "21,000 && on a 1 MiB stack: exit status $?"
 }
 
 for cfg in $(configs_pie); do
 	run_case "trees-$cfg" case_trees "$cfg"
+	run_case "cut-$cfg" case_cut "$cfg"
 done
 run_case errors case_errors
 
