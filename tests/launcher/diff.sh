@@ -123,6 +123,7 @@ EOF
 	record_calls m2 "$(awk 'BEGIN { for (i = 0; i < 1200; i++) printf "b" }')"
 	calls_diff m1 m2 1 >got
 	compare "$HERE/expected/diff-many.txt" got
+}
 
 # Functions without a symbol are shown as module+offset, the same in
 # every run: two runs calling different ones differ (their offsets were
