@@ -319,7 +319,7 @@ static void long_options(struct option *o, char *shorts, size_t size)
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		const struct option_def *d = &option_defs[i];
 		o[i].name = d->name;
-		o[i].flag = NULL; /* else getopt_long stores through stack garbage */
+		o[i].flag = NULL;
 		o[i].has_arg = d->arg == ARG_NONE       ? no_argument
 			       : d->arg == ARG_REQUIRED ? required_argument
 							: optional_argument;
