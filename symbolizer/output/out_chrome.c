@@ -192,7 +192,8 @@ static void run_flush(struct output *o)
 /* Counts a call suspended or resumed at ticks in the current switch (a
  * new one after writing one of another kind or thread). */
 static void run_add(struct output *o, const struct thread *th,
-		    enum switch_run kind, const struct pair *p, uint64_t ticks)
+		    enum switch_run kind, const struct pair *p, uint64_t ticks,
+		    size_t n)
 {
 	struct chrome_state *cs = o->state;
 
@@ -211,7 +212,23 @@ static void run_add(struct output *o, const struct thread *th,
 	/* closes come innermost first, entries outermost first */
 	if (kind == RUN_RESUME)
 		cs->run_fn = p;
-	cs->run_n++;
+	cs->run_n += n;
+}
+
+/* A whole switch at once: the calls suspended for the first time have
+ * had their E events. */
+static void chrome_switch(struct output *o, struct thread *th,
+			  const struct pair *p, size_t depth, size_t n,
+			  bool resume, uint64_t ticks)
+{
+	struct chrome_thread *ct = cthread(o, th);
+
+	(void)depth;
+	/* as chrome_close() ends a call, and chrome_entry() begins one */
+	if (!resume && ticks < ct->last)
+		ticks = ct->last;
+	ct->last = ticks;
+	run_add(o, th, resume ? RUN_RESUME : RUN_SUSPEND, p, ticks, n);
 }
 
 static void chrome_begin_trace(struct output *o, struct trace *t)
@@ -247,7 +264,7 @@ static void chrome_entry(struct output *o, struct thread *th,
 	(void)depth;
 	cthread(o, th)->last = ticks;
 	if (th->resumed) {
-		run_add(o, th, RUN_RESUME, p, ticks);
+		run_add(o, th, RUN_RESUME, p, ticks, 1);
 		return;
 	}
 	run_flush(o);
@@ -308,8 +325,8 @@ static void chrome_close(struct output *o, struct thread *th,
 	if (end < start)
 		end = start;
 	ct->last = end;
-	if (th->suspending)
-		run_add(o, th, RUN_SUSPEND, p, end);
+	if (th->suspending && !th->switch_told) /* else chrome_switch() */
+		run_add(o, th, RUN_SUSPEND, p, end, 1);
 	/* a resumed call was ended when first left: no B is open */
 	if (th->closing_resumed)
 		return;
@@ -410,6 +427,7 @@ static void chrome_finish(struct output *o)
 }
 
 static const struct output_ops chrome_ops = {
+	.switch_stack = chrome_switch,
 	.begin_trace = chrome_begin_trace,
 	.entry = chrome_entry,
 	.leaf = chrome_leaf,
