@@ -18,6 +18,16 @@
  * nanoseconds.  Process and thread names come first, as metadata (M)
  * events; lost events are instant (i) events.  Arguments and return
  * values go in "args", as text.
+ *
+ * A stack switch (coroutines) is one instant event, "ctrace: leaves the
+ * stack of F, N calls suspended" or "ctrace: back to the stack of F, N
+ * calls resumed", not an E per call left and a B per call reopened: those
+ * would make the output grow as switches times depth.  A call is ended
+ * once, when its coroutine first leaves it (noted "suspended"); a resumed
+ * call gets no new B, so the calls its coroutine then makes are slices at
+ * the track's outer level, after the switch's instant event, and its
+ * later end (or suspension) writes nothing.  Every track's events still
+ * nest.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +35,22 @@
 #include "output/output.h"
 #include "values/values.h"
 
+enum switch_run { RUN_NONE, RUN_SUSPEND, RUN_RESUME };
+
 struct chrome_state {
 	bool started;
 	size_t n_events;
+	/* the switch being counted: its closes (innermost first) or entries
+	 * (outermost first) come one by one, its event when the next event
+	 * of any kind comes */
+	enum switch_run run;
+	const struct thread *run_th; /* compared, not read: may be gone */
+	const struct trace *run_trace;
+	uint32_t run_pid;
+	uint64_t run_tid;
+	const struct pair *run_fn; /* the innermost call of the run */
+	uint64_t run_ticks;
+	size_t run_n;
 	void **states; /* every chrome_thread, to free them */
 	size_t n_states;
 };
@@ -136,6 +159,78 @@ static void put_meta(struct output *o, const char *what, uint32_t pid,
 	outbuf_str(out, "}}");
 }
 
+/* Writes the switch counted so far, if any, as an instant event on its
+ * thread's track. */
+static void run_flush(struct output *o)
+{
+	struct chrome_state *cs = o->state;
+	const struct pair *p = cs->run_fn;
+	size_t cap, n;
+	char *text;
+
+	if (cs->run == RUN_NONE)
+		return;
+	cap = p->func->name_len + 96;
+	text = must_calloc(1, cap);
+	n = (size_t)snprintf(text, cap, "ctrace: %s the stack of ",
+			     cs->run == RUN_SUSPEND ? "leaves" : "back to");
+	memcpy(text + n, p->func->name, p->func->name_len);
+	n += p->func->name_len;
+	n += (size_t)snprintf(text + n, cap - n, ", %zu call%s %s", cs->run_n,
+			      cs->run_n == 1 ? "" : "s",
+			      cs->run == RUN_SUSPEND ? "suspended"
+						     : "resumed");
+	event_start(o, "i", cs->run_pid, cs->run_tid,
+		    trace_ns(cs->run_trace, cs->run_ticks));
+	outbuf_str(o->out, ", \"s\": \"t\", \"cat\": \"ctrace\", \"name\": ");
+	put_json_str(o->out, text, n);
+	outbuf_putc(o->out, '}');
+	free(text);
+	cs->run = RUN_NONE;
+}
+
+/* Counts a call suspended or resumed at ticks in the current switch (a
+ * new one after writing one of another kind or thread). */
+static void run_add(struct output *o, const struct thread *th,
+		    enum switch_run kind, const struct pair *p, uint64_t ticks,
+		    size_t n)
+{
+	struct chrome_state *cs = o->state;
+
+	if (cs->run != kind || cs->run_th != th)
+		run_flush(o);
+	if (cs->run == RUN_NONE) {
+		cs->run = kind;
+		cs->run_th = th;
+		cs->run_trace = th->trace;
+		cs->run_pid = th->trace->pid;
+		cs->run_tid = th->id;
+		cs->run_n = 0;
+		cs->run_fn = p;
+		cs->run_ticks = ticks;
+	}
+	/* closes come innermost first, entries outermost first */
+	if (kind == RUN_RESUME)
+		cs->run_fn = p;
+	cs->run_n += n;
+}
+
+/* A whole switch at once: the calls suspended for the first time have
+ * had their E events. */
+static void chrome_switch(struct output *o, struct thread *th,
+			  const struct pair *p, size_t depth, size_t n,
+			  bool resume, uint64_t ticks)
+{
+	struct chrome_thread *ct = cthread(o, th);
+
+	(void)depth;
+	/* as chrome_close() ends a call, and chrome_entry() begins one */
+	if (!resume && ticks < ct->last)
+		ticks = ct->last;
+	ct->last = ticks;
+	run_add(o, th, resume ? RUN_RESUME : RUN_SUSPEND, p, ticks, n);
+}
+
 static void chrome_begin_trace(struct output *o, struct trace *t)
 {
 	struct chrome_state *cs = o->state;
@@ -168,6 +263,11 @@ static void chrome_entry(struct output *o, struct thread *th,
 {
 	(void)depth;
 	cthread(o, th)->last = ticks;
+	if (th->resumed) {
+		run_add(o, th, RUN_RESUME, p, ticks, 1);
+		return;
+	}
+	run_flush(o);
 	event_start(o, "B", th->trace->pid, th->id, trace_ns(th->trace, ticks));
 	put_name(o->out, p);
 	put_values(o->out, th->args, NULL, NULL);
@@ -179,6 +279,7 @@ static void chrome_leaf(struct output *o, struct thread *th,
 			size_t depth)
 {
 	(void)depth;
+	run_flush(o);
 	cthread(o, th)->last = end;
 	event_start(o, "X", th->trace->pid, th->id, trace_ns(th->trace, start));
 	outbuf_str(o->out, ", \"dur\": ");
@@ -196,11 +297,13 @@ static void chrome_close(struct output *o, struct thread *th,
 	const char *note = NULL;
 
 	(void)depth;
+	if (!th->suspending)
+		run_flush(o);
 	switch (kind) {
 	case CLOSE_RETURNED:
 		break;
 	case CLOSE_NO_EXIT:
-		note = "no exit recorded";
+		note = th->suspending ? "suspended" : "no exit recorded";
 		break;
 	case CLOSE_UNFINISHED:
 		note = "unfinished";
@@ -222,6 +325,11 @@ static void chrome_close(struct output *o, struct thread *th,
 	if (end < start)
 		end = start;
 	ct->last = end;
+	if (th->suspending && !th->switch_told) /* else chrome_switch() */
+		run_add(o, th, RUN_SUSPEND, p, end, 1);
+	/* a resumed call was ended when first left: no B is open */
+	if (th->closing_resumed)
+		return;
 	event_start(o, "E", th->trace->pid, th->id, trace_ns(th->trace, end));
 	put_name(o->out, p);
 	put_values(o->out, NULL, kind == CLOSE_RETURNED ? th->retval : NULL,
@@ -236,6 +344,7 @@ static void chrome_lost(struct output *o, struct thread *th, uint64_t count,
 	char name[96];
 
 	(void)depth;
+	run_flush(o);
 	snprintf(name, sizeof name, "ctrace: %llu events lost (%s)",
 		 (unsigned long long)count, trace_lost_reason_text(reason));
 	event_start(o, "i", th->trace->pid, th->id,
@@ -250,6 +359,7 @@ static void chrome_note(struct output *o, struct thread *th,
 			const struct note *n, size_t depth)
 {
 	(void)depth;
+	run_flush(o);
 	cthread(o, th);
 	event_start(o, "i", th->trace->pid, th->id, trace_ns(th->trace, n->ticks));
 	outbuf_str(o->out, ", \"s\": \"t\", \"name\": ");
@@ -275,6 +385,7 @@ static void chrome_end_trace(struct output *o, struct trace *t)
 							    : t->hdr.base_ticks;
 	char name[96];
 
+	run_flush(o);
 	if (!lost)
 		return;
 	for (size_t i = 0; i < cs->n_states; i++) {
@@ -302,6 +413,7 @@ static void chrome_finish(struct output *o)
 {
 	struct chrome_state *cs = o->state;
 
+	run_flush(o);
 	if (!cs->started)
 		outbuf_str(o->out, "{\"traceEvents\": [");
 	outbuf_str(o->out, cs->n_events ? "\n], \"displayTimeUnit\": \"ns\"}\n"
@@ -315,6 +427,7 @@ static void chrome_finish(struct output *o)
 }
 
 static const struct output_ops chrome_ops = {
+	.switch_stack = chrome_switch,
 	.begin_trace = chrome_begin_trace,
 	.entry = chrome_entry,
 	.leaf = chrome_leaf,

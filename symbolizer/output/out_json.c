@@ -229,7 +229,18 @@ static void json_finish(struct output *o)
 	js->n_traces = 0;
 }
 
+/* A switch writes nothing: each call is one line, written when it ends
+ * or is first left. */
+static void json_switch(struct output *o, struct thread *th,
+			const struct pair *p, size_t depth, size_t n,
+			bool resume, uint64_t ticks)
+{
+	(void)o, (void)th, (void)p, (void)depth, (void)n, (void)resume,
+		(void)ticks;
+}
+
 static const struct output_ops json_ops = {
+	.switch_stack = json_switch,
 	.begin_trace = json_begin_trace,
 	.leaf = json_leaf,
 	.close = json_close,

@@ -62,7 +62,8 @@ static void run_flush(struct output *o)
 /* Counts a suspended or resumed call in the current run (a new run after
  * showing one of another kind or thread). */
 static void run_add(struct output *o, const struct thread *th,
-		    enum switch_run kind, const struct pair *p, size_t depth)
+		    enum switch_run kind, const struct pair *p, size_t depth,
+		    size_t n)
 {
 	struct tree_state *ts = o->state;
 
@@ -75,12 +76,22 @@ static void run_add(struct output *o, const struct thread *th,
 		ts->run_fn = p;
 		ts->run_depth = depth;
 	}
-	/* closes come innermost first, entries outermost first */
+	/* closes come innermost first, entries outermost first (a whole
+	 * switch comes with its innermost call) */
 	if (kind == RUN_RESUME) {
 		ts->run_fn = p;
 		ts->run_depth = depth;
 	}
-	ts->run_n++;
+	ts->run_n += n;
+}
+
+/* A whole switch at once: the same line as its calls one by one. */
+static void tree_switch(struct output *o, struct thread *th,
+			const struct pair *p, size_t depth, size_t n,
+			bool resume, uint64_t ticks)
+{
+	(void)ticks;
+	run_add(o, th, resume ? RUN_RESUME : RUN_SUSPEND, p, depth, n);
 }
 
 /* Duration column (blank when ns is UINT64_MAX or --no-duration), thread
@@ -183,7 +194,7 @@ static void tree_entry(struct output *o, struct thread *th,
 {
 	(void)ticks;
 	if (th->resumed) {
-		run_add(o, th, RUN_RESUME, p, depth);
+		run_add(o, th, RUN_RESUME, p, depth, 1);
 		return;
 	}
 	run_flush(o);
@@ -228,7 +239,9 @@ static void tree_close(struct output *o, struct thread *th,
 	};
 
 	if (th->suspending) {
-		run_add(o, th, RUN_SUSPEND, p, depth);
+		/* else told in one tree_switch() */
+		if (!th->switch_told)
+			run_add(o, th, RUN_SUSPEND, p, depth, 1);
 		return;
 	}
 	run_flush(o);
@@ -317,6 +330,7 @@ static void tree_finish(struct output *o)
 }
 
 static const struct output_ops tree_ops = {
+	.switch_stack = tree_switch,
 	.begin_trace = tree_begin_trace,
 	.entry = tree_entry,
 	.inherit = tree_inherit,

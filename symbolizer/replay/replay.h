@@ -227,6 +227,9 @@ struct thread {
 	/* The call an output's close callback is given was resumed: its
 	 * first suspension closed it already (shown once, then). */
 	bool closing_resumed;
+	/* The suspending closes an output's close callback is given are
+	 * followed by one switch_stack() telling the whole switch. */
+	bool switch_told;
 	/* The next call pushed starts a stack of its own (thread.c). */
 	bool new_stack;
 	/* Per-thread state of the filter and of the output, theirs to
@@ -264,6 +267,17 @@ struct output_ops {
 	void (*close)(struct output *o, struct thread *th, const struct pair *p,
 		      uint64_t start, uint64_t end, size_t depth,
 		      enum close_kind kind);
+	/* optional: a stack switch (coroutines) in one call, n calls left
+	 * (resume false) or reopened (resume true), the innermost of them p
+	 * at depth.  An output that has it is given no close() for a
+	 * suspended call it was given suspended before (closing_resumed),
+	 * and no entry() for a reopened one: a switch costs it the same
+	 * whatever the depth.  The closes of calls suspended for the first
+	 * time still come, before, with thread.suspending and
+	 * thread.switch_told set. */
+	void (*switch_stack)(struct output *o, struct thread *th,
+			     const struct pair *p, size_t depth, size_t n,
+			     bool resume, uint64_t ticks);
 	void (*lost)(struct output *o, struct thread *th, uint64_t count,
 		     unsigned reason, size_t depth);
 	/* aggregating formats leave it NULL, and the replay then does not

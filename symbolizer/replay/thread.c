@@ -122,8 +122,11 @@ void thread_init(struct thread *th, struct trace *t,
  * entries that reopen with thread.resumed, and a reopened call's later
  * closes with thread.closing_resumed.  So an output can show a switch in
  * one line and a call once, whatever the depth: the tree and the JSON
- * would otherwise grow as switches times depth.  The replay itself still
- * copies and walks a set at each switch (memory-speed work, no output).
+ * would otherwise grow as switches times depth.  An output with a
+ * switch_stack() callback (replay.h) is told a switch in one call instead
+ * of a close or an entry per call it shows once anyway.  The replay
+ * itself still copies and walks a set at each switch (memory-speed work,
+ * no output).
  * ------------------------------------------------------------------------ */
 
 /* How far below a call its callee's stack pointer may be: farther is
@@ -200,6 +203,9 @@ static void unwind(struct output *o, struct thread *th, size_t keep,
 {
 	while (th->depth > keep) {
 		struct frame *f = &th->stack[--th->depth];
+		/* told in one switch_stack(), already shown as suspended */
+		if (th->switch_told && f->resumed)
+			continue;
 		th->args = f->args;
 		th->closing_resumed = f->resumed;
 		output_close(o, th, f->pair, f->start, ticks, th->depth, kind);
@@ -264,8 +270,16 @@ static void suspend(struct output *o, struct thread *th, size_t keep,
 		keep_suspended(th, start, end);
 		end = start;
 	}
+	size_t n = th->depth > keep ? th->depth - keep : 0;
+	const struct pair *innermost = n ? th->stack[th->depth - 1].pair : NULL;
+
 	th->suspending = true;
+	th->switch_told = o->ops->switch_stack != NULL;
 	unwind(o, th, keep, ticks, CLOSE_NO_EXIT);
+	if (th->switch_told && n)
+		o->ops->switch_stack(o, th, innermost, keep + n - 1, n, false,
+				     ticks);
+	th->switch_told = false;
 	th->suspending = false;
 }
 
@@ -275,9 +289,16 @@ static void resume(struct output *o, struct thread *th, size_t which,
 {
 	const struct suspended *s = &th->suspended[which];
 
+	bool told = o->ops->switch_stack != NULL;
+
+	if (told && n)
+		o->ops->switch_stack(o, th, s->frames[n - 1].pair,
+				     th->depth + n - 1, n, true, ticks);
 	th->resumed = true;
 	for (size_t i = 0; i < n; i++) {
-		output_entry(o, th, s->frames[i].pair, ticks, th->depth);
+		if (!told)
+			output_entry(o, th, s->frames[i].pair, ticks,
+				     th->depth);
 		push(th, s->frames[i].pair, ticks, s->frames[i].sp,
 		     s->frames[i].hook, NULL);
 	}

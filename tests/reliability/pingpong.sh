@@ -1,10 +1,12 @@
 #!/bin/sh
 # pingpong.sh -- two coroutines (swapcontext), each SIZE calls deep, that
-# switch to each other SIZE times: the tree grows with the events, not
-# with the events times the depth (a switch is one line, not a line per
-# call left or reopened), and the report and the JSON count each call
-# once, as the program counted them.  Sizes only, no timing: the tree of SIZE 400 is
-# at most 2.5 times that of SIZE 200 (the quadratic tree was 4 times),
+# switch to each other SIZE times: the tree and the Chrome output grow
+# with the events, not with the events times the depth (a switch is one
+# line or instant event, not a line or an E and a B per call left or
+# reopened), and the report, the JSON and the Chrome output count each
+# call once, as the program counted them.  Sizes only, no timing: the
+# tree and the Chrome output of SIZE 400 are at most 2.5 times those of
+# SIZE 200 (quadratic ones were 4 times),
 # and at most 1400 bytes an event (each event a line or two, lines no
 # longer than --max-depth's indentation allows).
 
@@ -34,6 +36,18 @@ case_pingpong() {
 		n=$(grep -c '"function": "descend"' "json$size")
 		[ "$n" = $((2 * size)) ] ||
 			fail "json of $size: $n calls of descend, the program made $((2 * size))"
+		# the Chrome output begins each call once and ends what it
+		# begins: a switch is an instant event, not an E and a B per
+		# call left and reopened
+		symbolize "chrome$size" -f chrome "trace$size.bin"
+		n=$(grep -c '"ph": "B".*"name": "descend"' "chrome$size")
+		[ "$n" = $((2 * size)) ] ||
+			fail "chrome of $size: $n B events of descend, the program made $((2 * size)) calls"
+		[ "$(grep -c '"ph": "B"' "chrome$size")" = \
+		  "$(grep -c '"ph": "E"' "chrome$size")" ] ||
+			fail "chrome of $size: B and E events do not pair"
+		cbytes=$(wc -c <"chrome$size")
+		eval "chrome$size=\$cbytes"
 		# the program's events: an entry and an exit a call, main's too
 		events=$((2 * (4 * size + 1)))
 		bytes=$(wc -c <"tree$size")
@@ -44,6 +58,9 @@ case_pingpong() {
 	# shellcheck disable=SC2154
 	[ $((bytes400 * 2)) -le $((bytes200 * 5)) ] ||
 		fail "tree of 400: $bytes400 bytes, of 200: $bytes200 (not linear)"
+	# shellcheck disable=SC2154
+	[ $((chrome400 * 2)) -le $((chrome200 * 5)) ] ||
+		fail "chrome of 400: $chrome400 bytes, of 200: $chrome200 (not linear)"
 	# a small one too, every line checked
 	run_traced small.bin "$BIN/pingpong" 20 5
 	symbolize_stable small.tree small.bin
