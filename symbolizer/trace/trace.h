@@ -168,11 +168,23 @@ int trace_read_chunk(struct trace *t, const struct chunk_ref *c, void *buf);
 int trace_read_part(struct trace *t, const struct chunk_ref *c, uint32_t from,
 		    uint32_t n, void *buf);
 
+/* The most a time in ns may be either side of 0: a damaged trace's ticks
+ * saturate there, never overflow (replay.c adds 2^62 to order times). */
+#define TRACE_NS_MAX ((INT64_C(1) << 62) - 1)
+
+/* ticks as ns since the start of the trace set (saturated at
+ * +-TRACE_NS_MAX, which only a damaged trace reaches). */
 static inline int64_t trace_ns(const struct trace *t, uint64_t ticks)
 {
 	int64_t d = (int64_t)(ticks - t->hdr.base_ticks);
-	return t->time_offset +
-	       (t->ticks_are_ns ? d : (int64_t)((double)d * t->ns_per_tick));
+	double ns = (t->ticks_are_ns ? (double)d : (double)d * t->ns_per_tick) +
+		    (double)t->time_offset;
+
+	if (!(ns > -(double)TRACE_NS_MAX && ns < (double)TRACE_NS_MAX))
+		return ns < 0 ? -TRACE_NS_MAX : TRACE_NS_MAX;
+	if (t->ticks_are_ns) /* exact, and in range by the test above */
+		return t->time_offset + d;
+	return t->time_offset + (int64_t)((double)d * t->ns_per_tick);
 }
 
 static inline uint64_t trace_duration(const struct trace *t, uint64_t start,

@@ -10,8 +10,8 @@ test_init reliability-crashers
 case_replay() {
 	for f in "$REL"/crashers/*; do
 		[ -f "$f" ] || continue
-		for fmt in tree json report; do
-			"$1" -f "$fmt" --no-duration "$f" >out 2>err
+		for fmt in $("$1" --list-formats | cut -f1); do
+			"$1" -f "$fmt" --no-duration -o out "$f" 2>err
 			status=$?
 			echo "$(basename "$f") $fmt: $status"
 			case $status in
