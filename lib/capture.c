@@ -27,8 +27,8 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "state.h"
 
-uint8_t ctrace__capture_on;
 static size_t string_max = 64; /* CTRACE_STRLEN */
 #define STRING_MAX_LIMIT 1024
 #define STRING_BUDGET 1024 /* string bytes per ARGS record */
@@ -105,7 +105,7 @@ extern void *__libc_stack_end;
 
 static uintptr_t find_stack_top(void)
 {
-	if (ctrace__self.main.tid == (uint32_t)getpid())
+	if (ctrace__state_tls.main.tid == (uint32_t)getpid())
 		return ((uintptr_t)__libc_stack_end + 4095) & ~(uintptr_t)4095;
 	/* glibc puts a thread's descriptor (and its static TLS) at the top
 	 * of its stack block, be it allocated or given by the program. */
@@ -154,7 +154,7 @@ void ctrace__capture_setup(void)
 	compute_args_max();
 	if ((a != NULL && *a) || (r != NULL && *r)) {
 		/* The plan also knows each function's return registers. */
-		ctrace__capture_on = 1;
+		ctrace__state_capture_on = 1;
 		ctrace__plan_load();
 	}
 }
@@ -310,7 +310,7 @@ static size_t read_string(uintptr_t a, uint8_t *out, size_t max,
 		}
 		int saved_errno = errno;
 		ssize_t got = syscall(SYS_process_vm_readv,
-				      (long)ctrace__self.main.tid, &local, 1L,
+				      (long)ctrace__state_tls.main.tid, &local, 1L,
 				      remote, (long)nr, 0L);
 		errno = saved_errno;
 		if (got <= 0)
@@ -906,7 +906,7 @@ static __attribute__((noreturn)) void lost_return(void)
 uintptr_t ctrace__trampoline_exit(struct ctrace__retregs *r)
 {
 	struct cap_thread *c = &cap;
-	struct ctrace__thread *t = &ctrace__self;
+	struct ctrace__thread *t = &ctrace__state_tls;
 	/* The slot is just below the stack pointer after ret, or a few words
 	 * further down after `ret $n` (i386 struct returns). */
 	size_t found = 0;

@@ -139,9 +139,6 @@ static inline const struct ctrace__plan_entry *ctrace__plan_find(uintptr_t pc)
  * Capture (capture.c)
  * ------------------------------------------------------------------------ */
 
-/* Nonzero when any capture list is set: the entry stub takes the slow
- * path.  Read by hooks.S. */
-CTRACE_HIDDEN extern uint8_t ctrace__capture_on;
 /* Reads CTRACE_ARGS, CTRACE_RETVAL and CTRACE_STRLEN (once). */
 CTRACE_HIDDEN void ctrace__capture_setup(void);
 

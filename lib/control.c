@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "state.h"
 
 /* ---------------------------------------------------------------------------
  * Recording state of the calling thread
@@ -18,7 +19,7 @@
  * thread, or NULL when the process does not record. */
 static struct ctrace__thread *self(void)
 {
-	struct ctrace__thread *t = &ctrace__self;
+	struct ctrace__thread *t = &ctrace__state_tls;
 	if (t->state == CTRACE_T_NEW)
 		ctrace__thread_start(t);
 	return t->state == CTRACE_T_OFF ? NULL : t;
@@ -128,7 +129,7 @@ static void toggle(int sig)
 	(void)sig;
 	int saved_errno = errno;
 	uint8_t old = atomic_fetch_xor(&ctrace__gate, CTRACE_GATE_OFF);
-	struct ctrace__thread *t = &ctrace__self;
+	struct ctrace__thread *t = &ctrace__state_tls;
 	if (t->state == CTRACE_T_IDLE)
 		record_control(t,
 			       (old & CTRACE_GATE_OFF) ? CTRACE_CONTROL_ON

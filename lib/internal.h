@@ -405,11 +405,6 @@ struct ctrace__thread {
 	size_t recorded;        /* frames on it whose ENTRY was recorded */
 };
 
-/* initial-exec: the recorder lives in the executable, so its TLS is in the
- * static block and each access is one %fs-relative instruction. */
-extern __thread struct ctrace__thread ctrace__self
-	__attribute__((tls_model("initial-exec"))) CTRACE_HIDDEN;
-
 enum ctrace__global_state {
 	CTRACE_G_UNINIT = 0,
 	CTRACE_G_STARTING,
@@ -446,8 +441,6 @@ struct ctrace__gate_page {
 	_Alignas(4096) _Atomic uint8_t gate;
 	uint8_t rest[4095];
 };
-CTRACE_HIDDEN extern struct ctrace__gate_page ctrace__gate_page;
-#define ctrace__gate (ctrace__gate_page.gate)
 CTRACE_HIDDEN extern uint32_t ctrace__max_depth;
 CTRACE_HIDDEN extern uint64_t ctrace__min_ticks;
 CTRACE_HIDDEN extern ctrace_callback_fn ctrace__callback;

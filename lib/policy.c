@@ -15,8 +15,8 @@
 
 #include "capture.h"
 #include "emit.h"
+#include "state.h"
 
-struct ctrace__gate_page ctrace__gate_page;
 uint32_t ctrace__max_depth;      /* CTRACE_DEPTH; 0: no limit */
 uint64_t ctrace__min_ticks;      /* CTRACE_MIN_DURATION in clock ticks */
 ctrace_callback_fn ctrace__callback;
@@ -291,7 +291,7 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 	int patched = site == (uintptr_t)ctrace__return_trampoline;
 	uintptr_t from = frame_sp != 0 ? frame_sp - sizeof(uintptr_t) : sp;
 	struct ctrace__tramp_entry *pending =
-		ctrace__capture_on
+		ctrace__state_capture_on
 			? ctrace__retval_pending(fn, from, patched, &real,
 						 &retval_bytes)
 			: NULL;
