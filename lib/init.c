@@ -20,6 +20,7 @@
 #include "ctrace.h"
 #include "internal.h"
 #include "state.h"
+#include "switch.h"
 
 _Atomic int ctrace__global;
 static struct ctrace__config config;
@@ -259,7 +260,7 @@ static int start_process(void)
 	atomic_fetch_or(&ctrace__gate, CTRACE_GATE_LIVE);
 	record_process();
 	ctrace__modules_scan(ctrace__now());
-	ctrace__control_init(&config);
+	ctrace__switch_init(&config);
 	return 0;
 }
 

@@ -17,8 +17,6 @@
 #include "emit.h"
 #include "state.h"
 
-uint32_t ctrace__max_depth;      /* CTRACE_DEPTH; 0: no limit */
-uint64_t ctrace__min_ticks;      /* CTRACE_MIN_DURATION in clock ticks */
 ctrace_callback_fn ctrace__callback;
 void *ctrace__callback_data;
 
@@ -97,7 +95,7 @@ static void notify(struct ctrace__thread *t, int kind, uintptr_t fn,
 		.kind = kind,
 		.function = (void *)fn,
 		.call_site = (void *)site,
-		.time_ns = ctrace__ticks_to_ns(now),
+		.time_ns = ctrace__clock_ticks_to_ns(ctrace__file.header, now),
 		.thread = t->main.thread,
 		.depth = (unsigned)depth,
 	};
@@ -186,7 +184,8 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		f = push(t, fn, site, sp);
 		if (f == NULL || (flags & CTRACE_F_SKIP) ||
 		    !recording(t, gate) ||
-		    (ctrace__max_depth && t->recorded >= ctrace__max_depth))
+		    (ctrace__state_max_depth &&
+		     t->recorded >= ctrace__state_max_depth))
 			return;
 	} else if (flags & CTRACE_F_SKIP) {
 		return;
@@ -320,7 +319,7 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 	 * so its entry was recorded: so is its exit. */
 
 	struct ctrace__stream *s = &t->main;
-	if (f != NULL && now - f->ticks < ctrace__min_ticks &&
+	if (f != NULL && now - f->ticks < ctrace__state_min_ticks &&
 	    s->cur == f->end && s->chunk == f->chunk && s->cur != NULL) {
 		rewind_call(s, f);
 		return;

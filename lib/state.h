@@ -1,5 +1,6 @@
 /* state.h -- the recorder's shared state: the calling thread's streams,
- * the process's gate and the entry stub's capture switch.
+ * the process's gate, the entry stub's capture switch and the policy
+ * path's limits.
  *
  * Every file that reads or writes them depends on state.c, which depends
  * on nothing, so that the hooks, the policy path, capture and start-up
@@ -26,5 +27,9 @@ CTRACE_HIDDEN extern struct ctrace__gate_page ctrace__state_gate;
 /* Nonzero when any capture list is set (capture.c sets it): the entry
  * stub takes the slow path.  Read by hooks.S. */
 CTRACE_HIDDEN extern uint8_t ctrace__state_capture_on;
+
+/* The policy path's limits, set at start-up (switch.c). */
+CTRACE_HIDDEN extern uint32_t ctrace__state_max_depth; /* 0: no limit */
+CTRACE_HIDDEN extern uint64_t ctrace__state_min_ticks; /* in clock ticks */
 
 #endif
