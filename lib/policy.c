@@ -15,6 +15,7 @@
 
 #include "capture.h"
 #include "emit.h"
+#include "retval.h"
 #include "state.h"
 
 ctrace_callback_fn ctrace__callback;
@@ -246,7 +247,7 @@ void ctrace__policy_enter_regs(struct ctrace__thread *t, uintptr_t fn,
 {
 	/* A copy inlined into a frame whose return address was replaced
 	 * reads the trampoline as its call site: the real one is kept. */
-	if (unlikely(site == (uintptr_t)ctrace__return_trampoline))
+	if (unlikely(site == (uintptr_t)ctrace__retval_trampoline))
 		site = ctrace__retval_real(sp);
 	policy_enter(t, fn, site, sp, CTRACE_REGS_FP(r), r);
 }
@@ -287,7 +288,7 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 	 * function's frame.  That slot is the function's own when it jumps
 	 * to the hook (a tail call), else it holds a return address into
 	 * the function: no patched frame lies below it. */
-	int patched = site == (uintptr_t)ctrace__return_trampoline;
+	int patched = site == (uintptr_t)ctrace__retval_trampoline;
 	uintptr_t from = frame_sp != 0 ? frame_sp - sizeof(uintptr_t) : sp;
 	struct ctrace__tramp_entry *pending =
 		ctrace__state_capture_on
