@@ -8,9 +8,9 @@
  * path then
  *   - writes an ARGS record after the ENTRY: the registers and a window of
  *     stack memory (the symbolizer finds the arguments in them with DWARF);
- *   - replaces the function's return address with ctrace__return_trampoline,
- *     which records the return registers into a RETVAL record reserved by
- *     the exit hook, and jumps to the real return address.
+ *   - replaces the function's return address with ctrace__retval_trampoline
+ *     (retval.c), which records the return registers into a RETVAL record
+ *     reserved by the exit hook, and jumps to the real return address.
  * Without either variable the stub costs one compare and one jump.
  */
 #ifndef CTRACE_CAPTURE_H
@@ -38,7 +38,7 @@ struct ctrace__regs {
 #define CTRACE_REGS_FP(r) ((r)->ebp)
 #endif
 
-/* What the trampoline saved; the layout is shared with hooks.S. */
+/* What the trampoline saved; the layout is shared with retval.S. */
 struct ctrace__retregs {
 #if defined(__x86_64__)
 	uint64_t rax, rdx;
@@ -104,8 +104,10 @@ struct ctrace__plan_entry {
 };
 
 /* The saved registers of a DWARF number mask, as bits in the order of
- * struct ctrace__regs (capture.c). */
-CTRACE_HIDDEN uint8_t ctrace__regs_select(uint32_t dwarf_mask);
+ * struct ctrace__regs (plan.c). */
+CTRACE_HIDDEN uint8_t ctrace__plan_regs_select(uint32_t dwarf_mask);
+/* The DWARF number of each register of struct ctrace__regs, in order. */
+CTRACE_HIDDEN extern const uint8_t ctrace__plan_regnos[CTRACE_NREGS];
 /* Reads CTRACE_PLAN (or PROGRAM.ctrace-plan) once, at set-up. */
 CTRACE_HIDDEN void ctrace__plan_load(void);
 
@@ -139,9 +141,6 @@ static inline const struct ctrace__plan_entry *ctrace__plan_find(uintptr_t pc)
  * Capture (capture.c)
  * ------------------------------------------------------------------------ */
 
-/* Nonzero when any capture list is set: the entry stub takes the slow
- * path.  Read by hooks.S. */
-CTRACE_HIDDEN extern uint8_t ctrace__capture_on;
 /* Reads CTRACE_ARGS, CTRACE_RETVAL and CTRACE_STRLEN (once). */
 CTRACE_HIDDEN void ctrace__capture_setup(void);
 
@@ -160,14 +159,8 @@ CTRACE_HIDDEN void ctrace__policy_enter_regs(struct ctrace__thread *t,
 					     uintptr_t sp,
 					     const struct ctrace__regs *r);
 
-/* The compact RETVAL payload's size for CTRACE_RETVAL_* bits (plan.c
- * keeps it in each entry). */
-CTRACE_HIDDEN size_t ctrace__retval_payload(uint8_t mask, uint8_t mem);
 /* The largest ARGS record, extended header included. */
 CTRACE_HIDDEN extern size_t ctrace__args_max_bytes;
-/* Set for the trampoline when the returning frame may need st0. */
-CTRACE_HIDDEN extern __thread uint8_t ctrace__tramp_st0
-	__attribute__((tls_model("initial-exec")));
 /* Where an entry's values lie: the function's plan entry (NULL: none),
  * its CFA (0: unknown) and whether the CFI's code is the function's own
  * body.  Found before the ENTRY's time is read (the thread's first
@@ -190,33 +183,4 @@ CTRACE_HIDDEN void ctrace__capture_entry(struct ctrace__stream *s,
 					 uintptr_t site,
 					 const struct ctrace__regs *r,
 					 const struct ctrace__capture_where *w);
-/* Exit hook: the patched frame of fn waiting for its RETVAL record, or
- * NULL; sp is the exit hook's return address slot (else its stack
- * pointer; 0: unknown): no slot of a live patched frame lies below it, and
- * it tells the frame's stack when a thread runs several (coroutines);
- * patched: the hook was given the trampoline as its call site.  Its real
- * return address (*real) and the record's size (with its header) come
- * with it.  NULL with *bytes set to CTRACE_RETVAL_REFUSED_BYTES: the frame
- * may be one left unpatched because the list of patched frames was full,
- * for ctrace__retval_mark_refused to say (room made by the caller). */
-struct ctrace__tramp_entry;
-CTRACE_HIDDEN struct ctrace__tramp_entry *
-ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
-		       uintptr_t *real, size_t *bytes);
-CTRACE_HIDDEN void ctrace__retval_mark_refused(struct ctrace__stream *s);
-#define CTRACE_RETVAL_REFUSED_BYTES 4
-/* The real return address of the patched frame a hook given the
- * trampoline as call site runs in (an inlined copy's hooks), from the
- * hook's stack pointer sp; 0 if none is found. */
-CTRACE_HIDDEN uintptr_t ctrace__retval_real(uintptr_t sp);
-/* Reserves the RETVAL record right after the EXIT (room made by the
- * caller), for the trampoline to fill. */
-CTRACE_HIDDEN void ctrace__retval_reserve(struct ctrace__stream *s,
-					  struct ctrace__tramp_entry *e);
-
-/* Called by the trampoline: fills the RETVAL record, returns the real
- * return address. */
-CTRACE_HIDDEN uintptr_t ctrace__trampoline_exit(struct ctrace__retregs *r);
-CTRACE_HIDDEN void ctrace__return_trampoline(void);
-
 #endif /* CTRACE_CAPTURE_H */

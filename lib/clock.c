@@ -80,18 +80,18 @@ void ctrace__clock_update(struct ctrace_file_header *h)
 
 /* For callbacks: the start-up rate is good enough for live use; the
  * symbolizer refines it from the pairs. */
-uint64_t ctrace__ticks_to_ns(uint64_t ticks)
+uint64_t ctrace__clock_ticks_to_ns(const struct ctrace_file_header *h,
+				    uint64_t ticks)
 {
-	const struct ctrace_file_header *h = ctrace__file.header;
 	if (h == NULL || ticks < h->base_ticks)
 		return 0;
 	return (uint64_t)((double)(ticks - h->base_ticks) * 1e9 /
 			  (double)h->ticks_per_sec);
 }
 
-uint64_t ctrace__ns_to_ticks(uint64_t ns)
+uint64_t ctrace__clock_ns_to_ticks(const struct ctrace_file_header *h,
+				    uint64_t ns)
 {
-	const struct ctrace_file_header *h = ctrace__file.header;
 	if (h == NULL)
 		return ns;
 	return (uint64_t)((double)ns * (double)h->ticks_per_sec / 1e9);

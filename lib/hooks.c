@@ -14,9 +14,7 @@
 
 #include "capture.h"
 #include "emit.h"
-
-__thread struct ctrace__thread ctrace__self
-	__attribute__((tls_model("initial-exec"))) CTRACE_HIDDEN;
+#include "state.h"
 
 /* ---------------------------------------------------------------------------
  * Slow path
@@ -275,7 +273,7 @@ static __attribute__((noinline)) void
 enter_rest(uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp,
 	   uint64_t now, uintptr_t outer)
 {
-	struct ctrace__thread *t = &ctrace__self;
+	struct ctrace__thread *t = &ctrace__state_tls;
 	emit_rest_body(emit_how(&t->main, 0, sp, now), &t->main, 0, fn, site,
 		       sp, fp, now, 1, &t->state);
 	hook_done(t, outer);
@@ -285,7 +283,7 @@ static __attribute__((noinline)) void
 exit_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp, uint64_t now,
 	  uintptr_t outer)
 {
-	struct ctrace__thread *t = &ctrace__self;
+	struct ctrace__thread *t = &ctrace__state_tls;
 	emit_rest_body(how, &t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0,
 		       now, 1, &t->state);
 	hook_done(t, outer);
@@ -297,7 +295,7 @@ static __attribute__((noinline)) void
 record_rest(uint8_t exit_bit, uintptr_t fn, uintptr_t site, uintptr_t sp,
 	    uintptr_t fp, uintptr_t outer)
 {
-	struct ctrace__thread *t = &ctrace__self;
+	struct ctrace__thread *t = &ctrace__state_tls;
 	record(t, exit_bit, fn, site, sp, fp);
 	hook_done(t, outer);
 }
@@ -349,7 +347,7 @@ hook_gate(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
  * captured, and then calls ctrace__hook_enter_regs. */
 CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 {
-	struct ctrace__thread *t = &ctrace__self;
+	struct ctrace__thread *t = &ctrace__state_tls;
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		uintptr_t sp = CTRACE_CALLER_SP(), outer = t->busy_sp;
 		t->busy_sp = sp;
@@ -378,7 +376,7 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 void ctrace__hook_enter_regs(void *fn, void *site,
 			     const struct ctrace__regs *r)
 {
-	struct ctrace__thread *t = &ctrace__self;
+	struct ctrace__thread *t = &ctrace__state_tls;
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		uintptr_t outer = t->busy_sp;
 		t->busy_sp = r->sp;
@@ -398,7 +396,7 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 __attribute__((visibility("default"))) void
 __cyg_profile_func_exit(void *fn, void *site)
 {
-	struct ctrace__thread *t = &ctrace__self;
+	struct ctrace__thread *t = &ctrace__state_tls;
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		uintptr_t sp = ctrace__sp(), outer = t->busy_sp;
 		t->busy_sp = sp;

@@ -1,4 +1,5 @@
-/* hooks_stub.S -- the entry stub and return trampoline of the target. */
+/* hooks_stub.S -- the entry stub of the target (the return trampoline is
+ * in retval_stub.S). */
 #if defined(__x86_64__)
 #include "arch/x86_64/hooks.S"
 #elif defined(__i386__)

@@ -19,6 +19,8 @@
 
 #include "ctrace.h"
 #include "internal.h"
+#include "state.h"
+#include "switch.h"
 
 _Atomic int ctrace__global;
 static struct ctrace__config config;
@@ -175,7 +177,7 @@ static void after_fork_parent(void)
 
 static void after_fork_child(void)
 {
-	struct ctrace__thread *t = &ctrace__self;
+	struct ctrace__thread *t = &ctrace__state_tls;
 	uint32_t parent_pid = ctrace__file.header->pid;
 	uint32_t parent_thread = t->main.thread;
 	/* fork() in a signal handler that interrupted the recorder: the
@@ -253,12 +255,12 @@ static int start_process(void)
 #ifdef MADV_WIPEONFORK
 	/* Without it (before Linux 4.14), a child made by _Fork writes into
 	 * the parent's chunks. */
-	madvise(&ctrace__gate_page, sizeof ctrace__gate_page, MADV_WIPEONFORK);
+	madvise(&ctrace__state_gate, sizeof ctrace__state_gate, MADV_WIPEONFORK);
 #endif
 	atomic_fetch_or(&ctrace__gate, CTRACE_GATE_LIVE);
 	record_process();
 	ctrace__modules_scan(ctrace__now());
-	ctrace__control_init(&config);
+	ctrace__switch_init(&config);
 	return 0;
 }
 
@@ -314,7 +316,7 @@ __attribute__((destructor(101))) static void finish_process(void)
 {
 	if (atomic_load(&ctrace__global) != CTRACE_G_ON)
 		return;
-	struct ctrace__thread *t = &ctrace__self;
+	struct ctrace__thread *t = &ctrace__state_tls;
 	int idle = t->state == CTRACE_T_IDLE;
 	if (idle)
 		record_thread(&t->main);

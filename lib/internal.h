@@ -117,8 +117,10 @@ CTRACE_HIDDEN void ctrace__clock_init(struct ctrace_file_header *h);
 /* Records a fresh (ticks, ns) pair in the header for the symbolizer. */
 CTRACE_HIDDEN void ctrace__clock_update(struct ctrace_file_header *h);
 /* Nanoseconds since the start of the trace (for callbacks). */
-CTRACE_HIDDEN uint64_t ctrace__ticks_to_ns(uint64_t ticks);
-CTRACE_HIDDEN uint64_t ctrace__ns_to_ticks(uint64_t ns);
+CTRACE_HIDDEN uint64_t
+ctrace__clock_ticks_to_ns(const struct ctrace_file_header *h, uint64_t ticks);
+CTRACE_HIDDEN uint64_t
+ctrace__clock_ns_to_ticks(const struct ctrace_file_header *h, uint64_t ns);
 
 /* ---------------------------------------------------------------------------
  * Streams (stream.c)
@@ -405,11 +407,6 @@ struct ctrace__thread {
 	size_t recorded;        /* frames on it whose ENTRY was recorded */
 };
 
-/* initial-exec: the recorder lives in the executable, so its TLS is in the
- * static block and each access is one %fs-relative instruction. */
-extern __thread struct ctrace__thread ctrace__self
-	__attribute__((tls_model("initial-exec"))) CTRACE_HIDDEN;
-
 enum ctrace__global_state {
 	CTRACE_G_UNINIT = 0,
 	CTRACE_G_STARTING,
@@ -446,10 +443,6 @@ struct ctrace__gate_page {
 	_Alignas(4096) _Atomic uint8_t gate;
 	uint8_t rest[4095];
 };
-CTRACE_HIDDEN extern struct ctrace__gate_page ctrace__gate_page;
-#define ctrace__gate (ctrace__gate_page.gate)
-CTRACE_HIDDEN extern uint32_t ctrace__max_depth;
-CTRACE_HIDDEN extern uint64_t ctrace__min_ticks;
 CTRACE_HIDDEN extern ctrace_callback_fn ctrace__callback;
 CTRACE_HIDDEN extern void *ctrace__callback_data;
 
@@ -505,7 +498,5 @@ CTRACE_HIDDEN void ctrace__policy_enter(struct ctrace__thread *t,
 CTRACE_HIDDEN void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 				       uintptr_t site, uintptr_t sp,
 				       uintptr_t frame_sp);
-/* Sets up signals, tracepoints and the gate from the configuration. */
-CTRACE_HIDDEN void ctrace__control_init(const struct ctrace__config *c);
 
 #endif /* CTRACE_INTERNAL_H */

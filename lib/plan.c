@@ -27,6 +27,25 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "retval.h"
+
+/* The DWARF number of each saved register, in struct ctrace__regs' order:
+ * a plan names registers by number, capture.c stores them in this order. */
+#if defined(__x86_64__)
+const uint8_t ctrace__plan_regnos[CTRACE_NREGS] = CTRACE_SAVED_REGS_X86_64;
+#else
+const uint8_t ctrace__plan_regnos[CTRACE_NREGS] = CTRACE_SAVED_REGS_I386;
+#endif
+
+uint8_t ctrace__plan_regs_select(uint32_t dwarf_mask)
+{
+	uint8_t sel = 0;
+	for (int i = 0; i < CTRACE_NREGS; i++)
+		if (dwarf_mask & ((uint32_t)1 << ctrace__plan_regnos[i]))
+			sel |= (uint8_t)(1u << i);
+	return sel;
+}
+
 
 /* ---------------------------------------------------------------------------
  * The table
@@ -159,7 +178,7 @@ static int parse_pc(struct lexer *l, uintptr_t bias,
 				return -1;
 			e->regs_known = 1;
 			e->regs = (uint32_t)v;
-			e->regs_sel = ctrace__regs_select(e->regs);
+			e->regs_sel = ctrace__plan_regs_select(e->regs);
 		} else if (is_word(k, len, "ret")) {
 			if (number(l, 10, &v) < 0 || number(l, 10, &w) < 0 ||
 			    v < 0 || v > 0x7f || w < 0 ||

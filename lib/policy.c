@@ -15,10 +15,9 @@
 
 #include "capture.h"
 #include "emit.h"
+#include "retval.h"
+#include "state.h"
 
-struct ctrace__gate_page ctrace__gate_page;
-uint32_t ctrace__max_depth;      /* CTRACE_DEPTH; 0: no limit */
-uint64_t ctrace__min_ticks;      /* CTRACE_MIN_DURATION in clock ticks */
 ctrace_callback_fn ctrace__callback;
 void *ctrace__callback_data;
 
@@ -97,7 +96,7 @@ static void notify(struct ctrace__thread *t, int kind, uintptr_t fn,
 		.kind = kind,
 		.function = (void *)fn,
 		.call_site = (void *)site,
-		.time_ns = ctrace__ticks_to_ns(now),
+		.time_ns = ctrace__clock_ticks_to_ns(ctrace__file.header, now),
 		.thread = t->main.thread,
 		.depth = (unsigned)depth,
 	};
@@ -186,7 +185,8 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		f = push(t, fn, site, sp);
 		if (f == NULL || (flags & CTRACE_F_SKIP) ||
 		    !recording(t, gate) ||
-		    (ctrace__max_depth && t->recorded >= ctrace__max_depth))
+		    (ctrace__state_max_depth &&
+		     t->recorded >= ctrace__state_max_depth))
 			return;
 	} else if (flags & CTRACE_F_SKIP) {
 		return;
@@ -247,7 +247,7 @@ void ctrace__policy_enter_regs(struct ctrace__thread *t, uintptr_t fn,
 {
 	/* A copy inlined into a frame whose return address was replaced
 	 * reads the trampoline as its call site: the real one is kept. */
-	if (unlikely(site == (uintptr_t)ctrace__return_trampoline))
+	if (unlikely(site == (uintptr_t)ctrace__retval_trampoline))
 		site = ctrace__retval_real(sp);
 	policy_enter(t, fn, site, sp, CTRACE_REGS_FP(r), r);
 }
@@ -288,10 +288,10 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 	 * function's frame.  That slot is the function's own when it jumps
 	 * to the hook (a tail call), else it holds a return address into
 	 * the function: no patched frame lies below it. */
-	int patched = site == (uintptr_t)ctrace__return_trampoline;
+	int patched = site == (uintptr_t)ctrace__retval_trampoline;
 	uintptr_t from = frame_sp != 0 ? frame_sp - sizeof(uintptr_t) : sp;
 	struct ctrace__tramp_entry *pending =
-		ctrace__capture_on
+		ctrace__state_capture_on
 			? ctrace__retval_pending(fn, from, patched, &real,
 						 &retval_bytes)
 			: NULL;
@@ -320,7 +320,7 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 	 * so its entry was recorded: so is its exit. */
 
 	struct ctrace__stream *s = &t->main;
-	if (f != NULL && now - f->ticks < ctrace__min_ticks &&
+	if (f != NULL && now - f->ticks < ctrace__state_min_ticks &&
 	    s->cur == f->end && s->chunk == f->chunk && s->cur != NULL) {
 		rewind_call(s, f);
 		return;

@@ -1,0 +1,49 @@
+/* retval.h -- return values: the return trampoline's C side (retval.c). */
+#ifndef CTRACE_RETVAL_H
+#define CTRACE_RETVAL_H
+
+#include "capture.h"
+
+/* The compact RETVAL payload's size for CTRACE_RETVAL_* bits (plan.c
+ * keeps it in each entry). */
+CTRACE_HIDDEN size_t ctrace__retval_payload(uint8_t mask, uint8_t mem);
+/* Set for the trampoline when the returning frame may need st0. */
+CTRACE_HIDDEN extern __thread uint8_t ctrace__retval_st0
+	__attribute__((tls_model("initial-exec")));
+/* Exit hook: the patched frame of fn waiting for its RETVAL record, or
+ * NULL; sp is the exit hook's return address slot (else its stack
+ * pointer; 0: unknown): no slot of a live patched frame lies below it, and
+ * it tells the frame's stack when a thread runs several (coroutines);
+ * patched: the hook was given the trampoline as its call site.  Its real
+ * return address (*real) and the record's size (with its header) come
+ * with it.  NULL with *bytes set to CTRACE_RETVAL_REFUSED_BYTES: the frame
+ * may be one left unpatched because the list of patched frames was full,
+ * for ctrace__retval_mark_refused to say (room made by the caller). */
+struct ctrace__tramp_entry;
+CTRACE_HIDDEN struct ctrace__tramp_entry *
+ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
+		       uintptr_t *real, size_t *bytes);
+CTRACE_HIDDEN void ctrace__retval_mark_refused(struct ctrace__stream *s);
+#define CTRACE_RETVAL_REFUSED_BYTES 4
+/* The real return address of the patched frame a hook given the
+ * trampoline as call site runs in (an inlined copy's hooks), from the
+ * hook's stack pointer sp; 0 if none is found. */
+CTRACE_HIDDEN uintptr_t ctrace__retval_real(uintptr_t sp);
+/* Reserves the RETVAL record right after the EXIT (room made by the
+ * caller), for the trampoline to fill. */
+CTRACE_HIDDEN void ctrace__retval_reserve(struct ctrace__stream *s,
+					  struct ctrace__tramp_entry *e);
+
+/* Replaces the return address of fn's frame (just below cfa, where the
+ * CFI says) with the trampoline, if it holds the call site; mask, mem and
+ * len: the plan's compact form (0: the full form). */
+CTRACE_HIDDEN void ctrace__retval_patch(uintptr_t fn, uintptr_t site,
+					uintptr_t cfa, uint8_t mask,
+					uint8_t mem, uint8_t len);
+
+/* Called by the trampoline: fills the RETVAL record, returns the real
+ * return address. */
+CTRACE_HIDDEN uintptr_t ctrace__retval_exit(struct ctrace__retregs *r);
+CTRACE_HIDDEN void ctrace__retval_trampoline(void);
+
+#endif /* CTRACE_RETVAL_H */

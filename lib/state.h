@@ -1,0 +1,35 @@
+/* state.h -- the recorder's shared state: the calling thread's streams,
+ * the process's gate, the entry stub's capture switch and the policy
+ * path's limits.
+ *
+ * Every file that reads or writes them depends on state.c, which depends
+ * on nothing, so that the hooks, the policy path, capture and start-up
+ * need not reach into each other for it.
+ */
+#ifndef CTRACE_STATE_H
+#define CTRACE_STATE_H
+
+#include "internal.h"
+
+/* initial-exec: the recorder lives in the executable, so its TLS is in the
+ * static block and each access is one %fs-relative instruction.  The
+ * 16-byte alignment, which the x86-64 ABI gives a large object where it is
+ * defined, is stated so that the hooks, which only see this declaration,
+ * may still use aligned vector stores on it. */
+#define CTRACE_STATE_SELF_ATTR                                                 \
+	__attribute__((tls_model("initial-exec"), aligned(16))) CTRACE_HIDDEN
+extern __thread struct ctrace__thread ctrace__state_tls CTRACE_STATE_SELF_ATTR;
+
+/* The policy gate (CTRACE_GATE_*), on a page of its own (internal.h). */
+CTRACE_HIDDEN extern struct ctrace__gate_page ctrace__state_gate;
+#define ctrace__gate (ctrace__state_gate.gate)
+
+/* Nonzero when any capture list is set (capture.c sets it): the entry
+ * stub takes the slow path.  Read by hooks.S. */
+CTRACE_HIDDEN extern uint8_t ctrace__state_capture_on;
+
+/* The policy path's limits, set at start-up (switch.c). */
+CTRACE_HIDDEN extern uint32_t ctrace__state_max_depth; /* 0: no limit */
+CTRACE_HIDDEN extern uint64_t ctrace__state_min_ticks; /* in clock ticks */
+
+#endif
