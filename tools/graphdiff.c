@@ -303,42 +303,9 @@ static void put_tree(void)
 
 int graphdiff_run(const char *other, char **args)
 {
-	int argc = 0, nb = 0, nn = 0;
-	bool operands = false, end = false;
+	char **base, **now;
 
-	while (args[argc])
-		argc++;
-	char **base = must_alloc((size_t)(argc + 5) * sizeof *base);
-	char **now = must_alloc((size_t)(argc + 5) * sizeof *now);
-	base[nb++] = now[nn++] = SYMBOLIZER;
-	base[nb++] = now[nn++] = "--format=graph-stats";
-	for (int i = 0; i < argc; i++) {
-		enum symbolize_word w = end ? SYMBOLIZE_OPERAND
-					    : symbolize_word(args, i);
-		if (w == SYMBOLIZE_END) {
-			end = true;
-			now[nn++] = base[nb++] = args[i];
-		} else if (w == SYMBOLIZE_OPERAND) {
-			operands = true;
-			now[nn++] = args[i];
-		} else {
-			now[nn++] = base[nb++] = args[i];
-			if (w == SYMBOLIZE_OPTION_VALUE) {
-				i++;
-				now[nn++] = base[nb++] = args[i];
-			}
-		}
-	}
-	if (!end)
-		base[nb++] = "--";
-	base[nb++] = (char *)other;
-	if (!operands) {
-		if (!end)
-			now[nn++] = "--";
-		now[nn++] = DEFAULT_TRACE;
-	}
-	base[nb] = now[nn] = NULL;
-
+	symbolize_diff_args("graph-stats", other, args, &base, &now);
 	/* the new session first: its order is the tree's */
 	char *text_new = run(now), *text_base = run(base);
 	parse(text_new, NEW);

@@ -249,14 +249,12 @@ int reportdiff_run(char **argv)
 	int argc = 0;
 	while (argv[argc])
 		argc++;
-	char **base = must_alloc((argc + 4) * sizeof *base);
-	char **now = must_alloc((argc + 4) * sizeof *now);
-	int nb = 0, nn = 0;
+	char **rest = must_alloc((size_t)(argc + 1) * sizeof *rest);
+	int nr = 0;
 	const char *other = NULL;
-	bool operands = false, end = false;
+	bool end = false;
 
-	base[nb++] = now[nn++] = SYMBOLIZER;
-	base[nb++] = now[nn++] = "--format=stats";
+	/* report --diff's own words out, the rest is ctrace-symbolize's */
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		if (!end && !strcmp(a, "--diff")) {
@@ -300,35 +298,20 @@ int reportdiff_run(char **argv)
 				i++;
 			continue;
 		}
-		if (w == SYMBOLIZE_END) {
+		if (w == SYMBOLIZE_END)
 			end = true;
-			now[nn++] = base[nb++] = argv[i];
-			continue;
-		}
-		if (w == SYMBOLIZE_OPERAND) {
-			operands = true;
-			now[nn++] = argv[i];
-			continue;
-		}
-		refuse_output_options(a);
-		now[nn++] = base[nb++] = argv[i];
-		if (w == SYMBOLIZE_OPTION_VALUE) {
-			i++;
-			now[nn++] = base[nb++] = argv[i];
-		}
+		else if (w != SYMBOLIZE_OPERAND)
+			refuse_output_options(a);
+		rest[nr++] = argv[i];
+		if (w == SYMBOLIZE_OPTION_VALUE)
+			rest[nr++] = argv[++i];
 	}
+	rest[nr] = NULL;
 	if (!other)
 		usage_error("--diff needs a trace to compare with");
-	if (!end)
-		base[nb++] = "--";
-	base[nb++] = (char *)other;
-	if (!operands) {
-		if (!end)
-			now[nn++] = "--";
-		now[nn++] = DEFAULT_TRACE;
-	}
-	base[nb] = now[nn] = NULL;
 
+	char **base, **now;
+	symbolize_diff_args("stats", other, rest, &base, &now);
 	struct table t = {0};
 	parse(run(base), 0, &t);
 	parse(run(now), 1, &t);

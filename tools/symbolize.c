@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -421,4 +422,48 @@ int symbolize_view(const char *format, char **argv)
 	args[n] = NULL;
 	symbolize_exec(args);
 	return 127;
+}
+
+void symbolize_diff_args(const char *format, const char *other, char **args,
+			 char ***base_out, char ***now_out)
+{
+	int argc = 0, nb = 0, nn = 0;
+	bool operands = false, end = false;
+
+	while (args[argc])
+		argc++;
+	char **base = must_alloc((size_t)(argc + 5) * sizeof *base);
+	char **now = must_alloc((size_t)(argc + 5) * sizeof *now);
+	char *format_option = must_alloc(strlen(format) + 10);
+	sprintf(format_option, "--format=%s", format);
+	base[nb++] = now[nn++] = SYMBOLIZER;
+	base[nb++] = now[nn++] = format_option;
+	for (int i = 0; i < argc; i++) {
+		enum symbolize_word w = end ? SYMBOLIZE_OPERAND
+					    : symbolize_word(args, i);
+		if (w == SYMBOLIZE_END) {
+			end = true;
+			now[nn++] = base[nb++] = args[i];
+		} else if (w == SYMBOLIZE_OPERAND) {
+			operands = true;
+			now[nn++] = args[i];
+		} else {
+			now[nn++] = base[nb++] = args[i];
+			if (w == SYMBOLIZE_OPTION_VALUE) {
+				i++;
+				now[nn++] = base[nb++] = args[i];
+			}
+		}
+	}
+	if (!end)
+		base[nb++] = "--";
+	base[nb++] = (char *)other;
+	if (!operands) {
+		if (!end)
+			now[nn++] = "--";
+		now[nn++] = DEFAULT_TRACE;
+	}
+	base[nb] = now[nn] = NULL;
+	*base_out = base;
+	*now_out = now;
 }

@@ -53,6 +53,13 @@ enum symbolize_word {
 };
 enum symbolize_word symbolize_word(char **argv, int i);
 
+/* The two command lines of a comparison of sessions: ctrace-symbolize
+ * --format=FORMAT with the options of ARGS (ctrace-symbolize's words
+ * only) on OTHER into *base, and on ARGS' traces (trace.bin when it names
+ * none) into *now, both NULL-terminated and allocated. */
+void symbolize_diff_args(const char *format, const char *other, char **args,
+			 char ***base, char ***now);
+
 /* Execs ctrace-symbolize --format=FORMAT ARGV..., with trace.bin after
  * them when they name no trace.  Returns 127 when it cannot run. */
 int symbolize_view(const char *format, char **argv);
