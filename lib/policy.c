@@ -142,6 +142,14 @@ static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 			memset(&s->wide[s->moved_home], 0, sizeof s->wide[0]);
 		}
 		s->new_base = f->prev_base;
+		/* And forgets every pair, as after a pause (after_gap): the
+		 * events after it define again what they use.  Restoring
+		 * the slots alone was not enough where the rewound ENTRY was
+		 * not the last change to the table the reader would carry
+		 * into the next chunk (pair slot used before its definition
+		 * there, with recursion and CTRACE_MIN_DURATION); a few NEWs
+		 * more after each short first call of a pair is the price. */
+		ctrace__pairs_reset(s);
 	}
 	/* The ENTRY opened a call, the innermost one still (nothing was
 	 * written since): closed again.  When the window was full it had

@@ -304,22 +304,6 @@ case_rebuilt_binary() {
 		fail "no warning about the rebuilt binary"
 }
 
-# Every long option, parsed under valgrind: getopt_long reads each
-# option's flag pointer, which must be set (stack garbage made
-# --caller-filter store through a wild pointer now and then).
-case_long_options_valgrind() {
-	command -v valgrind >/dev/null 2>&1 || skip "valgrind not found"
-	make_trace trace.bin
-	valgrind -q --error-exitcode=9 "$CTRACE_SYMBOLIZE" --no-duration \
-		--thread-ids=serial --per-thread --caller-filter=fib \
-		trace.bin >out 2>err
-	status=$?
-	[ $status -eq 0 ] || {
-		sed -n '1,20p' err
-		fail "valgrind: exit status $status"
-	}
-}
-
 case_usage() {
 	make_trace trace.bin
 	sym_status out
@@ -362,7 +346,6 @@ run_case missing-binary case_missing_binary
 run_case search-dir case_search_dir
 run_case rebuilt-binary case_rebuilt_binary
 run_case usage case_usage
-run_case long-options-valgrind case_long_options_valgrind
 run_case fuzz case_fuzz
 run_case fuzz-threads case_fuzz_threads
 
