@@ -35,26 +35,30 @@ void usage_hint(void)
 		fputs("Try 'ctrace --help' for more information.\n", stderr);
 }
 
+/* "ctrace: " and the message on stderr, one line. */
+static void vmessage(const char *fmt, va_list ap)
+{
+	fputs("ctrace: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void error_msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("ctrace: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("ctrace: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	usage_hint();
 	exit(2);
 }
