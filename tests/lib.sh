@@ -281,7 +281,8 @@ in_matrix() {
 }
 
 # configs_all: as configs, whatever CTRACE_TEST_PART says.  The quick
-# matrix keeps gcc -O0 PIE, gcc -O2 non-PIE and clang -O2 PIE.
+# matrix keeps each compiler at each level once, PIE and non-PIE each
+# compiler: gcc -O0 PIE, gcc -O2 non-PIE, clang -O0 non-PIE, clang -O2 PIE.
 configs_all() {
 	if [ -n "${CTRACE_TEST_CONFIGS:-}" ]; then
 		echo "$CTRACE_TEST_CONFIGS"
@@ -291,7 +292,7 @@ configs_all() {
 		for o in O0 O2; do
 			for p in pie nopie; do
 				matrix_full || case $c-$o-$p in
-				cc-O0-pie | cc-O2-nopie | clang-O2-pie) ;;
+				cc-O0-pie | cc-O2-nopie | clang-O0-nopie | clang-O2-pie) ;;
 				*) continue ;;
 				esac
 				echo "$c-$o-$p"
