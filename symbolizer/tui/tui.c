@@ -752,6 +752,8 @@ static void draw_report(struct ui *u)
 		snprintf(u->line, sizeof u->line, "%12s%12s%12llu  %s", tot,
 			 self, (unsigned long long)u->report[i].calls,
 			 u->report[i].name);
+		if (i == u->report_cur)
+			u->line[0] = '>';
 		mvaddnstr(y, 0, u->line, u->cols);
 		for (int x = getcurx(stdscr); x < u->cols && x > 0; x++)
 			addch(' ');
@@ -991,6 +993,9 @@ int tui_main(const struct tui_params *p)
 
 	memset(&u, 0, sizeof u);
 	u.p = p;
+	/* without times (--no-duration), the report's first order is the
+	 * calls' */
+	u.sort = p->no_duration ? COL_CALLS : COL_TOTAL;
 	u.ix = tuix_open(p);
 	if (!u.ix)
 		return 1;
