@@ -579,6 +579,34 @@ EOF
 		fail "the index of other options was not made"
 }
 
+# Arguments and return values, when captured, as the tree shows them
+# (the tree format's own text is the oracle: the browser shows its lines).
+case_values() {
+	use_config "$1"
+	build_c funcptr "$PROGS/funcptr.c"
+	CTRACE_ARGS=all CTRACE_RETVAL=all run_traced trace.bin "$BIN/funcptr"
+	symbolize_stable tree trace.bin
+	grep -q '| *square(x=5) {$' tree || { cat tree; fail "no square(x=5)"; }
+	trap tui_stop EXIT
+	tui_start --no-duration --thread-ids=serial trace.bin
+	{
+		awk 'NR == 1 { print "> " $0; next }
+		     /\{$/ { print " -" $0; next } { print "  " $0 }' tree
+		printf '%-84s%s\n' " tree: line 1 of 14" "?: help  q: quit"
+	} >values.want
+	screen values <values.want
+	tui_keys j j j j j j j j Left
+	{
+		awk 'NR == 1 { print "  " $0; next }
+		     NR == 9 { print ">+" $0 " ... }"; next }
+		     NR == 10 || NR == 11 { next }
+		     /\{$/ { print " -" $0; next } { print "  " $0 }' tree
+		printf '%-84s%s\n' " tree: line 9 of 14" "?: help  q: quit"
+	} >values-folded.want
+	screen values-folded <values-folded.want
+	quit_ok
+}
+
 # Not a terminal: a clear error, status 2.
 case_noterm() {
 	use_config "$1"
@@ -597,6 +625,7 @@ for cfg in $(configs); do
 	run_case "help-$cfg" case_help "$cfg"
 	run_case "resize-$cfg" case_resize "$cfg"
 	run_case "threads-$cfg" case_threads "$cfg"
+	run_case "values-$cfg" case_values "$cfg"
 done
 run_case noterm case_noterm cc-O0-pie
 

@@ -457,6 +457,23 @@ static void search(struct ui *u, bool forward)
 		if (forward ? i + 1 >= n : i == 0)
 			break;
 		i = forward ? i + 1 : i - 1;
+		if (!(k & 0xffff) && k) {
+			/* a long search: where it is, and Esc stops it */
+			char where[96];
+			snprintf(where, sizeof where,
+				 " searching: line %llu of %llu (Esc: stop)",
+				 (unsigned long long)i + 1,
+				 (unsigned long long)n);
+			status_line(u, where);
+			refresh();
+			timeout(0);
+			if (getch() == 27) {
+				snprintf(u->msg, sizeof u->msg,
+					 " search stopped at line %llu",
+					 (unsigned long long)i + 1);
+				return;
+			}
+		}
 		tuix_get(u->ix, i, &l);
 		if (l.flags & (TUIX_CLOSE | TUIX_HEAD))
 			continue;
@@ -1013,8 +1030,14 @@ int tui_main(const struct tui_params *p)
 	for (;;) {
 		int c;
 		bool progress = false;
-		if (!tuix_complete(u.ix))
+		if (!tuix_complete(u.ix)) {
 			progress = tuix_poll(u.ix, 8u << 20);
+			if (tuix_complete(u.ix) && tuix_status(u.ix))
+				snprintf(u.msg, sizeof u.msg,
+					 " the replay exited %d: its messages "
+					 "are in %s",
+					 tuix_status(u.ix), tuix_log(u.ix, &empty));
+		}
 		poll_job(&u);
 		draw(&u);
 		timeout(!tuix_complete(u.ix) || u.job.pid > 0 ? (progress ? 0 : 50)
