@@ -21,7 +21,7 @@ tui_start() {
 	TMUX_SOCK=ctrace-tui-$$-$(basename "$PWD")
 	export TMUX_SOCK
 	rm -f tui-status
-	printf '%s\n' "#!/bin/sh" "cd '$PWD'" \
+	printf '%s\n' "#!/bin/sh" "cd '$PWD'" "${TUI_ENV:-}" \
 		"'$CTRACE' tui $* 2>tui-stderr; echo \$? >tui-status.tmp" \
 		"mv tui-status.tmp tui-status" >run-tui
 	chmod +x run-tui
@@ -607,6 +607,41 @@ case_values() {
 	quit_ok
 }
 
+# A link planted where the sidecar goes is not followed: the index goes
+# to the cache directory, the link's target is untouched.
+case_symlink() {
+	use_config "$1"
+	build_c funcptr "$PROGS/funcptr.c"
+	run_traced trace.bin "$BIN/funcptr"
+	echo precious >victim
+	ln -s victim trace.bin.tui-tree
+	mkdir cache
+	TUI_ENV="export XDG_CACHE_HOME='$PWD/cache'"
+	trap tui_stop EXIT
+	tui_start --no-duration --thread-ids=serial trace.bin
+	screen start <<'EOF'
+> # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   apply() {
+             [     1] |     add();
+             [     1] |   } /* apply */
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 1 of 14                                                                 ?: help  q: quit
+EOF
+	quit_ok
+	[ "$(cat victim)" = precious ] || fail "the link's target was written"
+	ls cache/ctrace/*.tui-tree >/dev/null 2>&1 ||
+		fail "no index in the cache directory"
+}
+
 # Not a terminal: a clear error, status 2.
 case_noterm() {
 	use_config "$1"
@@ -628,5 +663,6 @@ for cfg in $(configs); do
 	run_case "values-$cfg" case_values "$cfg"
 done
 run_case noterm case_noterm cc-O0-pie
+run_case symlink case_symlink cc-O0-pie
 
 test_finish

@@ -21,7 +21,9 @@
  * of 1 Ki lines; each line costs 32 bytes of disk on top of its text.
  * An end found after its line was written is written in place.
  *
- * The files are the user's alone (mode 0600), as the trace.  Two
+ * The files are the user's alone (mode 0600), as the trace, and never
+ * opened through a symbolic link or when another user owns them (then
+ * the cache directory serves).  Two
  * browsers may read one index; while one makes it (an exclusive
  * lock), another says so and stops.
  */
@@ -155,16 +157,34 @@ static char *concat(const char *a, const char *b)
 	return s;
 }
 
+/* Opens `path` read-write, made if missing: a regular file of ours, never
+ * through a symbolic link (one planted in a directory others can write
+ * to), else -1. */
+static int open_own(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_uid != geteuid()) {
+		close(fd);
+		errno = EPERM;
+		return -1;
+	}
+	return fd;
+}
+
 /* Opens base.tui-index and base.tui-tree; false if they cannot be made. */
 static bool open_files(struct tuix *ix, const char *base)
 {
 	ix->idx_path = concat(base, ".tui-index");
 	ix->text_path = concat(base, ".tui-tree");
 	ix->log_path = concat(base, ".tui-log");
-	ix->idx_fd = open(ix->idx_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	ix->idx_fd = open_own(ix->idx_path);
 	if (ix->idx_fd >= 0) {
-		ix->text_fd = open(ix->text_path, O_RDWR | O_CREAT | O_CLOEXEC,
-				   0600);
+		ix->text_fd = open_own(ix->text_path);
 		if (ix->text_fd >= 0)
 			return true;
 		close(ix->idx_fd);
@@ -244,8 +264,12 @@ static bool reusable(struct tuix *ix)
 
 static void start_child(struct tuix *ix, const struct tui_params *p)
 {
-	int log = open(ix->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		       0600);
+	int log = open_own(ix->log_path);
+
+	if (log >= 0 && ftruncate(log, 0) != 0) {
+		close(log);
+		log = -1;
+	}
 
 	ix->child = fork();
 	if (ix->child == 0) {
@@ -484,8 +508,8 @@ struct tuix *tuix_open(const struct tui_params *p)
 		return ix;
 	}
 	if (flock(ix->idx_fd, LOCK_EX | LOCK_NB) != 0) {
-		warn_msg(0, "%s: another ctrace tui is making this index; try "
-			    "again when it is done",
+		warn_msg(0, "%s: another ctrace tui is reading or making this "
+			    "index; try again when it is done",
 			 ix->idx_path);
 		tuix_close(ix);
 		return NULL;
