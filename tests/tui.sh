@@ -560,6 +560,43 @@ EOF
 	quit_ok
 	[ "$(find trace.bin.tui-index -newer trace.bin)" = "" ] ||
 		fail "the index was made again, not reused"
+	# a trace written again: its index is made again
+	touch trace.bin
+	touch -d '2000-01-01' trace.bin.tui-index
+	tui_start --no-duration --thread-ids=serial trace.bin
+	screen remade <<'EOF'
+> # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   work() {
+             [     1] |     leaf();
+             [     1] |   } /* work */
+             [     1] |   run_worker();
+             [     1] |   run_worker();
+             [     1] |   run_worker();
+             [     1] | } /* main */
+ -           [     2] | worker() {
+ -           [     2] |   work() {
+             [     2] |     leaf();
+             [     2] |   } /* work */
+             [     2] | } /* worker */
+ -           [     3] | worker() {
+ -           [     3] |   work() {
+             [     3] |     leaf();
+             [     3] |     leaf();
+             [     3] |   } /* work */
+             [     3] | } /* worker */
+ -           [     4] | worker() {
+ -           [     4] |   work() {
+             [     4] |     leaf();
+             [     4] |     leaf();
+             [     4] |     leaf();
+             [     4] |   } /* work */
+             [     4] | } /* worker */
+ tree: line 1 of 27                                                                 ?: help  q: quit
+EOF
+	quit_ok
+	[ "$(find trace.bin.tui-index -newer trace.bin)" = trace.bin.tui-index ] ||
+		fail "the index of a changed trace was reused"
 	# other options: another tree
 	tui_start --no-duration --thread-ids=serial --tid=1 trace.bin
 	screen filtered <<'EOF'
