@@ -679,6 +679,40 @@ EOF
 		fail "no index in the cache directory"
 }
 
+# The processes of a program that forks, a directory of traces: each
+# process after its "#" line, as the tree shows them.
+case_processes() {
+	use_config "$1"
+	build_c fork "$PROGS/fork.c"
+	mkdir traces
+	(cd traces && CTRACE_OUTPUT=trace.bin "$BIN/fork" >../fork.out 2>&1) ||
+		{ cat fork.out; fail "fork failed"; }
+	symbolize_stable tree traces
+	[ "$(grep -c '^# .*: pid ' tree)" = 2 ] || { cat tree; fail "not 2 processes"; }
+	n=$(wc -l <tree)
+	trap tui_stop EXIT
+	tui_start --no-duration --thread-ids=serial traces
+	{
+		awk 'NR == 1 { print "> " $0; next }
+		     /\{$/ { print " -" $0; next } { print "  " $0 }' tree
+		printf '%-84s%s\n' " tree: line 1 of $n" "?: help  q: quit"
+	} >start.want
+	screen start <start.want
+	# fold the first process's main: the second process stays
+	tui_keys j j Enter
+	{
+		awk 'NR <= 2 { print "  " $0; next }
+		     NR == 3 { print ">+" $0 " ... }"; f = 1; next }
+		     f && /^#/ { f = 0 }
+		     f { next }
+		     /\{$/ { print " -" $0; next } { print "  " $0 }' tree
+		printf '%-84s%s\n' " tree: line 3 of $n" "?: help  q: quit"
+	} >folded.want
+	screen folded <folded.want
+	quit_ok
+	[ -f traces/.ctrace.tui-index ] || fail "no index in the directory"
+}
+
 # Not a terminal: a clear error, status 2.
 case_noterm() {
 	use_config "$1"
@@ -698,6 +732,7 @@ for cfg in $(configs); do
 	run_case "resize-$cfg" case_resize "$cfg"
 	run_case "threads-$cfg" case_threads "$cfg"
 	run_case "values-$cfg" case_values "$cfg"
+	run_case "processes-$cfg" case_processes "$cfg"
 done
 run_case noterm case_noterm cc-O0-pie
 run_case symlink case_symlink cc-O0-pie
