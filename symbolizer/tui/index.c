@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -274,6 +275,8 @@ static void start_child(struct tuix *ix, const struct tui_params *p)
 	ix->child = fork();
 	if (ix->child == 0) {
 		int null = open("/dev/null", O_RDWR);
+		/* a browser that dies leaves no replay writing on */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (null >= 0)
 			dup2(null, STDIN_FILENO);
 		dup2(log >= 0 ? log : null, STDERR_FILENO);

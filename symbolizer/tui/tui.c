@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -566,6 +567,7 @@ static void start_job(struct ui *u, bool report, char *function)
 	u->job.pid = fork();
 	if (u->job.pid == 0) {
 		int null = open("/dev/null", O_RDWR);
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (null >= 0) {
 			dup2(null, STDIN_FILENO);
 			dup2(null, STDERR_FILENO);
