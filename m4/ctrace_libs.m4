@@ -108,3 +108,30 @@ AS_IF([test "x$ctrace_cv_lib_dw" != xyes],
 DW_LIBS="-ldw -lelf"
 AC_SUBST([DW_LIBS])
 ])
+
+# CTRACE_CHECK_NCURSES
+# --------------------
+# ncurses draws `ctrace tui' (ctrace-symbolize --tui): the wide-character
+# library when there is one, else the plain one.  Required.  Sets
+# CURSES_LIBS.
+AC_DEFUN([CTRACE_CHECK_NCURSES], [
+AC_CHECK_HEADER([curses.h], [],
+  [AC_MSG_ERROR([curses.h not found: install libncurses-dev (apt-get install libncurses-dev)])])
+AC_CACHE_CHECK([for the ncurses library], [ctrace_cv_lib_curses], [
+  ctrace_cv_lib_curses=no
+  for ctrace_libs in "-lncursesw" "-lncursesw -ltinfow" "-lncurses" \
+      "-lncurses -ltinfo"; do
+    ctrace_save_LIBS=$LIBS
+    LIBS="$ctrace_libs $LIBS"
+    AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <curses.h>]],
+        [[initscr (); keypad (stdscr, TRUE); endwin (); return 0;]])],
+      [ctrace_cv_lib_curses=$ctrace_libs])
+    LIBS=$ctrace_save_LIBS
+    test "x$ctrace_cv_lib_curses" != xno && break
+  done
+])
+AS_IF([test "x$ctrace_cv_lib_curses" = xno],
+  [AC_MSG_ERROR([ncurses cannot be linked: install libncurses-dev (apt-get install libncurses-dev)])])
+CURSES_LIBS=$ctrace_cv_lib_curses
+AC_SUBST([CURSES_LIBS])
+])

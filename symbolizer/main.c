@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "symbolizer.h"
+#include "tui/tui.h"
 #include "values/values.h"
 
 #ifndef PACKAGE_VERSION
@@ -38,6 +39,7 @@ enum {
 	OPT_LIST_FORMATS,
 	OPT_FUNCTION,
 	OPT_COLOR,
+	OPT_TUI,
 	OPT_MATCH = FILTER_OPT_MATCH,
 	OPT_TID = FILTER_OPT_TID,
 	OPT_TIME_RANGE = FILTER_OPT_TIME_RANGE,
@@ -61,6 +63,9 @@ static const struct command commands[] = {
 };
 
 enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
+
+/* --tui */
+static bool tui_mode;
 
 /* --color */
 static enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color_mode;
@@ -146,6 +151,10 @@ static const struct option_def option_defs[] = {
 	 "tree, graph: durations of 1 ms or more in yellow, of 1 s or more in "
 	 "red, and the colours of -T color=COLOR; auto (default): when "
 	 "standard output is a terminal and TERM is not dumb", NULL, false},
+	{"tui", OPT_TUI, ARG_NONE, NULL,
+	 "browse the calls on the terminal instead of printing them: the "
+	 "tree, folded and searched, a report, a function's graph (ctrace "
+	 "tui)", NULL, false},
 	{"no-progress", OPT_NO_PROGRESS, ARG_NONE, NULL,
 	 "no progress line on a terminal", NULL, false},
 	{"no-duration", OPT_NO_DURATION, ARG_NONE, NULL,
@@ -398,6 +407,9 @@ static void parse_options(int argc, char **argv, struct options *opts,
 				usage_error("unknown colour mode '%s' (auto, "
 					    "always or never)",
 					    optarg);
+			break;
+		case OPT_TUI:
+			tui_mode = true;
 			break;
 		case OPT_NO_PROGRESS:
 			opts->progress = false;
@@ -660,27 +672,21 @@ static int show(struct trace **trace_ptrs, size_t n_traces, size_t n_all,
 	return status;
 }
 
-int main(int argc, char **argv)
+/* Shows the traces named by `args` in the format, into fd, or into
+ * output_path when it is not NULL; returns the exit status. */
+static int run(struct options *opts, const struct output_format *format,
+	       const struct output_options *oopts, char **args, size_t n_args,
+	       const char *output_path, int fd)
 {
-	struct options opts;
-	const struct output_format *format;
-	struct output_options oopts;
-	const char *output_path = NULL;
 	struct outfile outfile;
-	int fd = STDOUT_FILENO, status = 0;
+	int status = 0;
 	char **paths;
 	size_t n_paths, n_traces = 0, n_all;
 	struct trace *traces, **trace_ptrs;
 
-	for (size_t i = 0; argc > 1 && i < sizeof commands / sizeof *commands;
-	     i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
-	parse_options(argc, argv, &opts, &format, &oopts, &output_path);
 	/* Every trace (a directory gives all those in it), open together:
 	 * their threads go through one replay, on one timeline. */
-	paths = inputs_expand(argv + optind, (size_t)(argc - optind),
-			      &n_paths, &status);
+	paths = inputs_expand(args, n_args, &n_paths, &status);
 	traces = must_calloc(n_paths + 1, sizeof *traces);
 	trace_ptrs = must_calloc(n_paths + 1, sizeof *trace_ptrs);
 	for (size_t i = 0; i < n_paths; i++) {
@@ -688,12 +694,12 @@ int main(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		symtab_attach(&traces[n_traces], &opts.resolve, true);
+		symtab_attach(&traces[n_traces], &opts->resolve, true);
 		trace_ptrs[n_traces] = &traces[n_traces];
 		n_traces++;
 	}
 	n_all = n_traces;
-	open_parents(&trace_ptrs, &n_all, &opts);
+	open_parents(&trace_ptrs, &n_all, opts);
 	/* Nothing is written, not even an empty document (`digraph {}'),
 	 * before a trace is open: when none is, standard output stays empty
 	 * and -o's file as it was. */
@@ -704,7 +710,7 @@ int main(int argc, char **argv)
 		status = 1;
 	else {
 		bool write_failed;
-		if (show(trace_ptrs, n_traces, n_all, &opts, format, &oopts,
+		if (show(trace_ptrs, n_traces, n_all, opts, format, oopts,
 			 fd, output_path ? output_path : "standard output",
 			 &write_failed))
 			status = 1;
@@ -721,6 +727,82 @@ int main(int argc, char **argv)
 	free(traces);
 	free(trace_ptrs);
 	inputs_free(paths, n_paths);
+	return status;
+}
+
+/* --tui: what the browser's views are made with (tui.h). */
+static struct {
+	struct options *opts;
+	const struct output_options *oopts;
+	char **args;
+	size_t n_args;
+} tui_ctx;
+
+static int tui_produce(const char *format, const char *function, int fd)
+{
+	struct output_options oo = *tui_ctx.oopts;
+
+	if (function)
+		oo.function = function;
+	color_mode = COLOR_NEVER;
+	tui_ctx.opts->progress = false;
+	tui_ctx.opts->per_thread = !strcmp(format, "tree");
+	return run(tui_ctx.opts, formats_find(format), &oo, tui_ctx.args,
+		   tui_ctx.n_args, NULL, fd);
+}
+
+static int tui(int argc, char **argv, struct options *opts,
+	       const struct output_options *oopts)
+{
+	struct tui_params p;
+	int status = 0;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, PROGRAM_NAME ": --tui needs a terminal\n");
+		return 2;
+	}
+	tui_ctx.opts = opts;
+	tui_ctx.oopts = oopts;
+	tui_ctx.args = argv + optind;
+	tui_ctx.n_args = (size_t)(argc - optind);
+	memset(&p, 0, sizeof p);
+	p.first = argv[optind];
+	p.paths = inputs_expand(argv + optind, (size_t)(argc - optind),
+				&p.n_paths, &status);
+	if (!p.n_paths)
+		return 1;
+	p.args = argv + 1;
+	p.n_args = (size_t)(argc - 1);
+	p.no_duration = opts->no_duration;
+	p.produce = tui_produce;
+	status = tui_main(&p);
+	inputs_free(p.paths, p.n_paths);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opts;
+	const struct output_format *format;
+	struct output_options oopts;
+	const char *output_path = NULL;
+	int status;
+
+	for (size_t i = 0; argc > 1 && i < sizeof commands / sizeof *commands;
+	     i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	parse_options(argc, argv, &opts, &format, &oopts, &output_path);
+	if (tui_mode) {
+		if (output_path)
+			usage_error("%s", "--tui writes to the terminal, not "
+					  "to -o's file");
+		status = tui(argc, argv, &opts, &oopts);
+	} else {
+		status = run(&opts, format, &oopts, argv + optind,
+			     (size_t)(argc - optind), output_path,
+			     STDOUT_FILENO);
+	}
 	filter_free(opts.filters);
 	free((void *)opts.resolve.search_dirs);
 	return status;

@@ -405,16 +405,22 @@ static int symbolize_has_operand(char **argv)
 
 int symbolize_view(const char *format, char **argv)
 {
+	char *format_option = must_alloc(strlen(format) + sizeof "--format=");
+
+	sprintf(format_option, "--format=%s", format);
+	return symbolize_mode(format_option, argv);
+}
+
+int symbolize_mode(const char *option, char **argv)
+{
 	int argc = 0;
 	while (argv[argc] != NULL)
 		argc++;
 	char **args = must_alloc((argc + 4) * sizeof *args);
-	char *format_option = must_alloc(strlen(format) + sizeof "--format=");
 	int n = 0;
 
-	sprintf(format_option, "--format=%s", format);
 	args[n++] = SYMBOLIZER;
-	args[n++] = format_option;
+	args[n++] = (char *)option;
 	for (int i = 0; i < argc; i++)
 		args[n++] = argv[i];
 	if (!symbolize_has_operand(argv))

@@ -63,5 +63,7 @@ void symbolize_diff_args(const char *format, const char *other, char **args,
 /* Execs ctrace-symbolize --format=FORMAT ARGV..., with trace.bin after
  * them when they name no trace.  Returns 127 when it cannot run. */
 int symbolize_view(const char *format, char **argv);
+/* The same with OPTION (--tui) instead of --format=FORMAT. */
+int symbolize_mode(const char *option, char **argv);
 
 #endif /* CTRACE_TOOLS_SYMBOLIZE_H */

@@ -1,0 +1,740 @@
+#!/bin/sh
+# tui.sh -- ctrace tui on real instrumented programs, driven under tmux:
+# the keys are sent with send-keys and each screen read back with
+# capture-pane must be the expected one exactly (its empty rows left out
+# of the comparison).  A screen is polled for until it comes or a bounded
+# number of tries passes: no test waits a fixed time.  --no-duration and
+# --thread-ids=serial make the screens independent of timing; the trees
+# are those tests/calls.sh and tests/threads.sh check against the
+# counting oracle.
+
+. "$(dirname "$0")/lib.sh"
+test_init tui
+
+CTRACE=$top_builddir/ctrace
+command -v tmux >/dev/null 2>&1 ||
+	skip_script "tmux not found (Debian: apt-get install tmux)"
+
+# tui_start ARGS...: ctrace tui ARGS in a 100x30 terminal of a tmux
+# server of the case's own; its exit status goes to ./tui-status.
+tui_start() {
+	TMUX_SOCK=ctrace-tui-$$-$(basename "$PWD")
+	export TMUX_SOCK
+	rm -f tui-status
+	printf '%s\n' "#!/bin/sh" "cd '$PWD'" "${TUI_ENV:-}" \
+		"'$CTRACE' tui $* 2>tui-stderr; echo \$? >tui-status.tmp" \
+		"mv tui-status.tmp tui-status" >run-tui
+	chmod +x run-tui
+	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x 100 -y 30 \
+		"$PWD/run-tui" || fail "tmux cannot start"
+}
+
+tui_stop() {
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null
+	return 0
+}
+
+tui_keys() {
+	tmux -L "$TMUX_SOCK" send-keys -t 0 "$@" ||
+		fail "tmux send-keys $* failed"
+}
+
+# screen NAME: poll the screen until it is the one on standard input (its
+# empty rows left out), or fail after 300 tries with the difference.
+screen() {
+	grep -v '^$' >"$1.expected"
+	tries=0
+	while :; do
+		tmux -L "$TMUX_SOCK" capture-pane -p -t 0 2>/dev/null |
+			grep -v '^$' >"$1.screen"
+		cmp -s "$1.expected" "$1.screen" && return 0
+		tries=$((tries + 1))
+		if [ $tries -ge 300 ]; then
+			diff -u "$1.expected" "$1.screen"
+			cat tui-stderr 2>/dev/null
+			tui_stop
+			fail "screen $1 not shown"
+		fi
+		sleep 0.05
+	done
+}
+
+# quit_ok: q quits with status 0.
+quit_ok() {
+	tui_keys q
+	tries=0
+	while [ ! -f tui-status ]; do
+		tries=$((tries + 1))
+		[ $tries -lt 600 ] || { tui_stop; fail "q did not quit"; }
+		sleep 0.05
+	done
+	tui_stop
+	[ "$(cat tui-status)" = 0 ] ||
+		{ cat tui-stderr; fail "ctrace tui exited $(cat tui-status)"; }
+}
+
+funcptr_trace() {
+	use_config "$1"
+	build_c funcptr "$PROGS/funcptr.c"
+	run_traced trace.bin "$BIN/funcptr"
+	trap tui_stop EXIT
+	tui_start --no-duration --thread-ids=serial trace.bin
+	screen start <<'EOF'
+> # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   apply() {
+             [     1] |     add();
+             [     1] |   } /* apply */
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 1 of 14                                                                 ?: help  q: quit
+EOF
+}
+
+case_fold() {
+	funcptr_trace "$1"
+	tui_keys j j Enter
+	screen fold-apply <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+>+           [     1] |   apply() { ... }
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 3 of 14                                                                 ?: help  q: quit
+EOF
+	# down passes over the folded call; Left folds, Right unfolds
+	tui_keys j Left j j Left
+	screen fold-more <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ +           [     1] |   apply() { ... }
+ +           [     1] |   apply() { ... }
+>+           [     1] |   square() { ... }
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 9 of 14                                                                 ?: help  q: quit
+EOF
+	tui_keys u Enter
+	screen fold-main <<'EOF'
+  # DURATION     TID     FUNCTION
+>+           [     1] | main() { ... }
+ tree: line 2 of 14                                                                 ?: help  q: quit
+EOF
+	tui_keys Enter j j Right
+	screen unfold <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ +           [     1] |   apply() { ... }
+>-           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ +           [     1] |   square() { ... }
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 6 of 14                                                                 ?: help  q: quit
+EOF
+	quit_ok
+}
+
+case_search() {
+	funcptr_trace "$1"
+	# a match inside a folded call unfolds it
+	tui_keys j Enter / m u l Enter
+	screen search-mul <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   apply() {
+             [     1] |     add();
+             [     1] |   } /* apply */
+ -           [     1] |   apply() {
+>            [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 7 of 14                                                                 ?: help  q: quit
+EOF
+	tui_keys N
+	screen search-next <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   apply() {
+             [     1] |     add();
+             [     1] |   } /* apply */
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+>            [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 10 of 14                                                                ?: help  q: quit
+EOF
+	tui_keys N
+	screen search-end <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   apply() {
+             [     1] |     add();
+             [     1] |   } /* apply */
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+>            [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ not found below                                                                    ?: help  q: quit
+EOF
+	# backwards, with a regex
+	tui_keys / '^(add|neg)' Enter P
+	screen search-back <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   apply() {
+>            [     1] |     add();
+             [     1] |   } /* apply */
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 4 of 14                                                                 ?: help  q: quit
+EOF
+	quit_ok
+}
+
+case_navigate() {
+	funcptr_trace "$1"
+	# the next call of the same caller, from a closing line; the
+	# caller; the previous one
+	tui_keys j j j j n n
+	screen sibling <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   apply() {
+             [     1] |     add();
+             [     1] |   } /* apply */
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+>-           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 9 of 14                                                                 ?: help  q: quit
+EOF
+	tui_keys j u p
+	screen parent <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   apply() {
+             [     1] |     add();
+             [     1] |   } /* apply */
+>-           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 6 of 14                                                                 ?: help  q: quit
+EOF
+	tui_keys End u
+	screen no-caller <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   apply() {
+             [     1] |     add();
+             [     1] |   } /* apply */
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+>            [     1] | } /* main */
+ no caller in the trace                                                             ?: help  q: quit
+EOF
+	quit_ok
+}
+
+case_report() {
+	funcptr_trace "$1"
+	tui_keys r
+	screen report <<'EOF'
+  Total time   Self time       Calls  Function
+>                                  2  add
+                                   2  apply
+                                   2  mul
+                                   1  main
+                                   1  negate
+                                   1  square
+ report: 6 functions, by calls                                                      ?: help  q: back
+EOF
+	tui_keys Right
+	screen report-name <<'EOF'
+  Total time   Self time       Calls  Function
+>                                  2  add
+                                   2  apply
+                                   1  main
+                                   2  mul
+                                   1  negate
+                                   1  square
+ report: 6 functions, by name                                                       ?: help  q: back
+EOF
+	# Enter: the function's callers and callees
+	tui_keys j j j Enter
+	screen callers <<'EOF'
+# Function Call Graph for 'mul'
+=============== BACKTRACE ===============
+ backtrace #0: hit 1
+   [0] main
+   [1] apply
+   [2] mul
+ backtrace #1: hit 1
+   [0] main
+   [1] square
+   [2] mul
+========== FUNCTION CALL GRAPH ==========
+# TOTAL TIME   FUNCTION
+           : (2) mul
+ mul                                                                                ?: help  q: back
+EOF
+	tui_keys q
+	screen report-back <<'EOF'
+  Total time   Self time       Calls  Function
+                                   2  add
+                                   2  apply
+                                   1  main
+>                                  2  mul
+                                   1  negate
+                                   1  square
+ report: 6 functions, by name                                                       ?: help  q: back
+EOF
+	tui_keys q
+	screen tree-back <<'EOF'
+> # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   apply() {
+             [     1] |     add();
+             [     1] |   } /* apply */
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 1 of 14                                                                 ?: help  q: quit
+EOF
+	# g on a line: that function's graph
+	tui_keys j j g
+	screen graph <<'EOF'
+# Function Call Graph for 'apply'
+=============== BACKTRACE ===============
+ backtrace #0: hit 2
+   [0] main
+   [1] apply
+========== FUNCTION CALL GRAPH ==========
+# TOTAL TIME   FUNCTION
+           : (2) apply
+           :  +-(1) add
+           :  +-(1) mul
+ apply                                                                              ?: help  q: back
+EOF
+	tui_keys q
+	quit_ok
+}
+
+case_help() {
+	funcptr_trace "$1"
+	tui_keys '?'
+	screen help <<'EOF'
+ctrace tui: the calls of a trace
+Everywhere
+  ?            this help
+  q, Esc       back to the view before; in the tree: quit
+  t            the call tree
+  r            the report: time and calls of each function
+  Up, Down, k, j, PgUp, PgDn, Home, End    move
+The tree
+  Enter        fold or unfold the call's callees
+  Left, h      fold (on a leaf: fold its caller)
+  Right, l     unfold
+  u            go to the caller
+  n, p         go to the next, previous call of the same caller
+  /            search a function by name (extended regex)
+  N, P         go to the next, previous match
+  g            the graph of the function: its callers and callees
+The report
+  Left, Right  sort by another column
+  Enter, g     the function's callers and callees (its graph)
+ help                                                                               ?: help  q: back
+EOF
+	tui_keys q
+	quit_ok
+}
+
+case_resize() {
+	funcptr_trace "$1"
+	tui_keys End
+	tmux -L "$TMUX_SOCK" resize-window -t 0 -x 40 -y 6 ||
+		fail "tmux resize-window failed"
+	screen small <<'EOF'
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+>            [     1] | } /* main */
+ tree: line 14 of 14    ?: help  q: quit
+EOF
+	tui_keys Home
+	screen small-top <<'EOF'
+> # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   apply() {
+             [     1] |     add();
+             [     1] |   } /* apply */
+ tree: line 1 of 14     ?: help  q: quit
+EOF
+	quit_ok
+}
+
+# Threads one after another, each its own tree; a second opening reuses
+# the index, a changed trace has it made again.
+case_threads() {
+	use_config "$1"
+	build_c threads "$PROGS/threads.c"
+	run_traced trace.bin "$BIN/threads"
+	trap tui_stop EXIT
+	tui_start --no-duration --thread-ids=serial trace.bin
+	screen start <<'EOF'
+> # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   work() {
+             [     1] |     leaf();
+             [     1] |   } /* work */
+             [     1] |   run_worker();
+             [     1] |   run_worker();
+             [     1] |   run_worker();
+             [     1] | } /* main */
+ -           [     2] | worker() {
+ -           [     2] |   work() {
+             [     2] |     leaf();
+             [     2] |   } /* work */
+             [     2] | } /* worker */
+ -           [     3] | worker() {
+ -           [     3] |   work() {
+             [     3] |     leaf();
+             [     3] |     leaf();
+             [     3] |   } /* work */
+             [     3] | } /* worker */
+ -           [     4] | worker() {
+ -           [     4] |   work() {
+             [     4] |     leaf();
+             [     4] |     leaf();
+             [     4] |     leaf();
+             [     4] |   } /* work */
+             [     4] | } /* worker */
+ tree: line 1 of 27                                                                 ?: help  q: quit
+EOF
+	tui_keys j Enter j Enter j j Enter
+	screen threads <<'EOF'
+  # DURATION     TID     FUNCTION
+ +           [     1] | main() { ... }
+ +           [     2] | worker() { ... }
+ -           [     3] | worker() {
+>+           [     3] |   work() { ... }
+             [     3] | } /* worker */
+ -           [     4] | worker() {
+ -           [     4] |   work() {
+             [     4] |     leaf();
+             [     4] |     leaf();
+             [     4] |     leaf();
+             [     4] |   } /* work */
+             [     4] | } /* worker */
+ tree: line 16 of 27                                                                ?: help  q: quit
+EOF
+	quit_ok
+	[ -f trace.bin.tui-index ] && [ -f trace.bin.tui-tree ] ||
+		fail "no index next to the trace"
+	touch -d '2000-01-01' trace.bin.tui-index
+	tui_start --no-duration --thread-ids=serial trace.bin
+	screen reopened <<'EOF'
+> # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   work() {
+             [     1] |     leaf();
+             [     1] |   } /* work */
+             [     1] |   run_worker();
+             [     1] |   run_worker();
+             [     1] |   run_worker();
+             [     1] | } /* main */
+ -           [     2] | worker() {
+ -           [     2] |   work() {
+             [     2] |     leaf();
+             [     2] |   } /* work */
+             [     2] | } /* worker */
+ -           [     3] | worker() {
+ -           [     3] |   work() {
+             [     3] |     leaf();
+             [     3] |     leaf();
+             [     3] |   } /* work */
+             [     3] | } /* worker */
+ -           [     4] | worker() {
+ -           [     4] |   work() {
+             [     4] |     leaf();
+             [     4] |     leaf();
+             [     4] |     leaf();
+             [     4] |   } /* work */
+             [     4] | } /* worker */
+ tree: line 1 of 27                                                                 ?: help  q: quit
+EOF
+	tui_keys End
+	screen reopened-end <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   work() {
+             [     1] |     leaf();
+             [     1] |   } /* work */
+             [     1] |   run_worker();
+             [     1] |   run_worker();
+             [     1] |   run_worker();
+             [     1] | } /* main */
+ -           [     2] | worker() {
+ -           [     2] |   work() {
+             [     2] |     leaf();
+             [     2] |   } /* work */
+             [     2] | } /* worker */
+ -           [     3] | worker() {
+ -           [     3] |   work() {
+             [     3] |     leaf();
+             [     3] |     leaf();
+             [     3] |   } /* work */
+             [     3] | } /* worker */
+ -           [     4] | worker() {
+ -           [     4] |   work() {
+             [     4] |     leaf();
+             [     4] |     leaf();
+             [     4] |     leaf();
+             [     4] |   } /* work */
+>            [     4] | } /* worker */
+ tree: line 27 of 27                                                                ?: help  q: quit
+EOF
+	quit_ok
+	[ "$(find trace.bin.tui-index -newer trace.bin)" = "" ] ||
+		fail "the index was made again, not reused"
+	# a trace written again: its index is made again
+	touch trace.bin
+	touch -d '2000-01-01' trace.bin.tui-index
+	tui_start --no-duration --thread-ids=serial trace.bin
+	screen remade <<'EOF'
+> # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   work() {
+             [     1] |     leaf();
+             [     1] |   } /* work */
+             [     1] |   run_worker();
+             [     1] |   run_worker();
+             [     1] |   run_worker();
+             [     1] | } /* main */
+ -           [     2] | worker() {
+ -           [     2] |   work() {
+             [     2] |     leaf();
+             [     2] |   } /* work */
+             [     2] | } /* worker */
+ -           [     3] | worker() {
+ -           [     3] |   work() {
+             [     3] |     leaf();
+             [     3] |     leaf();
+             [     3] |   } /* work */
+             [     3] | } /* worker */
+ -           [     4] | worker() {
+ -           [     4] |   work() {
+             [     4] |     leaf();
+             [     4] |     leaf();
+             [     4] |     leaf();
+             [     4] |   } /* work */
+             [     4] | } /* worker */
+ tree: line 1 of 27                                                                 ?: help  q: quit
+EOF
+	quit_ok
+	[ "$(find trace.bin.tui-index -newer trace.bin)" = trace.bin.tui-index ] ||
+		fail "the index of a changed trace was reused"
+	# other options: another tree
+	tui_start --no-duration --thread-ids=serial --tid=1 trace.bin
+	screen filtered <<'EOF'
+> # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   work() {
+             [     1] |     leaf();
+             [     1] |   } /* work */
+             [     1] |   run_worker();
+             [     1] |   run_worker();
+             [     1] |   run_worker();
+             [     1] | } /* main */
+ tree: line 1 of 9                                                                  ?: help  q: quit
+EOF
+	quit_ok
+	[ "$(find trace.bin.tui-index -newer trace.bin)" = trace.bin.tui-index ] ||
+		fail "the index of other options was not made"
+}
+
+# Arguments and return values, when captured, as the tree shows them
+# (the tree format's own text is the oracle: the browser shows its lines).
+case_values() {
+	use_config "$1"
+	build_c funcptr "$PROGS/funcptr.c"
+	CTRACE_ARGS=all CTRACE_RETVAL=all run_traced trace.bin "$BIN/funcptr"
+	symbolize_stable tree trace.bin
+	grep -q '| *square(x=5) {$' tree || { cat tree; fail "no square(x=5)"; }
+	trap tui_stop EXIT
+	tui_start --no-duration --thread-ids=serial trace.bin
+	{
+		awk 'NR == 1 { print "> " $0; next }
+		     /\{$/ { print " -" $0; next } { print "  " $0 }' tree
+		printf '%-84s%s\n' " tree: line 1 of 14" "?: help  q: quit"
+	} >values.want
+	screen values <values.want
+	tui_keys j j j j j j j j Left
+	{
+		awk 'NR == 1 { print "  " $0; next }
+		     NR == 9 { print ">+" $0 " ... }"; next }
+		     NR == 10 || NR == 11 { next }
+		     /\{$/ { print " -" $0; next } { print "  " $0 }' tree
+		printf '%-84s%s\n' " tree: line 9 of 14" "?: help  q: quit"
+	} >values-folded.want
+	screen values-folded <values-folded.want
+	quit_ok
+}
+
+# A link planted where the sidecar goes is not followed: the index goes
+# to the cache directory, the link's target is untouched.
+case_symlink() {
+	use_config "$1"
+	build_c funcptr "$PROGS/funcptr.c"
+	run_traced trace.bin "$BIN/funcptr"
+	echo precious >victim
+	ln -s victim trace.bin.tui-tree
+	mkdir cache
+	TUI_ENV="export XDG_CACHE_HOME='$PWD/cache'"
+	trap tui_stop EXIT
+	tui_start --no-duration --thread-ids=serial trace.bin
+	screen start <<'EOF'
+> # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ -           [     1] |   apply() {
+             [     1] |     add();
+             [     1] |   } /* apply */
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 1 of 14                                                                 ?: help  q: quit
+EOF
+	quit_ok
+	[ "$(cat victim)" = precious ] || fail "the link's target was written"
+	ls cache/ctrace/*.tui-tree >/dev/null 2>&1 ||
+		fail "no index in the cache directory"
+}
+
+# The processes of a program that forks, a directory of traces: each
+# process after its "#" line, as the tree shows them.
+case_processes() {
+	use_config "$1"
+	build_c fork "$PROGS/fork.c"
+	mkdir traces
+	(cd traces && CTRACE_OUTPUT=trace.bin "$BIN/fork" >../fork.out 2>&1) ||
+		{ cat fork.out; fail "fork failed"; }
+	symbolize_stable tree traces
+	[ "$(grep -c '^# .*: pid ' tree)" = 2 ] || { cat tree; fail "not 2 processes"; }
+	n=$(wc -l <tree)
+	trap tui_stop EXIT
+	tui_start --no-duration --thread-ids=serial traces
+	{
+		awk 'NR == 1 { print "> " $0; next }
+		     /\{$/ { print " -" $0; next } { print "  " $0 }' tree
+		printf '%-84s%s\n' " tree: line 1 of $n" "?: help  q: quit"
+	} >start.want
+	screen start <start.want
+	# fold the first process's main: the second process stays
+	tui_keys j j Enter
+	{
+		awk 'NR <= 2 { print "  " $0; next }
+		     NR == 3 { print ">+" $0 " ... }"; f = 1; next }
+		     f && /^#/ { f = 0 }
+		     f { next }
+		     /\{$/ { print " -" $0; next } { print "  " $0 }' tree
+		printf '%-84s%s\n' " tree: line 3 of $n" "?: help  q: quit"
+	} >folded.want
+	screen folded <folded.want
+	quit_ok
+	[ -f traces/.ctrace.tui-index ] || fail "no index in the directory"
+}
+
+# Not a terminal: a clear error, status 2.
+case_noterm() {
+	use_config "$1"
+	build_c funcptr "$PROGS/funcptr.c"
+	run_traced trace.bin "$BIN/funcptr"
+	"$CTRACE" tui trace.bin </dev/null >out 2>err && fail "exit 0"
+	[ $? -eq 2 ] || fail "not exit status 2"
+	grep -q -- "--tui needs a terminal" err || { cat err; fail "no message"; }
+}
+
+for cfg in $(configs); do
+	run_case "fold-$cfg" case_fold "$cfg"
+	run_case "search-$cfg" case_search "$cfg"
+	run_case "navigate-$cfg" case_navigate "$cfg"
+	run_case "report-$cfg" case_report "$cfg"
+	run_case "help-$cfg" case_help "$cfg"
+	run_case "resize-$cfg" case_resize "$cfg"
+	run_case "threads-$cfg" case_threads "$cfg"
+	run_case "values-$cfg" case_values "$cfg"
+	run_case "processes-$cfg" case_processes "$cfg"
+done
+run_case noterm case_noterm cc-O0-pie
+run_case symlink case_symlink cc-O0-pie
+
+test_finish
