@@ -41,6 +41,8 @@ struct values *values_finish(struct values_build *vb, bool unknown)
 {
 	struct values *v = must_malloc(sizeof *v + vb->n * sizeof(struct value));
 	v->n = vb->n;
+	v->refs = 0;
+	v->packed = false;
 	v->unknown = unknown;
 	v->unknown_why = unknown ? "no debug information" : NULL;
 	if (vb->n)
@@ -121,7 +123,7 @@ static size_t retval_at(unsigned reg)
 	}
 }
 
-struct values *values_retval(struct trace *t, const struct values_call *p,
+struct values *retval_decode(struct trace *t, const struct values_call *p,
 			     const uint8_t *payload, size_t len)
 {
 	struct values_build vb = {0};
@@ -231,10 +233,46 @@ out:
 	return values_finish(&vb, false);
 }
 
+/* The memo's (memo.c): a call decoded once per pair and payload. */
+struct values *values_args(struct trace *t, const struct values_call *p,
+			   const uint8_t *payload, size_t len)
+{
+	uint64_t hash = 0;
+	struct values *v = recipe_apply(t, p, payload, len);
+	if (v)
+		return v;
+	v = memo_get(MEMO_ARGS, t, p, payload, len, &hash);
+	if (v)
+		return v;
+	v = args_decode(t, p, payload, len);
+	memo_put(MEMO_ARGS, t, p, payload, len, hash, v);
+	return v;
+}
+
+struct values *values_retval(struct trace *t, const struct values_call *p,
+			     const uint8_t *payload, size_t len)
+{
+	uint64_t hash = 0;
+	struct values *v = memo_get(MEMO_RETVAL, t, p, payload, len, &hash);
+	if (v)
+		return v;
+	v = retval_decode(t, p, payload, len);
+	memo_put(MEMO_RETVAL, t, p, payload, len, hash, v);
+	return v;
+}
+
 void values_free(struct values *v)
 {
 	if (!v)
 		return;
+	if (v->refs) { /* shared: another owner frees it */
+		v->refs--;
+		return;
+	}
+	if (v->packed) {
+		free(v);
+		return;
+	}
 	for (size_t i = 0; i < v->n; i++) {
 		free(v->v[i].name);
 		free(v->v[i].type);
@@ -250,6 +288,8 @@ void values_reset(void)
 	free(hinted.paths);
 	hinted.paths = NULL;
 	hinted.n = 0;
+	memo_reset();
+	recipe_reset(); /* holds DIEs of the modules */
 	dw_modules_free();
 }
 
