@@ -122,6 +122,20 @@ static char *dup_or_null(const char *s)
 	return s ? must_strndup(s, strlen(s)) : NULL;
 }
 
+/* Register reg of cap as frame_init sets it (a later copy of a number
+ * wins; the stack pointer is the capture's): one the log copied, which
+ * the capture has. */
+static uint64_t reg_of(const struct capture *cap, int reg)
+{
+	uint64_t v = 0;
+	if (reg == CTRACE_DW_SP_X86_64)
+		return cap->sp;
+	for (int i = 0; i < cap->nregs; i++)
+		if (cap->regno[i] == reg)
+			v = cap->regval[i];
+	return v;
+}
+
 /* A copy of s (NULL: none) at *at, which moves past it. */
 static char *pack(char **at, const char *s)
 {
@@ -149,13 +163,6 @@ struct values *recipe_apply(struct trace *t, const struct values_call *p,
 		r = r->next;
 	if (!r)
 		return NULL;
-	/* the registers as frame_init sets them */
-	uint64_t reg[DW_MAX_REG];
-	memset(reg, 0, sizeof reg);
-	for (int i = 0; i < cap.nregs; i++)
-		if (cap.regno[i] < DW_MAX_REG)
-			reg[cap.regno[i]] = cap.regval[i];
-	reg[CTRACE_DW_SP_X86_64] = cap.sp;
 
 	/* each value's text: numbers and pointers here, the rest by
 	 * format_text (its DWARF, the captured memory) */
@@ -166,13 +173,15 @@ struct values *recipe_apply(struct trace *t, const struct values_call *p,
 	for (size_t k = 0; k < r->n_texts; k++) {
 		struct recipe_text *x = &r->texts[k];
 		uint8_t buf[VALUES_MAX_BYTES];
-		memset(buf, 0, sizeof buf);
+		/* as args.c's buffer: zero past the value */
+		memset(buf, 0, x->kind != FMT_OTHER ? 16 : sizeof buf);
 		memcpy(buf, x->image, x->size);
 		for (size_t j = 0; j < x->n; j++) {
 			const struct frame_sink *l = &x->log[j];
+			uint64_t rv = l->reg < 0 ? 0 : reg_of(&cap, l->reg);
 			memcpy(buf + l->off,
 			       l->reg < 0 ? (const void *)l->bytes
-					  : (const void *)&reg[l->reg],
+					  : (const void *)&rv,
 			       l->len);
 		}
 		if (x->kind != FMT_OTHER) {
