@@ -592,6 +592,10 @@ void memo_put(int kind, const struct trace *t, const struct values_call *p,
 	      const uint8_t *payload, size_t len, uint64_t hash,
 	      struct values *v);
 void memo_reset(void);
+/* values.c: CTRACE_VALUE_CACHE: 0 (off: every call decoded in full),
+ * stats (on, and how many calls each way said at the end) or unset. */
+enum values_cache { VALUES_CACHE_ON, VALUES_CACHE_OFF, VALUES_CACHE_STATS };
+enum values_cache values_cache_mode(void);
 /* recipe.c: the arguments of a call by the recipe of an earlier call
  * like it (same pair, hook address and captured register numbers), or
  * NULL.  args_decode records one between recipe_begin and recipe_end (the

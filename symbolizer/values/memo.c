@@ -41,16 +41,11 @@ struct memo_entry {
 
 static struct {
 	struct memo_entry **slot;
-	int enabled; /* 0: not yet decided; 1: on; -1: off */
 } memo;
 
 static bool memo_on(void)
 {
-	if (memo.enabled == 0) {
-		const char *e = getenv("CTRACE_VALUE_CACHE");
-		memo.enabled = e && !strcmp(e, "0") ? -1 : 1;
-	}
-	return memo.enabled > 0;
+	return values_cache_mode() != VALUES_CACHE_OFF;
 }
 
 static uint64_t mix(uint64_t h, uint64_t x)

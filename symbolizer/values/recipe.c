@@ -75,12 +75,7 @@ static struct {
 
 static bool recipes_on(void)
 {
-	static int on; /* 0: not yet read */
-	if (!on) {
-		const char *e = getenv("CTRACE_VALUE_CACHE");
-		on = e && !strcmp(e, "0") ? -1 : 1;
-	}
-	return on > 0;
+	return values_cache_mode() != VALUES_CACHE_OFF;
 }
 
 static void key_of(struct recipe_key *k, const struct trace *t,
