@@ -752,12 +752,12 @@ static struct values *decode(struct args_ctx *c, struct trace *t,
 /* Decoded in full, and kept as a recipe for the calls like it when the
  * decoding read no captured value but the ones it shows (recipe.c). */
 struct values *args_decode(struct trace *t, const struct values_call *p,
-			   const uint8_t *payload, size_t len)
+			   const uint8_t *payload, size_t len, bool record)
 {
 	struct args_ctx c;
 
 	memset(&c, 0, sizeof c);
-	recipe_begin();
+	recipe_begin(record);
 	struct values *v = decode(&c, t, p, payload, len);
 	recipe_end(t, p, &c.cap, c.parsed, v);
 	return v;

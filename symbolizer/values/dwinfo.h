@@ -592,10 +592,11 @@ void memo_put(int kind, const struct trace *t, const struct values_call *p,
 	      const uint8_t *payload, size_t len, uint64_t hash,
 	      struct values *v);
 void memo_reset(void);
-/* values.c: CTRACE_VALUE_CACHE: 0 (off: every call decoded in full),
+/* cache.c: CTRACE_VALUE_CACHE: 0 (off: every call decoded in full),
  * stats (on, and how many calls each way said at the end) or unset. */
 enum values_cache { VALUES_CACHE_ON, VALUES_CACHE_OFF, VALUES_CACHE_STATS };
-enum values_cache values_cache_mode(void);
+/* values.c: forgets which modules values_no_debug_hint named. */
+void values_forget_hints(void);
 /* recipe.c: the arguments of a call by the recipe of an earlier call
  * like it (same pair, hook address and captured register numbers), or
  * NULL.  args_decode records one between recipe_begin and recipe_end (the
@@ -603,16 +604,17 @@ enum values_cache values_cache_mode(void);
  * recipe_text (format_text, noted).  recipe_reset forgets them all. */
 struct values *recipe_apply(struct trace *t, const struct values_call *p,
 			    const uint8_t *payload, size_t len);
-void recipe_begin(void);
+void recipe_begin(bool record);
 char *recipe_text(const struct capture *cap, int ptr_size, Dwarf_Die *type,
 		  const uint8_t *buf, size_t size);
 void recipe_end(struct trace *t, const struct values_call *p,
 		const struct capture *cap, bool usable, const struct values *v);
 void recipe_reset(void);
 /* The arguments and return value of a call, decoded (args.c, values.c):
- * values_args and values_retval without the memo. */
+ * values_args and values_retval without the memo; record: keep a recipe
+ * of the decoding if it can be one. */
 struct values *args_decode(struct trace *t, const struct values_call *p,
-			   const uint8_t *payload, size_t len);
+			   const uint8_t *payload, size_t len, bool record);
 struct values *retval_decode(struct trace *t, const struct values_call *p,
 			     const uint8_t *payload, size_t len);
 /* Says once per module that its functions have no debug information. */

@@ -8,7 +8,7 @@
  * call of the same pair has that call's values: fib(3) is shown as it was
  * the first time, without walking the DWARF again.  So the shown values
  * cannot differ from a decoding without the memo (CTRACE_VALUE_CACHE=0
- * switches it off, and the tests compare the two).
+ * switches it off, cache.c, and the tests compare the two).
  *
  * Bounded: MEMO_SLOTS entries, direct-mapped by a hash of the key (a
  * newer entry replaces the one in its slot), each of a payload of at most
@@ -43,10 +43,6 @@ static struct {
 	struct memo_entry **slot;
 } memo;
 
-static bool memo_on(void)
-{
-	return values_cache_mode() != VALUES_CACHE_OFF;
-}
 
 static uint64_t mix(uint64_t h, uint64_t x)
 {
@@ -89,7 +85,7 @@ struct values *memo_get(int kind, const struct trace *t,
 			const struct values_call *p, const uint8_t *payload,
 			size_t len, uint64_t *hash)
 {
-	if (!memo_on() || len > MEMO_MAX_PAYLOAD)
+	if (len > MEMO_MAX_PAYLOAD)
 		return NULL;
 	*hash = key_hash(kind, t, p, payload, len);
 	struct memo_entry *e = *slot_of(*hash);
@@ -118,7 +114,7 @@ void memo_put(int kind, const struct trace *t, const struct values_call *p,
 	      const uint8_t *payload, size_t len, uint64_t hash,
 	      struct values *v)
 {
-	if (!v || !memo_on() || len > MEMO_MAX_PAYLOAD ||
+	if (!v || len > MEMO_MAX_PAYLOAD ||
 	    text_bytes(v) > MEMO_MAX_TEXT)
 		return;
 	struct memo_entry **s = slot_of(hash);

@@ -73,10 +73,7 @@ static struct {
 	struct recipe_text texts[RECIPE_TEXTS];
 } rc;
 
-static bool recipes_on(void)
-{
-	return values_cache_mode() != VALUES_CACHE_OFF;
-}
+
 
 static void key_of(struct recipe_key *k, const struct trace *t,
 		   const struct values_call *p, const struct capture *cap)
@@ -149,8 +146,7 @@ struct values *recipe_apply(struct trace *t, const struct values_call *p,
 	struct capture cap;
 	struct recipe_key k;
 
-	if (!rc.bucket || !recipes_on() ||
-	    capture_parse(payload, len, &cap) < 0)
+	if (!rc.bucket || capture_parse(payload, len, &cap) < 0)
 		return NULL;
 	key_of(&k, t, p, &cap);
 	struct recipe *r = rc.bucket[bucket_of(&k)];
@@ -218,9 +214,9 @@ struct values *recipe_apply(struct trace *t, const struct values_call *p,
 	return v;
 }
 
-void recipe_begin(void)
+void recipe_begin(bool record)
 {
-	rc.recording = recipes_on();
+	rc.recording = record;
 	rc.ok = true;
 	rc.n = 0;
 	frame_taint.reads = 0;

@@ -8,7 +8,6 @@
 #endif
 
 #include <dwarf.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,67 +233,6 @@ out:
 	return values_finish(&vb, false);
 }
 
-/* ---------------------------------------------------------------------------
- * A call's values: by recipe, remembered, or decoded
- * ------------------------------------------------------------------------ */
-
-static struct {
-	int mode; /* enum values_cache + 1; 0: CTRACE_VALUE_CACHE not read */
-	/* calls whose arguments came by recipe, remembered or decoded; and
-	 * return values remembered or decoded */
-	uint64_t args_recipe, args_memo, args_decoded;
-	uint64_t ret_memo, ret_decoded;
-} cache;
-
-enum values_cache values_cache_mode(void)
-{
-	if (!cache.mode) {
-		const char *e = getenv("CTRACE_VALUE_CACHE");
-		cache.mode = 1 + (!e		     ? VALUES_CACHE_ON
-				  : !strcmp(e, "0")     ? VALUES_CACHE_OFF
-				  : !strcmp(e, "stats") ? VALUES_CACHE_STATS
-							: VALUES_CACHE_ON);
-	}
-	return (enum values_cache)(cache.mode - 1);
-}
-
-/* The work per (function, call site) once (recipe.c), a payload seen
- * before not decoded again (memo.c). */
-struct values *values_args(struct trace *t, const struct values_call *p,
-			   const uint8_t *payload, size_t len)
-{
-	uint64_t hash = 0;
-	struct values *v = recipe_apply(t, p, payload, len);
-	if (v) {
-		cache.args_recipe++;
-		return v;
-	}
-	v = memo_get(MEMO_ARGS, t, p, payload, len, &hash);
-	if (v) {
-		cache.args_memo++;
-		return v;
-	}
-	cache.args_decoded++;
-	v = args_decode(t, p, payload, len);
-	memo_put(MEMO_ARGS, t, p, payload, len, hash, v);
-	return v;
-}
-
-struct values *values_retval(struct trace *t, const struct values_call *p,
-			     const uint8_t *payload, size_t len)
-{
-	uint64_t hash = 0;
-	struct values *v = memo_get(MEMO_RETVAL, t, p, payload, len, &hash);
-	if (v) {
-		cache.ret_memo++;
-		return v;
-	}
-	cache.ret_decoded++;
-	v = retval_decode(t, p, payload, len);
-	memo_put(MEMO_RETVAL, t, p, payload, len, hash, v);
-	return v;
-}
-
 void values_free(struct values *v)
 {
 	if (!v)
@@ -315,25 +253,13 @@ void values_free(struct values *v)
 	free(v);
 }
 
-void values_reset(void)
+void values_forget_hints(void)
 {
 	for (size_t i = 0; i < hinted.n; i++)
 		free(hinted.paths[i]);
 	free(hinted.paths);
 	hinted.paths = NULL;
 	hinted.n = 0;
-	if (values_cache_mode() == VALUES_CACHE_STATS)
-		fprintf(stderr, PROGRAM_NAME ": value cache: arguments of %" PRIu64
-			" calls by recipe, %" PRIu64 " remembered, %" PRIu64
-			" decoded; return values of %" PRIu64 " remembered, %"
-			PRIu64 " decoded\n",
-			cache.args_recipe, cache.args_memo, cache.args_decoded,
-			cache.ret_memo, cache.ret_decoded);
-	cache.args_recipe = cache.args_memo = cache.args_decoded = 0;
-	cache.ret_memo = cache.ret_decoded = 0;
-	memo_reset();
-	recipe_reset(); /* holds DIEs of the modules */
-	dw_modules_free();
 }
 
 /* ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@
  *
  *   values.c    a call's values built, the return value, tree and JSON
  *   args.c      a call's arguments: which location to trust, and why not
+ *   cache.c     a call's values by recipe, remembered, or decoded in full
  *   memo.c      a call's values remembered by its pair and payload bytes
  *   recipe.c    a call's arguments read by the recipe of a call like it
  *   format.c    typed bytes as text
