@@ -217,5 +217,6 @@ void out_dot_init(struct output *o, const struct output_options *oo)
 	callstats_init(&state.cs, true, false);
 	o->ops = &dot_ops;
 	o->leaves = true;
+	o->no_values = true; /* shows no values */
 	o->state = &state;
 }

@@ -199,5 +199,6 @@ void out_flamegraph_init(struct output *o, const struct output_options *oo)
 	ps.weight_calls = oo->weight_calls;
 	o->ops = &flame_ops;
 	o->leaves = true;
+	o->no_values = true; /* shows no values */
 	o->state = &ps;
 }

@@ -333,6 +333,7 @@ void out_graph_init(struct output *o, const struct output_options *oo)
 	gs.stats = false;
 	o->ops = &graph_ops;
 	o->leaves = true;
+	o->no_values = true; /* shows no values */
 	o->state = &gs;
 }
 

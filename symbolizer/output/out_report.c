@@ -268,5 +268,6 @@ void out_report_init(struct output *o, const struct output_options *oo)
 	state.sort = oo->sort;
 	o->ops = &report_ops;
 	o->leaves = true;
+	o->no_values = true; /* shows no values */
 	o->state = &state;
 }

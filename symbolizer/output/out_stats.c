@@ -106,5 +106,6 @@ void out_stats_init(struct output *o, const struct output_options *oo)
 	callstats_init(&state.cs, false, o->opts->per_thread);
 	o->ops = &stats_ops;
 	o->leaves = true;
+	o->no_values = true; /* shows no values */
 	o->state = &state;
 }

@@ -834,5 +834,8 @@ struct output *filter_wrap(struct filters *f, struct output *inner)
 	f->self = *inner;
 	f->self.ops = &filter_ops;
 	f->self.state = f;
+	/* --where reads the values of every call, whatever the format */
+	if (f->where)
+		inner->no_values = f->self.no_values = false;
 	return &f->self;
 }

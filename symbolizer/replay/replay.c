@@ -106,8 +106,10 @@ void replay_run(struct trace **traces, size_t n_traces, struct output *o)
 	struct thread *threads;
 	bool several = n_traces > 1;
 
-	for (size_t i = 0; i < n_traces; i++)
+	for (size_t i = 0; i < n_traces; i++) {
 		n += traces[i]->n_threads;
+		traces[i]->skip_payloads = o->no_values;
+	}
 	threads = must_calloc(n, sizeof *threads);
 	progress_start(o->opts->progress, traces, n_traces, threads, n);
 	if (o->opts->per_thread) {

@@ -296,6 +296,9 @@ struct output {
 	bool leaves;
 	/* Replaying only to learn which calls are open: no values decoded. */
 	bool stack_only;
+	/* The format shows no values (report, graph, folded...): their
+	 * payloads are skipped unread, unless a filter reads them (--where). */
+	bool no_values;
 	/* Call sites are shown: an inlined copy's is looked up in DWARF. */
 	bool call_sites;
 	const struct options *opts;

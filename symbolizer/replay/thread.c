@@ -392,7 +392,7 @@ static void on_exit_event(struct output *o, struct thread *th,
 			other++;
 		suspend(o, th, other, ev->ticks);
 		unwind(o, th, i + 1, ev->ticks, CLOSE_NO_EXIT);
-		th->retval = ev->extra && !o->stack_only
+		th->retval = ev->extra && !o->stack_only && !o->no_values
 			? call_retval(th, ev->pair, ev->extra,
 					ev->extra_len)
 			: NULL;
@@ -722,7 +722,7 @@ void thread_step(struct output *o, struct thread *th)
 		if (ev.pair->inlined && o->call_sites)
 			ev.pair = inlined_pair(th, ev.pair, ev.hook);
 		next = o->leaves ? thread_peek(th) : NULL;
-		args = ev.extra && !o->stack_only
+		args = ev.extra && !o->stack_only && !o->no_values
 			? call_args(th, ev.pair, ev.extra,
 				      ev.extra_len)
 			: NULL;
@@ -733,7 +733,7 @@ void thread_step(struct output *o, struct thread *th)
 		    (next->pair->site == ev.pair->site ||
 		     (ev.pair->inlined && !site_open(th, next->pair))) &&
 		    (!next->sp || !ev.sp || on_stack(next->sp, ev.sp, ev.sp))) {
-			th->retval = next->extra
+			th->retval = next->extra && !o->no_values
 				? call_retval(th, next->pair,
 						next->extra, next->extra_len)
 				: NULL;

@@ -402,7 +402,9 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 	p += 2;
 	if (ctrace__uleb_get(&p, s->end, &len) < 0 || len > (uint64_t)(s->end - p))
 		return; /* left to the main loop to report */
-	if (short_args) {
+	if (s->trace->skip_payloads) {
+		/* nothing shows them: not even copied */
+	} else if (short_args) {
 		size_t n = 0;
 		ev->extra = payload_expand_short(p, len, fn, ev->sp,
 						 s->trace->sp_mask, &n);

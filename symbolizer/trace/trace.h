@@ -135,6 +135,9 @@ struct trace {
 	bool damaged; /* an error was reported: exit status 1 */
 	unsigned n_errors;
 	bool quiet; /* read a second time: its errors were reported once */
+	/* ARGS and RETVAL payloads are stepped over, not copied: the output
+	 * shows no values (events then have no extra). */
+	bool skip_payloads;
 
 	/* A fork()ed child: the calls its parent's thread had open at the
 	 * fork, outermost first (replay_inherit()), which the child's thread

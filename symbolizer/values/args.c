@@ -329,6 +329,7 @@ struct args_ctx {
 	struct trace *t;
 	const struct values_call *p;
 	struct capture cap;
+	bool parsed; /* cap is the payload's */
 	uint64_t bias;
 	int ptr_size;
 	struct dw_module *m;
@@ -359,6 +360,7 @@ static struct values *args_context(struct args_ctx *c, struct values_build *vb,
 	c->ptr_size = t->hdr.pointer_size;
 	if (capture_parse(payload, len, &c->cap) < 0)
 		return values_finish_unknown(vb, "not captured");
+	c->parsed = true;
 	c->m = values_module_of(t, p->fn, p->ticks, &c->bias);
 	if (!c->m) {
 		values_no_debug_hint(t, p);
@@ -375,8 +377,14 @@ static struct values *args_context(struct args_ctx *c, struct values_build *vb,
 		return values_finish_unknown(vb, "the entry hook was called "
 					     "in another function's code");
 
+	/* The CFA from the stack pointer (one register read, counted
+	 * again wherever the CFA's value is used); more reads: from memory,
+	 * and then no recipe (recipe.c). */
+	unsigned before = frame_taint.reads;
 	frame_init(&c->f, c->m, c->bias, &c->cap, t, p->site, p->ticks,
 		   t->hdr.machine, c->ptr_size);
+	if (frame_taint.reads - before <= 1)
+		frame_taint.reads = before;
 	c->f.subprogram = c->sub;
 	c->f.have_subprogram = true;
 
@@ -571,7 +579,7 @@ static bool param_abi_copy(struct args_ctx *c, Dwarf_Die *param,
 				       lens[i], &copy) ||
 		    !c->f.have[copy])
 			break;
-		memcpy(buf + done, &c->f.reg[copy], lens[i]);
+		frame_sink_reg(buf + done, &c->f, copy, lens[i]);
 		done += (int)lens[i];
 		ok = i + 1 == nr;
 	}
@@ -590,6 +598,7 @@ static char *param_at_location(struct args_ctx *c, Dwarf_Die *param,
 	const char *no;
 
 	memset(buf, 0, sizeof buf);
+	frame_sink_start(buf, sizeof buf);
 	/* The entry register's copy first, when the code proves it: the
 	 * value passed, whatever the list says at the call (clang may
 	 * already describe a later statement there: `p3 & 15' for p3). */
@@ -613,12 +622,14 @@ static char *param_at_location(struct args_ctx *c, Dwarf_Die *param,
 	if (!ok && c->t->hdr.machine == EM_386 && f->have_cfa && c->own &&
 	    dw_i386_stack_slot(c->m, loc, &c->sub, c->cap.pc - c->bias,
 			       &slot)) {
+		frame_read();
 		ok = capture_read(&c->cap, f->cfa + (uint64_t)slot, buf, size);
 		in_args = true;
 		if (!ok)
 			*why = "outside the captured stack";
 	} else if (ok && !copied && f->have_cfa &&
 		   dw_location_address(f, loc, &addr)) {
+		frame_read();
 		in_args = addr >= f->cfa;
 	}
 	/* clang -O1 and above leave unwritten a by-value aggregate passed in
@@ -630,7 +641,7 @@ static char *param_at_location(struct args_ctx *c, Dwarf_Die *param,
 		*why = "passed in memory: clang may leave it unwritten when the "
 		       "function never reads it";
 	}
-	return ok ? format_text(&c->cap, c->ptr_size, type, buf, size) : NULL;
+	return ok ? recipe_text(&c->cap, c->ptr_size, type, buf, size) : NULL;
 }
 
 /* The text of a parameter given a constant value (conc's
@@ -651,6 +662,7 @@ static char *param_constant(struct args_ctx *c, Dwarf_Die *param,
 					       : 0;
 
 	memset(buf, 0, sizeof buf);
+	frame_sink_start(buf, sizeof buf);
 	if (fsize && dwarf_formudata(val, &raw) == 0) {
 		/* DW_FORM_dataN says neither signed nor unsigned: narrower
 		 * than the type with its top bit set (gcc: 0xffff for an int
@@ -677,7 +689,7 @@ static char *param_constant(struct args_ctx *c, Dwarf_Die *param,
 		*why = PATH_CONSTANT;
 		return NULL;
 	}
-	return format_text(&c->cap, c->ptr_size, type, buf, size);
+	return recipe_text(&c->cap, c->ptr_size, type, buf, size);
 }
 
 /* One parameter (a child of c->defn), added to vb: its value, or ? and
@@ -714,26 +726,39 @@ static void param_value(struct args_ctx *c, struct values_build *vb,
 	values_add(vb, name ? name : "?", has_type ? &type : NULL, text, why);
 }
 
-struct values *values_args(struct trace *t, const struct values_call *p,
-			   const uint8_t *payload, size_t len)
+static struct values *decode(struct args_ctx *c, struct trace *t,
+			     const struct values_call *p,
+			     const uint8_t *payload, size_t len)
 {
 	struct values_build vb = {0};
-	struct args_ctx c;
 	struct values *done;
 	Dwarf_Die param;
 
-	memset(&c, 0, sizeof c);
-	if ((done = args_context(&c, &vb, t, p, payload, len)) != NULL)
+	if ((done = args_context(c, &vb, t, p, payload, len)) != NULL)
 		return done;
-	if (dwarf_child(&c.defn, &param) != 0)
+	if (dwarf_child(&c->defn, &param) != 0)
 		return values_finish(&vb, false);
-	c.entry_regs_twice = entry_regs_claimed_twice(&c);
+	c->entry_regs_twice = entry_regs_claimed_twice(c);
 	do {
 		int tag = dwarf_tag(&param);
 		if (tag == DW_TAG_unspecified_parameters)
 			values_add(&vb, "...", NULL, NULL, "variadic");
 		else if (tag == DW_TAG_formal_parameter)
-			param_value(&c, &vb, &param);
+			param_value(c, &vb, &param);
 	} while (dwarf_siblingof(&param, &param) == 0);
 	return values_finish(&vb, false);
+}
+
+/* Decoded in full, and kept as a recipe for the calls like it when the
+ * decoding read no captured value but the ones it shows (recipe.c). */
+struct values *args_decode(struct trace *t, const struct values_call *p,
+			   const uint8_t *payload, size_t len, bool record)
+{
+	struct args_ctx c;
+
+	memset(&c, 0, sizeof c);
+	recipe_begin(record);
+	struct values *v = decode(&c, t, p, payload, len);
+	recipe_end(t, p, &c.cap, c.parsed, v);
+	return v;
 }

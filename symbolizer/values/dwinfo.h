@@ -80,6 +80,35 @@ struct frame_state {
 	uint16_t machine;
 };
 
+/* What a decoding read of the captured state (frame.c, for recipe.c):
+ * reads counts the reads of values (registers, stack, CFA) that were not
+ * copies into the buffer that frame_sink_start named; log[0..n) are those
+ * copies, in order: a register's bytes (reg >= 0) or constant bytes. */
+enum { FRAME_SINK_MAX = 32, FRAME_SINK_BYTES = 16 };
+struct frame_sink {
+	uint16_t off;
+	uint8_t len;
+	int16_t reg; /* -1: the constant bytes[] */
+	uint8_t bytes[FRAME_SINK_BYTES];
+};
+struct frame_taint {
+	unsigned reads;
+	uint8_t *buf;
+	size_t buf_len;
+	size_t n;
+	struct frame_sink log[FRAME_SINK_MAX];
+};
+extern struct frame_taint frame_taint;
+void frame_read(void);
+/* The buffer values are built in from now on; empties the log. */
+void frame_sink_start(uint8_t *buf, size_t len);
+struct frame_state;
+/* Copies len bytes of f's register reg (which f has) to dst, logged. */
+void frame_sink_reg(uint8_t *dst, const struct frame_state *f, int reg,
+		    size_t len);
+/* Copies len constant bytes to dst, logged. */
+void frame_sink_const(uint8_t *dst, const void *src, size_t len);
+
 /* Sets up the state of the instrumented function at the hook's return
  * address pc (runtime): registers, CFA from CFI. */
 void frame_init(struct frame_state *f, struct dw_module *m, uint64_t bias,
@@ -512,6 +541,16 @@ struct capture;
  * captured memory where string arguments' text is (NULL: none). */
 char *format_text(const struct capture *mem, int ptr_size, Dwarf_Die *type,
 		  const uint8_t *p, size_t size);
+/* The types format_text shows without its DWARF or the captured memory,
+ * once known (format_kind: FMT_OTHER for every other), and their text
+ * into out (at most FMT_TEXT_MAX bytes and a NUL), its length: the same
+ * bytes as format_text's. */
+enum fmt_kind { FMT_OTHER, FMT_SIGNED, FMT_UNSIGNED, FMT_BOOL, FMT_POINTER,
+		FMT_REFERENCE };
+enum { FMT_TEXT_MAX = 24 };
+enum fmt_kind format_kind(Dwarf_Die *type, int ptr_size, size_t size);
+size_t format_kind_text(enum fmt_kind k, int ptr_size, const uint8_t *p,
+			size_t size, char *out);
 
 
 /* ---------------------------------------------------------------------------
@@ -539,6 +578,45 @@ struct values *values_finish_unknown(struct values_build *vb,
  * bias in *bias.  NULL: none. */
 struct dw_module *values_module_of(struct trace *t, uint64_t addr,
 				   uint64_t ticks, uint64_t *bias);
+/* memo.c: the values of an earlier call of the same pair (p's fn, site
+ * and ticks) in trace t with the same payload bytes, shared (values_free
+ * drops a reference), or NULL, then *hash is the key's for memo_put,
+ * which remembers v (shared from then on); memo_reset forgets all.
+ * kind: MEMO_ARGS or MEMO_RETVAL.  CTRACE_VALUE_CACHE=0: never. */
+enum { MEMO_ARGS, MEMO_RETVAL };
+struct values_call;
+struct values *memo_get(int kind, const struct trace *t,
+			const struct values_call *p, const uint8_t *payload,
+			size_t len, uint64_t *hash);
+void memo_put(int kind, const struct trace *t, const struct values_call *p,
+	      const uint8_t *payload, size_t len, uint64_t hash,
+	      struct values *v);
+void memo_reset(void);
+/* cache.c: CTRACE_VALUE_CACHE: 0 (off: every call decoded in full),
+ * stats (on, and how many calls each way said at the end) or unset. */
+enum values_cache { VALUES_CACHE_ON, VALUES_CACHE_OFF, VALUES_CACHE_STATS };
+/* values.c: forgets which modules values_no_debug_hint named. */
+void values_forget_hints(void);
+/* recipe.c: the arguments of a call by the recipe of an earlier call
+ * like it (same pair, hook address and captured register numbers), or
+ * NULL.  args_decode records one between recipe_begin and recipe_end (the
+ * capture it parsed, if usable), and formats each value it shows with
+ * recipe_text (format_text, noted).  recipe_reset forgets them all. */
+struct values *recipe_apply(struct trace *t, const struct values_call *p,
+			    const uint8_t *payload, size_t len);
+void recipe_begin(bool record);
+char *recipe_text(const struct capture *cap, int ptr_size, Dwarf_Die *type,
+		  const uint8_t *buf, size_t size);
+void recipe_end(struct trace *t, const struct values_call *p,
+		const struct capture *cap, bool usable, const struct values *v);
+void recipe_reset(void);
+/* The arguments and return value of a call, decoded (args.c, values.c):
+ * values_args and values_retval without the memo; record: keep a recipe
+ * of the decoding if it can be one. */
+struct values *args_decode(struct trace *t, const struct values_call *p,
+			   const uint8_t *payload, size_t len, bool record);
+struct values *retval_decode(struct trace *t, const struct values_call *p,
+			     const uint8_t *payload, size_t len);
 /* Says once per module that its functions have no debug information. */
 struct values_call;
 void values_no_debug_hint(struct trace *t, const struct values_call *p);

@@ -307,6 +307,112 @@ static void format_value(struct fmt_ctx *fc, Dwarf_Die *type,
 	}
 }
 
+/* The cases of format_value that read nothing but the bytes: a base
+ * type of at most 8 bytes that is a number or a bool (not a plain char,
+ * nor a float), a pointer whose target is not a character, a
+ * reference. */
+enum fmt_kind format_kind(Dwarf_Die *type, int ptr_size, size_t size)
+{
+	Dwarf_Die t, target;
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	type_strip(type, &t);
+	switch (dwarf_tag(&t)) {
+	case DW_TAG_base_type:
+		if (size > 8)
+			return FMT_OTHER;
+		if (dwarf_attr(&t, DW_AT_encoding, &a))
+			dwarf_formudata(&a, &enc);
+		switch (enc) {
+		case DW_ATE_boolean:
+			return FMT_BOOL;
+		case DW_ATE_signed_char:
+		case DW_ATE_unsigned_char:
+			if (size == 1 && dwarf_diename(&t) &&
+			    !strcmp(dwarf_diename(&t), "char"))
+				return FMT_OTHER;
+			return enc == DW_ATE_signed_char ? FMT_SIGNED
+							 : FMT_UNSIGNED;
+		case DW_ATE_unsigned:
+		case DW_ATE_UTF:
+			return FMT_UNSIGNED;
+		case DW_ATE_signed:
+			return FMT_SIGNED;
+		default:
+			return FMT_OTHER;
+		}
+	case DW_TAG_pointer_type:
+		if (ptr_size > 8 ||
+		    (type_of(&t, &target) && type_is_char(&target)))
+			return FMT_OTHER;
+		return FMT_POINTER;
+	case DW_TAG_reference_type:
+	case DW_TAG_rvalue_reference_type:
+		return ptr_size > 8 ? FMT_OTHER : FMT_REFERENCE;
+	default:
+		return FMT_OTHER;
+	}
+}
+
+/* v in base 10 or 16, at the end of d[0..n), NUL at d[n - 1]: its start. */
+static char *digits(uint64_t v, unsigned base, char *d, size_t n)
+{
+	char *s = d + n - 1;
+	*s = '\0';
+	do {
+		*--s = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	return s;
+}
+
+size_t format_kind_text(enum fmt_kind k, int ptr_size, const uint8_t *p,
+			size_t size, char *out)
+{
+	char d[FMT_TEXT_MAX + 1], *s;
+	size_t n;
+	uint64_t v;
+	int64_t sv;
+	const char *prefix = "";
+
+	switch (k) {
+	case FMT_BOOL:
+		s = get_uint(p, size) ? "true" : "false";
+		break;
+	case FMT_SIGNED:
+		sv = get_int(p, size);
+		s = digits(sv < 0 ? -(uint64_t)sv : (uint64_t)sv, 10, d,
+			   sizeof d);
+		if (sv < 0)
+			*--s = '-';
+		break;
+	case FMT_UNSIGNED:
+		s = digits(get_uint(p, size), 10, d, sizeof d);
+		break;
+	case FMT_POINTER:
+		v = get_uint(p, (size_t)ptr_size);
+		if (v == 0) {
+			s = "NULL";
+			break;
+		}
+		prefix = "0x";
+		s = digits(v, 16, d, sizeof d);
+		break;
+	case FMT_REFERENCE:
+		prefix = "@0x";
+		s = digits(get_uint(p, (size_t)ptr_size), 16, d, sizeof d);
+		break;
+	default:
+		out[0] = '\0';
+		return 0;
+	}
+	n = strlen(prefix);
+	memcpy(out, prefix, n);
+	size_t m = strlen(s);
+	memcpy(out + n, s, m + 1);
+	return n + m;
+}
+
 char *format_text(const struct capture *mem, int ptr_size, Dwarf_Die *type,
 		  const uint8_t *p, size_t size)
 {

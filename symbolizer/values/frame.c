@@ -19,6 +19,65 @@
 #include "util/util.h"
 
 /* ---------------------------------------------------------------------------
+ * What a decoding read of the captured state (recipe.c)
+ *
+ * Every read of a captured register's, the stack's or the CFA's value
+ * goes through frame_read() or one of the two sinks below.  A sink copies
+ * a register's bytes (or a constant) into the buffer a parameter's value
+ * is built in, and is logged; any other read is only counted.  A decoding
+ * that counted no read took every decision from the DWARF, the code and
+ * which registers were captured, never from their values: its values are
+ * its log replayed with another call's registers (recipe.c).
+ * ------------------------------------------------------------------------ */
+
+struct frame_taint frame_taint;
+
+void frame_read(void)
+{
+	frame_taint.reads++;
+}
+
+void frame_sink_start(uint8_t *buf, size_t len)
+{
+	frame_taint.buf = buf;
+	frame_taint.buf_len = len;
+	frame_taint.n = 0;
+}
+
+static void sink_log(uint8_t *dst, int reg, const void *src, size_t len)
+{
+	struct frame_taint *ft = &frame_taint;
+	if (!ft->buf || dst < ft->buf || len > FRAME_SINK_BYTES ||
+	    (size_t)(dst - ft->buf) + len > ft->buf_len ||
+	    ft->n == FRAME_SINK_MAX) {
+		ft->reads++; /* not into the value: a read like any other */
+		return;
+	}
+	struct frame_sink *s = &ft->log[ft->n++];
+	s->off = (uint16_t)(dst - ft->buf);
+	s->len = (uint8_t)len;
+	s->reg = (int16_t)reg;
+	if (reg < 0)
+		memcpy(s->bytes, src, len);
+}
+
+void frame_sink_reg(uint8_t *dst, const struct frame_state *f, int reg,
+		    size_t len)
+{
+	memcpy(dst, &f->reg[reg], len);
+	if (f->is_caller) /* the caller's registers: unwound from memory */
+		frame_taint.reads++;
+	else
+		sink_log(dst, reg, NULL, len);
+}
+
+void frame_sink_const(uint8_t *dst, const void *src, size_t len)
+{
+	memcpy(dst, src, len);
+	sink_log(dst, -1, src, len);
+}
+
+/* ---------------------------------------------------------------------------
  * The walker's machine: captured registers, stack and CFA
  * ------------------------------------------------------------------------ */
 
@@ -26,6 +85,7 @@ static int reg_value(struct frame_state *f, uint64_t reg, uint64_t *v,
 		     const char **why)
 {
 	if (reg < DW_MAX_REG && f->have[reg]) {
+		frame_read();
 		*v = f->reg[reg];
 		return 0;
 	}
@@ -37,6 +97,7 @@ static int read_mem(struct frame_state *f, uint64_t addr, size_t size,
 		    uint64_t *v, const char **why)
 {
 	uint8_t buf[8] = {0};
+	frame_read();
 	if (size > 8 || !capture_read(f->mem, addr, buf, size)) {
 		*why = "outside the captured stack";
 		return -1;
@@ -62,6 +123,7 @@ static int m_mem(struct lw_frame *w, struct lw_val addr, size_t size,
 static int m_cfa(struct lw_frame *w, struct lw_val *out, const char **why)
 {
 	struct frame_state *f = w->ctx;
+	frame_read();
 	if (!f->have_cfa) {
 		*why = "no CFI for the frame";
 		return -1;
@@ -75,6 +137,7 @@ static int m_entry_value(struct lw_frame *w, Dwarf_Attribute *attr,
 			 const char **why, int depth)
 {
 	out->k = LW_NUM;
+	frame_read();
 	return entryval_eval(w->ctx, attr, op, w->entry_bytes, &out->v, why,
 			     depth);
 }
@@ -210,6 +273,7 @@ int frame_unwind_to_caller(struct frame_state *f, struct frame_state *c)
 				: sizeof saved_x86_64 / sizeof *saved_x86_64;
 	const char *why;
 
+	frame_read();
 	if (!f->have_cfa || !f->m->cfi ||
 	    dwarf_cfi_addrframe(f->m->cfi, f->rel_pc - 1, &fr) != 0)
 		return -1;
@@ -262,33 +326,43 @@ static int fetch(struct frame_state *f, const struct lw_loc *l, uint8_t *out,
 	uint64_t v;
 	switch (l->kind) {
 	case LW_MEMORY:
+		frame_read();
 		if (!capture_read(f->mem, l->v.v, out, size)) {
 			*why = "outside the captured stack";
 			return -1;
 		}
 		return 0;
 	case LW_REGISTER:
-		if (size > 8 || reg_value(f, l->reg, &v, why) < 0) {
-			if (size > 8)
-				*why = "not captured (a call-clobbered register)";
+		if (size > 8 || l->reg >= DW_MAX_REG || !f->have[l->reg]) {
+			*why = "not captured (a call-clobbered register)";
 			return -1;
 		}
-		memcpy(out, &v, size);
+		(void)v;
+		frame_sink_reg(out, f, (int)l->reg, size);
 		return 0;
 	case LW_VALUE:
-		if (size > 8) {
+		/* a constant, or computed from reads counted as they were
+		 * made */
+		if (size > VALUES_MAX_BYTES) {
+			frame_read();
 			memset(out, 0, size);
 			memcpy(out, &l->v.v, 8);
 			return 0;
 		}
-		memcpy(out, &l->v.v, size);
+		if (size > 8) {
+			uint8_t wide[VALUES_MAX_BYTES] = {0};
+			memcpy(wide, &l->v.v, 8);
+			frame_sink_const(out, wide, size);
+			return 0;
+		}
+		frame_sink_const(out, &l->v.v, size);
 		return 0;
 	case LW_IMPLICIT:
 		if (l->data_len < size) {
 			*why = "unsupported location";
 			return -1;
 		}
-		memcpy(out, l->data, size);
+		frame_sink_const(out, l->data, size);
 		return 0;
 	}
 	return -1;

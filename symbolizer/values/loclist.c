@@ -75,7 +75,7 @@ int dw_eval_entry_copy(struct frame_state *f, Dwarf_Attribute *attr,
 	for (int i = 0; i < n; i++) {
 		if (!f->have[pc[i].reg])
 			return -1;
-		memcpy(out + done, &f->reg[pc[i].reg], pc[i].len);
+		frame_sink_reg(out + done, f, pc[i].reg, pc[i].len);
 		done += pc[i].len;
 	}
 	return n > 0 ? 0 : -1;

@@ -41,6 +41,8 @@ struct values *values_finish(struct values_build *vb, bool unknown)
 {
 	struct values *v = must_malloc(sizeof *v + vb->n * sizeof(struct value));
 	v->n = vb->n;
+	v->refs = 0;
+	v->packed = false;
 	v->unknown = unknown;
 	v->unknown_why = unknown ? "no debug information" : NULL;
 	if (vb->n)
@@ -121,7 +123,7 @@ static size_t retval_at(unsigned reg)
 	}
 }
 
-struct values *values_retval(struct trace *t, const struct values_call *p,
+struct values *retval_decode(struct trace *t, const struct values_call *p,
 			     const uint8_t *payload, size_t len)
 {
 	struct values_build vb = {0};
@@ -235,6 +237,14 @@ void values_free(struct values *v)
 {
 	if (!v)
 		return;
+	if (v->refs) { /* shared: another owner frees it */
+		v->refs--;
+		return;
+	}
+	if (v->packed) {
+		free(v);
+		return;
+	}
 	for (size_t i = 0; i < v->n; i++) {
 		free(v->v[i].name);
 		free(v->v[i].type);
@@ -243,14 +253,13 @@ void values_free(struct values *v)
 	free(v);
 }
 
-void values_reset(void)
+void values_forget_hints(void)
 {
 	for (size_t i = 0; i < hinted.n; i++)
 		free(hinted.paths[i]);
 	free(hinted.paths);
 	hinted.paths = NULL;
 	hinted.n = 0;
-	dw_modules_free();
 }
 
 /* ---------------------------------------------------------------------------

@@ -3,6 +3,9 @@
  *
  *   values.c    a call's values built, the return value, tree and JSON
  *   args.c      a call's arguments: which location to trust, and why not
+ *   cache.c     a call's values by recipe, remembered, or decoded in full
+ *   memo.c      a call's values remembered by its pair and payload bytes
+ *   recipe.c    a call's arguments read by the recipe of a call like it
  *   format.c    typed bytes as text
  *   types.c     DWARF types followed, sized and named
  *   abi.c       the calling conventions: return registers, parameters
@@ -52,6 +55,8 @@ struct value {
 
 struct values {
 	size_t n;
+	unsigned refs; /* owners besides the first (memo.c shares values) */
+	bool packed;   /* the strings live in v's own allocation */
 	bool unknown; /* the parameters are unknown, for the reason: */
 	const char *unknown_why; /* "no debug information", ... */
 	struct value v[];

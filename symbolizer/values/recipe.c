@@ -1,0 +1,314 @@
+/* recipe.c -- a call's arguments decoded once per function and call
+ * site, then read from each call's registers.
+ *
+ * Deciding which location to trust (args.c) walks the DWARF, the location
+ * lists and the code before the hook: the same work for every call of a
+ * (function, call site) at one hook address.  frame.c counts every read
+ * of a captured value that is not a copy of a register's bytes into the
+ * buffer a parameter's value is built in, and logs those copies.  When a
+ * call's decoding counted none (x86-64: parameters in registers, or
+ * constants), every decision it took came from the DWARF, the code and
+ * which registers the payload holds, never from their values; its
+ * recipe is: the values' names, types and reasons as they are, and for
+ * each value shown, its buffer (constant bytes) with the log of register
+ * copies, to replay with another call's registers before formatting them
+ * (format.c, with that call's captured memory).  A call with the same
+ * pair, hook address and captured register numbers gets its values by the
+ * recipe: the bytes the decoding would have produced.  Any other call
+ * (a stack slot, a computed location, an entry value) is decoded in full.
+ * CTRACE_VALUE_CACHE=0 switches recipes off, and the tests compare.
+ *
+ * Memory: one recipe per (pair, hook address, register numbers) that has
+ * one, at most RECIPE_MAX (4,096) of them, each of at most RECIPE_TEXTS
+ * (16) values of about 1 KiB: 64 MiB at worst, about 1 KiB a recipe of
+ * one argument; later ones are not kept (decoded in full).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+#include "values/dwinfo.h"
+#include "values/values.h"
+
+enum {
+	RECIPE_MAX = 4096, /* a power of two */
+	RECIPE_TEXTS = 16, /* values shown per call, at most */
+};
+
+/* One value shown: format_text's type and size, the buffer's bytes, the
+ * register copies to replay into it. */
+struct recipe_text {
+	Dwarf_Die type;
+	enum fmt_kind kind; /* shown without the DWARF: format_kind */
+	size_t size;
+	uint8_t image[VALUES_MAX_BYTES];
+	size_t n;
+	struct frame_sink log[FRAME_SINK_MAX];
+};
+
+struct recipe_key {
+	const struct trace *t;
+	uint64_t fn, site, ticks, pc;
+	bool cfa_zero;
+	int nregs;
+	uint8_t regno[CAPTURE_MAX_REGS];
+};
+
+struct recipe {
+	struct recipe *next; /* in its hash bucket */
+	struct recipe_key key;
+	struct values *shape;  /* texts left out */
+	int *text_of;          /* each value's text, or -1 */
+	size_t n_texts;
+	struct recipe_text *texts;
+	size_t strings; /* bytes of the shape's names and types, NULs included */
+};
+
+static struct {
+	struct recipe **bucket; /* RECIPE_MAX buckets */
+	size_t count;
+	/* the decoding in progress */
+	bool recording, ok;
+	size_t n;
+	struct recipe_text texts[RECIPE_TEXTS];
+} rc;
+
+
+
+static void key_of(struct recipe_key *k, const struct trace *t,
+		   const struct values_call *p, const struct capture *cap)
+{
+	memset(k, 0, sizeof *k);
+	k->t = t;
+	k->fn = p->fn;
+	k->site = p->site;
+	k->ticks = p->ticks;
+	k->pc = cap->pc;
+	k->cfa_zero = cap->cfa == 0;
+	k->nregs = cap->nregs;
+	memcpy(k->regno, cap->regno, (size_t)cap->nregs);
+}
+
+static size_t bucket_of(const struct recipe_key *k)
+{
+	uint64_t h = (uint64_t)(uintptr_t)k->t;
+	const uint64_t w[] = {k->fn, k->site, k->ticks, k->pc,
+			      (uint64_t)k->nregs};
+	for (size_t i = 0; i < sizeof w / sizeof *w; i++)
+		h = (h ^ w[i]) * 0x9e3779b97f4a7c15ull;
+	for (int i = 0; i < k->nregs; i++)
+		h = (h ^ k->regno[i]) * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 40) & (RECIPE_MAX - 1);
+}
+
+static bool same_key(const struct recipe_key *a, const struct recipe_key *b)
+{
+	return a->t == b->t && a->fn == b->fn && a->site == b->site &&
+	       a->ticks == b->ticks && a->pc == b->pc &&
+	       a->cfa_zero == b->cfa_zero && a->nregs == b->nregs &&
+	       !memcmp(a->regno, b->regno, (size_t)a->nregs);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? must_strndup(s, strlen(s)) : NULL;
+}
+
+/* Register reg of cap as frame_init sets it (a later copy of a number
+ * wins; the stack pointer is the capture's): one the log copied, which
+ * the capture has. */
+static uint64_t reg_of(const struct capture *cap, int reg)
+{
+	uint64_t v = 0;
+	if (reg == CTRACE_DW_SP_X86_64)
+		return cap->sp;
+	for (int i = 0; i < cap->nregs; i++)
+		if (cap->regno[i] == reg)
+			v = cap->regval[i];
+	return v;
+}
+
+/* A copy of s (NULL: none) at *at, which moves past it. */
+static char *pack(char **at, const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s) + 1;
+	char *d = *at;
+	memcpy(d, s, n);
+	*at += n;
+	return d;
+}
+
+struct values *recipe_apply(struct trace *t, const struct values_call *p,
+			    const uint8_t *payload, size_t len)
+{
+	struct capture cap;
+	struct recipe_key k;
+
+	if (!rc.bucket || capture_parse(payload, len, &cap) < 0)
+		return NULL;
+	key_of(&k, t, p, &cap);
+	struct recipe *r = rc.bucket[bucket_of(&k)];
+	while (r && !same_key(&r->key, &k))
+		r = r->next;
+	if (!r)
+		return NULL;
+
+	/* each value's text: numbers and pointers here, the rest by
+	 * format_text (its DWARF, the captured memory) */
+	char fast[RECIPE_TEXTS][FMT_TEXT_MAX + 1];
+	char *text[RECIPE_TEXTS];
+	size_t text_len[RECIPE_TEXTS];
+	size_t total = 0;
+	for (size_t k = 0; k < r->n_texts; k++) {
+		struct recipe_text *x = &r->texts[k];
+		uint8_t buf[VALUES_MAX_BYTES];
+		/* as args.c's buffer: zero past the value */
+		memset(buf, 0, x->kind != FMT_OTHER ? 16 : sizeof buf);
+		memcpy(buf, x->image, x->size);
+		for (size_t j = 0; j < x->n; j++) {
+			const struct frame_sink *l = &x->log[j];
+			uint64_t rv = l->reg < 0 ? 0 : reg_of(&cap, l->reg);
+			memcpy(buf + l->off,
+			       l->reg < 0 ? (const void *)l->bytes
+					  : (const void *)&rv,
+			       l->len);
+		}
+		if (x->kind != FMT_OTHER) {
+			text[k] = fast[k];
+			text_len[k] = format_kind_text(x->kind,
+						       t->hdr.pointer_size,
+						       buf, x->size, fast[k]);
+		} else {
+			text[k] = format_text(&cap, t->hdr.pointer_size,
+					      &x->type, buf, x->size);
+			text_len[k] = strlen(text[k]);
+		}
+		total += text_len[k] + 1;
+	}
+	/* one allocation: the values, then their strings */
+	const struct values *s = r->shape;
+	total += r->strings;
+	size_t head = sizeof(struct values) + s->n * sizeof(struct value);
+	struct values *v = must_malloc(head + total);
+	char *at = (char *)v + head;
+	v->n = s->n;
+	v->refs = 0;
+	v->packed = true;
+	v->unknown = s->unknown;
+	v->unknown_why = s->unknown_why;
+	for (size_t i = 0; i < s->n; i++) {
+		v->v[i] = (struct value){pack(&at, s->v[i].name),
+					 pack(&at, s->v[i].type), NULL,
+					 s->v[i].why};
+		int k = r->text_of[i];
+		if (k < 0)
+			continue;
+		v->v[i].text = at;
+		memcpy(at, text[k], text_len[k] + 1);
+		at += text_len[k] + 1;
+		if (text[k] != fast[k])
+			free(text[k]);
+	}
+	return v;
+}
+
+void recipe_begin(bool record)
+{
+	rc.recording = record;
+	rc.ok = true;
+	rc.n = 0;
+	frame_taint.reads = 0;
+	frame_sink_start(NULL, 0);
+}
+
+char *recipe_text(const struct capture *cap, int ptr_size, Dwarf_Die *type,
+		  const uint8_t *buf, size_t size)
+{
+	if (rc.recording) {
+		if (rc.n == RECIPE_TEXTS || size > VALUES_MAX_BYTES) {
+			rc.ok = false;
+		} else {
+			struct recipe_text *x = &rc.texts[rc.n++];
+			x->type = *type;
+			x->kind = format_kind(type, ptr_size, size);
+			x->size = size;
+			memcpy(x->image, buf, size);
+			/* the log is of this buffer's copies, if it is the
+			 * one they went to; else there were none */
+			x->n = frame_taint.buf == buf ? frame_taint.n : 0;
+			memcpy(x->log, frame_taint.log, x->n * sizeof *x->log);
+			for (size_t j = 0; j < x->n; j++)
+				if (x->log[j].off + x->log[j].len > size)
+					rc.ok = false; /* not in the value */
+		}
+	}
+	return format_text(cap, ptr_size, type, buf, size);
+}
+
+void recipe_end(struct trace *t, const struct values_call *p,
+		const struct capture *cap, bool usable, const struct values *v)
+{
+	bool record = rc.recording;
+	rc.recording = false;
+	if (!record || !usable || !rc.ok || frame_taint.reads ||
+	    t->hdr.machine != EM_X86_64 || rc.count == RECIPE_MAX)
+		return;
+	size_t shown = 0;
+	for (size_t i = 0; i < v->n; i++)
+		shown += v->v[i].text != NULL;
+	if (shown != rc.n)
+		return;
+	if (!rc.bucket)
+		rc.bucket = must_calloc(RECIPE_MAX, sizeof *rc.bucket);
+	struct recipe *r = must_calloc(1, sizeof *r);
+	key_of(&r->key, t, p, cap);
+	size_t b = bucket_of(&r->key);
+	for (struct recipe *o = rc.bucket[b]; o; o = o->next)
+		if (same_key(&o->key, &r->key)) {
+			free(r);
+			return;
+		}
+	struct values *s = must_malloc(sizeof *s + v->n * sizeof(struct value));
+	s->n = v->n;
+	s->refs = 0;
+	s->packed = false;
+	s->unknown = v->unknown;
+	s->unknown_why = v->unknown_why;
+	r->text_of = must_malloc((v->n ? v->n : 1) * sizeof *r->text_of);
+	r->n_texts = rc.n;
+	r->texts = must_malloc((rc.n ? rc.n : 1) * sizeof *r->texts);
+	memcpy(r->texts, rc.texts, rc.n * sizeof *r->texts);
+	for (size_t i = 0, k = 0; i < v->n; i++) {
+		s->v[i] = (struct value){dup_or_null(v->v[i].name),
+					 dup_or_null(v->v[i].type), NULL,
+					 v->v[i].why};
+		r->text_of[i] = v->v[i].text ? (int)k++ : -1;
+		r->strings += (v->v[i].name ? strlen(v->v[i].name) + 1 : 0) +
+			      (v->v[i].type ? strlen(v->v[i].type) + 1 : 0);
+	}
+	r->shape = s;
+	r->next = rc.bucket[b];
+	rc.bucket[b] = r;
+	rc.count++;
+}
+
+void recipe_reset(void)
+{
+	if (!rc.bucket)
+		return;
+	for (size_t i = 0; i < RECIPE_MAX; i++) {
+		struct recipe *r = rc.bucket[i], *next;
+		for (; r; r = next) {
+			next = r->next;
+			values_free(r->shape);
+			free(r->text_of);
+			free(r->texts);
+			free(r);
+		}
+	}
+	free(rc.bucket);
+	rc.bucket = NULL;
+	rc.count = 0;
+}
