@@ -23,9 +23,32 @@ struct heap {
 	size_t n;
 };
 
+/* A child process's events come in one block where its parent made it:
+ * compared by their processes' nest keys, then, where one process is the
+ * other's ancestor, the ancestor's event at time t and a block made at
+ * time s by t <= s.  0: the same place, ordered by time. */
+static inline int nest_cmp(const struct thread *x, const struct thread *y)
+{
+	const struct trace *a = x->trace, *b = y->trace;
+	size_t n = a->nest_len < b->nest_len ? a->nest_len : b->nest_len;
+
+	for (size_t i = 0; i < n; i++)
+		if (a->nest_key[i] != b->nest_key[i])
+			return a->nest_key[i] < b->nest_key[i] ? -1 : 1;
+	if (a->nest_len < b->nest_len)
+		return x->next_ticks <= b->nest_key[n] ? -1 : 1;
+	if (a->nest_len > b->nest_len)
+		return y->next_ticks <= a->nest_key[n] ? 1 : -1;
+	return 0;
+}
+
 /* Threads in the heap have an event, at next_ticks. */
 static inline bool heap_before(const struct thread *x, const struct thread *y)
 {
+	int c = nest_cmp(x, y);
+
+	if (c)
+		return c < 0;
 	if (x->next_ticks != y->next_ticks)
 		return x->next_ticks < y->next_ticks;
 	if (x->trace != y->trace)
@@ -192,54 +215,22 @@ static const struct output_ops quiet_ops = {
 	.finish = quiet_finish,
 };
 
-/* The trace of the process that forked `c`: the latest one of its parent's
- * pid (a pid may be reused, an exec keeps it) started before `c`. */
-static struct trace *parent_of(struct trace **traces, size_t n,
+/* The latest trace of process `pid`, other than c, started no later than
+ * c, with c's clock: a pid may be reused, and an exec keeps it. */
+static struct trace *latest_of(struct trace **traces, size_t n, uint32_t pid,
 			       const struct trace *c)
 {
 	struct trace *best = NULL;
 
-	if (!(c->hdr.flags & CTRACE_FLAG_FORKED))
-		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		struct trace *p = traces[i];
-		if (p != c && p->hdr.pid == c->hdr.parent_pid &&
+		if (p != c && p->hdr.pid == pid &&
 		    p->hdr.clock == c->hdr.clock &&
 		    p->hdr.base_ns <= c->hdr.base_ns &&
 		    (!best || p->hdr.base_ns > best->hdr.base_ns))
 			best = p;
 	}
 	return best;
-}
-
-struct fork_point {
-	struct trace *child, *parent;
-	const struct thread_info *thread; /* the parent's, that forked */
-	size_t parent_rank;                /* parents before children */
-};
-
-static int fork_point_cmp(const void *a, const void *b)
-{
-	const struct fork_point *x = a, *y = b;
-
-	if (x->parent_rank != y->parent_rank)
-		return x->parent_rank < y->parent_rank ? -1 : 1;
-	if (x->thread->serial != y->thread->serial)
-		return x->thread->serial < y->thread->serial ? -1 : 1;
-	if (x->child->hdr.parent_ticks != y->child->hdr.parent_ticks)
-		return x->child->hdr.parent_ticks < y->child->hdr.parent_ticks
-			       ? -1 : 1;
-	return 0;
-}
-
-static int trace_start_cmp(const void *a, const void *b)
-{
-	const struct trace *x = *(struct trace *const *)a;
-	const struct trace *y = *(struct trace *const *)b;
-
-	if (x->hdr.base_ns != y->hdr.base_ns)
-		return x->hdr.base_ns < y->hdr.base_ns ? -1 : 1;
-	return 0;
 }
 
 static const struct thread_info *thread_by_serial(const struct trace *t,
@@ -251,50 +242,48 @@ static const struct thread_info *thread_by_serial(const struct trace *t,
 	return NULL;
 }
 
-/* Replays one thread of a parent without output and hands each of its
- * children (sorted by fork time) the calls open when it forked.  The
- * parent's own inherited calls come first: a child of a child nests under
- * both. */
-static void inherit_from(const struct fork_point *fp, size_t n)
+/* Replays thread ti of p without output through its events at or before
+ * `ticks`: *shown is then the depth its next call would show at, *last
+ * the time of its last event (0: none).  With c (a fork()ed child), hands
+ * c the calls open then, which its first thread inherits. */
+static void probe(struct trace *p, const struct thread_info *ti,
+		  uint64_t ticks, struct trace *c, size_t *shown,
+		  uint64_t *last)
 {
 	static const struct options no_options;
 	struct output quiet = {.ops = &quiet_ops, .stack_only = true,
 			       .opts = &no_options};
-	struct trace *p = fp[0].parent;
 	struct thread th;
+	const struct event *ev;
 	bool was_quiet = p->quiet, was_damaged = p->damaged;
 	uint64_t lost = p->lost_recorded;
 	unsigned reasons = p->lost_reasons;
 
 	p->quiet = true;
-	thread_init(&th, p, fp[0].thread, &no_options, false);
+	thread_init(&th, p, ti, &no_options, false);
 	thread_inherit(&quiet, &th);
-	for (size_t i = 0; i < n; i++) {
-		struct trace *c = fp[i].child;
-		const struct thread_info *ti;
-		const struct event *ev;
-
-		while ((ev = thread_peek(&th)) &&
-		       ev->ticks <= c->hdr.parent_ticks)
-			thread_step(&quiet, &th);
-		ti = NULL;
-		for (size_t j = 0; j < c->n_threads && !ti; j++)
-			if (c->threads[j].tid == c->hdr.pid)
-				ti = &c->threads[j];
-		if (!ti || !th.depth)
+	*last = 0;
+	while ((ev = thread_peek(&th)) && ev->ticks <= ticks) {
+		*last = ev->ticks;
+		thread_step(&quiet, &th);
+	}
+	*shown = th.depth + th.shift;
+	for (size_t j = 0; c && j < c->n_threads; j++) {
+		if (c->threads[j].tid != c->hdr.pid || !th.depth)
 			continue;
 		c->inherited = must_calloc(th.depth, sizeof *c->inherited);
 		c->n_inherited = th.depth;
-		c->inherited_tid = ti->tid;
+		c->inherited_tid = c->threads[j].tid;
 		/* In the child, an inherited call's time counts from the
 		 * fork: the parent's time before it is the parent's. */
-		for (size_t j = 0; j < th.depth; j++)
-			c->inherited[j] = (struct frame){
-				.pair = th.stack[j].pair,
-				.start = c->hdr.parent_ticks,
-				.sp = th.stack[j].sp,
-				.hook = th.stack[j].hook,
+		for (size_t k = 0; k < th.depth; k++)
+			c->inherited[k] = (struct frame){
+				.pair = th.stack[k].pair,
+				.start = ticks,
+				.sp = th.stack[k].sp,
+				.hook = th.stack[k].hook,
 			};
+		break;
 	}
 	thread_finish(&quiet, &th);
 	p->quiet = was_quiet;
@@ -303,34 +292,128 @@ static void inherit_from(const struct fork_point *fp, size_t n)
 	p->lost_reasons = reasons;
 }
 
+enum { TODO, LINKING, LINKED };
+
+struct linking {
+	struct trace **traces;
+	size_t n;
+	unsigned char *state;
+};
+
+static void link_trace(struct linking *l, size_t i);
+
+static void link_first(struct linking *l, const struct trace *p)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->traces[i] == p)
+			link_trace(l, i);
+}
+
+static int spawn_point_cmp(const void *a, const void *b)
+{
+	const struct spawn_point *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ticks != y->ticks)
+		return x->ticks < y->ticks ? -1 : 1;
+	return 0;
+}
+
+/* Finds the process that made trace i and where: a fork()ed child's
+ * parent (the header names it, its thread and the fork's time), else the
+ * same process before an exec (the latest trace of the pid), else the
+ * parent process (the header's ppid: vfork, posix_spawn, system, popen)
+ * or the nearest traced ancestor (a shell between them has no trace),
+ * the thread of it whose last event before the child started is the
+ * latest (the one that made the child, waiting for it or not yet back
+ * from vfork).  Its spawner's place first. */
+static void link_trace(struct linking *l, size_t i)
+{
+	struct trace *c = l->traces[i], *p;
+	const struct thread_info *ti = NULL;
+	size_t shown = 0;
+	uint64_t s, last;
+
+	if (l->state[i] != TODO)
+		return;
+	l->state[i] = LINKING;
+	if (c->hdr.flags & CTRACE_FLAG_FORKED) {
+		c->how = SPAWN_FORK;
+		p = latest_of(l->traces, l->n, c->hdr.parent_pid, c);
+		s = c->hdr.parent_ticks;
+	} else if ((p = latest_of(l->traces, l->n, c->hdr.pid, c))) {
+		c->how = SPAWN_EXEC;
+		s = c->hdr.base_ticks;
+	} else {
+		/* the parent, else the nearest ancestor traced (5.1): a
+		 * shell in between has no trace */
+		c->how = SPAWN_CHILD;
+		p = latest_of(l->traces, l->n, c->hdr.ppid, c);
+		for (size_t k = 0; !p && k < CTRACE_ANCESTORS &&
+				   c->hdr.ancestors[k] > 1;
+		     k++)
+			p = latest_of(l->traces, l->n, c->hdr.ancestors[k], c);
+		s = c->hdr.base_ticks;
+	}
+	if (p)
+		link_first(l, p);
+	if (p && c->how == SPAWN_FORK)
+		ti = thread_by_serial(p, c->hdr.parent_thread);
+	if (ti) {
+		probe(p, ti, s, c, &shown, &last);
+	} else if (p && c->how != SPAWN_FORK) {
+		uint64_t best = 0;
+		for (size_t j = 0; j < p->n_threads; j++) {
+			size_t d;
+			probe(p, &p->threads[j], s, NULL, &d, &last);
+			if (!ti || last > best) {
+				ti = &p->threads[j];
+				best = last;
+				shown = d;
+			}
+		}
+		if (!ti && c->how == SPAWN_EXEC) {
+			/* an image that recorded no thread: the exec comes
+			 * where it started */
+			shown = p->base_depth;
+		}
+	}
+	if (!p || l->state[i] != LINKING || (!ti && c->how != SPAWN_EXEC)) {
+		c->how = SPAWN_NONE;
+		l->state[i] = LINKED;
+		return;
+	}
+	c->spawner = p;
+	c->spawner_tid = ti ? ti->tid : p->hdr.pid;
+	c->spawn_ticks = s;
+	c->base_depth = shown;
+	/* an exec'd image goes on where the process was; a child comes in
+	 * its parent's place, at the time it was made */
+	c->nest_len = p->nest_len + (c->how == SPAWN_EXEC ? 0 : 2);
+	c->nest_key = must_calloc(c->nest_len + 1, sizeof *c->nest_key);
+	memcpy(c->nest_key, p->nest_key, p->nest_len * sizeof *c->nest_key);
+	if (c->how != SPAWN_EXEC) {
+		c->nest_key[p->nest_len] =
+			(uint64_t)trace_ns(p, s) + ((uint64_t)1 << 62);
+		c->nest_key[p->nest_len + 1] = 1 + i;
+		p->spawn_points = must_realloc(p->spawn_points,
+					       p->n_spawn_points + 1,
+					       sizeof *p->spawn_points);
+		p->spawn_points[p->n_spawn_points++] =
+			(struct spawn_point){s, c->spawner_tid};
+		qsort(p->spawn_points, p->n_spawn_points,
+		      sizeof *p->spawn_points, spawn_point_cmp);
+	}
+	l->state[i] = LINKED;
+}
+
 void replay_inherit(struct trace **traces, size_t n_traces)
 {
-	struct trace **by_start = must_calloc(n_traces + 1, sizeof *by_start);
-	struct fork_point *fp = must_calloc(n_traces + 1, sizeof *fp);
-	size_t n = 0;
+	struct linking l = {traces, n_traces,
+			    must_calloc(n_traces + 1, sizeof *l.state)};
 
-	memcpy(by_start, traces, n_traces * sizeof *traces);
-	qsort(by_start, n_traces, sizeof *by_start, trace_start_cmp);
-	for (size_t i = 0; i < n_traces; i++) {
-		struct trace *c = by_start[i];
-		struct trace *p = parent_of(traces, n_traces, c);
-		const struct thread_info *ti =
-			p ? thread_by_serial(p, c->hdr.parent_thread) : NULL;
-		size_t rank = 0;
-		if (!ti)
-			continue;
-		while (by_start[rank] != p)
-			rank++;
-		fp[n++] = (struct fork_point){c, p, ti, rank};
-	}
-	qsort(fp, n, sizeof *fp, fork_point_cmp);
-	for (size_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && fp[j].parent == fp[i].parent &&
-				fp[j].thread == fp[i].thread;
-		     j++)
-			;
-		inherit_from(fp + i, j - i);
-	}
-	free(fp);
-	free(by_start);
+	for (size_t i = 0; i < n_traces; i++)
+		link_trace(&l, i);
+	free(l.state);
 }

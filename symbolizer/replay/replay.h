@@ -193,6 +193,16 @@ struct frame {
 	struct values *args; /* captured arguments, NULL if none */
 	size_t segment; /* the first open call on the same stack as this */
 	bool resumed; /* reopened on its stack: closed (suspended) before */
+	/* a forked child's call made by its parent before the fork (shown
+	 * there): its return in the child is not shown */
+	bool inherited;
+};
+
+/* A child process shown in the tree, made by thread `tid` of the process
+ * at `ticks` (its ticks): the thread's call open then is not a leaf. */
+struct spawn_point {
+	uint64_t ticks;
+	uint32_t tid;
 };
 
 struct thread {
@@ -201,6 +211,16 @@ struct thread {
 	struct stream main, sig;
 	struct frame *stack;
 	size_t depth, cap;
+	/* Added to depth for the outputs: the depth of the call that made
+	 * the process, grown by each return through a call it inherited, so
+	 * that a child's calls all show under the call that made it. */
+	size_t shift;
+	/* This thread's spawn points, sorted (trace.spawn_points) */
+	const struct spawn_point *spawns;
+	size_t n_spawns;
+	/* The process's first thread, whose first event comes after a
+	 * note saying which process it is and how it started. */
+	bool announce;
 	char id_text[48]; /* the tid column, already formatted */
 	size_t id_len;
 	uint64_t id;      /* the thread id shown (tid or serial) */
