@@ -510,7 +510,7 @@ static enum decision decide(const struct filters *f, struct thread *th,
 		return D_HIDE_ALL;
 	*in_only = parent ? parent->in_only : !f->any_only;
 	*in_only |= (v & V_ONLY) != 0;
-	*depth = parent ? parent->child_depth : 0;
+	*depth = parent ? parent->child_depth : th->shift;
 	if (!*in_only || (v & V_HIDE) || ns < f->range_start || ft->off)
 		return D_HIDE_ALONE;
 	if (f->has_depth && *depth >= f->max_depth)

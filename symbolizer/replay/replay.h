@@ -279,8 +279,9 @@ struct output_ops {
 	/* a call whose exit is the thread's next event */
 	void (*leaf)(struct output *o, struct thread *th, const struct pair *p,
 		     uint64_t start, uint64_t end, size_t depth);
-	/* optional, else entry(): a call open in the thread from the start,
-	 * entered in the parent process before fork() (shown there) */
+	/* optional: a call open in the thread from the start, entered in
+	 * the parent process before fork() (shown and counted there); the
+	 * child's return through it is given to no callback */
 	void (*inherit)(struct output *o, struct thread *th,
 			const struct pair *p, uint64_t start, size_t depth);
 	/* end of a call that had callees; start/end per kind */
@@ -325,7 +326,7 @@ struct output {
 };
 
 /* The output's callbacks, as replay and the filters call them: a NULL
- * callback has nothing to do; a NULL inherit() is the output's entry(). */
+ * callback has nothing to do. */
 static inline void output_begin_trace(struct output *o, struct trace *t)
 {
 	if (o->ops->begin_trace)
@@ -354,8 +355,6 @@ static inline void output_inherit(struct output *o, struct thread *th,
 {
 	if (o->ops->inherit)
 		o->ops->inherit(o, th, p, start, depth);
-	else
-		output_entry(o, th, p, start, depth);
 }
 
 static inline void output_close(struct output *o, struct thread *th,

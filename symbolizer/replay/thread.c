@@ -731,18 +731,25 @@ static void note(struct output *o, struct thread *th, const struct event *ev)
  * program and how it started. */
 static void announce(struct output *o, struct thread *th, uint64_t ticks)
 {
-	const struct trace *t = th->trace;
+	struct trace *t = th->trace;
 	const char *exe = t->exe ? t->exe : "?", *slash = strrchr(exe, '/');
 	struct note n = {.ticks = ticks, .control = true};
 	char text[256];
 
 	if (o->ops->note == NULL || o->stack_only)
 		return;
+	t->announced = true;
 	if (slash && slash[1])
 		exe = slash + 1;
 	if (t->how == SPAWN_FORK)
 		snprintf(text, sizeof text, "process %" PRIu32 " (%s), forked "
 			 "by process %" PRIu32, t->pid, exe, t->spawner->pid);
+	else if (t->how == SPAWN_EXEC && t->spawner->how == SPAWN_FORK &&
+		 !t->spawner->announced)
+		/* a fork()ed child that made no call before its exec */
+		snprintf(text, sizeof text, "process %" PRIu32 " (%s), forked "
+			 "by process %" PRIu32 ", after exec", t->pid, exe,
+			 t->spawner->spawner->pid);
 	else if (t->how == SPAWN_EXEC)
 		snprintf(text, sizeof text, "process %" PRIu32 " (%s), after "
 			 "exec", t->pid, exe);

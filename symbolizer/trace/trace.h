@@ -154,6 +154,7 @@ struct trace {
 	enum trace_spawn { SPAWN_NONE, SPAWN_FORK, SPAWN_EXEC, SPAWN_CHILD } how;
 	/* The depth its first calls show at: the spawning call's, plus one */
 	size_t base_depth;
+	bool announced; /* the note naming the process was shown */
 	/* Its place in the order of the replay: (time, rank) pairs, one per
 	 * ancestor that made a child, so that a child's calls come in one
 	 * block where its parent made it. */
