@@ -11,13 +11,14 @@
  *   popen CMD          popen(CMD, "r"), read to the end, pclose()
  *   tree N             a process tree N levels deep, two threads in each
  *                      process, each making one call
- *   orphan             the child outlives its parent: it waits until the
- *                      parent is gone, then calls work()
+ *   orphan FILE        the child outlives its parent: it waits until the
+ *                      parent is gone, calls work(), then creates FILE
  *   killed             the child stops in work() until SIGKILL kills it
  *
  * Every parent waits for its child inside the call that made it, so the
  * parent's thread is in that call when the child runs; it prints
  * nothing but error messages. */
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -148,7 +149,7 @@ NOINLINE static int level(int n)
 	return wait_for(pid);
 }
 
-NOINLINE static int do_orphan(void)
+NOINLINE static int do_orphan(const char *done)
 {
 	int fds[2];
 	char c;
@@ -165,6 +166,7 @@ NOINLINE static int do_orphan(void)
 		while (read(fds[0], &c, 1) > 0)
 			;
 		work();
+		close(open(done, O_WRONLY | O_CREAT | O_EXCL, 0600));
 		_exit(0);
 	}
 	close(fds[0]);
@@ -228,8 +230,8 @@ int main(int argc, char **argv)
 		r = do_popen(argv[2]);
 	else if (!strcmp(mode, "tree") && argc > 2)
 		r = level(atoi(argv[2]));
-	else if (!strcmp(mode, "orphan"))
-		r = do_orphan();
+	else if (!strcmp(mode, "orphan") && argc > 2)
+		r = do_orphan(argv[2]);
 	else if (!strcmp(mode, "killed"))
 		r = do_killed();
 	else {

@@ -1,0 +1,105 @@
+#!/bin/sh
+# processes.sh -- a run's processes read together: each child's calls show
+# under the call of its parent that made it (fork, fork+exec, vfork+exec,
+# posix_spawn, system, popen), after a note naming it, and the parent's
+# lines are never interrupted by the child's returns through the calls it
+# inherited.  Exact trees, with the pids named by order of appearance.
+
+. "$(dirname "$0")/lib.sh"
+test_init processes
+
+# nest_tree OUT TRACES...: the tree of the traces, pids replaced by P1,
+# P2... in the order they first show, without the lines naming the files
+# (their order depends on the pids).  A fork()ed child that execs at once
+# made no call: its trace holds no event, which may be said.
+nest_tree() {
+	nt_out=$1
+	shift
+	"$CTRACE_SYMBOLIZE" --no-duration --thread-ids=serial "$@" \
+		>"$nt_out.raw" 2>"$nt_out.err" ||
+		{ cat "$nt_out.err"; fail "ctrace-symbolize $* failed"; }
+	if grep -v ': no events: the file holds its header' "$nt_out.err" |
+		grep -q .; then
+		cat "$nt_out.err"
+		fail "ctrace-symbolize $* complained"
+	fi
+	check_tree "$nt_out.raw" >/dev/null
+	LC_ALL=C awk '
+		/^# / { if (NR == 1) print; next }
+		{
+			out = ""
+			while (match($0, /\[ *[0-9]+\/|process [0-9]+/)) {
+				s = substr($0, RSTART, RLENGTH)
+				pid = s
+				gsub(/[^0-9]/, "", pid)
+				if (!(pid in name))
+					name[pid] = "P" (++n)
+				sub(/[0-9]+/, name[pid], s)
+				sub(/^\[ */, "[", s)
+				out = out substr($0, 1, RSTART - 1) s
+				$0 = substr($0, RSTART + RLENGTH)
+			}
+			print out $0
+		}' "$nt_out.raw" >"$nt_out"
+}
+
+# nest_case NAME MODE ARGS...: `nest MODE ARGS...' gives the tree
+# expected/nest-NAME.tree (after use_config).
+nest_case() {
+	nc_name=$1
+	shift
+	build_c nest "$PROGS/nest.c"
+	run_traced "$PWD/trace.bin" "$BIN/nest" "$@"
+	nest_tree tree trace.bin trace.bin.[0-9]*
+	compare "$(expected "nest-$nc_name")" tree
+}
+
+case_fork() { use_config "$1"; nest_case fork fork; }
+case_fork_exec() {
+	use_config "$1"
+	nest_case fork-exec fork-exec "$BIN/nest" work
+}
+case_vfork_exec() {
+	use_config "$1"
+	nest_case vfork-exec vfork-exec "$BIN/nest" work
+}
+case_spawn() { use_config "$1"; nest_case spawn spawn "$BIN/nest" work; }
+case_system() { use_config "$1"; nest_case system system "$BIN/nest work"; }
+case_popen() { use_config "$1"; nest_case popen popen "$BIN/nest work"; }
+# Three processes, each with a second thread
+case_tree() { use_config "$1"; nest_case tree tree 3; }
+# The child dies by SIGKILL inside its calls
+case_killed() { use_config "$1"; nest_case killed killed; }
+
+# A program not built with ctrace (env) in the middle of a chain: the
+# forked child execs env, which execs a traced program, which spawns one.
+case_chain() {
+	use_config "$1"
+	nest_case chain fork-exec /usr/bin/env "$BIN/nest" spawn "$BIN/nest" \
+		work
+}
+
+# The child outlives its parent: its calls still show under the call that
+# made it.
+case_orphan() {
+	use_config "$1"
+	build_c nest "$PROGS/nest.c"
+	run_traced "$PWD/trace.bin" "$BIN/nest" orphan "$PWD/done"
+	i=0
+	while [ ! -f done ] && [ $i -lt 600 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ -f done ] || fail "the orphan did not finish"
+	nest_tree tree trace.bin trace.bin.[0-9]*
+	compare "$(expected nest-orphan)" tree
+}
+
+for cfg in $(configs_pie); do
+	for c in fork fork-exec vfork-exec spawn system popen tree killed \
+		chain orphan; do
+		run_case "$c-$cfg" "case_$(echo "$c" | tr - _)" "$cfg"
+	done
+done
+
+test_finish
