@@ -26,6 +26,7 @@
 enum {
 	OPT_SRCLINE = 256,
 	OPT_PER_THREAD,
+	OPT_PER_PROCESS,
 	OPT_NO_DURATION,
 	OPT_THREAD_IDS,
 	OPT_DEMANGLE,
@@ -98,6 +99,9 @@ static const struct option_def option_defs[] = {
 	{"per-thread", OPT_PER_THREAD, ARG_NONE, NULL,
 	 "tree: one thread after another, not interleaved; report: one table "
 	 "per thread", NULL, false},
+	{"per-process", OPT_PER_PROCESS, ARG_NONE, NULL,
+	 "tree: one process after another, its threads interleaved; report: "
+	 "one table per process", NULL, false},
 	{"sort", OPT_SORT, ARG_REQUIRED, "KEY",
 	 "report: sort by total (default), calls, self, avg, max or name",
 	 NULL, false},
@@ -438,6 +442,9 @@ static void parse_options(int argc, char **argv, struct options *opts,
 		case OPT_SRCLINE:
 			opts->srcline = true;
 			break;
+		case OPT_PER_PROCESS:
+			opts->per_process = true;
+			break;
 		case OPT_PER_THREAD:
 			opts->per_thread = true;
 			break;
@@ -632,8 +639,8 @@ static int show(struct trace **trace_ptrs, size_t n_traces, size_t n_all,
 	/* a parent read for its open calls counts too: they started first */
 	align_clocks(trace_ptrs, n_all);
 	replay_inherit(trace_ptrs, n_all);
-	if (opts->per_thread) {
-		/* one thread after another, so one process after another */
+	if (opts->per_thread || opts->per_process) {
+		/* one thread, or process, after another */
 		for (size_t i = 0; i < n_traces; i++) {
 			output_begin_trace(shown, trace_ptrs[i]);
 			replay_run(trace_ptrs + i, 1, shown);

@@ -42,6 +42,8 @@ struct filters;
 struct options {
 	bool srcline;
 	bool per_thread;
+	bool per_process; /* --per-process (replay: as per_thread, threads
+			   * of a process merged) */
 	bool no_duration;
 	bool serial_ids; /* --thread-ids=serial */
 	bool progress;   /* a progress line on stderr (a terminal) */
