@@ -43,6 +43,7 @@ enum {
 	OPT_TID = FILTER_OPT_TID,
 	OPT_TIME_RANGE = FILTER_OPT_TIME_RANGE,
 	OPT_WHERE = FILTER_OPT_WHERE,
+	OPT_PID = FILTER_OPT_PID,
 };
 
 /* The commands: given as the first argument, they take the command line
@@ -139,6 +140,9 @@ static const struct option_def option_defs[] = {
 	 "hide calls shorter than TIME (5us, 2ms...)", NULL, false},
 	{"tid", OPT_TID, ARG_REQUIRED, "ID[,ID...]",
 	 "only these threads (or processes)", NULL, false},
+	{"pid", OPT_PID, ARG_REQUIRED, "PID[,PID...]",
+	 "only these processes (all their threads; with --tid, the threads "
+	 "listed of them)", NULL, false},
 	{"time-range", OPT_TIME_RANGE, ARG_REQUIRED, "[START]~[END]",
 	 "only calls that start in this time range, counted from the start "
 	 "of the trace", NULL, false},
@@ -426,6 +430,7 @@ static void parse_options(int argc, char **argv, struct options *opts,
 		case 't':
 		case OPT_MATCH:
 		case OPT_TID:
+		case OPT_PID:
 		case OPT_TIME_RANGE:
 		case OPT_WHERE: {
 			const char *why;

@@ -95,9 +95,41 @@ case_orphan() {
 	compare "$(expected nest-orphan)" tree
 }
 
+# --pid and --tid select processes and threads in the tree of three
+# processes; --per-process gives the report one table per process.
+case_select() {
+	use_config "$1"
+	build_c nest "$PROGS/nest.c"
+	run_traced "$PWD/trace.bin" "$BIN/nest" tree 3
+	nest_tree all trace.bin trace.bin.[0-9]*
+	# the pids in the order they show: parent, child, grandchild
+	set -- $(LC_ALL=C sed -n 's/^ *\[ *\([0-9]*\)\/.*/\1/p' all.raw |
+		awk '!seen[$0]++')
+	[ $# -eq 3 ] || fail "expected 3 processes, got $*"
+	nest_tree child --pid="$2" trace.bin trace.bin.[0-9]*
+	compare "$(expected nest-select-pid)" child
+	nest_tree threads --pid="$2,$3" --tid=2 trace.bin trace.bin.[0-9]*
+	compare "$(expected nest-select-tid)" threads
+	"$CTRACE_SYMBOLIZE" --pid=1 trace.bin >none 2>none.err
+	grep -q '^ctrace-symbolize: --pid: no process 1 in the traces$' \
+		none.err || { cat none.err; fail "no warning for --pid=1"; }
+	symbolize report --format=report --per-process trace.bin \
+		trace.bin.[0-9]*
+	[ "$(grep '^# process ' report | cut -d' ' -f3)" = "$1
+$2
+$3" ] || { cat report; fail "not a table per process, in order"; }
+	# each process's own calls: level and thread_call once, leaf once;
+	# main only in the first (the others inherited it)
+	for fn in level thread_call leaf; do
+		n=$(grep -c " 1 .* $fn\$" report)
+		[ "$n" = 3 ] || { cat report; fail "$fn: $n rows of 1 call"; }
+	done
+	[ "$(grep -c ' main$' report)" = 1 ] || fail "main not once"
+}
+
 for cfg in $(configs_pie); do
 	for c in fork fork-exec vfork-exec spawn system popen tree killed \
-		chain orphan; do
+		chain orphan select; do
 		run_case "$c-$cfg" "case_$(echo "$c" | tr - _)" "$cfg"
 	done
 done

@@ -449,6 +449,7 @@ enum {
 	FILTER_OPT_TID,
 	FILTER_OPT_TIME_RANGE,
 	FILTER_OPT_WHERE,
+	FILTER_OPT_PID,
 };
 const char *filter_option(struct filters *f, int code, const char *value);
 
