@@ -27,6 +27,7 @@ enum {
 	OPT_SRCLINE = 256,
 	OPT_PER_THREAD,
 	OPT_PER_PROCESS,
+	OPT_FIELDS,
 	OPT_NO_DURATION,
 	OPT_THREAD_IDS,
 	OPT_DEMANGLE,
@@ -103,6 +104,10 @@ static const struct option_def option_defs[] = {
 	{"per-process", OPT_PER_PROCESS, ARG_NONE, NULL,
 	 "tree: one process after another, its threads interleaved; report: "
 	 "one table per process", NULL, false},
+	{"fields", OPT_FIELDS, ARG_REQUIRED, "FIELD[,FIELD...]",
+	 "tree: the columns before the function, in this order: duration, "
+	 "tid, elapsed (since the start of the traces), timestamp (wall "
+	 "clock), addr, module (default duration,tid)", NULL, false},
 	{"sort", OPT_SORT, ARG_REQUIRED, "KEY",
 	 "report: sort by total (default), calls, self, avg, max or name",
 	 NULL, false},
@@ -354,6 +359,37 @@ static void usage_error(const char *fmt, const char *arg)
 	exit(2);
 }
 
+/* --fields: names separated by commas, each once; 0 or -1. */
+static int parse_fields(struct options *opts, const char *s)
+{
+	static const char *const names[N_FIELDS] = {
+		[FIELD_DURATION] = "duration", [FIELD_TID] = "tid",
+		[FIELD_ELAPSED] = "elapsed",   [FIELD_TIMESTAMP] = "timestamp",
+		[FIELD_ADDR] = "addr",         [FIELD_MODULE] = "module",
+	};
+	bool seen[N_FIELDS] = {false};
+
+	opts->n_fields = 0;
+	for (;;) {
+		size_t len = strcspn(s, ","), f;
+		for (f = 0; f < N_FIELDS; f++)
+			if (strlen(names[f]) == len && !strncmp(s, names[f], len))
+				break;
+		if (f == N_FIELDS || seen[f])
+			return -1;
+		seen[f] = true;
+		opts->fields[opts->n_fields++] = (enum tree_field)f;
+		if (!s[len])
+			break;
+		s += len + 1;
+	}
+	/* the default columns: the default line, exactly */
+	if (opts->n_fields == 2 && opts->fields[0] == FIELD_DURATION &&
+	    opts->fields[1] == FIELD_TID)
+		opts->n_fields = 0;
+	return 0;
+}
+
 static void parse_options(int argc, char **argv, struct options *opts,
 			  const struct output_format **format,
 			  struct output_options *oopts, const char **output)
@@ -446,6 +482,13 @@ static void parse_options(int argc, char **argv, struct options *opts,
 			break;
 		case OPT_SRCLINE:
 			opts->srcline = true;
+			break;
+		case OPT_FIELDS:
+			if (parse_fields(opts, optarg) < 0)
+				usage_error("bad --fields '%s' (duration, tid, "
+					    "elapsed, timestamp, addr or module, "
+					    "each once, separated by commas)",
+					    optarg);
 			break;
 		case OPT_PER_PROCESS:
 			opts->per_process = true;

@@ -39,6 +39,17 @@
 
 struct filters;
 
+/* tree: --fields, the columns before the function */
+enum tree_field {
+	FIELD_DURATION,
+	FIELD_TID,
+	FIELD_ELAPSED,   /* since the start of the traces shown */
+	FIELD_TIMESTAMP, /* the wall clock, s.ns since the epoch */
+	FIELD_ADDR,      /* the function's address */
+	FIELD_MODULE,    /* its module's file name */
+	N_FIELDS
+};
+
 struct options {
 	bool srcline;
 	bool per_thread;
@@ -56,6 +67,10 @@ struct options {
 	 * indents no further and shows the depth, folded stacks end in one
 	 * "[deeper]" frame that holds the deeper calls' weight. */
 	size_t max_depth;
+	/* tree: --fields, in order; n_fields 0: duration and tid, the
+	 * default, printed by the fast path */
+	enum tree_field fields[N_FIELDS];
+	size_t n_fields;
 	struct filters *filters;  /* filter.c; NULL when there is none */
 	struct resolve_options resolve;
 };
