@@ -127,9 +127,66 @@ $3" ] || { cat report; fail "not a table per process, in order"; }
 	[ "$(grep -c ' main$' report)" = 1 ] || fail "main not once"
 }
 
+# --fields: the columns asked for, in order; elapsed counts from the start
+# of the traces, so a child's lines fall between the spawning call's
+# entry and exit; the timestamps within the run's wall clock.
+case_fields() {
+	use_config "$1"
+	build_c nest "$PROGS/nest.c"
+	before=$(date +%s)
+	run_traced "$PWD/trace.bin" "$BIN/nest" fork-exec "$BIN/nest" work
+	after=$(date +%s)
+	"$CTRACE_SYMBOLIZE" --fields=tid,elapsed,timestamp,addr,module \
+		--thread-ids=serial trace.bin trace.bin.[0-9]* >tree 2>tree.err ||
+		fail "ctrace-symbolize --fields failed"
+	[ "$(sed -n 1p tree)" = \
+"#    TID    ELAPSED            TIMESTAMP            ADDRESS MODULE             FUNCTION" ] ||
+		fail "header: $(sed -n 1p tree)"
+	sed '/^#/d' tree | LC_ALL=C awk -v before="$before" -v after="$after" '
+		function ns(v, u) { return u == "us" ? v * 1e3 : u == "ms" ? v * 1e6 : v * 1e9 }
+		{
+			# [P/T] ELAPSED UNIT TIMESTAMP [ADDR MODULE] | TEXT
+			if ($1 !~ /^\[[0-9]+\/[0-9]+\]$/) { print "tid: " $0; bad = 1 }
+			t = ns($2, $3)
+			if ($4 + 0 < before || $4 + 0 > after + 1) {
+				print "timestamp: " $0; bad = 1
+			}
+			text = substr($0, index($0, " | ") + 3)
+			if (text ~ /^ *\/\*/) next
+			if ($5 !~ /^0x[0-9a-f]+$/ || $6 != "nest") {
+				print "addr, module: " $0; bad = 1
+			}
+			name = text; sub(/^ */, "", name); sub(/[(;} ].*/, "", name)
+			if (text ~ /do_fork_exec\(\) \{$/) start = t
+			if (text ~ /\/\* do_fork_exec \*\/$/) end = t
+			if ($1 !~ /^\[[0-9]+\/1\]$/) next
+			if (index(text, "main() {") && ++mains == 2) child = t
+			if (name != "" && (name SUBSEP $1) in addr && addr[name, $1] != $5) {
+				print "two addresses of " name ": " $0; bad = 1
+			}
+			if (name != "") addr[name, $1] = $5
+		}
+		END {
+			if (!(start <= child && child <= end)) {
+				print "child at " child " not within " start "~" end
+				bad = 1
+			}
+			exit bad
+		}' || { cat tree; fail "wrong columns"; }
+	# the default columns, asked for, give the default tree
+	symbolize default trace.bin
+	symbolize asked --fields=duration,tid trace.bin
+	compare default asked
+	if "$CTRACE_SYMBOLIZE" --fields=tid,tid trace.bin >bad 2>bad.err; then
+		fail "--fields=tid,tid accepted"
+	fi
+	grep -q "^ctrace-symbolize: bad --fields 'tid,tid'" bad.err ||
+		{ cat bad.err; fail "no message for --fields=tid,tid"; }
+}
+
 for cfg in $(configs_pie); do
 	for c in fork fork-exec vfork-exec spawn system popen tree killed \
-		chain orphan select; do
+		chain orphan select fields; do
 		run_case "$c-$cfg" "case_$(echo "$c" | tr - _)" "$cfg"
 	done
 done
