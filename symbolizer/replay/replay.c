@@ -1,14 +1,19 @@
-/* replay.c -- every thread of every trace through the output, on one
- * timeline.
+/* replay.c -- every thread of every trace through the output, in one
+ * tree.
  *
  * All threads are merged by time (ties by thread serial) through a binary
- * heap, unless --per-thread asks for one thread after another.  Several
- * traces (the processes of a program that forks) share the timeline.
+ * heap, unless --per-thread or --per-process asks for one thread, or
+ * process, after another.  Several traces (the processes of a run) share
+ * the timeline, but a child process's events come in one block where its
+ * parent made it: the heap orders first by the processes' nest keys.
  *
- * A fork()ed child's thread starts with the calls its parent's thread had
- * open at the fork, found by replaying the parent's thread without output
- * up to that moment: the child's calls nest under them, and its returns
- * through them close them.
+ * Where a process was made (replay_inherit): a fork()ed child's thread
+ * starts with the calls its parent's thread had open at the fork, found
+ * by replaying the parent's thread without output up to that moment; the
+ * child's calls show under them, and its returns through them are not
+ * shown (thread.c).  A process made otherwise (vfork, posix_spawn, an
+ * exec) shows under the calls its parent's thread, or its own previous
+ * image, had open when it started.
  */
 #include <stdlib.h>
 

@@ -4,7 +4,8 @@
  *               epoch, from the resolver
  *   thread.c    one thread's events to calls: its stack, unwinding,
  *               signals, coroutines, the values of a call (values/)
- *   replay.c    every thread of every trace merged on one timeline
+ *   replay.c    every thread of every trace merged on one timeline, each
+ *               child process where its parent made it
  *   filter.c    -F, -N, -H, -C, -T, -D, -t, --tid, --time-range, --where:
  *               an output that passes on only the calls the filters keep
  *   where.c     --where's expressions on arguments and return values
@@ -436,8 +437,11 @@ static inline struct event *thread_peek(struct thread *th)
  * (replay.c). */
 void replay_run(struct trace **traces, size_t n_traces, struct output *o);
 
-/* Finds, for each fork()ed child among the traces whose parent's trace is
- * there too, the calls it inherited open (trace.inherited). */
+/* Finds where each trace's process was made, when the trace of the
+ * process that made it is there too (trace.spawner, .base_depth,
+ * .nest_key, the spawner's spawn_points), and for each fork()ed child the
+ * calls it inherited open (trace.inherited).  After the clocks are
+ * aligned. */
 void replay_inherit(struct trace **traces, size_t n_traces);
 
 /* A progress line on stderr (progress.c), when opts->progress and the

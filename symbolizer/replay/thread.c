@@ -124,10 +124,17 @@ void thread_init(struct thread *th, struct trace *t,
  * and before `end`: the call open then has callees (the child's). */
 static bool spawned_in(const struct thread *th, uint64_t start, uint64_t end)
 {
-	for (size_t i = 0; i < th->n_spawns; i++)
-		if (th->spawns[i].ticks >= start && th->spawns[i].ticks < end)
-			return true;
-	return false;
+	size_t lo = 0, hi = th->n_spawns;
+
+	/* the first at or after start (sorted by time) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (th->spawns[mid].ticks < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < th->n_spawns && th->spawns[lo].ticks < end;
 }
 
 /* ---------------------------------------------------------------------------
