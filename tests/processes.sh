@@ -75,8 +75,28 @@ case_killed() { use_config "$1"; nest_case killed killed; }
 # forked child execs env, which execs a traced program, which spawns one.
 case_chain() {
 	use_config "$1"
+	need_python
 	nest_case chain fork-exec /usr/bin/env "$BIN/nest" spawn "$BIN/nest" \
 		work
+	# JSON: how each process started; Chrome: an arrow to each child
+	# (none to the exec'd image: it goes on in its process's track)
+	"$CTRACE_SYMBOLIZE" -f json trace.bin trace.bin.[0-9]* >json 2>/dev/null ||
+		fail "no JSON"
+	"$PYTHON3" -S - json <<'PY' || fail "bad started_by"
+import json, sys
+procs = json.load(open(sys.argv[1]))["header"]["processes"]
+by = {p["trace"]: p["started_by"] for p in procs}
+pid = {p["trace"]: p["pid"] for p in procs}
+assert by.pop("trace.bin") is None, by
+hows = sorted((b["how"], b["pid"] == pid[b["trace"]]) for b in by.values())
+assert hows == [("child", True), ("exec", True), ("fork", True)], by
+PY
+	"$CTRACE_SYMBOLIZE" -f chrome trace.bin trace.bin.[0-9]* >chrome.json \
+		2>/dev/null || fail "no Chrome output"
+	"$PYTHON3" -S "$top_srcdir/tests/outputs/check.py" chrome chrome.json \
+		>/dev/null || fail "bad Chrome trace"
+	[ "$(grep -c '^{"ph": "s", ' chrome.json)" = 2 ] ||
+		fail "expected 2 flow arrows"
 }
 
 # The child outlives its parent: its calls still show under the call that
