@@ -238,80 +238,144 @@ static struct trace *latest_of(struct trace **traces, size_t n, uint32_t pid,
 	return best;
 }
 
-static const struct thread_info *thread_by_serial(const struct trace *t,
-						  uint32_t serial)
+/* A process and where it was made: found from the headers alone, then
+ * placed by replaying its spawner's threads (once for all its children). */
+struct link {
+	struct trace *c;
+	size_t spawner; /* index of the spawner's link; SIZE_MAX: none */
+	uint64_t s;     /* when, in the spawner's ticks */
+	uint32_t serial; /* SPAWN_FORK: the thread that forked */
+	bool found;     /* the thread that made it is known */
+	uint32_t tid;
+	uint64_t last;  /* that thread's last event at or before s */
+	size_t shown;   /* the depth its next call would show at then */
+	bool ordered;   /* in the order of spawners (place_all) */
+};
+
+/* The latest trace of `pid` (see latest_of), as an index. */
+static size_t latest_index(struct link *l, size_t n, uint32_t pid,
+			   const struct trace *c)
 {
-	for (size_t i = 0; i < t->n_threads; i++)
-		if (t->threads[i].serial == serial)
-			return &t->threads[i];
-	return NULL;
+	struct trace **all = must_calloc(n, sizeof *all);
+	struct trace *best;
+	size_t k = SIZE_MAX;
+
+	for (size_t i = 0; i < n; i++)
+		all[i] = l[i].c;
+	best = latest_of(all, n, pid, c);
+	for (size_t i = 0; best && i < n; i++)
+		if (all[i] == best)
+			k = i;
+	free(all);
+	return k;
 }
 
-/* Replays thread ti of p without output through its events at or before
- * `ticks`: *shown is then the depth its next call would show at, *last
- * the time of its last event (0: none).  With c (a fork()ed child), hands
- * c the calls open then, which its first thread inherits. */
-static void probe(struct trace *p, const struct thread_info *ti,
-		  uint64_t ticks, struct trace *c, size_t *shown,
-		  uint64_t *last)
+/* Which process made trace i, and how: a fork()ed child's parent (the
+ * header names it, its thread and the fork's time), else the same
+ * process before an exec (the latest trace of the pid), else the parent
+ * process (the header's ppid: vfork, posix_spawn, system, popen) or the
+ * nearest traced ancestor (a shell between them has no trace). */
+static void find_spawner(struct link *l, size_t n, size_t i)
+{
+	struct trace *c = l[i].c;
+	size_t p;
+
+	l[i].spawner = SIZE_MAX;
+	if (c->hdr.flags & CTRACE_FLAG_FORKED) {
+		c->how = SPAWN_FORK;
+		p = latest_index(l, n, c->hdr.parent_pid, c);
+		l[i].s = c->hdr.parent_ticks;
+		l[i].serial = c->hdr.parent_thread;
+	} else if ((p = latest_index(l, n, c->hdr.pid, c)) != SIZE_MAX) {
+		c->how = SPAWN_EXEC;
+		l[i].s = c->hdr.base_ticks;
+	} else {
+		c->how = SPAWN_CHILD;
+		p = latest_index(l, n, c->hdr.ppid, c);
+		for (size_t k = 0; p == SIZE_MAX && k < CTRACE_ANCESTORS &&
+				   c->hdr.ancestors[k] > 1;
+		     k++)
+			p = latest_index(l, n, c->hdr.ancestors[k], c);
+		l[i].s = c->hdr.base_ticks;
+	}
+	l[i].spawner = p;
+}
+
+/* Replays each thread of trace l[p] that made one of its children (all
+ * of them when a child's thread is not named) once, without output, and
+ * notes for each child the depth its thread was at when it made it (a
+ * fork()ed child: the calls it inherited open, trace.inherited). */
+static void place_children(struct link *l, size_t n, size_t p,
+			   size_t *kids, size_t n_kids)
 {
 	static const struct options no_options;
 	struct output quiet = {.ops = &quiet_ops, .stack_only = true,
 			       .opts = &no_options};
-	struct thread th;
-	const struct event *ev;
-	bool was_quiet = p->quiet, was_damaged = p->damaged;
-	uint64_t lost = p->lost_recorded;
-	unsigned reasons = p->lost_reasons;
+	struct trace *t = l[p].c;
+	bool was_quiet = t->quiet, was_damaged = t->damaged;
+	uint64_t lost = t->lost_recorded;
+	unsigned reasons = t->lost_reasons;
+	bool any_thread = false;
 
-	p->quiet = true;
-	thread_init(&th, p, ti, &no_options, false);
-	thread_inherit(&quiet, &th);
-	*last = 0;
-	while ((ev = thread_peek(&th)) && ev->ticks <= ticks) {
-		*last = ev->ticks;
-		thread_step(&quiet, &th);
-	}
-	*shown = th.depth + th.shift;
-	for (size_t j = 0; c && j < c->n_threads; j++) {
-		if (c->threads[j].tid != c->hdr.pid || !th.depth)
+	(void)n;
+	for (size_t k = 0; k < n_kids; k++)
+		any_thread |= l[kids[k]].c->how != SPAWN_FORK;
+	t->quiet = true;
+	for (size_t j = 0; j < t->n_threads; j++) {
+		const struct thread_info *ti = &t->threads[j];
+		struct thread th;
+		const struct event *ev;
+		uint64_t last = 0;
+		bool needed = any_thread;
+		for (size_t k = 0; k < n_kids && !needed; k++)
+			needed = l[kids[k]].serial == ti->serial;
+		if (!needed)
 			continue;
-		c->inherited = must_calloc(th.depth, sizeof *c->inherited);
-		c->n_inherited = th.depth;
-		c->inherited_tid = c->threads[j].tid;
-		/* In the child, an inherited call's time counts from the
-		 * fork: the parent's time before it is the parent's. */
-		for (size_t k = 0; k < th.depth; k++)
-			c->inherited[k] = (struct frame){
-				.pair = th.stack[k].pair,
-				.start = ticks,
-				.sp = th.stack[k].sp,
-				.hook = th.stack[k].hook,
-			};
-		break;
+		thread_init(&th, t, ti, &no_options, false);
+		thread_inherit(&quiet, &th);
+		for (size_t k = 0; k < n_kids; k++) {
+			struct link *cl = &l[kids[k]];
+			struct trace *c = cl->c;
+			bool fork = c->how == SPAWN_FORK;
+			if (fork && cl->serial != ti->serial)
+				continue;
+			while ((ev = thread_peek(&th)) && ev->ticks <= cl->s) {
+				last = ev->ticks;
+				thread_step(&quiet, &th);
+			}
+			if (!fork && cl->found && last <= cl->last)
+				continue;
+			cl->found = true;
+			cl->tid = ti->tid;
+			cl->last = last;
+			cl->shown = th.depth + th.shift;
+			for (size_t m = 0; fork && th.depth && m < c->n_threads;
+			     m++) {
+				if (c->threads[m].tid != c->hdr.pid)
+					continue;
+				c->inherited = must_calloc(th.depth,
+							   sizeof *c->inherited);
+				c->n_inherited = th.depth;
+				c->inherited_tid = c->threads[m].tid;
+				/* In the child, an inherited call's time
+				 * counts from the fork: the parent's time
+				 * before it is the parent's. */
+				for (size_t f = 0; f < th.depth; f++)
+					c->inherited[f] = (struct frame){
+						.pair = th.stack[f].pair,
+						.start = cl->s,
+						.sp = th.stack[f].sp,
+						.hook = th.stack[f].hook,
+					};
+				break;
+			}
+		}
+		thread_finish(&quiet, &th);
 	}
-	thread_finish(&quiet, &th);
-	p->quiet = was_quiet;
-	p->damaged = was_damaged;
-	p->lost_recorded = lost;
-	p->lost_reasons = reasons;
-}
-
-enum { TODO, LINKING, LINKED };
-
-struct linking {
-	struct trace **traces;
-	size_t n;
-	unsigned char *state;
-};
-
-static void link_trace(struct linking *l, size_t i);
-
-static void link_first(struct linking *l, const struct trace *p)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->traces[i] == p)
-			link_trace(l, i);
+	t->quiet = was_quiet;
+	t->damaged = was_damaged;
+	t->lost_recorded = lost;
+	t->lost_reasons = reasons;
 }
 
 static int spawn_point_cmp(const void *a, const void *b)
@@ -325,100 +389,106 @@ static int spawn_point_cmp(const void *a, const void *b)
 	return 0;
 }
 
-/* Finds the process that made trace i and where: a fork()ed child's
- * parent (the header names it, its thread and the fork's time), else the
- * same process before an exec (the latest trace of the pid), else the
- * parent process (the header's ppid: vfork, posix_spawn, system, popen)
- * or the nearest traced ancestor (a shell between them has no trace),
- * the thread of it whose last event before the child started is the
- * latest (the one that made the child, waiting for it or not yet back
- * from vfork).  Its spawner's place first. */
-static void link_trace(struct linking *l, size_t i)
+/* Trace i's place, its children's now known: where it shows, its key in
+ * the replay's order, and its spawner's spawn point. */
+static void settle(struct link *l, size_t i)
 {
-	struct trace *c = l->traces[i], *p;
-	const struct thread_info *ti = NULL;
-	size_t shown = 0;
-	uint64_t s, last;
+	struct trace *c = l[i].c, *p;
 
-	if (l->state[i] != TODO)
-		return;
-	l->state[i] = LINKING;
-	if (c->hdr.flags & CTRACE_FLAG_FORKED) {
-		c->how = SPAWN_FORK;
-		p = latest_of(l->traces, l->n, c->hdr.parent_pid, c);
-		s = c->hdr.parent_ticks;
-	} else if ((p = latest_of(l->traces, l->n, c->hdr.pid, c))) {
-		c->how = SPAWN_EXEC;
-		s = c->hdr.base_ticks;
-	} else {
-		/* the parent, else the nearest ancestor traced (5.1): a
-		 * shell in between has no trace */
-		c->how = SPAWN_CHILD;
-		p = latest_of(l->traces, l->n, c->hdr.ppid, c);
-		for (size_t k = 0; !p && k < CTRACE_ANCESTORS &&
-				   c->hdr.ancestors[k] > 1;
-		     k++)
-			p = latest_of(l->traces, l->n, c->hdr.ancestors[k], c);
-		s = c->hdr.base_ticks;
-	}
-	if (p)
-		link_first(l, p);
-	if (p && c->how == SPAWN_FORK)
-		ti = thread_by_serial(p, c->hdr.parent_thread);
-	if (ti) {
-		probe(p, ti, s, c, &shown, &last);
-	} else if (p && c->how != SPAWN_FORK) {
-		uint64_t best = 0;
-		for (size_t j = 0; j < p->n_threads; j++) {
-			size_t d;
-			probe(p, &p->threads[j], s, NULL, &d, &last);
-			if (!ti || last > best) {
-				ti = &p->threads[j];
-				best = last;
-				shown = d;
-			}
-		}
-		if (!ti && c->how == SPAWN_EXEC) {
-			/* an image that recorded no thread: the exec comes
-			 * where it started */
-			shown = p->base_depth;
-		}
-	}
-	if (!p || l->state[i] != LINKING || (!ti && c->how != SPAWN_EXEC)) {
+	if (l[i].spawner == SIZE_MAX ||
+	    (!l[i].found && c->how != SPAWN_EXEC)) {
 		c->how = SPAWN_NONE;
-		l->state[i] = LINKED;
 		return;
 	}
+	p = l[l[i].spawner].c;
 	c->spawner = p;
-	c->spawner_tid = ti ? ti->tid : p->hdr.pid;
-	c->spawn_ticks = s;
-	c->base_depth = shown;
+	c->spawner_tid = l[i].found ? l[i].tid : p->hdr.pid;
+	c->spawn_ticks = l[i].s;
+	/* an image that recorded no thread: the exec comes where it
+	 * started */
+	c->base_depth = l[i].found ? l[i].shown : p->base_depth;
 	/* an exec'd image goes on where the process was; a child comes in
 	 * its parent's place, at the time it was made */
 	c->nest_len = p->nest_len + (c->how == SPAWN_EXEC ? 0 : 2);
 	c->nest_key = must_calloc(c->nest_len + 1, sizeof *c->nest_key);
-	memcpy(c->nest_key, p->nest_key, p->nest_len * sizeof *c->nest_key);
+	if (p->nest_len)
+		memcpy(c->nest_key, p->nest_key,
+		       p->nest_len * sizeof *c->nest_key);
 	if (c->how != SPAWN_EXEC) {
 		c->nest_key[p->nest_len] =
-			(uint64_t)trace_ns(p, s) + ((uint64_t)1 << 62);
+			(uint64_t)trace_ns(p, l[i].s) + ((uint64_t)1 << 62);
 		c->nest_key[p->nest_len + 1] = 1 + i;
 		p->spawn_points = must_realloc(p->spawn_points,
 					       p->n_spawn_points + 1,
 					       sizeof *p->spawn_points);
 		p->spawn_points[p->n_spawn_points++] =
-			(struct spawn_point){s, c->spawner_tid};
-		qsort(p->spawn_points, p->n_spawn_points,
-		      sizeof *p->spawn_points, spawn_point_cmp);
+			(struct spawn_point){l[i].s, c->spawner_tid};
 	}
-	l->state[i] = LINKED;
+}
+
+static const struct link *sort_links;
+
+static int kid_cmp(const void *a, const void *b)
+{
+	const struct link *x = &sort_links[*(const size_t *)a];
+	const struct link *y = &sort_links[*(const size_t *)b];
+
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return 0;
+}
+
+/* Appends i to `order` after its spawner's chain, once. */
+static void order_from(struct link *l, size_t i, size_t *order, size_t *n)
+{
+	if (l[i].ordered)
+		return;
+	l[i].ordered = true;
+	if (l[i].spawner != SIZE_MAX)
+		order_from(l, l[i].spawner, order, n);
+	order[(*n)++] = i;
 }
 
 void replay_inherit(struct trace **traces, size_t n_traces)
 {
-	struct linking l = {traces, n_traces,
-			    must_calloc(n_traces + 1, sizeof *l.state)};
+	struct link *l = must_calloc(n_traces + 1, sizeof *l);
+	size_t *order = must_calloc(n_traces + 1, sizeof *order);
+	size_t *kids = must_calloc(n_traces + 1, sizeof *kids);
+	size_t n_order = 0;
 
 	for (size_t i = 0; i < n_traces; i++)
-		link_trace(&l, i);
-	free(l.state);
+		l[i].c = traces[i];
+	for (size_t i = 0; i < n_traces; i++)
+		find_spawner(l, n_traces, i);
+	/* a cycle of spawners (damaged headers) is cut where it closes */
+	for (size_t i = 0; i < n_traces; i++) {
+		size_t up = l[i].spawner, steps = 0;
+		while (up != SIZE_MAX && up != i && steps++ < n_traces)
+			up = l[up].spawner;
+		if (up != SIZE_MAX)
+			l[i].spawner = SIZE_MAX;
+	}
+	/* every spawner before its children: its place first */
+	for (size_t i = 0; i < n_traces; i++)
+		order_from(l, i, order, &n_order);
+	for (size_t k = 0; k < n_order; k++) {
+		size_t p = order[k], n_kids = 0;
+		settle(l, p);
+		for (size_t i = 0; i < n_traces; i++)
+			if (l[i].spawner == p)
+				kids[n_kids++] = i;
+		sort_links = l;
+		qsort(kids, n_kids, sizeof *kids, kid_cmp);
+		if (n_kids)
+			place_children(l, n_traces, p, kids, n_kids);
+	}
+	for (size_t i = 0; i < n_traces; i++)
+		if (traces[i]->n_spawn_points > 1)
+			qsort(traces[i]->spawn_points,
+			      traces[i]->n_spawn_points,
+			      sizeof *traces[i]->spawn_points,
+			      spawn_point_cmp);
+	free(kids);
+	free(order);
+	free(l);
 }
