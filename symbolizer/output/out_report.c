@@ -7,9 +7,9 @@
  * Each call adds to the row of its function when it returns (callstats.c,
  * shared with the call graph), one row for all threads unless
  * --per-thread asks for one table per thread, or --per-process one per
- * process (an exec'd program's trace is a process of its own).  Memory: a row per function
- * (per function and thread with --per-thread), one frame per open call,
- * and 8 bytes per row to sort them.
+ * process (an exec'd program's trace is a process of its own).  Memory:
+ * a row per function (per function and thread, or process), one frame
+ * per open call, and 8 bytes per row to sort them.
  *
  * total counts the outermost call of a recursion only, so it is the time
  * spent in the function and its callees, once; self is the duration minus

@@ -16,6 +16,7 @@
  * stream, merged by time.  replay.c runs the threads.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -248,8 +249,8 @@ static void unwind(struct output *o, struct thread *th, size_t keep,
 		}
 		th->args = f->args;
 		th->closing_resumed = f->resumed;
-		output_close(o, th, f->pair, f->start, ticks, th->depth + th->shift,
-			     kind);
+		output_close(o, th, f->pair, f->start, ticks,
+			     th->depth + th->shift, kind);
 		th->closing_resumed = false;
 		th->args = NULL;
 		values_free(f->args);
@@ -734,6 +735,12 @@ static void note(struct output *o, struct thread *th, const struct event *ev)
 	output_note(o, th, &n, th->depth + th->shift);
 }
 
+#ifdef NAME_MAX
+#define PATH_MAX_NAME NAME_MAX
+#else
+#define PATH_MAX_NAME 255
+#endif
+
 /* The note that starts a child process's part of the tree: its pid,
  * program and how it started. */
 static void announce(struct output *o, struct thread *th, uint64_t ticks)
@@ -741,7 +748,7 @@ static void announce(struct output *o, struct thread *th, uint64_t ticks)
 	struct trace *t = th->trace;
 	const char *exe = t->exe ? t->exe : "?", *slash = strrchr(exe, '/');
 	struct note n = {.ticks = ticks, .control = true};
-	char text[256];
+	char text[PATH_MAX_NAME + 96]; /* a file name and the words */
 
 	if (o->ops->note == NULL || o->stack_only)
 		return;
