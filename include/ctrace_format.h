@@ -17,7 +17,7 @@
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
 #define CTRACE_VERSION_MAJOR 5           /* incompatible layout changes */
-#define CTRACE_VERSION_MINOR 0           /* compatible additions */
+#define CTRACE_VERSION_MINOR 1           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
 
@@ -29,6 +29,9 @@ enum ctrace_clock {
 /* header flags */
 #define CTRACE_FLAG_FINALIZED 0x1u /* the process exited through exit() */
 #define CTRACE_FLAG_FORKED 0x2u    /* written by a fork()ed child */
+
+/* ancestors[] in the header (5.1) */
+#define CTRACE_ANCESTORS 4
 
 struct ctrace_file_header {
 	char magic[8];          /* CTRACE_FILE_MAGIC */
@@ -67,6 +70,12 @@ struct ctrace_file_header {
 	 * file of exactly this length is whole.  0: the file covers whole
 	 * chunks. */
 	uint64_t final_size;
+	/* (5.1) The pids above the parent: its parent, then that one's, up
+	 * to CTRACE_ANCESTORS, read from /proc at start; 0 past the first
+	 * unknown (or pid 1).  A reader places a process started by a
+	 * program it has no trace of (a shell run by system()) under the
+	 * nearest one it has. */
+	uint32_t ancestors[CTRACE_ANCESTORS];
 };
 
 /* ---------------------------------------------------------------------------

@@ -174,6 +174,47 @@ static int map_header(uint32_t chunk_size)
 	return 0;
 }
 
+/* The pids above the parent (its parent's parent and up), from
+ * /proc/PID/stat, for a reader that has no trace of a process between
+ * this one and a traced ancestor (a shell).  errno is the program's. */
+static void fill_ancestors(struct ctrace_file_header *h)
+{
+	int saved = errno;
+	uint32_t pid = h->ppid;
+
+	memset(h->ancestors, 0, sizeof h->ancestors);
+	for (int i = 0; i < CTRACE_ANCESTORS && pid > 1; i++) {
+		char path[32] = "/proc/", digits[12], buf[512];
+		size_t n = 0, len = 6;
+		uint32_t v = pid, parent = 0;
+		do
+			digits[n++] = (char)('0' + v % 10);
+		while ((v /= 10) != 0);
+		while (n)
+			path[len++] = digits[--n];
+		memcpy(path + len, "/stat", 6);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			break;
+		ssize_t r = read(fd, buf, sizeof buf - 1);
+		close(fd);
+		if (r <= 0)
+			break;
+		buf[r] = '\0';
+		/* "pid (comm) state ppid ...": comm may hold anything */
+		char *p = strrchr(buf, ')');
+		if (p == NULL || p[1] != ' ' || p[2] == '\0' || p[3] != ' ')
+			break;
+		for (p += 4; *p >= '0' && *p <= '9'; p++)
+			parent = parent * 10 + (uint32_t)(*p - '0');
+		if (parent == 0)
+			break;
+		h->ancestors[i] = parent;
+		pid = parent;
+	}
+	errno = saved;
+}
+
 static void fill_header(uint32_t flags)
 {
 	struct ctrace_file_header *h = ctrace__file.header;
@@ -188,6 +229,7 @@ static void fill_header(uint32_t flags)
 	h->chunk_size = ctrace__file.chunk_size;
 	h->pid = (uint32_t)getpid();
 	h->ppid = (uint32_t)getppid();
+	fill_ancestors(h);
 	h->flags = flags;
 	h->start_realtime_ns =
 		(uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;

@@ -27,6 +27,8 @@
 enum {
 	OPT_SRCLINE = 256,
 	OPT_PER_THREAD,
+	OPT_PER_PROCESS,
+	OPT_FIELDS,
 	OPT_NO_DURATION,
 	OPT_THREAD_IDS,
 	OPT_DEMANGLE,
@@ -44,6 +46,7 @@ enum {
 	OPT_TID = FILTER_OPT_TID,
 	OPT_TIME_RANGE = FILTER_OPT_TIME_RANGE,
 	OPT_WHERE = FILTER_OPT_WHERE,
+	OPT_PID = FILTER_OPT_PID,
 };
 
 /* The commands: given as the first argument, they take the command line
@@ -103,6 +106,13 @@ static const struct option_def option_defs[] = {
 	{"per-thread", OPT_PER_THREAD, ARG_NONE, NULL,
 	 "tree: one thread after another, not interleaved; report: one table "
 	 "per thread", NULL, false},
+	{"per-process", OPT_PER_PROCESS, ARG_NONE, NULL,
+	 "tree: one process after another, its threads interleaved; report: "
+	 "one table per process", NULL, false},
+	{"fields", OPT_FIELDS, ARG_REQUIRED, "FIELD[,FIELD...]",
+	 "tree: the columns before the function, in this order: duration, "
+	 "tid, elapsed (since the start of the traces), timestamp (wall "
+	 "clock), addr, module (default duration,tid)", NULL, false},
 	{"sort", OPT_SORT, ARG_REQUIRED, "KEY",
 	 "report: sort by total (default), calls, self, avg, max or name",
 	 NULL, false},
@@ -140,6 +150,9 @@ static const struct option_def option_defs[] = {
 	 "hide calls shorter than TIME (5us, 2ms...)", NULL, false},
 	{"tid", OPT_TID, ARG_REQUIRED, "ID[,ID...]",
 	 "only these threads (or processes)", NULL, false},
+	{"pid", OPT_PID, ARG_REQUIRED, "PID[,PID...]",
+	 "only these processes (all their threads; with --tid, the threads "
+	 "listed of them)", NULL, false},
 	{"time-range", OPT_TIME_RANGE, ARG_REQUIRED, "[START]~[END]",
 	 "only calls that start in this time range, counted from the start "
 	 "of the trace", NULL, false},
@@ -355,6 +368,37 @@ static void usage_error(const char *fmt, const char *arg)
 	exit(2);
 }
 
+/* --fields: names separated by commas, each once; 0 or -1. */
+static int parse_fields(struct options *opts, const char *s)
+{
+	static const char *const names[N_FIELDS] = {
+		[FIELD_DURATION] = "duration", [FIELD_TID] = "tid",
+		[FIELD_ELAPSED] = "elapsed",   [FIELD_TIMESTAMP] = "timestamp",
+		[FIELD_ADDR] = "addr",         [FIELD_MODULE] = "module",
+	};
+	bool seen[N_FIELDS] = {false};
+
+	opts->n_fields = 0;
+	for (;;) {
+		size_t len = strcspn(s, ","), f;
+		for (f = 0; f < N_FIELDS; f++)
+			if (strlen(names[f]) == len && !strncmp(s, names[f], len))
+				break;
+		if (f == N_FIELDS || seen[f])
+			return -1;
+		seen[f] = true;
+		opts->fields[opts->n_fields++] = (enum tree_field)f;
+		if (!s[len])
+			break;
+		s += len + 1;
+	}
+	/* the default columns: the default line, exactly */
+	if (opts->n_fields == 2 && opts->fields[0] == FIELD_DURATION &&
+	    opts->fields[1] == FIELD_TID)
+		opts->n_fields = 0;
+	return 0;
+}
+
 static void parse_options(int argc, char **argv, struct options *opts,
 			  const struct output_format **format,
 			  struct output_options *oopts, const char **output)
@@ -434,6 +478,7 @@ static void parse_options(int argc, char **argv, struct options *opts,
 		case 't':
 		case OPT_MATCH:
 		case OPT_TID:
+		case OPT_PID:
 		case OPT_TIME_RANGE:
 		case OPT_WHERE: {
 			const char *why;
@@ -449,6 +494,16 @@ static void parse_options(int argc, char **argv, struct options *opts,
 			break;
 		case OPT_SRCLINE:
 			opts->srcline = true;
+			break;
+		case OPT_FIELDS:
+			if (parse_fields(opts, optarg) < 0)
+				usage_error("bad --fields '%s' (duration, tid, "
+					    "elapsed, timestamp, addr or module, "
+					    "each once, separated by commas)",
+					    optarg);
+			break;
+		case OPT_PER_PROCESS:
+			opts->per_process = true;
 			break;
 		case OPT_PER_THREAD:
 			opts->per_thread = true;
@@ -644,8 +699,8 @@ static int show(struct trace **trace_ptrs, size_t n_traces, size_t n_all,
 	/* a parent read for its open calls counts too: they started first */
 	align_clocks(trace_ptrs, n_all);
 	replay_inherit(trace_ptrs, n_all);
-	if (opts->per_thread) {
-		/* one thread after another, so one process after another */
+	if (opts->per_thread || opts->per_process) {
+		/* one thread, or process, after another */
 		for (size_t i = 0; i < n_traces; i++) {
 			output_begin_trace(shown, trace_ptrs[i]);
 			replay_run(trace_ptrs + i, 1, shown);

@@ -653,6 +653,17 @@ symbolize_stable() {
 	shift
 	# shellcheck disable=SC2086
 	symbolize "$ss_out" $STABLE_OPTS "$@"
+	stable_pids "$ss_out"
+}
+
+# stable_pids FILE: the pids of the notes that start a child process's
+# calls in a tree (`/* ctrace: process 42 (prog), forked by process 41 */')
+# read PID, so that the tree compares with an expected one.
+stable_pids() {
+	LC_ALL=C sed -e '/\/\* ctrace: process [0-9]/{' \
+	    -e 's/ctrace: process [0-9]*/ctrace: process PID/' \
+	    -e 's/ by process [0-9]*/ by process PID/' -e '}' "$1" >"$1.pids" &&
+		mv "$1.pids" "$1"
 }
 
 # tree_case CONFIG NAME PROGRAM [ARGS...]: PROGRAM's tree must be

@@ -218,7 +218,9 @@ case_fork_bare() {
 }
 
 # Both traces at once: a header line for each, both trees complete, the
-# child's calls nested under the two it inherited from its parent.
+# child's calls nested under the call that made it (fork() in start_child),
+# after a note naming it; its returns through the parent's calls are the
+# parent's and do not show.
 case_fork_both() {
 	use_config "$1"
 	build_c fork "$PROGS/fork.c"
@@ -226,6 +228,7 @@ case_fork_both() {
 	child=$(cat trace.bin.out)
 	symbolize both --no-duration --thread-ids=serial trace.bin \
 		"trace.bin.$child"
+	stable_pids both
 	check_tree both
 	grep -q "^# trace\\.bin: pid [0-9]" both || fail "no header for trace.bin"
 	grep -q "^# trace\\.bin\\.$child: pid $child" both ||

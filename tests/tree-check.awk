@@ -13,8 +13,10 @@
 # opens N (f the innermost), a
 # `} /* f (entered before the trace) */' may only stand at depth 0, and no
 # level is left open at the end.  A thread whose first line is indented is
-# a fork()ed child's, inside the calls it inherited open: those levels
-# count as open, their names unknown.  With durations=1 it also checks the
+# a child process's, shown under the call that made it (or, read without
+# its parent, a fork()ed child's inside the calls it inherited open, which
+# it closes): those levels count as open, their names unknown, and a
+# thread that does not close them ends at that depth, never above it.  With durations=1 it also checks the
 # duration column: blank on entries and on calls that did not return, a
 # well-formed number with a unit elsewhere.
 #
@@ -66,10 +68,12 @@ FNR == 1 {
 # previous one must be complete, and thread ids start over.
 /^# / {
 	for (t in depth)
-		if (depth[t] != 0)
+		if (depth[t] != base[t])
 			complain("thread " t " has calls open at the next trace")
-	for (t in depth)
+	for (t in depth) {
 		delete depth[t]
+		delete base[t]
+	}
 	traces++
 	next
 }
@@ -90,6 +94,7 @@ FNR == 1 {
 	fresh = !(tid in depth)
 	if (fresh) {
 		depth[tid] = 0
+		base[tid] = 0
 		nthreads++
 	}
 	text = substr($0, 12 + close_col + 4)
@@ -102,6 +107,8 @@ FNR == 1 {
 	text = substr(text, indent + 1)
 	if (fresh && level > 0) {
 		depth[tid] = level + (text ~ /^} \/\* /)
+		if (text !~ /^} \/\* /)
+			base[tid] = level
 		for (i = 0; i < depth[tid]; i++)
 			open[tid, i] = ""
 		inherited++
@@ -184,7 +191,7 @@ FNR == 1 {
 			check_duration("blank", dur)
 			next
 		}
-		if (depth[tid] == 0) {
+		if (depth[tid] == base[tid]) {
 			complain("exit with no open call")
 			next
 		}
@@ -221,9 +228,9 @@ FNR == 1 {
 
 END {
 	for (t in depth)
-		if (depth[t] != 0) {
+		if (depth[t] != base[t]) {
 			printf "%s: thread %s ends with %d calls open\n",
-			    FILENAME, t, depth[t]
+			    FILENAME, t, depth[t] - base[t]
 			bad = 1
 		}
 	printf "calls %d unfinished %d no-exit %d before-trace %d " \

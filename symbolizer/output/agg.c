@@ -183,6 +183,15 @@ struct agg_thread *agg_thread_get(struct agg_threads *ts, struct thread *th)
 		return at;
 	at = must_calloc(1, sizeof *at);
 	at->index = (uint32_t)ts->n;
+	at->trace = th->trace;
+	at->group = ts->n_groups;
+	for (size_t i = 0; ts->by_process && i < ts->n; i++)
+		if (ts->all[i]->trace == th->trace) {
+			at->group = ts->all[i]->group;
+			break;
+		}
+	if (at->group == ts->n_groups)
+		ts->n_groups++;
 	at->pid = th->trace->pid;
 	at->id = th->id;
 	if (th->info->name && th->info->name[0])
@@ -203,6 +212,7 @@ void agg_threads_free(struct agg_threads *ts)
 	free(ts->all);
 	ts->all = NULL;
 	ts->n = 0;
+	ts->n_groups = 0;
 }
 
 /* ---------------------------------------------------------------------------

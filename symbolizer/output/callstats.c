@@ -125,14 +125,14 @@ static struct stat_row *row_of(struct callstats *cs,
 	struct row_table *t;
 	size_t i;
 
-	if (at->index >= cs->n_row_ids) {
-		size_t n = (size_t)at->index + 1;
+	if (at->group >= cs->n_row_ids) {
+		size_t n = (size_t)at->group + 1;
 		cs->row_ids = must_realloc(cs->row_ids, n, sizeof *cs->row_ids);
 		memset(cs->row_ids + cs->n_row_ids, 0,
 		       (n - cs->n_row_ids) * sizeof *cs->row_ids);
 		cs->n_row_ids = n;
 	}
-	t = &cs->row_ids[at->index];
+	t = &cs->row_ids[at->group];
 	row_table_reserve(t, cs->rows);
 	for (i = row_hash(name) & t->mask; t->slots[i];
 	     i = (i + 1) & t->mask) {
@@ -417,6 +417,16 @@ static void account(struct callstats *cs, struct agg_thread *at,
 		add_edge(cs, at, parent->name, name, known ? ns : 0);
 }
 
+/* per_thread: whether a call of r's function is running in at's thread
+ * (by_process: r is its process's row, the thread's open calls tell). */
+static bool row_active(struct callstats *cs, const struct agg_thread *at,
+		       const struct stat_row *r)
+{
+	if (cs->threads.by_process)
+		return open_count(open_of(cs, at), r->name) != 0;
+	return r->active != 0;
+}
+
 void callstats_entry(struct callstats *cs, struct thread *th,
 		     const struct pair *p, size_t depth)
 {
@@ -427,7 +437,10 @@ void callstats_entry(struct callstats *cs, struct thread *th,
 
 	if (cs->per_thread) {
 		struct stat_row *r = row_of(cs, at, name);
-		r->active++;
+		if (cs->threads.by_process) /* outermost in its thread */
+			open_add(open_of(cs, at), name);
+		else
+			r->active++;
 		ref = (uint32_t)(r - cs->rows);
 	} else {
 		cell_make(cs, name);
@@ -460,7 +473,8 @@ void callstats_leaf(struct callstats *cs, struct thread *th,
 		at->depth = depth;
 	if (cs->per_thread) {
 		struct stat_row *r = row_of(cs, at, name);
-		account(cs, at, name, r, ns, 0, !r->active, depth);
+		account(cs, at, name, r, ns, 0, !row_active(cs, at, r),
+			depth);
 	} else {
 		cell_make(cs, name);
 		account(cs, at, name, NULL, ns, 0,
@@ -485,9 +499,13 @@ void callstats_close(struct callstats *cs, struct thread *th,
 		child_ns = f->child_ns;
 		if (cs->per_thread) {
 			r = &cs->rows[f->ref];
-			if (r->active)
-				r->active--;
-			outermost = !r->active;
+			if (cs->threads.by_process) {
+				outermost = !open_remove(open_of(cs, at), name);
+			} else {
+				if (r->active)
+					r->active--;
+				outermost = !r->active;
+			}
 		} else {
 			outermost = !open_remove(open_of(cs, at), name);
 		}
@@ -502,7 +520,7 @@ void callstats_close(struct callstats *cs, struct thread *th,
 		name = agg_name_id(p);
 		if (cs->per_thread) {
 			r = row_of(cs, at, name);
-			outermost = !r->active;
+			outermost = !row_active(cs, at, r);
 		} else {
 			cell_make(cs, name);
 			outermost = !open_count(open_of(cs, at), name);

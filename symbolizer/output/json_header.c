@@ -2,7 +2,8 @@
  *
  *   "header": {"processes": [{"trace": "trace.bin", "program": "/usr/bin/x",
  *     "command_line": ["x", "-v"], "pid": 41424, "ppid": 41000,
- *     "forked_from": null, "recorded_at": "2024-05-01T12:00:00.123456789Z",
+ *     "forked_from": null, "started_by": null,
+ *     "recorded_at": "2024-05-01T12:00:00.123456789Z",
  *     "start_realtime_ns": 1714564800123456789, "time_offset": 0,
  *     "threads": [{"serial": 1, "tid": 41424, "name": "x"}],
  *     "modules": [{"path": "/usr/bin/x", "start": "0x400000",
@@ -96,6 +97,27 @@ void json_header_put_process(struct outbuf *out, const struct trace *t,
 		outbuf_u64(out, h->parent_pid);
 		outbuf_str(out, ", \"thread\": ");
 		outbuf_u64(out, h->parent_thread);
+		outbuf_putc(out, '}');
+	} else {
+		outbuf_str(out, "null");
+	}
+	/* where the process shows in the tree of the run: the process
+	 * and thread that made it, when, and how */
+	outbuf_str(out, ", \"started_by\": ");
+	if (t->spawner) {
+		static const char *const how[] = {
+			[SPAWN_NONE] = "?", [SPAWN_FORK] = "fork",
+			[SPAWN_EXEC] = "exec", [SPAWN_CHILD] = "child"};
+		outbuf_str(out, "{\"pid\": ");
+		outbuf_u64(out, t->spawner->pid);
+		outbuf_str(out, ", \"tid\": ");
+		outbuf_u64(out, t->spawner_tid);
+		outbuf_str(out, ", \"trace\": ");
+		put_json_str(out, t->spawner->path, strlen(t->spawner->path));
+		outbuf_str(out, ", \"how\": \"");
+		outbuf_str(out, how[t->how]);
+		outbuf_str(out, "\", \"time\": ");
+		outbuf_i64(out, trace_ns(t->spawner, t->spawn_ticks));
 		outbuf_putc(out, '}');
 	} else {
 		outbuf_str(out, "null");

@@ -231,6 +231,39 @@ static void chrome_switch(struct output *o, struct thread *th,
 	run_add(o, th, resume ? RUN_RESUME : RUN_SUSPEND, p, ticks, n);
 }
 
+/* The id a thread of t shows with, by its tid. */
+static uint64_t shown_id(const struct output *o, const struct trace *t,
+			 uint32_t tid)
+{
+	for (size_t i = 0; o->opts->serial_ids && i < t->n_threads; i++)
+		if (t->threads[i].tid == tid)
+			return t->threads[i].serial;
+	return tid;
+}
+
+/* A flow arrow from the call that made the process to its first thread
+ * (an exec'd image goes on in its process's own track). */
+static void put_spawn_flow(struct output *o, const struct trace *t)
+{
+	const struct trace *p = t->spawner;
+	struct outbuf *out = o->out;
+
+	if (p == NULL || t->how == SPAWN_EXEC)
+		return;
+	event_start(o, "s", p->pid, shown_id(o, p, t->spawner_tid),
+		    trace_ns(p, t->spawn_ticks));
+	outbuf_str(out, ", \"name\": \"process\", \"cat\": \"process\", "
+			"\"id\": ");
+	outbuf_u64(out, t->pid);
+	outbuf_putc(out, '}');
+	event_start(o, "f", t->pid, shown_id(o, t, t->pid),
+		    trace_ns(t, t->hdr.base_ticks));
+	outbuf_str(out, ", \"bp\": \"e\", \"name\": \"process\", "
+			"\"cat\": \"process\", \"id\": ");
+	outbuf_u64(out, t->pid);
+	outbuf_putc(out, '}');
+}
+
 static void chrome_begin_trace(struct output *o, struct trace *t)
 {
 	struct chrome_state *cs = o->state;
@@ -256,6 +289,7 @@ static void chrome_begin_trace(struct output *o, struct trace *t)
 		put_meta(o, "thread_sort_index", t->pid, id, "sort_index",
 			 NULL, ti->serial);
 	}
+	put_spawn_flow(o, t);
 }
 
 static void chrome_entry(struct output *o, struct thread *th,

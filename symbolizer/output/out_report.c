@@ -6,9 +6,10 @@
  *
  * Each call adds to the row of its function when it returns (callstats.c,
  * shared with the call graph), one row for all threads unless
- * --per-thread asks for one table per thread.  Memory: a row per function
- * (per function and thread with --per-thread), one frame per open call,
- * and 8 bytes per row to sort them.
+ * --per-thread asks for one table per thread, or --per-process one per
+ * process (an exec'd program's trace is a process of its own).  Memory:
+ * a row per function (per function and thread, or process), one frame
+ * per open call, and 8 bytes per row to sort them.
  *
  * total counts the outermost call of a recursion only, so it is the time
  * spent in the function and its callees, once; self is the duration minus
@@ -18,6 +19,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "output/output.h"
 
@@ -193,24 +195,48 @@ static void put_thread_title(struct outbuf *out, const struct agg_thread *at,
 	outbuf_putc(out, '\n');
 }
 
+static void put_process_title(struct outbuf *out, const struct trace *t)
+{
+	outbuf_str(out, "# process ");
+	outbuf_u64(out, t->pid);
+	if (t->exe) {
+		outbuf_str(out, " (");
+		outbuf_escaped(out, t->exe, strlen(t->exe), ESCAPE_TEXT);
+		outbuf_putc(out, ')');
+	}
+	outbuf_putc(out, '\n');
+}
+
 static void report_finish(struct output *o)
 {
 	struct report_state *rs = o->state;
 	struct callstats *cs = &rs->cs;
 
 	sort_key = rs->sort;
-	if (o->opts->per_thread) {
+	if (cs->per_thread) {
+		/* a table per thread, or per process (its first thread's
+		 * group) */
 		bool first = true;
 		for (uint32_t t = 0; t < cs->threads.n; t++) {
+			const struct agg_thread *at = cs->threads.all[t];
 			size_t n;
-			uint32_t *order = callstats_thread_rows(cs, t, &n);
+			uint32_t *order;
+			bool seen = false;
+			for (uint32_t k = 0; k < t && !seen; k++)
+				seen = cs->threads.all[k]->group == at->group;
+			if (seen)
+				continue;
+			order = callstats_thread_rows(cs, at->group, &n);
 			if (n) {
 				sort_by_index(cs, order, n);
 				if (!first)
 					outbuf_putc(o->out, '\n');
 				first = false;
-				put_thread_title(o->out, cs->threads.all[t],
-						 o->n_traces > 1);
+				if (cs->threads.by_process)
+					put_process_title(o->out, at->trace);
+				else
+					put_thread_title(o->out, at,
+							 o->n_traces > 1);
 				put_table(o->out, cs, order, n);
 			}
 			free(order);
@@ -264,7 +290,11 @@ void out_report_init(struct output *o, const struct output_options *oo)
 {
 	static struct report_state state;
 
-	callstats_init(&state.cs, false, o->opts->per_thread);
+	callstats_init(&state.cs, false,
+		       o->opts->per_thread || o->opts->per_process);
+	/* --per-thread wins: a table per thread */
+	state.cs.threads.by_process =
+		o->opts->per_process && !o->opts->per_thread;
 	state.sort = oo->sort;
 	o->ops = &report_ops;
 	o->leaves = true;

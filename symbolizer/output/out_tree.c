@@ -9,6 +9,7 @@
  * but built with memcpy: this runs once per event.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "output/output.h"
 #include "values/values.h"
@@ -35,7 +36,8 @@ struct tree_state {
 static struct tree_state tree_state;
 
 static inline void line_start(struct output *o, const struct thread *th,
-			      uint64_t ns, size_t depth);
+			      uint64_t ns, uint64_t ticks, const struct pair *p,
+			      size_t depth);
 static inline void put_name(struct output *o, const struct thread *th,
 			    const struct pair *p);
 
@@ -46,7 +48,8 @@ static void run_flush(struct output *o)
 
 	if (ts->run == RUN_NONE)
 		return;
-	line_start(o, ts->run_th, UINT64_MAX, ts->run_depth);
+	line_start(o, ts->run_th, UINT64_MAX, UINT64_MAX, ts->run_fn,
+		   ts->run_depth);
 	outbuf_str(o->out, ts->run == RUN_SUSPEND
 				   ? "/* ctrace: leaves the stack of "
 				   : "/* ctrace: back to the stack of ");
@@ -94,15 +97,150 @@ static void tree_switch(struct output *o, struct thread *th,
 	run_add(o, th, resume ? RUN_RESUME : RUN_SUSPEND, p, depth, n);
 }
 
-/* Duration column (blank when ns is UINT64_MAX or --no-duration), thread
- * column and indentation. */
-static inline void line_start(struct output *o, const struct thread *th,
-			      uint64_t ns, size_t depth)
+/* --fields: each column's title and width. */
+static const struct {
+	const char *title;
+	int width;
+} field_info[] = {
+	[FIELD_DURATION] = {"DURATION", 10}, [FIELD_TID] = {"TID", 8},
+	[FIELD_ELAPSED] = {"ELAPSED", 10},  [FIELD_TIMESTAMP] = {"TIMESTAMP", 20},
+	[FIELD_ADDR] = {"ADDRESS", 18},     [FIELD_MODULE] = {"MODULE", 16},
+};
+
+/* The header line of --fields: each title at the right of its column
+ * (MODULE's at the left, as its values), then FUNCTION. */
+static void put_fields_header(struct output *o)
 {
+	const struct options *opts = o->opts;
 	struct outbuf *out = o->out;
-	char *p = outbuf_reserve(out, 48 + sizeof th->id_text);
+
+	outbuf_putc(out, '#');
+	for (size_t i = 0; i < opts->n_fields; i++) {
+		enum tree_field f = opts->fields[i];
+		int pad = field_info[f].width - (int)strlen(field_info[f].title) -
+			  (i == 0);
+		if (i)
+			outbuf_putc(out, ' ');
+		if (f != FIELD_MODULE)
+			outbuf_spaces(out, pad > 0 ? (size_t)pad : 0);
+		outbuf_str(out, field_info[f].title);
+		if (f == FIELD_MODULE)
+			outbuf_spaces(out, pad > 0 ? (size_t)pad : 0);
+	}
+	outbuf_str(out, "   FUNCTION\n");
+}
+
+/* `text` left-aligned (right: right-aligned) in `width` columns. */
+static void put_padded(struct outbuf *out, const char *text, size_t len,
+		       int width, bool right)
+{
+	size_t pad = (size_t)width > len ? (size_t)width - len : 0;
+
+	if (right)
+		outbuf_spaces(out, pad);
+	outbuf_escaped(out, text, len, ESCAPE_TEXT);
+	if (!right)
+		outbuf_spaces(out, pad);
+}
+
+/* --fields: the columns asked for, in their order, then " | ".  ticks
+ * (UINT64_MAX: none) is the line's time, p (NULL: none) its call. */
+static void line_fields(struct output *o, const struct thread *th,
+			uint64_t ns, uint64_t ticks, const struct pair *p)
+{
+	const struct options *opts = o->opts;
+	struct outbuf *out = o->out;
+	const struct trace *t = th->trace;
+	char buf[48];
 	size_t n;
 
+	for (size_t i = 0; i < opts->n_fields; i++) {
+		enum tree_field f = opts->fields[i];
+		int64_t at;
+		if (i)
+			outbuf_putc(out, ' ');
+		switch (f) {
+		case FIELD_DURATION:
+			if (ns == UINT64_MAX || opts->no_duration) {
+				outbuf_spaces(out, 10);
+				break;
+			}
+			n = opts->color ? outbuf_format_duration_color(buf, ns)
+					: outbuf_format_duration(buf, ns);
+			outbuf_write(out, buf, n);
+			break;
+		case FIELD_TID:
+			/* " [  1234] | " without its first and last 2 */
+			outbuf_write(out, th->id_text + 1, th->id_len - 4);
+			break;
+		case FIELD_ELAPSED:
+			if (ticks == UINT64_MAX) {
+				outbuf_spaces(out, 10);
+				break;
+			}
+			at = trace_ns(t, ticks);
+			n = outbuf_format_duration(buf, at > 0 ? (uint64_t)at : 0);
+			outbuf_write(out, buf, n);
+			break;
+		case FIELD_TIMESTAMP:
+			if (ticks == UINT64_MAX) {
+				outbuf_spaces(out, 20);
+				break;
+			}
+			/* the wall clock: the start's, plus the time since */
+			at = (int64_t)t->hdr.start_realtime_ns +
+			     (trace_ns(t, ticks) - trace_ns(t, t->hdr.base_ticks));
+			if (at < 0)
+				at = 0;
+			n = (size_t)snprintf(buf, sizeof buf, "%llu.%09llu",
+					     (unsigned long long)at / 1000000000,
+					     (unsigned long long)at % 1000000000);
+			put_padded(out, buf, n, 20, true);
+			break;
+		case FIELD_ADDR:
+			if (!p) {
+				outbuf_spaces(out, 18);
+				break;
+			}
+			n = (size_t)snprintf(buf, sizeof buf, "0x%llx",
+					     (unsigned long long)pair_fn(p));
+			put_padded(out, buf, n, 18, true);
+			break;
+		case FIELD_MODULE: {
+			const char *path =
+				p ? symtab_pair_module(t->symtab, p) : NULL;
+			const char *base = path ? strrchr(path, '/') : NULL;
+			base = base ? base + 1 : path;
+			if (!p)
+				outbuf_spaces(out, 16);
+			else if (!base)
+				put_padded(out, "?", 1, 16, false);
+			else
+				put_padded(out, base, strlen(base), 16, false);
+			break;
+		}
+		case N_FIELDS:
+			break;
+		}
+	}
+	outbuf_write(out, " | ", 3);
+}
+
+/* Duration column (blank when ns is UINT64_MAX or --no-duration), thread
+ * column and indentation; with --fields, the columns it lists. */
+static inline void line_start(struct output *o, const struct thread *th,
+			      uint64_t ns, uint64_t ticks, const struct pair *pr,
+			      size_t depth)
+{
+	struct outbuf *out = o->out;
+	char *p;
+	size_t n;
+
+	if (o->opts->n_fields) {
+		line_fields(o, th, ns, ticks, pr);
+		goto indent;
+	}
+	p = outbuf_reserve(out, 48 + sizeof th->id_text);
 	if (ns == UINT64_MAX || o->opts->no_duration) {
 		memset(p, ' ', 10);
 		n = 10;
@@ -113,6 +251,7 @@ static inline void line_start(struct output *o, const struct thread *th,
 	}
 	memcpy(p + n, th->id_text, th->id_len);
 	out->len += n + th->id_len;
+indent:
 	if (o->opts->max_depth && depth > o->opts->max_depth) {
 		/* indented no further: the depth says where the line is */
 		outbuf_spaces(out, 2 * o->opts->max_depth);
@@ -157,7 +296,10 @@ static void tree_begin_trace(struct output *o, struct trace *t)
 	struct tree_state *ts = o->state;
 
 	if (!ts->header_done) {
-		outbuf_str(o->out, HEADER_LINE);
+		if (o->opts->n_fields)
+			put_fields_header(o);
+		else
+			outbuf_str(o->out, HEADER_LINE);
 		ts->header_done = true;
 	}
 	if (o->n_traces > 1) {
@@ -192,13 +334,12 @@ static void put_params(struct output *o, const struct thread *th,
 static void tree_entry(struct output *o, struct thread *th,
 		       const struct pair *p, uint64_t ticks, size_t depth)
 {
-	(void)ticks;
 	if (th->resumed) {
 		run_add(o, th, RUN_RESUME, p, depth, 1);
 		return;
 	}
 	run_flush(o);
-	line_start(o, th, UINT64_MAX, depth);
+	line_start(o, th, UINT64_MAX, ticks, p, depth);
 	put_name(o, th, p);
 	put_params(o, th, p);
 	outbuf_write(o->out, " {", 2);
@@ -218,7 +359,8 @@ static void tree_leaf(struct output *o, struct thread *th,
 		      size_t depth)
 {
 	run_flush(o);
-	line_start(o, th, trace_duration(th->trace, start, end), depth);
+	line_start(o, th, trace_duration(th->trace, start, end), start, p,
+		   depth);
 	put_name(o, th, p);
 	put_params(o, th, p);
 	values_put_ret_tree(o->out, th->retval);
@@ -248,7 +390,7 @@ static void tree_close(struct output *o, struct thread *th,
 	line_start(o, th,
 		   kind == CLOSE_RETURNED ? trace_duration(th->trace, start, end)
 					  : UINT64_MAX,
-		   depth);
+		   end ? end : UINT64_MAX, p, depth);
 	if (th->retval && kind == CLOSE_RETURNED) {
 		outbuf_putc(o->out, '}');
 		values_put_ret_tree(o->out, th->retval);
@@ -264,7 +406,7 @@ static void tree_lost(struct output *o, struct thread *th, uint64_t count,
 		      unsigned reason, size_t depth)
 {
 	run_flush(o);
-	line_start(o, th, UINT64_MAX, depth);
+	line_start(o, th, UINT64_MAX, UINT64_MAX, NULL, depth);
 	outbuf_str(o->out, "/* ctrace: ");
 	outbuf_u64(o->out, count);
 	outbuf_str(o->out, " events lost (");
@@ -279,7 +421,7 @@ static void tree_note(struct output *o, struct thread *th, const struct note *n,
 		      size_t depth)
 {
 	run_flush(o);
-	line_start(o, th, UINT64_MAX, depth);
+	line_start(o, th, UINT64_MAX, n->ticks, NULL, depth);
 	outbuf_str(o->out, n->control ? "/* ctrace: " : "/* ");
 	if (n->tracepoint) {
 		outbuf_escaped(o->out, n->tracepoint, strlen(n->tracepoint),

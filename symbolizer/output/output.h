@@ -179,6 +179,10 @@ struct agg_frame {
 
 struct agg_thread {
 	uint32_t index; /* 0, 1, 2... in the order threads were first seen */
+	/* its rows' table: index, or with by_process the process's, 0, 1,
+	 * 2... in the order processes were first seen */
+	uint32_t group;
+	const struct trace *trace;
 	uint32_t pid;
 	uint64_t id;  /* as shown: tid or serial */
 	char *name;   /* the thread's name, or NULL */
@@ -189,6 +193,8 @@ struct agg_thread {
 struct agg_threads {
 	struct agg_thread **all;
 	size_t n;
+	bool by_process; /* a group per process (--per-process) */
+	uint32_t n_groups;
 };
 
 /* The output's state for th, created on first use. */

@@ -5,7 +5,7 @@
  * when it is entered, from these rules in this order (the first that
  * applies wins):
  *
- *   1. --tid: a thread (or process) not listed shows nothing.
+ *   1. --tid, --pid: a thread (or process) not listed shows nothing.
  *   1b. -C PATTERN given: a call that neither matches one nor runs inside
  *      one that does shows only if one is called below it (it is then a
  *      caller on the way to it), else it hides with its callees; inside
@@ -94,6 +94,9 @@ struct filters {
 	uint64_t *ids; /* --tid */
 	bool *id_found; /* ids[i] names a thread or process of some trace */
 	size_t n_ids;
+	uint64_t *pids; /* --pid */
+	bool *pid_found; /* pids[i] is the pid of some trace */
+	size_t n_pids;
 	struct where *where; /* --where, NULL if none */
 
 	struct output self;
@@ -170,6 +173,8 @@ void filter_free(struct filters *f)
 	free(f->pats);
 	free(f->ids);
 	free(f->id_found);
+	free(f->pids);
+	free(f->pid_found);
 	where_free(f->where);
 	free(f);
 }
@@ -201,7 +206,8 @@ static int parse_range(struct filters *f, const char *s)
 	return 0;
 }
 
-static int parse_ids(struct filters *f, const char *s)
+/* Numbers separated by commas, added to ids[n] (and found[n], false). */
+static int parse_ids(const char *s, uint64_t **ids, bool **found, size_t *n)
 {
 	while (*s) {
 		char *end;
@@ -209,18 +215,17 @@ static int parse_ids(struct filters *f, const char *s)
 		if (*s < '0' || *s > '9')
 			return -1;
 		v = strtoull(s, &end, 10);
-		f->ids = must_realloc(f->ids, f->n_ids + 1, sizeof *f->ids);
-		f->id_found = must_realloc(f->id_found, f->n_ids + 1,
-					   sizeof *f->id_found);
-		f->id_found[f->n_ids] = false;
-		f->ids[f->n_ids++] = v;
+		*ids = must_realloc(*ids, *n + 1, sizeof **ids);
+		*found = must_realloc(*found, *n + 1, sizeof **found);
+		(*found)[*n] = false;
+		(*ids)[(*n)++] = v;
 		s = end;
 		if (*s == ',')
 			s++;
 		else if (*s)
 			return -1;
 	}
-	return f->n_ids ? 0 : -1;
+	return *n ? 0 : -1;
 }
 
 static struct pattern *add_pattern(struct filters *f, enum pattern_kind kind,
@@ -354,8 +359,13 @@ const char *filter_option(struct filters *f, int code, const char *value)
 			return "unknown matching '%s' (glob or regex)";
 		return NULL;
 	case FILTER_OPT_TID:
-		if (parse_ids(f, value) < 0)
+		if (parse_ids(value, &f->ids, &f->id_found, &f->n_ids) < 0)
 			return "bad thread ids '%s' (numbers separated by "
+			       "commas)";
+		return NULL;
+	case FILTER_OPT_PID:
+		if (parse_ids(value, &f->pids, &f->pid_found, &f->n_pids) < 0)
+			return "bad process ids '%s' (numbers separated by "
 			       "commas)";
 		return NULL;
 	case FILTER_OPT_WHERE: {
@@ -454,6 +464,12 @@ static bool id_names(uint64_t id, const struct trace *t,
 
 static bool thread_listed(const struct filters *f, const struct thread *th)
 {
+	bool pid_listed = !f->n_pids;
+
+	for (size_t i = 0; i < f->n_pids && !pid_listed; i++)
+		pid_listed = f->pids[i] == th->trace->pid;
+	if (!pid_listed)
+		return false;
 	if (!f->n_ids)
 		return true;
 	for (size_t i = 0; i < f->n_ids; i++)
@@ -510,7 +526,7 @@ static enum decision decide(const struct filters *f, struct thread *th,
 		return D_HIDE_ALL;
 	*in_only = parent ? parent->in_only : !f->any_only;
 	*in_only |= (v & V_ONLY) != 0;
-	*depth = parent ? parent->child_depth : 0;
+	*depth = parent ? parent->child_depth : th->shift;
 	if (!*in_only || (v & V_HIDE) || ns < f->range_start || ft->off)
 		return D_HIDE_ALONE;
 	if (f->has_depth && *depth >= f->max_depth)
@@ -571,6 +587,9 @@ static void filter_begin_trace(struct output *o, struct trace *t)
 {
 	struct filters *f = o->state;
 
+	for (size_t i = 0; i < f->n_pids; i++)
+		if (f->pids[i] == t->pid)
+			f->pid_found[i] = true;
 	for (size_t i = 0; i < f->n_ids; i++) {
 		if (f->ids[i] == t->pid)
 			f->id_found[i] = true;
@@ -812,6 +831,10 @@ static void filter_finish(struct output *o)
 		if (!f->id_found[i])
 			warn_msg(0, "--tid: no thread or process %llu in the "
 				 "trace", (unsigned long long)f->ids[i]);
+	for (size_t i = 0; i < f->n_pids; i++)
+		if (!f->pid_found[i])
+			warn_msg(0, "--pid: no process %llu in the traces",
+				 (unsigned long long)f->pids[i]);
 
 	output_finish(f->inner);
 }

@@ -1,14 +1,19 @@
-/* replay.c -- every thread of every trace through the output, on one
- * timeline.
+/* replay.c -- every thread of every trace through the output, in one
+ * tree.
  *
  * All threads are merged by time (ties by thread serial) through a binary
- * heap, unless --per-thread asks for one thread after another.  Several
- * traces (the processes of a program that forks) share the timeline.
+ * heap, unless --per-thread or --per-process asks for one thread, or
+ * process, after another.  Several traces (the processes of a run) share
+ * the timeline, but a child process's events come in one block where its
+ * parent made it: the heap orders first by the processes' nest keys.
  *
- * A fork()ed child's thread starts with the calls its parent's thread had
- * open at the fork, found by replaying the parent's thread without output
- * up to that moment: the child's calls nest under them, and its returns
- * through them close them.
+ * Where a process was made (replay_inherit): a fork()ed child's thread
+ * starts with the calls its parent's thread had open at the fork, found
+ * by replaying the parent's thread without output up to that moment; the
+ * child's calls show under them, and its returns through them are not
+ * shown (thread.c).  A process made otherwise (vfork, posix_spawn, an
+ * exec) shows under the calls its parent's thread, or its own previous
+ * image, had open when it started.
  */
 #include <stdlib.h>
 
@@ -23,9 +28,32 @@ struct heap {
 	size_t n;
 };
 
+/* A child process's events come in one block where its parent made it:
+ * compared by their processes' nest keys, then, where one process is the
+ * other's ancestor, the ancestor's event at time t and a block made at
+ * time s by t <= s.  0: the same place, ordered by time. */
+static inline int nest_cmp(const struct thread *x, const struct thread *y)
+{
+	const struct trace *a = x->trace, *b = y->trace;
+	size_t n = a->nest_len < b->nest_len ? a->nest_len : b->nest_len;
+
+	for (size_t i = 0; i < n; i++)
+		if (a->nest_key[i] != b->nest_key[i])
+			return a->nest_key[i] < b->nest_key[i] ? -1 : 1;
+	if (a->nest_len < b->nest_len)
+		return x->next_ticks <= b->nest_key[n] ? -1 : 1;
+	if (a->nest_len > b->nest_len)
+		return y->next_ticks <= a->nest_key[n] ? 1 : -1;
+	return 0;
+}
+
 /* Threads in the heap have an event, at next_ticks. */
 static inline bool heap_before(const struct thread *x, const struct thread *y)
 {
+	int c = nest_cmp(x, y);
+
+	if (c)
+		return c < 0;
 	if (x->next_ticks != y->next_ticks)
 		return x->next_ticks < y->next_ticks;
 	if (x->trace != y->trace)
@@ -194,18 +222,16 @@ static const struct output_ops quiet_ops = {
 	.finish = quiet_finish,
 };
 
-/* The trace of the process that forked `c`: the latest one of its parent's
- * pid (a pid may be reused, an exec keeps it) started before `c`. */
-static struct trace *parent_of(struct trace **traces, size_t n,
+/* The latest trace of process `pid`, other than c, started no later than
+ * c, with c's clock: a pid may be reused, and an exec keeps it. */
+static struct trace *latest_of(struct trace **traces, size_t n, uint32_t pid,
 			       const struct trace *c)
 {
 	struct trace *best = NULL;
 
-	if (!(c->hdr.flags & CTRACE_FLAG_FORKED))
-		return NULL;
 	for (size_t i = 0; i < n; i++) {
 		struct trace *p = traces[i];
-		if (p != c && p->hdr.pid == c->hdr.parent_pid &&
+		if (p != c && p->hdr.pid == pid &&
 		    p->hdr.clock == c->hdr.clock &&
 		    p->hdr.base_ns <= c->hdr.base_ns &&
 		    (!best || p->hdr.base_ns > best->hdr.base_ns))
@@ -214,125 +240,257 @@ static struct trace *parent_of(struct trace **traces, size_t n,
 	return best;
 }
 
-struct fork_point {
-	struct trace *child, *parent;
-	const struct thread_info *thread; /* the parent's, that forked */
-	size_t parent_rank;                /* parents before children */
+/* A process and where it was made: found from the headers alone, then
+ * placed by replaying its spawner's threads (once for all its children). */
+struct link {
+	struct trace *c;
+	size_t spawner; /* index of the spawner's link; SIZE_MAX: none */
+	uint64_t s;     /* when, in the spawner's ticks */
+	uint32_t serial; /* SPAWN_FORK: the thread that forked */
+	bool found;     /* the thread that made it is known */
+	uint32_t tid;
+	uint64_t last;  /* that thread's last event at or before s */
+	size_t shown;   /* the depth its next call would show at then */
+	bool ordered;   /* in the order of spawners (place_all) */
 };
 
-static int fork_point_cmp(const void *a, const void *b)
+/* The latest trace of `pid` (see latest_of), as an index. */
+static size_t latest_index(struct link *l, size_t n, uint32_t pid,
+			   const struct trace *c)
 {
-	const struct fork_point *x = a, *y = b;
+	struct trace **all = must_calloc(n, sizeof *all);
+	struct trace *best;
+	size_t k = SIZE_MAX;
 
-	if (x->parent_rank != y->parent_rank)
-		return x->parent_rank < y->parent_rank ? -1 : 1;
-	if (x->thread->serial != y->thread->serial)
-		return x->thread->serial < y->thread->serial ? -1 : 1;
-	if (x->child->hdr.parent_ticks != y->child->hdr.parent_ticks)
-		return x->child->hdr.parent_ticks < y->child->hdr.parent_ticks
-			       ? -1 : 1;
-	return 0;
+	for (size_t i = 0; i < n; i++)
+		all[i] = l[i].c;
+	best = latest_of(all, n, pid, c);
+	for (size_t i = 0; best && i < n; i++)
+		if (all[i] == best)
+			k = i;
+	free(all);
+	return k;
 }
 
-static int trace_start_cmp(const void *a, const void *b)
+/* Which process made trace i, and how: a fork()ed child's parent (the
+ * header names it, its thread and the fork's time), else the same
+ * process before an exec (the latest trace of the pid), else the parent
+ * process (the header's ppid: vfork, posix_spawn, system, popen) or the
+ * nearest traced ancestor (a shell between them has no trace). */
+static void find_spawner(struct link *l, size_t n, size_t i)
 {
-	const struct trace *x = *(struct trace *const *)a;
-	const struct trace *y = *(struct trace *const *)b;
+	struct trace *c = l[i].c;
+	size_t p;
 
-	if (x->hdr.base_ns != y->hdr.base_ns)
-		return x->hdr.base_ns < y->hdr.base_ns ? -1 : 1;
-	return 0;
+	l[i].spawner = SIZE_MAX;
+	if (c->hdr.flags & CTRACE_FLAG_FORKED) {
+		c->how = SPAWN_FORK;
+		p = latest_index(l, n, c->hdr.parent_pid, c);
+		l[i].s = c->hdr.parent_ticks;
+		l[i].serial = c->hdr.parent_thread;
+	} else if ((p = latest_index(l, n, c->hdr.pid, c)) != SIZE_MAX) {
+		c->how = SPAWN_EXEC;
+		l[i].s = c->hdr.base_ticks;
+	} else {
+		c->how = SPAWN_CHILD;
+		p = latest_index(l, n, c->hdr.ppid, c);
+		for (size_t k = 0; p == SIZE_MAX && k < CTRACE_ANCESTORS &&
+				   c->hdr.ancestors[k] > 1;
+		     k++)
+			p = latest_index(l, n, c->hdr.ancestors[k], c);
+		l[i].s = c->hdr.base_ticks;
+	}
+	l[i].spawner = p;
 }
 
-static const struct thread_info *thread_by_serial(const struct trace *t,
-						  uint32_t serial)
-{
-	for (size_t i = 0; i < t->n_threads; i++)
-		if (t->threads[i].serial == serial)
-			return &t->threads[i];
-	return NULL;
-}
-
-/* Replays one thread of a parent without output and hands each of its
- * children (sorted by fork time) the calls open when it forked.  The
- * parent's own inherited calls come first: a child of a child nests under
- * both. */
-static void inherit_from(const struct fork_point *fp, size_t n)
+/* Replays each thread of trace l[p] that made one of its children (all
+ * of them when a child's thread is not named) once, without output, and
+ * notes for each child the depth its thread was at when it made it (a
+ * fork()ed child: the calls it inherited open, trace.inherited). */
+static void place_children(struct link *l, size_t n, size_t p,
+			   size_t *kids, size_t n_kids)
 {
 	static const struct options no_options;
 	struct output quiet = {.ops = &quiet_ops, .stack_only = true,
 			       .opts = &no_options};
-	struct trace *p = fp[0].parent;
-	struct thread th;
-	bool was_quiet = p->quiet, was_damaged = p->damaged;
-	uint64_t lost = p->lost_recorded;
-	unsigned reasons = p->lost_reasons;
+	struct trace *t = l[p].c;
+	bool was_quiet = t->quiet, was_damaged = t->damaged;
+	uint64_t lost = t->lost_recorded;
+	unsigned reasons = t->lost_reasons;
+	bool any_thread = false;
 
-	p->quiet = true;
-	thread_init(&th, p, fp[0].thread, &no_options, false);
-	thread_inherit(&quiet, &th);
-	for (size_t i = 0; i < n; i++) {
-		struct trace *c = fp[i].child;
-		const struct thread_info *ti;
+	(void)n;
+	for (size_t k = 0; k < n_kids; k++)
+		any_thread |= l[kids[k]].c->how != SPAWN_FORK;
+	t->quiet = true;
+	for (size_t j = 0; j < t->n_threads; j++) {
+		const struct thread_info *ti = &t->threads[j];
+		struct thread th;
 		const struct event *ev;
-
-		while ((ev = thread_peek(&th)) &&
-		       ev->ticks <= c->hdr.parent_ticks)
-			thread_step(&quiet, &th);
-		ti = NULL;
-		for (size_t j = 0; j < c->n_threads && !ti; j++)
-			if (c->threads[j].tid == c->hdr.pid)
-				ti = &c->threads[j];
-		if (!ti || !th.depth)
+		uint64_t last = 0;
+		bool needed = any_thread;
+		for (size_t k = 0; k < n_kids && !needed; k++)
+			needed = l[kids[k]].serial == ti->serial;
+		if (!needed)
 			continue;
-		c->inherited = must_calloc(th.depth, sizeof *c->inherited);
-		c->n_inherited = th.depth;
-		c->inherited_tid = ti->tid;
-		/* In the child, an inherited call's time counts from the
-		 * fork: the parent's time before it is the parent's. */
-		for (size_t j = 0; j < th.depth; j++)
-			c->inherited[j] = (struct frame){
-				.pair = th.stack[j].pair,
-				.start = c->hdr.parent_ticks,
-				.sp = th.stack[j].sp,
-				.hook = th.stack[j].hook,
-			};
+		thread_init(&th, t, ti, &no_options, false);
+		thread_inherit(&quiet, &th);
+		for (size_t k = 0; k < n_kids; k++) {
+			struct link *cl = &l[kids[k]];
+			struct trace *c = cl->c;
+			bool fork = c->how == SPAWN_FORK;
+			if (fork && cl->serial != ti->serial)
+				continue;
+			while ((ev = thread_peek(&th)) && ev->ticks <= cl->s) {
+				last = ev->ticks;
+				thread_step(&quiet, &th);
+			}
+			if (!fork && cl->found && last <= cl->last)
+				continue;
+			cl->found = true;
+			cl->tid = ti->tid;
+			cl->last = last;
+			cl->shown = th.depth + th.shift;
+			for (size_t m = 0; fork && th.depth && m < c->n_threads;
+			     m++) {
+				if (c->threads[m].tid != c->hdr.pid)
+					continue;
+				c->inherited = must_calloc(th.depth,
+							   sizeof *c->inherited);
+				c->n_inherited = th.depth;
+				c->inherited_tid = c->threads[m].tid;
+				/* In the child, an inherited call's time
+				 * counts from the fork: the parent's time
+				 * before it is the parent's. */
+				for (size_t f = 0; f < th.depth; f++)
+					c->inherited[f] = (struct frame){
+						.pair = th.stack[f].pair,
+						.start = cl->s,
+						.sp = th.stack[f].sp,
+						.hook = th.stack[f].hook,
+					};
+				break;
+			}
+		}
+		thread_finish(&quiet, &th);
 	}
-	thread_finish(&quiet, &th);
-	p->quiet = was_quiet;
-	p->damaged = was_damaged;
-	p->lost_recorded = lost;
-	p->lost_reasons = reasons;
+	t->quiet = was_quiet;
+	t->damaged = was_damaged;
+	t->lost_recorded = lost;
+	t->lost_reasons = reasons;
+}
+
+static int spawn_point_cmp(const void *a, const void *b)
+{
+	const struct spawn_point *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ticks != y->ticks)
+		return x->ticks < y->ticks ? -1 : 1;
+	return 0;
+}
+
+/* Trace i's place, its children's now known: where it shows, its key in
+ * the replay's order, and its spawner's spawn point. */
+static void settle(struct link *l, size_t i)
+{
+	struct trace *c = l[i].c, *p;
+
+	if (l[i].spawner == SIZE_MAX ||
+	    (!l[i].found && c->how != SPAWN_EXEC)) {
+		c->how = SPAWN_NONE;
+		return;
+	}
+	p = l[l[i].spawner].c;
+	c->spawner = p;
+	c->spawner_tid = l[i].found ? l[i].tid : p->hdr.pid;
+	c->spawn_ticks = l[i].s;
+	/* an image that recorded no thread: the exec comes where it
+	 * started */
+	c->base_depth = l[i].found ? l[i].shown : p->base_depth;
+	/* an exec'd image goes on where the process was; a child comes in
+	 * its parent's place, at the time it was made */
+	c->nest_len = p->nest_len + (c->how == SPAWN_EXEC ? 0 : 2);
+	c->nest_key = must_calloc(c->nest_len + 1, sizeof *c->nest_key);
+	if (p->nest_len)
+		memcpy(c->nest_key, p->nest_key,
+		       p->nest_len * sizeof *c->nest_key);
+	if (c->how != SPAWN_EXEC) {
+		c->nest_key[p->nest_len] =
+			(uint64_t)trace_ns(p, l[i].s) + ((uint64_t)1 << 62);
+		c->nest_key[p->nest_len + 1] = 1 + i;
+		p->spawn_points = must_realloc(p->spawn_points,
+					       p->n_spawn_points + 1,
+					       sizeof *p->spawn_points);
+		p->spawn_points[p->n_spawn_points++] =
+			(struct spawn_point){l[i].s, c->spawner_tid};
+	}
+}
+
+static const struct link *sort_links;
+
+static int kid_cmp(const void *a, const void *b)
+{
+	const struct link *x = &sort_links[*(const size_t *)a];
+	const struct link *y = &sort_links[*(const size_t *)b];
+
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return 0;
+}
+
+/* Appends i to `order` after its spawner's chain, once. */
+static void order_from(struct link *l, size_t i, size_t *order, size_t *n)
+{
+	if (l[i].ordered)
+		return;
+	l[i].ordered = true;
+	if (l[i].spawner != SIZE_MAX)
+		order_from(l, l[i].spawner, order, n);
+	order[(*n)++] = i;
 }
 
 void replay_inherit(struct trace **traces, size_t n_traces)
 {
-	struct trace **by_start = must_calloc(n_traces + 1, sizeof *by_start);
-	struct fork_point *fp = must_calloc(n_traces + 1, sizeof *fp);
-	size_t n = 0;
+	struct link *l = must_calloc(n_traces + 1, sizeof *l);
+	size_t *order = must_calloc(n_traces + 1, sizeof *order);
+	size_t *kids = must_calloc(n_traces + 1, sizeof *kids);
+	size_t n_order = 0;
 
-	memcpy(by_start, traces, n_traces * sizeof *traces);
-	qsort(by_start, n_traces, sizeof *by_start, trace_start_cmp);
+	for (size_t i = 0; i < n_traces; i++)
+		l[i].c = traces[i];
+	for (size_t i = 0; i < n_traces; i++)
+		find_spawner(l, n_traces, i);
+	/* a cycle of spawners (damaged headers) is cut where it closes */
 	for (size_t i = 0; i < n_traces; i++) {
-		struct trace *c = by_start[i];
-		struct trace *p = parent_of(traces, n_traces, c);
-		const struct thread_info *ti =
-			p ? thread_by_serial(p, c->hdr.parent_thread) : NULL;
-		size_t rank = 0;
-		if (!ti)
-			continue;
-		while (by_start[rank] != p)
-			rank++;
-		fp[n++] = (struct fork_point){c, p, ti, rank};
+		size_t up = l[i].spawner, steps = 0;
+		while (up != SIZE_MAX && up != i && steps++ < n_traces)
+			up = l[up].spawner;
+		if (up != SIZE_MAX)
+			l[i].spawner = SIZE_MAX;
 	}
-	qsort(fp, n, sizeof *fp, fork_point_cmp);
-	for (size_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && fp[j].parent == fp[i].parent &&
-				fp[j].thread == fp[i].thread;
-		     j++)
-			;
-		inherit_from(fp + i, j - i);
+	/* every spawner before its children: its place first */
+	for (size_t i = 0; i < n_traces; i++)
+		order_from(l, i, order, &n_order);
+	for (size_t k = 0; k < n_order; k++) {
+		size_t p = order[k], n_kids = 0;
+		settle(l, p);
+		for (size_t i = 0; i < n_traces; i++)
+			if (l[i].spawner == p)
+				kids[n_kids++] = i;
+		sort_links = l;
+		qsort(kids, n_kids, sizeof *kids, kid_cmp);
+		if (n_kids)
+			place_children(l, n_traces, p, kids, n_kids);
 	}
-	free(fp);
-	free(by_start);
+	for (size_t i = 0; i < n_traces; i++)
+		if (traces[i]->n_spawn_points > 1)
+			qsort(traces[i]->spawn_points,
+			      traces[i]->n_spawn_points,
+			      sizeof *traces[i]->spawn_points,
+			      spawn_point_cmp);
+	free(kids);
+	free(order);
+	free(l);
 }

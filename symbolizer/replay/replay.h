@@ -4,7 +4,8 @@
  *               epoch, from the resolver
  *   thread.c    one thread's events to calls: its stack, unwinding,
  *               signals, coroutines, the values of a call (values/)
- *   replay.c    every thread of every trace merged on one timeline
+ *   replay.c    every thread of every trace merged on one timeline, each
+ *               child process where its parent made it
  *   filter.c    -F, -N, -H, -C, -T, -D, -t, --tid, --time-range, --where:
  *               an output that passes on only the calls the filters keep
  *   where.c     --where's expressions on arguments and return values
@@ -39,9 +40,22 @@
 
 struct filters;
 
+/* tree: --fields, the columns before the function */
+enum tree_field {
+	FIELD_DURATION,
+	FIELD_TID,
+	FIELD_ELAPSED,   /* since the start of the traces shown */
+	FIELD_TIMESTAMP, /* the wall clock, s.ns since the epoch */
+	FIELD_ADDR,      /* the function's address */
+	FIELD_MODULE,    /* its module's file name */
+	N_FIELDS
+};
+
 struct options {
 	bool srcline;
 	bool per_thread;
+	bool per_process; /* --per-process (replay: as per_thread, threads
+			   * of a process merged) */
 	bool no_duration;
 	bool serial_ids; /* --thread-ids=serial */
 	bool progress;   /* a progress line on stderr (a terminal) */
@@ -54,6 +68,10 @@ struct options {
 	 * indents no further and shows the depth, folded stacks end in one
 	 * "[deeper]" frame that holds the deeper calls' weight. */
 	size_t max_depth;
+	/* tree: --fields, in order; n_fields 0: duration and tid, the
+	 * default, printed by the fast path */
+	enum tree_field fields[N_FIELDS];
+	size_t n_fields;
 	struct filters *filters;  /* filter.c; NULL when there is none */
 	struct resolve_options resolve;
 };
@@ -193,6 +211,16 @@ struct frame {
 	struct values *args; /* captured arguments, NULL if none */
 	size_t segment; /* the first open call on the same stack as this */
 	bool resumed; /* reopened on its stack: closed (suspended) before */
+	/* a forked child's call made by its parent before the fork (shown
+	 * there): its return in the child is not shown */
+	bool inherited;
+};
+
+/* A child process shown in the tree, made by thread `tid` of the process
+ * at `ticks` (its ticks): the thread's call open then is not a leaf. */
+struct spawn_point {
+	uint64_t ticks;
+	uint32_t tid;
 };
 
 struct thread {
@@ -201,6 +229,16 @@ struct thread {
 	struct stream main, sig;
 	struct frame *stack;
 	size_t depth, cap;
+	/* Added to depth for the outputs: the depth of the call that made
+	 * the process, grown by each return through a call it inherited, so
+	 * that a child's calls all show under the call that made it. */
+	size_t shift;
+	/* This thread's spawn points, sorted (trace.spawn_points) */
+	const struct spawn_point *spawns;
+	size_t n_spawns;
+	/* The process's first thread, whose first event comes after a
+	 * note saying which process it is and how it started. */
+	bool announce;
 	char id_text[48]; /* the tid column, already formatted */
 	size_t id_len;
 	uint64_t id;      /* the thread id shown (tid or serial) */
@@ -259,8 +297,9 @@ struct output_ops {
 	/* a call whose exit is the thread's next event */
 	void (*leaf)(struct output *o, struct thread *th, const struct pair *p,
 		     uint64_t start, uint64_t end, size_t depth);
-	/* optional, else entry(): a call open in the thread from the start,
-	 * entered in the parent process before fork() (shown there) */
+	/* optional: a call open in the thread from the start, entered in
+	 * the parent process before fork() (shown and counted there); the
+	 * child's return through it is given to no callback */
 	void (*inherit)(struct output *o, struct thread *th,
 			const struct pair *p, uint64_t start, size_t depth);
 	/* end of a call that had callees; start/end per kind */
@@ -308,7 +347,7 @@ struct output {
 };
 
 /* The output's callbacks, as replay and the filters call them: a NULL
- * callback has nothing to do; a NULL inherit() is the output's entry(). */
+ * callback has nothing to do. */
 static inline void output_begin_trace(struct output *o, struct trace *t)
 {
 	if (o->ops->begin_trace)
@@ -337,8 +376,6 @@ static inline void output_inherit(struct output *o, struct thread *th,
 {
 	if (o->ops->inherit)
 		o->ops->inherit(o, th, p, start, depth);
-	else
-		output_entry(o, th, p, start, depth);
 }
 
 static inline void output_close(struct output *o, struct thread *th,
@@ -403,8 +440,11 @@ static inline struct event *thread_peek(struct thread *th)
  * (replay.c). */
 void replay_run(struct trace **traces, size_t n_traces, struct output *o);
 
-/* Finds, for each fork()ed child among the traces whose parent's trace is
- * there too, the calls it inherited open (trace.inherited). */
+/* Finds where each trace's process was made, when the trace of the
+ * process that made it is there too (trace.spawner, .base_depth,
+ * .nest_key, the spawner's spawn_points), and for each fork()ed child the
+ * calls it inherited open (trace.inherited).  After the clocks are
+ * aligned. */
 void replay_inherit(struct trace **traces, size_t n_traces);
 
 /* A progress line on stderr (progress.c), when opts->progress and the
@@ -431,6 +471,7 @@ enum {
 	FILTER_OPT_TID,
 	FILTER_OPT_TIME_RANGE,
 	FILTER_OPT_WHERE,
+	FILTER_OPT_PID,
 };
 const char *filter_option(struct filters *f, int code, const char *value);
 

@@ -15,6 +15,8 @@
  * A thread's events come from its main stream and, rarely, its signal
  * stream, merged by time.  replay.c runs the threads.
  */
+#include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -103,6 +105,37 @@ void thread_init(struct thread *th, struct trace *t,
 	stream_init(&th->sig, t, ti->signal);
 	advance(&th->main);
 	advance(&th->sig);
+
+	/* A child's threads show under the call that made it; the thread
+	 * that inherited calls open shows them at their own depth. */
+	th->shift = t->base_depth;
+	if (t->inherited && ti->tid == t->inherited_tid)
+		th->shift = t->base_depth > t->n_inherited
+				    ? t->base_depth - t->n_inherited : 0;
+	th->announce = t->how != SPAWN_NONE && ti->tid == t->pid;
+	for (size_t i = 0; i < t->n_spawn_points; i++)
+		if (t->spawn_points[i].tid == ti->tid) {
+			if (!th->spawns)
+				th->spawns = &t->spawn_points[i];
+			th->n_spawns++;
+		}
+}
+
+/* Whether the thread made a child shown in the tree at or after `start`
+ * and before `end`: the call open then has callees (the child's). */
+static bool spawned_in(const struct thread *th, uint64_t start, uint64_t end)
+{
+	size_t lo = 0, hi = th->n_spawns;
+
+	/* the first at or after start (sorted by time) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (th->spawns[mid].ticks < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < th->n_spawns && th->spawns[lo].ticks < end;
 }
 
 /* ---------------------------------------------------------------------------
@@ -175,6 +208,7 @@ static void push(struct thread *th, const struct pair *p, uint64_t ticks,
 	th->stack[th->depth].hook = hook;
 	th->stack[th->depth].args = args;
 	th->stack[th->depth].resumed = th->resumed;
+	th->stack[th->depth].inherited = false;
 	th->stack[th->depth].segment =
 		th->depth && !th->new_stack &&
 				!new_stack(th->stack[th->depth - 1].sp, sp)
@@ -193,7 +227,8 @@ void thread_inherit(struct output *o, struct thread *th)
 	for (size_t i = 0; i < t->n_inherited; i++) {
 		const struct frame *f = &t->inherited[i];
 		push(th, f->pair, f->start, f->sp, f->hook, NULL);
-		output_inherit(o, th, f->pair, f->start, i);
+		th->stack[th->depth - 1].inherited = true;
+		output_inherit(o, th, f->pair, f->start, i + th->shift);
 	}
 }
 
@@ -206,9 +241,16 @@ static void unwind(struct output *o, struct thread *th, size_t keep,
 		/* told in one switch_stack(), already shown as suspended */
 		if (th->switch_told && f->resumed)
 			continue;
+		/* the parent's call, shown there: the child's calls after it
+		 * still show under the call that made the child */
+		if (f->inherited) {
+			th->shift++;
+			continue;
+		}
 		th->args = f->args;
 		th->closing_resumed = f->resumed;
-		output_close(o, th, f->pair, f->start, ticks, th->depth, kind);
+		output_close(o, th, f->pair, f->start, ticks,
+			     th->depth + th->shift, kind);
 		th->closing_resumed = false;
 		th->args = NULL;
 		values_free(f->args);
@@ -277,8 +319,8 @@ static void suspend(struct output *o, struct thread *th, size_t keep,
 	th->switch_told = o->ops->switch_stack != NULL;
 	unwind(o, th, keep, ticks, CLOSE_NO_EXIT);
 	if (th->switch_told && n)
-		o->ops->switch_stack(o, th, innermost, keep + n - 1, n, false,
-				     ticks);
+		o->ops->switch_stack(o, th, innermost,
+				     keep + n - 1 + th->shift, n, false, ticks);
 	th->switch_told = false;
 	th->suspending = false;
 }
@@ -293,12 +335,13 @@ static void resume(struct output *o, struct thread *th, size_t which,
 
 	if (told && n)
 		o->ops->switch_stack(o, th, s->frames[n - 1].pair,
-				     th->depth + n - 1, n, true, ticks);
+				     th->depth + n - 1 + th->shift, n, true,
+				     ticks);
 	th->resumed = true;
 	for (size_t i = 0; i < n; i++) {
 		if (!told)
 			output_entry(o, th, s->frames[i].pair, ticks,
-				     th->depth);
+				     th->depth + th->shift);
 		push(th, s->frames[i].pair, ticks, s->frames[i].sp,
 		     s->frames[i].hook, NULL);
 	}
@@ -404,8 +447,8 @@ static void on_exit_event(struct output *o, struct thread *th,
 	/* Entered before the trace: recording switched on inside the call,
 	 * or a fork()ed child whose parent's trace is not at hand.  The open
 	 * calls are left open. */
-	output_close(o, th, ev->pair, ev->ticks, ev->ticks, th->depth,
-		      CLOSE_BEFORE_TRACE);
+	output_close(o, th, ev->pair, ev->ticks, ev->ticks,
+		      th->depth + th->shift, CLOSE_BEFORE_TRACE);
 }
 
 /* Whether open call frames[i] is gone, now that ev is entered: longjmp
@@ -689,7 +732,47 @@ static void note(struct output *o, struct thread *th, const struct event *ev)
 		n.text = p;
 		n.text_len = (size_t)(end - p);
 	}
-	output_note(o, th, &n, th->depth);
+	output_note(o, th, &n, th->depth + th->shift);
+}
+
+#ifdef NAME_MAX
+#define PATH_MAX_NAME NAME_MAX
+#else
+#define PATH_MAX_NAME 255
+#endif
+
+/* The note that starts a child process's part of the tree: its pid,
+ * program and how it started. */
+static void announce(struct output *o, struct thread *th, uint64_t ticks)
+{
+	struct trace *t = th->trace;
+	const char *exe = t->exe ? t->exe : "?", *slash = strrchr(exe, '/');
+	struct note n = {.ticks = ticks, .control = true};
+	char text[PATH_MAX_NAME + 96]; /* a file name and the words */
+
+	if (o->ops->note == NULL || o->stack_only)
+		return;
+	t->announced = true;
+	if (slash && slash[1])
+		exe = slash + 1;
+	if (t->how == SPAWN_FORK)
+		snprintf(text, sizeof text, "process %" PRIu32 " (%s), forked "
+			 "by process %" PRIu32, t->pid, exe, t->spawner->pid);
+	else if (t->how == SPAWN_EXEC && t->spawner->how == SPAWN_FORK &&
+		 !t->spawner->announced)
+		/* a fork()ed child that made no call before its exec */
+		snprintf(text, sizeof text, "process %" PRIu32 " (%s), forked "
+			 "by process %" PRIu32 ", after exec", t->pid, exe,
+			 t->spawner->spawner->pid);
+	else if (t->how == SPAWN_EXEC)
+		snprintf(text, sizeof text, "process %" PRIu32 " (%s), after "
+			 "exec", t->pid, exe);
+	else
+		snprintf(text, sizeof text, "process %" PRIu32 " (%s), started "
+			 "by process %" PRIu32, t->pid, exe, t->spawner->pid);
+	n.text = text;
+	n.text_len = strlen(text);
+	output_note(o, th, &n, th->depth + th->shift);
 }
 
 /* An inlined copy's hooks run in its host's frame and are given the
@@ -711,9 +794,15 @@ static const struct pair *inlined_pair(struct thread *th, const struct pair *p,
 void thread_step(struct output *o, struct thread *th)
 {
 	struct event *head = thread_peek(th), *next;
-	struct event ev = *head;
+	struct event ev;
 	struct values *args;
 
+	if (th->announce) {
+		th->announce = false;
+		announce(o, th, head->ticks);
+		head = thread_peek(th);
+	}
+	ev = *head;
 	thread_consume(th, head);
 	switch (ev.kind) {
 	case EV_ENTRY:
@@ -732,13 +821,14 @@ void thread_step(struct output *o, struct thread *th)
 		    pair_same_fn(next->pair, ev.pair) &&
 		    (next->pair->site == ev.pair->site ||
 		     (ev.pair->inlined && !site_open(th, next->pair))) &&
-		    (!next->sp || !ev.sp || on_stack(next->sp, ev.sp, ev.sp))) {
+		    (!next->sp || !ev.sp || on_stack(next->sp, ev.sp, ev.sp)) &&
+		    !spawned_in(th, ev.ticks, next->ticks)) {
 			th->retval = next->extra && !o->no_values
 				? call_retval(th, next->pair,
 						next->extra, next->extra_len)
 				: NULL;
 			output_leaf(o, th, ev.pair, ev.ticks, next->ticks,
-				     th->depth);
+				     th->depth + th->shift);
 			values_free((struct values *)th->retval);
 			values_free(args);
 			th->retval = NULL;
@@ -746,7 +836,8 @@ void thread_step(struct output *o, struct thread *th)
 			next->extra = NULL;
 			thread_consume(th, next);
 		} else {
-			output_entry(o, th, ev.pair, ev.ticks, th->depth);
+			output_entry(o, th, ev.pair, ev.ticks,
+				     th->depth + th->shift);
 			push(th, ev.pair, ev.ticks, ev.sp, ev.hook, args);
 		}
 		th->new_stack = false; /* not taken by a leaf */
@@ -757,7 +848,8 @@ void thread_step(struct output *o, struct thread *th)
 		free(ev.extra);
 		break;
 	case EV_LOST:
-		output_lost(o, th, ev.count, ev.reason, th->depth);
+		output_lost(o, th, ev.count, ev.reason,
+			    th->depth + th->shift);
 		break;
 	case EV_THREAD_END:
 		unwind(o, th, 0, ev.ticks, CLOSE_UNFINISHED);

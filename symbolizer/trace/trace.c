@@ -519,6 +519,8 @@ void trace_close(struct trace *t)
 	free(t->module_events);
 	free(t->argv);
 	free(t->inherited);
+	free(t->nest_key);
+	free(t->spawn_points);
 	free(t->owned_path);
 	if (t->fd >= 0)
 		close(t->fd);

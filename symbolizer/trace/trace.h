@@ -33,6 +33,7 @@ struct pair;
 struct resolver;
 struct symtab;
 struct frame;
+struct spawn_point;
 
 /* ---------------------------------------------------------------------------
  * Trace files (trace.c, meta.c)
@@ -145,6 +146,28 @@ struct trace {
 	struct frame *inherited;
 	size_t n_inherited;
 	uint32_t inherited_tid;
+
+	/* Where the process sits in the tree of the run (replay_inherit()):
+	 * the trace of the process that made it (fork, vfork, posix_spawn,
+	 * or the same process before an exec), NULL if none is at hand; the
+	 * thread of it that did, when (in its ticks), and how. */
+	struct trace *spawner;
+	uint32_t spawner_tid;
+	uint64_t spawn_ticks;
+	enum trace_spawn { SPAWN_NONE, SPAWN_FORK, SPAWN_EXEC, SPAWN_CHILD } how;
+	/* The depth its first calls show at: the spawning call's, plus one */
+	size_t base_depth;
+	bool announced; /* the note naming the process was shown */
+	/* Its place in the order of the replay: (time, rank) pairs, one per
+	 * ancestor that made a child, so that a child's calls come in one
+	 * block where its parent made it. */
+	uint64_t *nest_key;
+	size_t nest_len;
+	/* The times (this trace's ticks, sorted) at which threads of this
+	 * process made a child shown in the tree: a call open across one
+	 * is not a leaf. */
+	struct spawn_point *spawn_points;
+	size_t n_spawn_points;
 };
 
 /* Reports a damaged input, "ctrace-symbolize: FILE: MSG at offset N", and

@@ -658,6 +658,29 @@ case_replay() {
 	expect_text json '"calls"'
 }
 
+# The options of a run's processes pass through: --per-process, --pid,
+# --fields.
+case_processes() {
+	[ -x "$CTRACE_SYMBOLIZE" ] || skip "ctrace-symbolize not built"
+	build_progs
+	ctrace out record -- "$BIN/prog" fork
+	expect_status 0 out
+	child=$(sed -n 's/^ctrace: trace written to \(trace\.bin\.[0-9]*\)$/\1/p' \
+		out.err)
+	pid=${child#trace.bin.}
+	ctrace report report --per-process trace.bin "$child"
+	expect_status 0 report
+	[ "$(grep -c '^# process [0-9]' report)" = 2 ] ||
+		{ cat report; fail "not a table per process"; }
+	ctrace tree replay --pid="$pid" --fields=tid trace.bin "$child"
+	expect_status 0 tree
+	head -n 1 tree | grep -q '^#    TID   FUNCTION$' || fail "no TID header"
+	sed '/^#/d' tree >lines
+	[ -s lines ] || fail "no line of process $pid"
+	grep -v "^\[$pid/" lines && fail "lines of another process"
+	:
+}
+
 # The real symbolizer: an option's value in the next argument is the
 # same as after "=" (ctrace replay --max-depth 3 read 3 as a trace).
 case_option_values() {
@@ -757,6 +780,7 @@ run_case symbolizer-arguments case_symbolizer_arguments
 run_case dump-formats case_dump_formats
 run_case symbolizer-lookup case_symbolizer_lookup
 run_case replay case_replay
+run_case processes case_processes
 run_case option-values case_option_values
 run_case args-without-debug-info case_args_without_debug_info
 run_case other-formats case_other_formats

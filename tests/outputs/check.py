@@ -76,6 +76,7 @@ def check_chrome(path):
     names = {}
     stacks = {}
     last_ts = {}
+    flows = {}
     counts = {"B": 0, "E": 0, "X": 0, "M": 0, "i": 0}
     for e in events:
         ph = e["ph"]
@@ -83,6 +84,11 @@ def check_chrome(path):
         key = (e["pid"], e["tid"])
         if ph == "M":
             names.setdefault(e["name"], set()).add(key)
+            continue
+        if ph in ("s", "f"):
+            # a flow arrow (a process made by another): no slice of its
+            # thread, in no order; each start has its end, later
+            flows.setdefault(e["id"], {})[ph] = e
             continue
         ts = e["ts"]
         if ts < last_ts.get(key, -1e300):
@@ -106,6 +112,9 @@ def check_chrome(path):
     for key, st in stacks.items():
         if st:
             fail("thread %s: %d B events without E" % (key, len(st)))
+    for fid, ends in flows.items():
+        if set(ends) != {"s", "f"} or ends["f"]["ts"] < ends["s"]["ts"]:
+            fail("flow %s: %s" % (fid, ends))
     threads = {k for k in stacks} | {k for k in last_ts}
     for key in threads:
         if key not in names.get("thread_name", set()):

@@ -27,13 +27,13 @@ case_fork() {
 	grep -q "^ *\\[$child/$child\\] |     child_work() {\$" tree ||
 		fail "no child_work() in process $child, two levels deep"
 	grep -q '/[0-9]*\] | main() {$' tree || fail "no main()"
-	# the child's calls come between the parent's start_child and
-	# parent_work: one timeline
-	order=$(grep -n -e 'start_child();' -e 'child_work() {' \
+	# the child's calls come in the parent's start_child, which made
+	# it, before parent_work
+	order=$(grep -n -e 'start_child() {' -e 'child_work() {' \
 		-e 'parent_work() {' tree | cut -d: -f1 | tr '\n' ' ')
 	set -- $order
 	[ "$#" -eq 3 ] && [ "$1" -lt "$2" ] && [ "$2" -lt "$3" ] ||
-		fail "not one timeline: lines $order"
+		fail "not nested in start_child: lines $order"
 
 	# a directory stands for its traces; other files are left alone
 	echo 'not a trace' >traces/notes.txt
@@ -45,6 +45,11 @@ case_fork() {
 		fail "bad Chrome trace"
 	n=$(grep -c '"name": "process_name"' chrome.json)
 	[ "$n" -eq 2 ] || fail "$n process names, expected 2"
+	# one flow arrow, from the parent's thread to the child's
+	grep -q "^{\"ph\": \"s\", \"pid\": [0-9]*, .*\"id\": $child}" chrome.json ||
+		fail "no flow arrow from the parent"
+	grep -q "^{\"ph\": \"f\", \"pid\": $child, \"tid\": $child, .*\"id\": $child}" \
+		chrome.json || fail "no flow arrow to the child"
 	symbolize json.json --format=json traces
 	"$PYTHON3" -S "$OUTPUTS/check.py" json json.json || fail "bad JSON"
 	"$PYTHON3" -S - json.json "$child" <<'PY' || fail "bad JSON header"
@@ -54,6 +59,9 @@ procs = doc["header"]["processes"]
 assert len(procs) == 2, procs
 child = [p for p in procs if p["pid"] == int(sys.argv[2])]
 assert child and child[0]["forked_from"]["pid"] == procs[0]["pid"], procs
+by = child[0]["started_by"]
+assert by["pid"] == procs[0]["pid"] and by["how"] == "fork", by
+assert procs[0]["started_by"] is None, procs
 assert {c["thread_id"] for c in doc["calls"]}
 PY
 	symbolize report --format=report --per-thread traces

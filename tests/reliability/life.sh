@@ -99,8 +99,9 @@ case_daemon() {
 }
 
 # A child that forks a grandchild, each from two calls deep: read together,
-# each process's calls nest under those it inherited open, and each returns
-# through them; read alone, a child's trace finds its parent's next to it.
+# each process's calls nest under the call that made it (its returns
+# through the calls it inherited are its parent's and do not show); read
+# alone, a child's trace finds its parent's next to it.
 case_fork_chain() {
 	use_config "$1"
 	build_pair c life "$RPROGS/life.c"
@@ -111,6 +112,7 @@ case_fork_chain() {
 	mkdir traces
 	mv trace.bin "trace.bin.$child" "trace.bin.$grandchild" traces/
 	symbolize all --no-duration --thread-ids=serial traces
+	stable_pids all
 	sed -e "s|\[ *$child/|[CHILD/|" -e "s|\[ *$grandchild/|[GRANDCHILD/|" \
 	    -e 's|\[ *[0-9]*/|[PARENT/|' -e 's|^\(# [^:]*\): pid .*|\1|' \
 	    -e "s|\.$child\$|.CHILD|" -e "s|\.$grandchild\$|.GRANDCHILD|" \
