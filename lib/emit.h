@@ -193,7 +193,9 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	}
 
 	int saved_errno = errno;
-	uintptr_t frame = !exit_bit && sp && may_scan
+	/* A library call's hook is its call site (plt.c): no frame of its
+	 * own to read in the caller's CFI. */
+	uintptr_t frame = !exit_bit && sp && may_scan && pc != site
 				  ? ctrace__frame_field(fn, sp, fp) : 0;
 	/* A copy inlined into its caller (the frame's low bit) has its call
 	 * site and hook near those of the chunk's previous NEW: the copies

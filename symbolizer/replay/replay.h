@@ -76,6 +76,7 @@ struct func {
 	uint32_t name_id; /* agg.c's interned name; 0 until asked */
 	bool has_params; /* the name ends in its parameter list already */
 	bool plain_name; /* the name needs no escaping in text output */
+	bool libcall; /* a library call: addr is the GOT slot it went by */
 	uint16_t filter_verdict; /* filter.c's, cached; 0 until asked */
 };
 
