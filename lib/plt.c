@@ -477,6 +477,18 @@ void ctrace__plt_scan(void)
 	atomic_flag_clear(&busy);
 }
 
+/* Clears sc->first when the program is linked dynamically (it names
+ * its loader; a static PIE has a dynamic section but no library). */
+static int has_dynamic(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct scan *sc = data;
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_INTERP)
+			sc->first = 0;
+	return 1; /* the program only */
+}
+
 void ctrace__plt_start(int how)
 {
 	mode = how;
@@ -498,6 +510,15 @@ void ctrace__plt_start(int how)
 	}
 	slots = s;
 	modules = m;
+	struct scan sc = {.first = 1};
+	dl_iterate_phdr(has_dynamic, &sc);
+	if (sc.first) {
+		/* A static program: no GOT to redirect.  Said in the trace. */
+		struct plt_slot none = {0};
+		record_slot(&none, 0);
+		mode = CTRACE_PLT_OFF;
+		return;
+	}
 	ctrace__plt_scan();
 }
 

@@ -219,7 +219,7 @@ static struct func *make_func(struct symtab *st, uint64_t addr,
 	const struct trace_plt_slot *ps = plt_slot(st, addr);
 	if (ps && ps->name[0]) {
 		/* a library call: named by its relocation's symbol */
-		f->name = ps->name;
+		f->name = resolve_display_name(st->resolver, ps->name);
 		f->libcall = true;
 	} else {
 		f->name = resolve_function_name(st->resolver, addr, ticks);
