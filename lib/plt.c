@@ -198,7 +198,8 @@ uintptr_t ctrace__plt_exit(uintptr_t sp)
  * (setjmp and vfork: the patched return address would be saved, or
  * returned through twice; dlopen and dlsym: RTLD_NEXT and the caller's
  * RUNPATH are found by the caller's address, which would be the
- * recorder's); and the loader's TLS lookup, called by compiled code. */
+ * recorder's); the loader's TLS lookup, called by compiled code; and
+ * personality routines. */
 static int skipped(const char *name)
 {
 	static const char *const skip[] = {
@@ -208,6 +209,10 @@ static int skipped(const char *name)
 		"__tls_get_addr", "__gmon_start__",
 	};
 	if (!strncmp(name, "__cyg_profile_", 14))
+		return 1;
+	/* A personality routine's GOT slot is read by the unwinder, not
+	 * called by the module (a CIE points at it). */
+	if (strstr(name, "_personality") != NULL)
 		return 1;
 	for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
 		if (!strcmp(name, skip[i]))

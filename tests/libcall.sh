@@ -3,8 +3,9 @@
 # modules): exact trees of programs calling libc with callbacks, threads,
 # libm, an uninstrumented shared library, longjmp and a C++ throw through
 # a library call; the same tree with -z now and full RELRO and with
-# -fno-plt; --nest-libcall and the switches that turn them off; and call
-# counts against a counting oracle preloaded into the program.
+# -fno-plt; --nest-libcall and the switches that turn them off; a static
+# program; and call counts against a counting oracle preloaded into the
+# program.
 
 . "$(dirname "$0")/lib.sh"
 test_init libcall
@@ -115,6 +116,27 @@ case_off() {
 	compare want text2
 }
 
+# A static program has no GOT to redirect: its tree says so in one line.
+case_static() {
+	use_config "$1"
+	[ -f "$BIN/libcall-static" ] ||
+		# shellcheck disable=SC2086
+		$CUR_CC $CUR_OPT -g -finstrument-functions $CUR_ARCH -static \
+			-I"$CTRACE_INCDIR" -o "$BIN/libcall-static" \
+			"$PROGS/libcall.c" "$PROGS/libplain.c" \
+			"$CUR_LIBDIR/libctrace.a" -pthread -lm \
+			>"$BIN/libcall-static.cc-log" 2>&1 ||
+		skip "no static C library to link with"
+	run_traced trace.bin "$BIN/libcall-static" m
+	symbolize_stable tree trace.bin
+	sed -n 2p tree >line
+	echo '# ctrace: library calls cannot be seen: the program is linked statically' >want
+	compare want line
+	tree_text tree >text
+	echo 'main();' >want
+	compare want text
+}
+
 # The calls of malloc, free and strlen the program makes, counted by an
 # interposing library in a run without recording, are the tree's.
 case_counts() {
@@ -138,7 +160,7 @@ case_counts() {
 
 for cfg in $(configs); do
 	for c in libc thread libm plain longjmp relro noplt cxx nest off \
-		counts; do
+		static counts; do
 		run_case "$c-$cfg" "case_$c" "$cfg"
 	done
 done
