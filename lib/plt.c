@@ -361,6 +361,78 @@ static int is_call_slot(const struct dyn *dy, const ElfW(Rela) *r)
 	       (kind == STT_FUNC || kind == STT_GNU_IFUNC);
 }
 
+/* GLOB_DAT slots of functions, and what the module's code does with
+ * them (see only_called). */
+struct glob {
+	uintptr_t got;
+	uint8_t called, loaded;
+};
+
+/* Shell sort by slot (no qsort: glibc's may call malloc). */
+static void glob_sort(struct glob *g, size_t n)
+{
+	for (size_t gap = n / 2; gap > 0; gap /= 2)
+		for (size_t i = gap; i < n; i++) {
+			struct glob t = g[i];
+			size_t j = i;
+			for (; j >= gap && g[j - gap].got > t.got; j -= gap)
+				g[j] = g[j - gap];
+			g[j] = t;
+		}
+}
+
+static struct glob *glob_find(struct glob *g, size_t n, uintptr_t got)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (g[mid].got < got)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && g[lo].got == got ? &g[lo] : NULL;
+}
+
+/* A GLOB_DAT slot holds the function's address for every use: a call
+ * through it (-fno-plt, or a .plt.got stub), but also its value taken
+ * (&f, a function given to the entry hook as its address).  Only a slot
+ * the code calls or jumps through and never loads may be redirected, or
+ * the program would see the trampoline as the function's address.  The
+ * executable segments are read once for every RIP-relative reference
+ * into the slots: `ff 15` (call *) and `ff 25` (jmp *) before it is a
+ * call, anything else a load.  A stray match of data bytes can only keep
+ * a slot from being redirected. */
+static void only_called(const struct dl_phdr_info *info, struct glob *g,
+			size_t n)
+{
+	glob_sort(g, n);
+	uintptr_t lo = g[0].got, hi = g[n - 1].got + sizeof(uintptr_t);
+	for (int k = 0; k < info->dlpi_phnum; k++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) ||
+		    ph->p_filesz < 6)
+			continue;
+		const uint8_t *c =
+			(const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		uintptr_t base = (uintptr_t)c;
+		for (size_t i = 2; i + 4 <= ph->p_filesz; i++) {
+			int32_t d;
+			memcpy(&d, c + i, 4);
+			uintptr_t t = base + i + 4 + (uintptr_t)(intptr_t)d;
+			if (t - lo >= hi - lo)
+				continue;
+			struct glob *e = glob_find(g, n, t);
+			if (e == NULL)
+				continue;
+			if (c[i - 2] == 0xff && (c[i - 1] == 0x15 || c[i - 1] == 0x25))
+				e->called = 1;
+			else
+				e->loaded = 1;
+		}
+	}
+}
+
 static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		     struct plt_module *m)
 {
@@ -368,11 +440,46 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 	int opened = 0;
 	size_t n_plt = dy->jmprel ? dy->pltrelsz / sizeof(ElfW(Rela)) : 0;
 	size_t n_dyn = dy->rela ? dy->relasz / sizeof(ElfW(Rela)) : 0;
+
+	/* The GLOB_DAT function slots, checked against the code. */
+	struct glob *g = NULL;
+	size_t n_glob = 0;
+	for (size_t i = 0; i < n_dyn; i++)
+		if (ELF64_R_TYPE(dy->rela[i].r_info) == R_X86_64_GLOB_DAT &&
+		    is_call_slot(dy, &dy->rela[i]))
+			n_glob++;
+	size_t glob_bytes = n_glob * sizeof *g;
+	if (n_glob != 0) {
+		int saved_errno = errno;
+		void *mem = mmap(NULL, glob_bytes, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		errno = saved_errno;
+		g = mem == MAP_FAILED ? NULL : mem;
+		n_glob = 0;
+		for (size_t i = 0; g != NULL && i < n_dyn; i++)
+			if (ELF64_R_TYPE(dy->rela[i].r_info) ==
+				    R_X86_64_GLOB_DAT &&
+			    is_call_slot(dy, &dy->rela[i]))
+				g[n_glob++].got =
+					info->dlpi_addr + dy->rela[i].r_offset;
+		if (g != NULL)
+			only_called(info, g, n_glob);
+	}
+
 	for (size_t i = 0; i < n_plt + n_dyn; i++) {
 		const ElfW(Rela) *r = i < n_plt ? &dy->jmprel[i]
 						: &dy->rela[i - n_plt];
 		if (!is_call_slot(dy, r))
 			continue;
+		if (i >= n_plt) {
+			struct glob *e =
+				g == NULL ? NULL
+					  : glob_find(g, n_glob,
+						      info->dlpi_addr +
+							      r->r_offset);
+			if (e == NULL || !e->called || e->loaded)
+				continue;
+		}
 		const char *name = rela_name(dy, r);
 		if (*name == '\0' || skipped(name))
 			continue;
@@ -417,6 +524,8 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 	}
 	if (opened)
 		mprotect((void *)ro.lo, ro.hi - ro.lo, PROT_READ);
+	if (g != NULL)
+		munmap(g, glob_bytes);
 }
 
 static int scan_one(struct dl_phdr_info *info, size_t size, void *data)
