@@ -394,6 +394,23 @@ static struct glob *glob_find(struct glob *g, size_t n, uintptr_t got)
 	return lo < n && g[lo].got == got ? &g[lo] : NULL;
 }
 
+/* At c + i, the disp32 of `mov slot(%rip), %reg` whose next instruction
+ * calls or jumps through %reg (clang -O0 -fno-plt): a call too. */
+static int load_then_call(const uint8_t *c, size_t i, size_t size)
+{
+	if (i < 3 || i + 7 > size || (c[i - 3] != 0x48 && c[i - 3] != 0x4c) ||
+	    c[i - 2] != 0x8b || (c[i - 1] & 0xc7) != 0x05)
+		return 0;
+	unsigned reg = (c[i - 1] >> 3) & 7;
+	const uint8_t *n = c + i + 4;
+	if (c[i - 3] == 0x4c) { /* r8-r15: a REX.B prefix on the call */
+		if (n[0] != 0x41)
+			return 0;
+		n++;
+	}
+	return n[0] == 0xff && (n[1] == 0xd0 + reg || n[1] == 0xe0 + reg);
+}
+
 /* A GLOB_DAT slot holds the function's address for every use: a call
  * through it (-fno-plt, or a .plt.got stub), but also its value taken
  * (&f, a function given to the entry hook as its address).  Only a slot
@@ -401,7 +418,8 @@ static struct glob *glob_find(struct glob *g, size_t n, uintptr_t got)
  * the program would see the trampoline as the function's address.  The
  * executable segments are read once for every RIP-relative reference
  * into the slots: `ff 15` (call *) and `ff 25` (jmp *) before it is a
- * call, anything else a load.  A stray match of data bytes can only keep
+ * call, and so is a load into a register the next instruction calls
+ * through; anything else is a load.  A stray match of data bytes can only keep
  * a slot from being redirected. */
 static void only_called(const struct dl_phdr_info *info, struct glob *g,
 			size_t n)
@@ -425,7 +443,9 @@ static void only_called(const struct dl_phdr_info *info, struct glob *g,
 			struct glob *e = glob_find(g, n, t);
 			if (e == NULL)
 				continue;
-			if (c[i - 2] == 0xff && (c[i - 1] == 0x15 || c[i - 1] == 0x25))
+			if ((c[i - 2] == 0xff &&
+			     (c[i - 1] == 0x15 || c[i - 1] == 0x25)) ||
+			    load_then_call(c, i, ph->p_filesz))
 				e->called = 1;
 			else
 				e->loaded = 1;
