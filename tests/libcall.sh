@@ -116,6 +116,26 @@ case_off() {
 	compare want text2
 }
 
+# The views: JSON's kind and library, Chrome's category, the report's
+# rows per module.
+case_views() {
+	use_config "$1"
+	build_libcall libcall
+	run_traced trace.bin "$BIN/libcall" p
+	symbolize json -f json trace.bin
+	grep -q '"function": "plain_sum", "kind": "libcall", "library": "[^"]*/libplain.so"' json ||
+		fail "no libcall plain_sum with its library in the JSON"
+	grep -q '"function": "main", "library"' json ||
+		fail "main is not a plain function in the JSON"
+	symbolize chrome -f chrome trace.bin
+	grep -q '"name": "plain_sum", "cat": "libcall"' chrome ||
+		fail "no libcall category in the Chrome output"
+	symbolize report -f report --by-module --sort=name trace.bin
+	sed 's/.*  //' report | sed -n '3,$p' >modules
+	printf '%s\n' libc.so.6 libcall libplain.so >want
+	compare want modules
+}
+
 # A static program has no GOT to redirect: its tree says so in one line.
 case_static() {
 	use_config "$1"
@@ -160,7 +180,7 @@ case_counts() {
 
 for cfg in $(configs); do
 	for c in libc thread libm plain longjmp relro noplt cxx nest off \
-		static counts; do
+		views static counts; do
 		run_case "$c-$cfg" "case_$c" "$cfg"
 	done
 done
