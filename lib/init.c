@@ -20,6 +20,7 @@
 #include "ctrace.h"
 #include "internal.h"
 #include "plt.h"
+#include "retval.h"
 #include "state.h"
 #include "switch.h"
 
@@ -149,6 +150,7 @@ static void thread_exit(void *arg)
 	ctrace__stream_release(&t->main);
 	if (t->signal != NULL)
 		ctrace__stream_release(t->signal);
+	ctrace__retval_thread_end();
 	if (t->main.wide != NULL) {
 		struct ctrace__pair *wide = t->main.wide;
 		t->main.wide = NULL; /* the next chunk starts with it empty */

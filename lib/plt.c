@@ -163,11 +163,11 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 	 * site into the word below, where an entry hook's return address
 	 * lies, which the ENTRY reads as its hook (plt.S). */
 	uintptr_t site = *ret;
-	ctrace__event(0, p->got, site, (uintptr_t)ret);
-	/* After the ENTRY, which reads the call site at the slot; a full
-	 * list of patched frames leaves this call without its EXIT. */
-	ctrace__retval_push((uintptr_t)ret, p->got,
-			    (uintptr_t)ctrace__plt_return);
+	/* A call whose return cannot be patched (the list full, or the
+	 * thread exiting) is not recorded: no ENTRY without its EXIT. */
+	if (ctrace__retval_push((uintptr_t)ret, p->got,
+				(uintptr_t)ctrace__plt_return))
+		ctrace__event(0, p->got, site, (uintptr_t)ret);
 	ctrace__state_self = 0;
 	return target;
 }

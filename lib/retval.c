@@ -87,6 +87,24 @@ static int thread_ready(struct retval_thread *c)
 	return 1;
 }
 
+/* The thread is exiting (its key destructor): its list is given back, and
+ * nothing more is patched on it.  With library calls on, every thread
+ * makes one: a program that starts thread after thread would otherwise
+ * run out of mappings.  Its frames are gone (returned, or unwound by
+ * pthread_exit, which put their real return addresses back). */
+void ctrace__retval_thread_end(void)
+{
+	struct retval_thread *c = &rt;
+	c->failed = 1;
+	if (c->stack != NULL) {
+		int saved_errno = errno;
+		munmap(c->stack, TRAMP_MAX * sizeof *c->stack);
+		errno = saved_errno;
+		c->stack = NULL;
+		c->depth = 0;
+	}
+}
+
 /* ---------------------------------------------------------------------------
  * Return addresses
  * ------------------------------------------------------------------------ */

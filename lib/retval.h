@@ -51,6 +51,9 @@ CTRACE_HIDDEN int ctrace__retval_push(uintptr_t slot, uintptr_t fn,
  * left the stack pointer at sp, and its fn; the entry is taken off. */
 CTRACE_HIDDEN uintptr_t ctrace__retval_pop(uintptr_t sp, uintptr_t *fn);
 
+/* The thread exits: its list of patched frames is unmapped. */
+CTRACE_HIDDEN void ctrace__retval_thread_end(void);
+
 /* Called by the trampoline: fills the RETVAL record, returns the real
  * return address. */
 CTRACE_HIDDEN uintptr_t ctrace__retval_exit(struct ctrace__retregs *r);
