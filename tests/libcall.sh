@@ -136,6 +136,19 @@ case_views() {
 	compare want modules
 }
 
+# dlopen: the library's slots are redirected before its first call
+# returns; dlopen and dlsym themselves are not redirected (they find their
+# caller by its return address).
+case_dlopen() {
+	use_config "$1"
+	build_shlib libcall-plugin.so "$PROGS/libcall-plugin.c"
+	# The plugin's hooks resolve to the executable's: export them.
+	build_c libcall-dlopen "$PROGS/libcall-dlopen.c" -rdynamic
+	run_traced trace.bin "$BIN/libcall-dlopen" "$BIN/libcall-plugin.so"
+	symbolize_stable tree trace.bin
+	compare "$(expected libcall-dlopen)" tree
+}
+
 # A static program has no GOT to redirect: its tree says so in one line.
 case_static() {
 	use_config "$1"
@@ -180,7 +193,7 @@ case_counts() {
 
 for cfg in $(configs); do
 	for c in libc thread libm plain longjmp relro noplt cxx nest off \
-		views static counts; do
+		dlopen views static counts; do
 		run_case "$c-$cfg" "case_$c" "$cfg"
 	done
 done
