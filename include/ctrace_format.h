@@ -285,6 +285,14 @@ enum ctrace_record_type {
 
 	/* The command line: the arguments, each NUL-terminated. */
 	CTRACE_REC_ARGV = 36,
+
+	/* A GOT slot whose calls are recorded as library calls (their
+	 * ENTRY's function is the slot's address): u64 ticks, u64 slot,
+	 * u64 target (0 until the loader bound it; a later record gives
+	 * it), then the relocation's symbol (rest of the payload, no
+	 * terminator).  A slot of 0: the process's library calls cannot be
+	 * seen (a static program). */
+	CTRACE_REC_PLT_SLOT = 37,
 };
 
 enum ctrace_mark_kind {

@@ -245,6 +245,14 @@ int ctrace__config_load(struct ctrace__config *c)
 		c->toggle_signal = 0;
 	}
 	c->tracepoints = env("CTRACE_TRACEPOINTS");
+	v = env("CTRACE_LIBCALL");
+	c->libcall = 1;
+	if (v != NULL && !strcasecmp(v, "nest"))
+		c->libcall = 2;
+	else if (v != NULL && *v)
+		c->libcall = parse_switch("CTRACE_LIBCALL", 1,
+					  ": expected on, off or nest; "
+					  "recording library calls");
 
 	const char *clock = env("CTRACE_CLOCK");
 	if (clock != NULL && !strcmp(clock, "monotonic"))

@@ -132,7 +132,9 @@ void ctrace_mark(const char *fmt, ...)
 	int saved_errno = errno;
 	va_list ap;
 	va_start(ap, fmt);
+	ctrace__state_self++;
 	record_mark(CTRACE_MARK_USER, NULL, fmt, ap);
+	ctrace__state_self--;
 	va_end(ap);
 	errno = saved_errno;
 }
@@ -143,7 +145,9 @@ void ctrace_tracepoint_hit(const struct ctrace_tracepoint *tp,
 	int saved_errno = errno;
 	va_list ap;
 	va_start(ap, fmt);
+	ctrace__state_self++;
 	record_mark(CTRACE_MARK_TRACEPOINT, tp->name, fmt, ap);
+	ctrace__state_self--;
 	va_end(ap);
 	errno = saved_errno;
 }

@@ -193,8 +193,12 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	}
 
 	int saved_errno = errno;
+	/* A library call's hook is its call site (plt.c), and its stack
+	 * pointer the one it starts with: its CFA is one word above. */
 	uintptr_t frame = !exit_bit && sp && may_scan
-				  ? ctrace__frame_field(fn, sp, fp) : 0;
+				  ? (pc == site ? 2
+						: ctrace__frame_field(fn, sp, fp))
+				  : 0;
 	/* A copy inlined into its caller (the frame's low bit) has its call
 	 * site and hook near those of the chunk's previous NEW: the copies
 	 * inlined into one host come one after another, with the host's call

@@ -19,6 +19,8 @@
 
 #include "ctrace.h"
 #include "internal.h"
+#include "plt.h"
+#include "retval.h"
 #include "state.h"
 #include "switch.h"
 
@@ -135,6 +137,7 @@ static void thread_exit(void *arg)
 	if (t->state != CTRACE_T_IDLE ||
 	    atomic_load(&ctrace__global) != CTRACE_G_ON)
 		return;
+	ctrace__state_self++;
 	t->busy_sp = ctrace__sp();
 	ctrace__barrier();
 	/* Settled: no event to lose if a handler leaves this by a jump. */
@@ -147,6 +150,7 @@ static void thread_exit(void *arg)
 	ctrace__stream_release(&t->main);
 	if (t->signal != NULL)
 		ctrace__stream_release(t->signal);
+	ctrace__retval_thread_end();
 	if (t->main.wide != NULL) {
 		struct ctrace__pair *wide = t->main.wide;
 		t->main.wide = NULL; /* the next chunk starts with it empty */
@@ -155,6 +159,7 @@ static void thread_exit(void *arg)
 	}
 	ctrace__barrier();
 	t->state = CTRACE_T_IDLE;
+	ctrace__state_self--;
 }
 
 /* ---------------------------------------------------------------------------
@@ -163,6 +168,7 @@ static void thread_exit(void *arg)
 
 static void before_fork(void)
 {
+	ctrace__state_self++;
 	ctrace__meta_lock(&fork_saved_mask);
 	ctrace__file_lock_for_fork();
 	fork_ticks = ctrace__now();
@@ -173,11 +179,13 @@ static void after_fork_parent(void)
 {
 	ctrace__file_unlock_after_fork();
 	ctrace__meta_unlock(&fork_saved_mask);
+	ctrace__state_self--;
 }
 
 static void after_fork_child(void)
 {
 	struct ctrace__thread *t = &ctrace__state_tls;
+	ctrace__state_self--; /* before_fork's */
 	uint32_t parent_pid = ctrace__file.header->pid;
 	uint32_t parent_thread = t->main.thread;
 	/* fork() in a signal handler that interrupted the recorder: the
@@ -261,6 +269,7 @@ static int start_process(void)
 	record_process();
 	ctrace__modules_scan(ctrace__now());
 	ctrace__switch_init(&config);
+	ctrace__plt_start(config.libcall);
 	return 0;
 }
 
@@ -318,6 +327,8 @@ __attribute__((destructor(101))) static void finish_process(void)
 		return;
 	struct ctrace__thread *t = &ctrace__state_tls;
 	int idle = t->state == CTRACE_T_IDLE;
+	/* for good: what runs after this is not the program's */
+	ctrace__state_self++;
 	if (idle)
 		record_thread(&t->main);
 	ctrace__modules_scan(ctrace__now());
@@ -347,8 +358,10 @@ int ctrace_flush(void)
 	if (atomic_load(&ctrace__global) != CTRACE_G_ON)
 		return -ENODEV;
 	int saved_errno = errno;
+	ctrace__state_self++;
 	ctrace__modules_scan(ctrace__now());
 	ctrace__file_sync();
+	ctrace__state_self--;
 	errno = saved_errno;
 	return 0;
 }

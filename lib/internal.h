@@ -71,6 +71,7 @@ struct ctrace__config {
 	int toggle_signal;     /* CTRACE_SIGNAL, 0: none */
 	const char *tracepoints; /* CTRACE_TRACEPOINTS */
 	unsigned mode;         /* CTRACE_MODE, default 0600 */
+	int libcall;           /* CTRACE_LIBCALL: CTRACE_PLT_* (plt.h) */
 };
 
 /* Fills c from the environment.  Returns 0, or -EAGAIN when the C library

@@ -24,6 +24,7 @@
 
 #include "elfsym.h"
 #include "internal.h"
+#include "plt.h"
 
 struct known {
 	uintptr_t start, end;
@@ -310,8 +311,10 @@ void ctrace__modules_scan(uint64_t now)
 	munmap(c.buf, c.size);
 	/* A new object's functions need their filter flags (a no-op without
 	 * filters).  The first scan runs before the filters are read. */
-	if (added && generation > 1)
+	if (added && generation > 1) {
 		ctrace__filter_rescan();
+		ctrace__plt_scan();
+	}
 }
 
 void ctrace__modules_check(uintptr_t addr, uint64_t now)

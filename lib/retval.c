@@ -45,6 +45,8 @@ struct ctrace__tramp_entry {
 	uint8_t len;        /* the RETVAL payload's size, if compact */
 	uint8_t restored;   /* its real return address put back for an
 			     * unwinder: patched again at its exit */
+	uintptr_t tramp;    /* what the slot was patched with: the return
+			     * trampoline, or plt.c's */
 };
 
 /* Whether the trampoline must look at st0 (read by retval.S): set by the
@@ -85,6 +87,24 @@ static int thread_ready(struct retval_thread *c)
 	return 1;
 }
 
+/* The thread is exiting (its key destructor): its list is given back, and
+ * nothing more is patched on it.  With library calls on, every thread
+ * makes one: a program that starts thread after thread would otherwise
+ * run out of mappings.  Its frames are gone (returned, or unwound by
+ * pthread_exit, which put their real return addresses back). */
+void ctrace__retval_thread_end(void)
+{
+	struct retval_thread *c = &rt;
+	c->failed = 1;
+	if (c->stack != NULL) {
+		int saved_errno = errno;
+		munmap(c->stack, TRAMP_MAX * sizeof *c->stack);
+		errno = saved_errno;
+		c->stack = NULL;
+		c->depth = 0;
+	}
+}
+
 /* ---------------------------------------------------------------------------
  * Return addresses
  * ------------------------------------------------------------------------ */
@@ -107,6 +127,10 @@ size_t ctrace__retval_payload(uint8_t mask, uint8_t mem)
 	return n;
 }
 
+static struct ctrace__tramp_entry *push(struct retval_thread *c,
+					uintptr_t slot, uintptr_t fn,
+					uintptr_t tramp);
+
 void ctrace__retval_patch(uintptr_t fn, uintptr_t site, uintptr_t cfa,
 			  uint8_t mask, uint8_t mem, uint8_t len)
 {
@@ -116,38 +140,69 @@ void ctrace__retval_patch(uintptr_t fn, uintptr_t site, uintptr_t cfa,
 	uintptr_t slot = cfa - PTR_SIZE;
 	if (*(uintptr_t *)slot != site)
 		return; /* not where the CFI says: leave it alone */
+	struct ctrace__tramp_entry *e =
+		push(c, slot, fn, (uintptr_t)ctrace__retval_trampoline);
+	if (e == NULL)
+		return;
+	e->mask = mask;
+	e->mem = mem;
+	e->len = len;
+	ctrace__barrier();
+	c->depth++;
+	ctrace__barrier();
+	*(uintptr_t *)slot = (uintptr_t)ctrace__retval_trampoline;
+}
+
+int ctrace__retval_push(uintptr_t slot, uintptr_t fn, uintptr_t tramp)
+{
+	struct retval_thread *c = &rt;
+	if (unlikely(c->stack == NULL) && !thread_ready(c))
+		return 0;
+	struct ctrace__tramp_entry *e = push(c, slot, fn, tramp);
+	if (e == NULL)
+		return 0;
+	e->mask = 0;
+	e->mem = 0;
+	e->len = 0;
+	ctrace__barrier();
+	c->depth++;
+	ctrace__barrier();
+	*(uintptr_t *)slot = tramp;
+	return 1;
+}
+
+/* The entry for a return address slot about to be patched with tramp,
+ * filled but for the plan's fields and not yet counted (the caller
+ * publishes it, then patches: a signal handler on this thread sees either
+ * no entry or a complete one); NULL if the list is full. */
+static struct ctrace__tramp_entry *push(struct retval_thread *c,
+					uintptr_t slot, uintptr_t fn,
+					uintptr_t tramp)
+{
 	/* Entries above whose slot no longer holds the trampoline belong
 	 * to frames that are gone (longjmp). */
 	while (c->depth > 0) {
 		const struct ctrace__tramp_entry *top =
 			&c->stack[c->depth - 1];
 		if (top->slot > slot || slot - top->slot >= CTRACE_STACK_NEAR ||
-		    *(const uintptr_t *)top->slot ==
-			    (uintptr_t)ctrace__retval_trampoline)
+		    *(const uintptr_t *)top->slot == top->tramp)
 			break; /* a caller, another stack's, or live */
 		c->depth--;
 	}
 	if (unlikely(c->depth == TRAMP_MAX)) {
 		if (slot > c->refused_top)
 			c->refused_top = slot;
-		return;
+		return NULL;
 	}
-	/* Fill, publish, then patch: a signal handler on this thread sees
-	 * either no entry or a complete one. */
 	struct ctrace__tramp_entry *e = &c->stack[c->depth];
 	e->slot = slot;
-	e->real = site;
+	e->real = *(uintptr_t *)slot;
 	e->fn = fn;
 	e->rec = NULL;
 	e->chunk = 0;
-	e->mask = mask;
-	e->mem = mem;
-	e->len = len;
 	e->restored = 0;
-	ctrace__barrier();
-	c->depth++;
-	ctrace__barrier();
-	*(uintptr_t *)slot = (uintptr_t)ctrace__retval_trampoline;
+	e->tramp = tramp;
+	return e;
 }
 
 /* The patched frame the exit of fn (its hook's stack pointer sp, 0 if
@@ -173,7 +228,7 @@ static struct ctrace__tramp_entry *pending(struct retval_thread *c,
 			   (e->slot >= sp && e->slot - sp < CTRACE_STACK_NEAR);
 		uintptr_t at = *(const uintptr_t *)e->slot;
 		if ((!near && !(patched && e->slot >= sp)) ||
-		    (at != (uintptr_t)ctrace__retval_trampoline &&
+		    (at != e->tramp &&
 		     !(e->restored && at == e->real)))
 			continue; /* another stack, or gone (longjmp) */
 		/* A record reserved already was for a copy of fn inlined
@@ -226,8 +281,7 @@ ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
 		if (unlikely(e->restored)) {
 			e->restored = 0;
 			ctrace__barrier();
-			*(uintptr_t *)e->slot =
-				(uintptr_t)ctrace__retval_trampoline;
+			*(uintptr_t *)e->slot = e->tramp;
 		}
 		*real = e->real;
 		*bytes = 4 + (e->mask != 0 ? e->len : CTRACE_RETVAL_PAYLOAD);
@@ -417,15 +471,16 @@ static __attribute__((noreturn)) void lost_return(void)
 	abort();
 }
 
-uintptr_t ctrace__retval_exit(struct ctrace__retregs *r)
+/* The entry of the patched frame whose return brought the stack pointer
+ * to sp, taken off the list with those above it; aborts if there is
+ * none (the real return address is lost). */
+static struct ctrace__tramp_entry take(struct retval_thread *c, uintptr_t sp)
 {
-	struct retval_thread *c = &rt;
-	struct ctrace__thread *t = &ctrace__state_tls;
 	/* The slot is just below the stack pointer after ret, or a few words
 	 * further down after `ret $n` (i386 struct returns). */
 	size_t found = 0;
-	for (uintptr_t slot = r->sp - PTR_SIZE;
-	     !found && slot >= r->sp - PTR_SIZE * 4; slot -= PTR_SIZE)
+	for (uintptr_t slot = sp - PTR_SIZE;
+	     !found && slot >= sp - PTR_SIZE * 4; slot -= PTR_SIZE)
 		for (size_t i = c->depth; i > 0; i--)
 			if (c->stack[i - 1].slot == slot) {
 				found = i;
@@ -433,33 +488,46 @@ uintptr_t ctrace__retval_exit(struct ctrace__retregs *r)
 			}
 	if (!found)
 		lost_return();
-	struct ctrace__tramp_entry *e = &c->stack[found - 1];
-	uintptr_t real = e->real;
-	/* Not in a child no fork handler ran in: the chunk is the parent's. */
-	if (e->rec != NULL && t->main.cur != NULL &&
-	    t->main.chunk == e->chunk &&
-	    (atomic_load_explicit(&ctrace__gate, memory_order_relaxed) &
-	     CTRACE_GATE_LIVE)) {
-		if (e->mask != 0)
-			fill_compact(e->rec, r, e->mask, e->mem);
-		else
-			fill_full(e->rec, r);
-	}
+	struct ctrace__tramp_entry e = c->stack[found - 1];
 	ctrace__barrier();
 	/* The entries above it are of frames gone with it (longjmp), unless
 	 * they lie on another stack (coroutines): those still hold the
 	 * trampoline.  A stale entry kept by chance is harmless: the search
-	 * takes the newest match, and ctrace__retval_patch drops it once its slot is
+	 * takes the newest match, and push() drops it once its slot is
 	 * reused. */
 	size_t keep = found - 1;
 	for (size_t i = found; i < c->depth; i++) {
 		uintptr_t s = c->stack[i].slot;
-		if (s >= r->sp || r->sp - s >= CTRACE_STACK_NEAR ||
-		    *(const uintptr_t *)s == (uintptr_t)ctrace__retval_trampoline)
+		if (s >= sp || sp - s >= CTRACE_STACK_NEAR ||
+		    *(const uintptr_t *)s == c->stack[i].tramp)
 			c->stack[keep++] = c->stack[i];
 	}
 	c->depth = keep;
-	return real;
+	return e;
+}
+
+uintptr_t ctrace__retval_exit(struct ctrace__retregs *r)
+{
+	struct ctrace__thread *t = &ctrace__state_tls;
+	struct ctrace__tramp_entry e = take(&rt, r->sp);
+	/* Not in a child no fork handler ran in: the chunk is the parent's. */
+	if (e.rec != NULL && t->main.cur != NULL &&
+	    t->main.chunk == e.chunk &&
+	    (atomic_load_explicit(&ctrace__gate, memory_order_relaxed) &
+	     CTRACE_GATE_LIVE)) {
+		if (e.mask != 0)
+			fill_compact(e.rec, r, e.mask, e.mem);
+		else
+			fill_full(e.rec, r);
+	}
+	return e.real;
+}
+
+uintptr_t ctrace__retval_pop(uintptr_t sp, uintptr_t *fn)
+{
+	struct ctrace__tramp_entry e = take(&rt, sp);
+	*fn = e.fn;
+	return e.real;
 }
 
 /* ---------------------------------------------------------------------------
@@ -480,8 +548,7 @@ static void restore_all(void)
 		return;
 	for (size_t i = c->depth; i > 0; i--) {
 		struct ctrace__tramp_entry *e = &c->stack[i - 1];
-		if (*(uintptr_t *)e->slot ==
-		    (uintptr_t)ctrace__retval_trampoline) {
+		if (*(uintptr_t *)e->slot == e->tramp) {
 			e->restored = 1;
 			ctrace__barrier();
 			*(uintptr_t *)e->slot = e->real;

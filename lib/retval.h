@@ -41,6 +41,19 @@ CTRACE_HIDDEN void ctrace__retval_patch(uintptr_t fn, uintptr_t site,
 					uintptr_t cfa, uint8_t mask,
 					uint8_t mem, uint8_t len);
 
+/* Replaces the return address in slot with tramp (another return
+ * trampoline: plt.c's), listed as any patched frame, so that unwinding
+ * and longjmp treat both alike; fn: what the caller names the call by.
+ * Returns 0 if the list is full (nothing patched). */
+CTRACE_HIDDEN int ctrace__retval_push(uintptr_t slot, uintptr_t fn,
+				      uintptr_t tramp);
+/* For that trampoline: the real return address of the frame whose return
+ * left the stack pointer at sp, and its fn; the entry is taken off. */
+CTRACE_HIDDEN uintptr_t ctrace__retval_pop(uintptr_t sp, uintptr_t *fn);
+
+/* The thread exits: its list of patched frames is unmapped. */
+CTRACE_HIDDEN void ctrace__retval_thread_end(void);
+
 /* Called by the trampoline: fills the RETVAL record, returns the real
  * return address. */
 CTRACE_HIDDEN uintptr_t ctrace__retval_exit(struct ctrace__retregs *r);

@@ -9,5 +9,7 @@ struct ctrace__gate_page ctrace__state_gate;
 
 uint8_t ctrace__state_capture_on;
 
+__thread uint8_t ctrace__state_self __attribute__((tls_model("initial-exec")));
+
 uint32_t ctrace__state_max_depth; /* CTRACE_DEPTH */
 uint64_t ctrace__state_min_ticks; /* CTRACE_MIN_DURATION */

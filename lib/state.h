@@ -28,6 +28,13 @@ CTRACE_HIDDEN extern struct ctrace__gate_page ctrace__state_gate;
  * stub takes the slow path.  Read by hooks.S. */
 CTRACE_HIDDEN extern uint8_t ctrace__state_capture_on;
 
+/* Nonzero while the recorder does its own work on this thread outside an
+ * event (start, exit, fork, markers, library call trampolines): its calls
+ * into libc may go through the program's GOT slots, and plt.c lets them
+ * go straight on, unrecorded. */
+CTRACE_HIDDEN extern __thread uint8_t ctrace__state_self
+	__attribute__((tls_model("initial-exec")));
+
 /* The policy path's limits, set at start-up (switch.c). */
 CTRACE_HIDDEN extern uint32_t ctrace__state_max_depth; /* 0: no limit */
 CTRACE_HIDDEN extern uint64_t ctrace__state_min_ticks; /* in clock ticks */

@@ -55,8 +55,10 @@ static void toggle(int sig)
 	struct ctrace__thread *t = &ctrace__state_tls;
 	uint8_t what = (old & CTRACE_GATE_OFF) ? CTRACE_CONTROL_ON
 					       : CTRACE_CONTROL_OFF;
+	ctrace__state_self++;
 	if (t->state == CTRACE_T_IDLE)
 		ctrace__switch_control(t, what, CTRACE_CONTROL_PROCESS);
+	ctrace__state_self--;
 	errno = saved_errno;
 }
 

@@ -35,6 +35,7 @@ enum {
 	OPT_SEARCH_DIR,
 	OPT_SORT,
 	OPT_WEIGHT,
+	OPT_BY_MODULE,
 	OPT_NO_PROGRESS,
 	OPT_MAX_DEPTH,
 	OPT_LIST_OPTIONS,
@@ -115,6 +116,10 @@ static const struct option_def option_defs[] = {
 	 "clock), addr, module (default duration,tid)", NULL, false},
 	{"sort", OPT_SORT, ARG_REQUIRED, "KEY",
 	 "report: sort by total (default), calls, self, avg, max or name",
+	 NULL, false},
+	{"by-module", OPT_BY_MODULE, ARG_NONE, NULL,
+	 "report: one row per module (the executable, each library; a "
+	 "library call counts in its library) instead of per function",
 	 NULL, false},
 	{"max-depth", OPT_MAX_DEPTH, ARG_REQUIRED, "N",
 	 "tree, folded: calls deeper than N (default 256) are not indented "
@@ -439,6 +444,9 @@ static void parse_options(int argc, char **argv, struct options *opts,
 			break;
 		case OPT_FUNCTION:
 			oopts->function = optarg;
+			break;
+		case OPT_BY_MODULE:
+			oopts->by_module = true;
 			break;
 		case OPT_COLOR:
 			if (!strcmp(optarg, "auto"))

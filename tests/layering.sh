@@ -16,6 +16,7 @@ test_init layering
 # - modules/stream: a chunk claim looks at the loader's list, whose
 #   changes go into the metadata stream; still to be undone.
 KNOWN_LIB='modules stream
+plt plt_stub
 retval retval_stub'
 KNOWN_TOOLS=''
 

@@ -70,6 +70,10 @@ for v in $(env | sed -n 's/^\(CTRACE[A-Z0-9_]*\)=.*/\1/p'); do
 	*) unset "$v" ;;
 	esac
 done
+# Library calls are recorded by default; the expected trees of the other
+# tests are the program's own functions.  tests/libcall.sh turns them on.
+CTRACE_LIBCALL=off
+export CTRACE_LIBCALL
 
 # Options that make the tree independent of timing and of kernel tids.
 STABLE_OPTS='--no-duration --thread-ids=serial --per-thread'

@@ -50,6 +50,10 @@ static const char record_usage[] =
 	"      --signal=SIGNAL      turn recording on and off when PROGRAM gets\n"
 	"                           SIGNAL (USR2, SIGUSR2 or a number)\n"
 	"      --no-start           start with recording off\n"
+	"      --no-libcall         do not record library calls (calls through\n"
+	"                           the PLT into libc and other libraries)\n"
+	"      --nest-libcall       record the calls libraries make to other\n"
+	"                           libraries too\n"
 	"      --force              run PROGRAM even if it does not look built\n"
 	"                           with ctrace\n"
 	"  -h, --help               show this help and exit\n"
@@ -218,6 +222,8 @@ enum {
 	OPT_SIGNAL,
 	OPT_NO_START,
 	OPT_FORCE,
+	OPT_NO_LIBCALL,
+	OPT_NEST_LIBCALL,
 };
 
 static const struct option record_options[] = {
@@ -231,6 +237,8 @@ static const struct option record_options[] = {
 	{"retval", optional_argument, NULL, OPT_RETVAL},
 	{"signal", required_argument, NULL, OPT_SIGNAL},
 	{"no-start", no_argument, NULL, OPT_NO_START},
+	{"no-libcall", no_argument, NULL, OPT_NO_LIBCALL},
+	{"nest-libcall", no_argument, NULL, OPT_NEST_LIBCALL},
 	{"force", no_argument, NULL, OPT_FORCE},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
@@ -260,6 +268,7 @@ struct recording {
 	char signal[16];
 	int no_start;
 	int force;
+	const char *libcall;
 };
 
 /* Parses and checks record's options; returns the index of PROGRAM. */
@@ -318,6 +327,12 @@ static int parse_options(int argc, char **argv, struct recording *r)
 			break;
 		case OPT_NO_START:
 			r->no_start = 1;
+			break;
+		case OPT_NO_LIBCALL:
+			r->libcall = "off";
+			break;
+		case OPT_NEST_LIBCALL:
+			r->libcall = "nest";
 			break;
 		case OPT_FORCE:
 			r->force = 1;
@@ -380,6 +395,9 @@ static void set_environment(const struct recording *r)
 	set_variable("CTRACE_RETVAL", r->retval);
 	set_variable("CTRACE_SIGNAL", *r->signal ? r->signal : NULL);
 	set_variable("CTRACE_START", r->no_start ? "off" : NULL);
+	/* Kept from the environment unless an option says (a test suite
+	 * runs with library calls off). */
+	set_variable("CTRACE_LIBCALL", r->libcall);
 }
 
 /* ---------------------------------------------------------------------------

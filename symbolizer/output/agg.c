@@ -144,6 +144,45 @@ uint32_t agg_name_id(const struct pair *p)
 	return f->name_id;
 }
 
+bool agg_by_module;
+
+/* The modules' names as funcs, so that intern() takes them; one per
+ * distinct module path, kept to the end. */
+static struct func **module_funcs;
+static size_t n_module_funcs;
+
+uint32_t agg_row_id(struct thread *th, const struct pair *p)
+{
+	if (!agg_by_module)
+		return agg_name_id(p);
+	if (p->func->module_name_id)
+		return p->func->module_name_id;
+	const char *path = symtab_pair_module(th->trace->symtab, p);
+	const char *base = path ? strrchr(path, '/') : NULL;
+	const char *name = base ? base + 1 : path ? path : "?";
+	size_t len = strlen(name);
+	struct func *m = NULL;
+	for (size_t i = 0; i < n_module_funcs; i++)
+		if (module_funcs[i]->name_len == len &&
+		    !memcmp(module_funcs[i]->name, name, len))
+			m = module_funcs[i];
+	if (!m) {
+		module_funcs = must_realloc(module_funcs, n_module_funcs + 1,
+					   sizeof *module_funcs);
+		m = must_calloc(1, sizeof *m);
+		m->name = name;
+		m->name_len = (uint32_t)len;
+		module_funcs[n_module_funcs++] = m;
+	}
+	if (!m->name_id)
+		m->name_id = intern(m);
+	/* A function's module is one, but a pair of another epoch may be
+	 * another object at the address: cached per func, whose epoch is
+	 * its own. */
+	p->func->module_name_id = m->name_id;
+	return m->name_id;
+}
+
 const char *agg_name(uint32_t id)
 {
 	return id && id < names.n ? names.all[id]->name : "?";

@@ -431,7 +431,7 @@ void callstats_entry(struct callstats *cs, struct thread *th,
 		     const struct pair *p, size_t depth)
 {
 	struct agg_thread *at = agg_thread_get(&cs->threads, th);
-	uint32_t name = agg_name_id(p);
+	uint32_t name = agg_row_id(th, p);
 	struct agg_frame *f, *parent;
 	uint32_t ref = 0;
 
@@ -466,7 +466,7 @@ void callstats_leaf(struct callstats *cs, struct thread *th,
 		    size_t depth)
 {
 	struct agg_thread *at = agg_thread_get(&cs->threads, th);
-	uint32_t name = agg_name_id(p);
+	uint32_t name = agg_row_id(th, p);
 	uint64_t ns = trace_duration(th->trace, start, end);
 
 	if (at->depth > depth) /* only after damage */
@@ -517,7 +517,7 @@ void callstats_close(struct callstats *cs, struct thread *th,
 		if (f->resumed)
 			return;
 	} else {
-		name = agg_name_id(p);
+		name = agg_row_id(th, p);
 		if (cs->per_thread) {
 			r = row_of(cs, at, name);
 			outermost = !row_active(cs, at, r);

@@ -101,6 +101,9 @@ static void put_name(struct outbuf *out, const struct pair *p)
 {
 	outbuf_str(out, ", \"name\": ");
 	put_json_str(out, p->func->name, p->func->name_len);
+	/* a library call: its own category, to tell and to filter */
+	if (p->func->libcall)
+		outbuf_str(out, ", \"cat\": \"libcall\"");
 }
 
 /* `, "args": {...}` from the arguments and the return value, if any. */

@@ -82,6 +82,8 @@ static void put_call(struct outbuf *out, const char *sep, struct thread *th,
 	outbuf_str(out, sep);
 	outbuf_str(out, "{\"function\": ");
 	put_json_string(out, p->func->name);
+	if (p->func->libcall)
+		outbuf_str(out, ", \"kind\": \"libcall\"");
 	outbuf_str(out, ", \"library\": ");
 	if (module)
 		put_json_string(out, module);

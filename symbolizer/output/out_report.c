@@ -126,9 +126,11 @@ static void put_table(struct outbuf *out, const struct callstats *cs,
 	struct stat_row buf;
 
 	outbuf_str(out, "  Total time   Self time       Calls     Average"
-			"         Min         Max  Function\n"
-			"  ==========  ==========  ==========  =========="
-			"  ==========  ==========  ========\n");
+			"         Min         Max  ");
+	outbuf_str(out, agg_by_module ? "Module\n" : "Function\n");
+	outbuf_str(out, "  ==========  ==========  ==========  =========="
+			"  ==========  ==========  ");
+	outbuf_str(out, agg_by_module ? "======\n" : "========\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct stat_row *r = row_at(cs, order[i], &buf);
 		bool known = r->returned != 0;
@@ -296,6 +298,7 @@ void out_report_init(struct output *o, const struct output_options *oo)
 	state.cs.threads.by_process =
 		o->opts->per_process && !o->opts->per_thread;
 	state.sort = oo->sort;
+	agg_by_module = oo->by_module;
 	o->ops = &report_ops;
 	o->leaves = true;
 	o->no_values = true; /* shows no values */

@@ -315,6 +315,9 @@ static void tree_begin_trace(struct output *o, struct trace *t)
 		}
 		outbuf_putc(o->out, '\n');
 	}
+	if (t->libcalls_unseen)
+		outbuf_str(o->out, "# ctrace: library calls cannot be seen: "
+				   "the program is linked statically\n");
 }
 
 /* "()" or, with captured arguments, "(a=1, b=2)"; nothing after a name

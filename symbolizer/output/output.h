@@ -37,6 +37,7 @@ struct output_options {
 	enum report_sort sort; /* report: --sort */
 	bool weight_calls;     /* folded, flamegraph: --weight=calls */
 	const char *function;  /* graph: --function; NULL: main */
+	bool by_module;        /* report: --by-module */
 };
 
 /* One output format (formats.c): its -f name, a one-line description and
@@ -127,6 +128,11 @@ void protobuf_end(struct protobuf *pb);
 
 /* The id (from 1) of the function's name; cached in the func. */
 uint32_t agg_name_id(const struct pair *p);
+/* What the report counts a call under: agg_name_id(p), or with
+ * agg_by_module set, the id of the name of its module (a library call's:
+ * its library's), "?" when none is known. */
+uint32_t agg_row_id(struct thread *th, const struct pair *p);
+extern bool agg_by_module;
 const char *agg_name(uint32_t id);
 size_t agg_name_len(uint32_t id);
 /* Ids handed out so far, plus one: valid ids are 1 .. agg_names_end()-1. */

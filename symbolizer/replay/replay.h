@@ -94,6 +94,8 @@ struct func {
 	uint32_t name_id; /* agg.c's interned name; 0 until asked */
 	bool has_params; /* the name ends in its parameter list already */
 	bool plain_name; /* the name needs no escaping in text output */
+	bool libcall; /* a library call: addr is the GOT slot it went by */
+	uint32_t module_name_id; /* agg.c's, with --by-module; 0 until asked */
 	uint16_t filter_verdict; /* filter.c's, cached; 0 until asked */
 };
 

@@ -36,6 +36,9 @@ struct symtab {
 	/* the inlined copies' pairs (struct variant), to free */
 	struct variant **variants;
 	size_t n_variants, cap_variants;
+	/* the trace's library call slots (struct trace), sorted by slot */
+	const struct trace_plt_slot *plt_slots;
+	size_t n_plt_slots;
 };
 
 /* What a pair needs only sometimes (see struct pair), by id in
@@ -184,6 +187,25 @@ static struct func *find_func(struct symtab *st, uint64_t addr,
 	return NULL;
 }
 
+static int plt_slot_cmp(const void *a, const void *b)
+{
+	const struct trace_plt_slot *x = a, *y = b;
+
+	return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+/* The library call slot at addr, or NULL. */
+static const struct trace_plt_slot *plt_slot(const struct symtab *st,
+					     uint64_t addr)
+{
+	struct trace_plt_slot key = {.slot = addr};
+
+	if (!st->n_plt_slots)
+		return NULL;
+	return bsearch(&key, st->plt_slots, st->n_plt_slots,
+		       sizeof key, plt_slot_cmp);
+}
+
 /* A new func, named by the resolver, in the slot find_func gave. */
 static struct func *make_func(struct symtab *st, uint64_t addr,
 			      unsigned epoch, uint64_t ticks, size_t slot)
@@ -194,7 +216,14 @@ static struct func *make_func(struct symtab *st, uint64_t addr,
 	st->func_ids.slots[slot] = (uint32_t)st->funcs.n;
 	f->addr = addr;
 	f->epoch = epoch;
-	f->name = resolve_function_name(st->resolver, addr, ticks);
+	const struct trace_plt_slot *ps = plt_slot(st, addr);
+	if (ps && ps->name[0]) {
+		/* a library call: named by its relocation's symbol */
+		f->name = resolve_display_name(st->resolver, ps->name);
+		f->libcall = true;
+	} else {
+		f->name = resolve_function_name(st->resolver, addr, ticks);
+	}
 	len = strlen(f->name);
 	if (len > UINT32_MAX) {
 		warn_msg(0, "a function name of more than 4 GiB");
@@ -346,8 +375,16 @@ const char *symtab_pair_module(struct symtab *st, const struct pair *cp)
 	struct pair_extra *x = extra_of(st, (struct pair *)cp);
 
 	if (!x->module) {
-		x->module = resolve_function_module(st->resolver, pair_fn(cp),
-						    symtab_pair_time(st, cp));
+		uint64_t fn = pair_fn(cp);
+		/* a library call's module is its target's: the library */
+		if (cp->func->libcall) {
+			const struct trace_plt_slot *ps = plt_slot(st, fn);
+			fn = ps ? ps->target : 0;
+		}
+		x->module = fn ? resolve_function_module(
+					 st->resolver, fn,
+					 symtab_pair_time(st, cp))
+			       : NULL;
 		if (!x->module)
 			x->module = no_module;
 	}
@@ -419,6 +456,12 @@ void symtab_attach(struct trace *t, const struct resolve_options *ro,
 	}
 	t->symtab = symtab_new(t->resolver,
 			       ro->demangle == RESOLVE_DEMANGLE_FULL);
+	if (t->n_plt_slots) {
+		qsort(t->plt_slots, t->n_plt_slots, sizeof *t->plt_slots,
+		      plt_slot_cmp);
+		t->symtab->plt_slots = t->plt_slots;
+		t->symtab->n_plt_slots = t->n_plt_slots;
+	}
 	for (size_t i = 0; i < t->n_module_events; i++) {
 		const struct trace_module_event *e = &t->module_events[i];
 		const struct trace_module *m;

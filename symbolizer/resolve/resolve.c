@@ -140,6 +140,11 @@ static const char *display_name(struct resolver *r, const char *raw)
 	return strmap_display(&r->names, r->demangle, raw);
 }
 
+const char *resolve_display_name(struct resolver *r, const char *raw)
+{
+	return display_name(r, raw);
+}
+
 static const char *intern_file(struct resolver *r, const char *file)
 {
 	return strmap_intern(&r->files, file);

@@ -104,6 +104,11 @@ const struct resolve_info *resolve_call_site(struct resolver *r, uint64_t ret,
 const char *resolve_function_name(struct resolver *r, uint64_t addr,
 				  uint64_t ticks);
 
+/* A symbol's name as the resolver shows names (demangled as asked),
+ * interned: a library call's relocation symbol.  Lives as long as the
+ * resolver. */
+const char *resolve_display_name(struct resolver *r, const char *raw);
+
 /* The path of the module resolve_function's answer names (its `module`),
  * or NULL; looked up, not cached. */
 const char *resolve_function_module(struct resolver *r, uint64_t addr,

@@ -517,6 +517,9 @@ void trace_close(struct trace *t)
 		free(t->modules[i].path);
 	free(t->modules);
 	free(t->module_events);
+	for (size_t i = 0; i < t->n_plt_slots; i++)
+		free(t->plt_slots[i].name);
+	free(t->plt_slots);
 	free(t->argv);
 	free(t->inherited);
 	free(t->nest_key);

@@ -83,6 +83,13 @@ struct trace_module_event {
 	bool gone;
 };
 
+/* A GOT slot whose calls are library calls (PLT_SLOT): the relocation's
+ * symbol and the target, 0 until a record gives it. */
+struct trace_plt_slot {
+	uint64_t slot, target;
+	char *name;
+};
+
 struct trace {
 	const char *path;
 	char *owned_path; /* path, when the trace owns it */
@@ -117,6 +124,11 @@ struct trace {
 	 * table (symtab_attach). */
 	struct trace_module_event *module_events;
 	size_t n_module_events;
+	/* PLT_SLOT records, one per slot (its last target kept); and
+	 * whether the recorder said library calls cannot be seen. */
+	struct trace_plt_slot *plt_slots;
+	size_t n_plt_slots;
+	bool libcalls_unseen;
 	char *argv;      /* the command line, NUL-separated; or NULL */
 	size_t argv_len;
 

@@ -1,0 +1,111 @@
+/* arch/x86_64/plt.S -- the library call trampolines, whose C side is
+ * plt.c.
+ *
+ * A redirected GOT slot holds one of CTRACE_PLT_SLOTS entry trampolines,
+ * 16 bytes apart, which names its slot in r11 (a scratch register no
+ * call passes anything in) and jumps to the common part.  That saves
+ * every argument register (rdi, rsi, rdx, rcx, r8, r9, rax for varargs,
+ * r10 for a static chain, xmm0-7), asks ctrace__plt_enter for the real
+ * target (which records the entry and replaces the return address with
+ * ctrace__plt_return), puts them back and jumps to the target: the
+ * library function runs with the caller's stack and registers, as if
+ * called directly.
+ */
+	.text
+
+#define CTRACE_PLT_SLOTS 4096
+
+	.globl	ctrace__plt_tramps
+	.hidden	ctrace__plt_tramps
+	.type	ctrace__plt_tramps, @function
+	.p2align 4
+ctrace__plt_tramps:
+	.set	plt_index, 0
+	.rept	CTRACE_PLT_SLOTS
+	.p2align 4
+	endbr64
+	movl	$plt_index, %r11d
+	jmp	ctrace__plt_common
+	.set	plt_index, plt_index + 1
+	.endr
+	.size	ctrace__plt_tramps, .-ctrace__plt_tramps
+	.globl	ctrace__plt_tramps_end
+	.hidden	ctrace__plt_tramps_end
+ctrace__plt_tramps_end:
+
+	.p2align 4
+	.type	ctrace__plt_common, @function
+ctrace__plt_common:
+	.cfi_startproc
+	subq	$200, %rsp		/* 16-byte aligned for the call */
+	.cfi_adjust_cfa_offset 200
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 16(%rsp)
+	movq	%rcx, 24(%rsp)
+	movq	%r8, 32(%rsp)
+	movq	%r9, 40(%rsp)
+	movq	%rax, 48(%rsp)
+	movq	%r10, 56(%rsp)
+	movdqu	%xmm0, 64(%rsp)
+	movdqu	%xmm1, 80(%rsp)
+	movdqu	%xmm2, 96(%rsp)
+	movdqu	%xmm3, 112(%rsp)
+	movdqu	%xmm4, 128(%rsp)
+	movdqu	%xmm5, 144(%rsp)
+	movdqu	%xmm6, 160(%rsp)
+	movdqu	%xmm7, 176(%rsp)
+	movq	200(%rsp), %rdi
+	movq	%rdi, 192(%rsp)		/* the call site, where a hook's is */
+	movl	%r11d, %edi
+	leaq	200(%rsp), %rsi		/* the return address's slot */
+	call	ctrace__plt_enter
+	movq	%rax, %r11		/* the real target */
+	movdqu	176(%rsp), %xmm7
+	movdqu	160(%rsp), %xmm6
+	movdqu	144(%rsp), %xmm5
+	movdqu	128(%rsp), %xmm4
+	movdqu	112(%rsp), %xmm3
+	movdqu	96(%rsp), %xmm2
+	movdqu	80(%rsp), %xmm1
+	movdqu	64(%rsp), %xmm0
+	movq	56(%rsp), %r10
+	movq	48(%rsp), %rax
+	movq	40(%rsp), %r9
+	movq	32(%rsp), %r8
+	movq	24(%rsp), %rcx
+	movq	16(%rsp), %rdx
+	movq	8(%rsp), %rsi
+	movq	0(%rsp), %rdi
+	addq	$200, %rsp
+	.cfi_adjust_cfa_offset -200
+	jmp	*%r11
+	.cfi_endproc
+	.size	ctrace__plt_common, .-ctrace__plt_common
+
+/* Reached by the ret of a library function whose return address was
+ * replaced: rax, rdx, xmm0, xmm1 and st0 may hold its value (the C side
+ * touches no x87 register).  No CFI, as retval.S's trampoline: retval.c
+ * puts the real return addresses back before an exception unwinds. */
+	.globl	ctrace__plt_return
+	.hidden	ctrace__plt_return
+	.type	ctrace__plt_return, @function
+	.p2align 4
+ctrace__plt_return:
+	subq	$48, %rsp		/* rsp was 16-byte aligned after ret */
+	movq	%rax, 0(%rsp)
+	movq	%rdx, 8(%rsp)
+	movdqu	%xmm0, 16(%rsp)
+	movdqu	%xmm1, 32(%rsp)
+	leaq	48(%rsp), %rdi		/* sp after the function's ret */
+	call	ctrace__plt_exit
+	movq	%rax, %r11		/* the real return address */
+	movdqu	32(%rsp), %xmm1
+	movdqu	16(%rsp), %xmm0
+	movq	8(%rsp), %rdx
+	movq	0(%rsp), %rax
+	addq	$48, %rsp
+	jmp	*%r11
+	.size	ctrace__plt_return, .-ctrace__plt_return
+
+	.section .note.GNU-stack,"",@progbits

@@ -1,0 +1,223 @@
+/* event.c -- the recorder's entry point out of line (event.h): the slow
+ * path of an event (a thread's first, one inside the recorder), and the
+ * whole event for sources other than the hooks (plt.c).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "event.h"
+
+static struct ctrace__stream *signal_stream(struct ctrace__thread *t)
+{
+	if (t->signal == NULL) {
+		void *m = mmap(NULL, sizeof *t->signal, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED)
+			return NULL;
+		ctrace__stream_init(m, CTRACE_CHUNK_SIGNAL, t->main.thread,
+				    t->main.tid);
+		t->signal = m;
+	}
+	return t->signal;
+}
+
+/* Below the stack pointer a hook was entered with, a signal handler's
+ * frames start at least this far down (the kernel's signal frame, with
+ * the FPU state, is larger); a hook nearer than that, or above, is not in
+ * a handler on that stack. */
+#define CTRACE_SIGNAL_FRAME_MIN ((uintptr_t)512)
+
+/* A hook found the thread inside the recorder: true if the recorder is no
+ * longer running (a handler that interrupted it left with siglongjmp),
+ * false if this runs in a handler nested in it.  A handler on an
+ * alternate stack may lie anywhere: sigaltstack tells, and is asked only
+ * when the stack pointers alone say the recorder was left. */
+static int recorder_left(const struct ctrace__thread *t, uintptr_t sp)
+{
+	if (sp == 0 || sp + CTRACE_SIGNAL_FRAME_MIN <= t->busy_sp)
+		return 0;
+	stack_t ss;
+	if (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK))
+		return 0;
+	return 1;
+}
+
+/* Puts a stream left by a jump back in order and counts the event the
+ * jump abandoned.  emit() stores the event's tag, then `settled`, then
+ * the stream's state; the records that follow an event (ARGS, RETVAL)
+ * store their tag before the stream's state too, and a chunk is claimed
+ * with signals blocked.  So at cur lies a zero byte, and the event is
+ * lost unless `settled` says it was stored (or counted lost) already; or
+ * a whole group, the event or a record after it, stored but not in the
+ * stream's state (its time and stack bases): either way the stream moves
+ * to a new chunk.  Bytes the abandoned writer left after cur are cleared:
+ * a reader must find zeros after the last group.  The pairs may hold one
+ * not defined: all are defined again. */
+static void recover_stream(struct ctrace__stream *s, uint64_t now, int settled)
+{
+	ctrace__pairs_reset(s);
+	if (s->cur != NULL && s->cur < s->chunk_end) {
+		if (*s->cur != 0) {
+			ctrace__stream_release(s);
+			return;
+		}
+		size_t dirty = CTRACE_MAX_EVENT_BYTES + ctrace__args_max_bytes;
+		if (dirty > (size_t)(s->chunk_end - s->cur))
+			dirty = (size_t)(s->chunk_end - s->cur);
+		memset(s->cur, 0, dirty);
+		/* The abandoned event may have changed the table (a pair
+		 * moved, a narrow slot's home) for a tag the reader never
+		 * sees: the stream goes on in a chunk that starts afresh. */
+		if (!settled)
+			ctrace__stream_release(s);
+	}
+	if (!settled)
+		ctrace__stream_lost(s, now, CTRACE_LOST_JUMPED);
+}
+
+static void recover(struct ctrace__thread *t, uint64_t now)
+{
+	recover_stream(&t->main, now, t->state == CTRACE_T_SETTLED);
+	if (t->signal_busy && t->signal != NULL)
+		recover_stream(t->signal, now,
+			       t->signal_busy == CTRACE_T_SETTLED);
+	t->signal_busy = 0;
+}
+
+/* `r`: an entry's registers when values are captured (else NULL), which
+ * the thread's first event needs as much as any: a program whose first
+ * instrumented call is main shows main's arguments. */
+static inline __attribute__((always_inline)) void
+event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
+	  uintptr_t site, uintptr_t sp, uintptr_t fp,
+	  const struct ctrace__regs *r)
+{
+	int saved_errno = errno;
+
+	switch (t->state) {
+	case CTRACE_T_NEW:
+		ctrace__thread_start(t);
+		if (t->state != CTRACE_T_IDLE)
+			break;
+		ctrace__capture_setup();
+		t->busy_sp = sp;
+		ctrace__barrier();
+		t->state = CTRACE_T_BUSY;
+		ctrace__barrier();
+		if (r != NULL)
+			ctrace__policy_enter_regs(t, fn, site, sp, r);
+		else if (atomic_load_explicit(&ctrace__gate,
+					      memory_order_relaxed) !=
+			 CTRACE_GATE_LIVE)
+			ctrace__event_policy(t, exit_bit, fn, site, sp, fp);
+		else
+			emit(&t->main, exit_bit, fn, site, sp, fp,
+			     ctrace__now(), 1, &t->state);
+		ctrace__barrier();
+		t->state = CTRACE_T_IDLE;
+		break;
+
+	case CTRACE_T_IDLE:
+		/* The hook read the state busy, left by a jump, and a signal
+		 * handler that came before this switch recovered (below):
+		 * the event is recorded, not dropped. */
+	case CTRACE_T_BUSY:
+	case CTRACE_T_SETTLED: {
+		uint64_t now = ctrace__now();
+		if (t->state == CTRACE_T_IDLE || recorder_left(t, sp)) {
+			/* busy_sp first: a handler that comes from here on
+			 * finds the recorder live and leaves the main stream
+			 * alone.  One that came before it may have found the
+			 * jump too and recovered: then the state is idle. */
+			t->busy_sp = sp;
+			ctrace__barrier();
+			if (t->state != CTRACE_T_IDLE)
+				recover(t, now);
+			t->state = CTRACE_T_BUSY;
+			ctrace__barrier();
+			if (r != NULL)
+				ctrace__policy_enter_regs(t, fn, site, sp, r);
+			else
+				ctrace__event_record(t, exit_bit, fn, site, sp, fp);
+			ctrace__barrier();
+			t->state = CTRACE_T_IDLE;
+			break;
+		}
+		/* A signal handler interrupted the recorder on this thread: its
+		 * events go to the thread's signal stream, merged back by time
+		 * when the trace is read.  A signal inside that one is counted,
+		 * not stored. */
+		uint8_t gate = atomic_load_explicit(&ctrace__gate,
+						    memory_order_relaxed);
+		/* A child made by _Fork in a handler that interrupted the
+		 * recorder: it says so as any other such child does. */
+		if (!(gate & CTRACE_GATE_LIVE))
+			ctrace__fork_unseen();
+		if (!(gate & CTRACE_GATE_LIVE) || (gate & CTRACE_GATE_OFF) ||
+		    t->thread_off ||
+		    ((gate & CTRACE_GATE_TABLE) &&
+		     (ctrace__function_flags(fn) & CTRACE_F_SKIP)))
+			break;
+		if (t->signal_busy) {
+			ctrace__stream_lost(&t->main, now, CTRACE_LOST_NESTED);
+			break;
+		}
+		t->signal_busy = 1;
+		ctrace__barrier();
+		struct ctrace__stream *s = signal_stream(t);
+		if (s != NULL)
+			emit(s, exit_bit, fn, site, sp, fp, now, 0,
+			     &t->signal_busy);
+		else {
+			ctrace__stream_lost(&t->main, now,
+					    CTRACE_LOST_NO_MEMORY);
+			t->signal_busy = CTRACE_T_SETTLED;
+		}
+		ctrace__barrier();
+		t->signal_busy = 0;
+		break;
+	}
+
+	default: /* CTRACE_T_OFF, CTRACE_T_CALLBACK */
+		break;
+	}
+	errno = saved_errno;
+}
+
+/* Two entries, so that no hook passes an argument on the stack (a
+ * seventh would give the hooks' hot path a frame). */
+void ctrace__event_slow(struct ctrace__thread *t, uint8_t exit_bit,
+			uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp)
+{
+	event_slow(t, exit_bit, fn, site, sp, fp, NULL);
+}
+
+void ctrace__event_slow_regs(struct ctrace__thread *t, uintptr_t fn,
+			     uintptr_t site, const struct ctrace__regs *r)
+{
+	event_slow(t, 0, fn, site, r->sp, CTRACE_REGS_FP(r), r);
+}
+
+void ctrace__event(uint8_t exit_bit, uintptr_t fn, uintptr_t site,
+		   uintptr_t sp)
+{
+	struct ctrace__thread *t = &ctrace__state_tls;
+	int saved_errno = errno;
+	if (likely(t->state == CTRACE_T_IDLE)) {
+		uintptr_t outer = t->busy_sp;
+		t->busy_sp = sp;
+		ctrace__barrier();
+		t->state = CTRACE_T_BUSY;
+		ctrace__barrier();
+		ctrace__event_record(t, exit_bit, fn, site, sp, 0);
+		ctrace__barrier();
+		t->state = CTRACE_T_IDLE;
+		ctrace__barrier();
+		t->busy_sp = outer;
+	} else if (t->state != CTRACE_T_OFF) {
+		ctrace__event_slow(t, exit_bit, fn, site, sp, 0);
+	}
+	errno = saved_errno;
+}

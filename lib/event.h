@@ -1,0 +1,74 @@
+/* event.h -- the recorder's one entry point: every source of events (the
+ * -finstrument-functions hooks in hooks.c, the library call trampolines
+ * in plt.c) records through these, so that the gate, the filters, the
+ * policy and the slow paths (a thread's first event, a signal handler
+ * that interrupted the recorder, a jump out of one) are the same for all.
+ * The inline part is the hooks' hot path; event.c holds the rest.
+ */
+#ifndef CTRACE_EVENT_H
+#define CTRACE_EVENT_H
+
+#include "capture.h"
+#include "emit.h"
+#include "state.h"
+
+/* For an exit, `fp` is the exit hook's CFA: return value capture tells the
+ * function's own frame by it from those of callees a longjmp abandoned
+ * below it. */
+static inline void ctrace__event_policy(struct ctrace__thread *t, uint8_t exit_bit,
+			  uintptr_t fn, uintptr_t site, uintptr_t sp,
+			  uintptr_t fp)
+{
+	if (exit_bit)
+		ctrace__policy_exit(t, fn, site, sp, fp);
+	else
+		ctrace__policy_enter(t, fn, site, sp, fp);
+}
+
+/* One event, inside the recorder.  With no control asked for, straight to
+ * the stream; with filters alone, one inline table lookup decides (a
+ * filtered-out function costs that and nothing else); anything more goes
+ * through the policy path. */
+static inline __attribute__((always_inline)) void
+ctrace__event_record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
+       uintptr_t site, uintptr_t sp, uintptr_t fp)
+{
+	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
+	/* An exit's `fp` is for the policy path alone (see ctrace__event_policy()). */
+	uintptr_t emit_fp = exit_bit ? 0 : fp;
+	if (likely(gate == CTRACE_GATE_LIVE)) {
+		emit(&t->main, exit_bit, fn, site, sp, emit_fp, ctrace__now(),
+		     1, &t->state);
+		return;
+	}
+	if (gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE)) {
+		uint8_t flags = ctrace__function_flags(fn);
+		if (flags & CTRACE_F_SKIP)
+			return;
+		if (!(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
+			emit(&t->main, exit_bit, fn, site, sp, emit_fp,
+			     ctrace__now(), 1, &t->state);
+			return;
+		}
+	}
+	ctrace__event_policy(t, exit_bit, fn, site, sp, fp);
+}
+
+/* An event that found the thread not idle (its first event, the recorder
+ * interrupted by a signal handler or left by a jump out of one); _regs:
+ * an entry whose registers are captured. */
+CTRACE_HIDDEN void ctrace__event_slow(struct ctrace__thread *t,
+				      uint8_t exit_bit, uintptr_t fn,
+				      uintptr_t site, uintptr_t sp,
+				      uintptr_t fp);
+CTRACE_HIDDEN void ctrace__event_slow_regs(struct ctrace__thread *t,
+					   uintptr_t fn, uintptr_t site,
+					   const struct ctrace__regs *r);
+
+/* One event from a source other than the hooks, out of line: fn and
+ * site name the call, sp is the caller's stack pointer at the call (its
+ * last word below holds the call's return address).  Keeps errno. */
+CTRACE_HIDDEN void ctrace__event(uint8_t exit_bit, uintptr_t fn,
+				 uintptr_t site, uintptr_t sp);
+
+#endif /* CTRACE_EVENT_H */

@@ -1,0 +1,670 @@
+/* plt.c -- library calls: the calls an instrumented module makes through
+ * its PLT into another module (libc, libm, libstdc++, the program's own
+ * uninstrumented libraries).
+ *
+ * At start-up and whenever the loader's list grew (modules.c calls
+ * ctrace__plt_scan), each instrumented module's JUMP_SLOT GOT entries
+ * (.rela.plt) are pointed at trampolines (arch/<arch>/plt.S), one per
+ * slot.  A trampoline's C side, ctrace__plt_enter, records an ENTRY whose
+ * function is the GOT slot's address and whose call site is the call's
+ * return address, replaces that return address with ctrace__plt_return
+ * through retval.c's list of patched frames (so that longjmp, exceptions
+ * and the unwinder treat it as any patched frame), and gives the real
+ * target, to which the trampoline jumps with the caller's registers and
+ * stack untouched.  ctrace__plt_exit records the EXIT and gives back the
+ * real return address.  A PLT_SLOT metadata record names each slot: its
+ * relocation's symbol and, once known, its target (the symbolizer names
+ * the call and its library by them).
+ *
+ * Lazy binding: a slot not yet bound holds the loader's lazy stub in the
+ * module's own PLT.  Its first call goes there with its return patched;
+ * the loader then writes the real target into the slot, which the first
+ * return (or the next call through any trampoline) notices: the target is
+ * remembered and the slot pointed at the trampoline again.  A thread that
+ * calls through the slot in between calls the target directly (that call
+ * is not recorded).  With -z now and full RELRO the GOT is read-only:
+ * its pages are made writable for the writes and read-only again.
+ *
+ * The recorder's own calls into libc never come here: lib/ is built with
+ * -fno-plt, so they go through GLOB_DAT slots, which are not redirected.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <link.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "event.h"
+#include "plt.h"
+#include "retval.h"
+
+#if defined(__x86_64__)
+
+/* arch/x86_64/plt.S */
+CTRACE_HIDDEN extern const char ctrace__plt_tramps[], ctrace__plt_tramps_end[];
+CTRACE_HIDDEN void ctrace__plt_return(void);
+CTRACE_HIDDEN uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret);
+CTRACE_HIDDEN uintptr_t ctrace__plt_exit(uintptr_t sp);
+
+#define TRAMP_SIZE 16
+#define MAX_MODULES 4096
+
+struct plt_slot {
+	uintptr_t got;          /* the GOT slot's address */
+	_Atomic uintptr_t real; /* the real target, 0 until bound */
+	uintptr_t lazy;         /* what an unbound slot held: the lazy stub */
+	char name[48];          /* the relocation's symbol, for the record */
+};
+
+/* Modules looked at, by their dynamic section's address: each once, but
+ * again when a scan finds its first redirected slot no longer ours (an
+ * object unloaded and another loaded at its address). */
+struct plt_module {
+	uintptr_t dynamic;
+	uintptr_t first_got; /* 0: nothing redirected */
+};
+
+static struct plt_slot *slots;
+static _Atomic uint32_t n_slots;
+static struct plt_module *modules;
+static size_t n_modules;
+static int mode;        /* CTRACE_PLT_* */
+static int full_warned; /* the slots ran out: said once */
+/* Slots called while unbound whose binding is not yet seen. */
+static _Atomic uint32_t unbound_called;
+
+static uint32_t tramp_count(void)
+{
+	return (uint32_t)((ctrace__plt_tramps_end - ctrace__plt_tramps) /
+			  TRAMP_SIZE);
+}
+
+static uintptr_t tramp_of(uint32_t i)
+{
+	return (uintptr_t)ctrace__plt_tramps + (uintptr_t)i * TRAMP_SIZE;
+}
+
+static void record_slot(const struct plt_slot *p, uintptr_t real)
+{
+	uint8_t rec[24 + sizeof p->name];
+	uint64_t v[3] = {ctrace__now(), p->got, real};
+	memcpy(rec, v, sizeof v);
+	size_t n = strnlen(p->name, sizeof p->name);
+	memcpy(rec + 24, p->name, n);
+	uint64_t saved;
+	ctrace__meta_lock(&saved);
+	ctrace__meta_record(CTRACE_REC_PLT_SLOT, rec, 24 + n);
+	ctrace__meta_unlock(&saved);
+}
+
+/* A slot bound by the loader since it was redirected: remember the target,
+ * and redirect it again.  Only writable GOTs are bound lazily. */
+static void learn(uint32_t i)
+{
+	struct plt_slot *p = &slots[i];
+	uintptr_t tramp = tramp_of(i);
+	_Atomic uintptr_t *got = (_Atomic uintptr_t *)p->got;
+	uintptr_t v = atomic_load_explicit(got, memory_order_relaxed);
+	if (v == tramp || v == p->lazy ||
+	    atomic_load_explicit(&p->real, memory_order_relaxed) != 0)
+		return;
+	atomic_store(&p->real, v);
+	atomic_compare_exchange_strong(got, &v, tramp);
+	record_slot(p, v);
+}
+
+static void learn_all(void)
+{
+	uint32_t n = atomic_load_explicit(&n_slots, memory_order_acquire);
+	for (uint32_t i = 0; i < n; i++)
+		if (atomic_load_explicit(&slots[i].real,
+					 memory_order_relaxed) == 0)
+			learn(i);
+}
+
+uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
+{
+	struct plt_slot *p = &slots[index];
+	struct ctrace__thread *t = &ctrace__state_tls;
+	/* The recorder's own calls (this one's too) go straight on. */
+	if (ctrace__state_self) {
+		uintptr_t r = atomic_load_explicit(&p->real,
+						   memory_order_relaxed);
+		return r ? r : p->lazy;
+	}
+	ctrace__state_self = 1;
+	uintptr_t target = atomic_load_explicit(&p->real, memory_order_relaxed);
+	if (target == 0) {
+		/* The loader may have bound it since (another thread). */
+		learn(index);
+		target = atomic_load_explicit(&p->real, memory_order_relaxed);
+		if (target == 0) {
+			target = p->lazy;
+			atomic_fetch_add(&unbound_called, 1);
+		}
+	} else if (unlikely(atomic_load_explicit(&unbound_called,
+						  memory_order_relaxed))) {
+		/* A first call that never returned (exit, longjmp). */
+		atomic_store(&unbound_called, 0);
+		learn_all();
+	}
+	/* Inside the recorder (its start, a signal handler that interrupted
+	 * it), or not recording: the call goes straight on. */
+	if (t->state != CTRACE_T_IDLE ||
+	    !(atomic_load_explicit(&ctrace__gate, memory_order_relaxed) &
+	      CTRACE_GATE_LIVE)) {
+		ctrace__state_self = 0;
+		return target;
+	}
+	/* The stack pointer the library function starts with, as a hook's
+	 * is the instrumented function's: the trampoline copied the call
+	 * site into the word below, where an entry hook's return address
+	 * lies, which the ENTRY reads as its hook (plt.S). */
+	uintptr_t site = *ret;
+	/* A call whose return cannot be patched (the list full, or the
+	 * thread exiting) is not recorded: no ENTRY without its EXIT. */
+	if (ctrace__retval_push((uintptr_t)ret, p->got,
+				(uintptr_t)ctrace__plt_return))
+		ctrace__event(0, p->got, site, (uintptr_t)ret);
+	ctrace__state_self = 0;
+	return target;
+}
+
+uintptr_t ctrace__plt_exit(uintptr_t sp)
+{
+	uintptr_t fn;
+	uintptr_t real = ctrace__retval_pop(sp, &fn);
+	uint8_t self = ctrace__state_self;
+	ctrace__state_self = 1;
+	if (unlikely(atomic_load_explicit(&unbound_called,
+					  memory_order_relaxed))) {
+		atomic_store(&unbound_called, 0);
+		learn_all();
+	}
+	if (!self)
+		ctrace__event(CTRACE_TAG_EXIT_BIT, fn, real, sp);
+	ctrace__state_self = self;
+	return real;
+}
+
+/* ---------------------------------------------------------------------------
+ * Redirecting a module's slots
+ * ------------------------------------------------------------------------ */
+
+/* Calls that must not be redirected: the hooks themselves; the program's
+ * start; functions that return twice or read their return address
+ * (setjmp and vfork: the patched return address would be saved, or
+ * returned through twice; dlopen and dlsym: RTLD_NEXT and the caller's
+ * RUNPATH are found by the caller's address, which would be the
+ * recorder's); the loader's TLS lookup, called by compiled code; and
+ * personality routines. */
+static int skipped(const char *name)
+{
+	static const char *const skip[] = {
+		"__libc_start_main", "__cxa_finalize", "setjmp", "_setjmp",
+		"__sigsetjmp", "sigsetjmp", "savectx", "getcontext",
+		"vfork", "__vfork", "dlopen", "dlmopen", "dlsym", "dlvsym",
+		"__tls_get_addr", "__gmon_start__",
+	};
+	if (!strncmp(name, "__cyg_profile_", 14))
+		return 1;
+	/* A personality routine's GOT slot is read by the unwinder, not
+	 * called by the module (a CIE points at it). */
+	if (strstr(name, "_personality") != NULL)
+		return 1;
+	for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+		if (!strcmp(name, skip[i]))
+			return 1;
+	return 0;
+}
+
+/* A dynamic entry's address: the loader relocates them in place on this
+ * architecture, but not every loader does. */
+static uintptr_t dyn_ptr(const struct dl_phdr_info *info, uintptr_t v)
+{
+	return v < info->dlpi_addr ? v + info->dlpi_addr : v;
+}
+
+struct dyn {
+	const ElfW(Sym) *symtab;
+	const char *strtab;
+	const ElfW(Rela) *jmprel;
+	size_t pltrelsz;
+	const ElfW(Rela) *rela;
+	size_t relasz;
+};
+
+static int read_dynamic(const struct dl_phdr_info *info,
+			const ElfW(Dyn) *d, struct dyn *out)
+{
+	memset(out, 0, sizeof *out);
+	for (; d->d_tag != DT_NULL; d++) {
+		switch (d->d_tag) {
+		case DT_SYMTAB:
+			out->symtab = (const void *)dyn_ptr(info, d->d_un.d_ptr);
+			break;
+		case DT_STRTAB:
+			out->strtab = (const void *)dyn_ptr(info, d->d_un.d_ptr);
+			break;
+		case DT_JMPREL:
+			out->jmprel = (const void *)dyn_ptr(info, d->d_un.d_ptr);
+			break;
+		case DT_PLTRELSZ:
+			out->pltrelsz = d->d_un.d_val;
+			break;
+		case DT_RELA:
+			out->rela = (const void *)dyn_ptr(info, d->d_un.d_ptr);
+			break;
+		case DT_RELASZ:
+			out->relasz = d->d_un.d_val;
+			break;
+		case DT_PLTREL:
+			if (d->d_un.d_val != DT_RELA)
+				return -1;
+			break;
+		}
+	}
+	return out->symtab != NULL && out->strtab != NULL ? 0 : -1;
+}
+
+static const char *rela_name(const struct dyn *dy, const ElfW(Rela) *r)
+{
+	size_t sym = ELF64_R_SYM(r->r_info);
+	return sym != 0 ? dy->strtab + dy->symtab[sym].st_name : "";
+}
+
+/* An instrumented module calls the entry hook through its GOT; the
+ * program, which holds the recorder, always counts. */
+static int instrumented(const struct dyn *dy, int first)
+{
+	if (first)
+		return 1;
+	const ElfW(Rela) *r[2] = {dy->jmprel, dy->rela};
+	size_t n[2] = {dy->pltrelsz / sizeof(ElfW(Rela)),
+		       dy->relasz / sizeof(ElfW(Rela))};
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; r[k] != NULL && i < n[k]; i++)
+			if (!strcmp(rela_name(dy, &r[k][i]),
+				    "__cyg_profile_func_enter"))
+				return 1;
+	return 0;
+}
+
+/* The slot for a GOT address: the one it had (a module loaded again at
+ * the same address), else a new one; -1 when they ran out. */
+static int64_t slot_for(uintptr_t got)
+{
+	uint32_t n = atomic_load_explicit(&n_slots, memory_order_relaxed);
+	for (uint32_t i = 0; i < n; i++)
+		if (slots[i].got == got)
+			return i;
+	if (n == tramp_count())
+		return -1;
+	return n;
+}
+
+struct range {
+	uintptr_t lo, hi;
+};
+
+/* Whether addr lies in the module's own segments: an unbound slot holds
+ * its lazy stub there. */
+static int in_module(const struct dl_phdr_info *info, uintptr_t addr)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && addr >= s && addr - s < ph->p_memsz)
+			return 1;
+	}
+	return 0;
+}
+
+/* The pages of the module's RELRO segment: read-only once the loader
+ * relocated the module, so written through a writable window. */
+static struct range relro_of(const struct dl_phdr_info *info)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_GNU_RELRO)
+			continue;
+		uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+		uintptr_t lo = s & ~(uintptr_t)(page - 1);
+		/* The loader protects whole pages from the start, and the
+		 * last page only up to where the segment ends. */
+		uintptr_t hi = (s + ph->p_memsz) & ~(uintptr_t)(page - 1);
+		return (struct range){lo, hi};
+	}
+	return (struct range){0, 0};
+}
+
+struct scan {
+	int first;
+};
+
+/* A JUMP_SLOT, or the GLOB_DAT slot of a function the module does not
+ * define: what -fno-plt code calls through (and a PLT stub of .plt.got,
+ * when the module also takes the GOT slot's value). */
+static int is_call_slot(const struct dyn *dy, const ElfW(Rela) *r)
+{
+	unsigned type = ELF64_R_TYPE(r->r_info);
+	if (type == R_X86_64_JUMP_SLOT)
+		return 1;
+	if (type != R_X86_64_GLOB_DAT)
+		return 0;
+	const ElfW(Sym) *sym = &dy->symtab[ELF64_R_SYM(r->r_info)];
+	unsigned kind = ELF64_ST_TYPE(sym->st_info);
+	return sym->st_shndx == SHN_UNDEF &&
+	       (kind == STT_FUNC || kind == STT_GNU_IFUNC);
+}
+
+/* GLOB_DAT slots of functions, and what the module's code does with
+ * them (see only_called). */
+struct glob {
+	uintptr_t got;
+	uint8_t called, loaded;
+};
+
+/* Shell sort by slot (no qsort: glibc's may call malloc). */
+static void glob_sort(struct glob *g, size_t n)
+{
+	for (size_t gap = n / 2; gap > 0; gap /= 2)
+		for (size_t i = gap; i < n; i++) {
+			struct glob t = g[i];
+			size_t j = i;
+			for (; j >= gap && g[j - gap].got > t.got; j -= gap)
+				g[j] = g[j - gap];
+			g[j] = t;
+		}
+}
+
+static struct glob *glob_find(struct glob *g, size_t n, uintptr_t got)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (g[mid].got < got)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && g[lo].got == got ? &g[lo] : NULL;
+}
+
+/* At c + i, the disp32 of `mov slot(%rip), %reg` whose next instruction
+ * calls or jumps through %reg (clang -O0 -fno-plt): a call too. */
+static int load_then_call(const uint8_t *c, size_t i, size_t size)
+{
+	if (i < 3 || i + 7 > size || (c[i - 3] != 0x48 && c[i - 3] != 0x4c) ||
+	    c[i - 2] != 0x8b || (c[i - 1] & 0xc7) != 0x05)
+		return 0;
+	unsigned reg = (c[i - 1] >> 3) & 7;
+	const uint8_t *n = c + i + 4;
+	if (c[i - 3] == 0x4c) { /* r8-r15: a REX.B prefix on the call */
+		if (n[0] != 0x41)
+			return 0;
+		n++;
+	}
+	return n[0] == 0xff && (n[1] == 0xd0 + reg || n[1] == 0xe0 + reg);
+}
+
+/* A GLOB_DAT slot holds the function's address for every use: a call
+ * through it (-fno-plt, or a .plt.got stub), but also its value taken
+ * (&f, a function given to the entry hook as its address).  Only a slot
+ * the code calls or jumps through and never loads may be redirected, or
+ * the program would see the trampoline as the function's address.  The
+ * executable segments are read once for every RIP-relative reference
+ * into the slots: `ff 15` (call *) and `ff 25` (jmp *) before it is a
+ * call, and so is a load into a register the next instruction calls
+ * through; anything else is a load.  A stray match of data bytes can only keep
+ * a slot from being redirected. */
+static void only_called(const struct dl_phdr_info *info, struct glob *g,
+			size_t n)
+{
+	glob_sort(g, n);
+	uintptr_t lo = g[0].got, hi = g[n - 1].got + sizeof(uintptr_t);
+	for (int k = 0; k < info->dlpi_phnum; k++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) ||
+		    ph->p_filesz < 6)
+			continue;
+		const uint8_t *c =
+			(const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		uintptr_t base = (uintptr_t)c;
+		for (size_t i = 2; i + 4 <= ph->p_filesz; i++) {
+			int32_t d;
+			memcpy(&d, c + i, 4);
+			uintptr_t t = base + i + 4 + (uintptr_t)(intptr_t)d;
+			if (t - lo >= hi - lo)
+				continue;
+			struct glob *e = glob_find(g, n, t);
+			if (e == NULL)
+				continue;
+			if ((c[i - 2] == 0xff &&
+			     (c[i - 1] == 0x15 || c[i - 1] == 0x25)) ||
+			    load_then_call(c, i, ph->p_filesz))
+				e->called = 1;
+			else
+				e->loaded = 1;
+		}
+	}
+}
+
+static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
+		     struct plt_module *m)
+{
+	struct range ro = relro_of(info);
+	int opened = 0;
+	size_t n_plt = dy->jmprel ? dy->pltrelsz / sizeof(ElfW(Rela)) : 0;
+	size_t n_dyn = dy->rela ? dy->relasz / sizeof(ElfW(Rela)) : 0;
+
+	/* The GLOB_DAT function slots, checked against the code. */
+	struct glob *g = NULL;
+	size_t n_glob = 0;
+	for (size_t i = 0; i < n_dyn; i++)
+		if (ELF64_R_TYPE(dy->rela[i].r_info) == R_X86_64_GLOB_DAT &&
+		    is_call_slot(dy, &dy->rela[i]))
+			n_glob++;
+	size_t glob_bytes = n_glob * sizeof *g;
+	if (n_glob != 0) {
+		int saved_errno = errno;
+		void *mem = mmap(NULL, glob_bytes, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		errno = saved_errno;
+		g = mem == MAP_FAILED ? NULL : mem;
+		n_glob = 0;
+		for (size_t i = 0; g != NULL && i < n_dyn; i++)
+			if (ELF64_R_TYPE(dy->rela[i].r_info) ==
+				    R_X86_64_GLOB_DAT &&
+			    is_call_slot(dy, &dy->rela[i]))
+				g[n_glob++].got =
+					info->dlpi_addr + dy->rela[i].r_offset;
+		if (g != NULL)
+			only_called(info, g, n_glob);
+	}
+
+	for (size_t i = 0; i < n_plt + n_dyn; i++) {
+		const ElfW(Rela) *r = i < n_plt ? &dy->jmprel[i]
+						: &dy->rela[i - n_plt];
+		if (!is_call_slot(dy, r))
+			continue;
+		if (i >= n_plt) {
+			struct glob *e =
+				g == NULL ? NULL
+					  : glob_find(g, n_glob,
+						      info->dlpi_addr +
+							      r->r_offset);
+			if (e == NULL || !e->called || e->loaded)
+				continue;
+		}
+		const char *name = rela_name(dy, r);
+		if (*name == '\0' || skipped(name))
+			continue;
+		uintptr_t got = info->dlpi_addr + r->r_offset;
+		uintptr_t v = *(const uintptr_t *)got;
+		if (v == 0)
+			continue; /* a weak function not there */
+		if (v >= (uintptr_t)ctrace__plt_tramps &&
+		    v < (uintptr_t)ctrace__plt_tramps_end)
+			continue; /* ours already */
+		int64_t k = slot_for(got);
+		if (k < 0) {
+			if (!full_warned)
+				ctrace__warn("more library call slots than "
+					     "trampolines: the calls of the "
+					     "rest are not recorded", "", "");
+			full_warned = 1;
+			break;
+		}
+		struct plt_slot *p = &slots[k];
+		p->got = got;
+		size_t len = strnlen(name, sizeof p->name - 1);
+		memcpy(p->name, name, len);
+		p->name[len] = '\0';
+		uintptr_t real = in_module(info, v) ? 0 : v;
+		p->lazy = real ? 0 : v;
+		atomic_store(&p->real, real);
+		if ((uint32_t)k == atomic_load(&n_slots))
+			atomic_store_explicit(&n_slots, (uint32_t)k + 1,
+					      memory_order_release);
+		record_slot(p, real);
+		if (got >= ro.lo && got < ro.hi && !opened) {
+			if (mprotect((void *)ro.lo, ro.hi - ro.lo,
+				     PROT_READ | PROT_WRITE) != 0)
+				break;
+			opened = 1;
+		}
+		__atomic_store_n((uintptr_t *)got, tramp_of((uint32_t)k),
+				 __ATOMIC_RELEASE);
+		if (m->first_got == 0)
+			m->first_got = got;
+	}
+	if (opened)
+		mprotect((void *)ro.lo, ro.hi - ro.lo, PROT_READ);
+	if (g != NULL)
+		munmap(g, glob_bytes);
+}
+
+static int scan_one(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct scan *sc = data;
+	int first = sc->first;
+	sc->first = 0;
+	(void)size;
+	const char *name = info->dlpi_name;
+	if (!first && (name == NULL || strchr(name, '/') == NULL))
+		return 0; /* the vDSO */
+	if (strstr(name, "/ld-linux") != NULL || strstr(name, "/ld.so") != NULL)
+		return 0; /* the loader: its calls are its own business */
+	const ElfW(Dyn) *dynamic = NULL;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+			dynamic = (const void *)(info->dlpi_addr +
+						 info->dlpi_phdr[i].p_vaddr);
+	if (dynamic == NULL)
+		return 0;
+	struct plt_module *m = NULL;
+	for (size_t i = 0; i < n_modules; i++)
+		if (modules[i].dynamic == (uintptr_t)dynamic)
+			m = &modules[i];
+	if (m != NULL) {
+		uintptr_t g = m->first_got;
+		if (g == 0 || (*(const uintptr_t *)g >=
+				       (uintptr_t)ctrace__plt_tramps &&
+			       *(const uintptr_t *)g <
+				       (uintptr_t)ctrace__plt_tramps_end))
+			return 0; /* seen, and still as we left it */
+	} else {
+		if (n_modules == MAX_MODULES)
+			return 0;
+		m = &modules[n_modules++];
+		m->dynamic = (uintptr_t)dynamic;
+	}
+	m->first_got = 0;
+	struct dyn dy;
+	if (read_dynamic(info, dynamic, &dy) < 0)
+		return 0;
+	if (mode != CTRACE_PLT_NEST && !instrumented(&dy, first))
+		return 0;
+	redirect(info, &dy, m);
+	return 0;
+}
+
+void ctrace__plt_scan(void)
+{
+	static atomic_flag busy = ATOMIC_FLAG_INIT;
+	if (mode == CTRACE_PLT_OFF || slots == NULL)
+		return;
+	/* One scan at a time; one that finds another running leaves the
+	 * new modules to it or to the next. */
+	if (atomic_flag_test_and_set(&busy))
+		return;
+	int saved_errno = errno;
+	struct scan sc = {.first = 1};
+	uint64_t saved = ctrace__block_signals();
+	dl_iterate_phdr(scan_one, &sc);
+	ctrace__restore_signals(saved);
+	errno = saved_errno;
+	atomic_flag_clear(&busy);
+}
+
+/* Clears sc->first when the program is linked dynamically (it names
+ * its loader; a static PIE has a dynamic section but no library). */
+static int has_dynamic(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct scan *sc = data;
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_INTERP)
+			sc->first = 0;
+	return 1; /* the program only */
+}
+
+void ctrace__plt_start(int how)
+{
+	mode = how;
+	if (mode == CTRACE_PLT_OFF)
+		return;
+	int saved_errno = errno;
+	void *s = mmap(NULL, tramp_count() * sizeof *slots,
+		       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		       0);
+	void *m = mmap(NULL, MAX_MODULES * sizeof *modules,
+		       PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	errno = saved_errno;
+	if (s == MAP_FAILED || m == MAP_FAILED) {
+		mode = CTRACE_PLT_OFF;
+		ctrace__warn("no memory for library calls: not recorded", "",
+			     "");
+		return;
+	}
+	slots = s;
+	modules = m;
+	struct scan sc = {.first = 1};
+	dl_iterate_phdr(has_dynamic, &sc);
+	if (sc.first) {
+		/* A static program: no GOT to redirect.  Said in the trace. */
+		struct plt_slot none = {0};
+		record_slot(&none, 0);
+		mode = CTRACE_PLT_OFF;
+		return;
+	}
+	ctrace__plt_scan();
+}
+
+#else /* i386: not yet */
+
+void ctrace__plt_scan(void)
+{
+}
+
+void ctrace__plt_start(int how)
+{
+	(void)how;
+}
+
+#endif

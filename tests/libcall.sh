@@ -1,0 +1,201 @@
+#!/bin/sh
+# libcall.sh -- library calls (calls through the PLT and GOT into other
+# modules): exact trees of programs calling libc with callbacks, threads,
+# libm, an uninstrumented shared library, longjmp and a C++ throw through
+# a library call; the same tree with -z now and full RELRO and with
+# -fno-plt; --nest-libcall and the switches that turn them off; a static
+# program; and call counts against a counting oracle preloaded into the
+# program.
+
+. "$(dirname "$0")/lib.sh"
+test_init libcall
+
+# The rest of the suite runs with library calls off (lib.sh).
+unset CTRACE_LIBCALL
+
+# build_plain NAME SOURCE [FLAGS...]: an uninstrumented shared library.
+build_plain() {
+	bp_lib=$BIN/$1
+	shift
+	[ -f "$bp_lib" ] && return 0
+	# shellcheck disable=SC2086
+	$CUR_CC $CUR_OPT $CUR_ARCH -fPIC -shared -o "$bp_lib.tmp" "$@" \
+		>"$bp_lib.cc-log" 2>&1 ||
+		{ cat "$bp_lib.cc-log"; fail "build of $bp_lib failed"; }
+	mv "$bp_lib.tmp" "$bp_lib"
+}
+
+# build_libcall NAME [FLAGS...]: tests/progs/libcall.c with libplain.so.
+build_libcall() {
+	bl_name=$1
+	shift
+	build_plain libplain.so "$PROGS/libplain.c"
+	build_c "$bl_name" "$PROGS/libcall.c" -L"$BIN" -lplain \
+		-Wl,-rpath,"$BIN" -lm "$@"
+}
+
+# libcall_tree CONFIG MODE EXPECTED [PROGRAM]: the tree of PROGRAM
+# (default libcall) run in MODE is expected/EXPECTED.tree.
+libcall_tree() {
+	use_config "$1"
+	prog=${4:-libcall}
+	build_libcall libcall
+	[ "$prog" = libcall ] || build_libcall "$prog" $LIBCALL_FLAGS
+	run_traced trace.bin "$BIN/$prog" "$2"
+	symbolize_stable tree trace.bin
+	compare "$(expected "$3")" tree
+}
+
+case_libc() { libcall_tree "$1" c libcall-libc; }
+case_thread() { libcall_tree "$1" t libcall-thread; }
+case_libm() { libcall_tree "$1" m libcall-libm; }
+case_plain() { libcall_tree "$1" p libcall-plain; }
+case_longjmp() { libcall_tree "$1" j libcall-longjmp; }
+
+# Full RELRO with every slot bound at start-up: the GOT is read-only, made
+# writable for the redirection and read-only again (checked in the maps).
+case_relro() {
+	LIBCALL_FLAGS='-Wl,-z,now -Wl,-z,relro' \
+		libcall_tree "$1" c libcall-libc libcall-now
+	readelf -d "$BIN/libcall-now" | grep -q 'BIND_NOW\|FLAGS.*NOW' ||
+		fail "libcall-now is not linked with -z now"
+}
+
+# -fno-plt: the calls go through GLOB_DAT slots.
+case_noplt() {
+	LIBCALL_FLAGS=-fno-plt libcall_tree "$1" c libcall-libc libcall-noplt
+}
+
+# An exception thrown by a callback through an uninstrumented C++
+# library's frame, caught by the caller; operator new and delete.
+case_cxx() {
+	use_config "$1"
+	command -v "${CUR_CXX%% *}" >/dev/null 2>&1 ||
+		skip "no C++ compiler (${CUR_CXX%% *})"
+	if [ ! -f "$BIN/libplainxx.so" ]; then
+		# shellcheck disable=SC2086
+		$CUR_CXX $CUR_OPT $CUR_ARCH -fPIC -shared \
+			-o "$BIN/libplainxx.so" "$PROGS/libplainxx.cc" ||
+			fail "build of libplainxx.so failed"
+	fi
+	build_cxx libcallxx "$PROGS/libcallxx.cc" -L"$BIN" -lplainxx \
+		-Wl,-rpath,"$BIN"
+	run_traced trace.bin "$BIN/libcallxx"
+	symbolize_stable tree trace.bin
+	compare "$(expected libcallxx)" tree
+}
+
+# --nest-libcall: the uninstrumented library's own call shows under it.
+case_nest() {
+	use_config "$1"
+	build_libcall libcall
+	CTRACE_LIBCALL=nest run_traced trace.bin "$BIN/libcall" p
+	symbolize_stable tree trace.bin
+	tree_text tree | sed -n '/^  plain_sum() {$/,/^  } \/\* plain_sum \*\/$/p' \
+		>plain
+	printf '%s\n' '  plain_sum() {' '    strlen();' \
+		'  } /* plain_sum */' >want
+	compare want plain
+}
+
+# Off: CTRACE_LIBCALL=off, and ctrace record --no-libcall (which wins over
+# the environment).
+case_off() {
+	use_config "$1"
+	build_libcall libcall
+	CTRACE_LIBCALL=off run_traced trace.bin "$BIN/libcall" m
+	symbolize_stable tree trace.bin
+	tree_text tree >text
+	printf '%s\n' 'main();' >want
+	compare want text
+	CTRACE_LIBCALL=on "$top_builddir/ctrace" record -o trace2.bin \
+		--no-libcall -- "$BIN/libcall" m >out 2>err ||
+		{ cat err; fail "ctrace record --no-libcall failed"; }
+	symbolize_stable tree2 trace2.bin
+	tree_text tree2 >text2
+	compare want text2
+}
+
+# The views: JSON's kind and library, Chrome's category, the report's
+# rows per module.
+case_views() {
+	use_config "$1"
+	build_libcall libcall
+	run_traced trace.bin "$BIN/libcall" p
+	symbolize json -f json trace.bin
+	grep -q '"function": "plain_sum", "kind": "libcall", "library": "[^"]*/libplain.so"' json ||
+		fail "no libcall plain_sum with its library in the JSON"
+	grep -q '"function": "main", "library"' json ||
+		fail "main is not a plain function in the JSON"
+	symbolize chrome -f chrome trace.bin
+	grep -q '"name": "plain_sum", "cat": "libcall"' chrome ||
+		fail "no libcall category in the Chrome output"
+	symbolize report -f report --by-module --sort=name trace.bin
+	sed 's/.*  //' report | sed -n '3,$p' >modules
+	printf '%s\n' libc.so.6 libcall libplain.so >want
+	compare want modules
+}
+
+# dlopen: the library's slots are redirected before its first call
+# returns; dlopen and dlsym themselves are not redirected (they find their
+# caller by its return address).
+case_dlopen() {
+	use_config "$1"
+	build_shlib libcall-plugin.so "$PROGS/libcall-plugin.c"
+	# The plugin's hooks resolve to the executable's: export them.
+	build_c libcall-dlopen "$PROGS/libcall-dlopen.c" -rdynamic
+	run_traced trace.bin "$BIN/libcall-dlopen" "$BIN/libcall-plugin.so"
+	symbolize_stable tree trace.bin
+	compare "$(expected libcall-dlopen)" tree
+}
+
+# A static program has no GOT to redirect: its tree says so in one line.
+case_static() {
+	use_config "$1"
+	[ -f "$BIN/libcall-static" ] ||
+		# shellcheck disable=SC2086
+		$CUR_CC $CUR_OPT -g -finstrument-functions $CUR_ARCH -static \
+			-I"$CTRACE_INCDIR" -o "$BIN/libcall-static" \
+			"$PROGS/libcall.c" "$PROGS/libplain.c" \
+			"$CUR_LIBDIR/libctrace.a" -pthread -lm \
+			>"$BIN/libcall-static.cc-log" 2>&1 ||
+		skip "no static C library to link with"
+	run_traced trace.bin "$BIN/libcall-static" m
+	symbolize_stable tree trace.bin
+	sed -n 2p tree >line
+	echo '# ctrace: library calls cannot be seen: the program is linked statically' >want
+	compare want line
+	tree_text tree >text
+	echo 'main();' >want
+	compare want text
+}
+
+# The calls of malloc, free and strlen the program makes, counted by an
+# interposing library in a run without recording, are the tree's.
+case_counts() {
+	use_config "$1"
+	build_libcall libcall
+	if [ ! -f "$BIN/libcall-count.so" ]; then
+		# shellcheck disable=SC2086
+		$CUR_CC -O2 $CUR_ARCH -fPIC -shared \
+			-o "$BIN/libcall-count.so" "$PROGS/libcall-count.c" ||
+			fail "build of libcall-count.so failed"
+	fi
+	CTRACE=off LD_PRELOAD=$BIN/libcall-count.so \
+		LIBCALL_COUNT_OUT=$PWD/oracle "$BIN/libcall" n 1000 >/dev/null ||
+		fail "the oracle's run failed"
+	run_traced trace.bin "$BIN/libcall" n 1000
+	symbolize_stable tree trace.bin
+	tree_text tree | sed -n 's/^ *\(malloc\|free\|strlen\)();$/\1/p' |
+		sort | uniq -c | awk '{ print $2, $1 }' >counted
+	compare oracle counted
+}
+
+for cfg in $(configs); do
+	for c in libc thread libm plain longjmp relro noplt cxx nest off \
+		dlopen views static counts; do
+		run_case "$c-$cfg" "case_$c" "$cfg"
+	done
+done
+
+test_finish
