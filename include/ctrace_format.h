@@ -67,7 +67,37 @@ struct ctrace_file_header {
 	 * file of exactly this length is whole.  0: the file covers whole
 	 * chunks. */
 	uint64_t final_size;
+	/* The run (doc/format.md, "Processes"; zero in traces of earlier
+	 * releases): every trace of one run is kept, never replaced by
+	 * another of the same run.  run_id: a hash of CTRACE_RUN, which
+	 * ctrace record sets, or 0; else run_pgid is the process group at
+	 * start-up and run_start its leader's start time (clock ticks since
+	 * boot, as /proc gives it; 0 when unknown). */
+	uint64_t run_id;
+	uint64_t run_start;
+	uint32_t run_pgid;
+	/* CTRACE_EXIT_*: which of the fields below hold values. */
+	uint32_t exit_flags;
+	/* At the process's end (CTRACE_EXIT_USAGE): CLOCK_REALTIME, and
+	 * getrusage(RUSAGE_SELF) as the recorder read it when it finished
+	 * the file; or, with CTRACE_EXIT_WAITED, as ctrace record's wait4
+	 * for the process it started gave them (its reaped children
+	 * included). */
+	uint64_t end_realtime_ns;
+	uint64_t user_ns;
+	uint64_t system_ns;
+	uint64_t max_rss_kb;
+	uint64_t voluntary_switches;
+	uint64_t involuntary_switches;
+	/* CTRACE_EXIT_WAITED: the wait status (exit status or signal, as
+	 * waitpid gives it) of the process ctrace record started. */
+	uint32_t wait_status;
+	uint32_t exit_reserved; /* 0 */
 };
+
+/* exit_flags */
+#define CTRACE_EXIT_USAGE 0x1u  /* end_realtime_ns and the usage are set */
+#define CTRACE_EXIT_WAITED 0x2u /* ...from wait4, and wait_status too */
 
 /* ---------------------------------------------------------------------------
  * Chunk header

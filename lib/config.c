@@ -211,6 +211,9 @@ int ctrace__config_load(struct ctrace__config *c)
 		c->output = "trace.bin";
 	c->chunk_size = parse_chunk_size(env("CTRACE_CHUNK_SIZE"));
 	c->mode = parse_mode(env("CTRACE_MODE"));
+	c->run = env("CTRACE_RUN");
+	if (c->run != NULL && *c->run == '\0')
+		c->run = NULL;
 
 	c->start_off = !parse_switch("CTRACE_START", 1,
 				     SWITCH_WORDS "starting on");

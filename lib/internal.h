@@ -71,6 +71,7 @@ struct ctrace__config {
 	int toggle_signal;     /* CTRACE_SIGNAL, 0: none */
 	const char *tracepoints; /* CTRACE_TRACEPOINTS */
 	unsigned mode;         /* CTRACE_MODE, default 0600 */
+	const char *run;       /* CTRACE_RUN, NULL: none */
 };
 
 /* Fills c from the environment.  Returns 0, or -EAGAIN when the C library
@@ -250,6 +251,11 @@ CTRACE_HIDDEN int ctrace__naming_absolute(char *dst, size_t size,
 CTRACE_HIDDEN int ctrace__naming_open(const char *base, int base_first,
 				      unsigned mode, char *path, size_t size,
 				      struct ctrace__file_id *id);
+/* The run this process belongs to (CTRACE_RUN, else its process group):
+ * read once at start-up, inherited by forked children. */
+CTRACE_HIDDEN void ctrace__naming_set_run(const char *run);
+/* Stores the run in a header being filled. */
+CTRACE_HIDDEN void ctrace__naming_fill_run(struct ctrace_file_header *h);
 /* Says, in one line naming path, why the trace could not be created;
  * returns err. */
 CTRACE_HIDDEN int ctrace__naming_report(int err, const char *path);

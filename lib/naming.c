@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "runid.h"
 
 /* The name being chosen, and what to create it with (ctrace__naming_open). */
 static char *out_path;
@@ -47,6 +48,75 @@ static void u32_str(char *buf, uint32_t v)
 	for (int i = 0; i < n; i++)
 		buf[i] = tmp[n - 1 - i];
 	buf[n] = '\0';
+}
+
+/* ---------------------------------------------------------------------------
+ * The run
+ *
+ * Every process of one run keeps its trace: a program that a shell runs
+ * after another (`sh -c './a; ./b'`) must not replace the first one's
+ * trace.bin.  ctrace record names the run in CTRACE_RUN, which its
+ * program's descendants inherit; without it, a run is a process group
+ * (what a shell makes of one command line, and its children inherit),
+ * told apart from a later group of the same number by its leader's start
+ * time.  Nothing is written to the environment: the program sees its own.
+ * ------------------------------------------------------------------------ */
+
+/* The run_* fields of our header. */
+static struct ctrace_file_header self;
+
+/* The start time (field 22 of /proc/PID/stat) of the process group
+ * leader, if it is still there and still the leader; 0 if unknown. */
+static uint64_t group_start(uint32_t pgid)
+{
+	char path[32] = "/proc/", buf[1024];
+	u32_str(path + 6, pgid);
+	size_t len = strlen(path);
+	if (str_copy(path + len, sizeof path - len, "/stat", NULL, NULL) < 0)
+		return 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* The name, in parentheses, may hold anything: fields start after
+	 * the last ')'.  There, field 3 (state) comes first. */
+	const char *p = strrchr(buf, ')');
+	uint64_t v[20];
+	int field = 0;
+	if (p == NULL)
+		return 0;
+	for (p++; *p && field < 20;) {
+		while (*p == ' ')
+			p++;
+		uint64_t x = 0;
+		while (*p >= '0' && *p <= '9')
+			x = x * 10 + (uint64_t)(*p++ - '0');
+		while (*p && *p != ' ')
+			p++;
+		v[field++] = x;
+	}
+	/* v[2]: field 5, the group; v[19]: field 22, the start time */
+	if (field < 20 || v[2] != pgid)
+		return 0;
+	return v[19];
+}
+
+void ctrace__naming_set_run(const char *name)
+{
+	self.run_id = name != NULL ? ctrace__run_hash(name) : 0;
+	self.run_pgid = (uint32_t)getpgrp();
+	self.run_start = group_start(self.run_pgid);
+}
+
+void ctrace__naming_fill_run(struct ctrace_file_header *h)
+{
+	h->run_id = self.run_id;
+	h->run_pgid = self.run_pgid;
+	h->run_start = self.run_start;
 }
 
 /* ---------------------------------------------------------------------------
@@ -214,13 +284,23 @@ static int open_candidate(int dir, const char *name)
 			return -EEXIST;
 		}
 		/* Keep the trace of the program that exec'ed us (same pid,
-		 * its lock went with exec) and of our parent. */
+		 * its lock went with exec), of our parent, and of every
+		 * process of our run. */
 		if (n == (ssize_t)sizeof h &&
 		    (h.pid == (uint32_t)getpid() ||
-		     h.pid == (uint32_t)getppid())) {
+		     h.pid == (uint32_t)getppid() || ctrace__run_same(&h, &self))) {
 			close(old);
 			return -EBUSY;
 		}
+	}
+	/* Another process may have replaced it since we looked (and holds
+	 * the new file's lock only once it has created it): unlink only
+	 * the file we checked. */
+	struct stat now;
+	if (fstatat(dir, name, &now, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    now.st_dev != ost.st_dev || now.st_ino != ost.st_ino) {
+		close(old);
+		return -EBUSY;
 	}
 	int fd = unlinkat(dir, name, 0) == 0 ? create_file(dir, name)
 					     : -errno;

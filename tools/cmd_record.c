@@ -20,12 +20,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "duration.h"
 #include "launcher.h"
 #include "program.h"
+#include "runid.h"
+#include "session.h"
 #include "signame.h"
 #include "symbolize.h"
 
@@ -244,7 +247,7 @@ static const char *const record_variables[] = {
 	"CTRACE",	 "CTRACE_OUTPUT", "CTRACE_FILTER",
 	"CTRACE_MATCH",	 "CTRACE_DEPTH",  "CTRACE_MIN_DURATION",
 	"CTRACE_ARGS",	 "CTRACE_RETVAL", "CTRACE_SIGNAL",
-	"CTRACE_START",	 "CTRACE_PLAN",
+	"CTRACE_START",	 "CTRACE_PLAN",	  "CTRACE_RUN",
 };
 
 /* What the command line asks for, as the recorder's variables spell it
@@ -382,6 +385,21 @@ static void set_environment(const struct recording *r)
 	set_variable("CTRACE_START", r->no_start ? "off" : NULL);
 }
 
+/* A name for this run, unique on the machine: every trace the program and
+ * its descendants write carries it (doc/format.md), so none replaces
+ * another, and the run's traces are told from earlier ones. */
+static uint64_t name_run(void)
+{
+	struct timespec t;
+	char run[64];
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	snprintf(run, sizeof run, "record-%ld-%lld.%09ld", (long)getpid(),
+		 (long long)t.tv_sec, t.tv_nsec);
+	set_variable("CTRACE_RUN", run);
+	return ctrace__run_hash(run);
+}
+
 /* ---------------------------------------------------------------------------
  * The capture plan
  *
@@ -444,18 +462,12 @@ int cmd_record(int argc, char **argv)
 					    program_argv[0] :
 					    path);
 	set_environment(&r);
+	uint64_t run = name_run();
 	char *plan = r.args != NULL ? make_plan(path) : NULL;
 
-	/* The directory and name the recorder's files will have. */
-	const char *slash = strrchr(r.output, '/');
-	const char *base = slash ? slash + 1 : r.output;
-	char *dir = must_strdup(slash == NULL ? "." : r.output);
-	if (slash != NULL)
-		dir[slash == r.output ? 1 : slash - r.output] = '\0';
-	struct trace_files before;
-	program_list_traces(dir, base, &before);
-
-	int status = program_run(path, program_argv);
+	pid_t child;
+	struct rusage usage;
+	int status = program_run(path, program_argv, &child, &usage);
 	if (plan != NULL) {
 		unlink(plan);
 		free(plan);
@@ -470,6 +482,12 @@ int cmd_record(int argc, char **argv)
 	} else {
 		exit_status = WEXITSTATUS(status);
 	}
-	program_report_traces(r.output, dir, base, &before, program_argv[0]);
+	char **traces;
+	size_t n = program_report_traces(r.output, run, program_argv[0],
+					 &traces);
+	session_store_wait(traces, n, child, status, &usage);
+	for (size_t i = 0; i < n; i++)
+		free(traces[i]);
+	free(traces);
 	return exit_status;
 }
