@@ -260,6 +260,25 @@ int ctrace__config_load(struct ctrace__config *c)
 	return 0;
 }
 
+size_t ctrace__config_settings(char *buf, size_t size)
+{
+	extern char **environ;
+	size_t n = 0;
+	if (environ == NULL || ctrace__secure())
+		return 0;
+	for (char **e = environ; *e != NULL; e++) {
+		if (strncmp(*e, "CTRACE", 6) != 0 ||
+		    ((*e)[6] != '=' && (*e)[6] != '_'))
+			continue;
+		size_t len = strlen(*e) + 1;
+		if (len > size - n)
+			continue;
+		memcpy(buf + n, *e, len);
+		n += len;
+	}
+	return n;
+}
+
 /* writev(2) only: this may run in a signal handler or before stdio
  * works, and on a thread with little stack left (no buffer).  One call,
  * so that the line is not mixed with another thread's. */

@@ -251,6 +251,10 @@ CTRACE_HIDDEN int ctrace__naming_absolute(char *dst, size_t size,
 CTRACE_HIDDEN int ctrace__naming_open(const char *base, int base_first,
 				      unsigned mode, char *path, size_t size,
 				      struct ctrace__file_id *id);
+/* config.c: the CTRACE* variables of the environment, each NAME=VALUE
+ * and a NUL, into buf (what fits of size bytes, whole variables only);
+ * returns the bytes used. */
+CTRACE_HIDDEN size_t ctrace__config_settings(char *buf, size_t size);
 /* The run this process belongs to (CTRACE_RUN, else its process group):
  * read once at start-up, inherited by forked children. */
 CTRACE_HIDDEN void ctrace__naming_set_run(const char *run);

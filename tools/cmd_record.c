@@ -37,7 +37,11 @@ static const char record_usage[] =
 	"Run PROGRAM, built with ctrace, recording its calls.\n"
 	"\n"
 	"  -o, --output=FILE        write the trace to FILE (default trace.bin);\n"
-	"                           a fork()ed child writes FILE.PID\n"
+	"                           every other process of the run writes\n"
+	"                           FILE.PID (FILE.PID.N after an exec)\n"
+	"  -d, --directory=DIR      record the session into directory DIR\n"
+	"                           (DIR/trace.bin...), created if needed and\n"
+	"                           emptied of an earlier session's traces\n"
 	"  -F, --filter=PATTERN     trace only the functions matching PATTERN\n"
 	"  -N, --notrace=PATTERN    never trace the functions matching PATTERN\n"
 	"                           (-F and -N repeat; the first that matches a\n"
@@ -225,6 +229,7 @@ enum {
 
 static const struct option record_options[] = {
 	{"output", required_argument, NULL, 'o'},
+	{"directory", required_argument, NULL, 'd'},
 	{"filter", required_argument, NULL, 'F'},
 	{"notrace", required_argument, NULL, 'N'},
 	{"match", required_argument, NULL, OPT_MATCH},
@@ -254,6 +259,7 @@ static const char *const record_variables[] = {
  * (NULL: not set). */
 struct recording {
 	const char *output;
+	const char *directory; /* -d: the session's directory */
 	char *filter;
 	const char *match;
 	const char *depth;
@@ -278,12 +284,18 @@ static int parse_options(int argc, char **argv, struct recording *r)
 	int n_patterns = 0;
 
 	/* "+": PROGRAM's own options are not ctrace's. */
-	while ((c = getopt_long(argc, argv, "+o:F:N:D:t:hV", record_options,
+	while ((c = getopt_long(argc, argv, "+o:d:F:N:D:t:hV", record_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			check_output(optarg);
 			r->output = optarg;
+			r->directory = NULL;
+			break;
+		case 'd':
+			if (*optarg == '\0')
+				usage_error("empty directory name");
+			r->directory = optarg;
 			break;
 		case 'F':
 		case 'N':
@@ -461,6 +473,8 @@ int cmd_record(int argc, char **argv)
 		program_check(path, strchr(program_argv[0], '/') ?
 					    program_argv[0] :
 					    path);
+	if (r.directory != NULL)
+		r.output = session_directory(r.directory);
 	set_environment(&r);
 	uint64_t run = name_run();
 	char *plan = r.args != NULL ? make_plan(path) : NULL;

@@ -136,6 +136,53 @@ size_t session_run_traces(const char *dir, const char *base, uint64_t run,
 	return list_run(dir, base, run, NULL, paths);
 }
 
+char *session_directory(const char *dir)
+{
+	char *path = must_alloc(strlen(dir) + sizeof "/" DEFAULT_TRACE);
+	struct stat st;
+
+	/* the parents first */
+	strcpy(path, dir);
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+			error_msg("cannot create %s: %s", path, strerror(errno));
+			exit(2);
+		}
+		*p = '/';
+	}
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		error_msg("cannot create %s: %s", dir, strerror(errno));
+		exit(2);
+	}
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		error_msg("%s: %s", dir, strerror(errno ? errno : ENOTDIR));
+		exit(2);
+	}
+	/* An earlier session's traces would be read with this one. */
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		struct ctrace_file_header h;
+		if (!session_is_trace_name(e->d_name, DEFAULT_TRACE))
+			continue;
+		char *old = must_alloc(strlen(dir) + strlen(e->d_name) + 2);
+		sprintf(old, "%s/%s", dir, e->d_name);
+		if (session_header(old, &h) == 0 && unlink(old) < 0) {
+			error_msg("cannot remove %s: %s", old, strerror(errno));
+			exit(2);
+		}
+		free(old);
+	}
+	if (d != NULL)
+		closedir(d);
+	sprintf(path, "%s%s" DEFAULT_TRACE, dir,
+		dir[strlen(dir) - 1] == '/' ? "" : "/");
+	return path;
+}
+
 void session_store_wait(char **paths, size_t count, pid_t pid, int status,
 			const struct rusage *ru)
 {

@@ -22,6 +22,11 @@ int session_is_trace_name(const char *name, const char *base);
 size_t session_run_traces(const char *dir, const char *base, uint64_t run,
 			  char ***paths);
 
+/* Makes DIR (and its parents) if needed and removes the traces an
+ * earlier session left there (DIR/trace.bin...); returns DIR/trace.bin
+ * (allocated).  Exits 2 with a message when DIR cannot be used. */
+char *session_directory(const char *dir);
+
 /* Stores what wait4 told of the process PID that ctrace record started
  * (STATUS, USAGE, and the time it was reaped) in the header of its last
  * trace among PATHS (the one its last exec wrote). */

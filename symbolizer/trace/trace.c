@@ -518,6 +518,7 @@ void trace_close(struct trace *t)
 	free(t->modules);
 	free(t->module_events);
 	free(t->argv);
+	free(t->settings);
 	free(t->inherited);
 	free(t->owned_path);
 	if (t->fd >= 0)
