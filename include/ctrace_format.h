@@ -307,9 +307,9 @@ enum ctrace_record_type {
 	/* The command line: the arguments, each NUL-terminated. */
 	CTRACE_REC_ARGV = 36,
 
-	/* The recorder's settings: the CTRACE* variables of the environment
-	 * it started with, each NAME=VALUE NUL-terminated (none: no
-	 * record).  Written once, after ARGV. */
+	/* The recorder's settings: the variables of ctrace-env(7) set in
+	 * the environment it started with, each NAME=VALUE NUL-terminated
+	 * (none set: no record).  Written once, after ARGV. */
 	CTRACE_REC_SETTINGS = 37,
 };
 

@@ -260,21 +260,30 @@ int ctrace__config_load(struct ctrace__config *c)
 	return 0;
 }
 
+/* Every variable the recorder reads, for the SETTINGS record. */
+static const char *const variables[] = {
+	"CTRACE",	     "CTRACE_OUTPUT",	    "CTRACE_CHUNK_SIZE",
+	"CTRACE_MODE",	     "CTRACE_RUN",	    "CTRACE_START",
+	"CTRACE_MATCH",	     "CTRACE_FILTER",	    "CTRACE_DEPTH",
+	"CTRACE_MIN_DURATION", "CTRACE_ARGS",	    "CTRACE_RETVAL",
+	"CTRACE_PLAN",	     "CTRACE_STRLEN",	    "CTRACE_SIGNAL",
+	"CTRACE_TRACEPOINTS", "CTRACE_CLOCK",	    "CTRACE_QUIET",
+};
+
 size_t ctrace__config_settings(char *buf, size_t size)
 {
-	extern char **environ;
 	size_t n = 0;
-	if (environ == NULL || ctrace__secure())
-		return 0;
-	for (char **e = environ; *e != NULL; e++) {
-		if (strncmp(*e, "CTRACE", 6) != 0 ||
-		    ((*e)[6] != '=' && (*e)[6] != '_'))
+	for (size_t i = 0; i < sizeof variables / sizeof *variables; i++) {
+		const char *v = env(variables[i]);
+		if (v == NULL)
 			continue;
-		size_t len = strlen(*e) + 1;
-		if (len > size - n)
+		size_t name = strlen(variables[i]), len = strlen(v);
+		if (name + len + 2 > size - n)
 			continue;
-		memcpy(buf + n, *e, len);
-		n += len;
+		memcpy(buf + n, variables[i], name);
+		buf[n + name] = '=';
+		memcpy(buf + n + name + 1, v, len + 1);
+		n += name + len + 2;
 	}
 	return n;
 }

@@ -251,7 +251,7 @@ CTRACE_HIDDEN int ctrace__naming_absolute(char *dst, size_t size,
 CTRACE_HIDDEN int ctrace__naming_open(const char *base, int base_first,
 				      unsigned mode, char *path, size_t size,
 				      struct ctrace__file_id *id);
-/* config.c: the CTRACE* variables of the environment, each NAME=VALUE
+/* config.c: the variables the recorder reads that are set, each NAME=VALUE
  * and a NUL, into buf (what fits of size bytes, whole variables only);
  * returns the bytes used. */
 CTRACE_HIDDEN size_t ctrace__config_settings(char *buf, size_t size);

@@ -116,10 +116,109 @@ case_exec_named() {
 	compare "$(expected fib3)" tree
 }
 
+# info_value FILE NAME: the value of NAME's line in ctrace info's text.
+info_value() {
+	sed -n "s/^$2 *: //p" "$1"
+}
+
+# expect_info FILE NAME VALUE: NAME's value in ctrace info's text.
+expect_info() {
+	ei_value=$(info_value "$1" "$2")
+	[ "$ei_value" = "$3" ] ||
+		{ cat "$1"; fail "info: $2 is '$ei_value', expected '$3'"; }
+}
+
+# ctrace info against /usr/bin/time -v of the same run: the exit status
+# and the signal exactly; the rest is what the trace holds (the tree's
+# calls, the recorder's variables).  No time is compared.
+case_info() {
+	use_config "$1"
+	[ -x /usr/bin/time ] || skip "no /usr/bin/time"
+	build_c prog "$LAUNCHER_SRC/prog.c"
+	/usr/bin/time -v -o time.txt "$CTRACE_LAUNCHER" record -d s -F main \
+		-F work -- "$BIN/prog" exit 3 >out 2>out.err
+	time_status=$(sed -n 's/^[[:space:]]*Exit status: //p' time.txt)
+	[ "$time_status" = 3 ] || { cat time.txt; fail "time: exit $time_status"; }
+	ctrace info info s
+	expect_status 0 info
+	expect_info info "exit status" "$time_status"
+	expect_info info signal -
+	expect_info info trace s/trace.bin
+	expect_info info program "$BIN/prog"
+	expect_info info "command line" "$BIN/prog exit 3"
+	expect_info info threads 1
+	# main and work: 2 calls, 4 events
+	expect_info info events 4
+	expect_info info "lost events" 0
+	expect_info info "usage from" wait4
+	expect_info info "trace size" "$(stat -c %s s/trace.bin) bytes"
+	settings=$(info_value info "recorder settings" | tr ' ' '\n' | sort |
+		grep -v '^CTRACE_RUN=' | tr '\n' ' ')
+	[ "$settings" = "CTRACE_FILTER=main,work CTRACE_OUTPUT=s/trace.bin " ] ||
+		fail "settings: $settings"
+	for k in elapsed "user cpu" "system cpu"; do
+		info_value info "$k" | grep -q -x '[0-9]*\.[0-9]\{6\} s' ||
+			{ cat info; fail "info: $k is not a time"; }
+	done
+	info_value info "max rss" | grep -q -x '[1-9][0-9]* KiB' ||
+		{ cat info; fail "info: no max rss"; }
+	pid=$(info_value info pid)
+	"$CTRACE_SYMBOLIZE" --format=json s/trace.bin >calls.json ||
+		fail "json failed"
+	grep -q "\"pid\": $pid," calls.json || fail "pid $pid not the trace's"
+
+	# killed by a signal: time sees the launcher's 128+N
+	/usr/bin/time -v -o time.txt "$CTRACE_LAUNCHER" record -d k -- \
+		"$BIN/prog" kill >out 2>out.err
+	time_status=$(sed -n 's/^[[:space:]]*Exit status: //p' time.txt)
+	ctrace info info k
+	expect_info info "exit status" -
+	expect_info info signal "$((time_status - 128)) ($(kill -l "$((time_status - 128))" | sed 's/TERM/Terminated/'))"
+	ctrace json info --json k
+	expect_status 0 json
+	need_python
+	"$PYTHON3" -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["processes"]
+assert len(p) == 1 and p[0]["signal"] == int(sys.argv[2]), p
+assert p[0]["exit_status"] is None and p[0]["events"] == 7, p
+' json "$((time_status - 128))" || { cat json; fail "info --json"; }
+
+	# without the launcher: what the recorder knew at exit
+	CTRACE_OUTPUT=alone.bin "$BIN/prog" exit 3
+	ctrace info info alone.bin
+	expect_info info "usage from" getrusage
+	expect_info info "exit status" "? (known for the process ctrace record started)"
+}
+
+# ctrace record -d DIR: the session in one directory, an earlier one's
+# traces replaced; the directory copied elsewhere reads the same.
+case_directory() {
+	use_config "$1"
+	build_c fib "$PROGS/fib.c"
+	build_c prog "$LAUNCHER_SRC/prog.c"
+	ctrace out record -d s/1 -- "$BIN/prog" exec "$BIN/fib" 3
+	expect_status 0 out
+	[ "$(ls s/1 | wc -l)" -eq 3 ] || { ls s/1; fail "not 3 traces in s/1"; }
+	ctrace out record -d s/1 -- "$BIN/fib" 5
+	[ "$(ls s/1)" = trace.bin ] || { ls s/1; fail "old traces left"; }
+	ctrace tree replay $STABLE_OPTS s/1
+	compare "$(expected fib5)" tree
+	ctrace out record -d s/2 -- "$BIN/prog" exec "$BIN/fib" 3
+	mkdir -p elsewhere/s
+	cp -r s/2 elsewhere/s/2
+	ctrace tree1 replay $STABLE_OPTS s/2
+	(cd elsewhere && "$CTRACE_LAUNCHER" replay $STABLE_OPTS s/2) \
+		>tree2 2>tree2.err || { cat tree2.err; fail "copy unread"; }
+	compare tree1 tree2
+}
+
 for cfg in $(configs_pie); do
 	run_case "shell-$cfg" case_shell "$cfg"
 	run_case "shell-record-$cfg" case_shell_record "$cfg"
 	run_case "exec-named-$cfg" case_exec_named "$cfg"
+	run_case "info-$cfg" case_info "$cfg"
+	run_case "directory-$cfg" case_directory "$cfg"
 done
 
 test_finish
