@@ -27,6 +27,7 @@
 #include "duration.h"
 #include "launcher.h"
 #include "program.h"
+#include "record.h"
 #include "runid.h"
 #include "session.h"
 #include "signame.h"
@@ -462,6 +463,11 @@ static char *make_plan(const char *program)
 
 int cmd_record(int argc, char **argv)
 {
+	return record_run(argc, argv, NULL);
+}
+
+int record_run(int argc, char **argv, const char *session)
+{
 	struct recording r = {.output = DEFAULT_TRACE};
 
 	/* getopt's messages then start with "ctrace: ". */
@@ -473,6 +479,12 @@ int cmd_record(int argc, char **argv)
 		program_check(path, strchr(program_argv[0], '/') ?
 					    program_argv[0] :
 					    path);
+	if (session != NULL && (r.directory != NULL ||
+				strcmp(r.output, DEFAULT_TRACE) != 0))
+		usage_error("live records into a session of its own: no -o "
+			    "or -d");
+	if (session != NULL)
+		r.directory = session;
 	if (r.directory != NULL)
 		r.output = session_directory(r.directory);
 	set_environment(&r);
@@ -498,7 +510,7 @@ int cmd_record(int argc, char **argv)
 	}
 	char **traces;
 	size_t n = program_report_traces(r.output, run, program_argv[0],
-					 &traces);
+					 session == NULL, &traces);
 	session_store_wait(traces, n, child, status, &usage);
 	for (size_t i = 0; i < n; i++)
 		free(traces[i]);

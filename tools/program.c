@@ -134,7 +134,7 @@ void program_check(const char *path, const char *shown)
  * ------------------------------------------------------------------------ */
 
 size_t program_report_traces(const char *output, uint64_t run,
-			     const char *program, char ***paths)
+			     const char *program, int announce, char ***paths)
 {
 	const char *slash = strrchr(output, '/');
 	const char *base = slash ? slash + 1 : output;
@@ -145,7 +145,7 @@ size_t program_report_traces(const char *output, uint64_t run,
 
 	size_t n = session_run_traces(dir, base, run, paths);
 	size_t skip = !strcmp(dir, ".") ? 0 : strlen(dir) + (dir[strlen(dir) - 1] != '/');
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; announce && i < n; i++)
 		error_msg("trace written to %.*s%s", dir_len, output,
 			  (*paths)[i] + skip);
 	if (n == 0)

@@ -13,10 +13,11 @@ void program_check(const char *path, const char *shown);
 int program_run(const char *path, char **argv, pid_t *child,
 		struct rusage *usage);
 
-/* Names, one "trace written to" line each, the traces of the run RUN
- * (CTRACE_RUN's hash) next to OUTPUT, or says there is none; returns
- * their count, their paths in *paths (allocated). */
+/* Finds the traces of the run RUN (CTRACE_RUN's hash) next to OUTPUT and
+ * names them (if ANNOUNCE), one "trace written to" line each, or says
+ * there is none; returns their count, their paths in *paths
+ * (allocated). */
 size_t program_report_traces(const char *output, uint64_t run,
-			     const char *program, char ***paths);
+			     const char *program, int announce, char ***paths);
 
 #endif /* CTRACE_TOOLS_PROGRAM_H */

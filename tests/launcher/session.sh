@@ -2,7 +2,7 @@
 # session.sh -- every process of a run keeps its trace, and a session is
 # read whole: programs a shell runs one after another (with and without
 # ctrace record), an exec'd child's trace announced, the views reading the
-# whole run when given no trace.
+# whole run when given no trace; ctrace info, ctrace live.
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 . "$top_srcdir/tests/lib.sh"
@@ -213,12 +213,50 @@ case_directory() {
 	compare tree1 tree2
 }
 
+# tree_column FILE: the tree's function column only (no durations, tids).
+tree_column() {
+	grep -e '^#' -e '|' "$1" | sed 's/^[^|]*| //; s/^# DURATION.*/#/'
+}
+
+# ctrace live: the tree (or report) of a temporary session, removed
+# unless --keep; the program's exit status.
+case_live() {
+	use_config "$1"
+	build_c fib "$PROGS/fib.c"
+	build_c prog "$LAUNCHER_SRC/prog.c"
+	mkdir tmp
+	TMPDIR=$PWD/tmp ctrace live live -- "$BIN/fib" 5
+	expect_status 0 live
+	tree_column live >live.tree
+	tree_column "$(expected fib5)" >expected.tree
+	compare expected.tree live.tree
+	[ -z "$(ls tmp)" ] || { ls -R tmp; fail "session left in tmp"; }
+	[ -s live.err ] && { cat live.err; fail "live printed on stderr"; }
+
+	TMPDIR=$PWD/tmp ctrace live live --keep --report -F main -F work \
+		"$BIN/prog" exit 4
+	expect_status 4 live
+	kept=$(sed -n 's/^ctrace: session kept in //p' live.err)
+	[ -d "$kept" ] || { cat live.err; fail "no session kept"; }
+	[ "$(ls "$kept")" = trace.bin ] || { ls "$kept"; fail "kept: $(ls "$kept")"; }
+	awk 'NR > 2 { print $5, $NF }' live >calls
+	printf '%s\n' "1 main" "1 work" >expected
+	compare expected calls
+	ctrace info info "$kept"
+	expect_info info "exit status" 4
+
+	TMPDIR=$PWD/tmp ctrace live live -o x.bin "$BIN/prog"
+	expect_status 2 live
+	grep -q 'no -o or -d' live.err || { cat live.err; fail "-o taken"; }
+}
+
 for cfg in $(configs_pie); do
 	run_case "shell-$cfg" case_shell "$cfg"
 	run_case "shell-record-$cfg" case_shell_record "$cfg"
 	run_case "exec-named-$cfg" case_exec_named "$cfg"
 	run_case "info-$cfg" case_info "$cfg"
 	run_case "directory-$cfg" case_directory "$cfg"
+	run_case "live-$cfg" case_live "$cfg"
 done
 
 test_finish
