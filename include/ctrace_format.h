@@ -294,7 +294,8 @@ enum ctrace_record_type {
 	 * u64 start, u64 end (runtime address range of its PT_LOAD segments),
 	 * u8 build_id_length, build_id bytes, then its path (rest of the
 	 * payload, no terminator; "" never: the main program's real path is
-	 * recorded). */
+	 * recorded; absolute: a library loaded by a relative name, as
+	 * dlopen("./plugin.so"), has the path the kernel gives its mapping). */
 	CTRACE_REC_MODULE = 33,
 
 	/* An ELF object was unloaded: u64 ticks, u64 start. */
