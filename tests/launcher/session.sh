@@ -70,6 +70,19 @@ case_shell() {
 	two_fibs trace.bin trace.bin.PID >expected
 	normalize out >tree
 	compare expected tree
+
+	# In a pipeline, the two run at once: either may take trace.bin.
+	mkdir pipe && cd pipe || exit 1
+	sh -c "'$BIN/fib' 3 | '$BIN/fib' 5 >/dev/null" ||
+		fail "the pipeline failed"
+	n=$(traces | wc -l)
+	[ "$n" -eq 2 ] || { traces; fail "pipeline: $n traces, expected 2"; }
+	for f in $(traces); do
+		symbolize_stable "$f.tree" "$f"
+	done
+	cat "$(expected fib3)" "$(expected fib5)" | sort >expected
+	cat ./*.tree | sort >trees
+	compare expected trees
 }
 
 # The same under ctrace record: both files named, both read by replay.
