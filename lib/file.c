@@ -793,11 +793,12 @@ void ctrace__file_release(uint64_t index)
 
 /* What the process used, as it ends (ctrace info shows it): the
  * launcher's wait4, when it started the process, replaces it later with
- * the values from the very end. */
+ * the values from the very end.  With grow_mutex held. */
 static void record_usage(struct ctrace_file_header *h)
 {
-	struct rusage ru;
-	struct timespec rt;
+	/* Static, under grow_mutex: not on the exiting thread's stack. */
+	static struct rusage ru;
+	static struct timespec rt;
 	int saved_errno = errno;
 	if (getrusage(RUSAGE_SELF, &ru) == 0 &&
 	    clock_gettime(CLOCK_REALTIME, &rt) == 0 &&

@@ -66,10 +66,12 @@ static void u32_str(char *buf, uint32_t v)
 static struct ctrace_file_header self;
 
 /* The start time (field 22 of /proc/PID/stat) of the process group
- * leader, if it is still there and still the leader; 0 if unknown. */
+ * leader, if it is still there and still the leader; 0 if unknown.  Once,
+ * at start-up: the buffer is static (no buffer on the program's stack). */
 static uint64_t group_start(uint32_t pgid)
 {
-	char path[32] = "/proc/", buf[1024];
+	static char buf[1024];
+	char path[32] = "/proc/";
 	u32_str(path + 6, pgid);
 	size_t len = strlen(path);
 	if (str_copy(path + len, sizeof path - len, "/stat", NULL, NULL) < 0)
@@ -85,11 +87,11 @@ static uint64_t group_start(uint32_t pgid)
 	/* The name, in parentheses, may hold anything: fields start after
 	 * the last ')'.  There, field 3 (state) comes first. */
 	const char *p = strrchr(buf, ')');
-	uint64_t v[20];
-	int field = 0;
+	uint64_t group = 0, start = 0;
+	int field = 3;
 	if (p == NULL)
 		return 0;
-	for (p++; *p && field < 20;) {
+	for (p++; *p && field <= 22; field++) {
 		while (*p == ' ')
 			p++;
 		uint64_t x = 0;
@@ -97,12 +99,14 @@ static uint64_t group_start(uint32_t pgid)
 			x = x * 10 + (uint64_t)(*p++ - '0');
 		while (*p && *p != ' ')
 			p++;
-		v[field++] = x;
+		if (field == 5)
+			group = x;
+		else if (field == 22)
+			start = x;
 	}
-	/* v[2]: field 5, the group; v[19]: field 22, the start time */
-	if (field < 20 || v[2] != pgid)
+	if (field <= 22 || group != pgid)
 		return 0;
-	return v[19];
+	return start;
 }
 
 void ctrace__naming_set_run(const char *name)
