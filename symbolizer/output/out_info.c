@@ -226,8 +226,8 @@ static void show_process(struct outbuf *out, const struct info_process *p,
 	bool first = true;
 	bool usage = (h->exit_flags & CTRACE_EXIT_USAGE) != 0;
 	bool waited = (h->exit_flags & CTRACE_EXIT_WAITED) != 0;
-	const char *no_end = "the process did not end through exit(), or is "
-			     "still running";
+	const char *no_end = "not recorded: the program ended by exec, _exit "
+			     "or a signal, or still runs";
 	char buf[160];
 
 	key(out, "trace", json, &first);
