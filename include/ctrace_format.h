@@ -90,14 +90,17 @@ struct ctrace_file_header {
 	uint64_t voluntary_switches;
 	uint64_t involuntary_switches;
 	/* CTRACE_EXIT_WAITED: the wait status (exit status or signal, as
-	 * waitpid gives it) of the process ctrace record started. */
+	 * waitpid gives it) of the process ctrace record started;
+	 * CTRACE_EXIT_RUN: the same of wait_pid, the process ctrace record
+	 * started, which wrote no trace (a shell). */
 	uint32_t wait_status;
-	uint32_t exit_reserved; /* 0 */
+	uint32_t wait_pid;
 };
 
 /* exit_flags */
 #define CTRACE_EXIT_USAGE 0x1u  /* end_realtime_ns and the usage are set */
 #define CTRACE_EXIT_WAITED 0x2u /* ...from wait4, and wait_status too */
+#define CTRACE_EXIT_RUN 0x4u    /* wait_status and wait_pid: see above */
 
 /* ---------------------------------------------------------------------------
  * Chunk header

@@ -183,6 +183,42 @@ char *session_directory(const char *dir)
 	return path;
 }
 
+/* The process ctrace record started wrote no trace (a shell): its status
+ * goes into the run's first trace, with CTRACE_EXIT_RUN, that trace's own
+ * usage left as it is. */
+static void store_run_status(char **paths, size_t count, pid_t pid,
+			     int status)
+{
+	struct ctrace_file_header h, first;
+	const char *path = NULL;
+
+	for (size_t i = 0; i < count; i++) {
+		if (session_header(paths[i], &h) < 0 ||
+		    (path != NULL &&
+		     h.start_realtime_ns >= first.start_realtime_ns))
+			continue;
+		path = paths[i];
+		first = h;
+	}
+	if (path == NULL)
+		return;
+	first.exit_flags |= CTRACE_EXIT_RUN;
+	first.wait_status = (uint32_t)status;
+	first.wait_pid = (uint32_t)pid;
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	size_t at = offsetof(struct ctrace_file_header, exit_flags);
+	size_t at_wait = offsetof(struct ctrace_file_header, wait_status);
+	uint32_t wait[2] = {first.wait_status, first.wait_pid};
+	if (fd < 0 ||
+	    pwrite(fd, &first.exit_flags, sizeof first.exit_flags,
+		   (off_t)at) != (ssize_t)sizeof first.exit_flags ||
+	    pwrite(fd, wait, sizeof wait, (off_t)at_wait) != (ssize_t)sizeof wait)
+		error_msg("%s: cannot store the program's exit status: %s",
+			  path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
 void session_store_wait(char **paths, size_t count, pid_t pid, int status,
 			const struct rusage *ru)
 {
@@ -200,8 +236,10 @@ void session_store_wait(char **paths, size_t count, pid_t pid, int status,
 		path = paths[i];
 		last = h;
 	}
-	if (path == NULL)
+	if (path == NULL) {
+		store_run_status(paths, count, pid, status);
 		return;
+	}
 	last.exit_flags = CTRACE_EXIT_USAGE | CTRACE_EXIT_WAITED;
 	last.end_realtime_ns =
 		(uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
@@ -213,6 +251,7 @@ void session_store_wait(char **paths, size_t count, pid_t pid, int status,
 	last.voluntary_switches = (uint64_t)ru->ru_nvcsw;
 	last.involuntary_switches = (uint64_t)ru->ru_nivcsw;
 	last.wait_status = (uint32_t)status;
+	last.wait_pid = (uint32_t)pid;
 
 	/* Only the fields from exit_flags on: the rest is the recorder's. */
 	size_t from = offsetof(struct ctrace_file_header, exit_flags);

@@ -340,6 +340,38 @@ static void show_process(struct outbuf *out, const struct info_process *p,
 	}
 	end_line(out, json);
 
+	if (h->exit_flags & CTRACE_EXIT_RUN) {
+		/* the status of the program ctrace record started, untraced */
+		int rs = (int)h->wait_status;
+		key(out, json ? "run_exit" : "run's program", json, &first);
+		if (json) {
+			put(out, "{\"pid\": ");
+			outbuf_u64(out, h->wait_pid);
+			put(out, ", \"exit_status\": ");
+			if (WIFEXITED(rs))
+				outbuf_u64(out, (uint64_t)WEXITSTATUS(rs));
+			else
+				put(out, "null");
+			put(out, ", \"signal\": ");
+			if (WIFSIGNALED(rs))
+				outbuf_u64(out, (uint64_t)WTERMSIG(rs));
+			else
+				put(out, "null");
+			put(out, "}");
+		} else if (WIFEXITED(rs)) {
+			snprintf(buf, sizeof buf,
+				 "pid %u (no trace): exit status %d",
+				 h->wait_pid, WEXITSTATUS(rs));
+			put(out, buf);
+		} else {
+			snprintf(buf, sizeof buf,
+				 "pid %u (no trace): signal %d (%s)",
+				 h->wait_pid, WTERMSIG(rs),
+				 strsignal(WTERMSIG(rs)));
+			put(out, buf);
+		}
+		end_line(out, json);
+	}
 	key(out, "threads", json, &first);
 	outbuf_u64(out, t->n_threads);
 	end_line(out, json);

@@ -197,6 +197,18 @@ assert len(p) == 1 and p[0]["signal"] == int(sys.argv[2]), p
 assert p[0]["exit_status"] is None and p[0]["events"] == 7, p
 ' json "$((time_status - 128))" || { cat json; fail "info --json"; }
 
+	# a shell, untraced, started by record: its status in the run's
+	# first trace, under the shell's pid (the programs' parent)
+	/usr/bin/time -v -o time.txt "$CTRACE_LAUNCHER" record -d sh --force \
+		-- sh -c "'$BIN/prog' exit 0; '$BIN/prog' exit 1; exit 6" \
+		>out 2>out.err
+	time_status=$(sed -n 's/^[[:space:]]*Exit status: //p' time.txt)
+	[ "$time_status" = 6 ] || { cat time.txt; fail "time: exit $time_status"; }
+	ctrace info info sh
+	shell=$(info_value info ppid | sort -u)
+	expect_info info "run's program" \
+		"pid $shell (no trace): exit status $time_status"
+
 	# without the launcher: what the recorder knew at exit
 	CTRACE_OUTPUT=alone.bin "$BIN/prog" exit 3
 	ctrace info info alone.bin
