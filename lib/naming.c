@@ -229,12 +229,37 @@ static int open_directory(const char *path, const char **leaf, char *bad,
  * The file
  * ------------------------------------------------------------------------ */
 
-/* Creates `name` in dir, new, with the trace's mode, and locks it. */
+/* Creates `name` in dir, new, with the trace's mode, and locks it.  The
+ * file gets its name locked: another process of the run starting at the
+ * same moment must never find it unlocked, take it for a finished trace
+ * of an earlier run and replace it.  So it is made unnamed (O_TMPFILE),
+ * locked, then linked under the name, which fails if the name is taken;
+ * where the file system has no O_TMPFILE (or /proc is missing), it is
+ * created under the name and locked at once. */
 static int create_file(int dir, const char *name)
 {
-	int fd = openat(dir, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
-					   O_CLOEXEC | O_NONBLOCK,
-			out_mode);
+	int fd = openat(dir, ".", O_RDWR | O_TMPFILE | O_CLOEXEC, out_mode);
+	if (fd >= 0) {
+		struct stat st;
+		char proc[32] = "/proc/self/fd/";
+		u32_str(proc + 14, (uint32_t)fd);
+		if (fstat(fd, &st) < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			close(fd);
+			return -EBUSY;
+		}
+		if (linkat(AT_FDCWD, proc, dir, name, AT_SYMLINK_FOLLOW) == 0) {
+			out_id->dev = st.st_dev;
+			out_id->ino = st.st_ino;
+			return fd;
+		}
+		int e = errno;
+		close(fd);
+		if (e != ENOENT)
+			return e == EEXIST ? -EBUSY : -e;
+	}
+	fd = openat(dir, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+				       O_CLOEXEC | O_NONBLOCK,
+		    out_mode);
 	if (fd < 0)
 		return errno == EEXIST ? -EBUSY : -errno;
 	struct stat st;
