@@ -76,7 +76,40 @@ struct ctrace_file_header {
 	 * program it has no trace of (a shell run by system()) under the
 	 * nearest one it has. */
 	uint32_t ancestors[CTRACE_ANCESTORS];
+	/* The run (doc/format.md, "Processes"; zero in traces of earlier
+	 * releases): every trace of one run is kept, never replaced by
+	 * another of the same run.  run_id: a hash of CTRACE_RUN, which
+	 * ctrace record sets, or 0; else run_pgid is the process group at
+	 * start-up and run_start its leader's start time (clock ticks since
+	 * boot, as /proc gives it; 0 when unknown). */
+	uint64_t run_id;
+	uint64_t run_start;
+	uint32_t run_pgid;
+	/* CTRACE_EXIT_*: which of the fields below hold values. */
+	uint32_t exit_flags;
+	/* At the process's end (CTRACE_EXIT_USAGE): CLOCK_REALTIME, and
+	 * getrusage(RUSAGE_SELF) as the recorder read it when it finished
+	 * the file; or, with CTRACE_EXIT_WAITED, as ctrace record's wait4
+	 * for the process it started gave them (its reaped children
+	 * included). */
+	uint64_t end_realtime_ns;
+	uint64_t user_ns;
+	uint64_t system_ns;
+	uint64_t max_rss_kb;
+	uint64_t voluntary_switches;
+	uint64_t involuntary_switches;
+	/* CTRACE_EXIT_WAITED: the wait status (exit status or signal, as
+	 * waitpid gives it) of the process ctrace record started;
+	 * CTRACE_EXIT_RUN: the same of wait_pid, the process ctrace record
+	 * started, which wrote no trace (a shell). */
+	uint32_t wait_status;
+	uint32_t wait_pid;
 };
+
+/* exit_flags */
+#define CTRACE_EXIT_USAGE 0x1u  /* end_realtime_ns and the usage are set */
+#define CTRACE_EXIT_WAITED 0x2u /* ...from wait4, and wait_status too */
+#define CTRACE_EXIT_RUN 0x4u    /* wait_status and wait_pid: see above */
 
 /* ---------------------------------------------------------------------------
  * Chunk header
@@ -273,7 +306,8 @@ enum ctrace_record_type {
 	 * u64 start, u64 end (runtime address range of its PT_LOAD segments),
 	 * u8 build_id_length, build_id bytes, then its path (rest of the
 	 * payload, no terminator; "" never: the main program's real path is
-	 * recorded). */
+	 * recorded; absolute: a library loaded by a relative name, as
+	 * dlopen("./plugin.so"), has the path the kernel gives its mapping). */
 	CTRACE_REC_MODULE = 33,
 
 	/* An ELF object was unloaded: u64 ticks, u64 start. */
@@ -293,6 +327,10 @@ enum ctrace_record_type {
 	 * terminator).  A slot of 0: the process's library calls cannot be
 	 * seen (a static program). */
 	CTRACE_REC_PLT_SLOT = 37,
+	/* The recorder's settings: the variables of ctrace-env(7) set in
+	 * the environment it started with, each NAME=VALUE NUL-terminated
+	 * (none set: no record).  Written once, after ARGV. */
+	CTRACE_REC_SETTINGS = 38,
 };
 
 enum ctrace_mark_kind {

@@ -211,6 +211,9 @@ int ctrace__config_load(struct ctrace__config *c)
 		c->output = "trace.bin";
 	c->chunk_size = parse_chunk_size(env("CTRACE_CHUNK_SIZE"));
 	c->mode = parse_mode(env("CTRACE_MODE"));
+	c->run = env("CTRACE_RUN");
+	if (c->run != NULL && *c->run == '\0')
+		c->run = NULL;
 
 	c->start_off = !parse_switch("CTRACE_START", 1,
 				     SWITCH_WORDS "starting on");
@@ -263,6 +266,34 @@ int ctrace__config_load(struct ctrace__config *c)
 		ctrace__warn("CTRACE_CLOCK=", clock,
 			     ": expected tsc or monotonic; choosing");
 	return 0;
+}
+
+/* Every variable the recorder reads, for the SETTINGS record. */
+static const char *const variables[] = {
+	"CTRACE",	     "CTRACE_OUTPUT",	    "CTRACE_CHUNK_SIZE",
+	"CTRACE_MODE",	     "CTRACE_RUN",	    "CTRACE_START",
+	"CTRACE_MATCH",	     "CTRACE_FILTER",	    "CTRACE_DEPTH",
+	"CTRACE_MIN_DURATION", "CTRACE_ARGS",	    "CTRACE_RETVAL",
+	"CTRACE_PLAN",	     "CTRACE_STRLEN",	    "CTRACE_SIGNAL",
+	"CTRACE_TRACEPOINTS", "CTRACE_CLOCK",	    "CTRACE_QUIET",
+};
+
+size_t ctrace__config_settings(char *buf, size_t size)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof variables / sizeof *variables; i++) {
+		const char *v = env(variables[i]);
+		if (v == NULL)
+			continue;
+		size_t name = strlen(variables[i]), len = strlen(v);
+		if (name + len + 2 > size - n)
+			continue;
+		memcpy(buf + n, variables[i], name);
+		buf[n + name] = '=';
+		memcpy(buf + n + name + 1, v, len + 1);
+		n += name + len + 2;
+	}
+	return n;
 }
 
 /* writev(2) only: this may run in a signal handler or before stdio

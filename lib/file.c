@@ -233,6 +233,7 @@ static void fill_header(uint32_t flags)
 	h->flags = flags;
 	h->start_realtime_ns =
 		(uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
+	ctrace__naming_fill_run(h);
 	ctrace__clock_init(h);
 	ctrace__barrier();
 	memcpy(h->magic, CTRACE_FILE_MAGIC, 8);
@@ -259,6 +260,7 @@ int ctrace__file_open(const struct ctrace__config *c)
 {
 	struct ctrace__file *f = &ctrace__file;
 	file_mode = c->mode;
+	ctrace__naming_set_run(c->run);
 	int err = ctrace__naming_absolute(f->base, sizeof f->base, c->output);
 	if (err < 0) {
 		ctrace__warn(c->output, ": ", strerror(-err));
@@ -831,6 +833,32 @@ void ctrace__file_release(uint64_t index)
 	ctrace__restore_signals(saved);
 }
 
+/* What the process used, as it ends (ctrace info shows it): the
+ * launcher's wait4, when it started the process, replaces it later with
+ * the values from the very end.  With grow_mutex held. */
+static void record_usage(struct ctrace_file_header *h)
+{
+	/* Static, under grow_mutex: not on the exiting thread's stack. */
+	static struct rusage ru;
+	static struct timespec rt;
+	int saved_errno = errno;
+	if (getrusage(RUSAGE_SELF, &ru) == 0 &&
+	    clock_gettime(CLOCK_REALTIME, &rt) == 0 &&
+	    !(h->exit_flags & CTRACE_EXIT_WAITED)) {
+		h->end_realtime_ns = (uint64_t)rt.tv_sec * 1000000000u +
+				     (uint64_t)rt.tv_nsec;
+		h->user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+			     (uint64_t)ru.ru_utime.tv_usec * 1000u;
+		h->system_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+			       (uint64_t)ru.ru_stime.tv_usec * 1000u;
+		h->max_rss_kb = (uint64_t)ru.ru_maxrss;
+		h->voluntary_switches = (uint64_t)ru.ru_nvcsw;
+		h->involuntary_switches = (uint64_t)ru.ru_nivcsw;
+		h->exit_flags |= CTRACE_EXIT_USAGE;
+	}
+	errno = saved_errno;
+}
+
 uint32_t ctrace__file_finish(uint64_t last, uint32_t used)
 {
 	struct ctrace__file *f = &ctrace__file;
@@ -867,6 +895,7 @@ uint32_t ctrace__file_finish(uint64_t last, uint32_t used)
 		kept = 0;
 	}
 	ctrace__clock_update(f->header);
+	record_usage(f->header);
 	__atomic_or_fetch(&f->header->flags, CTRACE_FLAG_FINALIZED,
 			  __ATOMIC_RELEASE);
 	put_fd();

@@ -93,12 +93,19 @@ static void record_process(void)
 		close(fd);
 	}
 
+	/* What fits a small chunk after the command line. */
+	size_t settings_len = ctrace__config_settings((char *)buf + 4096 + 16,
+						      2048);
+
 	uint64_t saved;
 	ctrace__meta_lock(&saved);
 	ctrace__meta_record(CTRACE_REC_PROCESS, buf, process_len);
 	if (argv_len > 0 &&
 	    argv_len <= ctrace__file.chunk_size - sizeof(struct ctrace_chunk_header) - 16)
 		ctrace__meta_record(CTRACE_REC_ARGV, buf + 8192, argv_len);
+	if (settings_len > 0)
+		ctrace__meta_record(CTRACE_REC_SETTINGS, buf + 4096 + 16,
+				    settings_len);
 	ctrace__meta_unlock(&saved);
 	munmap(buf, size);
 }

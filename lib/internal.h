@@ -72,6 +72,7 @@ struct ctrace__config {
 	const char *tracepoints; /* CTRACE_TRACEPOINTS */
 	unsigned mode;         /* CTRACE_MODE, default 0600 */
 	int libcall;           /* CTRACE_LIBCALL: CTRACE_PLT_* (plt.h) */
+	const char *run;       /* CTRACE_RUN, NULL: none */
 };
 
 /* Fills c from the environment.  Returns 0, or -EAGAIN when the C library
@@ -251,6 +252,15 @@ CTRACE_HIDDEN int ctrace__naming_absolute(char *dst, size_t size,
 CTRACE_HIDDEN int ctrace__naming_open(const char *base, int base_first,
 				      unsigned mode, char *path, size_t size,
 				      struct ctrace__file_id *id);
+/* config.c: the variables the recorder reads that are set, each NAME=VALUE
+ * and a NUL, into buf (what fits of size bytes, whole variables only);
+ * returns the bytes used. */
+CTRACE_HIDDEN size_t ctrace__config_settings(char *buf, size_t size);
+/* The run this process belongs to (CTRACE_RUN, else its process group):
+ * read once at start-up, inherited by forked children. */
+CTRACE_HIDDEN void ctrace__naming_set_run(const char *run);
+/* Stores the run in a header being filled. */
+CTRACE_HIDDEN void ctrace__naming_fill_run(struct ctrace_file_header *h);
 /* Says, in one line naming path, why the trace could not be created;
  * returns err. */
 CTRACE_HIDDEN int ctrace__naming_report(int err, const char *path);

@@ -17,6 +17,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -201,6 +202,77 @@ static struct known *find_known(const struct object *o, uint64_t h)
 	return NULL;
 }
 
+/* The path of the file mapped at addr, as the kernel names it (absolute,
+ * whatever name the program gave dlopen): from /proc/self/maps, into dst
+ * (size bytes, no terminator).  Returns its length, or 0.  With the
+ * metadata lock held (the buffer is static). */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Reads a hexadecimal number at *p, moving *p past it. */
+static uintptr_t hex_number(char **p)
+{
+	uintptr_t v = 0;
+	for (int d; (d = hex_digit(**p)) >= 0; (*p)++)
+		v = v * 16 + (uintptr_t)d;
+	return v;
+}
+
+static size_t mapped_path(uintptr_t addr, uint8_t *dst, size_t size)
+{
+	static char buf[8192];
+	size_t have = 0, found = 0;
+	int saved_errno = errno;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		errno = saved_errno;
+		return 0;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf + have, sizeof buf - 1 - have);
+		if (n <= 0)
+			break;
+		have += (size_t)n;
+		buf[have] = '\0';
+		char *line = buf, *nl;
+		while ((nl = strchr(line, '\n')) != NULL) {
+			*nl = '\0';
+			char *p = line;
+			uintptr_t lo = hex_number(&p);
+			if (*p == '-')
+				p++;
+			uintptr_t hi = hex_number(&p);
+			if (addr >= lo && addr < hi) {
+				/* perms offset dev inode, then the path */
+				char *path = strchr(p, '/');
+				size_t len = path ? strlen(path) : 0;
+				if (len > 0 && len <= size) {
+					memcpy(dst, path, len);
+					found = len;
+				}
+				close(fd);
+				errno = saved_errno;
+				return found;
+			}
+			line = nl + 1;
+		}
+		/* keep the partial line; a line longer than the buffer is
+		 * dropped */
+		have = (size_t)(buf + have - line);
+		if (have >= sizeof buf - 1)
+			have = 0;
+		memmove(buf, line, have);
+	}
+	close(fd);
+	errno = saved_errno;
+	return 0;
+}
+
 /* With the metadata lock held.  Returns 1 if the object is new. */
 static int record_object(const struct object *o, uint64_t now)
 {
@@ -223,7 +295,14 @@ static int record_object(const struct object *o, uint64_t now)
 	put_u64(rec + len, o->end), len += 8;
 	rec[len++] = o->build_id_len;
 	memcpy(rec + len, o->build_id, o->build_id_len), len += o->build_id_len;
-	memcpy(rec + len, o->path, o->path_len), len += o->path_len;
+	/* A relative name (dlopen("./plugin.so")) means the directory the
+	 * program was in then: the kernel knows the file's absolute path. */
+	size_t abs = o->path_len > 0 && o->path[0] != '/'
+			     ? mapped_path(o->start, rec + len, 4096)
+			     : 0;
+	if (abs == 0)
+		memcpy(rec + len, o->path, o->path_len), abs = o->path_len;
+	len += abs;
 	ctrace__meta_record(CTRACE_REC_MODULE, rec, len);
 
 	known[n].start = o->start;

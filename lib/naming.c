@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "runid.h"
 
 /* The name being chosen, and what to create it with (ctrace__naming_open). */
 static char *out_path;
@@ -47,6 +48,79 @@ static void u32_str(char *buf, uint32_t v)
 	for (int i = 0; i < n; i++)
 		buf[i] = tmp[n - 1 - i];
 	buf[n] = '\0';
+}
+
+/* ---------------------------------------------------------------------------
+ * The run
+ *
+ * Every process of one run keeps its trace: a program that a shell runs
+ * after another (`sh -c './a; ./b'`) must not replace the first one's
+ * trace.bin.  ctrace record names the run in CTRACE_RUN, which its
+ * program's descendants inherit; without it, a run is a process group
+ * (what a shell makes of one command line, and its children inherit),
+ * told apart from a later group of the same number by its leader's start
+ * time.  Nothing is written to the environment: the program sees its own.
+ * ------------------------------------------------------------------------ */
+
+/* The run_* fields of our header. */
+static struct ctrace_file_header self;
+
+/* The start time (field 22 of /proc/PID/stat) of the process group
+ * leader, if it is still there and still the leader; 0 if unknown.  Once,
+ * at start-up: the buffer is static (no buffer on the program's stack). */
+static uint64_t group_start(uint32_t pgid)
+{
+	static char buf[1024];
+	char path[32] = "/proc/";
+	u32_str(path + 6, pgid);
+	size_t len = strlen(path);
+	if (str_copy(path + len, sizeof path - len, "/stat", NULL, NULL) < 0)
+		return 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* The name, in parentheses, may hold anything: fields start after
+	 * the last ')'.  There, field 3 (state) comes first. */
+	const char *p = strrchr(buf, ')');
+	uint64_t group = 0, start = 0;
+	int field = 3;
+	if (p == NULL)
+		return 0;
+	for (p++; *p && field <= 22; field++) {
+		while (*p == ' ')
+			p++;
+		uint64_t x = 0;
+		while (*p >= '0' && *p <= '9')
+			x = x * 10 + (uint64_t)(*p++ - '0');
+		while (*p && *p != ' ')
+			p++;
+		if (field == 5)
+			group = x;
+		else if (field == 22)
+			start = x;
+	}
+	if (field <= 22 || group != pgid)
+		return 0;
+	return start;
+}
+
+void ctrace__naming_set_run(const char *name)
+{
+	self.run_id = name != NULL ? ctrace__run_hash(name) : 0;
+	self.run_pgid = (uint32_t)getpgrp();
+	self.run_start = group_start(self.run_pgid);
+}
+
+void ctrace__naming_fill_run(struct ctrace_file_header *h)
+{
+	h->run_id = self.run_id;
+	h->run_pgid = self.run_pgid;
+	h->run_start = self.run_start;
 }
 
 /* ---------------------------------------------------------------------------
@@ -155,12 +229,37 @@ static int open_directory(const char *path, const char **leaf, char *bad,
  * The file
  * ------------------------------------------------------------------------ */
 
-/* Creates `name` in dir, new, with the trace's mode, and locks it. */
+/* Creates `name` in dir, new, with the trace's mode, and locks it.  The
+ * file gets its name locked: another process of the run starting at the
+ * same moment must never find it unlocked, take it for a finished trace
+ * of an earlier run and replace it.  So it is made unnamed (O_TMPFILE),
+ * locked, then linked under the name, which fails if the name is taken;
+ * where the file system has no O_TMPFILE (or /proc is missing), it is
+ * created under the name and locked at once. */
 static int create_file(int dir, const char *name)
 {
-	int fd = openat(dir, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
-					   O_CLOEXEC | O_NONBLOCK,
-			out_mode);
+	int fd = openat(dir, ".", O_RDWR | O_TMPFILE | O_CLOEXEC, out_mode);
+	if (fd >= 0) {
+		struct stat st;
+		char proc[32] = "/proc/self/fd/";
+		u32_str(proc + 14, (uint32_t)fd);
+		if (fstat(fd, &st) < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			close(fd);
+			return -EBUSY;
+		}
+		if (linkat(AT_FDCWD, proc, dir, name, AT_SYMLINK_FOLLOW) == 0) {
+			out_id->dev = st.st_dev;
+			out_id->ino = st.st_ino;
+			return fd;
+		}
+		int e = errno;
+		close(fd);
+		if (e != ENOENT)
+			return e == EEXIST ? -EBUSY : -e;
+	}
+	fd = openat(dir, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+				       O_CLOEXEC | O_NONBLOCK,
+		    out_mode);
 	if (fd < 0)
 		return errno == EEXIST ? -EBUSY : -errno;
 	struct stat st;
@@ -214,13 +313,23 @@ static int open_candidate(int dir, const char *name)
 			return -EEXIST;
 		}
 		/* Keep the trace of the program that exec'ed us (same pid,
-		 * its lock went with exec) and of our parent. */
+		 * its lock went with exec), of our parent, and of every
+		 * process of our run. */
 		if (n == (ssize_t)sizeof h &&
 		    (h.pid == (uint32_t)getpid() ||
-		     h.pid == (uint32_t)getppid())) {
+		     h.pid == (uint32_t)getppid() || ctrace__run_same(&h, &self))) {
 			close(old);
 			return -EBUSY;
 		}
+	}
+	/* Another process may have replaced it since we looked (and holds
+	 * the new file's lock only once it has created it): unlink only
+	 * the file we checked. */
+	struct stat now;
+	if (fstatat(dir, name, &now, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    now.st_dev != ost.st_dev || now.st_ino != ost.st_ino) {
+		close(old);
+		return -EBUSY;
 	}
 	int fd = unlinkat(dir, name, 0) == 0 ? create_file(dir, name)
 					     : -errno;

@@ -20,12 +20,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
 #include "duration.h"
 #include "launcher.h"
 #include "program.h"
+#include "record.h"
+#include "runid.h"
+#include "session.h"
 #include "signame.h"
 #include "symbolize.h"
 
@@ -34,7 +38,11 @@ static const char record_usage[] =
 	"Run PROGRAM, built with ctrace, recording its calls.\n"
 	"\n"
 	"  -o, --output=FILE        write the trace to FILE (default trace.bin);\n"
-	"                           a fork()ed child writes FILE.PID\n"
+	"                           every other process of the run writes\n"
+	"                           FILE.PID (FILE.PID.N after an exec)\n"
+	"  -d, --directory=DIR      record the session into directory DIR\n"
+	"                           (DIR/trace.bin...), created if needed and\n"
+	"                           emptied of an earlier session's traces\n"
 	"  -F, --filter=PATTERN     trace only the functions matching PATTERN\n"
 	"  -N, --notrace=PATTERN    never trace the functions matching PATTERN\n"
 	"                           (-F and -N repeat; the first that matches a\n"
@@ -228,6 +236,7 @@ enum {
 
 static const struct option record_options[] = {
 	{"output", required_argument, NULL, 'o'},
+	{"directory", required_argument, NULL, 'd'},
 	{"filter", required_argument, NULL, 'F'},
 	{"notrace", required_argument, NULL, 'N'},
 	{"match", required_argument, NULL, OPT_MATCH},
@@ -252,13 +261,14 @@ static const char *const record_variables[] = {
 	"CTRACE",	 "CTRACE_OUTPUT", "CTRACE_FILTER",
 	"CTRACE_MATCH",	 "CTRACE_DEPTH",  "CTRACE_MIN_DURATION",
 	"CTRACE_ARGS",	 "CTRACE_RETVAL", "CTRACE_SIGNAL",
-	"CTRACE_START",	 "CTRACE_PLAN",
+	"CTRACE_START",	 "CTRACE_PLAN",	  "CTRACE_RUN",
 };
 
 /* What the command line asks for, as the recorder's variables spell it
  * (NULL: not set). */
 struct recording {
 	const char *output;
+	const char *directory; /* -d: the session's directory */
 	char *filter;
 	const char *match;
 	const char *depth;
@@ -284,12 +294,18 @@ static int parse_options(int argc, char **argv, struct recording *r)
 	int n_patterns = 0;
 
 	/* "+": PROGRAM's own options are not ctrace's. */
-	while ((c = getopt_long(argc, argv, "+o:F:N:D:t:hV", record_options,
+	while ((c = getopt_long(argc, argv, "+o:d:F:N:D:t:hV", record_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			check_output(optarg);
 			r->output = optarg;
+			r->directory = NULL;
+			break;
+		case 'd':
+			if (*optarg == '\0')
+				usage_error("empty directory name");
+			r->directory = optarg;
 			break;
 		case 'F':
 		case 'N':
@@ -400,6 +416,21 @@ static void set_environment(const struct recording *r)
 	set_variable("CTRACE_LIBCALL", r->libcall);
 }
 
+/* A name for this run, unique on the machine: every trace the program and
+ * its descendants write carries it (doc/format.md), so none replaces
+ * another, and the run's traces are told from earlier ones. */
+static uint64_t name_run(void)
+{
+	struct timespec t;
+	char run[64];
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	snprintf(run, sizeof run, "record-%ld-%lld.%09ld", (long)getpid(),
+		 (long long)t.tv_sec, t.tv_nsec);
+	set_variable("CTRACE_RUN", run);
+	return ctrace__run_hash(run);
+}
+
 /* ---------------------------------------------------------------------------
  * The capture plan
  *
@@ -450,6 +481,11 @@ static char *make_plan(const char *program)
 
 int cmd_record(int argc, char **argv)
 {
+	return record_run(argc, argv, NULL);
+}
+
+int record_run(int argc, char **argv, const char *session)
+{
 	struct recording r = {.output = DEFAULT_TRACE};
 
 	/* getopt's messages then start with "ctrace: ". */
@@ -461,19 +497,21 @@ int cmd_record(int argc, char **argv)
 		program_check(path, strchr(program_argv[0], '/') ?
 					    program_argv[0] :
 					    path);
+	if (session != NULL && (r.directory != NULL ||
+				strcmp(r.output, DEFAULT_TRACE) != 0))
+		usage_error("live records into a session of its own: no -o "
+			    "or -d");
+	if (session != NULL)
+		r.directory = session;
+	if (r.directory != NULL)
+		r.output = session_directory(r.directory);
 	set_environment(&r);
+	uint64_t run = name_run();
 	char *plan = r.args != NULL ? make_plan(path) : NULL;
 
-	/* The directory and name the recorder's files will have. */
-	const char *slash = strrchr(r.output, '/');
-	const char *base = slash ? slash + 1 : r.output;
-	char *dir = must_strdup(slash == NULL ? "." : r.output);
-	if (slash != NULL)
-		dir[slash == r.output ? 1 : slash - r.output] = '\0';
-	struct trace_files before;
-	program_list_traces(dir, base, &before);
-
-	int status = program_run(path, program_argv);
+	pid_t child;
+	struct rusage usage;
+	int status = program_run(path, program_argv, &child, &usage);
 	if (plan != NULL) {
 		unlink(plan);
 		free(plan);
@@ -488,6 +526,12 @@ int cmd_record(int argc, char **argv)
 	} else {
 		exit_status = WEXITSTATUS(status);
 	}
-	program_report_traces(r.output, dir, base, &before, program_argv[0]);
+	char **traces;
+	size_t n = program_report_traces(r.output, run, program_argv[0],
+					 session == NULL, &traces);
+	session_store_wait(traces, n, child, status, &usage);
+	for (size_t i = 0; i < n; i++)
+		free(traces[i]);
+	free(traces);
 	return exit_status;
 }

@@ -3,7 +3,6 @@
  * the trace files it wrote.
  */
 #define _GNU_SOURCE /* pipe2 */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -11,12 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "elfprobe.h"
 #include "launcher.h"
 #include "program.h"
+#include "session.h"
 
 /* Every program linked with the recorder defines it (lib/init.c). */
 #define RECORDER_SYMBOL "ctrace_trace_path"
@@ -127,107 +128,32 @@ void program_check(const char *path, const char *shown)
 /* ---------------------------------------------------------------------------
  * Trace files
  *
- * The recorder writes OUTPUT, and OUTPUT.PID for each fork()ed child.  The
- * files that are new or changed after the run are the ones it wrote.
+ * The recorder writes OUTPUT, OUTPUT.PID for each fork()ed child and
+ * OUTPUT.PID.N for each program a process execs, each stamped with the
+ * run (CTRACE_RUN): the files of this run are the ones it wrote.
  * ------------------------------------------------------------------------ */
 
-/* Whether NAME is BASE or BASE.PID. */
-static int is_trace_name(const char *name, const char *base)
+size_t program_report_traces(const char *output, uint64_t run,
+			     const char *program, int announce, char ***paths)
 {
-	size_t len = strlen(base);
-
-	if (strncmp(name, base, len) != 0)
-		return 0;
-	if (name[len] == '\0')
-		return 1;
-	if (name[len] != '.' || name[len + 1] == '\0')
-		return 0;
-	return strspn(name + len + 1, "0123456789") == strlen(name + len + 1);
-}
-
-/* OUTPUT first, then its children's files by pid. */
-static int compare_trace_files(const void *a, const void *b)
-{
-	const char *x = ((const struct trace_file *)a)->name;
-	const char *y = ((const struct trace_file *)b)->name;
-	size_t lx = strlen(x), ly = strlen(y);
-
-	return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
-}
-
-void program_list_traces(const char *dir, const char *base,
-			 struct trace_files *out)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	size_t cap = 0;
-
-	out->files = NULL;
-	out->count = 0;
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		struct stat st;
-		if (!is_trace_name(e->d_name, base) ||
-		    fstatat(dirfd(d), e->d_name, &st, 0) < 0 ||
-		    !S_ISREG(st.st_mode))
-			continue;
-		if (out->count == cap) {
-			cap = cap ? 2 * cap : 8;
-			struct trace_file *f =
-				realloc(out->files, cap * sizeof *f);
-			if (f == NULL)
-				break;
-			out->files = f;
-		}
-		out->files[out->count++] = (struct trace_file){
-			.name = must_strdup(e->d_name),
-			.ino = st.st_ino,
-			.size = st.st_size,
-			.mtime = st.st_mtim,
-		};
-	}
-	closedir(d);
-	if (out->count > 0)
-		qsort(out->files, out->count, sizeof *out->files,
-		      compare_trace_files);
-}
-
-static int is_unchanged(const struct trace_file *f,
-			const struct trace_files *before)
-{
-	for (size_t i = 0; i < before->count; i++) {
-		const struct trace_file *b = &before->files[i];
-		if (!strcmp(b->name, f->name))
-			return b->ino == f->ino && b->size == f->size &&
-			       b->mtime.tv_sec == f->mtime.tv_sec &&
-			       b->mtime.tv_nsec == f->mtime.tv_nsec;
-	}
-	return 0;
-}
-
-/* Prints the files written since BEFORE was listed. */
-void program_report_traces(const char *output, const char *dir,
-			   const char *base, const struct trace_files *before,
-			   const char *program)
-{
-	struct trace_files after;
-	int written = 0;
 	const char *slash = strrchr(output, '/');
+	const char *base = slash ? slash + 1 : output;
+	char *dir = must_strdup(slash == NULL ? "." : output);
+	if (slash != NULL)
+		dir[slash == output ? 1 : slash - output] = '\0';
 	int dir_len = slash ? (int)(slash - output) + 1 : 0;
 
-	program_list_traces(dir, base, &after);
-	for (size_t i = 0; i < after.count; i++) {
-		if (is_unchanged(&after.files[i], before))
-			continue;
+	size_t n = session_run_traces(dir, base, run, paths);
+	size_t skip = !strcmp(dir, ".") ? 0 : strlen(dir) + (dir[strlen(dir) - 1] != '/');
+	for (size_t i = 0; announce && i < n; i++)
 		error_msg("trace written to %.*s%s", dir_len, output,
-			  after.files[i].name);
-		written = 1;
-	}
-	if (!written)
+			  (*paths)[i] + skip);
+	if (n == 0)
 		error_msg("%s wrote no trace to %s (did any instrumented "
 			  "function run?)",
 			  program, output);
+	free(dir);
+	return n;
 }
 
 /* ---------------------------------------------------------------------------
@@ -266,7 +192,8 @@ static void exec_program(const char *path, char **argv)
 /* Runs PATH with ARGV like system() does, and returns its wait status.
  * The terminal's SIGINT and SIGQUIT reach the program directly; ctrace
  * waits for it to end, whatever it does with them. */
-int program_run(const char *path, char **argv)
+int program_run(const char *path, char **argv, pid_t *child,
+		struct rusage *usage)
 {
 	static const int caught[] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
 	struct sigaction ignore = {.sa_handler = SIG_IGN};
@@ -319,7 +246,9 @@ int program_run(const char *path, char **argv)
 	while (n < 0 && errno == EINTR);
 	close(exec_pipe[0]);
 
-	while (waitpid(pid, &status, 0) < 0) {
+	*child = pid;
+	memset(usage, 0, sizeof *usage);
+	while (wait4(pid, &status, 0, usage) < 0) {
 		if (errno != EINTR) {
 			error_msg("waiting for %s: %s", argv[0],
 				  strerror(errno));

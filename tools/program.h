@@ -2,32 +2,22 @@
 #ifndef CTRACE_TOOLS_PROGRAM_H
 #define CTRACE_TOOLS_PROGRAM_H
 
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
-#include <time.h>
 
 /* Finding, checking and running the program. */
 char *program_find(const char *name);
 void program_check(const char *path, const char *shown);
-int program_run(const char *path, char **argv);
+int program_run(const char *path, char **argv, pid_t *child,
+		struct rusage *usage);
 
-/* The trace files in a directory, to tell afterwards which ones a run
- * wrote. */
-struct trace_file {
-	char *name; /* in the output's directory */
-	ino_t ino;
-	off_t size;
-	struct timespec mtime;
-};
-
-struct trace_files {
-	struct trace_file *files;
-	size_t count;
-};
-
-void program_list_traces(const char *dir, const char *base,
-			 struct trace_files *out);
-void program_report_traces(const char *output, const char *dir,
-			   const char *base, const struct trace_files *before,
-			   const char *program);
+/* Finds the traces of the run RUN (CTRACE_RUN's hash) next to OUTPUT and
+ * names them (if ANNOUNCE), one "trace written to" line each, or says
+ * there is none; returns their count, their paths in *paths
+ * (allocated). */
+size_t program_report_traces(const char *output, uint64_t run,
+			     const char *program, int announce, char ***paths);
 
 #endif /* CTRACE_TOOLS_PROGRAM_H */

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "launcher.h"
+#include "session.h"
 #include "symbolize.h"
 
 /* ---------------------------------------------------------------------------
@@ -384,7 +385,7 @@ enum symbolize_word symbolize_word(char **argv, int i)
  * Views
  * ------------------------------------------------------------------------ */
 
-/* Whether ARGV names a trace, so that trace.bin need not be added. */
+/* Whether ARGV names a trace, so that the last run's need not be added. */
 static int symbolize_has_operand(char **argv)
 {
 	for (int i = 0; argv[i] != NULL; i++) {
@@ -416,15 +417,20 @@ int symbolize_mode(const char *option, char **argv)
 	int argc = 0;
 	while (argv[argc] != NULL)
 		argc++;
-	char **args = must_alloc((argc + 4) * sizeof *args);
+	char **session = symbolize_has_operand(argv) ? NULL : session_default();
+	int traces = 0;
+	while (session != NULL && session[traces] != NULL)
+		traces++;
+	char **args = must_alloc((argc + traces + 4) * sizeof *args);
 	int n = 0;
 
 	args[n++] = SYMBOLIZER;
 	args[n++] = (char *)option;
 	for (int i = 0; i < argc; i++)
 		args[n++] = argv[i];
-	if (!symbolize_has_operand(argv))
-		args[n++] = DEFAULT_TRACE;
+	/* None named: the last run's (session.c) */
+	for (int i = 0; i < traces; i++)
+		args[n++] = session[i];
 	args[n] = NULL;
 	symbolize_exec(args);
 	return 127;

@@ -29,6 +29,9 @@ const struct output_format formats_all[] = {
 		  "callees, as text", out_graph_init},
 	{"graph-stats", "graph's calls and total time in ns, tab-separated, "
 			"for programs", out_graph_stats_init},
+	{"info", "each process: program, command line, exit status, times, "
+		 "memory, threads, events, trace size, settings", out_info_init},
+	{"info-json", "info as one JSON object", out_info_json_init},
 	{NULL, NULL, NULL},
 };
 

@@ -66,6 +66,8 @@ void out_folded_init(struct output *o, const struct output_options *oo);
 void out_flamegraph_init(struct output *o, const struct output_options *oo);
 void out_perfetto_init(struct output *o, const struct output_options *oo);
 void out_stats_init(struct output *o, const struct output_options *oo);
+void out_info_init(struct output *o, const struct output_options *oo);
+void out_info_json_init(struct output *o, const struct output_options *oo);
 void out_graph_init(struct output *o, const struct output_options *oo);
 void out_graph_stats_init(struct output *o, const struct output_options *oo);
 

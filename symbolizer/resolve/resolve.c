@@ -405,7 +405,9 @@ static char *find_module_file(struct resolver *r, struct module *m)
 			       fallback);
 	else if (r->n_not_found++ == 0)
 		resolve_report(r, ENOENT,
-			       "%s: not found; names shown as module+offset",
+			       "%s: not found; names shown as module+offset "
+			       "(--search-dir=DIR looks for it in DIR, if "
+			       "it moved)",
 			       m->path);
 	return fallback;
 }

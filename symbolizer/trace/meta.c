@@ -138,6 +138,11 @@ static bool meta_record(struct trace *t, unsigned type, const uint8_t *p,
 		t->argv = must_strndup((const char *)p, len);
 		t->argv_len = len;
 		return true;
+	case CTRACE_REC_SETTINGS:
+		free(t->settings);
+		t->settings = must_strndup((const char *)p, len);
+		t->settings_len = len;
+		return true;
 	default: /* types from later versions */
 		return true;
 	}

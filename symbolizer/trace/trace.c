@@ -521,6 +521,7 @@ void trace_close(struct trace *t)
 		free(t->plt_slots[i].name);
 	free(t->plt_slots);
 	free(t->argv);
+	free(t->settings);
 	free(t->inherited);
 	free(t->nest_key);
 	free(t->spawn_points);

@@ -131,6 +131,9 @@ struct trace {
 	bool libcalls_unseen;
 	char *argv;      /* the command line, NUL-separated; or NULL */
 	size_t argv_len;
+	char *settings;  /* the recorder's CTRACE* variables, NAME=VALUE
+			    NUL-separated; or NULL */
+	size_t settings_len;
 
 	/* ns from the start of the earliest of the traces shown together to
 	 * this one's (0 when alone): trace_ns() counts from there. */

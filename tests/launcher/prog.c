@@ -4,6 +4,8 @@
  *   prog env          print the recorder's variables as the program sees them
  *   prog args A...    print its arguments, one a line
  *   prog fork         make calls in a fork()ed child too
+ *   prog exec P A...  make calls in a fork()ed child, which then execs
+ *                     program P with arguments A...
  *   prog kill         die of SIGTERM
  *   prog wait         create the file `ready', then wait (10 s at most)
  *                     for the file `go' to appear
@@ -76,6 +78,16 @@ int main(int argc, char **argv)
 			return 0;
 		}
 		waitpid(pid, NULL, 0);
+	} else if (!strcmp(what, "exec") && argc > 2) {
+		pid_t pid = fork();
+		if (pid == 0) {
+			work(2);
+			execv(argv[2], argv + 2);
+			_exit(127);
+		}
+		int status = 0;
+		waitpid(pid, &status, 0);
+		return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 	} else if (!strcmp(what, "kill"))
 		raise(SIGTERM);
 	else if (!strcmp(what, "wait"))
