@@ -69,7 +69,8 @@ static uint64_t get_fixed(struct cursor *c, size_t n)
 }
 
 /* DW_EH_PE_* pointer encodings; `data` is the base for datarel. */
-static uintptr_t get_encoded(struct cursor *c, uint8_t enc, uintptr_t data)
+static __attribute__((noinline)) uintptr_t
+get_encoded_any(struct cursor *c, uint8_t enc, uintptr_t data)
 {
 	if (enc == 0xff)
 		return 0;
@@ -100,6 +101,23 @@ static uintptr_t get_encoded(struct cursor *c, uint8_t enc, uintptr_t data)
 		v = *(const uintptr_t *)v;
 	}
 	return v;
+}
+
+/* Inline for the two encodings linkers and compilers use for the search
+ * table's header and the FDEs' addresses (pcrel sdata4, udata4). */
+static inline uintptr_t get_encoded(struct cursor *c, uint8_t enc,
+				    uintptr_t data)
+{
+	if ((enc == 0x1b || enc == 0x03) && c->end - c->p >= 4) {
+		uintptr_t field = (uintptr_t)c->p;
+		uint32_t v;
+		memcpy(&v, c->p, 4);
+		c->p += 4;
+		if (enc == 0x03)
+			return v;
+		return field + (uintptr_t)(intptr_t)(int32_t)v;
+	}
+	return get_encoded_any(c, enc, data);
 }
 
 /* The FDE covering pc, from .eh_frame_hdr's sorted table; NULL if none. */
