@@ -25,7 +25,7 @@ struct cursor {
 	int bad;
 };
 
-static uint64_t get_uleb(struct cursor *c)
+static __attribute__((noinline)) uint64_t get_uleb_long(struct cursor *c)
 {
 	uint64_t v = 0;
 	if (ctrace__uleb_get(&c->p, c->end, &v) < 0)
@@ -33,12 +33,27 @@ static uint64_t get_uleb(struct cursor *c)
 	return v;
 }
 
-static int64_t get_sleb(struct cursor *c)
+/* One byte inline: the CFA instructions' operands nearly always are. */
+static inline uint64_t get_uleb(struct cursor *c)
+{
+	if (likely(c->p < c->end && *c->p < 0x80))
+		return *c->p++;
+	return get_uleb_long(c);
+}
+
+static __attribute__((noinline)) int64_t get_sleb_long(struct cursor *c)
 {
 	int64_t v = 0;
 	if (ctrace__sleb_get(&c->p, c->end, &v) < 0)
 		c->bad = 1, c->p = c->end;
 	return v;
+}
+
+static inline int64_t get_sleb(struct cursor *c)
+{
+	if (likely(c->p < c->end && *c->p < 0x80))
+		return (int64_t)(*c->p++ ^ 0x40) - 0x40;
+	return get_sleb_long(c);
 }
 
 static uint64_t get_fixed(struct cursor *c, size_t n)
@@ -54,7 +69,8 @@ static uint64_t get_fixed(struct cursor *c, size_t n)
 }
 
 /* DW_EH_PE_* pointer encodings; `data` is the base for datarel. */
-static uintptr_t get_encoded(struct cursor *c, uint8_t enc, uintptr_t data)
+static __attribute__((noinline)) uintptr_t
+get_encoded_any(struct cursor *c, uint8_t enc, uintptr_t data)
 {
 	if (enc == 0xff)
 		return 0;
@@ -85,6 +101,23 @@ static uintptr_t get_encoded(struct cursor *c, uint8_t enc, uintptr_t data)
 		v = *(const uintptr_t *)v;
 	}
 	return v;
+}
+
+/* Inline for the two encodings linkers and compilers use for the search
+ * table's header and the FDEs' addresses (pcrel sdata4, udata4). */
+static inline uintptr_t get_encoded(struct cursor *c, uint8_t enc,
+				    uintptr_t data)
+{
+	if ((enc == 0x1b || enc == 0x03) && c->end - c->p >= 4) {
+		uintptr_t field = (uintptr_t)c->p;
+		uint32_t v;
+		memcpy(&v, c->p, 4);
+		c->p += 4;
+		if (enc == 0x03)
+			return v;
+		return field + (uintptr_t)(intptr_t)(int32_t)v;
+	}
+	return get_encoded_any(c, enc, data);
 }
 
 /* The FDE covering pc, from .eh_frame_hdr's sorted table; NULL if none. */
@@ -266,6 +299,74 @@ static int run_cfa(struct cursor *c, const struct cie_info *ci,
 	return 0;
 }
 
+/* The last CIE this thread read, parsed and with its initial instructions
+ * run: most objects have one or two CIEs for thousands of FDEs, and the
+ * parse (its augmentation string searched) and the run were a third of
+ * reading a new function's rule.  Keyed by the CIE's address and checked
+ * against a copy of its bytes, which are all the parse and the initial
+ * state depend on: an object unloaded and another loaded at its address
+ * reads its own.  Filled key last, as the frame cache below: a jump out
+ * of a signal handler in the middle leaves it empty.  Only a CIE whose
+ * instructions neither advance the location nor remember a state. */
+#define CIE_CACHE_BYTES 64
+struct cie_cached {
+	const uint8_t *cie;
+	uint32_t bytes_len;
+	uint8_t bytes[CIE_CACHE_BYTES];
+	struct cie_info ci;
+	struct cfa_state st;
+};
+static __thread struct cie_cached cie_cache
+	__attribute__((tls_model("initial-exec")));
+
+/* Whether the cache holds the CIE at cie: then ci and st are its parse
+ * and initial state. */
+static int cie_cached(const uint8_t *cie, struct cie_info *ci,
+		      struct cfa_state *st)
+{
+	const struct cie_cached *k = &cie_cache;
+	uint32_t len;
+	if (k->cie != cie)
+		return 0;
+	memcpy(&len, cie, 4);
+	if (k->bytes_len != (uint64_t)len + 4 ||
+	    memcmp(k->bytes, cie, k->bytes_len) != 0)
+		return 0;
+	*ci = k->ci;
+	*st = k->st;
+	return 1;
+}
+
+/* Runs the initial instructions of the CIE at cie (parsed into ci) into
+ * st, for an FDE from `start` and the location `target` (run_cfa's
+ * saved and nsaved), and keeps the result when it can. */
+static int cie_run(const uint8_t *cie, const struct cie_info *ci,
+		   uintptr_t start, uintptr_t target, struct cfa_state *st,
+		   struct cfa_state *saved, int *nsaved)
+{
+	struct cie_cached *k = &cie_cache;
+	uintptr_t loc = start;
+	memset(st, 0, sizeof *st);
+	struct cursor cc = {ci->insns, ci->end, 0};
+	int stopped = run_cfa(&cc, ci, &loc, target, st, saved, nsaved);
+	if (cc.bad)
+		return -1;
+	uint32_t len;
+	memcpy(&len, cie, 4);
+	if (!stopped && loc == start && *nsaved == 0 &&
+	    (uint64_t)len + 4 <= CIE_CACHE_BYTES) {
+		k->cie = NULL;
+		ctrace__barrier();
+		k->bytes_len = len + 4;
+		memcpy(k->bytes, cie, len + 4);
+		k->ci = *ci;
+		k->st = *st;
+		ctrace__barrier();
+		k->cie = cie;
+	}
+	return 0;
+}
+
 /* Out of line, so that its frame (the loader's answer) is gone before the
  * CFA instructions run: the two never share the stack. */
 static __attribute__((noinline)) const uint8_t *fde_of(uintptr_t pc)
@@ -287,8 +388,12 @@ int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule, uintptr_t *begin)
 	memcpy(&cie_off, fde + 4, 4);
 	if (len == 0 || len == 0xffffffffu || cie_off == 0)
 		return -1;
+	const uint8_t *cie = fde + 4 - cie_off;
 	struct cie_info ci;
-	if (parse_cie(fde + 4 - cie_off, &ci) < 0)
+	struct cfa_state state, *st = &state, saved[CFA_REMEMBER];
+	int nsaved = 0;
+	int cached = cie_cached(cie, &ci, st);
+	if (!cached && parse_cie(cie, &ci) < 0)
 		return -1;
 	struct cursor c = {fde + 8, fde + 4 + len, 0};
 	uintptr_t start = get_encoded(&c, ci.fde_enc, 0);
@@ -299,15 +404,9 @@ int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule, uintptr_t *begin)
 		c.p += get_uleb(&c);
 	*begin = start;
 
-	struct cfa_state state, *st = &state, saved[CFA_REMEMBER];
-	int nsaved = 0;
-	uintptr_t loc = start;
-	memset(st, 0, sizeof *st);
-	struct cursor cc = {ci.insns, ci.end, 0};
-	run_cfa(&cc, &ci, &loc, pc - 1, st, saved, &nsaved);
-	if (cc.bad)
+	if (!cached && cie_run(cie, &ci, start, pc - 1, st, saved, &nsaved) < 0)
 		return -1;
-	loc = start;
+	uintptr_t loc = start;
 	run_cfa(&c, &ci, &loc, pc - 1, st, saved, &nsaved);
 	if (c.bad || st->unknown ||
 	    (st->reg != CTRACE_DW_SP && st->reg != CTRACE_DW_FP) ||
