@@ -210,8 +210,8 @@ CTRACE_HIDDEN void ctrace__stream_finish(struct ctrace__stream *s);
 CTRACE_HIDDEN int ctrace__stream_record(struct ctrace__stream *s, uint8_t type,
 					const void *payload, size_t len);
 
-/* The metadata stream, shared by all threads: these take a lock with
- * signals blocked, so they must not be called from the hot path. */
+/* The metadata stream (meta.c), shared by all threads: these take a lock
+ * with signals blocked, so they must not be called from the hot path. */
 CTRACE_HIDDEN void ctrace__meta_lock(uint64_t *saved);
 CTRACE_HIDDEN void ctrace__meta_unlock(const uint64_t *saved);
 CTRACE_HIDDEN int ctrace__meta_record(uint8_t type, const void *payload,

@@ -1,5 +1,5 @@
 /* stream.c -- event streams: chunk switching, lost events, extended
- * records, and the process metadata stream. */
+ * records.  The process metadata stream is meta.c's. */
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -280,39 +280,4 @@ int ctrace__stream_record(struct ctrace__stream *s, uint8_t type,
 	}
 	put_record(s, type, payload, len);
 	return 0;
-}
-
-/* ---------------------------------------------------------------------------
- * The metadata stream
- * ------------------------------------------------------------------------ */
-
-static pthread_mutex_t meta_mutex = PTHREAD_MUTEX_INITIALIZER;
-static struct ctrace__stream meta = {.kind = CTRACE_CHUNK_META};
-
-/* Signals are blocked while the lock is held, so a signal handler that
- * reaches a metadata write on this thread cannot deadlock on it. */
-void ctrace__meta_lock(uint64_t *saved)
-{
-	*saved = ctrace__block_signals();
-	pthread_mutex_lock(&meta_mutex);
-}
-
-void ctrace__meta_unlock(const uint64_t *saved)
-{
-	pthread_mutex_unlock(&meta_mutex);
-	ctrace__restore_signals(*saved);
-}
-
-int ctrace__meta_record(uint8_t type, const void *payload, size_t len)
-{
-	return ctrace__stream_record(&meta, type, payload, len);
-}
-
-/* In a fork()ed child: the parent's chunk is not ours, and the lock may
- * have been taken by a thread that does not exist here. */
-void ctrace__meta_reset(void)
-{
-	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
-	meta_mutex = fresh;
-	ctrace__stream_init(&meta, CTRACE_CHUNK_META, 0, 0);
 }

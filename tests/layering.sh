@@ -13,10 +13,9 @@ test_init layering
 # - retval/retval_stub: one concern in two languages, the return
 #   trampoline (retval_stub.S) and its C side (retval.c), which puts the
 #   trampoline's address in the frames it patches.
-# - modules/stream: a chunk claim looks at the loader's list, whose
-#   changes go into the metadata stream; still to be undone.
-KNOWN_LIB='modules stream
-plt plt_stub
+# - plt/plt_stub: the same for library calls' trampolines (plt_stub.S)
+#   and the C side that points the GOT slots at them.
+KNOWN_LIB='plt plt_stub
 retval retval_stub'
 KNOWN_TOOLS=''
 
