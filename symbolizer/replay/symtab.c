@@ -194,6 +194,36 @@ static int plt_slot_cmp(const void *a, const void *b)
 	return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
+/* By slot, then in record order. */
+static int plt_record_cmp(const void *a, const void *b)
+{
+	const struct trace_plt_slot *x = a, *y = b;
+	int c = plt_slot_cmp(a, b);
+
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* One entry per slot: the last record's name, the last target given (a
+ * slot bound late gets a second record).  Returns the entries kept. */
+static size_t plt_slots_merge(struct trace_plt_slot *v, size_t n)
+{
+	size_t kept = 0;
+
+	qsort(v, n, sizeof *v, plt_record_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (kept && v[kept - 1].slot == v[i].slot) {
+			struct trace_plt_slot *k = &v[kept - 1];
+			free(k->name);
+			k->name = v[i].name;
+			if (v[i].target)
+				k->target = v[i].target;
+			continue;
+		}
+		v[kept++] = v[i];
+	}
+	return kept;
+}
+
 /* The library call slot at addr, or NULL. */
 static const struct trace_plt_slot *plt_slot(const struct symtab *st,
 					     uint64_t addr)
@@ -457,8 +487,7 @@ void symtab_attach(struct trace *t, const struct resolve_options *ro,
 	t->symtab = symtab_new(t->resolver,
 			       ro->demangle == RESOLVE_DEMANGLE_FULL);
 	if (t->n_plt_slots) {
-		qsort(t->plt_slots, t->n_plt_slots, sizeof *t->plt_slots,
-		      plt_slot_cmp);
+		t->n_plt_slots = plt_slots_merge(t->plt_slots, t->n_plt_slots);
 		t->symtab->plt_slots = t->plt_slots;
 		t->symtab->n_plt_slots = t->n_plt_slots;
 	}

@@ -106,31 +106,31 @@ static bool meta_record(struct trace *t, unsigned type, const uint8_t *p,
 		return true;
 	}
 	case CTRACE_REC_PLT_SLOT: {
-		uint64_t slot, target;
-		size_t i;
+		uint64_t slot;
 		if (len < 24)
 			break;
 		slot = load_u64(p + 8);
-		target = load_u64(p + 16);
 		if (slot == 0) {
 			t->libcalls_unseen = true;
 			return true;
 		}
-		for (i = 0; i < t->n_plt_slots; i++)
-			if (t->plt_slots[i].slot == slot)
-				break;
-		if (i == t->n_plt_slots) {
+		/* Appended, merged once all are read (symtab_attach): a
+		 * search here would make a trace of many slots quadratic. */
+		if (t->n_plt_slots == t->cap_plt_slots) {
+			t->cap_plt_slots = t->cap_plt_slots
+						   ? 2 * t->cap_plt_slots
+						   : 64;
 			t->plt_slots = must_realloc(t->plt_slots,
-						    t->n_plt_slots + 1,
+						    t->cap_plt_slots,
 						    sizeof *t->plt_slots);
-			t->plt_slots[t->n_plt_slots++] =
-				(struct trace_plt_slot){.slot = slot};
 		}
-		free(t->plt_slots[i].name);
-		t->plt_slots[i].name =
-			must_strndup((const char *)p + 24, len - 24);
-		if (target)
-			t->plt_slots[i].target = target;
+		t->plt_slots[t->n_plt_slots] = (struct trace_plt_slot){
+			.slot = slot,
+			.target = load_u64(p + 16),
+			.name = must_strndup((const char *)p + 24, len - 24),
+			.seq = t->n_plt_slots,
+		};
+		t->n_plt_slots++;
 		return true;
 	}
 	case CTRACE_REC_ARGV:

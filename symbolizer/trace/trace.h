@@ -88,6 +88,7 @@ struct trace_module_event {
 struct trace_plt_slot {
 	uint64_t slot, target;
 	char *name;
+	size_t seq; /* the record's rank: a slot's later records win */
 };
 
 struct trace {
@@ -126,8 +127,10 @@ struct trace {
 	size_t n_module_events;
 	/* PLT_SLOT records, one per slot (its last target kept); and
 	 * whether the recorder said library calls cannot be seen. */
+	/* In record order, a slot named again by a later record (lazy
+	 * binding) more than once; symtab_attach() sorts and merges them. */
 	struct trace_plt_slot *plt_slots;
-	size_t n_plt_slots;
+	size_t n_plt_slots, cap_plt_slots;
 	bool libcalls_unseen;
 	char *argv;      /* the command line, NUL-separated; or NULL */
 	size_t argv_len;
