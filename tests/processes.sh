@@ -68,6 +68,31 @@ case_system() { use_config "$1"; nest_case system system "$BIN/nest work"; }
 case_popen() { use_config "$1"; nest_case popen popen "$BIN/nest work"; }
 # Three processes, each with a second thread
 case_tree() { use_config "$1"; nest_case tree tree 3; }
+# The same three processes (ending by exit(), for the oracle's
+# destructor): the calls per function in all of them, read together, are
+# those the counting oracle linked into the same objects counted in each
+# process (its files .PID for the forked ones).  Depths
+# are not compared: a child's are shown under the call that made it.
+case_oracle() {
+	use_config "$1"
+	need_python
+	build_pair c nest-pair "$PROGS/nest.c"
+	run_traced "$PWD/trace.bin" "$BIN/nest-pair" tree-exit 3
+	rm -f counts counts.*
+	CTRACE_ORACLE_OUT=$PWD/counts "$BIN/nest-pair.oracle" tree-exit 3 \
+		>oracle.out 2>&1 ||
+		{ cat oracle.out; fail "nest-pair.oracle failed"; }
+	n=$(ls trace.bin trace.bin.[0-9]* | wc -l)
+	[ "$n" -eq 3 ] || fail "$n traces, expected 3"
+	[ "$(ls counts counts.* | wc -l)" -eq 3 ] ||
+		{ ls; fail "the oracle wrote $(ls counts* | wc -l) files"; }
+	symbolize all.json -f json --demangle=none trace.bin trace.bin.[0-9]*
+	"$PYTHON3" -S "$top_srcdir/tests/oracle/compare.py" --counts-only \
+		"$BIN/nest-pair" "$BIN/nest-pair.oracle" all.json counts \
+		counts.* >compare.out 2>&1 ||
+		{ cat compare.out; fail "calls differ from the oracle"; }
+	cat compare.out
+}
 # The child dies by SIGKILL inside its calls
 case_killed() { use_config "$1"; nest_case killed killed; }
 
@@ -205,8 +230,8 @@ case_fields() {
 }
 
 for cfg in $(configs_pie); do
-	for c in fork fork-exec vfork-exec spawn system popen tree killed \
-		chain orphan select fields; do
+	for c in fork fork-exec vfork-exec spawn system popen tree oracle \
+		killed chain orphan select fields; do
 		run_case "$c-$cfg" "case_$(echo "$c" | tr - _)" "$cfg"
 	done
 done

@@ -687,7 +687,9 @@ case_processes() {
 	mkdir traces
 	(cd traces && CTRACE_OUTPUT=trace.bin "$BIN/fork" >../fork.out 2>&1) ||
 		{ cat fork.out; fail "fork failed"; }
-	symbolize_stable tree traces
+	# the pids as the screen shows them (symbolize_stable hides them)
+	# shellcheck disable=SC2086
+	symbolize tree $STABLE_OPTS traces
 	[ "$(grep -c '^# .*: pid ' tree)" = 2 ] || { cat tree; fail "not 2 processes"; }
 	n=$(wc -l <tree)
 	trap tui_stop EXIT

@@ -78,6 +78,22 @@ char *program_find(const char *name)
 	exit(2);
 }
 
+/* A shell: `ctrace record -- sh -c './a | ./b'` traces the programs it
+ * starts, so it is run although it was not built with ctrace (a run that
+ * writes no trace says so at the end). */
+static int is_shell(const char *path)
+{
+	static const char *const shells[] = {"sh",  "bash", "dash", "zsh",
+					     "ksh", "mksh", "busybox"};
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	for (size_t i = 0; i < sizeof shells / sizeof *shells; i++)
+		if (strcmp(base, shells[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* Refuses, with the reason, a program that would record nothing. */
 void program_check(const char *path, const char *shown)
 {
@@ -93,7 +109,7 @@ void program_check(const char *path, const char *shown)
 	}
 	switch (probe.kind) {
 	case ELFPROBE_ELF:
-		if (probe.defines_symbol)
+		if (probe.defines_symbol || is_shell(path))
 			return;
 		if (probe.damaged) {
 			error_msg("%s is damaged: its section headers or "

@@ -89,7 +89,8 @@ case_shell() {
 case_shell_record() {
 	use_config "$1"
 	build_c fib "$PROGS/fib.c"
-	ctrace out record --force -- \
+	# A shell runs without --force: the programs it starts record.
+	ctrace out record -- \
 		sh -c "'$BIN/fib' 3 >/dev/null; '$BIN/fib' 5 >/dev/null"
 	expect_status 0 out
 	n=$(grep -c '^ctrace: trace written to ' out.err)
@@ -101,6 +102,10 @@ case_shell_record() {
 	two_fibs trace.bin trace.bin.PID >expected
 	normalize tree >tree.n
 	compare expected tree.n
+	# A shell that starts no traced program: run, and said so.
+	ctrace none record -o none.bin -- sh -c 'exit 3'
+	expect_status 3 none
+	expect_text none.err "wrote no trace to none.bin"
 	# A later recording replaces trace.bin, and its view has only it.
 	ctrace out record -- "$BIN/fib" 3
 	expect_status 0 out

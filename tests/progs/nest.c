@@ -133,6 +133,10 @@ NOINLINE static void *thread_call(void *arg)
 }
 
 /* One call in a second thread, joined, then the next level's process. */
+/* tree-exit: the children end by exit(), not _exit(), so that a counting
+ * hook's destructor writes their counts too. */
+static int children_exit;
+
 NOINLINE static int level(int n)
 {
 	pthread_t t;
@@ -144,8 +148,12 @@ NOINLINE static int level(int n)
 	if (n <= 1)
 		return 0;
 	pid = fork();
-	if (pid == 0)
-		_exit(level(n - 1));
+	if (pid == 0) {
+		int r = level(n - 1);
+		if (children_exit)
+			exit(r);
+		_exit(r);
+	}
 	return wait_for(pid);
 }
 
@@ -230,6 +238,10 @@ int main(int argc, char **argv)
 		r = do_popen(argv[2]);
 	else if (!strcmp(mode, "tree") && argc > 2)
 		r = level(atoi(argv[2]));
+	else if (!strcmp(mode, "tree-exit") && argc > 2) {
+		children_exit = 1;
+		r = level(atoi(argv[2]));
+	}
 	else if (!strcmp(mode, "orphan") && argc > 2)
 		r = do_orphan(argv[2]);
 	else if (!strcmp(mode, "killed"))
