@@ -288,13 +288,15 @@ static void inherit_from(const struct fork_point *fp, size_t n)
 		c->inherited_tid = ti->tid;
 		/* In the child, an inherited call's time counts from the
 		 * fork: the parent's time before it is the parent's. */
-		for (size_t j = 0; j < th.depth; j++)
+		for (size_t j = 0; j < th.depth; j++) {
+			const struct frame *f = thread_frame(&th, j);
 			c->inherited[j] = (struct frame){
-				.pair = th.stack[j].pair,
+				.pair = f->pair,
 				.start = c->hdr.parent_ticks,
-				.sp = th.stack[j].sp,
-				.hook = th.stack[j].hook,
+				.sp = f->sp,
+				.hook = f->hook,
 			};
+		}
 	}
 	thread_finish(&quiet, &th);
 	p->quiet = was_quiet;
