@@ -110,9 +110,10 @@ void thread_init(struct thread *th, struct trace *t,
  *
  * A thread may run on several stacks: coroutines' (swapcontext), a signal
  * handler's alternate stack.  A call whose stack pointer is far below its
- * caller's, or above it, is on another stack: it starts a *segment* of the
- * open calls, a run of them on one stack.  An event on the stack of a
- * segment below the top means the thread went back there: the calls above
+ * caller's, or above it, is on another stack: it starts a *run* (segment)
+ * of the open calls, those on one stack, in an array of its own.  An event
+ * on the stack of a run below the top means the thread went back there:
+ * the calls above
  * are suspended, closed as "no exit recorded" (a siglongjmp out of a
  * handler looks the same, and they may never resume) but kept, one set
  * per stack, to be reopened if the thread comes back to them (an exit of
@@ -124,9 +125,15 @@ void thread_init(struct thread *th, struct trace *t,
  * one line and a call once, whatever the depth: the tree and the JSON
  * would otherwise grow as switches times depth.  An output with a
  * switch_stack() callback (replay.h) is told a switch in one call instead
- * of a close or an entry per call it shows once anyway.  The replay
- * itself still copies and walks a set at each switch (memory-speed work,
- * no output).
+ * of a close or an entry per call it shows once anyway.
+ *
+ * The replay's own work at a switch does not depend on the depth either:
+ * a run moves to the suspended sets and back by pointer (its array kept
+ * as it is; a reopened run's calls take their new start and "resumed"
+ * from the run's shown and resumed_at, not call by call), and what looks
+ * for the run an event belongs to tests a run's bounds (each call's lo
+ * and hi, replay.h) before its calls.  So the calls a switch touches are
+ * those entered since the run was last left; replay_work counts them.
  * ------------------------------------------------------------------------ */
 
 /* How far below a call its callee's stack pointer may be: farther is
