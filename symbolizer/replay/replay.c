@@ -362,13 +362,16 @@ static void place_children(struct link *l, size_t n, size_t p,
 				/* In the child, an inherited call's time
 				 * counts from the fork: the parent's time
 				 * before it is the parent's. */
-				for (size_t f = 0; f < th.depth; f++)
-					c->inherited[f] = (struct frame){
-						.pair = th.stack[f].pair,
+				for (size_t d = 0; d < th.depth; d++) {
+					const struct frame *f =
+						thread_frame(&th, d);
+					c->inherited[d] = (struct frame){
+						.pair = f->pair,
 						.start = cl->s,
-						.sp = th.stack[f].sp,
-						.hook = th.stack[f].hook,
+						.sp = f->sp,
+						.hook = f->hook,
 					};
+				}
 				break;
 			}
 		}

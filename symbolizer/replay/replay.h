@@ -207,11 +207,16 @@ struct values;
 
 struct frame {
 	const struct pair *pair;
-	uint64_t start;
+	uint64_t start; /* below its stack's `shown`: the stack's resumed_at */
 	uint64_t sp; /* 0 if unknown */
 	uint64_t hook; /* the entry hook's return address, 0 if unknown */
 	struct values *args; /* captured arguments, NULL if none */
-	size_t segment; /* the first open call on the same stack as this */
+	/* Over the calls of its stack from the outermost up to it (thread.c,
+	 * so that a switch never walks a stack's calls): the lowest stack
+	 * pointer (0 if one is unknown or near the top of the address
+	 * space), and the highest address a callee's CFA may have and
+	 * still be nested in them. */
+	uint64_t lo, hi;
 	bool resumed; /* reopened on its stack: closed (suspended) before */
 	/* a forked child's call made by its parent before the fork (shown
 	 * there): its return in the child is not shown */
@@ -225,12 +230,26 @@ struct spawn_point {
 	uint32_t tid;
 };
 
+/* The open calls of a thread on one stack (thread.c): the thread's stacks
+ * are a chain of them, each with its own array, so that a switch moves a
+ * stack's calls by pointer, never call by call. */
+struct stack_run {
+	struct frame *frames; /* outermost first */
+	size_t n, cap;
+	size_t base; /* in the thread's chain: the depth of frames[0] */
+	/* frames[0 .. shown) were reopened at resumed_at (their start) */
+	size_t shown;
+	uint64_t resumed_at;
+};
+
 struct thread {
 	struct trace *trace;
 	const struct thread_info *info;
 	struct stream main, sig;
-	struct frame *stack;
-	size_t depth, cap;
+	/* The open calls: one run per stack, the outermost first. */
+	struct stack_run *runs;
+	size_t n_runs, cap_runs;
+	size_t depth;
 	/* Added to depth for the outputs: the depth of the call that made
 	 * the process, grown by each return through a call it inherited, so
 	 * that a child's calls all show under the call that made it. */
@@ -248,7 +267,7 @@ struct thread {
 	/* Calls left open on other stacks when the thread switched away
 	 * (coroutines): closed as "no exit recorded", reopened if it comes
 	 * back.  At most one per stack. */
-	struct suspended *suspended;
+	struct stack_run *suspended;
 	size_t n_suspended;
 	/* The arguments and return value of the call an output callback is
 	 * given (values.h); NULL when not captured. */
@@ -426,6 +445,13 @@ void thread_inherit(struct output *o, struct thread *th);
 void thread_step(struct output *o, struct thread *th);
 /* Closes what is still open as unfinished and frees the thread. */
 void thread_finish(struct output *o, struct thread *th);
+/* The open call at `depth` (< th->depth). */
+const struct frame *thread_frame(const struct thread *th, size_t depth);
+/* The calls the replay touched so far: calls pushed, closed, reopened,
+ * looked at, each once a time.  A measure of the replay's work that
+ * tests read (CTRACE_REPLAY_WORK, main.c): it grows with the events,
+ * never with the events times the depth. */
+extern uint64_t replay_work;
 
 /* The earlier head of the thread's two streams, NULL at their end; ties
  * go to the main stream, whose events the signal handler interrupted. */

@@ -143,9 +143,10 @@ static bool spawned_in(const struct thread *th, uint64_t start, uint64_t end)
  *
  * A thread may run on several stacks: coroutines' (swapcontext), a signal
  * handler's alternate stack.  A call whose stack pointer is far below its
- * caller's, or above it, is on another stack: it starts a *segment* of the
- * open calls, a run of them on one stack.  An event on the stack of a
- * segment below the top means the thread went back there: the calls above
+ * caller's, or above it, is on another stack: it starts a *run* (segment)
+ * of the open calls, those on one stack, in an array of its own.  An event
+ * on the stack of a run below the top means the thread went back there:
+ * the calls above
  * are suspended, closed as "no exit recorded" (a siglongjmp out of a
  * handler looks the same, and they may never resume) but kept, one set
  * per stack, to be reopened if the thread comes back to them (an exit of
@@ -157,9 +158,15 @@ static bool spawned_in(const struct thread *th, uint64_t start, uint64_t end)
  * one line and a call once, whatever the depth: the tree and the JSON
  * would otherwise grow as switches times depth.  An output with a
  * switch_stack() callback (replay.h) is told a switch in one call instead
- * of a close or an entry per call it shows once anyway.  The replay
- * itself still copies and walks a set at each switch (memory-speed work,
- * no output).
+ * of a close or an entry per call it shows once anyway.
+ *
+ * The replay's own work at a switch does not depend on the depth either:
+ * a run moves to the suspended sets and back by pointer (its array kept
+ * as it is; a reopened run's calls take their new start and "resumed"
+ * from the run's shown and resumed_at, not call by call), and what looks
+ * for the run an event belongs to tests a run's bounds (each call's lo
+ * and hi, replay.h) before its calls.  So the calls a switch touches are
+ * those entered since the run was last left; replay_work counts them.
  * ------------------------------------------------------------------------ */
 
 /* How far below a call its callee's stack pointer may be: farther is
@@ -176,10 +183,12 @@ static bool spawned_in(const struct thread *th, uint64_t start, uint64_t end)
  * more means the oldest set is forgotten (its calls stay closed). */
 #define MAX_SUSPENDED 256
 
-struct suspended {
-	struct frame *frames; /* outermost first, without arguments */
-	size_t n;
-};
+/* How far above an open call's stack pointer at its hook its callees'
+ * CFAs may lie: i386 code pushes the hook's arguments and pops them
+ * before its next call. */
+#define FRAME_SLACK 256
+
+uint64_t replay_work;
 
 /* Whether sp can be on the stack of calls from stack pointer `top`
  * (innermost) to `bottom` (outermost). */
@@ -195,27 +204,121 @@ static bool new_stack(uint64_t caller, uint64_t sp)
 	return caller && sp && !on_stack(sp, caller, caller);
 }
 
+/* The runs (segments) of the thread's open calls: each its own array,
+ * the innermost run the only one that grows or shrinks (a run below
+ * changes only once the runs above it are gone), so their bases hold. */
+static inline struct stack_run *top_run(const struct thread *th)
+{
+	return th->n_runs ? &th->runs[th->n_runs - 1] : NULL;
+}
+
+static inline struct frame *top_frame(const struct thread *th)
+{
+	const struct stack_run *r = top_run(th);
+
+	return r ? &r->frames[r->n - 1] : NULL;
+}
+
+static inline bool frame_resumed(const struct stack_run *r, size_t i)
+{
+	return i < r->shown || r->frames[i].resumed;
+}
+
+static inline uint64_t frame_start(const struct stack_run *r, size_t i)
+{
+	return i < r->shown ? r->resumed_at : r->frames[i].start;
+}
+
+/* The index of the run that holds the open call at depth d. */
+static size_t run_of(const struct thread *th, size_t d)
+{
+	size_t lo = 0, hi = th->n_runs;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (th->runs[mid].base <= d)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct frame *thread_frame(const struct thread *th, size_t d)
+{
+	const struct stack_run *r = &th->runs[run_of(th, d)];
+
+	return &r->frames[d - r->base];
+}
+
+/* frames[i]'s lo and hi (replay.h) from those of frames[i - 1].  lo is
+ * poisoned (0) by a call whose stack pointer or CFA is unknown or wraps,
+ * hi (UINT64_MAX) by one whose reach wraps: the bounds only ever skip
+ * calls that could not match. */
+static void frame_bounds(struct frame *frames, size_t i)
+{
+	struct frame *f = &frames[i];
+	const struct pair *p = f->pair;
+	uint64_t lo = f->sp, hi = 0, reach = FRAME_SLACK;
+
+	if (f->sp > UINT64_MAX - p->frame)
+		lo = 0;
+	if (p->frame && !p->inlined && p->frame - 1 > reach)
+		reach = p->frame - 1;
+	if (f->sp)
+		hi = f->sp > UINT64_MAX - reach ? UINT64_MAX : f->sp + reach;
+	if (i) {
+		const struct frame *below = &frames[i - 1];
+		lo = !lo || !below->lo ? 0 : lo < below->lo ? lo : below->lo;
+		hi = hi > below->hi ? hi : below->hi;
+	}
+	f->lo = lo;
+	f->hi = hi;
+}
+
+/* A new innermost run, empty. */
+static struct stack_run *run_new(struct thread *th)
+{
+	if (th->n_runs == th->cap_runs) {
+		th->cap_runs = th->cap_runs ? 2 * th->cap_runs : 8;
+		th->runs = must_realloc(th->runs, th->cap_runs,
+					sizeof *th->runs);
+	}
+	th->runs[th->n_runs] = (struct stack_run){.base = th->depth};
+	return &th->runs[th->n_runs++];
+}
+
+static struct frame *run_append(struct stack_run *r)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 16;
+		r->frames = must_realloc(r->frames, r->cap, sizeof *r->frames);
+	}
+	return &r->frames[r->n++];
+}
+
 static void push(struct thread *th, const struct pair *p, uint64_t ticks,
 		 uint64_t sp, uint64_t hook, struct values *args)
 {
-	if (th->depth == th->cap) {
-		th->cap = th->cap ? 2 * th->cap : 64;
-		th->stack = must_realloc(th->stack, th->cap, sizeof *th->stack);
-	}
-	th->stack[th->depth].pair = p;
-	th->stack[th->depth].start = ticks;
-	th->stack[th->depth].sp = sp;
-	th->stack[th->depth].hook = hook;
-	th->stack[th->depth].args = args;
-	th->stack[th->depth].resumed = th->resumed;
-	th->stack[th->depth].inherited = false;
-	th->stack[th->depth].segment =
-		th->depth && !th->new_stack &&
-				!new_stack(th->stack[th->depth - 1].sp, sp)
-			? th->stack[th->depth - 1].segment
-			: th->depth;
+	const struct frame *top = top_frame(th);
+	struct stack_run *r;
+	struct frame *f;
+
+	if (!top || th->new_stack || new_stack(top->sp, sp))
+		r = run_new(th);
+	else
+		r = top_run(th);
 	th->new_stack = false;
+	f = run_append(r);
+	*f = (struct frame){.pair = p,
+			    .start = ticks,
+			    .sp = sp,
+			    .hook = hook,
+			    .args = args,
+			    .resumed = th->resumed};
+	frame_bounds(r->frames, r->n - 1);
 	th->depth++;
+	replay_work++;
 }
 
 void thread_inherit(struct output *o, struct thread *th)
@@ -227,7 +330,7 @@ void thread_inherit(struct output *o, struct thread *th)
 	for (size_t i = 0; i < t->n_inherited; i++) {
 		const struct frame *f = &t->inherited[i];
 		push(th, f->pair, f->start, f->sp, f->hook, NULL);
-		th->stack[th->depth - 1].inherited = true;
+		top_frame(th)->inherited = true;
 		output_inherit(o, th, f->pair, f->start, i + th->shift);
 	}
 }
@@ -237,39 +340,49 @@ static void unwind(struct output *o, struct thread *th, size_t keep,
 		   uint64_t ticks, enum close_kind kind)
 {
 	while (th->depth > keep) {
-		struct frame *f = &th->stack[--th->depth];
-		/* told in one switch_stack(), already shown as suspended */
-		if (th->switch_told && f->resumed)
-			continue;
+		struct stack_run *r = top_run(th);
+		size_t i = r->n - 1;
+		struct frame *f = &r->frames[i];
+
+		replay_work++;
+		th->depth--;
 		/* the parent's call, shown there: the child's calls after it
 		 * still show under the call that made the child */
 		if (f->inherited) {
 			th->shift++;
-			continue;
+		} else {
+			th->args = f->args;
+			th->closing_resumed = frame_resumed(r, i);
+			output_close(o, th, f->pair, frame_start(r, i), ticks,
+				     th->depth + th->shift, kind);
 		}
-		th->args = f->args;
-		th->closing_resumed = f->resumed;
-		output_close(o, th, f->pair, f->start, ticks,
-			     th->depth + th->shift, kind);
 		th->closing_resumed = false;
 		th->args = NULL;
 		values_free(f->args);
 		f->args = NULL;
+		r->n = i;
+		if (r->shown > i)
+			r->shown = i;
+		if (!i)
+			free(th->runs[--th->n_runs].frames);
 	}
 }
 
-/* Keeps calls start..end-1 (one stack's) to reopen; a set kept earlier
- * for the same stack is dead now. */
-static void keep_suspended(struct thread *th, size_t start, size_t end)
+/* Takes the innermost run (its calls closed) off the chain and keeps it,
+ * its array as it is, to reopen; a set kept earlier for the same stack is
+ * dead now. */
+static void keep_suspended(struct thread *th)
 {
-	const struct frame *top = &th->stack[end - 1], *bottom = &th->stack[start];
-	struct suspended *s;
+	struct stack_run r = th->runs[--th->n_runs];
+	const struct frame *top = &r.frames[r.n - 1], *bottom = &r.frames[0];
 	size_t j = 0;
 
-	if (!bottom->sp || !top->sp)
+	if (!bottom->sp || !top->sp) {
+		free(r.frames);
 		return;
+	}
 	for (size_t i = 0; i < th->n_suspended; i++) {
-		s = &th->suspended[i];
+		struct stack_run *s = &th->suspended[i];
 		if (on_stack(s->frames[0].sp, top->sp, bottom->sp) ||
 		    on_stack(bottom->sp, s->frames[s->n - 1].sp,
 			     s->frames[0].sp))
@@ -285,68 +398,117 @@ static void keep_suspended(struct thread *th, size_t start, size_t end)
 	}
 	th->suspended = must_realloc(th->suspended, j + 1,
 				     sizeof *th->suspended);
-	s = &th->suspended[j];
-	s->n = end - start;
-	s->frames = must_calloc(s->n, sizeof *s->frames);
-	for (size_t i = 0; i < s->n; i++) {
-		s->frames[i] = th->stack[start + i];
-		s->frames[i].args = NULL;
-	}
+	th->suspended[j] = r;
 	th->n_suspended = j + 1;
 }
 
-static void drop_suspended(struct thread *th, size_t which)
-{
-	free(th->suspended[which].frames);
-	th->suspended[which] = th->suspended[--th->n_suspended];
-}
-
-/* Closes the open calls from `keep` up, each stack's kept to reopen. */
+/* Closes the open calls from `keep` up (where a run starts), each
+ * stack's kept to reopen.  An output told the switch in one call is
+ * given only the closes of calls it never saw suspended: those above
+ * the run's reopened ones, so a switch costs what was entered since. */
 static void suspend(struct output *o, struct thread *th, size_t keep,
 		    uint64_t ticks)
 {
-	for (size_t end = th->depth; end > keep;) {
-		size_t start = th->stack[end - 1].segment;
-		if (start < keep)
-			start = keep;
-		keep_suspended(th, start, end);
-		end = start;
-	}
 	size_t n = th->depth > keep ? th->depth - keep : 0;
-	const struct pair *innermost = n ? th->stack[th->depth - 1].pair : NULL;
+	const struct pair *innermost = n ? top_frame(th)->pair : NULL;
+	bool told = o->ops->switch_stack != NULL;
 
 	th->suspending = true;
-	th->switch_told = o->ops->switch_stack != NULL;
-	unwind(o, th, keep, ticks, CLOSE_NO_EXIT);
-	if (th->switch_told && n)
+	th->switch_told = told;
+	while (th->depth > keep) {
+		struct stack_run *r = top_run(th);
+		if (r->base < keep) { /* not at a run's start: cannot be */
+			unwind(o, th, keep, ticks, CLOSE_NO_EXIT);
+			break;
+		}
+		for (size_t i = r->n; i-- > (told ? r->shown : 0);) {
+			struct frame *f = &r->frames[i];
+			replay_work++;
+			/* the parent's call (see unwind): kept as a call of
+			 * the child's own, should the thread come back */
+			if (f->inherited) {
+				f->inherited = false;
+				th->shift++;
+				continue;
+			}
+			if (told && f->resumed)
+				continue;
+			th->args = f->args;
+			th->closing_resumed = frame_resumed(r, i);
+			output_close(o, th, f->pair, frame_start(r, i), ticks,
+				     r->base + i + th->shift, CLOSE_NO_EXIT);
+			th->closing_resumed = false;
+			th->args = NULL;
+			values_free(f->args);
+			f->args = NULL;
+		}
+		th->depth = r->base;
+		keep_suspended(th);
+	}
+	if (told && n)
 		o->ops->switch_stack(o, th, innermost,
 				     keep + n - 1 + th->shift, n, false, ticks);
 	th->switch_told = false;
 	th->suspending = false;
 }
 
+/* Puts run s (reopened) on top of the open calls: a run of its own, or
+ * when it lies on the innermost calls' stack, one with theirs (copied:
+ * not a stack of its own to the replay, which then kept it apart only
+ * because a call left it by its frame). */
+static void attach(struct thread *th, struct stack_run *s, uint64_t ticks)
+{
+	const struct frame *top = top_frame(th);
+
+	if (top && !th->new_stack && !new_stack(top->sp, s->frames[0].sp)) {
+		struct stack_run *r = top_run(th);
+		for (size_t i = 0; i < s->n; i++) {
+			struct frame *f = run_append(r);
+			*f = s->frames[i];
+			f->start = ticks;
+			f->args = NULL;
+			f->resumed = true;
+			frame_bounds(r->frames, r->n - 1);
+			replay_work++;
+		}
+		th->depth += s->n;
+		free(s->frames);
+	} else {
+		struct stack_run *r = run_new(th);
+		*r = *s;
+		r->base = th->depth;
+		r->shown = s->n;
+		r->resumed_at = ticks;
+		th->depth += s->n;
+	}
+	th->new_stack = false;
+}
+
 /* Reopens the first n calls of a suspended set, and forgets the set. */
 static void resume(struct output *o, struct thread *th, size_t which,
 		   size_t n, uint64_t ticks)
 {
-	const struct suspended *s = &th->suspended[which];
-
+	struct stack_run s = th->suspended[which];
 	bool told = o->ops->switch_stack != NULL;
 
 	if (told && n)
-		o->ops->switch_stack(o, th, s->frames[n - 1].pair,
+		o->ops->switch_stack(o, th, s.frames[n - 1].pair,
 				     th->depth + n - 1 + th->shift, n, true,
 				     ticks);
+	th->suspended[which] = th->suspended[--th->n_suspended];
+	if (n == 0) {
+		free(s.frames);
+		return;
+	}
+	s.n = n;
 	th->resumed = true;
-	for (size_t i = 0; i < n; i++) {
-		if (!told)
-			output_entry(o, th, s->frames[i].pair, ticks,
-				     th->depth + th->shift);
-		push(th, s->frames[i].pair, ticks, s->frames[i].sp,
-		     s->frames[i].hook, NULL);
+	for (size_t i = 0; !told && i < n; i++) {
+		replay_work++;
+		output_entry(o, th, s.frames[i].pair, ticks,
+			     th->depth + i + th->shift);
 	}
 	th->resumed = false;
-	drop_suspended(th, which);
+	attach(th, &s, ticks);
 }
 
 /* Whether an exit with stack pointer sp (0: unknown, on the stack of the
@@ -360,14 +522,31 @@ static bool exits_here(const struct event *ev, const struct frame *f,
 		on_stack(ev->sp, f->sp, bottom->sp));
 }
 
+/* Whether exit ev can close none of run r's calls by their stack
+ * (exits_here with by_stack): its stack pointer is above the run's
+ * outermost call's reach, or farther below all of them than a frame. */
+static bool run_out_of_reach(const struct stack_run *r,
+			     const struct event *ev)
+{
+	uint64_t lo = r->frames[r->n - 1].lo;
+
+	return ev->sp && lo &&
+	       (ev->sp > r->frames[0].sp + STACK_SLACK ||
+		ev->sp + STACK_GAP < lo);
+}
+
 /* An exit of a call left on another stack: the thread came back there.
  * Reopens the calls of that stack up to it; false if there is none. */
 static bool resume_for_exit(struct output *o, struct thread *th,
 			    const struct event *ev)
 {
 	for (size_t k = th->n_suspended; k-- > 0;) {
-		const struct suspended *s = &th->suspended[k];
+		const struct stack_run *s = &th->suspended[k];
+		replay_work++;
+		if (run_out_of_reach(s, ev))
+			continue;
 		for (size_t i = s->n; i-- > 0;) {
+			replay_work++;
 			if (exits_here(ev, &s->frames[i], &s->frames[0], true)) {
 				resume(o, th, k, i + 1, ev->ticks);
 				return true;
@@ -380,10 +559,15 @@ static bool resume_for_exit(struct output *o, struct thread *th,
 /* Whether an open call made at the call site of exit p exists. */
 static bool site_open(const struct thread *th, const struct pair *p)
 {
-	for (size_t i = th->depth; i-- > 0;)
-		if (pair_same_fn(th->stack[i].pair, p) &&
-		    th->stack[i].pair->site == p->site)
-			return true;
+	for (size_t k = th->n_runs; k-- > 0;) {
+		const struct stack_run *r = &th->runs[k];
+		for (size_t i = r->n; i-- > 0;) {
+			replay_work++;
+			if (pair_same_fn(r->frames[i].pair, p) &&
+			    r->frames[i].pair->site == p->site)
+				return true;
+		}
+	}
 	return false;
 }
 
@@ -404,35 +588,49 @@ static bool split_exit(const struct thread *th, const struct event *ev)
 
 	if (th->depth == 0)
 		return false;
-	top = th->stack[th->depth - 1].pair;
+	top = top_frame(th)->pair;
 	return pair_same_fn(top, ev->pair) && top->inlined &&
 	       top->site != ev->pair->site && !site_open(th, ev->pair);
+}
+
+/* The depth of the innermost open call exit ev closes, plus one; 0 if
+ * none: on its stack, else by function and call site alone (a call that
+ * grew its frame beyond a stack's reach, alloca). */
+static size_t exit_match(const struct thread *th, const struct event *ev,
+			 bool by_stack)
+{
+	for (size_t k = th->n_runs; k-- > 0;) {
+		const struct stack_run *r = &th->runs[k];
+		replay_work++;
+		if (by_stack && run_out_of_reach(r, ev))
+			continue;
+		for (size_t j = r->n; j-- > 0;) {
+			replay_work++;
+			if (exits_here(ev, &r->frames[j],
+				       by_stack ? &r->frames[0] : NULL,
+				       by_stack))
+				return r->base + j + 1;
+		}
+	}
+	return 0;
 }
 
 static void on_exit_event(struct output *o, struct thread *th,
 			  const struct event *ev)
 {
-	size_t i = th->depth;
+	size_t i = exit_match(th, ev, true);
 
-	while (i > 0 && !exits_here(ev, &th->stack[i - 1],
-				    &th->stack[th->stack[i - 1].segment], true))
-		i--;
-	if (i == 0 && resume_for_exit(o, th, ev)) {
+	if (i == 0 && resume_for_exit(o, th, ev))
 		i = th->depth;
-	} else if (i == 0) {
-		/* On none of the stacks: a call that grew its frame beyond a
-		 * stack's reach (alloca) matches by function and site alone. */
-		i = th->depth;
-		while (i > 0 && !exits_here(ev, &th->stack[i - 1], NULL, false))
-			i--;
-	}
+	else if (i == 0)
+		i = exit_match(th, ev, false);
 	if (i == 0 && split_exit(th, ev))
 		i = th->depth;
 	if (i > 0) {
-		size_t other = i; /* the first call above on another stack */
+		/* the first call above on another stack */
+		const struct stack_run *r = &th->runs[run_of(th, i - 1)];
+		size_t other = r->base + r->n;
 		i--;
-		while (other < th->depth && th->stack[other].segment != other)
-			other++;
 		suspend(o, th, other, ev->ticks);
 		unwind(o, th, i + 1, ev->ticks, CLOSE_NO_EXIT);
 		th->retval = ev->extra && !o->stack_only && !o->no_values
@@ -449,6 +647,28 @@ static void on_exit_event(struct output *o, struct thread *th,
 	 * calls are left open. */
 	output_close(o, th, ev->pair, ev->ticks, ev->ticks,
 		      th->depth + th->shift, CLOSE_BEFORE_TRACE);
+}
+
+/* The first open call below frames[i] that is not an inlined copy, NULL
+ * if none: in frames only (a suspended set, th NULL), or on through the
+ * runs below run k of th, whose frames they are. */
+static const struct frame *host_below(const struct frame *frames, size_t i,
+				      const struct thread *th, size_t k)
+{
+	for (size_t j = i; j-- > 0;) {
+		replay_work++;
+		if (!frames[j].pair->inlined)
+			return &frames[j];
+	}
+	for (; th && k-- > 0;) {
+		const struct stack_run *r = &th->runs[k];
+		for (size_t j = r->n; j-- > 0;) {
+			replay_work++;
+			if (!r->frames[j].pair->inlined)
+				return &r->frames[j];
+		}
+	}
+	return NULL;
 }
 
 /* Whether open call frames[i] is gone, now that ev is entered: longjmp
@@ -469,9 +689,11 @@ static void on_exit_event(struct output *o, struct thread *th,
  *    its caller's return address: gone when not below the CFA of f's
  *    frame, which for a copy is its host's (the open real call of the same
  *    call site below it), or failing that lies above f's stack pointer.
- * Without frame sizes (older traces), stack pointers alone. */
+ * Without frame sizes (older traces), stack pointers alone.  frames are
+ * run k of th (th NULL: a suspended set), whose host may be below. */
 static bool abandoned(const struct frame *frames, size_t i,
-		      const struct event *ev)
+		      const struct event *ev, const struct thread *th,
+		      size_t k)
 {
 	const struct frame *f = &frames[i];
 	const struct pair *p = f->pair, *q = ev->pair;
@@ -487,14 +709,9 @@ static bool abandoned(const struct frame *frames, size_t i,
 		/* Between a copy and its host only copies in the host can be
 		 * open: the first real call below is the host, or there is
 		 * none (not instrumented). */
-		for (size_t j = i; j-- > 0;) {
-			const struct frame *h = &frames[j];
-			if (h->pair->inlined)
-				continue;
-			if (h->pair->site == p->site && h->pair->frame && h->sp)
-				return ev_cfa >= h->sp + h->pair->frame;
-			break;
-		}
+		const struct frame *h = host_below(frames, i, th, k);
+		if (h && h->pair->site == p->site && h->pair->frame && h->sp)
+			return ev_cfa >= h->sp + h->pair->frame;
 		return ev_cfa > f->sp;
 	}
 	if (p->site == q->site && !pair_same_fn(p, q) && f->sp == ev->sp)
@@ -611,11 +828,6 @@ static size_t frame_calls_kept(struct thread *th, const struct frame *frames,
 	return copies_kept(th, frames, host, top, ev);
 }
 
-/* How far above an open call's stack pointer at its hook its callees'
- * CFAs may lie: i386 code pushes the hook's arguments and pops them
- * before its next call. */
-#define FRAME_SLACK 256
-
 /* Whether entry ev runs on a stack that lies inside the frame of an open
  * call (a coroutine's stack in a caller's local array): its CFA is above
  * that call's stack pointer and below its CFA.  No call on the open
@@ -632,17 +844,44 @@ static bool inside_open_frame(const struct thread *th, const struct event *ev)
 	/* Outer calls of a stack lie higher: the search ends at the first
 	 * whose stack pointer is not below the CFA, at once for a callee of
 	 * the innermost call. */
-	for (size_t i = th->depth; i-- > 0;) {
-		const struct frame *f = &th->stack[i];
-		const struct pair *p = f->pair;
-		if (!f->sp)
+	for (size_t k = th->n_runs; k-- > 0;) {
+		const struct stack_run *r = &th->runs[k];
+		replay_work++;
+		/* no call of the run holds it or ends the search */
+		if (ev_cfa > r->frames[r->n - 1].hi)
 			continue;
-		if (ev_cfa <= f->sp + FRAME_SLACK)
-			break;
-		if (p->frame && !p->inlined && ev_cfa < f->sp + p->frame)
-			return true;
+		for (size_t i = r->n; i-- > 0;) {
+			const struct frame *f = &r->frames[i];
+			const struct pair *p = f->pair;
+			replay_work++;
+			if (!f->sp)
+				continue;
+			if (ev_cfa <= f->sp + FRAME_SLACK)
+				return false;
+			if (p->frame && !p->inlined &&
+			    ev_cfa < f->sp + p->frame)
+				return true;
+		}
 	}
 	return false;
+}
+
+/* Whether entry ev leaves every call of suspended set s in place (none
+ * abandoned()), by the set's bounds alone: its CFA (its stack pointer
+ * without a frame) lies at or below the lowest stack pointer of the set,
+ * and abandoned() takes a call as gone only when ev's CFA is above a
+ * call's stack pointer (or ev's stack pointer at or above it).  The
+ * coroutine that goes on with a call on its stack costs no walk of it. */
+static bool none_abandoned(const struct stack_run *s, const struct event *ev)
+{
+	uint64_t lo = s->frames[s->n - 1].lo;
+	uint32_t frame = ev->pair->frame;
+
+	if (!lo)
+		return false;
+	if (frame)
+		return ev->sp + frame > ev->sp && ev->sp + frame <= lo;
+	return ev->sp < lo;
 }
 
 /* Reopens the calls suspended on the stack of entry ev, those its frame
@@ -651,12 +890,17 @@ static bool resume_for_entry(struct output *o, struct thread *th,
 			     const struct event *ev)
 {
 	for (size_t k = th->n_suspended; k-- > 0;) {
-		const struct suspended *s = &th->suspended[k];
+		const struct stack_run *s = &th->suspended[k];
 		size_t n = 0;
+		replay_work++;
 		if (!on_stack(ev->sp, s->frames[s->n - 1].sp, s->frames[0].sp))
 			continue;
-		while (n < s->n && !abandoned(s->frames, n, ev))
+		if (none_abandoned(s, ev))
+			n = s->n;
+		while (n < s->n && !abandoned(s->frames, n, ev, NULL, 0)) {
+			replay_work++;
 			n++;
+		}
 		resume(o, th, k, n, ev->ticks);
 		return true;
 	}
@@ -670,7 +914,8 @@ static bool resume_for_entry(struct output *o, struct thread *th,
 static void before_entry(struct output *o, struct thread *th,
 			 const struct event *ev)
 {
-	size_t end = th->depth, start = 0, keep;
+	size_t k = th->n_runs, keep;
+	const struct stack_run *r;
 
 	/* A stack inside a caller's frame: a stack of its own, nested where
 	 * it runs, whose suspended calls may come back. */
@@ -679,26 +924,30 @@ static void before_entry(struct output *o, struct thread *th,
 		resume_for_entry(o, th, ev);
 		return;
 	}
-	while (end > 0) {
-		const struct frame *top = &th->stack[end - 1];
-		start = top->segment;
-		if (!top->sp || !th->stack[start].sp ||
-		    on_stack(ev->sp, top->sp, th->stack[start].sp))
+	for (; k > 0; k--) {
+		const struct frame *top, *bottom;
+		r = &th->runs[k - 1];
+		top = &r->frames[r->n - 1];
+		bottom = &r->frames[0];
+		replay_work++;
+		if (!top->sp || !bottom->sp ||
+		    on_stack(ev->sp, top->sp, bottom->sp))
 			break;
-		end = start;
 	}
-	if (end == 0) {
+	if (k == 0) {
 		resume_for_entry(o, th, ev);
 		return;
 	}
-	if (end < th->depth)
-		suspend(o, th, end, ev->ticks);
-	keep = frame_calls_kept(th, th->stack, start, end, ev);
+	if (k < th->n_runs)
+		suspend(o, th, th->runs[k].base, ev->ticks);
+	r = &th->runs[k - 1];
+	keep = frame_calls_kept(th, r->frames, 0, r->n, ev);
 	if (keep == SIZE_MAX) {
-		keep = end;
-		while (keep > start && abandoned(th->stack, keep - 1, ev))
+		keep = r->n;
+		while (keep > 0 && abandoned(r->frames, keep - 1, ev, th, k - 1))
 			keep--;
 	}
+	keep += r->base;
 	if (keep < th->depth)
 		unwind(o, th, keep, ev->ticks, CLOSE_NO_EXIT);
 }
@@ -781,12 +1030,18 @@ static void announce(struct output *o, struct thread *th, uint64_t ticks)
 static const struct pair *inlined_pair(struct thread *th, const struct pair *p,
 				       uint64_t hook)
 {
-	for (size_t i = th->depth; i > 0; i--) {
-		const struct pair *host = th->stack[i - 1].pair;
-		if (!host->inlined)
-			return symtab_inlined_pair(th->trace->symtab, th->trace,
-						   p, pair_fn(host), hook);
-	}
+	const struct frame *top = top_frame(th);
+	const struct frame *host =
+		top && !top->pair->inlined
+			? top
+			: top ? host_below(top_run(th)->frames,
+					   top_run(th)->n - 1, th,
+					   th->n_runs - 1)
+			      : NULL;
+
+	if (host)
+		return symtab_inlined_pair(th->trace->symtab, th->trace, p,
+					   pair_fn(host->pair), hook);
 	/* the host was entered before the trace: its call site is unknown */
 	return symtab_inlined_pair(th->trace->symtab, th->trace, p, 0, hook);
 }
@@ -865,13 +1120,14 @@ void thread_step(struct output *o, struct thread *th)
 void thread_finish(struct output *o, struct thread *th)
 {
 	unwind(o, th, 0, 0, CLOSE_UNFINISHED);
-	while (th->n_suspended)
-		drop_suspended(th, 0);
+	for (size_t i = 0; i < th->n_suspended; i++)
+		free(th->suspended[i].frames);
 	free(th->suspended);
 	th->suspended = NULL;
-	free(th->stack);
-	th->stack = NULL;
-	th->cap = 0;
+	th->n_suspended = 0;
+	free(th->runs);
+	th->runs = NULL;
+	th->n_runs = th->cap_runs = 0;
 	stream_fini(&th->main);
 	stream_fini(&th->sig);
 }

@@ -9,6 +9,11 @@
 # SIZE 200 (quadratic ones were 4 times),
 # and at most 1400 bytes an event (each event a line or two, lines no
 # longer than --max-depth's indentation allows).
+# The replay's work too (pingpong-work), counted (CTRACE_REPLAY_WORK: the
+# calls it pushed, closed, reopened or looked at), not timed: at most a
+# few calls touched an event (at most 8), whatever the depth and the switches, in
+# the formats told a switch in one call (tree, JSON, Chrome); a switch
+# used to copy and walk every call of the stack it left or went back to.
 
 . "$(dirname "$0")/rel.sh"
 test_init reliability-pingpong
@@ -75,8 +80,42 @@ case_pingpong() {
 		hidden.tree || fail "no resumption shown in hidden.tree"
 }
 
+# replay_work FORMAT TRACE: the calls the replay touched.
+replay_work() {
+	CTRACE_REPLAY_WORK=1 "$CTRACE_SYMBOLIZE" -f "$1" "$2" \
+		>/dev/null 2>work.err ||
+		{ cat work.err; fail "ctrace-symbolize -f $1 $2 failed"; }
+	sed -n 's/^ctrace-symbolize: replay work: \([0-9]*\) calls touched$/\1/p' \
+		work.err
+}
+
+case_work() {
+	use_config "$1"
+	build_c pingpong "$RPROGS/pingpong.c"
+	for f in tree json chrome; do
+		for dn in 50x50 400x50 800x50 50x400 400x400; do
+			d=${dn%x*} n=${dn#*x}
+			[ -f "trace$dn.bin" ] ||
+				run_traced "trace$dn.bin" "$BIN/pingpong" "$d" "$n"
+			w=$(replay_work "$f" "trace$dn.bin")
+			[ -n "$w" ] || fail "-f $f: no replay work counted"
+			# an entry and an exit a call, main's too
+			events=$((2 * (2 * d + 2 * n + 1)))
+			[ "$w" -le $((8 * events)) ] ||
+				fail "-f $f, depth $d, $n switches: $w calls touched for $events events"
+			eval "w$dn=\$w"
+		done
+		# doubling the depth at 50 switches adds what the deeper
+		# calls' events add, not twice the work
+		# shellcheck disable=SC2154
+		[ $((w800x50 - w400x50)) -le $((8 * 2 * 2 * 400)) ] ||
+			fail "-f $f: $w400x50 calls touched at depth 400, $w800x50 at 800"
+	done
+}
+
 for cfg in $(configs_pie); do
 	run_case "pingpong-$cfg" case_pingpong "$cfg"
+	run_case "pingpong-work-$cfg" case_work "$cfg"
 done
 
 test_finish
