@@ -130,12 +130,18 @@ case_orphan() {
 	use_config "$1"
 	build_c nest "$PROGS/nest.c"
 	run_traced "$PWD/trace.bin" "$BIN/nest" orphan "$PWD/done"
+	# Wait (two minutes at most: a guard against a hang) for the orphan's
+	# end: its file, then its trace's lock, which the recorder holds until
+	# the trace is finished.
 	i=0
-	while [ ! -f done ] && [ $i -lt 600 ]; do
+	while [ ! -f done ] && [ $i -lt 2400 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
 	[ -f done ] || fail "the orphan did not finish"
+	for t in trace.bin.[0-9]*; do
+		flock -w 120 "$t" true || fail "$t still written after 2 minutes"
+	done
 	nest_tree tree trace.bin trace.bin.[0-9]*
 	compare "$(expected nest-orphan)" tree
 }

@@ -40,7 +40,9 @@ tui_keys() {
 }
 
 # screen NAME: poll the screen until it is the one on standard input (its
-# empty rows left out), or fail after 300 tries with the difference.
+# empty rows left out), or fail after 2400 tries (two minutes at the
+# least: a guard against a hang, generous for a loaded machine) with the
+# difference.
 screen() {
 	grep -v '^$' >"$1.expected"
 	tries=0
@@ -49,7 +51,7 @@ screen() {
 			grep -v '^$' >"$1.screen"
 		cmp -s "$1.expected" "$1.screen" && return 0
 		tries=$((tries + 1))
-		if [ $tries -ge 300 ]; then
+		if [ $tries -ge 2400 ]; then
 			diff -u "$1.expected" "$1.screen"
 			cat tui-stderr 2>/dev/null
 			tui_stop
@@ -65,7 +67,7 @@ quit_ok() {
 	tries=0
 	while [ ! -f tui-status ]; do
 		tries=$((tries + 1))
-		[ $tries -lt 600 ] || { tui_stop; fail "q did not quit"; }
+		[ $tries -lt 2400 ] || { tui_stop; fail "q did not quit"; }
 		sleep 0.05
 	done
 	tui_stop

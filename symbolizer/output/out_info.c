@@ -209,6 +209,25 @@ static void u64_or_unknown(struct outbuf *out, bool json, bool known,
 		put(out, unit);
 }
 
+/* A line NAME: seconds in text, NAME_ns: nanoseconds in JSON (or unknown,
+ * with why). */
+static void time_field(struct outbuf *out, bool json, bool *first,
+		       const char *name, bool known, uint64_t ns,
+		       const char *why)
+{
+	char json_name[32], buf[48];
+
+	snprintf(json_name, sizeof json_name, "%s_ns", name);
+	key(out, json ? json_name : name, json, first);
+	if (known && !json) {
+		seconds(ns, buf, sizeof buf);
+		put(out, buf);
+	} else {
+		u64_or_unknown(out, json, known, ns, NULL, why);
+	}
+	end_line(out, json);
+}
+
 static void text_or_unknown(struct outbuf *out, bool json, bool known,
 			    const char *s, const char *why)
 {
@@ -266,33 +285,11 @@ static void show_process(struct outbuf *out, const struct info_process *p,
 	end_line(out, json);
 
 	bool ended = usage && h->end_realtime_ns >= h->start_realtime_ns;
-	key(out, json ? "elapsed_ns" : "elapsed", json, &first);
-	if (ended && !json) {
-		seconds(h->end_realtime_ns - h->start_realtime_ns, buf,
-			sizeof buf);
-		put(out, buf);
-	} else {
-		u64_or_unknown(out, json, ended,
-			       h->end_realtime_ns - h->start_realtime_ns, NULL,
-			       no_end);
-	}
-	end_line(out, json);
-	key(out, json ? "user_cpu_ns" : "user_cpu", json, &first);
-	if (usage && !json) {
-		seconds(h->user_ns, buf, sizeof buf);
-		put(out, buf);
-	} else {
-		u64_or_unknown(out, json, usage, h->user_ns, NULL, no_end);
-	}
-	end_line(out, json);
-	key(out, json ? "system_cpu_ns" : "system_cpu", json, &first);
-	if (usage && !json) {
-		seconds(h->system_ns, buf, sizeof buf);
-		put(out, buf);
-	} else {
-		u64_or_unknown(out, json, usage, h->system_ns, NULL, no_end);
-	}
-	end_line(out, json);
+	time_field(out, json, &first, "elapsed", ended,
+		   h->end_realtime_ns - h->start_realtime_ns, no_end);
+	time_field(out, json, &first, "user_cpu", usage, h->user_ns, no_end);
+	time_field(out, json, &first, "system_cpu", usage, h->system_ns,
+		   no_end);
 	key(out, json ? "max_rss_kb" : "max_rss", json, &first);
 	u64_or_unknown(out, json, usage, h->max_rss_kb, " KiB", no_end);
 	end_line(out, json);
