@@ -3,6 +3,7 @@
  * the same names).  Everything here checks lengths against the payload: a
  * damaged record is refused, never read past.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +12,9 @@
 int capture_parse(const uint8_t *p, size_t len, struct capture *c)
 {
 	const uint8_t *end = p + len;
-	memset(c, 0, sizeof *c);
+	/* all but the blocks, which are read up to nblocks only: a call's
+	 * arguments are parsed per call, and the blocks are most of c */
+	memset(c, 0, offsetof(struct capture, blocks));
 	if (len < CTRACE_ARGS_REGS)
 		return -1;
 	c->pc = load_u64(p + CTRACE_ARGS_PC);

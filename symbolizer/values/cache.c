@@ -100,5 +100,6 @@ void values_reset(void)
 	memo_reset();
 	recipe_reset(); /* holds DIEs of the modules */
 	values_forget_hints();
+	values_forget_ret_shapes();
 	dw_modules_free();
 }

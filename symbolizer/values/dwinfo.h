@@ -597,6 +597,9 @@ void memo_reset(void);
 enum values_cache { VALUES_CACHE_ON, VALUES_CACHE_OFF, VALUES_CACHE_STATS };
 /* values.c: forgets which modules values_no_debug_hint named. */
 void values_forget_hints(void);
+/* values.c: the return values' shapes, cached per function, forgotten
+ * (they hold DIEs of the modules). */
+void values_forget_ret_shapes(void);
 /* recipe.c: the arguments of a call by the recipe of an earlier call
  * like it (same pair, hook address and captured register numbers), or
  * NULL.  args_decode records one between recipe_begin and recipe_end (the

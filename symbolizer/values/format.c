@@ -355,13 +355,23 @@ enum fmt_kind format_kind(Dwarf_Die *type, int ptr_size, size_t size)
 }
 
 /* v in base 10 or 16, at the end of d[0..n), NUL at d[n - 1]: its start. */
+/* v's digits in base 10 or 16, ending at d[n - 1] (a NUL).  The base is
+ * a constant in each branch, so no division instruction: every call of
+ * a trace with values passes here. */
 static char *digits(uint64_t v, unsigned base, char *d, size_t n)
 {
 	char *s = d + n - 1;
 	*s = '\0';
+	if (base == 16) {
+		do {
+			*--s = "0123456789abcdef"[v & 15];
+			v >>= 4;
+		} while (v);
+		return s;
+	}
 	do {
-		*--s = "0123456789abcdef"[v % base];
-		v /= base;
+		*--s = (char)('0' + v % 10);
+		v /= 10;
 	} while (v);
 	return s;
 }
@@ -369,16 +379,19 @@ static char *digits(uint64_t v, unsigned base, char *d, size_t n)
 size_t format_kind_text(enum fmt_kind k, int ptr_size, const uint8_t *p,
 			size_t size, char *out)
 {
-	char d[FMT_TEXT_MAX + 1], *s;
-	size_t n;
+	char d[FMT_TEXT_MAX + 1], *s, *end = d + sizeof d - 1;
 	uint64_t v;
 	int64_t sv;
-	const char *prefix = "";
+	size_t n;
 
 	switch (k) {
 	case FMT_BOOL:
-		s = get_uint(p, size) ? "true" : "false";
-		break;
+		if (get_uint(p, size)) {
+			memcpy(out, "true", 5);
+			return 4;
+		}
+		memcpy(out, "false", 6);
+		return 5;
 	case FMT_SIGNED:
 		sv = get_int(p, size);
 		s = digits(sv < 0 ? -(uint64_t)sv : (uint64_t)sv, 10, d,
@@ -392,25 +405,26 @@ size_t format_kind_text(enum fmt_kind k, int ptr_size, const uint8_t *p,
 	case FMT_POINTER:
 		v = get_uint(p, (size_t)ptr_size);
 		if (v == 0) {
-			s = "NULL";
-			break;
+			memcpy(out, "NULL", 5);
+			return 4;
 		}
-		prefix = "0x";
 		s = digits(v, 16, d, sizeof d);
+		*--s = 'x';
+		*--s = '0';
 		break;
 	case FMT_REFERENCE:
-		prefix = "@0x";
 		s = digits(get_uint(p, (size_t)ptr_size), 16, d, sizeof d);
+		*--s = 'x';
+		*--s = '0';
+		*--s = '@';
 		break;
 	default:
 		out[0] = '\0';
 		return 0;
 	}
-	n = strlen(prefix);
-	memcpy(out, prefix, n);
-	size_t m = strlen(s);
-	memcpy(out + n, s, m + 1);
-	return n + m;
+	n = (size_t)(end - s);
+	memcpy(out, s, n + 1);
+	return n;
 }
 
 char *format_text(const struct capture *mem, int ptr_size, Dwarf_Die *type,

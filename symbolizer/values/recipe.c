@@ -61,7 +61,6 @@ struct recipe {
 	int *text_of;          /* each value's text, or -1 */
 	size_t n_texts;
 	struct recipe_text *texts;
-	size_t strings; /* bytes of the shape's names and types, NULs included */
 };
 
 static struct {
@@ -128,18 +127,6 @@ static uint64_t reg_of(const struct capture *cap, int reg)
 	return v;
 }
 
-/* A copy of s (NULL: none) at *at, which moves past it. */
-static char *pack(char **at, const char *s)
-{
-	if (!s)
-		return NULL;
-	size_t n = strlen(s) + 1;
-	char *d = *at;
-	memcpy(d, s, n);
-	*at += n;
-	return d;
-}
-
 struct values *recipe_apply(struct trace *t, const struct values_call *p,
 			    const uint8_t *payload, size_t len)
 {
@@ -187,9 +174,10 @@ struct values *recipe_apply(struct trace *t, const struct values_call *p,
 		}
 		total += text_len[k] + 1;
 	}
-	/* one allocation: the values, then their strings */
+	/* one allocation: the values, then their texts; names and types
+	 * are the shape's, which lives until values_reset, after every
+	 * view is done with its values */
 	const struct values *s = r->shape;
-	total += r->strings;
 	size_t head = sizeof(struct values) + s->n * sizeof(struct value);
 	struct values *v = must_malloc(head + total);
 	char *at = (char *)v + head;
@@ -199,8 +187,7 @@ struct values *recipe_apply(struct trace *t, const struct values_call *p,
 	v->unknown = s->unknown;
 	v->unknown_why = s->unknown_why;
 	for (size_t i = 0; i < s->n; i++) {
-		v->v[i] = (struct value){pack(&at, s->v[i].name),
-					 pack(&at, s->v[i].type), NULL,
+		v->v[i] = (struct value){s->v[i].name, s->v[i].type, NULL,
 					 s->v[i].why};
 		int k = r->text_of[i];
 		if (k < 0)
@@ -285,8 +272,6 @@ void recipe_end(struct trace *t, const struct values_call *p,
 					 dup_or_null(v->v[i].type), NULL,
 					 v->v[i].why};
 		r->text_of[i] = v->v[i].text ? (int)k++ : -1;
-		r->strings += (v->v[i].name ? strlen(v->v[i].name) + 1 : 0) +
-			      (v->v[i].type ? strlen(v->v[i].type) + 1 : 0);
 	}
 	r->shape = s;
 	r->next = rc.bucket[b];

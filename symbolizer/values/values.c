@@ -123,28 +123,140 @@ static size_t retval_at(unsigned reg)
 	}
 }
 
+/* What a function's return value needs, found once per function (and
+ * the modules loaded when its pair was first seen) rather than per call:
+ * its module and DIE looked up, its type sized and named, where the
+ * calling convention puts it.  Bounded: RET_SHAPES_MAX of them, later
+ * functions looked up per call. */
+struct ret_shape {
+	struct ret_shape *next; /* in its hash bucket */
+	const struct trace *t;
+	uint64_t fn, ticks;
+	enum { RET_NO_DEBUG, RET_VOID, RET_TYPED } state;
+	Dwarf_Die type; /* valid until dw_modules_free */
+	size_t size;
+	struct abi_ret ret;
+	enum fmt_kind kind;
+	char type_name[]; /* RET_TYPED */
+};
+
+enum { RET_SHAPE_BUCKETS = 4096, RET_SHAPES_MAX = 65536 };
+
+static struct {
+	struct ret_shape **bucket;
+	size_t count;
+} shapes;
+
+static size_t shape_bucket(const struct trace *t, uint64_t fn,
+			   uint64_t ticks)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)t ^ fn) * 0x9e3779b97f4a7c15ull;
+	h = (h ^ ticks) * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 40) & (RET_SHAPE_BUCKETS - 1);
+}
+
+/* The shape of p's return value into *out: cached, or found and cached
+ * (a copy in *out and NULL returned when the cache is full). */
+static const struct ret_shape *ret_shape_of(struct trace *t,
+					    const struct values_call *p,
+					    struct ret_shape *out)
+{
+	size_t b = shape_bucket(t, p->fn, p->ticks);
+	if (shapes.bucket)
+		for (struct ret_shape *r = shapes.bucket[b]; r; r = r->next)
+			if (r->t == t && r->fn == p->fn && r->ticks == p->ticks)
+				return r;
+
+	int ptr_size = t->hdr.pointer_size;
+	uint64_t bias;
+	struct ret_shape sh = {.t = t, .fn = p->fn, .ticks = p->ticks};
+	struct str tn = {0};
+	struct dw_module *m = values_module_of(t, p->fn, p->ticks, &bias);
+	Dwarf_Die fn_die;
+	if (!m || dw_function_at(m, p->fn - bias, &fn_die) < 0) {
+		sh.state = RET_NO_DEBUG;
+	} else if (!type_of(&fn_die, &sh.type)) {
+		sh.state = RET_VOID;
+	} else {
+		sh.state = RET_TYPED;
+		sh.size = type_size(&sh.type, ptr_size);
+		abi_return(&sh.type, t->hdr.machine == EM_386, &sh.ret);
+		sh.kind = format_kind(&sh.type, ptr_size, sh.size);
+		type_name(&sh.type, &tn, 0);
+	}
+	char *name = str_take(&tn);
+	size_t n = strlen(name) + 1;
+	if (shapes.count == RET_SHAPES_MAX) {
+		*out = sh; /* no name: the caller names it */
+		free(name);
+		return NULL;
+	}
+	if (!shapes.bucket)
+		shapes.bucket = must_calloc(RET_SHAPE_BUCKETS,
+					    sizeof *shapes.bucket);
+	struct ret_shape *r = must_malloc(sizeof *r + n);
+	*r = sh;
+	memcpy(r->type_name, name, n);
+	free(name);
+	r->next = shapes.bucket[b];
+	shapes.bucket[b] = r;
+	shapes.count++;
+	return r;
+}
+
+void values_forget_ret_shapes(void)
+{
+	if (!shapes.bucket)
+		return;
+	for (size_t i = 0; i < RET_SHAPE_BUCKETS; i++)
+		for (struct ret_shape *r = shapes.bucket[i], *next; r;
+		     r = next) {
+			next = r->next;
+			free(r);
+		}
+	free(shapes.bucket);
+	shapes.bucket = NULL;
+	shapes.count = 0;
+}
+
+/* The one value of a return: its type's name, its text (taken) or why
+ * not. */
+static struct values *ret_value(const struct ret_shape *sh,
+				struct ret_shape *uncached, char *text,
+				const char *why)
+{
+	struct values_build vb = {0};
+	if (sh) {
+		values_add(&vb, NULL, NULL, text, why);
+		vb.v[0].type = must_strndup(sh->type_name,
+					    strlen(sh->type_name));
+	} else {
+		values_add(&vb, NULL, &uncached->type, text, why);
+	}
+	return values_finish(&vb, false);
+}
+
 struct values *retval_decode(struct trace *t, const struct values_call *p,
 			     const uint8_t *payload, size_t len)
 {
-	struct values_build vb = {0};
-	uint64_t bias;
+	struct ret_shape uncached;
+	const struct ret_shape *sh = ret_shape_of(t, p, &uncached);
+	const struct ret_shape *s = sh ? sh : &uncached;
 	int ptr_size = t->hdr.pointer_size;
-	struct dw_module *m = values_module_of(t, p->fn, p->ticks, &bias);
-	Dwarf_Die fn_die, type;
-	if (!m || dw_function_at(m, p->fn - bias, &fn_die) < 0) {
+	if (s->state == RET_NO_DEBUG) {
+		struct values_build vb = {0};
 		values_no_debug_hint(t, p);
 		values_add(&vb, NULL, NULL, NULL, "no debug information");
 		return values_finish(&vb, true);
 	}
-	if (!type_of(&fn_die, &type))
-		return NULL; /* void */
-	size_t size = type_size(&type, ptr_size);
+	if (s->state == RET_VOID)
+		return NULL;
+	size_t size = s->size;
 	const char *why = NULL;
 	uint8_t buf[VALUES_MAX_BYTES] = {0};
 	/* Where the calling convention put it: the registers the plan
 	 * asked the recorder for (abi.c). */
-	struct abi_ret ret;
-	abi_return(&type, t->hdr.machine == EM_386, &ret);
+	const struct abi_ret ret = s->ret;
 
 	uint8_t full[CTRACE_RETVAL_PAYLOAD];
 	unsigned have = CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 |
@@ -225,12 +337,19 @@ struct values *retval_decode(struct trace *t, const struct values_call *p,
 			       payload + retval_at(ret.piece[i].reg),
 			       ret.piece[i].len);
 	}
-	values_add(&vb, NULL, &type,
-		  format_text(NULL, ptr_size, &type, buf, size), NULL);
-	return values_finish(&vb, false);
+	char *text;
+	if (s->kind != FMT_OTHER) {
+		/* numbers and pointers without their DWARF */
+		char fast[FMT_TEXT_MAX + 1];
+		size_t n = format_kind_text(s->kind, ptr_size, buf, size, fast);
+		text = must_strndup(fast, n);
+	} else {
+		Dwarf_Die type = s->type;
+		text = format_text(NULL, ptr_size, &type, buf, size);
+	}
+	return ret_value(sh, &uncached, text, NULL);
 out:
-	values_add(&vb, NULL, &type, NULL, why);
-	return values_finish(&vb, false);
+	return ret_value(sh, &uncached, NULL, why);
 }
 
 void values_free(struct values *v)
