@@ -23,6 +23,8 @@
  * Valid UTF-8 (no overlong form, no surrogate, nothing above U+10FFFF,
  * not U+FFFE or U+FFFF) passes unchanged everywhere.
  */
+#include <string.h>
+
 #include "util/util.h"
 
 static const char hex[] = "0123456789abcdef";
@@ -88,6 +90,22 @@ static bool plain(unsigned char c, enum escape_mode mode)
 		break;
 	}
 	return false;
+}
+
+/* plain() as a table, one row a mode: every byte of every name and
+ * value of every output passes here. */
+static const bool *plain_row(enum escape_mode mode)
+{
+	static bool table[ESCAPE_UTF8 + 1][0x80];
+	static bool ready;
+	if (!ready) {
+		for (int m = 0; m <= ESCAPE_UTF8; m++)
+			for (int c = 0; c < 0x80; c++)
+				table[m][c] = plain((unsigned char)c,
+						    (enum escape_mode)m);
+		ready = true;
+	}
+	return table[mode];
 }
 
 size_t escape_c_byte(unsigned char c, char quote, char out[4])
@@ -178,19 +196,51 @@ static void put_special(struct outbuf *o, unsigned char c,
 	}
 }
 
+/* How many bytes from s on, in whole words of 8, are plain ASCII for
+ * the text and JSON modes (the tree's and JSON's names, paths and values,
+ * almost always nothing to escape): a word is passed when none of its
+ * bytes has the high bit, is below 0x20, is '\\', or is DEL (text) or
+ * '"' (JSON).  The tests below say exactly whether such a byte is in the
+ * word; which one is found byte by byte. */
+static size_t plain_words(const unsigned char *s, size_t n,
+			  enum escape_mode mode)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	const uint64_t highs = 0x8080808080808080ull;
+	const uint64_t other = ones * (mode == ESCAPE_JSON ? '"' : 0x7f);
+	size_t i = 0;
+
+	if (mode != ESCAPE_TEXT && mode != ESCAPE_JSON)
+		return 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w, b, q;
+		memcpy(&w, s + i, 8);
+		if (w & highs)
+			break;
+		b = w ^ (ones * '\\');
+		q = w ^ other;
+		if (((w - ones * 0x20) | (b - ones) | (q - ones)) &
+		    ~(w & b & q) & highs)
+			break;
+	}
+	return i;
+}
+
 void outbuf_escaped(struct outbuf *o, const char *str, size_t n,
 		    enum escape_mode mode)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	const bool *ok = plain_row(mode);
 	size_t run = 0, i = 0;
 
 	while (i < n) {
 		size_t len;
+		i += plain_words(s + i, n - i, mode);
+		while (i < n && s[i] < 0x80 && ok[s[i]])
+			i++;
+		if (i == n)
+			break;
 		if (s[i] < 0x80) {
-			if (plain(s[i], mode)) {
-				i++;
-				continue;
-			}
 			outbuf_write(o, s + run, i - run);
 			put_special(o, s[i], mode);
 			run = ++i;
@@ -222,11 +272,12 @@ void outbuf_escaped(struct outbuf *o, const char *str, size_t n,
 bool escape_needed(const char *str, size_t n, enum escape_mode mode)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	const bool *ok = plain_row(mode);
 
 	for (size_t i = 0; i < n;) {
 		size_t len;
 		if (s[i] < 0x80) {
-			if (!plain(s[i], mode))
+			if (!ok[s[i]])
 				return true;
 			i++;
 			continue;
