@@ -48,6 +48,28 @@ static const struct {
 	{ESCAPE_JSON, S("caf\xc3\xa9"), "caf\xc3\xa9"},
 	{ESCAPE_JSON, S("c1\xc2\x85"), "c1\xc2\x85"},
 	{ESCAPE_JSON, S("<a;b>"), "<a;b>"},
+	/* text and JSON pass eight plain bytes at a time: a special at
+	 * each place of a word, after whole words, in the tail */
+	{ESCAPE_TEXT, S("/usr/src/work.c:44"), "/usr/src/work.c:44"},
+	{ESCAPE_TEXT, S("0123456\\89abcdef"), "0123456\\\\89abcdef"},
+	{ESCAPE_TEXT, S("01234567\\9abcdef"), "01234567\\\\9abcdef"},
+	{ESCAPE_TEXT, S("0123456789abcde\\"), "0123456789abcde\\\\"},
+	{ESCAPE_TEXT, S("\\123456789abcdef"), "\\\\123456789abcdef"},
+	{ESCAPE_TEXT, S("0123456789a\x7f" "cd"), "0123456789a\\x7fcd"},
+	{ESCAPE_TEXT, S("01234567\x1f"), "01234567\\x1f"},
+	{ESCAPE_TEXT, S("0123456789abcdef\xc3\xa9"),
+	 "0123456789abcdef\xc3\xa9"},
+	{ESCAPE_TEXT, S("0123456789abcdef\xff"), "0123456789abcdef\\xff"},
+	{ESCAPE_TEXT, S("0123\"567;9ab<d&f"), "0123\"567;9ab<d&f"},
+	{ESCAPE_JSON, S("0123456\"89abcdef"), "0123456\\\"89abcdef"},
+	{ESCAPE_JSON, S("01234567\"9abcdef"), "01234567\\\"9abcdef"},
+	{ESCAPE_JSON, S("0123456789abcde\\"), "0123456789abcde\\\\"},
+	{ESCAPE_JSON, S("0123456789abcd\x7f" "f"), "0123456789abcd\x7f" "f"},
+	{ESCAPE_JSON, S("0123456789ab\ncdef"), "0123456789ab\\ncdef"},
+	{ESCAPE_JSON, S("0123456789abcdef\x80"), "0123456789abcdef\\ufffd"},
+	{ESCAPE_FOLDED, S("01234567;9abcdef"), "01234567\\x3b9abcdef"},
+	{ESCAPE_DOT, S("01234567\"9abcdef"), "01234567\\\"9abcdef"},
+	{ESCAPE_XML, S("01234567<9abcdef"), "01234567&lt;9abcdef"},
 };
 
 /* Byte, quote, the C literal's text. */
