@@ -419,8 +419,11 @@ static int load_then_call(const uint8_t *c, size_t i, size_t size)
  * executable segments are read once for every RIP-relative reference
  * into the slots: `ff 15` (call *) and `ff 25` (jmp *) before it is a
  * call, and so is a load into a register the next instruction calls
- * through; anything else is a load.  A stray match of data bytes can only keep
- * a slot from being redirected. */
+ * through; anything else is a load.  Only a disp32 after a RIP-relative
+ * ModRM byte counts, as in every real reference; a stray match of other
+ * bytes (`89 c7 be 02 00`, `mov %eax,%edi; mov $2,%esi`, pointed at
+ * strcmp's slot in an lld build) can still only keep a slot from being
+ * redirected, never redirect a slot whose value the code takes. */
 static void only_called(const struct dl_phdr_info *info, struct glob *g,
 			size_t n)
 {
@@ -436,6 +439,11 @@ static void only_called(const struct dl_phdr_info *info, struct glob *g,
 		uintptr_t base = (uintptr_t)c;
 		for (size_t i = 2; i + 4 <= ph->p_filesz; i++) {
 			int32_t d;
+			/* a RIP-relative operand's ModRM byte (mod 00, r/m
+			 * 101) comes right before its disp32, in every
+			 * instruction: other bytes are not a reference */
+			if ((c[i - 1] & 0xc7) != 0x05)
+				continue;
 			memcpy(&d, c + i, 4);
 			uintptr_t t = base + i + 4 + (uintptr_t)(intptr_t)d;
 			if (t - lo >= hi - lo)

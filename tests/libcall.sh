@@ -3,7 +3,8 @@
 # modules): exact trees of programs calling libc with callbacks, threads,
 # libm, an uninstrumented shared library, longjmp and a C++ throw through
 # a library call; the same tree with -z now and full RELRO and with
-# -fno-plt; --nest-libcall and the switches that turn them off; a static
+# -fno-plt; with the gold, lld and mold linkers; --nest-libcall and the
+# switches that turn them off; a static
 # program; and call counts against a counting oracle preloaded into the
 # program.
 
@@ -65,6 +66,28 @@ case_relro() {
 case_noplt() {
 	LIBCALL_FLAGS=-fno-plt libcall_tree "$1" c libcall-libc libcall-noplt
 }
+
+# Each linker lays the PLT and the GOT out its own way (lld and mold put
+# .got.plt elsewhere, mold's PLT entries differ from bfd's): the same tree
+# with gold, lld and mold, lazy, and -fno-plt with -z now and full RELRO.
+# A linker that is not installed is skipped, saying which.
+linker_case() {
+	use_config "$1"
+	ld=$2
+	ld_bin=ld.$ld
+	[ "$ld" = mold ] && ld_bin=mold
+	command -v "$ld_bin" >/dev/null 2>&1 || skip "$ld_bin not installed"
+	echo 'int main(void) { return 0; }' >probe.c
+	$CUR_CC -fuse-ld="$ld" probe.c -o probe >/dev/null 2>&1 ||
+		skip "$CUR_CC cannot link with -fuse-ld=$ld"
+	LIBCALL_FLAGS="-fuse-ld=$ld" \
+		libcall_tree "$1" c libcall-libc "libcall-$ld"
+	LIBCALL_FLAGS="-fuse-ld=$ld -fno-plt -Wl,-z,now -Wl,-z,relro" \
+		libcall_tree "$1" c libcall-libc "libcall-$ld-now"
+}
+case_gold() { linker_case "$1" gold; }
+case_lld() { linker_case "$1" lld; }
+case_mold() { linker_case "$1" mold; }
 
 # An exception thrown by a callback through an uninstrumented C++
 # library's frame, caught by the caller; operator new and delete.
@@ -192,8 +215,8 @@ case_counts() {
 }
 
 for cfg in $(configs); do
-	for c in libc thread libm plain longjmp relro noplt cxx nest off \
-		dlopen views static counts; do
+	for c in libc thread libm plain longjmp relro noplt gold lld mold \
+		cxx nest off dlopen views static counts; do
 		run_case "$c-$cfg" "case_$c" "$cfg"
 	done
 done

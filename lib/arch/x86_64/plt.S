@@ -2,13 +2,16 @@
  * plt.c.
  *
  * A redirected GOT slot holds one of CTRACE_PLT_SLOTS entry trampolines,
- * 16 bytes apart, which names its slot in r11 (a scratch register no
- * call passes anything in) and jumps to the common part.  That saves
- * every argument register (rdi, rsi, rdx, rcx, r8, r9, rax for varargs,
- * r10 for a static chain, xmm0-7), asks ctrace__plt_enter for the real
- * target (which records the entry and replaces the return address with
- * ctrace__plt_return), puts them back and jumps to the target: the
- * library function runs with the caller's stack and registers, as if
+ * 16 bytes apart, which pushes its slot's index and jumps to the common
+ * part.  That saves every register a call or a PLT passes something in
+ * (rdi, rsi, rdx, rcx, r8, r9, rax for varargs, r10 for a static chain,
+ * xmm0-7, and r11: mold's PLT entries give the loader's lazy stub the
+ * relocation's index there), asks ctrace__plt_enter for the real target
+ * (which records the entry and replaces the return address with
+ * ctrace__plt_return), puts them all back, drops the index and jumps to
+ * the target through the red zone (the kernel writes a signal frame
+ * below it, never in it): the library function, or the lazy stub, runs
+ * with the caller's stack and every register as the PLT left them, as if
  * called directly.
  */
 	.text
@@ -24,7 +27,7 @@ ctrace__plt_tramps:
 	.rept	CTRACE_PLT_SLOTS
 	.p2align 4
 	endbr64
-	movl	$plt_index, %r11d
+	pushq	$plt_index
 	jmp	ctrace__plt_common
 	.set	plt_index, plt_index + 1
 	.endr
@@ -37,8 +40,9 @@ ctrace__plt_tramps_end:
 	.type	ctrace__plt_common, @function
 ctrace__plt_common:
 	.cfi_startproc
-	subq	$200, %rsp		/* 16-byte aligned for the call */
-	.cfi_adjust_cfa_offset 200
+	.cfi_adjust_cfa_offset 8	/* the index, over the return address */
+	subq	$208, %rsp		/* 16-byte aligned for the call */
+	.cfi_adjust_cfa_offset 208
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 16(%rsp)
@@ -55,12 +59,14 @@ ctrace__plt_common:
 	movdqu	%xmm5, 144(%rsp)
 	movdqu	%xmm6, 160(%rsp)
 	movdqu	%xmm7, 176(%rsp)
-	movq	200(%rsp), %rdi
-	movq	%rdi, 192(%rsp)		/* the call site, where a hook's is */
-	movl	%r11d, %edi
-	leaq	200(%rsp), %rsi		/* the return address's slot */
+	movq	%r11, 192(%rsp)
+	movl	208(%rsp), %edi		/* the slot's index */
+	movq	216(%rsp), %rax
+	movq	%rax, 208(%rsp)		/* the call site, where a hook's is */
+	leaq	216(%rsp), %rsi		/* the return address's slot */
 	call	ctrace__plt_enter
-	movq	%rax, %r11		/* the real target */
+	movq	%rax, 200(%rsp)		/* the real target */
+	movq	192(%rsp), %r11
 	movdqu	176(%rsp), %xmm7
 	movdqu	160(%rsp), %xmm6
 	movdqu	144(%rsp), %xmm5
@@ -77,9 +83,9 @@ ctrace__plt_common:
 	movq	16(%rsp), %rdx
 	movq	8(%rsp), %rsi
 	movq	0(%rsp), %rdi
-	addq	$200, %rsp
-	.cfi_adjust_cfa_offset -200
-	jmp	*%r11
+	addq	$216, %rsp		/* the frame and the index */
+	.cfi_adjust_cfa_offset -216
+	jmp	*-16(%rsp)		/* 200(%rsp) above, in the red zone */
 	.cfi_endproc
 	.size	ctrace__plt_common, .-ctrace__plt_common
 
