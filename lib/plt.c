@@ -25,6 +25,13 @@
  * is not recorded).  With -z now and full RELRO the GOT is read-only:
  * its pages are made writable for the writes and read-only again.
  *
+ * Filters: a slot's symbol is matched against the record-time filters
+ * once, as it is redirected (filter.c keeps its flags under the slot's
+ * address, where the events look them up); a slot they leave out is not
+ * redirected.  The slots of a module get their flags before any of them
+ * points at a trampoline, so that a call's entry and exit are judged by
+ * the same flags.
+ *
  * The recorder's own calls into libc never come here: lib/ is built with
  * -fno-plt, so they go through GLOB_DAT slots, which are not redirected.
  */
@@ -472,6 +479,8 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 			n_glob++;
 	size_t glob_bytes = n_glob * sizeof *g;
 	size_t todo_bytes = (n_plt + n_dyn) * sizeof(uint32_t);
+	if (n_plt + n_dyn == 0)
+		return;
 	int saved_errno = errno;
 	void *mem = mmap(NULL, glob_bytes + todo_bytes, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

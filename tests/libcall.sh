@@ -83,6 +83,14 @@ case_cxx() {
 	run_traced trace.bin "$BIN/libcallxx"
 	symbolize_stable tree trace.bin
 	compare "$(expected libcallxx)" tree
+	# Filters match a C++ library call by the name shown, or mangled.
+	tree_text "$(expected libcallxx)" |
+		sed '/^  operator \(new\|delete\)();$/d' >nonew.want
+	CTRACE_FILTER='!operator new,!_Zdl*' run_traced nonew.bin \
+		"$BIN/libcallxx"
+	symbolize_stable nonew.tree nonew.bin
+	tree_text nonew.tree >nonew
+	compare nonew.want nonew
 }
 
 # --nest-libcall: the uninstrumented library's own call shows under it.
