@@ -18,11 +18,14 @@
 #   time).
 # - uftrace's events (`/* linux:sched-out */`, `/* linux:task-exit */`
 #   and the like) are not calls: left out.
-# - With --nest-libcall, ctrace also records the calls libraries make
-#   into the dynamic loader (libc's malloc calling `__tunable_get_val`,
-#   pthread_create calling `_dl_allocate_tls`), which uftrace does not
-#   show: ctrace's calls into ld-linux*.so are left out, by their module
-#   (the tree's module column), with whatever ran under them.
+# - With --nest-libcall, uftrace leaves the calls of the system's base
+#   libraries (libc, libpthread, libdl, libgcc_s and the loader: the
+#   skip_libs of its libmcount/plthook.c) out; ctrace records them.  The
+#   only such calls this program makes are libc's into the dynamic loader
+#   (malloc calling `__tunable_get_val`, pthread_create calling
+#   `_dl_allocate_tls`): ctrace's calls into ld-linux*.so are left out,
+#   by their module (the tree's module column), with whatever ran under
+#   them.
 # uftrace's own start-up calls of -pg programs (`__monstartup`,
 # `__cxa_atexit` of `_mcleanup`) and `mcount` never appear in its tree of
 # main, so nothing is done about them.  Skipped without uftrace.
