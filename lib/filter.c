@@ -520,9 +520,9 @@ static int visit_object(struct dl_phdr_info *info, size_t size, void *data)
  * ------------------------------------------------------------------------ */
 
 /* The flags of each redirected slot, by plt.c's slot index: every table
- * built holds them.  `gen` counts the changes, so that a rescan that built
- * its table from an older list than the one a publish just used gives way
- * to it (publish again). */
+ * built holds them.  libcalls_gen counts the changes, so that a rescan
+ * that built its table from an older list than the one a publish just
+ * used gives way to it (publish again). */
 struct libcall_entry {
 	_Atomic uintptr_t got; /* 0: not yet set */
 	uint8_t flags;
@@ -563,9 +563,13 @@ static void libcall_publish(void)
 				table_put(t, old->slots[i].addr,
 					  old->slots[i].flags);
 		libcall_merge(t);
-		if (atomic_compare_exchange_strong(&ctrace__flags_table, &old,
-						   t) &&
-		    atomic_load(&libcalls_gen) == gen)
+		if (!atomic_compare_exchange_strong(&ctrace__flags_table, &old,
+						    t)) {
+			/* No reader saw it. */
+			munmap(t, sizeof *t + (t->mask + 1) * sizeof t->slots[0]);
+			continue;
+		}
+		if (atomic_load(&libcalls_gen) == gen)
 			return;
 	}
 }
