@@ -132,9 +132,9 @@ compare_mode() {
 	"$UFTRACE" record $uf_opt -d uftrace.data "$BIN/libcall-uf.pg" fig \
 		>uftrace.out 2>uftrace.err ||
 		{ cat uftrace.err; fail "uftrace record failed"; }
-	"$UFTRACE" replay --no-pager -d uftrace.data -f tid >replay \
+	"$UFTRACE" replay --no-pager -d uftrace.data -f tid >replay.txt \
 		2>replay.err || { cat replay.err; fail "uftrace replay failed"; }
-	shape_uftrace replay >uftrace.shape
+	shape_uftrace replay.txt >uftrace.shape
 	compare uftrace.shape ctrace.shape
 	# The calls the program makes, in both: the comparator and its
 	# strcmp under qsort and bsearch, bye and its printf under exit, the
