@@ -16,6 +16,11 @@
  * ns::pick<int, char>, main::{lambda(int)#1}::operator()).  A pattern that
  * matches no function of the program and the libraries loaded at start-up
  * gets a warning.
+ *
+ * Library calls (plt.c) are recorded under their GOT slot's address, for
+ * which no symbol exists: the slot's relocation symbol is matched once,
+ * when plt.c redirects it, and its flags go into the table under the
+ * slot's address, kept across rescans (libcall_*).
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -511,6 +516,105 @@ static int visit_object(struct dl_phdr_info *info, size_t size, void *data)
 }
 
 /* ---------------------------------------------------------------------------
+ * Library calls
+ * ------------------------------------------------------------------------ */
+
+/* The flags of each redirected slot, by plt.c's slot index: every table
+ * built holds them.  libcalls_gen counts the changes, so that a rescan
+ * that built its table from an older list than the one a publish just
+ * used gives way to it (publish again). */
+struct libcall_entry {
+	_Atomic uintptr_t got; /* 0: not yet set */
+	uint8_t flags;
+};
+static struct libcall_entry *libcalls;
+static _Atomic uint32_t n_libcalls;
+static _Atomic uint64_t libcalls_gen;
+static char *libcall_scratch; /* the demangler's state and a name */
+
+/* Puts the library calls' flags into t, a table no reader sees yet.  A
+ * slot whose flags are the default goes in too: its address may have held
+ * another slot's with other flags (an object unloaded, another loaded). */
+static void libcall_merge(struct ctrace__flags_table_t *t)
+{
+	uint32_t n = atomic_load_explicit(&n_libcalls, memory_order_acquire);
+	for (uint32_t i = 0; i < n; i++) {
+		uintptr_t got = atomic_load_explicit(&libcalls[i].got,
+						     memory_order_acquire);
+		if (got != 0 && t->used * 2 < t->mask)
+			table_put(t, got, libcalls[i].flags);
+	}
+}
+
+/* The current table with the library calls' flags, published; again
+ * until no other table came in between. */
+static void libcall_publish(void)
+{
+	for (;;) {
+		struct ctrace__flags_table_t *old = atomic_load_explicit(
+			&ctrace__flags_table, memory_order_acquire);
+		uint64_t gen = atomic_load(&libcalls_gen);
+		size_t want = atomic_load(&n_libcalls) + (old ? old->used : 0);
+		struct ctrace__flags_table_t *t = table_new(want);
+		if (t == NULL)
+			return;
+		for (size_t i = 0; old != NULL && i <= old->mask; i++)
+			if (old->slots[i].addr != 0)
+				table_put(t, old->slots[i].addr,
+					  old->slots[i].flags);
+		libcall_merge(t);
+		if (!atomic_compare_exchange_strong(&ctrace__flags_table, &old,
+						    t)) {
+			/* No reader saw it. */
+			munmap(t, sizeof *t + (t->mask + 1) * sizeof t->slots[0]);
+			continue;
+		}
+		if (atomic_load(&libcalls_gen) == gen)
+			return;
+	}
+}
+
+uint8_t ctrace__filter_libcall_flags(const char *name)
+{
+	if (n_rules == 0)
+		return ctrace__default_flags & CTRACE_F_SKIP;
+	if (libcalls == NULL) {
+		libcalls = mmap_alloc(CTRACE_FILTER_LIBCALLS * sizeof *libcalls);
+		libcall_scratch = mmap_alloc(ctrace__demangle_state_size() +
+					     PLAIN_MAX);
+		if (libcalls == NULL || libcall_scratch == NULL) {
+			/* Then the default: an include pattern leaves the
+			 * library calls out, as before the filters knew them. */
+			libcalls = NULL;
+			return ctrace__default_flags & CTRACE_F_SKIP;
+		}
+	}
+	/* Only whether it is recorded: values are not captured at a
+	 * library call. */
+	return flags_of(name, libcall_scratch, 0) & CTRACE_F_SKIP;
+}
+
+void ctrace__filter_libcall(uint32_t slot, uintptr_t got, uint8_t flags)
+{
+	if (libcalls == NULL || slot >= CTRACE_FILTER_LIBCALLS)
+		return;
+	struct libcall_entry *e = &libcalls[slot];
+	atomic_store_explicit(&e->got, 0, memory_order_release);
+	e->flags = flags;
+	atomic_store_explicit(&e->got, got, memory_order_release);
+	if (slot >= atomic_load(&n_libcalls))
+		atomic_store_explicit(&n_libcalls, slot + 1,
+				      memory_order_release);
+	atomic_fetch_add(&libcalls_gen, 1);
+}
+
+void ctrace__filter_libcalls_done(void)
+{
+	if (n_rules != 0 && libcalls != NULL)
+		libcall_publish();
+}
+
+/* ---------------------------------------------------------------------------
  * Entry points
  * ------------------------------------------------------------------------ */
 
@@ -579,10 +683,11 @@ int ctrace__filter_rescan(void)
 	char *scratch = mmap_alloc(scratch_size);
 	if (scratch == NULL)
 		return -ENOMEM;
+	uint64_t gen = atomic_load(&libcalls_gen);
 	struct build b = {0};
 	struct object_list o = {&b, count_one, scratch + state_size + PLAIN_MAX};
 	dl_iterate_phdr(visit_object, &o);
-	b.t = table_new(b.count);
+	b.t = table_new(b.count + atomic_load(&n_libcalls));
 	if (b.t == NULL) {
 		munmap(scratch, scratch_size);
 		return -ENOMEM;
@@ -592,6 +697,8 @@ int ctrace__filter_rescan(void)
 	o.fn = add_one;
 	dl_iterate_phdr(visit_object, &o);
 	munmap(scratch, scratch_size);
+	if (libcalls != NULL)
+		libcall_merge(b.t);
 	/* Every function has the default flags (CTRACE_ARGS=all, say): no
 	 * table, so the hooks look nothing up. */
 	struct ctrace__flags_table_t *t = b.t;
@@ -600,5 +707,9 @@ int ctrace__filter_rescan(void)
 		t = NULL;
 	}
 	atomic_store_explicit(&ctrace__flags_table, t, memory_order_release);
+	/* A slot redirected meanwhile may have published a table this one
+	 * replaced without its flags. */
+	if (libcalls != NULL && atomic_load(&libcalls_gen) != gen)
+		libcall_publish();
 	return 1;
 }

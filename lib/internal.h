@@ -466,6 +466,16 @@ CTRACE_HIDDEN extern void *ctrace__callback_data;
  * needed, or a negative errno. */
 CTRACE_HIDDEN int ctrace__filter_init(const struct ctrace__config *c);
 CTRACE_HIDDEN int ctrace__filter_rescan(void);
+/* Library calls (plt.c), decided once per GOT slot by the name of the
+ * function it calls: its flags (CTRACE_F_SKIP: left out, not redirected);
+ * then, for a slot redirected, slot `slot` (below CTRACE_FILTER_LIBCALLS,
+ * the trampolines' count) at `got` with these flags, which every table
+ * holds from the next ctrace__filter_libcalls_done() on. */
+#define CTRACE_FILTER_LIBCALLS 4096
+CTRACE_HIDDEN uint8_t ctrace__filter_libcall_flags(const char *name);
+CTRACE_HIDDEN void ctrace__filter_libcall(uint32_t slot, uintptr_t got,
+					  uint8_t flags);
+CTRACE_HIDDEN void ctrace__filter_libcalls_done(void);
 
 /* Function address to flags: open addressing, replaced whole (never
  * changed in place) when objects are loaded. */

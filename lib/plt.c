@@ -25,6 +25,13 @@
  * is not recorded).  With -z now and full RELRO the GOT is read-only:
  * its pages are made writable for the writes and read-only again.
  *
+ * Filters: a slot's symbol is matched against the record-time filters
+ * once, as it is redirected (filter.c keeps its flags under the slot's
+ * address, where the events look them up); a slot they leave out is not
+ * redirected.  The slots of a module get their flags before any of them
+ * points at a trampoline, so that a call's entry and exit are judged by
+ * the same flags.
+ *
  * The recorder's own calls into libc never come here: lib/ is built with
  * -fno-plt, so they go through GLOB_DAT slots, which are not redirected.
  */
@@ -469,7 +476,9 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 	size_t n_plt = dy->jmprel ? dy->pltrelsz / sizeof(ElfW(Rela)) : 0;
 	size_t n_dyn = dy->rela ? dy->relasz / sizeof(ElfW(Rela)) : 0;
 
-	/* The GLOB_DAT function slots, checked against the code. */
+	/* The GLOB_DAT function slots, checked against the code; and the
+	 * slots to point at their trampolines, by index, once the filters
+	 * know them all. */
 	struct glob *g = NULL;
 	size_t n_glob = 0;
 	for (size_t i = 0; i < n_dyn; i++)
@@ -477,21 +486,30 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		    is_call_slot(dy, &dy->rela[i]))
 			n_glob++;
 	size_t glob_bytes = n_glob * sizeof *g;
+	size_t todo_bytes = (n_plt + n_dyn) * sizeof(uint32_t);
+	if (n_plt + n_dyn == 0)
+		return;
+	int saved_errno = errno;
+	void *mem = mmap(NULL, glob_bytes + todo_bytes, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	errno = saved_errno;
+	if (mem == MAP_FAILED) {
+		ctrace__warn("no memory for library calls: a module's are "
+			     "not recorded", "", "");
+		return;
+	}
+	uint32_t *todo = (uint32_t *)((char *)mem + glob_bytes);
+	size_t n_todo = 0;
 	if (n_glob != 0) {
-		int saved_errno = errno;
-		void *mem = mmap(NULL, glob_bytes, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		errno = saved_errno;
-		g = mem == MAP_FAILED ? NULL : mem;
+		g = mem;
 		n_glob = 0;
-		for (size_t i = 0; g != NULL && i < n_dyn; i++)
+		for (size_t i = 0; i < n_dyn; i++)
 			if (ELF64_R_TYPE(dy->rela[i].r_info) ==
 				    R_X86_64_GLOB_DAT &&
 			    is_call_slot(dy, &dy->rela[i]))
 				g[n_glob++].got =
 					info->dlpi_addr + dy->rela[i].r_offset;
-		if (g != NULL)
-			only_called(info, g, n_glob);
+		only_called(info, g, n_glob);
 	}
 
 	for (size_t i = 0; i < n_plt + n_dyn; i++) {
@@ -510,6 +528,12 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		}
 		const char *name = rela_name(dy, r);
 		if (*name == '\0' || skipped(name))
+			continue;
+		/* The filters decide for the slot once, by its symbol, as
+		 * for a function by its name: a call they leave out is not
+		 * redirected at all. */
+		uint8_t flags = ctrace__filter_libcall_flags(name);
+		if (flags & CTRACE_F_SKIP)
 			continue;
 		uintptr_t got = info->dlpi_addr + r->r_offset;
 		uintptr_t v = *(const uintptr_t *)got;
@@ -532,6 +556,7 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		size_t len = strnlen(name, sizeof p->name - 1);
 		memcpy(p->name, name, len);
 		p->name[len] = '\0';
+		ctrace__filter_libcall((uint32_t)k, got, flags);
 		uintptr_t real = in_module(info, v) ? 0 : v;
 		p->lazy = real ? 0 : v;
 		atomic_store(&p->real, real);
@@ -539,21 +564,28 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 			atomic_store_explicit(&n_slots, (uint32_t)k + 1,
 					      memory_order_release);
 		record_slot(p, real);
+		todo[n_todo++] = (uint32_t)k;
+	}
+	/* The slots' flags are in the filters' table before a call can
+	 * reach a trampoline: an entry and its exit are judged alike. */
+	if (n_todo != 0)
+		ctrace__filter_libcalls_done();
+	for (size_t i = 0; i < n_todo; i++) {
+		uintptr_t got = slots[todo[i]].got;
 		if (got >= ro.lo && got < ro.hi && !opened) {
 			if (mprotect((void *)ro.lo, ro.hi - ro.lo,
 				     PROT_READ | PROT_WRITE) != 0)
 				break;
 			opened = 1;
 		}
-		__atomic_store_n((uintptr_t *)got, tramp_of((uint32_t)k),
+		__atomic_store_n((uintptr_t *)got, tramp_of(todo[i]),
 				 __ATOMIC_RELEASE);
 		if (m->first_got == 0)
 			m->first_got = got;
 	}
 	if (opened)
 		mprotect((void *)ro.lo, ro.hi - ro.lo, PROT_READ);
-	if (g != NULL)
-		munmap(g, glob_bytes);
+	munmap(mem, glob_bytes + todo_bytes);
 }
 
 static int scan_one(struct dl_phdr_info *info, size_t size, void *data)

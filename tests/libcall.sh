@@ -106,6 +106,14 @@ case_cxx() {
 	run_traced trace.bin "$BIN/libcallxx"
 	symbolize_stable tree trace.bin
 	compare "$(expected libcallxx)" tree
+	# Filters match a C++ library call by the name shown, or mangled.
+	tree_text "$(expected libcallxx)" |
+		sed '/^  operator \(new\|delete\)();$/d' >nonew.want
+	CTRACE_FILTER='!operator new,!_Zdl*' run_traced nonew.bin \
+		"$BIN/libcallxx"
+	symbolize_stable nonew.tree nonew.bin
+	tree_text nonew.tree >nonew
+	compare nonew.want nonew
 }
 
 # --nest-libcall: the uninstrumented library's own call shows under it.
@@ -193,6 +201,160 @@ case_static() {
 	compare want text
 }
 
+# want_tree FILE: FILE holds the tree given on standard input, its lines
+# as tree_text leaves them.
+want_tree() {
+	cat >"$1"
+}
+
+# filtered_tree NAME WANT [PROGRAM ARGS...]: the tree of PROGRAM (default
+# libcall c) recorded with the filters in the environment is the file
+# WANT.
+filtered_tree() {
+	ft_name=$1 ft_want=$2
+	shift 2
+	[ $# -gt 0 ] || set -- "$BIN/libcall" c
+	run_traced "$ft_name.bin" "$@"
+	symbolize_stable "$ft_name.tree" "$ft_name.bin"
+	tree_text "$ft_name.tree" >"$ft_name"
+	compare "$ft_want" "$ft_name"
+}
+
+# Record-time filters (CTRACE_FILTER, ctrace record -F/-N, regular
+# expressions, with a depth limit, in a library loaded by dlopen) keep or
+# leave out a library call by its symbol as a function by its name: the
+# whole tree is expected/libcall-libc.tree.
+case_filter() {
+	use_config "$1"
+	build_libcall libcall
+	tree_text "$(expected libcall-libc)" | sed '/^  malloc();$/d' \
+		>nomalloc.want
+	CTRACE_FILTER='!malloc' filtered_tree nomalloc nomalloc.want
+	# ctrace record -F main -N malloc -F '*': CTRACE_FILTER main,!malloc,*
+	rm -f rec.bin
+	"$top_builddir/ctrace" record -o rec.bin -F main -N malloc -F '*' \
+		-- "$BIN/libcall" c >rec.out 2>rec.err ||
+		{ cat rec.err; fail "ctrace record -F main -N malloc failed"; }
+	symbolize_stable rec.tree rec.bin
+	tree_text rec.tree >rec
+	compare nomalloc.want rec
+	# Includes: only what they name, library calls too; a callee of a
+	# call left out shows one level up.
+	want_tree some.want <<'EOF'
+main() {
+  strlen();
+  qsort() {
+    by_name() {
+      strcmp();
+    } /* by_name */
+  } /* qsort */
+  by_name() {
+    strcmp();
+  } /* by_name */
+} /* main (unfinished) */
+EOF
+	CTRACE_FILTER='main,qsort,by_name,str*' filtered_tree some some.want
+	echo 'qsort();' >qsort.want
+	CTRACE_FILTER=qsort filtered_tree qsort qsort.want
+	want_tree regex.want <<'EOF'
+main() {
+  qsort() {
+    by_name();
+  } /* qsort */
+  bsearch() {
+    by_name();
+  } /* bsearch */
+} /* main (unfinished) */
+EOF
+	CTRACE_MATCH=regex CTRACE_FILTER='^(main|by_name|q.*)$,^bs' \
+		filtered_tree regex regex.want
+	# The filters' table with a depth limit: the policy's path.
+	want_tree depth.want <<'EOF'
+main() {
+  malloc();
+  free();
+  qsort();
+  bsearch();
+  __cxa_atexit();
+  exit() {
+  } /* exit (unfinished) */
+} /* main (unfinished) */
+EOF
+	CTRACE_FILTER='!str*,!printf' CTRACE_DEPTH=2 filtered_tree depth \
+		depth.want
+	# A library loaded by dlopen: its slots are judged when it is seen.
+	build_shlib libcall-plugin.so "$PROGS/libcall-plugin.c"
+	build_c libcall-dlopen "$PROGS/libcall-dlopen.c" -rdynamic
+	tree_text "$(expected libcall-dlopen)" | sed '/strlen\|dlclose/d' \
+		>plugin.want
+	CTRACE_FILTER='!strlen,!dlclose' filtered_tree plugin plugin.want \
+		"$BIN/libcall-dlopen" "$BIN/libcall-plugin.so"
+}
+
+# The symbolizer's filters treat a library call as a function, by its
+# name: subtrees (-F, -N, -C, -T), the call alone (-H), depth (-D).
+case_offline() {
+	use_config "$1"
+	build_libcall libcall
+	run_traced trace.bin "$BIN/libcall" c
+	tree_text "$(expected libcall-libc)" >all
+	want_tree F.want <<'EOF'
+qsort() {
+  by_name() {
+    strcmp();
+  } /* by_name */
+} /* qsort */
+EOF
+	sed '/qsort() {/,/} \/\* qsort/d' all >N.want
+	# -H: qsort's by_name one level up.
+	want_tree H.want <<'EOF'
+main() {
+  malloc();
+  strlen();
+  printf();
+  free();
+  by_name() {
+    strcmp();
+  } /* by_name */
+  bsearch() {
+    by_name() {
+      strcmp();
+    } /* by_name */
+  } /* bsearch */
+  printf();
+  __cxa_atexit();
+  exit() {
+    bye() {
+      printf();
+    } /* bye */
+  } /* exit (unfinished) */
+} /* main (unfinished) */
+EOF
+	want_tree C.want <<'EOF'
+main() {
+  qsort() {
+    by_name() {
+      strcmp();
+    } /* by_name */
+  } /* qsort */
+  bsearch() {
+    by_name() {
+      strcmp();
+    } /* by_name */
+  } /* bsearch */
+} /* main (unfinished) */
+EOF
+	sed -e '/qsort() {/,/} \/\* qsort/{/qsort() {/!d;}' \
+		-e 's/^  qsort() {$/  qsort();/' all >T.want
+	sed -e '/^    /d' -e '/^  } \/\* [qb]s/d' \
+		-e 's/^\(  [qb]s[a-z]*()\) {$/\1;/' all >D.want
+	for f in F:qsort N:qsort H:qsort C:strcmp T:qsort@depth=1 D:2; do
+		symbolize_stable "${f%%:*}.tree" "-${f%%:*}" "${f#*:}" trace.bin
+		tree_text "${f%%:*}.tree" >"${f%%:*}"
+		compare "${f%%:*}.want" "${f%%:*}"
+	done
+}
+
 # The calls of malloc, free and strlen the program makes, counted by an
 # interposing library in a run without recording, are the tree's.
 case_counts() {
@@ -216,7 +378,7 @@ case_counts() {
 
 for cfg in $(configs); do
 	for c in libc thread libm plain longjmp relro noplt gold lld mold \
-		cxx nest off dlopen views static counts; do
+		cxx nest off dlopen views static counts filter offline; do
 		run_case "$c-$cfg" "case_$c" "$cfg"
 	done
 done
