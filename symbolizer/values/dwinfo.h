@@ -597,6 +597,15 @@ void memo_reset(void);
 enum values_cache { VALUES_CACHE_ON, VALUES_CACHE_OFF, VALUES_CACHE_STATS };
 /* values.c: forgets which modules values_no_debug_hint named. */
 void values_forget_hints(void);
+
+/* libcall.c: a library call's arguments from its ARGS payload (never
+ * NULL) and its return value from its RETVAL payload (NULL: the function
+ * returns nothing), typed by the prototype table. */
+struct values *libcall_args(const struct values_call *p,
+			    const uint8_t *payload, size_t len);
+struct values *libcall_retval(const struct values_call *p,
+			      const uint8_t *payload, size_t len);
+void libcall_forget_hints(void);
 /* recipe.c: the arguments of a call by the recipe of an earlier call
  * like it (same pair, hook address and captured register numbers), or
  * NULL.  args_decode records one between recipe_begin and recipe_end (the
