@@ -28,6 +28,8 @@ enum ctrace_proto_kind {
 	CTRACE_PROTO_UINT,     /* unsigned int */
 	CTRACE_PROTO_LONG,     /* long */
 	CTRACE_PROTO_ULONG,    /* unsigned long */
+	CTRACE_PROTO_LLONG,    /* long long */
+	CTRACE_PROTO_ULLONG,   /* unsigned long long */
 	CTRACE_PROTO_SIZE,     /* size_t */
 	CTRACE_PROTO_SSIZE,    /* ssize_t */
 	CTRACE_PROTO_OFF,      /* off_t */

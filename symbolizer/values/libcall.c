@@ -81,6 +81,8 @@ static const char *const kind_type[CTRACE_PROTO_N_KINDS] = {
 	[CTRACE_PROTO_UINT] = "unsigned int",
 	[CTRACE_PROTO_LONG] = "long",
 	[CTRACE_PROTO_ULONG] = "unsigned long",
+	[CTRACE_PROTO_LLONG] = "long long",
+	[CTRACE_PROTO_ULLONG] = "unsigned long long",
 	[CTRACE_PROTO_SIZE] = "size_t",
 	[CTRACE_PROTO_SSIZE] = "ssize_t",
 	[CTRACE_PROTO_OFF] = "off_t",
@@ -211,10 +213,12 @@ static char *kind_text(uint8_t k, uint64_t v, const struct capture *c)
 	case CTRACE_PROTO_UINT:
 		return text_of("%" PRIu32, (uint32_t)v);
 	case CTRACE_PROTO_LONG:
+	case CTRACE_PROTO_LLONG:
 	case CTRACE_PROTO_SSIZE:
 	case CTRACE_PROTO_OFF:
 		return text_of("%" PRId64, (int64_t)v);
 	case CTRACE_PROTO_ULONG:
+	case CTRACE_PROTO_ULLONG:
 	case CTRACE_PROTO_SIZE:
 		return text_of("%" PRIu64, v);
 	case CTRACE_PROTO_MODE:
