@@ -1,11 +1,12 @@
 #!/bin/sh
 # libcall-values.sh -- the arguments and return values of library calls
 # (--args, --retval): tests/progs/libvals.c calls strlen (a string longer
-# than CTRACE_STRLEN too), strcmp, malloc, memcpy, free, atoi, open,
-# close, sqrt, pow, snprintf and llabs (no prototype known: raw
-# registers), and prints each call as the tree should show it, with the
-# values it passed and got itself: the oracle.  The tree's lines of those
-# calls, and the same built from the JSON, must be the program's.
+# than CTRACE_STRLEN too), strndup (a pointer that cannot be read),
+# strcmp, malloc, memcpy, free, atoi, open, close, sqrt, pow, snprintf
+# and llabs (no prototype known: raw registers), and prints each call as
+# the tree should show it, with the values it passed and got itself: the
+# oracle.  The tree's lines of those calls, and the same built from the
+# JSON, must be the program's.
 
 . "$(dirname "$0")/lib.sh"
 test_init libcall-values
@@ -13,7 +14,7 @@ test_init libcall-values
 # The rest of the suite runs with library calls off (lib.sh).
 unset CTRACE_LIBCALL
 
-NAMES='strlen|strcmp|malloc|memcpy|free|atoi|open|close|sqrt|pow|snprintf|llabs'
+NAMES='strlen|strndup|strcmp|malloc|memcpy|free|atoi|open|close|sqrt|pow|snprintf|llabs'
 
 # run_vals: the program recorded with every value; its stdout (the
 # oracle) in trace.bin.out.

@@ -64,6 +64,15 @@ int main(int argc, char **argv)
 	size_t ln = strlen(longer);
 	expect("strlen(s=\"%.64s\"...) = %zu", longer, ln);
 
+	/* A pointer that cannot be read, which strndup does not read for a
+	 * length of 0: the recorder reads it safely, and says so. */
+	const char *bad = (const char *)(uintptr_t)(16 + n);
+	char *e = strndup(bad, n - 5);
+	expect("strndup(s=0x%lx <unreadable>, n=%zu) = 0x%lx", ptr(bad), n - 5,
+	       ptr(e));
+	free(e);
+	expect("free(ptr=0x%lx)", ptr(e));
+
 	int c = strcmp(a, b);
 	expect("strcmp(s1=\"%s\", s2=\"%s\") = %d", a, b, c);
 
