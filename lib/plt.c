@@ -448,8 +448,9 @@ static int load_then_call(const uint8_t *c, size_t i, size_t size)
  * executable segments are read once for every RIP-relative reference
  * into the slots: `ff 15` (call *) and `ff 25` (jmp *) before it is a
  * call, and so is a load into a register the next instruction calls
- * through; anything else is a load.  A stray match of data bytes can only keep
- * a slot from being redirected. */
+ * through; anything else is a load.  Only bytes after a ModRM byte of a
+ * RIP-relative operand count; a stray match of data bytes there can only
+ * keep a slot from being redirected. */
 static void only_called(const struct dl_phdr_info *info, struct glob *g,
 			size_t n)
 {
@@ -468,6 +469,12 @@ static void only_called(const struct dl_phdr_info *info, struct glob *g,
 			memcpy(&d, c + i, 4);
 			uintptr_t t = base + i + 4 + (uintptr_t)(intptr_t)d;
 			if (t - lo >= hi - lo)
+				continue;
+			/* A RIP-relative operand's disp32 follows a ModRM
+			 * byte of mod 00, r/m 101: bytes after any other
+			 * are no reference to the slot (a stray match of a
+			 * jump's rel32 kept a slot from being redirected). */
+			if ((c[i - 1] & 0xc7) != 0x05)
 				continue;
 			struct glob *e = glob_find(g, n, t);
 			if (e == NULL)
