@@ -5,6 +5,8 @@
  * function's string arguments are.  Types are the symbolizer's business:
  * the recorder keeps none.  Read once per redirected GOT slot.
  */
+#include <string.h>
+
 #include "ctrace_protos.h"
 #include "protos.h"
 
@@ -24,23 +26,11 @@ static const struct proto table[] = {
 /* x86-64: six integer argument registers. */
 #define INT_REGS 6
 
-/* Not strcmp: this runs while plt.c redirects the GOT slots, and the
- * recorder's strcmp goes through the executable's own GOT slot for it
- * (lib/ is built with -fno-plt), the slot the program's strcmp calls use;
- * calling it here left those calls unrecorded in a gcc -O2 PIE build of
- * tests/progs/libvals.c. */
-static int same_name(const char *a, const char *b)
-{
-	while (*a != '\0' && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
-
 void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
 {
 	*how = (struct ctrace__libcall_how){INT_REGS, 0, 0};
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-		if (!same_name(table[i].name, name))
+		if (strcmp(table[i].name, name) != 0)
 			continue;
 		uint8_t nint = 0, nfp = 0, strmask = 0;
 		for (int k = 0; k < CTRACE_PROTO_MAX_ARGS; k++) {
