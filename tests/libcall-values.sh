@@ -6,7 +6,7 @@
 # and llabs (no prototype known: raw registers), and prints each call as
 # the tree should show it, with the values it passed and got itself: the
 # oracle.  The tree's lines of those calls, and the same built from the
-# JSON, must be the program's.
+# JSON, must be the program's; also when recorded by ctrace record.
 
 . "$(dirname "$0")/lib.sh"
 test_init libcall-values
@@ -79,8 +79,24 @@ PY
 	compare trace.bin.out got.rdi
 }
 
+# The same through the launcher: ctrace record --args --retval (which
+# also makes a capture plan for the program's own functions).
+case_record() {
+	use_config "$1"
+	build_c libvals "$PROGS/libvals.c" -fno-builtin -lm
+	rm -f trace.bin
+	"$top_builddir/ctrace" record --args --retval -o trace.bin -- \
+		"$BIN/libvals" hello help -42 2 0.5 /dev/null >out 2>err ||
+		{ cat err; fail "ctrace record failed"; }
+	[ -s out ] || fail "the program printed nothing"
+	symbolize_hint tree trace.bin
+	tree_text tree | LC_ALL=C sed -n -E "s/^ *(($NAMES)\(.*);\$/\1/p" |
+		only_rdi >got
+	compare out got
+}
+
 for cfg in $(configs); do
-	for c in tree json; do
+	for c in tree json record; do
 		run_case "$c-$cfg" "case_$c" "$cfg"
 	done
 done
