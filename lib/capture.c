@@ -530,3 +530,89 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 		ctrace__retval_patch(fn, site, cfa, 0, 0, 0);
 	}
 }
+
+/* ---------------------------------------------------------------------------
+ * Library calls
+ * ------------------------------------------------------------------------ */
+
+void ctrace__capture_lib_ready(void)
+{
+	struct cap_thread *c = &cap;
+	if (unlikely(c->cache == NULL))
+		(void)thread_ready(c);
+}
+
+/* DWARF numbers of the x86-64 argument registers, in the ABI's order,
+ * and of xmm0. */
+static const uint8_t lib_regnos[6] = {5, 4, 1, 2, 8, 9};
+#define LIB_DW_XMM0 17
+
+/* The full form of ARGS, its pc the call site, its CFA unknown: the
+ * integer argument registers, the low 8 bytes of the floating-point ones
+ * (a double or a float), then a block per string argument, as the
+ * instrumented functions' (an empty one: the pointer was unreadable). */
+void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
+			      uintptr_t sp, const struct ctrace__libvals *v)
+{
+	const struct cap_thread *c = &cap;
+	if (s->cur == NULL ||
+	    (size_t)(s->chunk_end - s->cur) < ctrace__args_max_bytes)
+		return;
+	uint8_t *rec = s->cur, *payload = rec + 4, *p = payload;
+	uint64_t pc = site, sp64 = sp, cfa = 0;
+	memcpy(p + CTRACE_ARGS_PC, &pc, 8);
+	memcpy(p + CTRACE_ARGS_SP, &sp64, 8);
+	memcpy(p + CTRACE_ARGS_CFA, &cfa, 8);
+	unsigned nint = v->how.nint > 6 ? 6 : v->how.nint;
+	unsigned nfp = v->how.nfp > 8 ? 8 : v->how.nfp;
+	p[CTRACE_ARGS_NREGS] = (uint8_t)(nint + nfp);
+	p += CTRACE_ARGS_REGS;
+	for (unsigned i = 0; i < nint; i++) {
+		p[0] = lib_regnos[i];
+		memcpy(p + 1, &v->gpr[i], 8);
+		p += CTRACE_ARGS_REG_BYTES;
+	}
+	for (unsigned i = 0; i < nfp; i++) {
+		p[0] = (uint8_t)(LIB_DW_XMM0 + i);
+		memcpy(p + 1, v->xmm + 16 * i, 8);
+		p += CTRACE_ARGS_REG_BYTES;
+	}
+	size_t budget = string_max && c->cache != NULL ? STRING_BUDGET : 0;
+	uintptr_t top = budget ? stack_limit(c, sp, 0) : 0;
+	for (unsigned i = 0; i < nint && budget > 0; i++) {
+		uintptr_t a = v->gpr[i];
+		if (!(v->how.strmask & (1u << i)) || a == 0)
+			continue;
+		size_t max = string_max < budget ? string_max : budget;
+		uint8_t *hdr = put_address(p, a, 0);
+		size_t n = read_string(a, hdr + 2, max, sp, top);
+		ctrace__uleb_put2(hdr, n);
+		p = hdr + 2 + n;
+		budget -= n;
+	}
+	ctrace__uleb_put2(rec + 2, (size_t)(p - payload));
+	rec[1] = CTRACE_REC_ARGS;
+	ctrace__barrier();
+	rec[0] = CTRACE_TAG_EXTENDED;
+	s->cur = p;
+}
+
+/* The compact RETVAL, filled: rax and xmm0 whole, which every return
+ * type the prototypes know needs no more of. */
+void ctrace__capture_lib_ret(struct ctrace__stream *s,
+			     const struct ctrace__libvals *v)
+{
+	if (s->cur == NULL ||
+	    (size_t)(s->chunk_end - s->cur) < CTRACE_LIBRET_BYTES)
+		return;
+	uint8_t *rec = s->cur, *p = rec + 3;
+	*p++ = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 | CTRACE_RETVAL_XMM0;
+	memcpy(p, &v->gpr[0], 8);
+	memcpy(p + 8, v->xmm, 16);
+	p += 24;
+	rec[2] = (uint8_t)(p - (rec + 3));
+	rec[1] = CTRACE_REC_RETVAL;
+	ctrace__barrier();
+	rec[0] = CTRACE_TAG_EXTENDED;
+	s->cur = p;
+}

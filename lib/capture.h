@@ -183,4 +183,47 @@ CTRACE_HIDDEN void ctrace__capture_entry(struct ctrace__stream *s,
 					 uintptr_t site,
 					 const struct ctrace__regs *r,
 					 const struct ctrace__capture_where *w);
+
+/* ---------------------------------------------------------------------------
+ * Library calls (plt.c): the values at a call through a redirected slot
+ * ------------------------------------------------------------------------ */
+
+/* What the recorder saves at a library call, from the prototype table
+ * (protos.c): the integer and floating-point argument registers the
+ * function takes, and which integer ones point to strings. */
+struct ctrace__libcall_how {
+	uint8_t nint, nfp, strmask;
+};
+
+/* The registers the PLT trampoline saved: at an entry the argument
+ * registers (rdi, rsi, rdx, rcx, r8, r9) and xmm0-7, 16 bytes apart; at
+ * an exit rax in gpr[0] and xmm0. */
+struct ctrace__libvals {
+	const uint64_t *gpr;
+	const uint8_t *xmm;
+	struct ctrace__libcall_how how;
+};
+
+/* The thread's capture state, made before an entry's time is read. */
+CTRACE_HIDDEN void ctrace__capture_lib_ready(void);
+/* Writes the ARGS record of a library call's ENTRY (room checked by the
+ * caller: ctrace__args_max_bytes): its argument registers and the text
+ * of its string arguments, read now. */
+CTRACE_HIDDEN void ctrace__capture_lib_args(struct ctrace__stream *s,
+					    uintptr_t site, uintptr_t sp,
+					    const struct ctrace__libvals *v);
+/* Writes the filled RETVAL record of a library call's EXIT, of
+ * CTRACE_LIBRET_BYTES (room checked by the caller): rax and xmm0. */
+CTRACE_HIDDEN void ctrace__capture_lib_ret(struct ctrace__stream *s,
+					   const struct ctrace__libvals *v);
+#define CTRACE_LIBRET_BYTES (3 + 1 + 8 + 16)
+
+CTRACE_HIDDEN void ctrace__policy_lib_enter(struct ctrace__thread *t,
+					    uintptr_t fn, uintptr_t site,
+					    uintptr_t sp,
+					    const struct ctrace__libvals *v);
+CTRACE_HIDDEN void ctrace__policy_lib_exit(struct ctrace__thread *t,
+					   uintptr_t fn, uintptr_t site,
+					   uintptr_t sp,
+					   const struct ctrace__libvals *v);
 #endif /* CTRACE_CAPTURE_H */

@@ -221,3 +221,38 @@ void ctrace__event(uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 	}
 	errno = saved_errno;
 }
+
+void ctrace__event_lib(uint8_t exit_bit, uintptr_t fn, uintptr_t site,
+		       uintptr_t sp, const struct ctrace__libvals *v)
+{
+	struct ctrace__thread *t = &ctrace__state_tls;
+	int saved_errno = errno;
+	if (likely(t->state == CTRACE_T_IDLE)) {
+		uintptr_t outer = t->busy_sp;
+		t->busy_sp = sp;
+		ctrace__barrier();
+		t->state = CTRACE_T_BUSY;
+		ctrace__barrier();
+		uint8_t gate = atomic_load_explicit(&ctrace__gate,
+						    memory_order_relaxed);
+		/* Values asked for (the flags of every function, since a
+		 * GOT slot is in no table): the policy path writes them. */
+		if ((gate & CTRACE_GATE_TABLE) &&
+		    (ctrace__function_flags(fn) &
+		     (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
+			if (exit_bit)
+				ctrace__policy_lib_exit(t, fn, site, sp, v);
+			else
+				ctrace__policy_lib_enter(t, fn, site, sp, v);
+		} else {
+			ctrace__event_record(t, exit_bit, fn, site, sp, 0);
+		}
+		ctrace__barrier();
+		t->state = CTRACE_T_IDLE;
+		ctrace__barrier();
+		t->busy_sp = outer;
+	} else if (t->state != CTRACE_T_OFF) {
+		ctrace__event_slow(t, exit_bit, fn, site, sp, 0);
+	}
+	errno = saved_errno;
+}

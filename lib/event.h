@@ -71,4 +71,12 @@ CTRACE_HIDDEN void ctrace__event_slow_regs(struct ctrace__thread *t,
 CTRACE_HIDDEN void ctrace__event(uint8_t exit_bit, uintptr_t fn,
 				 uintptr_t site, uintptr_t sp);
 
+/* The same with a library call's values (capture.h's struct
+ * ctrace__libvals: its argument registers at an entry, its return
+ * registers at an exit), recorded when CTRACE_ARGS or CTRACE_RETVAL ask
+ * for every function's; an event on a slow path is recorded without. */
+CTRACE_HIDDEN void ctrace__event_lib(uint8_t exit_bit, uintptr_t fn,
+				     uintptr_t site, uintptr_t sp,
+				     const struct ctrace__libvals *v);
+
 #endif /* CTRACE_EVENT_H */

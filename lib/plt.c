@@ -45,6 +45,7 @@
 
 #include "event.h"
 #include "plt.h"
+#include "protos.h"
 #include "retval.h"
 
 #if defined(__x86_64__)
@@ -56,6 +57,12 @@ CTRACE_HIDDEN uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret);
 CTRACE_HIDDEN uintptr_t ctrace__plt_exit(uintptr_t sp);
 
 #define TRAMP_SIZE 16
+/* plt.S's frames: the entry's registers, below the return address, with
+ * xmm0-7 from PLT_SAVED_XMM; the return's rax and xmm0. */
+#define PLT_SAVED_BYTES 200
+#define PLT_SAVED_XMM 64
+#define PLT_RET_BYTES 48
+#define PLT_RET_XMM0 16
 #define MAX_MODULES 4096
 
 struct plt_slot {
@@ -63,6 +70,7 @@ struct plt_slot {
 	_Atomic uintptr_t real; /* the real target, 0 until bound */
 	uintptr_t lazy;         /* what an unbound slot held: the lazy stub */
 	char name[48];          /* the relocation's symbol, for the record */
+	struct ctrace__libcall_how how; /* values to save (protos.c) */
 };
 
 /* Modules looked at, by their dynamic section's address: each once, but
@@ -173,8 +181,21 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 	/* A call whose return cannot be patched (the list full, or the
 	 * thread exiting) is not recorded: no ENTRY without its EXIT. */
 	if (ctrace__retval_push((uintptr_t)ret, p->got,
-				(uintptr_t)ctrace__plt_return))
-		ctrace__event(0, p->got, site, (uintptr_t)ret);
+				(uintptr_t)ctrace__plt_return)) {
+		if (likely(!ctrace__state_capture_on)) {
+			ctrace__event(0, p->got, site, (uintptr_t)ret);
+		} else {
+			/* The argument registers, as the trampoline saved
+			 * them below the return address (plt.S). */
+			const uint8_t *saved = (const uint8_t *)ret -
+					       PLT_SAVED_BYTES;
+			struct ctrace__libvals v = {
+				(const uint64_t *)saved,
+				saved + PLT_SAVED_XMM, p->how};
+			ctrace__event_lib(0, p->got, site, (uintptr_t)ret,
+					  &v);
+		}
+	}
 	ctrace__state_self = 0;
 	return target;
 }
@@ -190,8 +211,16 @@ uintptr_t ctrace__plt_exit(uintptr_t sp)
 		atomic_store(&unbound_called, 0);
 		learn_all();
 	}
-	if (!self)
+	if (!self && likely(!ctrace__state_capture_on)) {
 		ctrace__event(CTRACE_TAG_EXIT_BIT, fn, real, sp);
+	} else if (!self) {
+		/* rax and xmm0, as the return trampoline saved them below
+		 * sp (plt.S). */
+		const uint8_t *saved = (const uint8_t *)sp - PLT_RET_BYTES;
+		struct ctrace__libvals v = {(const uint64_t *)saved,
+					    saved + PLT_RET_XMM0, {0, 0, 0}};
+		ctrace__event_lib(CTRACE_TAG_EXIT_BIT, fn, real, sp, &v);
+	}
 	ctrace__state_self = self;
 	return real;
 }
@@ -557,6 +586,7 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		memcpy(p->name, name, len);
 		p->name[len] = '\0';
 		ctrace__filter_libcall((uint32_t)k, got, flags);
+		ctrace__protos_how(p->name, &p->how);
 		uintptr_t real = in_module(info, v) ? 0 : v;
 		p->lazy = real ? 0 : v;
 		atomic_store(&p->real, real);

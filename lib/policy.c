@@ -166,9 +166,13 @@ static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 	s->last_sp = f->prev_sp;
 }
 
+/* regs: an instrumented function's entry registers when values are
+ * captured; lv: a library call's (plt.c), whose ARGS record follows its
+ * ENTRY as the instrumented functions' does. */
 static inline __attribute__((always_inline)) void
 policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
-	     uintptr_t sp, uintptr_t fp, const struct ctrace__regs *regs)
+	     uintptr_t sp, uintptr_t fp, const struct ctrace__regs *regs,
+	     const struct ctrace__libvals *lv)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
 	if (unlikely(!(gate & CTRACE_GATE_LIVE))) {
@@ -203,14 +207,17 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	struct ctrace__stream *s = &t->main;
 	uint8_t capture = regs != NULL ? flags & (CTRACE_F_ARGS |
 						  CTRACE_F_RETVAL) : 0;
+	uint8_t lib = lv != NULL ? flags & CTRACE_F_ARGS : 0;
 	/* The recorder's work before the ENTRY's time is read (see
 	 * entry_time() in emit.h): where the values lie, and room for the
 	 * ARGS record in the ENTRY's chunk. */
 	struct ctrace__capture_where where;
 	if (capture)
 		ctrace__capture_locate(&where, fn, regs);
+	if (lib)
+		ctrace__capture_lib_ready();
 	if ((s->cur >= s->limit ||
-	     (capture && (size_t)(s->chunk_end - s->cur) <
+	     ((capture || lib) && (size_t)(s->chunk_end - s->cur) <
 				 CTRACE_MAX_EVENT_BYTES +
 					 ctrace__args_max_bytes)) &&
 	    ctrace__stream_refill(s, ctrace__now()) == NULL) {
@@ -224,6 +231,8 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		if (capture)
 			ctrace__capture_entry(s, capture, fn, site, regs,
 					      &where);
+		if (lib)
+			ctrace__capture_lib_args(s, site, sp, lv);
 		return;
 	}
 	f->pos = s->cur;
@@ -236,6 +245,8 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	f->ticks = s->cur != f->pos ? s->last : now;
 	if (capture)
 		ctrace__capture_entry(s, capture, fn, site, regs, &where);
+	if (lib)
+		ctrace__capture_lib_args(s, site, sp, lv);
 	f->end = s->cur;
 	f->recorded = 1;
 	t->recorded++;
@@ -246,7 +257,14 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 void ctrace__policy_enter(struct ctrace__thread *t, uintptr_t fn,
 			  uintptr_t site, uintptr_t sp, uintptr_t fp)
 {
-	policy_enter(t, fn, site, sp, fp, NULL);
+	policy_enter(t, fn, site, sp, fp, NULL, NULL);
+}
+
+void ctrace__policy_lib_enter(struct ctrace__thread *t, uintptr_t fn,
+			      uintptr_t site, uintptr_t sp,
+			      const struct ctrace__libvals *v)
+{
+	policy_enter(t, fn, site, sp, 0, NULL, v);
 }
 
 void ctrace__policy_enter_regs(struct ctrace__thread *t, uintptr_t fn,
@@ -257,11 +275,14 @@ void ctrace__policy_enter_regs(struct ctrace__thread *t, uintptr_t fn,
 	 * reads the trampoline as its call site: the real one is kept. */
 	if (unlikely(site == (uintptr_t)ctrace__retval_trampoline))
 		site = ctrace__retval_real(sp);
-	policy_enter(t, fn, site, sp, CTRACE_REGS_FP(r), r);
+	policy_enter(t, fn, site, sp, CTRACE_REGS_FP(r), r, NULL);
 }
 
-void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
-			 uintptr_t site, uintptr_t sp, uintptr_t frame_sp)
+/* lv: a library call's return registers (plt.c), written in a filled
+ * RETVAL record after its EXIT. */
+static inline __attribute__((always_inline)) void
+policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
+	    uintptr_t sp, uintptr_t frame_sp, const struct ctrace__libvals *lv)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
 	if (unlikely(!(gate & CTRACE_GATE_LIVE))) {
@@ -299,15 +320,20 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 	int patched = site == (uintptr_t)ctrace__retval_trampoline;
 	uintptr_t from = frame_sp != 0 ? frame_sp - sizeof(uintptr_t) : sp;
 	struct ctrace__tramp_entry *pending =
-		ctrace__state_capture_on
+		ctrace__state_capture_on && lv == NULL
 			? ctrace__retval_pending(fn, from, patched, &real,
 						 &retval_bytes)
 			: NULL;
+	/* A library call's trampoline has its registers: no reservation. */
+	uint8_t lib = lv != NULL && (gate & CTRACE_GATE_TABLE) &&
+		      (ctrace__function_flags(fn) & CTRACE_F_RETVAL);
+	if (lib)
+		retval_bytes = CTRACE_LIBRET_BYTES;
 	if (unlikely(patched))
 		site = real;
 	/* No patched frame, but room asked for: the frame may be one the
 	 * full list left unpatched, whose value is then said to be lost. */
-	if (unlikely(pending == NULL && retval_bytes != 0) &&
+	if (unlikely(pending == NULL && retval_bytes != 0) && !lib &&
 	    !((gate & CTRACE_GATE_TABLE) &&
 	      (ctrace__function_flags(fn) & CTRACE_F_RETVAL)))
 		retval_bytes = 0;
@@ -344,10 +370,25 @@ void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 		return;
 	}
 	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0, now, 1, &t->state);
-	if (pending != NULL)
+	if (lib)
+		ctrace__capture_lib_ret(s, lv);
+	else if (pending != NULL)
 		ctrace__retval_reserve(s, pending);
 	else if (unlikely(retval_bytes != 0))
 		ctrace__retval_mark_refused(s);
 	if (gate & CTRACE_GATE_CALLBACK)
 		notify(t, CTRACE_EVENT_EXIT, fn, site, now, t->recorded);
+}
+
+void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
+			 uintptr_t site, uintptr_t sp, uintptr_t frame_sp)
+{
+	policy_exit(t, fn, site, sp, frame_sp, NULL);
+}
+
+void ctrace__policy_lib_exit(struct ctrace__thread *t, uintptr_t fn,
+			     uintptr_t site, uintptr_t sp,
+			     const struct ctrace__libvals *v)
+{
+	policy_exit(t, fn, site, sp, 0, v);
 }

@@ -32,7 +32,8 @@ static struct values_call call_of(const struct thread *th,
 				    .site = p->site,
 				    .ticks = symtab_pair_time(th->trace->symtab,
 							      p),
-				    .name = p->func ? p->func->name : "?"};
+				    .name = p->func ? p->func->name : "?",
+				    .libcall = p->func && p->func->libcall};
 }
 
 static struct values *call_args(struct thread *th, const struct pair *p,

@@ -45,6 +45,8 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 {
 	uint64_t hash = 0;
 	struct values *v;
+	if (p->libcall)
+		return libcall_args(p, payload, len);
 	if (mode() == VALUES_CACHE_OFF) {
 		cache.args_decoded++;
 		return args_decode(t, p, payload, len, false);
@@ -70,6 +72,8 @@ struct values *values_retval(struct trace *t, const struct values_call *p,
 {
 	uint64_t hash = 0;
 	struct values *v;
+	if (p->libcall)
+		return libcall_retval(p, payload, len);
 	if (mode() == VALUES_CACHE_OFF) {
 		cache.ret_decoded++;
 		return retval_decode(t, p, payload, len);
@@ -101,5 +105,6 @@ void values_reset(void)
 	recipe_reset(); /* holds DIEs of the modules */
 	values_forget_hints();
 	values_forget_ret_shapes();
+	libcall_forget_hints();
 	dw_modules_free();
 }

@@ -600,6 +600,15 @@ void values_forget_hints(void);
 /* values.c: the return values' shapes, cached per function, forgotten
  * (they hold DIEs of the modules). */
 void values_forget_ret_shapes(void);
+
+/* libcall.c: a library call's arguments from its ARGS payload (never
+ * NULL) and its return value from its RETVAL payload (NULL: the function
+ * returns nothing), typed by the prototype table. */
+struct values *libcall_args(const struct values_call *p,
+			    const uint8_t *payload, size_t len);
+struct values *libcall_retval(const struct values_call *p,
+			      const uint8_t *payload, size_t len);
+void libcall_forget_hints(void);
 /* recipe.c: the arguments of a call by the recipe of an earlier call
  * like it (same pair, hook address and captured register numbers), or
  * NULL.  args_decode records one between recipe_begin and recipe_end (the

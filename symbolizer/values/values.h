@@ -18,6 +18,7 @@
  *     i386dec.c   the one i386 decoder
  *     i386loc.c   i386: frame base and stack parameters around the hook
  *     x87const.c  constants the x87 converted (a stale DWARF constant)
+ *   libcall.c   library calls' values, typed by the prototype table
  *   dwinfo.c    modules' DWARF: files, code, function and scope at a PC
  *   plan.c      the capture plan: the hook calls of a program
  *   planneed.c  what one hook call needs saved (the walker over symbols)
@@ -43,6 +44,7 @@ struct outbuf;
 struct values_call {
 	uint64_t fn, site, ticks;
 	const char *name;
+	bool libcall; /* a library call: fn is its GOT slot (libcall.c) */
 };
 
 /* One argument or return value, as shown. */

@@ -1,0 +1,51 @@
+/* protos.c -- what the recorder saves at a library call: the prototype
+ * table (include/ctrace_protos.def) says how many integer and
+ * floating-point argument registers the function takes and which point
+ * to strings, whose text is then saved at the call, as an instrumented
+ * function's string arguments are.  Types are the symbolizer's business:
+ * the recorder keeps none.  Read once per redirected GOT slot.
+ */
+#include <string.h>
+
+#include "ctrace_protos.h"
+#include "protos.h"
+
+struct proto {
+	const char *name;
+	uint8_t arg[CTRACE_PROTO_MAX_ARGS];
+};
+
+#define CTRACE_ARG(kind, name) CTRACE_PROTO_##kind
+#define CTRACE_PROTO(name, ret, variadic, ...) {#name, {__VA_ARGS__}},
+static const struct proto table[] = {
+#include "ctrace_protos.def"
+};
+#undef CTRACE_PROTO
+#undef CTRACE_ARG
+
+/* x86-64: six integer argument registers. */
+#define INT_REGS 6
+
+void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
+{
+	*how = (struct ctrace__libcall_how){INT_REGS, 0, 0};
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+		if (strcmp(table[i].name, name) != 0)
+			continue;
+		uint8_t nint = 0, nfp = 0, strmask = 0;
+		for (int k = 0; k < CTRACE_PROTO_MAX_ARGS; k++) {
+			uint8_t kind = table[i].arg[k];
+			if (kind == CTRACE_PROTO_VOID)
+				break;
+			if (CTRACE_PROTO_IS_FP(kind)) {
+				nfp++;
+				continue;
+			}
+			if (kind == CTRACE_PROTO_CSTR)
+				strmask |= (uint8_t)(1u << nint);
+			nint++;
+		}
+		*how = (struct ctrace__libcall_how){nint, nfp, strmask};
+		return;
+	}
+}

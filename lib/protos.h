@@ -1,0 +1,14 @@
+/* protos.h -- what to save at a library call, from the prototype table
+ * (protos.c). */
+#ifndef CTRACE_PROTOS_LIB_H
+#define CTRACE_PROTOS_LIB_H
+
+#include "capture.h"
+
+/* The registers to save at calls of the function `name` (a GOT slot's
+ * relocation symbol): its prototype's, or every integer argument
+ * register (and no string) when the table does not list it. */
+CTRACE_HIDDEN void ctrace__protos_how(const char *name,
+				      struct ctrace__libcall_how *how);
+
+#endif /* CTRACE_PROTOS_LIB_H */

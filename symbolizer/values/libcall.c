@@ -1,0 +1,366 @@
+/* libcall.c -- the arguments and return values of library calls (calls
+ * through a GOT slot the recorder redirected, lib/plt.c).
+ *
+ * The recorder saved, at the call, the argument registers the prototype
+ * table (include/ctrace_protos.def) names for the function (all six
+ * integer ones when it names none) with the text of its string
+ * arguments, and at the return rax and xmm0.  The types come from that
+ * table, written from the C and POSIX standards; a function it does not
+ * list shows its raw integer argument registers and rax, named as such
+ * (`malloc(rdi=0x20)`), and the symbolizer says once that no prototype
+ * is known.  A value is the register's as the ABI passed it (an int is
+ * the low 32 bits of its register), or `?` with the reason.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctrace_format.h"
+#include "ctrace_protos.h"
+#include "trace/trace.h"
+#include "util/util.h"
+#include "values/dwinfo.h"
+#include "values/values.h"
+
+#define CTRACE_ARG(kind, name) {CTRACE_PROTO_##kind, #name}
+struct proto_arg {
+	uint8_t kind;
+	const char *name;
+};
+struct proto_src {
+	const char *name;
+	uint8_t ret, variadic;
+	struct proto_arg arg[CTRACE_PROTO_MAX_ARGS];
+};
+#define CTRACE_PROTO(name, ret, variadic, ...)                               \
+	{#name, CTRACE_PROTO_##ret, variadic, {__VA_ARGS__}},
+static const struct proto_src protos[] = {
+#include "ctrace_protos.def"
+};
+#undef CTRACE_PROTO
+#undef CTRACE_ARG
+
+#define N_PROTOS (sizeof protos / sizeof protos[0])
+
+static const struct proto_src *by_name[N_PROTOS];
+
+static int src_cmp(const void *a, const void *b)
+{
+	const struct proto_src *x = *(const struct proto_src *const *)a;
+	const struct proto_src *y = *(const struct proto_src *const *)b;
+	return strcmp(x->name, y->name);
+}
+
+static const struct proto_src *proto_find(const char *name)
+{
+	static bool sorted;
+	if (!sorted) {
+		for (size_t i = 0; i < N_PROTOS; i++)
+			by_name[i] = &protos[i];
+		qsort(by_name, N_PROTOS, sizeof by_name[0], src_cmp);
+		sorted = true;
+	}
+	struct proto_src key = {.name = name};
+	const struct proto_src *k = &key;
+	const struct proto_src *const *r =
+		bsearch(&k, by_name, N_PROTOS, sizeof by_name[0], src_cmp);
+	return r ? *r : NULL;
+}
+
+static const char *const kind_type[CTRACE_PROTO_N_KINDS] = {
+	[CTRACE_PROTO_VOID] = "void",
+	[CTRACE_PROTO_INT] = "int",
+	[CTRACE_PROTO_UINT] = "unsigned int",
+	[CTRACE_PROTO_LONG] = "long",
+	[CTRACE_PROTO_ULONG] = "unsigned long",
+	[CTRACE_PROTO_LLONG] = "long long",
+	[CTRACE_PROTO_ULLONG] = "unsigned long long",
+	[CTRACE_PROTO_SIZE] = "size_t",
+	[CTRACE_PROTO_SSIZE] = "ssize_t",
+	[CTRACE_PROTO_OFF] = "off_t",
+	[CTRACE_PROTO_MODE] = "mode_t",
+	[CTRACE_PROTO_FD] = "int",
+	[CTRACE_PROTO_OFLAGS] = "int",
+	[CTRACE_PROTO_CHAR] = "int",
+	[CTRACE_PROTO_CSTR] = "const char *",
+	[CTRACE_PROTO_BUF] = "char *",
+	[CTRACE_PROTO_PTR] = "void *",
+	[CTRACE_PROTO_CPTR] = "const void *",
+	[CTRACE_PROTO_FILE] = "FILE *",
+	[CTRACE_PROTO_PTHREAD] = "pthread_t",
+	[CTRACE_PROTO_DOUBLE] = "double",
+	[CTRACE_PROTO_FLOAT] = "float",
+};
+
+/* x86-64's integer argument registers, by DWARF number and name, and
+ * xmm0's number. */
+static const uint8_t int_regno[6] = {5, 4, 1, 2, 8, 9};
+static const char *const int_regname[6] = {"rdi", "rsi", "rdx",
+					   "rcx", "r8",  "r9"};
+#define DW_XMM0 17
+
+static void add(struct values_build *vb, const char *name, const char *type,
+		char *text, const char *why)
+{
+	if (vb->n == vb->cap) {
+		vb->cap = vb->cap ? 2 * vb->cap : 8;
+		vb->v = must_realloc(vb->v, vb->cap, sizeof *vb->v);
+	}
+	vb->v[vb->n++] = (struct value){
+		name ? must_strndup(name, strlen(name)) : NULL,
+		must_strndup(type, strlen(type)), text, text ? NULL : why};
+}
+
+static char *text_of(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *text_of(const char *fmt, ...)
+{
+	struct str b = {0};
+	char buf[128];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	str_cat(&b, buf);
+	return str_take(&b);
+}
+
+static char *pointer_text(uint64_t v)
+{
+	return v ? text_of("0x%" PRIx64, v) : text_of("NULL");
+}
+
+/* open(2)'s flags: the access mode, then the flags Linux defines, by
+ * name; bits left over in hex. */
+static char *oflags_text(uint32_t v)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} names[] = {
+		{O_CREAT, "O_CREAT"},	  {O_EXCL, "O_EXCL"},
+		{O_NOCTTY, "O_NOCTTY"},	  {O_TRUNC, "O_TRUNC"},
+		{O_APPEND, "O_APPEND"},	  {O_NONBLOCK, "O_NONBLOCK"},
+		{O_DSYNC, "O_DSYNC"},	  {O_DIRECTORY, "O_DIRECTORY"},
+		{O_NOFOLLOW, "O_NOFOLLOW"}, {O_CLOEXEC, "O_CLOEXEC"},
+	};
+	struct str b = {0};
+	uint32_t acc = v & O_ACCMODE;
+	str_cat(&b, acc == O_RDONLY   ? "O_RDONLY"
+		    : acc == O_WRONLY ? "O_WRONLY"
+		    : acc == O_RDWR   ? "O_RDWR"
+				      : "3");
+	v &= ~(uint32_t)O_ACCMODE;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (v & names[i].bit) {
+			str_cat(&b, "|");
+			str_cat(&b, names[i].name);
+			v &= ~names[i].bit;
+		}
+	if (v)
+		str_printf(&b, "|0x%" PRIx32, v);
+	return str_take(&b);
+}
+
+/* A string argument: its text as saved at the call (at most
+ * CTRACE_STRLEN bytes: `"abc"...` when it went on), an empty block for a
+ * pointer that could not be read, none when no text was saved. */
+static char *string_text(const struct capture *c, uint64_t a)
+{
+	if (a == 0)
+		return text_of("NULL");
+	bool unreadable = false;
+	for (size_t i = 0; i < c->nblocks; i++) {
+		const struct capture_block *blk = &c->blocks[i];
+		if (blk->addr != a)
+			continue;
+		if (blk->len == 0) {
+			unreadable = true;
+			continue;
+		}
+		struct str b = {0};
+		size_t n = strnlen((const char *)blk->bytes, blk->len);
+		str_cat(&b, "\"");
+		for (size_t k = 0; k < n; k++) {
+			char e[4];
+			str_add(&b, e, escape_c_byte(blk->bytes[k], '"', e));
+		}
+		str_cat(&b, n == blk->len ? "\"..." : "\"");
+		return str_take(&b);
+	}
+	if (unreadable)
+		return text_of("0x%" PRIx64 " <unreadable>", a);
+	return pointer_text(a);
+}
+
+/* The text of a value of kind k in the 8 bytes of its register. */
+static char *kind_text(uint8_t k, uint64_t v, const struct capture *c)
+{
+	double d;
+	float f;
+	switch (k) {
+	case CTRACE_PROTO_INT:
+	case CTRACE_PROTO_FD:
+	case CTRACE_PROTO_CHAR:
+		return text_of("%" PRId32, (int32_t)(uint32_t)v);
+	case CTRACE_PROTO_UINT:
+		return text_of("%" PRIu32, (uint32_t)v);
+	case CTRACE_PROTO_LONG:
+	case CTRACE_PROTO_LLONG:
+	case CTRACE_PROTO_SSIZE:
+	case CTRACE_PROTO_OFF:
+		return text_of("%" PRId64, (int64_t)v);
+	case CTRACE_PROTO_ULONG:
+	case CTRACE_PROTO_ULLONG:
+	case CTRACE_PROTO_SIZE:
+		return text_of("%" PRIu64, v);
+	case CTRACE_PROTO_MODE:
+		return text_of("0%" PRIo32, (uint32_t)v);
+	case CTRACE_PROTO_OFLAGS:
+		return oflags_text((uint32_t)v);
+	case CTRACE_PROTO_CSTR:
+		return c ? string_text(c, v) : pointer_text(v);
+	case CTRACE_PROTO_PTHREAD:
+		return text_of("0x%" PRIx64, v);
+	case CTRACE_PROTO_DOUBLE:
+		memcpy(&d, &v, 8);
+		return text_of("%.17g", d);
+	case CTRACE_PROTO_FLOAT:
+		memcpy(&f, &v, 4);
+		return text_of("%.9g", (double)f);
+	default:
+		return pointer_text(v);
+	}
+}
+
+static bool reg_value(const struct capture *c, uint8_t regno, uint64_t *v)
+{
+	for (int i = 0; i < c->nregs; i++)
+		if (c->regno[i] == regno) {
+			*v = c->regval[i];
+			return true;
+		}
+	return false;
+}
+
+/* Functions named by no_proto_hint. */
+static struct {
+	char **names;
+	size_t n;
+} hinted;
+
+/* Raw registers are a puzzle without the why: said once per function. */
+static void no_proto_hint(const char *name)
+{
+	for (size_t i = 0; i < hinted.n; i++)
+		if (!strcmp(hinted.names[i], name))
+			return;
+	hinted.names = must_realloc(hinted.names, hinted.n + 1,
+				    sizeof *hinted.names);
+	hinted.names[hinted.n++] = must_strndup(name, strlen(name));
+	fputs(PROGRAM_NAME ": no prototype known for the library function ",
+	      stderr);
+	for (const char *s = name; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s,
+		      stderr);
+	fputs(": its calls show their integer argument registers and rax, "
+	      "raw\n",
+	      stderr);
+}
+
+void libcall_forget_hints(void)
+{
+	for (size_t i = 0; i < hinted.n; i++)
+		free(hinted.names[i]);
+	free(hinted.names);
+	hinted.names = NULL;
+	hinted.n = 0;
+}
+
+struct values *libcall_args(const struct values_call *p,
+			    const uint8_t *payload, size_t len)
+{
+	struct values_build vb = {0};
+	struct capture c;
+	if (len == 0 || capture_parse(payload, len, &c) < 0) {
+		add(&vb, NULL, "", NULL, "not captured");
+		return values_finish_unknown(&vb, "not captured");
+	}
+	const struct proto_src *pr = proto_find(p->name);
+	if (pr == NULL) {
+		no_proto_hint(p->name);
+		for (unsigned i = 0; i < 6; i++) {
+			uint64_t v;
+			bool have = reg_value(&c, int_regno[i], &v);
+			add(&vb, int_regname[i], "register (no prototype known)",
+			    have ? text_of("0x%" PRIx64, v) : NULL,
+			    "not captured");
+		}
+		return values_finish(&vb, false);
+	}
+	unsigned nint = 0, nfp = 0;
+	for (int i = 0; i < CTRACE_PROTO_MAX_ARGS; i++) {
+		const struct proto_arg *a = &pr->arg[i];
+		if (a->kind == CTRACE_PROTO_VOID)
+			break;
+		uint8_t regno = CTRACE_PROTO_IS_FP(a->kind)
+					? (uint8_t)(DW_XMM0 + nfp++)
+					: int_regno[nint++];
+		uint64_t v;
+		if (!reg_value(&c, regno, &v))
+			add(&vb, a->name, kind_type[a->kind], NULL,
+			    "not captured");
+		else
+			add(&vb, a->name, kind_type[a->kind],
+			    kind_text(a->kind, v, &c), NULL);
+	}
+	if (pr->variadic)
+		add(&vb, "...", "", NULL,
+		    "variadic: the fixed arguments alone are shown");
+	return values_finish(&vb, false);
+}
+
+struct values *libcall_retval(const struct values_call *p,
+			      const uint8_t *payload, size_t len)
+{
+	struct values_build vb = {0};
+	const struct proto_src *pr = proto_find(p->name);
+	if (pr != NULL && pr->ret == CTRACE_PROTO_VOID)
+		return NULL;
+	const char *type = pr ? kind_type[pr->ret]
+			      : "register rax (no prototype known)";
+	uint8_t full[CTRACE_RETVAL_PAYLOAD];
+	unsigned have = 0;
+	const char *why = NULL;
+	if (len == 1 && payload[0] == CTRACE_RETVAL_REFUSED) {
+		why = "not captured (the recorder's list of 16384 calls "
+		      "waiting to return was full)";
+	} else if (len < 1 || !(payload[0] & CTRACE_RETVAL_COMPACT) ||
+		   retval_expand(payload, len, full, &have) < 0 ||
+		   full[0] != 1) {
+		why = "not captured";
+	} else {
+		bool fp = pr && CTRACE_PROTO_IS_FP(pr->ret);
+		unsigned need = fp ? CTRACE_RETVAL_XMM0 : CTRACE_RETVAL_R0;
+		if (!(have & need)) {
+			why = "not captured";
+		} else {
+			uint64_t v = load_u64(full + (fp ? CTRACE_RETVAL_AT_XMM0
+							  : CTRACE_RETVAL_AT_R0));
+			add(&vb, NULL, type,
+			    pr ? kind_text(pr->ret, v, NULL)
+			       : text_of("0x%" PRIx64, v),
+			    NULL);
+			return values_finish(&vb, false);
+		}
+	}
+	add(&vb, NULL, type, NULL, why);
+	return values_finish(&vb, false);
+}
