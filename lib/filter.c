@@ -577,7 +577,7 @@ static void libcall_publish(void)
 uint8_t ctrace__filter_libcall_flags(const char *name)
 {
 	if (n_rules == 0)
-		return ctrace__default_flags & CTRACE_F_SKIP;
+		return ctrace__default_flags;
 	if (libcalls == NULL) {
 		libcalls = mmap_alloc(CTRACE_FILTER_LIBCALLS * sizeof *libcalls);
 		libcall_scratch = mmap_alloc(ctrace__demangle_state_size() +
@@ -586,12 +586,14 @@ uint8_t ctrace__filter_libcall_flags(const char *name)
 			/* Then the default: an include pattern leaves the
 			 * library calls out, as before the filters knew them. */
 			libcalls = NULL;
-			return ctrace__default_flags & CTRACE_F_SKIP;
+			return ctrace__default_flags;
 		}
 	}
-	/* Only whether it is recorded: values are not captured at a
-	 * library call. */
-	return flags_of(name, libcall_scratch, 0) & CTRACE_F_SKIP;
+	/* Whether it is recorded, and its values by CTRACE_ARGS and
+	 * CTRACE_RETVAL's patterns as a function's: the slot's flags are
+	 * the same at its call and its return. */
+	return flags_of(name, libcall_scratch, 0) &
+	       (CTRACE_F_SKIP | CTRACE_F_ARGS | CTRACE_F_RETVAL);
 }
 
 void ctrace__filter_libcall(uint32_t slot, uintptr_t got, uint8_t flags)

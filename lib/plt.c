@@ -57,9 +57,11 @@ CTRACE_HIDDEN uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret);
 CTRACE_HIDDEN uintptr_t ctrace__plt_exit(uintptr_t sp);
 
 #define TRAMP_SIZE 16
-/* plt.S's frames: the entry's registers, below the return address, with
- * xmm0-7 from PLT_SAVED_XMM; the return's rax and xmm0. */
-#define PLT_SAVED_BYTES 200
+/* plt.S's frames: the entry's registers from PLT_SAVED_BYTES below the
+ * return address (rdi, rsi, rdx, rcx, r8, r9, ..., then the slot's index
+ * and the call site's copy), with xmm0-7 from PLT_SAVED_XMM; the
+ * return's rax and xmm0. */
+#define PLT_SAVED_BYTES 216
 #define PLT_SAVED_XMM 64
 #define PLT_RET_BYTES 48
 #define PLT_RET_XMM0 16
