@@ -95,8 +95,23 @@ case_record() {
 	compare out got
 }
 
+# Patterns select library calls' values by name, as functions': strlen's
+# arguments and return values, malloc's return value, nothing of strcmp.
+case_pattern() {
+	use_config "$1"
+	build_c libvals "$PROGS/libvals.c" -fno-builtin -lm
+	CTRACE_ARGS=strlen CTRACE_RETVAL='strlen,malloc' run_traced trace.bin \
+		"$BIN/libvals" hello help -42 2 0.5 /dev/null
+	symbolize tree trace.bin
+	tree_text tree | LC_ALL=C sed -n -E \
+		's/^ *((strlen|strcmp|malloc)\(.*);$/\1/p' >got
+	grep -E '^(strlen|strcmp|malloc)\(' trace.bin.out |
+		sed -E 's/^strcmp\(.*/strcmp()/; s/^malloc\(.*\) = /malloc() = /' >want
+	compare want got
+}
+
 for cfg in $(configs); do
-	for c in tree json record; do
+	for c in tree json record pattern; do
 		run_case "$c-$cfg" "case_$c" "$cfg"
 	done
 done
