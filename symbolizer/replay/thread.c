@@ -368,17 +368,33 @@ static void unwind(struct output *o, struct thread *th, size_t keep,
 	}
 }
 
+/* Whether the output is told a switch in one call (replay.h). */
+static bool told_switch(const struct output *o)
+{
+	return o->ops->switch_stack != NULL || o->ops->park != NULL;
+}
+
+/* Forgets suspended set s: its calls and what the output kept of them. */
+static void run_drop(struct output *o, struct thread *th, struct stack_run *s)
+{
+	if (s->output_state && o->ops->drop_parked)
+		o->ops->drop_parked(o, th, s->output_state);
+	s->output_state = NULL;
+	free(s->frames);
+	s->frames = NULL;
+}
+
 /* Takes the innermost run (its calls closed) off the chain and keeps it,
  * its array as it is, to reopen; a set kept earlier for the same stack is
  * dead now. */
-static void keep_suspended(struct thread *th)
+static void keep_suspended(struct output *o, struct thread *th)
 {
 	struct stack_run r = th->runs[--th->n_runs];
 	const struct frame *top = &r.frames[r.n - 1], *bottom = &r.frames[0];
 	size_t j = 0;
 
 	if (!bottom->sp || !top->sp) {
-		free(r.frames);
+		run_drop(o, th, &r);
 		return;
 	}
 	for (size_t i = 0; i < th->n_suspended; i++) {
@@ -386,13 +402,13 @@ static void keep_suspended(struct thread *th)
 		if (on_stack(s->frames[0].sp, top->sp, bottom->sp) ||
 		    on_stack(bottom->sp, s->frames[s->n - 1].sp,
 			     s->frames[0].sp))
-			free(s->frames);
+			run_drop(o, th, s);
 		else
 			th->suspended[j++] = *s;
 	}
 	/* Bounded whatever the trace: the oldest set goes. */
 	if (j == MAX_SUSPENDED) {
-		free(th->suspended[0].frames);
+		run_drop(o, th, &th->suspended[0]);
 		memmove(th->suspended, th->suspended + 1,
 			--j * sizeof *th->suspended);
 	}
@@ -411,7 +427,7 @@ static void suspend(struct output *o, struct thread *th, size_t keep,
 {
 	size_t n = th->depth > keep ? th->depth - keep : 0;
 	const struct pair *innermost = n ? top_frame(th)->pair : NULL;
-	bool told = o->ops->switch_stack != NULL;
+	bool told = told_switch(o);
 
 	th->suspending = true;
 	th->switch_told = told;
@@ -443,9 +459,12 @@ static void suspend(struct output *o, struct thread *th, size_t keep,
 			f->args = NULL;
 		}
 		th->depth = r->base;
-		keep_suspended(th);
+		if (o->ops->park)
+			o->ops->park(o, th, r->base + th->shift, r->n,
+				     &r->output_state);
+		keep_suspended(o, th);
 	}
-	if (told && n)
+	if (o->ops->switch_stack && n)
 		o->ops->switch_stack(o, th, innermost,
 				     keep + n - 1 + th->shift, n, false, ticks);
 	th->switch_told = false;
@@ -489,17 +508,21 @@ static void resume(struct output *o, struct thread *th, size_t which,
 		   size_t n, uint64_t ticks)
 {
 	struct stack_run s = th->suspended[which];
-	bool told = o->ops->switch_stack != NULL;
+	bool told = told_switch(o);
 
-	if (told && n)
+	if (o->ops->switch_stack && n)
 		o->ops->switch_stack(o, th, s.frames[n - 1].pair,
 				     th->depth + n - 1 + th->shift, n, true,
 				     ticks);
 	th->suspended[which] = th->suspended[--th->n_suspended];
 	if (n == 0) {
-		free(s.frames);
+		run_drop(o, th, &s);
 		return;
 	}
+	if (o->ops->unpark)
+		o->ops->unpark(o, th, th->depth + th->shift, n,
+			       s.output_state);
+	s.output_state = NULL;
 	s.n = n;
 	th->resumed = true;
 	for (size_t i = 0; !told && i < n; i++) {
@@ -1121,7 +1144,7 @@ void thread_finish(struct output *o, struct thread *th)
 {
 	unwind(o, th, 0, 0, CLOSE_UNFINISHED);
 	for (size_t i = 0; i < th->n_suspended; i++)
-		free(th->suspended[i].frames);
+		run_drop(o, th, &th->suspended[i]);
 	free(th->suspended);
 	th->suspended = NULL;
 	th->n_suspended = 0;
