@@ -10,10 +10,13 @@
 # and at most 1400 bytes an event (each event a line or two, lines no
 # longer than --max-depth's indentation allows).
 # The replay's work too (pingpong-work), counted (CTRACE_REPLAY_WORK: the
-# calls it pushed, closed, reopened or looked at), not timed: at most a
-# few calls touched an event (at most 8), whatever the depth and the switches, in
-# the formats told a switch in one call (tree, JSON, Chrome); a switch
-# used to copy and walk every call of the stack it left or went back to.
+# calls it pushed, closed, reopened or looked at, and those the
+# summarizing formats moved one by one at a switch), not timed: at most a
+# few calls touched an event (at most 8), whatever the depth and the
+# switches, in every format (each told a switch in one call; the
+# summarizing ones park a stack's calls by pointer); a switch used to copy
+# and walk every call of the stack it left or went back to.  Doubling the
+# depth and the switches at most 2.5 times the work (quadratic: 4 times).
 
 . "$(dirname "$0")/rel.sh"
 test_init reliability-pingpong
@@ -92,8 +95,9 @@ replay_work() {
 case_work() {
 	use_config "$1"
 	build_c pingpong "$RPROGS/pingpong.c"
-	for f in tree json chrome; do
-		for dn in 50x50 400x50 800x50 50x400 400x400; do
+	for f in tree json chrome report stats dot folded flamegraph graph \
+	    graph-stats perfetto info; do
+		for dn in 50x50 400x50 800x50 50x400 200x200 400x400; do
 			d=${dn%x*} n=${dn#*x}
 			[ -f "trace$dn.bin" ] ||
 				run_traced "trace$dn.bin" "$BIN/pingpong" "$d" "$n"
@@ -110,6 +114,9 @@ case_work() {
 		# shellcheck disable=SC2154
 		[ $((w800x50 - w400x50)) -le $((8 * 2 * 2 * 400)) ] ||
 			fail "-f $f: $w400x50 calls touched at depth 400, $w800x50 at 800"
+		# shellcheck disable=SC2154
+		[ $((w400x400 * 2)) -le $((w200x200 * 5)) ] ||
+			fail "-f $f: $w200x200 calls touched at 200x200, $w400x400 at 400x400 (not linear)"
 	done
 }
 
