@@ -158,7 +158,10 @@ static bool spawned_in(const struct thread *th, uint64_t start, uint64_t end)
  * one line and a call once, whatever the depth: the tree and the JSON
  * would otherwise grow as switches times depth.  An output with a
  * switch_stack() callback (replay.h) is told a switch in one call instead
- * of a close or an entry per call it shows once anyway.
+ * of a close or an entry per call it shows once anyway; one with park()
+ * and unpark() (the summarizing ones, which keep the open calls) is
+ * given each run it left to keep with the run's calls (stack_run's
+ * output_state), and back when the run reopens.
  *
  * The replay's own work at a switch does not depend on the depth either:
  * a run moves to the suspended sets and back by pointer (its array kept
