@@ -409,14 +409,32 @@ static struct agg_seg *seg_new(struct agg_thread *at)
 	return &at->segs[at->n_segs++];
 }
 
+static void uncount(struct agg_seg *s, struct agg_frame *f);
+
 void agg_truncate(struct agg_thread *at, size_t depth)
 {
 	struct agg_seg *s;
 
 	if (depth >= at->depth)
 		return;
-	while (at->n_segs > 1 && at->segs[at->n_segs - 1].base > depth)
-		seg_free(&at->segs[--at->n_segs]);
+	while (at->n_segs > 1 && at->segs[at->n_segs - 1].base > depth) {
+		struct agg_seg *top = &at->segs[at->n_segs - 1];
+		struct agg_seg *below = top - 1;
+		size_t off = top->base - below->base;
+		/* its frames, closed now, stay readable where they were:
+		 * agg_park takes the closed calls of a run it parks (once
+		 * each: a frame is closed once before it is parked) */
+		seg_reserve(below, off + top->high);
+		for (size_t i = 0; i < top->high; i++) {
+			agg_work++;
+			uncount(top, &top->frames[i]);
+			below->frames[off + i] = top->frames[i];
+		}
+		if (top->high && below->high < off + top->high)
+			below->high = off + top->high;
+		seg_free(top);
+		at->n_segs--;
+	}
 	s = &at->segs[at->n_segs - 1];
 	s->n = depth - s->base;
 	at->depth = depth;
@@ -492,6 +510,14 @@ struct agg_parked *agg_park(struct agg_thread *at, size_t depth, size_t n,
 		k--;
 	p = must_calloc(1, sizeof *p);
 	b = &p->seg;
+	if (depth > at->depth) {
+		/* calls the output was never given (damage): empty frames */
+		seg_reserve(b, n ? n : 1);
+		for (size_t i = 0; i < n; i++)
+			b->frames[i] = (struct agg_frame){.resumed = true};
+		b->n = b->high = n;
+		return p;
+	}
 	if (at->segs[k].base == depth) {
 		/* the common case: the segment moves by pointer */
 		*b = at->segs[k];

@@ -357,6 +357,8 @@ void callstats_close(struct callstats *cs, struct thread *th,
 	uint32_t name;
 	bool outermost;
 
+	if (f && !f->name && f->resumed) /* counted when first left */
+		return;
 	if (f && f->name) {
 		name = f->name;
 		child_ns = f->child_ns;
