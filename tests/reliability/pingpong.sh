@@ -126,9 +126,28 @@ case_work() {
 	[ -z "$bad" ] || fail "the work of a switch grows with the depth:$bad"
 }
 
+# The Perfetto output read as Perfetto reads it (perfetto_check.py): each
+# call one slice, as the JSON lists it once; a switch is an instant
+# event, not an end and a begin per call left and reopened.
+case_perfetto() {
+	use_config "$1"
+	[ -n "$PYTHON3" ] || skip "python3 not found"
+	command -v protoc >/dev/null 2>&1 ||
+		skip "protoc not found (Debian: protobuf-compiler)"
+	build_c pingpong "$RPROGS/pingpong.c"
+	run_traced trace.bin "$BIN/pingpong" 30 8
+	symbolize out.pftrace -f perfetto trace.bin
+	symbolize out.json -f json trace.bin
+	"$PYTHON3" -S "$top_srcdir/tests/outputs/perfetto_check.py" \
+		"$top_srcdir/tests/outputs" out.pftrace out.json >check.out 2>&1 ||
+		{ cat check.out; fail "Perfetto disagrees with JSON"; }
+	cat check.out
+}
+
 for cfg in $(configs_pie); do
 	run_case "pingpong-$cfg" case_pingpong "$cfg"
 	run_case "pingpong-work-$cfg" case_work "$cfg"
+	run_case "pingpong-perfetto-$cfg" case_perfetto "$cfg"
 done
 
 test_finish
