@@ -728,11 +728,12 @@ static int show(struct trace **trace_ptrs, size_t n_traces, size_t n_all,
 			status = 1;
 	}
 	output_finish(shown);
-	/* the replay's work, for the tests that check it stays linear in
-	 * the events (coroutine switches) */
+	/* the replay's work and the summarizing outputs' at stack
+	 * switches, for the tests that check it stays linear in the events
+	 * (coroutine switches) */
 	if (getenv("CTRACE_REPLAY_WORK"))
 		fprintf(stderr, "ctrace-symbolize: replay work: %" PRIu64
-				" calls touched\n", replay_work);
+				" calls touched\n", replay_work + agg_work);
 	*write_failed = out.error != 0;
 	if (out.error) {
 		warn_msg(out.error, "%s: write error", out.name);

@@ -33,7 +33,6 @@ void callstats_init(struct callstats *cs, bool with_edges, bool per_thread)
 	cs->per_thread = per_thread;
 	if (with_edges) {
 		agg_map_init(&cs->edge_index);
-		agg_map_init(&cs->running_index);
 	}
 	agg_map_init(&cs->lost_index);
 }
@@ -54,15 +53,10 @@ void callstats_free(struct callstats *cs)
 	free(cs->rows);
 	free(cs->kinds);
 	free(cs->cells);
-	for (size_t i = 0; i < cs->n_open; i++)
-		free(cs->open[i].slots);
-	free(cs->open);
 	if (cs->with_edges) {
 		agg_map_free(&cs->edge_index);
-		agg_map_free(&cs->running_index);
 	}
 	free(cs->edges);
-	free(cs->running);
 	agg_map_free(&cs->lost_index);
 	free(cs->lost);
 	memset(cs, 0, sizeof *cs);
@@ -180,27 +174,6 @@ static uint32_t edge_of(struct callstats *cs, uint32_t caller, uint32_t callee)
 	return *v;
 }
 
-/* The count of calls running along `edge` in thread `at`. */
-static uint32_t *running_of(struct callstats *cs, const struct agg_thread *at,
-			    uint32_t edge)
-{
-	bool fresh;
-	uint32_t *v = agg_map_get(&cs->running_index,
-				  (uint64_t)(at->index + 1) << 32 | edge,
-				  (uint32_t)cs->n_running, &fresh);
-
-	if (fresh) {
-		if (cs->n_running == cs->cap_running) {
-			cs->cap_running =
-				cs->cap_running ? 2 * cs->cap_running : 256;
-			cs->running = must_realloc(cs->running, cs->cap_running,
-						   sizeof *cs->running);
-		}
-		cs->running[cs->n_running++] = 0;
-	}
-	return &cs->running[*v];
-}
-
 /* A call along caller -> callee that took ns (0: unknown); a call of the
  * same edge still running in the thread already holds this time. */
 static void add_edge(struct callstats *cs, const struct agg_thread *at,
@@ -209,108 +182,13 @@ static void add_edge(struct callstats *cs, const struct agg_thread *at,
 	uint32_t e = edge_of(cs, caller, callee);
 
 	cs->edges[e].calls++;
-	if (!*running_of(cs, at, e))
+	if (!agg_thread_edge_count(at, e + 1))
 		cs->edges[e].total += ns;
 }
 
 /* ---------------------------------------------------------------------------
  * Rows of all threads (not per_thread)
  * ------------------------------------------------------------------------ */
-
-static void open_grow(struct callstats *cs, uint32_t index)
-{
-	size_t n = (size_t)index + 1;
-
-	cs->open = must_realloc(cs->open, n, sizeof *cs->open);
-	memset(cs->open + cs->n_open, 0, (n - cs->n_open) * sizeof *cs->open);
-	cs->n_open = n;
-}
-
-/* The open calls of thread at. */
-static inline struct open_names *open_of(struct callstats *cs,
-					 const struct agg_thread *at)
-{
-	if (at->index >= cs->n_open)
-		open_grow(cs, at->index);
-	return &cs->open[at->index];
-}
-
-/* The slot of name in t: its own, or the empty one where it would go. */
-static size_t open_slot(const struct open_names *t, uint32_t name)
-{
-	size_t i = row_hash(name) & t->mask;
-
-	while (t->slots[i].name && t->slots[i].name != name)
-		i = (i + 1) & t->mask;
-	return i;
-}
-
-/* How many calls of name are open in t. */
-static uint32_t open_count(const struct open_names *t, uint32_t name)
-{
-	size_t i;
-
-	if (!t->slots)
-		return 0;
-	i = open_slot(t, name);
-	return t->slots[i].name ? t->slots[i].count : 0;
-}
-
-/* One more call of name open in t; at most half full. */
-static void open_add(struct open_names *t, uint32_t name)
-{
-	size_t i;
-
-	if (!t->slots || 2 * (t->n + 1) > t->mask + 1) {
-		struct open_names big = {.mask = t->slots ? 2 * t->mask + 1
-							  : 15,
-					 .n = t->n};
-		big.slots = must_calloc(big.mask + 1, sizeof *big.slots);
-		for (size_t j = 0; t->slots && j <= t->mask; j++) {
-			if (!t->slots[j].name)
-				continue;
-			i = open_slot(&big, t->slots[j].name);
-			big.slots[i] = t->slots[j];
-		}
-		free(t->slots);
-		*t = big;
-	}
-	i = open_slot(t, name);
-	if (!t->slots[i].name) {
-		t->slots[i] = (struct open_name){name, 0};
-		t->n++;
-	}
-	t->slots[i].count++;
-}
-
-/* One call of name fewer open in t (none: nothing to do, after damage);
- * returns how many stay open.  A name with no open call leaves the table,
- * whose later names move up to keep every name reachable from its hash's
- * slot. */
-static uint32_t open_remove(struct open_names *t, uint32_t name)
-{
-	size_t i, j, home;
-
-	if (!t->slots)
-		return 0;
-	i = open_slot(t, name);
-	if (!t->slots[i].name)
-		return 0;
-	if (--t->slots[i].count)
-		return t->slots[i].count;
-	t->n--;
-	for (j = (i + 1) & t->mask; t->slots[j].name; j = (j + 1) & t->mask) {
-		home = row_hash(t->slots[j].name) & t->mask;
-		/* j's name may fill the hole at i when its home is not in
-		 * the cyclic range (i, j] */
-		if (i <= j ? home > i && home <= j : home > i || home <= j)
-			continue;
-		t->slots[i] = t->slots[j];
-		i = j;
-	}
-	t->slots[i].name = 0;
-	return 0;
-}
 
 static void cells_grow(struct callstats *cs, uint32_t name)
 {
@@ -417,35 +295,19 @@ static void account(struct callstats *cs, struct agg_thread *at,
 		add_edge(cs, at, parent->name, name, known ? ns : 0);
 }
 
-/* per_thread: whether a call of r's function is running in at's thread
- * (by_process: r is its process's row, the thread's open calls tell). */
-static bool row_active(struct callstats *cs, const struct agg_thread *at,
-		       const struct stat_row *r)
-{
-	if (cs->threads.by_process)
-		return open_count(open_of(cs, at), r->name) != 0;
-	return r->active != 0;
-}
-
 void callstats_entry(struct callstats *cs, struct thread *th,
 		     const struct pair *p, size_t depth)
 {
 	struct agg_thread *at = agg_thread_get(&cs->threads, th);
 	uint32_t name = agg_row_id(th, p);
 	struct agg_frame *f, *parent;
+	struct agg_seg *s;
 	uint32_t ref = 0;
 
-	if (cs->per_thread) {
-		struct stat_row *r = row_of(cs, at, name);
-		if (cs->threads.by_process) /* outermost in its thread */
-			open_add(open_of(cs, at), name);
-		else
-			r->active++;
-		ref = (uint32_t)(r - cs->rows);
-	} else {
+	if (cs->per_thread)
+		ref = (uint32_t)(row_of(cs, at, name) - cs->rows);
+	else
 		cell_make(cs, name);
-		open_add(open_of(cs, at), name);
-	}
 	f = agg_push(at, depth);
 	f->ref = ref;
 	f->name = name;
@@ -453,12 +315,15 @@ void callstats_entry(struct callstats *cs, struct thread *th,
 	f->resumed = th->resumed;
 	f->child_ns = 0;
 	if (cs->with_edges && (parent = agg_parent(at, depth)) &&
-	    parent->name) {
-		uint32_t *running = running_of(
-			cs, at, edge_of(cs, parent->name, name));
-		++*running;
-		f->edge_ref = (uint32_t)(running - cs->running) + 1;
-	}
+	    parent->name)
+		f->edge_ref = edge_of(cs, parent->name, name) + 1;
+	/* the frame's segment: the top one, which agg_push filled */
+	s = &at->segs[at->n_segs - 1];
+	f->counted = false;
+	agg_open_add(&s->names, name);
+	if (f->edge_ref)
+		agg_open_add(&s->edges, f->edge_ref);
+	f->counted = true;
 }
 
 void callstats_leaf(struct callstats *cs, struct thread *th,
@@ -468,18 +333,15 @@ void callstats_leaf(struct callstats *cs, struct thread *th,
 	struct agg_thread *at = agg_thread_get(&cs->threads, th);
 	uint32_t name = agg_row_id(th, p);
 	uint64_t ns = trace_duration(th->trace, start, end);
+	struct stat_row *r = NULL;
 
 	if (at->depth > depth) /* only after damage */
-		at->depth = depth;
-	if (cs->per_thread) {
-		struct stat_row *r = row_of(cs, at, name);
-		account(cs, at, name, r, ns, 0, !row_active(cs, at, r),
-			depth);
-	} else {
+		agg_truncate(at, depth);
+	if (cs->per_thread)
+		r = row_of(cs, at, name);
+	else
 		cell_make(cs, name);
-		account(cs, at, name, NULL, ns, 0,
-			!open_count(open_of(cs, at), name), depth);
-	}
+	account(cs, at, name, r, ns, 0, !agg_thread_count(at, name), depth);
 }
 
 void callstats_close(struct callstats *cs, struct thread *th,
@@ -487,30 +349,28 @@ void callstats_close(struct callstats *cs, struct thread *th,
 		     size_t depth, enum close_kind kind)
 {
 	struct agg_thread *at = agg_thread_get(&cs->threads, th);
-	struct agg_frame *f = kind == CLOSE_BEFORE_TRACE ? NULL
-							 : agg_pop(at, depth);
+	struct agg_seg *s = kind == CLOSE_BEFORE_TRACE || depth >= at->depth
+				    ? NULL : agg_seg_of(at, depth);
+	struct agg_frame *f = s ? agg_pop(at, depth) : NULL;
 	struct stat_row *r = NULL;
 	uint64_t child_ns = 0;
 	uint32_t name;
 	bool outermost;
 
+	if (f && !f->name && f->resumed) /* counted when first left */
+		return;
 	if (f && f->name) {
 		name = f->name;
 		child_ns = f->child_ns;
-		if (cs->per_thread) {
+		if (cs->per_thread)
 			r = &cs->rows[f->ref];
-			if (cs->threads.by_process) {
-				outermost = !open_remove(open_of(cs, at), name);
-			} else {
-				if (r->active)
-					r->active--;
-				outermost = !r->active;
-			}
-		} else {
-			outermost = !open_remove(open_of(cs, at), name);
+		if (f->counted) {
+			agg_open_remove(&s->names, name);
+			if (f->edge_ref)
+				agg_open_remove(&s->edges, f->edge_ref);
+			f->counted = false;
 		}
-		if (f->edge_ref && cs->running[f->edge_ref - 1])
-			cs->running[f->edge_ref - 1]--;
+		outermost = !agg_thread_count(at, name);
 		/* a call is counted once: when the thread first leaves it
 		 * for another stack (suspended: its end is unknown), or
 		 * when it ends */
@@ -518,18 +378,52 @@ void callstats_close(struct callstats *cs, struct thread *th,
 			return;
 	} else {
 		name = agg_row_id(th, p);
-		if (cs->per_thread) {
+		if (cs->per_thread)
 			r = row_of(cs, at, name);
-			outermost = !row_active(cs, at, r);
-		} else {
+		else
 			cell_make(cs, name);
-			outermost = !open_count(open_of(cs, at), name);
-		}
+		outermost = !agg_thread_count(at, name);
 	}
 	account(cs, at, name, r,
 		kind == CLOSE_RETURNED ? trace_duration(th->trace, start, end)
 				       : UINT64_MAX,
 		child_ns, outermost, depth);
+}
+
+/* The calls of a stack the thread left, from depth up (n of them: those
+ * closed as it left counted again, as open calls of the block), parked
+ * by pointer; the replay keeps the block with the stack's calls. */
+void callstats_park(struct callstats *cs, struct thread *th, size_t depth,
+		    size_t n, void **state)
+{
+	struct agg_thread *at = agg_thread_get(&cs->threads, th);
+
+	*state = agg_park(at, depth, n, true);
+}
+
+/* Reopens them at depth: the outermost's edge from its new caller. */
+void callstats_unpark(struct callstats *cs, struct thread *th, size_t depth,
+		      size_t n, void *state)
+{
+	struct agg_thread *at = agg_thread_get(&cs->threads, th);
+	struct agg_seg *s;
+	struct agg_frame *f, *parent;
+	uint32_t edge_ref = 0;
+
+	s = agg_unpark(at, depth, n, state);
+	if (!cs->with_edges || !s->n)
+		return;
+	f = &s->frames[0];
+	parent = agg_parent(at, depth);
+	if (parent && parent->name && f->name)
+		edge_ref = edge_of(cs, parent->name, f->name) + 1;
+	if (edge_ref == f->edge_ref)
+		return;
+	if (f->counted && f->edge_ref)
+		agg_open_remove(&s->edges, f->edge_ref);
+	f->edge_ref = edge_ref;
+	if (f->counted && edge_ref)
+		agg_open_add(&s->edges, edge_ref);
 }
 
 /* ---------------------------------------------------------------------------

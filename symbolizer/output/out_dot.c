@@ -200,10 +200,29 @@ static void dot_end_trace(struct output *o, struct trace *t)
 	callstats_end_trace(&ds->cs, t);
 }
 
+static void dot_park(struct output *o, struct thread *th, size_t depth,
+		 size_t n, void **state)
+{
+	struct dot_state *ds = o->state;
+
+	callstats_park(&ds->cs, th, depth, n, state);
+}
+
+static void dot_unpark(struct output *o, struct thread *th, size_t depth,
+		 size_t n, void *state)
+{
+	struct dot_state *ds = o->state;
+
+	callstats_unpark(&ds->cs, th, depth, n, state);
+}
+
 static const struct output_ops dot_ops = {
 	.entry = dot_entry,
 	.leaf = dot_leaf,
 	.close = dot_close,
+	.park = dot_park,
+	.unpark = dot_unpark,
+	.drop_parked = agg_drop_parked,
 	.lost = dot_lost,
 	.end_trace = dot_end_trace,
 	.finish = dot_finish,

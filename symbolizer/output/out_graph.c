@@ -321,6 +321,9 @@ static const struct output_ops graph_ops = {
 	.entry = paths_entry,
 	.leaf = paths_leaf,
 	.close = paths_close,
+	.park = paths_park,
+	.unpark = paths_unpark,
+	.drop_parked = agg_drop_parked,
 	.finish = graph_finish,
 };
 

@@ -80,6 +80,17 @@ static void info_close(struct output *o, struct thread *th,
 		count(o, th, 1);
 }
 
+/* A coroutine switch, told in one call: the calls left or reopened are
+ * no events of the program (neither is counted), and the replay need not
+ * give them one by one. */
+static void info_switch(struct output *o, struct thread *th,
+			const struct pair *p, size_t depth, size_t n,
+			bool resume, uint64_t ticks)
+{
+	(void)o, (void)th, (void)p, (void)depth, (void)n, (void)resume;
+	(void)ticks;
+}
+
 /* ---------------------------------------------------------------------------
  * Values
  * ------------------------------------------------------------------------ */
@@ -428,6 +439,7 @@ static const struct output_ops info_ops = {
 	.entry = info_entry,
 	.inherit = info_inherit,
 	.close = info_close,
+	.switch_stack = info_switch,
 	.finish = info_finish,
 };
 

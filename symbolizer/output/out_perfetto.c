@@ -509,7 +509,7 @@ static void perfetto_close(struct output *o, struct thread *th,
 		an.retval = th->retval;
 		break;
 	case CLOSE_NO_EXIT:
-		an.note = "no exit recorded";
+		an.note = th->suspending ? "suspended" : "no exit recorded";
 		end = AT_LATEST; /* it ended somewhere before this point */
 		break;
 	case CLOSE_UNFINISHED:
@@ -523,7 +523,34 @@ static void perfetto_close(struct output *o, struct thread *th,
 		put_event(o, th, TYPE_INSTANT, p, NULL, 0, end, &an);
 		return;
 	}
+	/* a resumed call's slice ended when the thread first left it */
+	if (th->closing_resumed)
+		return;
 	put_event(o, th, TYPE_SLICE_END, p, NULL, 0, end, &an);
+}
+
+/* A stack switch (coroutines): one instant event, as the Chrome output
+ * shows it, whatever the depth; the calls left end their slices when
+ * first left (close(), "suspended"), and a resumed call's slice is not
+ * begun again. */
+static void perfetto_switch(struct output *o, struct thread *th,
+			    const struct pair *p, size_t depth, size_t n,
+			    bool resume, uint64_t ticks)
+{
+	size_t cap = p->func->name_len + 96, len;
+	char *text = must_calloc(1, cap);
+
+	(void)depth;
+	len = (size_t)snprintf(text, cap, "ctrace: %s the stack of ",
+			       resume ? "back to" : "leaves");
+	memcpy(text + len, p->func->name, p->func->name_len);
+	len += p->func->name_len;
+	len += (size_t)snprintf(text + len, cap - len, ", %zu call%s %s", n,
+				n == 1 ? "" : "s",
+				resume ? "resumed" : "suspended");
+	put_event(o, th, TYPE_INSTANT, NULL, text, len,
+		  ticks, NULL);
+	free(text);
 }
 
 static void perfetto_lost(struct output *o, struct thread *th,
@@ -580,6 +607,7 @@ static const struct output_ops perfetto_ops = {
 	.entry = perfetto_entry,
 	.leaf = perfetto_leaf,
 	.close = perfetto_close,
+	.switch_stack = perfetto_switch,
 	.lost = perfetto_lost,
 	.note = perfetto_note,
 	.finish = perfetto_finish,

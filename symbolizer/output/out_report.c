@@ -279,10 +279,29 @@ static void report_end_trace(struct output *o, struct trace *t)
 	callstats_end_trace(&rs->cs, t);
 }
 
+static void report_park(struct output *o, struct thread *th, size_t depth,
+		 size_t n, void **state)
+{
+	struct report_state *rs = o->state;
+
+	callstats_park(&rs->cs, th, depth, n, state);
+}
+
+static void report_unpark(struct output *o, struct thread *th, size_t depth,
+		 size_t n, void *state)
+{
+	struct report_state *rs = o->state;
+
+	callstats_unpark(&rs->cs, th, depth, n, state);
+}
+
 static const struct output_ops report_ops = {
 	.entry = report_entry,
 	.leaf = report_leaf,
 	.close = report_close,
+	.park = report_park,
+	.unpark = report_unpark,
+	.drop_parked = agg_drop_parked,
 	.lost = report_lost,
 	.end_trace = report_end_trace,
 	.finish = report_finish,

@@ -91,10 +91,29 @@ static void stats_finish(struct output *o)
 	callstats_free(cs);
 }
 
+static void stats_park(struct output *o, struct thread *th, size_t depth,
+		 size_t n, void **state)
+{
+	struct stats_state *ss = o->state;
+
+	callstats_park(&ss->cs, th, depth, n, state);
+}
+
+static void stats_unpark(struct output *o, struct thread *th, size_t depth,
+		 size_t n, void *state)
+{
+	struct stats_state *ss = o->state;
+
+	callstats_unpark(&ss->cs, th, depth, n, state);
+}
+
 static const struct output_ops stats_ops = {
 	.entry = stats_entry,
 	.leaf = stats_leaf,
 	.close = stats_close,
+	.park = stats_park,
+	.unpark = stats_unpark,
+	.drop_parked = agg_drop_parked,
 	.finish = stats_finish,
 };
 

@@ -178,11 +178,43 @@ static inline size_t u64map_slot(const struct u64map *m, uint64_t key)
 struct agg_frame {
 	uint32_t ref;      /* the output's: a statistics row or a path node */
 	uint32_t name;     /* the function's name id */
-	uint32_t edge_ref; /* callstats: its edge's running count + 1, or 0 */
+	uint32_t edge_ref; /* callstats: its edge's id + 1, or 0 */
 	/* reopened on its stack (thread.resumed): counted already, when the
 	 * thread first left it */
 	bool resumed;
+	/* callstats: its name (and edge) are in its segment's counts */
+	bool counted;
 	uint64_t child_ns; /* time of the returned callees */
+};
+
+/* The names of the calls open in one segment, with how many calls of each
+ * are open: open addressing over names (0: empty), as large as the stack
+ * is deep, never as the number of functions. */
+struct open_name {
+	uint32_t name, count;
+};
+
+struct open_names {
+	struct open_name *slots;
+	size_t mask, n;
+};
+
+/* The open calls of a thread are a chain of segments, each its own array,
+ * as the replay's runs (replay.h): the calls of a stack the thread left
+ * are parked in one, moved by pointer, and come back as one, so that a
+ * switch of coroutines costs the same whatever their depth.  Segment 0
+ * starts at depth 0; each other starts where the one below ends. */
+struct agg_seg {
+	struct agg_frame *frames;
+	size_t base;   /* the depth of frames[0] */
+	size_t n, cap; /* frames[0 .. n) are open */
+	size_t high;   /* frames[0 .. high) were written (closed ones stay) */
+	/* callstats: how many calls of each name, and of each edge (id +
+	 * 1), are open in the segment; a thread's count is its segments' */
+	struct open_names names, edges;
+	/* paths, callstats: what the outermost call's caller was when the
+	 * segment was parked (its path node, its name) */
+	uint32_t parent_ref, parent_name;
 };
 
 struct agg_thread {
@@ -194,8 +226,9 @@ struct agg_thread {
 	uint32_t pid;
 	uint64_t id;  /* as shown: tid or serial */
 	char *name;   /* the thread's name, or NULL */
-	struct agg_frame *stack;
-	size_t depth, cap;
+	struct agg_seg *segs; /* the chain, segs[0] the outermost */
+	size_t n_segs, cap_segs;
+	size_t depth; /* open calls: the top segment's base + n */
 };
 
 struct agg_threads {
@@ -205,42 +238,120 @@ struct agg_threads {
 	uint32_t n_groups;
 };
 
+/* Calls a thread left on another stack and their counts, parked
+ * (agg_park) until it comes back (agg_unpark): one segment. */
+struct agg_parked {
+	struct agg_seg seg;
+};
+
+/* How many frames the summarizing outputs moved one by one at stack
+ * switches (the tests read it with the replay's work, CTRACE_REPLAY_WORK):
+ * those first left, dropped or moved to another caller, never those
+ * moved by pointer. */
+extern uint64_t agg_work;
+
 /* The output's state for th, created on first use. */
 struct agg_thread *agg_thread_get(struct agg_threads *ts, struct thread *th);
 void agg_threads_free(struct agg_threads *ts);
+
+/* The segment that holds the frame at depth (< at->depth). */
+static inline struct agg_seg *agg_seg_of(struct agg_thread *at, size_t depth)
+{
+	size_t k = at->n_segs - 1;
+
+	while (k && at->segs[k].base > depth)
+		k--;
+	return &at->segs[k];
+}
+
+/* The open frame at depth, NULL if there is none. */
+static inline struct agg_frame *agg_at(struct agg_thread *at, size_t depth)
+{
+	struct agg_seg *s;
+
+	if (depth >= at->depth)
+		return NULL;
+	s = agg_seg_of(at, depth);
+	return &s->frames[depth - s->base];
+}
+
+/* Leaves depth open calls (fewer than at->depth): the frames above keep
+ * their contents until overwritten; emptied segments above the first
+ * are freed once they have no counts. */
+void agg_truncate(struct agg_thread *at, size_t depth);
+
+/* A new frame at the top, at->depth (filled up to `depth` with empty ones
+ * after damage). */
+struct agg_frame *agg_push_slow(struct agg_thread *at, size_t depth);
 
 /* Makes room for and returns the frame at `depth`, leaving depth + 1 open
  * calls (the filter and thread.c give consistent depths; this never trusts
  * them to). */
 static inline struct agg_frame *agg_push(struct agg_thread *at, size_t depth)
 {
-	if (depth >= at->cap) {
-		at->cap = at->cap ? 2 * at->cap : 64;
-		while (at->cap <= depth)
-			at->cap *= 2;
-		at->stack = must_realloc(at->stack, at->cap, sizeof *at->stack);
+	struct agg_seg *s = &at->segs[at->n_segs - 1]; /* one at least */
+
+	if (depth == at->depth && s->base + s->n == depth &&
+	    s->n < s->cap) {
+		at->depth = depth + 1;
+		if (s->high < s->n + 1)
+			s->high = s->n + 1;
+		return &s->frames[s->n++];
 	}
-	for (size_t i = at->depth; i < depth; i++) /* only after damage */
-		at->stack[i] = (struct agg_frame){0, 0, 0, false, 0};
-	at->depth = depth + 1;
-	return &at->stack[depth];
+	return agg_push_slow(at, depth);
 }
 
-/* The frame closed at `depth`, or NULL if there is none. */
+/* The frame closed at `depth`, or NULL if there is none; its contents
+ * stay until the next push. */
 static inline struct agg_frame *agg_pop(struct agg_thread *at, size_t depth)
 {
+	struct agg_seg *s;
+
 	if (depth >= at->depth)
 		return NULL;
-	at->depth = depth;
-	return &at->stack[depth];
+	s = agg_seg_of(at, depth);
+	if (depth + 1 == at->depth && s == &at->segs[at->n_segs - 1]) {
+		s->n--;
+		at->depth = depth;
+		return &s->frames[depth - s->base];
+	}
+	agg_truncate(at, depth);
+	return &s->frames[depth - s->base];
 }
 
 /* The caller of a call at `depth`, or NULL. */
 static inline struct agg_frame *agg_parent(struct agg_thread *at,
 					   size_t depth)
 {
-	return depth && depth <= at->depth ? &at->stack[depth - 1] : NULL;
+	return depth && depth <= at->depth ? agg_at(at, depth - 1) : NULL;
 }
+
+/* The calls from depth up (the frames of a stack's run, n of them from
+ * depth, those closed since its last park included), parked in a new
+ * block: whole segments move by pointer.  The calls closed since (each
+ * once: first left) are marked resumed and, with counts, counted again
+ * in the block. */
+struct agg_parked *agg_park(struct agg_thread *at, size_t depth, size_t n,
+			    bool counts);
+/* Reopens the first n calls of p at depth (at->depth), p's segment on top
+ * of the chain; those after them are gone (uncounted).  Returns the new
+ * top segment; frames p had fewer than n are empty ones.  Takes p. */
+struct agg_seg *agg_unpark(struct agg_thread *at, size_t depth, size_t n,
+			   struct agg_parked *p);
+/* Frees a parked block never reopened. */
+void agg_parked_free(struct agg_parked *p);
+/* The drop_parked() callback of the summarizing outputs. */
+void agg_drop_parked(struct output *o, struct thread *th, void *state);
+
+/* Counts of open calls by name (or any nonzero key). */
+uint32_t agg_open_count(const struct open_names *t, uint32_t name);
+void agg_open_add(struct open_names *t, uint32_t name);
+/* returns how many stay open */
+uint32_t agg_open_remove(struct open_names *t, uint32_t name);
+/* How many calls of name, or along edge edge_ref, are open in the
+ * thread: the sum of its segments'. */
+uint32_t agg_thread_count(const struct agg_thread *at, uint32_t name);
+uint32_t agg_thread_edge_count(const struct agg_thread *at, uint32_t edge_ref);
 
 /* ---------------------------------------------------------------------------
  * Call statistics (callstats.c): the report and the call graph
@@ -275,18 +386,6 @@ struct row_table {
 	size_t mask, n;
 };
 
-/* The names of the calls open in one thread, with how many calls of each
- * are open: open addressing over names (0: empty), as large as the stack
- * is deep, never as the number of functions. */
-struct open_name {
-	uint32_t name, count;
-};
-
-struct open_names {
-	struct open_name *slots;
-	size_t mask, n;
-};
-
 struct callstats {
 	struct agg_threads threads;
 	bool per_thread;
@@ -304,16 +403,10 @@ struct callstats {
 	uint8_t *kinds;
 	uint64_t *cells;
 	size_t cap_names;
-	struct open_names *open;
-	size_t n_open;
 	bool with_edges;
 	struct u64map edge_index; /* caller << 32 | callee -> edge */
 	struct stat_edge *edges;
 	size_t n_edges, cap_edges;
-	/* calls running along an edge, per thread */
-	struct u64map running_index; /* (thread + 1) << 32 | edge -> slot */
-	uint32_t *running;
-	size_t n_running, cap_running;
 	/* Lost events by where they were lost: the name of the innermost
 	 * call open then (0: none), as many as the functions; those that no
 	 * thread's data places (trace_lost_unplaced); the reasons seen. */
@@ -343,6 +436,12 @@ void callstats_close(struct callstats *cs, struct thread *th,
 void callstats_lost(struct callstats *cs, struct thread *th, uint64_t count,
 		    unsigned reason, size_t depth);
 void callstats_end_trace(struct callstats *cs, struct trace *t);
+/* A stack's calls the thread left (its run from depth, n calls), parked
+ * in *state, and reopened (n of them) at depth: see agg_park. */
+void callstats_park(struct callstats *cs, struct thread *th, size_t depth,
+		    size_t n, void **state);
+void callstats_unpark(struct callstats *cs, struct thread *th, size_t depth,
+		      size_t n, void *state);
 /* The lost events as lines that `prefix` starts: "ctrace: N events lost
  * (reasons):", then how many where ("  in f: N", "  outside any call: N",
  * "  after the data of their threads ends: N"), the most first.  Nothing
@@ -402,6 +501,12 @@ void paths_close(struct output *o, struct thread *th, const struct pair *p,
 void paths_lost(struct output *o, struct thread *th, uint64_t count,
 		unsigned reason, size_t depth);
 void paths_end_trace(struct output *o, struct trace *t);
+/* park() and unpark(): as callstats_park, the outermost's path node from
+ * its new caller (and its callees' after it) when that differs. */
+void paths_park(struct output *o, struct thread *th, size_t depth, size_t n,
+		void **state);
+void paths_unpark(struct output *o, struct thread *th, size_t depth,
+		  size_t n, void *state);
 
 /* The nodes' children, sorted by name: the children of node i are
  * order[first[i]] .. order[first[i + 1] - 1].  Free both. */

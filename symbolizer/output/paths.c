@@ -103,7 +103,7 @@ void paths_leaf(struct output *o, struct thread *th, const struct pair *p,
 	uint32_t node;
 
 	if (at->depth > depth) /* only after damage */
-		at->depth = depth;
+		agg_truncate(at, depth);
 	node = node_of(ps, parent_node(at, depth), agg_name_id(p));
 	account(ps, at, node, trace_duration(th->trace, start, end), 0, depth);
 }
@@ -128,6 +128,41 @@ void paths_close(struct output *o, struct thread *th, const struct pair *p,
 	} else {
 		uint32_t node = node_of(ps, 0, agg_name_id(p));
 		account(ps, at, node, ns, 0, 0);
+	}
+}
+
+void paths_park(struct output *o, struct thread *th, size_t depth, size_t n,
+		void **state)
+{
+	struct paths *ps = o->state;
+
+	*state = agg_park(agg_thread_get(&ps->threads, th), depth, n, false);
+}
+
+void paths_unpark(struct output *o, struct thread *th, size_t depth,
+		  size_t n, void *state)
+{
+	struct paths *ps = o->state;
+	struct agg_thread *at = agg_thread_get(&ps->threads, th);
+	uint32_t parent, was;
+	struct agg_seg *s;
+
+	if (!state)
+		return;
+	was = state ? ((struct agg_parked *)state)->seg.parent_ref : 0;
+	s = agg_unpark(at, depth, n, state);
+	parent = parent_node(at, depth);
+	if (parent == was)
+		return;
+	/* under another caller: its path and its callees' are others (the
+	 * coroutine resumed from elsewhere), node by node */
+	for (size_t i = 0; i < s->n; i++) {
+		struct agg_frame *f = &s->frames[i];
+		agg_work++;
+		if (!f->name)
+			break;
+		f->ref = node_of(ps, parent, ps->nodes[f->ref].name);
+		parent = f->ref;
 	}
 }
 

@@ -240,6 +240,9 @@ struct stack_run {
 	/* frames[0 .. shown) were reopened at resumed_at (their start) */
 	size_t shown;
 	uint64_t resumed_at;
+	/* While suspended: what the output keeps of its calls (park()),
+	 * moved with them by pointer; NULL when it keeps nothing. */
+	void *output_state;
 };
 
 struct thread {
@@ -338,6 +341,20 @@ struct output_ops {
 	void (*switch_stack)(struct output *o, struct thread *th,
 			     const struct pair *p, size_t depth, size_t n,
 			     bool resume, uint64_t ticks);
+	/* optional, for an output that keeps the open calls (the
+	 * summarizing ones): the calls of one stack the thread leaves, n
+	 * from depth (those just closed, suspending, included), to keep in
+	 * *state; the replay keeps it with them until unpark() reopens the
+	 * first n of them at depth, or drop_parked() says they are gone.  An
+	 * output that has them is told a switch as one with switch_stack()
+	 * (which it may leave NULL): no close() of a call it parked, no
+	 * entry() of one reopened, so a switch costs the same whatever the
+	 * depth. */
+	void (*park)(struct output *o, struct thread *th, size_t depth,
+		     size_t n, void **state);
+	void (*unpark)(struct output *o, struct thread *th, size_t depth,
+		       size_t n, void *state);
+	void (*drop_parked)(struct output *o, struct thread *th, void *state);
 	void (*lost)(struct output *o, struct thread *th, uint64_t count,
 		     unsigned reason, size_t depth);
 	/* aggregating formats leave it NULL, and the replay then does not

@@ -159,7 +159,10 @@ static bool spawned_in(const struct thread *th, uint64_t start, uint64_t end)
  * one line and a call once, whatever the depth: the tree and the JSON
  * would otherwise grow as switches times depth.  An output with a
  * switch_stack() callback (replay.h) is told a switch in one call instead
- * of a close or an entry per call it shows once anyway.
+ * of a close or an entry per call it shows once anyway; one with park()
+ * and unpark() (the summarizing ones, which keep the open calls) is
+ * given each run it left to keep with the run's calls (stack_run's
+ * output_state), and back when the run reopens.
  *
  * The replay's own work at a switch does not depend on the depth either:
  * a run moves to the suspended sets and back by pointer (its array kept
@@ -369,17 +372,33 @@ static void unwind(struct output *o, struct thread *th, size_t keep,
 	}
 }
 
+/* Whether the output is told a switch in one call (replay.h). */
+static bool told_switch(const struct output *o)
+{
+	return o->ops->switch_stack != NULL || o->ops->park != NULL;
+}
+
+/* Forgets suspended set s: its calls and what the output kept of them. */
+static void run_drop(struct output *o, struct thread *th, struct stack_run *s)
+{
+	if (s->output_state && o->ops->drop_parked)
+		o->ops->drop_parked(o, th, s->output_state);
+	s->output_state = NULL;
+	free(s->frames);
+	s->frames = NULL;
+}
+
 /* Takes the innermost run (its calls closed) off the chain and keeps it,
  * its array as it is, to reopen; a set kept earlier for the same stack is
  * dead now. */
-static void keep_suspended(struct thread *th)
+static void keep_suspended(struct output *o, struct thread *th)
 {
 	struct stack_run r = th->runs[--th->n_runs];
 	const struct frame *top = &r.frames[r.n - 1], *bottom = &r.frames[0];
 	size_t j = 0;
 
 	if (!bottom->sp || !top->sp) {
-		free(r.frames);
+		run_drop(o, th, &r);
 		return;
 	}
 	for (size_t i = 0; i < th->n_suspended; i++) {
@@ -387,13 +406,13 @@ static void keep_suspended(struct thread *th)
 		if (on_stack(s->frames[0].sp, top->sp, bottom->sp) ||
 		    on_stack(bottom->sp, s->frames[s->n - 1].sp,
 			     s->frames[0].sp))
-			free(s->frames);
+			run_drop(o, th, s);
 		else
 			th->suspended[j++] = *s;
 	}
 	/* Bounded whatever the trace: the oldest set goes. */
 	if (j == MAX_SUSPENDED) {
-		free(th->suspended[0].frames);
+		run_drop(o, th, &th->suspended[0]);
 		memmove(th->suspended, th->suspended + 1,
 			--j * sizeof *th->suspended);
 	}
@@ -412,7 +431,7 @@ static void suspend(struct output *o, struct thread *th, size_t keep,
 {
 	size_t n = th->depth > keep ? th->depth - keep : 0;
 	const struct pair *innermost = n ? top_frame(th)->pair : NULL;
-	bool told = o->ops->switch_stack != NULL;
+	bool told = told_switch(o);
 
 	th->suspending = true;
 	th->switch_told = told;
@@ -444,9 +463,12 @@ static void suspend(struct output *o, struct thread *th, size_t keep,
 			f->args = NULL;
 		}
 		th->depth = r->base;
-		keep_suspended(th);
+		if (o->ops->park)
+			o->ops->park(o, th, r->base + th->shift, r->n,
+				     &r->output_state);
+		keep_suspended(o, th);
 	}
-	if (told && n)
+	if (o->ops->switch_stack && n)
 		o->ops->switch_stack(o, th, innermost,
 				     keep + n - 1 + th->shift, n, false, ticks);
 	th->switch_told = false;
@@ -490,17 +512,21 @@ static void resume(struct output *o, struct thread *th, size_t which,
 		   size_t n, uint64_t ticks)
 {
 	struct stack_run s = th->suspended[which];
-	bool told = o->ops->switch_stack != NULL;
+	bool told = told_switch(o);
 
-	if (told && n)
+	if (o->ops->switch_stack && n)
 		o->ops->switch_stack(o, th, s.frames[n - 1].pair,
 				     th->depth + n - 1 + th->shift, n, true,
 				     ticks);
 	th->suspended[which] = th->suspended[--th->n_suspended];
 	if (n == 0) {
-		free(s.frames);
+		run_drop(o, th, &s);
 		return;
 	}
+	if (o->ops->unpark)
+		o->ops->unpark(o, th, th->depth + th->shift, n,
+			       s.output_state);
+	s.output_state = NULL;
 	s.n = n;
 	th->resumed = true;
 	for (size_t i = 0; !told && i < n; i++) {
@@ -1122,7 +1148,7 @@ void thread_finish(struct output *o, struct thread *th)
 {
 	unwind(o, th, 0, 0, CLOSE_UNFINISHED);
 	for (size_t i = 0; i < th->n_suspended; i++)
-		free(th->suspended[i].frames);
+		run_drop(o, th, &th->suspended[i]);
 	free(th->suspended);
 	th->suspended = NULL;
 	th->n_suspended = 0;

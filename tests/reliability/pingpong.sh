@@ -10,10 +10,13 @@
 # and at most 1400 bytes an event (each event a line or two, lines no
 # longer than --max-depth's indentation allows).
 # The replay's work too (pingpong-work), counted (CTRACE_REPLAY_WORK: the
-# calls it pushed, closed, reopened or looked at), not timed: at most a
-# few calls touched an event (at most 8), whatever the depth and the switches, in
-# the formats told a switch in one call (tree, JSON, Chrome); a switch
-# used to copy and walk every call of the stack it left or went back to.
+# calls it pushed, closed, reopened or looked at, and those the
+# summarizing formats moved one by one at a switch), not timed: at most a
+# few calls touched an event (at most 8), whatever the depth and the
+# switches, in every format (each told a switch in one call; the
+# summarizing ones park a stack's calls by pointer); a switch used to copy
+# and walk every call of the stack it left or went back to.  Doubling the
+# depth and the switches at most 2.5 times the work (quadratic: 4 times).
 
 . "$(dirname "$0")/rel.sh"
 test_init reliability-pingpong
@@ -92,8 +95,11 @@ replay_work() {
 case_work() {
 	use_config "$1"
 	build_c pingpong "$RPROGS/pingpong.c"
-	for f in tree json chrome; do
-		for dn in 50x50 400x50 800x50 50x400 400x400; do
+	# every format checked, the failures told together
+	bad=
+	for f in tree json chrome report stats dot folded flamegraph graph \
+	    graph-stats perfetto info; do
+		for dn in 50x50 400x50 800x50 50x400 200x200 400x400; do
 			d=${dn%x*} n=${dn#*x}
 			[ -f "trace$dn.bin" ] ||
 				run_traced "trace$dn.bin" "$BIN/pingpong" "$d" "$n"
@@ -102,20 +108,46 @@ case_work() {
 			# an entry and an exit a call, main's too
 			events=$((2 * (2 * d + 2 * n + 1)))
 			[ "$w" -le $((8 * events)) ] ||
-				fail "-f $f, depth $d, $n switches: $w calls touched for $events events"
+				bad="$bad
+-f $f, depth $d, $n switches: $w calls touched for $events events"
 			eval "w$dn=\$w"
 		done
 		# doubling the depth at 50 switches adds what the deeper
 		# calls' events add, not twice the work
 		# shellcheck disable=SC2154
 		[ $((w800x50 - w400x50)) -le $((8 * 2 * 2 * 400)) ] ||
-			fail "-f $f: $w400x50 calls touched at depth 400, $w800x50 at 800"
+			bad="$bad
+-f $f: $w400x50 calls touched at depth 400, $w800x50 at 800"
+		# shellcheck disable=SC2154
+		[ $((w400x400 * 2)) -le $((w200x200 * 5)) ] ||
+			bad="$bad
+-f $f: $w200x200 calls touched at 200x200, $w400x400 at 400x400 (not linear)"
 	done
+	[ -z "$bad" ] || fail "the work of a switch grows with the depth:$bad"
+}
+
+# The Perfetto output read as Perfetto reads it (perfetto_check.py): each
+# call one slice, as the JSON lists it once; a switch is an instant
+# event, not an end and a begin per call left and reopened.
+case_perfetto() {
+	use_config "$1"
+	[ -n "$PYTHON3" ] || skip "python3 not found"
+	command -v protoc >/dev/null 2>&1 ||
+		skip "protoc not found (Debian: protobuf-compiler)"
+	build_c pingpong "$RPROGS/pingpong.c"
+	run_traced trace.bin "$BIN/pingpong" 30 8
+	symbolize out.pftrace -f perfetto trace.bin
+	symbolize out.json -f json trace.bin
+	"$PYTHON3" -S "$top_srcdir/tests/outputs/perfetto_check.py" \
+		"$top_srcdir/tests/outputs" out.pftrace out.json >check.out 2>&1 ||
+		{ cat check.out; fail "Perfetto disagrees with JSON"; }
+	cat check.out
 }
 
 for cfg in $(configs_pie); do
 	run_case "pingpong-$cfg" case_pingpong "$cfg"
 	run_case "pingpong-work-$cfg" case_work "$cfg"
+	run_case "pingpong-perfetto-$cfg" case_perfetto "$cfg"
 done
 
 test_finish
