@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
+#include <poll.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdio.h>
@@ -1042,8 +1043,14 @@ int tui_main(const struct tui_params *p)
 		}
 		poll_job(&u);
 		draw(&u);
-		timeout(!tuix_complete(u.ix) || u.job.pid > 0 ? (progress ? 0 : 50)
-							       : -1);
+		if (!tuix_complete(u.ix) && !progress) {
+			/* a key or more text, whichever comes first: the
+			 * replay never waits on a browser asleep */
+			struct pollfd w[2] = {{STDIN_FILENO, POLLIN, 0},
+					      {tuix_fd(u.ix), POLLIN, 0}};
+			poll(w, 2, 50);
+		}
+		timeout(!tuix_complete(u.ix) ? 0 : u.job.pid > 0 ? 50 : -1);
 		c = getch();
 		if (c == ERR)
 			continue;
