@@ -11,7 +11,7 @@
  * or left unfinished, is made again.
  *
  * TRACE.tui-tree is a sequence of blocks of BLOCK_LINES lines (the last
- * one shorter), each a zlib stream (deflate level 1: several hundred MB
+ * one shorter), each a raw deflate stream (level 1: several hundred MB
  * of text a second) of its lines' records, then their text:
  *
  *   per line, LEB128: depth; flags (TUIX_*); parent (0: none, else the
@@ -95,7 +95,7 @@ struct tuix_header {
 
 /* One block's entry in the index. */
 struct dir_entry {
-	uint64_t off;    /* of its zlib stream in the .tui-tree file */
+	uint64_t off;    /* of its deflate stream in the .tui-tree file */
 	uint32_t zlen;   /* the stream's size; its late ends follow it */
 	uint32_t rawlen; /* the records and text, uncompressed */
 	uint32_t n_lines;
@@ -560,7 +560,7 @@ static struct block *block_of(struct tuix *ix, uint64_t i)
 			victim = b;
 	}
 	if (!ix->inf_ok) {
-		if (inflateInit(&ix->inf) != Z_OK)
+		if (inflateInit2(&ix->inf, -15) != Z_OK)
 			return NULL;
 		ix->inf_ok = true;
 	}
@@ -655,12 +655,17 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 	size_t sp = 0;
 	uint32_t depth;
 
-	if (len && s[0] != '#') {
-		for (size_t k = 0; k + 4 <= len && k < 64; k++)
-			if (!memcmp(s + k, "] | ", 4)) {
-				bar = s + k;
+	if (len >= 4 && s[0] != '#') {
+		/* the first "] | " starting in the first 64 bytes */
+		size_t lim = len - 3 < 64 ? len - 3 : 64;
+		const char *q = s;
+		while ((q = memchr(q, ']', lim - (size_t)(q - s)))) {
+			if (!memcmp(q, "] | ", 4)) {
+				bar = q;
 				break;
 			}
+			q++;
+		}
 	}
 	if (!bar) {
 		/* a "#" line: the header, a process begins, lost events */
@@ -848,7 +853,10 @@ struct tuix *tuix_open(const struct tui_params *p)
 		tuix_close(ix);
 		return NULL;
 	}
-	if (deflateInit(&ix->def, 1) != Z_OK) {
+	/* raw deflate: zlib's checksum would cost a tenth of the indexing,
+	 * and load_block checks what it decodes */
+	if (deflateInit2(&ix->def, 1, Z_DEFLATED, -15, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK) {
 		warn_msg(0, "%s: zlib: %s", ix->tree_path,
 			 ix->def.msg ? ix->def.msg : "cannot start");
 		tuix_close(ix);
