@@ -395,6 +395,8 @@ Everywhere
   t            the call tree
   r            the report: time and calls of each function
   Up, Down, k, j, PgUp, PgDn, Home, End    move
+  mouse        the wheel moves 3 lines, a click selects a line,
+               a click on the selected line is Enter
 The tree
   Enter        fold or unfold the call's callees
   Left, h      fold (on a leaf: fold its caller)
@@ -434,6 +436,92 @@ EOF
              [     1] |     add();
              [     1] |   } /* apply */
  tree: line 1 of 14     ?: help  q: quit
+EOF
+	quit_ok
+}
+
+# mouse BUTTON ROW: the terminal's report of a mouse button (0 the left
+# one, 64 and 65 the wheel) pressed on row ROW (1 the first) and, for a
+# button, released (xterm's X10 encoding, ncurses' kmous for tmux).
+mouse() {
+	m_row=$(printf %x $((32 + $2)))
+	if [ "$1" = 0 ]; then
+		tui_keys -H 1b 5b 4d 20 21 "$m_row" 1b 5b 4d 23 21 "$m_row"
+	else
+		tui_keys -H 1b 5b 4d "$(printf %x $((32 + $1)))" 21 "$m_row"
+	fi
+}
+
+# The mouse: a click selects, a click on the selected line folds it, the
+# wheel moves three lines.
+case_mouse() {
+	funcptr_trace "$1"
+	mouse 0 3
+	screen click <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+>-           [     1] |   apply() {
+             [     1] |     add();
+             [     1] |   } /* apply */
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 3 of 14                                                                 ?: help  q: quit
+EOF
+	mouse 0 3
+	screen click-fold <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+>+           [     1] |   apply() { ... }
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 3 of 14                                                                 ?: help  q: quit
+EOF
+	mouse 65 1
+	screen wheel-down <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ +           [     1] |   apply() { ... }
+ -           [     1] |   apply() {
+             [     1] |     mul();
+>            [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 8 of 14                                                                 ?: help  q: quit
+EOF
+	mouse 64 1
+	mouse 64 1
+	screen wheel-up <<'EOF'
+> # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ +           [     1] |   apply() { ... }
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 1 of 14                                                                 ?: help  q: quit
 EOF
 	quit_ok
 }
@@ -804,6 +892,7 @@ for cfg in $(configs); do
 	run_case "report-$cfg" case_report "$cfg"
 	run_case "help-$cfg" case_help "$cfg"
 	run_case "resize-$cfg" case_resize "$cfg"
+	run_case "mouse-$cfg" case_mouse "$cfg"
 	run_case "threads-$cfg" case_threads "$cfg"
 	run_case "values-$cfg" case_values "$cfg"
 	run_case "processes-$cfg" case_processes "$cfg"
