@@ -70,7 +70,8 @@ AC_SUBST([IBERTY_LIBS])
 
 # CTRACE_CHECK_ZLIB
 # -----------------
-# zlib decompresses compressed debug sections.  Sets ZLIB_LIBS.
+# zlib decompresses compressed debug sections and compresses the tui's
+# sidecar.  Sets ZLIB_LIBS.
 AC_DEFUN([CTRACE_CHECK_ZLIB], [
 AC_CHECK_HEADER([zlib.h], [],
   [AC_MSG_ERROR([zlib.h not found: install zlib1g-dev (apt-get install zlib1g-dev)])])

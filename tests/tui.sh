@@ -395,6 +395,8 @@ Everywhere
   t            the call tree
   r            the report: time and calls of each function
   Up, Down, k, j, PgUp, PgDn, Home, End    move
+  mouse        the wheel moves 3 lines, a click selects a line,
+               a click on the selected line is Enter
 The tree
   Enter        fold or unfold the call's callees
   Left, h      fold (on a leaf: fold its caller)
@@ -434,6 +436,92 @@ EOF
              [     1] |     add();
              [     1] |   } /* apply */
  tree: line 1 of 14     ?: help  q: quit
+EOF
+	quit_ok
+}
+
+# mouse BUTTON ROW: the terminal's report of a mouse button (0 the left
+# one, 64 and 65 the wheel) pressed on row ROW (1 the first) and, for a
+# button, released (xterm's X10 encoding, ncurses' kmous for tmux).
+mouse() {
+	m_row=$(printf %x $((32 + $2)))
+	if [ "$1" = 0 ]; then
+		tui_keys -H 1b 5b 4d 20 21 "$m_row" 1b 5b 4d 23 21 "$m_row"
+	else
+		tui_keys -H 1b 5b 4d "$(printf %x $((32 + $1)))" 21 "$m_row"
+	fi
+}
+
+# The mouse: a click selects, a click on the selected line folds it, the
+# wheel moves three lines.
+case_mouse() {
+	funcptr_trace "$1"
+	mouse 0 3
+	screen click <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+>-           [     1] |   apply() {
+             [     1] |     add();
+             [     1] |   } /* apply */
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 3 of 14                                                                 ?: help  q: quit
+EOF
+	mouse 0 3
+	screen click-fold <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+>+           [     1] |   apply() { ... }
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 3 of 14                                                                 ?: help  q: quit
+EOF
+	mouse 65 1
+	screen wheel-down <<'EOF'
+  # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ +           [     1] |   apply() { ... }
+ -           [     1] |   apply() {
+             [     1] |     mul();
+>            [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 8 of 14                                                                 ?: help  q: quit
+EOF
+	mouse 64 1
+	mouse 64 1
+	screen wheel-up <<'EOF'
+> # DURATION     TID     FUNCTION
+ -           [     1] | main() {
+ +           [     1] |   apply() { ... }
+ -           [     1] |   apply() {
+             [     1] |     mul();
+             [     1] |   } /* apply */
+ -           [     1] |   square() {
+             [     1] |     mul();
+             [     1] |   } /* square */
+             [     1] |   negate();
+             [     1] |   add();
+             [     1] | } /* main */
+ tree: line 1 of 14                                                                 ?: help  q: quit
 EOF
 	quit_ok
 }
@@ -646,6 +734,76 @@ case_values() {
 	quit_ok
 }
 
+# tree_rows TREE FROM CUR [FOLD FOLDEND]: the rows the tree view shows of
+# TREE's lines from FROM on (29 at most), the cursor on line CUR, line
+# FOLD folded (its callees to FOLDEND hidden), then the status line.
+tree_rows() {
+	awk -v from="$2" -v cur="$3" -v fold="${4:-0}" -v fend="${5:-0}" '
+		NR < from || rows == 29 { next }
+		NR > fold && NR <= fend { next }
+		{
+			m = " "
+			if (NR == fold) m = "+"
+			else if ($0 ~ /\{$/) m = "-"
+			s = (NR == cur ? ">" : " ") m $0 (NR == fold ? " ... }" : "")
+			print substr(s, 1, 100); rows++
+		}' "$1"
+	printf '%-84s%s\n' " tree: line $3 of $(wc -l <"$1")" "?: help  q: quit"
+}
+
+# A tree of several of the sidecar's blocks (1,024 lines each): fib(16)
+# with its arguments, 4,794 lines, as the tree format's own text shows
+# them.  A search that crosses blocks, the caller of a line blocks above
+# it, folds whose end came blocks after their line, the last screen,
+# once while the index is made and again from the index reused.
+# The sidecar is a quarter of the text at most (it was the text and 32
+# bytes a line).
+case_bigtree() {
+	use_config "$1"
+	build_c fib "$PROGS/fib.c"
+	CTRACE_ARGS=all CTRACE_RETVAL=all run_traced trace.bin "$BIN/fib" 16
+	symbolize_stable tree trace.bin
+	n=$(wc -l <tree)
+	[ "$n" -gt 3072 ] || { cat tree; fail "only $n lines"; }
+	f16=$(grep -n '| *fib(n=16) {$' tree | cut -d: -f1)
+	e16=$(grep -n '^ *\[ *1\] |   } = 987; /\* fib \*/$' tree | cut -d: -f1)
+	f14=$(grep -n '| *fib(n=14) {$' tree | sed -n '2s/:.*//p')
+	[ -n "$f16" ] && [ -n "$e16" ] && [ "${f14:-0}" -gt 2048 ] ||
+		{ cat tree; fail "not fib(16)'s tree"; }
+	trap tui_stop EXIT
+	for opening in made reused; do
+		tui_start --no-duration --thread-ids=serial trace.bin
+		tree_rows tree 1 1 >want
+		screen "first-$opening" <want
+		tui_keys / 'n=14' Enter N
+		tree_rows tree $((f14 - 28)) "$f14" >want
+		screen "search-$opening" <want
+		tui_keys u
+		tree_rows tree "$f16" "$f16" >want
+		screen "caller-$opening" <want
+		tui_keys Enter
+		tree_rows tree "$f16" "$f16" "$f16" "$e16" >want
+		screen "fold-$opening" <want
+		tui_keys End
+		tree_rows tree "$f16" "$n" "$f16" "$e16" >want
+		screen "end-folded-$opening" <want
+		# on main's closing line: main folded, its end three blocks on
+		tui_keys Enter
+		tree_rows tree 2 2 2 "$n" >want
+		screen "main-folded-$opening" <want
+		tui_keys Enter / 'n=16' Enter Enter End
+		tree_rows tree $((n - 28)) "$n" >want
+		screen "end-$opening" <want
+		quit_ok
+		[ "$opening" = reused ] || touch -d '2000-01-01' trace.bin.tui-index
+	done
+	[ "$(find trace.bin.tui-index -newer trace.bin)" = "" ] ||
+		fail "the index was made again, not reused"
+	side=$(($(wc -c <trace.bin.tui-tree) + $(wc -c <trace.bin.tui-index)))
+	[ $((side * 4)) -le "$(wc -c <tree)" ] ||
+		fail "the sidecar is $side bytes for $(wc -c <tree) bytes of text"
+}
+
 # A link planted where the sidecar goes is not followed: the index goes
 # to the cache directory, the link's target is untouched.
 case_symlink() {
@@ -734,9 +892,11 @@ for cfg in $(configs); do
 	run_case "report-$cfg" case_report "$cfg"
 	run_case "help-$cfg" case_help "$cfg"
 	run_case "resize-$cfg" case_resize "$cfg"
+	run_case "mouse-$cfg" case_mouse "$cfg"
 	run_case "threads-$cfg" case_threads "$cfg"
 	run_case "values-$cfg" case_values "$cfg"
 	run_case "processes-$cfg" case_processes "$cfg"
+	run_case "bigtree-$cfg" case_bigtree "$cfg"
 done
 run_case noterm case_noterm cc-O0-pie
 run_case symlink case_symlink cc-O0-pie

@@ -1,32 +1,53 @@
 /* index.c -- the tui's sidecar: the call tree as the tree format writes
- * it, and an index of its lines, so that a trace of any size is browsed
- * without holding it.
+ * it, in compressed blocks of lines with each line's place in the tree,
+ * so that a trace of any size is browsed without holding it.
  *
  * Two files next to the first trace (TRACE.tui-tree and TRACE.tui-index;
  * for a directory, DIR/.ctrace.tui-tree and -index), or, where that
  * cannot be written, in $XDG_CACHE_HOME/ctrace (~/.cache/ctrace) under
- * a name made of the key.  The index is a 64-byte header (magic, state,
- * key, lines, text size) and 32 bytes a line (struct tuix_line).  The
- * key hashes ctrace's version, the command line and, for each trace, its
- * size, modification time, inode and first 4 KiB (the header): an index
- * with another key, or left unfinished, is made again.
+ * a name made of the key.  The key hashes ctrace's version, the format's
+ * magic, the command line and, for each trace, its size, modification
+ * time, inode and first 4 KiB (the header): an index with another key,
+ * or left unfinished, is made again.
+ *
+ * TRACE.tui-tree is a sequence of blocks of BLOCK_LINES lines (the last
+ * one shorter), each a raw deflate stream (level 1: several hundred MB
+ * of text a second) of its lines' records, then their text:
+ *
+ *   per line, LEB128: depth; flags (TUIX_*); parent (0: none, else the
+ *   line minus its parent's); end (a closing line: the line minus the
+ *   line it closes; else 0 when not known as the block was written, or
+ *   the end minus the line plus 1); the text's length (at most
+ *   TUIX_TEXT_MAX, a longer line is cut: the browser shows and searches
+ *   a line's first 4 KiB)
+ *   then the lines' text, one after another, without newlines
+ *
+ * followed by one 8-byte slot per line whose end was not known (a call
+ * still open when its block was written: at most the tree's depth a
+ * block), written in place when its call ends.  TRACE.tui-index is a
+ * 64-byte header (magic, state, key, lines, size of the tree file) and
+ * 32 bytes a block (struct dir_entry): where it is, its sizes and how
+ * many late ends follow it.  On the benchmark's tree (bench/tui), the
+ * text of 34 bytes a line costs less than one byte: see doc/views.md.
  *
  * Making it: the replay (the tree, one thread after another) runs in a
- * child process writing the text; the browser reads the text as it
- * grows and gives each line its depth (the tree's indentation, or its
+ * child process writing the text into a pipe; the browser reads it as it
+ * comes and gives each line its depth (the tree's indentation, or its
  * "[depth N]"), its parent and, when the line that ends its subtree
  * comes, its end: a closing "}" at the same depth, or the last line
  * before one as shallow.  Memory: the stack of the open calls (as deep
- * as the tree), a write buffer of 64 Ki lines (2 MiB) and a read cache
- * of 1 Ki lines; each line costs 32 bytes of disk on top of its text.
- * An end found after its line was written is written in place.
+ * as the tree), the block being filled, a read buffer of 1 MiB, and a
+ * cache of CACHE_BLOCKS decoded blocks; none of it grows with the trace.
  *
  * The files are the user's alone (mode 0600), as the trace, and never
  * opened through a symbolic link or when another user owns them (then
- * the cache directory serves).  Two
- * browsers may read one index; while one makes it (an exclusive
- * lock), another says so and stops.
+ * the cache directory serves).  Two browsers may read one index; while
+ * one makes it (an exclusive lock), another says so and stops.  A
+ * damaged sidecar shows its lines as empty "#" lines, never crashes.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* pipe2, F_SETPIPE_SZ */
+#endif
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -42,6 +63,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "tui/tui.h"
 #include "util/util.h"
@@ -50,54 +72,83 @@
 #define PACKAGE_VERSION "unknown"
 #endif
 
-#define TUIX_MAGIC "ctrtuix1"
+#define TUIX_MAGIC "ctrtuix2"
 #define HEADER_SIZE 64
-#define WBUF_LINES 65536
-#define CACHE_LINES 1024
+#define DIR_ENTRY 32
+#define BLOCK_LINES 1024
+#define CACHE_BLOCKS 8
 #define CHUNK (1u << 20)
+#define LATE 0 /* an end code: in the slots after the block */
 
 enum { STATE_BUILDING = 0, STATE_COMPLETE = 1 };
 
 struct tuix_header {
 	char magic[8];
 	uint32_t state;
-	int32_t status; /* the replay's exit status */
+	int32_t status;     /* the replay's exit status */
 	uint64_t key;
 	uint64_t n_lines;
-	uint64_t text_size;
-	uint64_t reserved[3];
+	uint64_t tree_size; /* of the .tui-tree file */
+	uint64_t text_size; /* the tree's text, uncompressed */
+	uint64_t reserved[2];
+};
+
+/* One block's entry in the index. */
+struct dir_entry {
+	uint64_t off;    /* of its deflate stream in the .tui-tree file */
+	uint32_t zlen;   /* the stream's size; its late ends follow it */
+	uint32_t rawlen; /* the records and text, uncompressed */
+	uint32_t n_lines;
+	uint32_t n_late;
+	uint64_t reserved;
+};
+
+/* Lines first.. of one block, decoded (or being filled); a line's off
+ * is where its text starts in text. */
+struct block {
+	uint64_t first; /* TUIX_NONE: empty */
+	uint32_t n;
+	struct tuix_line lines[BLOCK_LINES];
+	char *text;
+	size_t len, cap;
+	uint64_t used; /* for the cache's choice of a block to replace */
 };
 
 struct open_call {
 	uint64_t line;
+	uint64_t slot; /* where its end goes once its block is written */
 	uint32_t depth;
 };
 
 struct tuix {
-	int text_fd, idx_fd;
-	char *text_path, *idx_path, *log_path;
+	int tree_fd, idx_fd;
+	char *tree_path, *idx_path, *log_path;
 	uint64_t key;
-	uint64_t n;       /* lines indexed */
-	uint64_t end_off; /* the text's offset after the last line indexed */
+	uint64_t n;         /* lines indexed */
+	uint64_t tree_size; /* of the .tui-tree file */
+	uint64_t text_size;
 	bool complete;
 	int status;
 	/* making it */
 	pid_t child;
-	bool child_done;
-	int child_status;
-	char *chunk;
-	size_t chunk_cap;
-	struct tuix_line *wbuf; /* lines wbuf_first.. not written yet */
-	uint64_t wbuf_first;
-	size_t wbuf_n;
+	int pipe_fd;
+	char *chunk;        /* what the pipe gave, not a whole line yet */
+	size_t chunk_len;
+	bool skipping;      /* a line cut: its rest is skipped */
+	struct block *fill; /* the block being filled */
+	unsigned char *raw, *z;
+	size_t raw_cap, z_cap;
+	z_stream def;
+	bool def_ok;
 	struct open_call *stack;
 	size_t sp, stack_cap;
 	char tid[64]; /* the thread column of the previous line */
 	size_t tid_len;
 	/* reading */
-	struct tuix_line *cache;
-	uint64_t cache_first;
-	size_t cache_n;
+	struct block *cache[CACHE_BLOCKS];
+	uint64_t clock;
+	z_stream inf;
+	bool inf_ok;
 };
 
 /* ---------------------------------------------------------------------------
@@ -181,19 +232,19 @@ static int open_own(const char *path)
 static bool open_files(struct tuix *ix, const char *base)
 {
 	ix->idx_path = concat(base, ".tui-index");
-	ix->text_path = concat(base, ".tui-tree");
+	ix->tree_path = concat(base, ".tui-tree");
 	ix->log_path = concat(base, ".tui-log");
 	ix->idx_fd = open_own(ix->idx_path);
 	if (ix->idx_fd >= 0) {
-		ix->text_fd = open_own(ix->text_path);
-		if (ix->text_fd >= 0)
+		ix->tree_fd = open_own(ix->tree_path);
+		if (ix->tree_fd >= 0)
 			return true;
 		close(ix->idx_fd);
 	}
 	free(ix->idx_path);
-	free(ix->text_path);
+	free(ix->tree_path);
 	free(ix->log_path);
-	ix->idx_fd = ix->text_fd = -1;
+	ix->idx_fd = ix->tree_fd = -1;
 	return false;
 }
 
@@ -235,9 +286,15 @@ static void write_header(struct tuix *ix, uint32_t state)
 	h.status = ix->status;
 	h.key = ix->key;
 	h.n_lines = ix->n;
-	h.text_size = ix->end_off;
+	h.tree_size = ix->tree_size;
+	h.text_size = ix->text_size;
 	if (pwrite(ix->idx_fd, &h, sizeof h, 0) != (ssize_t)sizeof h)
 		warn_msg(errno, "%s: write error", ix->idx_path);
+}
+
+static uint64_t n_blocks(uint64_t lines)
+{
+	return (lines + BLOCK_LINES - 1) / BLOCK_LINES;
 }
 
 /* Whether the files hold a complete index of this key. */
@@ -247,16 +304,278 @@ static bool reusable(struct tuix *ix)
 	struct stat st;
 
 	if (!read_header(ix, &h) || h.state != STATE_COMPLETE ||
-	    h.key != ix->key || fstat(ix->text_fd, &st) != 0 ||
-	    (uint64_t)st.st_size != h.text_size ||
-	    fstat(ix->idx_fd, &st) != 0 ||
-	    (uint64_t)st.st_size != HEADER_SIZE + 32 * h.n_lines)
+	    h.key != ix->key || fstat(ix->tree_fd, &st) != 0 ||
+	    (uint64_t)st.st_size != h.tree_size ||
+	    fstat(ix->idx_fd, &st) != 0 || h.n_lines > UINT64_MAX / 2 ||
+	    (uint64_t)st.st_size != HEADER_SIZE + DIR_ENTRY * n_blocks(h.n_lines))
 		return false;
 	ix->n = h.n_lines;
-	ix->end_off = h.text_size;
+	ix->tree_size = h.tree_size;
+	ix->text_size = h.text_size;
 	ix->status = h.status;
 	ix->complete = true;
 	return true;
+}
+
+static struct block *new_block(void)
+{
+	struct block *b = must_calloc(1, sizeof *b);
+
+	b->first = TUIX_NONE;
+	return b;
+}
+
+static void free_block(struct block *b)
+{
+	if (b)
+		free(b->text);
+	free(b);
+}
+
+/* Appends n bytes to the block's text. */
+static void block_text(struct block *b, const char *s, size_t n)
+{
+	if (n > b->cap - b->len) {
+		b->cap = b->cap ? b->cap : 64 * 1024;
+		while (n > b->cap - b->len)
+			b->cap *= 2;
+		b->text = must_realloc(b->text, b->cap, 1);
+	}
+	if (n)
+		memcpy(b->text + b->len, s, n);
+	b->len += n;
+}
+
+/* ---------------------------------------------------------------------------
+ * A block written, a block read
+ * ------------------------------------------------------------------------ */
+
+static size_t put_uleb(unsigned char *p, uint64_t v)
+{
+	size_t n = 0;
+
+	do {
+		unsigned char c = v & 0x7f;
+		v >>= 7;
+		p[n++] = (unsigned char)(c | (v ? 0x80 : 0));
+	} while (v);
+	return n;
+}
+
+/* The next LEB128 of [*p, end), false past the end or over 64 bits. */
+static bool get_uleb(const unsigned char **p, const unsigned char *end,
+		     uint64_t *v)
+{
+	uint64_t r = 0;
+
+	for (unsigned shift = 0; *p < end && shift < 64; shift += 7) {
+		unsigned char c = *(*p)++;
+		r |= (uint64_t)(c & 0x7f) << shift;
+		if (!(c & 0x80)) {
+			*v = r;
+			return true;
+		}
+	}
+	return false;
+}
+
+static uint32_t line_len(const struct block *b, uint32_t k)
+{
+	uint64_t end = k + 1 < b->n ? b->lines[k + 1].off : b->len;
+
+	return (uint32_t)(end - b->lines[k].off);
+}
+
+static void grow(unsigned char **p, size_t *cap, size_t need)
+{
+	if (need > *cap) {
+		*cap = need + need / 2;
+		*p = must_realloc(*p, *cap, 1);
+	}
+}
+
+/* Writes the block being filled at the end of the tree file; the calls
+ * of its lines still open get their slot. */
+static void flush_block(struct tuix *ix)
+{
+	struct block *b = ix->fill;
+	struct dir_entry d;
+	size_t rl = 0, k, late_sp;
+	uint32_t n_late = 0;
+	uint64_t blk;
+
+	if (!b->n)
+		return;
+	grow(&ix->raw, &ix->raw_cap, (size_t)b->n * 5 * 10 + b->len);
+	for (uint32_t i = 0; i < b->n; i++) {
+		const struct tuix_line *l = &b->lines[i];
+		uint64_t line = b->first + i, end;
+		rl += put_uleb(ix->raw + rl, l->depth);
+		rl += put_uleb(ix->raw + rl, l->flags);
+		rl += put_uleb(ix->raw + rl,
+			       l->parent == TUIX_NONE ? 0 : line - l->parent);
+		if (l->flags & TUIX_CLOSE)
+			end = line - l->end;
+		else if (l->end == TUIX_NONE)
+			end = LATE, n_late++;
+		else
+			end = l->end - line + 1;
+		rl += put_uleb(ix->raw + rl, end);
+		rl += put_uleb(ix->raw + rl, line_len(b, i));
+	}
+	memcpy(ix->raw + rl, b->text, b->len);
+	rl += b->len;
+
+	grow(&ix->z, &ix->z_cap, deflateBound(&ix->def, rl) + 8 * (size_t)n_late);
+	deflateReset(&ix->def);
+	ix->def.next_in = ix->raw;
+	ix->def.avail_in = (uInt)rl;
+	ix->def.next_out = ix->z;
+	ix->def.avail_out = (uInt)ix->z_cap;
+	if (deflate(&ix->def, Z_FINISH) != Z_STREAM_END)
+		warn_msg(0, "%s: cannot compress a block", ix->tree_path);
+	d = (struct dir_entry){ix->tree_size, (uint32_t)ix->def.total_out,
+			       (uint32_t)rl, b->n, n_late, 0};
+
+	/* the open calls of this block are the top of the stack (the
+	 * newest line, of the next block, excepted) in the order of their
+	 * lines, as the late ends in the block */
+	late_sp = ix->sp;
+	while (late_sp && ix->stack[late_sp - 1].line >= b->first + b->n)
+		late_sp--;
+	k = late_sp;
+	while (k && ix->stack[k - 1].line >= b->first)
+		k--;
+	for (uint32_t j = 0; j < n_late; j++) {
+		uint64_t none = TUIX_NONE;
+		memcpy(ix->z + d.zlen + 8 * j, &none, 8);
+		if (k + j < late_sp)
+			ix->stack[k + j].slot = d.off + d.zlen + 8 * j;
+	}
+	if (pwrite(ix->tree_fd, ix->z, d.zlen + 8 * (size_t)n_late,
+		   (off_t)d.off) != (ssize_t)(d.zlen + 8 * (size_t)n_late))
+		warn_msg(errno, "%s: write error", ix->tree_path);
+	blk = b->first / BLOCK_LINES;
+	if (pwrite(ix->idx_fd, &d, sizeof d,
+		   (off_t)(HEADER_SIZE + DIR_ENTRY * blk)) != sizeof d)
+		warn_msg(errno, "%s: write error", ix->idx_path);
+	ix->tree_size += d.zlen + 8 * (uint64_t)n_late;
+	b->first += b->n;
+	b->n = 0;
+	b->len = 0;
+}
+
+/* Block blk read into b; false when the sidecar is damaged. */
+static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
+{
+	struct dir_entry d;
+	const unsigned char *p, *end;
+	uint64_t first = blk * BLOCK_LINES, text = 0, late[BLOCK_LINES];
+	uint32_t n_late = 0;
+
+	b->first = TUIX_NONE;
+	b->n = 0;
+	b->len = 0;
+	if (pread(ix->idx_fd, &d, sizeof d,
+		  (off_t)(HEADER_SIZE + DIR_ENTRY * blk)) != sizeof d ||
+	    d.n_lines == 0 || d.n_lines > BLOCK_LINES ||
+	    d.n_late > d.n_lines ||
+	    d.rawlen > BLOCK_LINES * (5 * 10 + TUIX_TEXT_MAX) ||
+	    d.zlen > ix->tree_size || d.off > ix->tree_size - d.zlen)
+		return false;
+	grow(&ix->z, &ix->z_cap, d.zlen);
+	grow(&ix->raw, &ix->raw_cap, d.rawlen);
+	if (pread(ix->tree_fd, ix->z, d.zlen, (off_t)d.off) != (ssize_t)d.zlen ||
+	    (d.n_late &&
+	     pread(ix->tree_fd, late, 8 * (size_t)d.n_late,
+		   (off_t)(d.off + d.zlen)) != (ssize_t)(8 * d.n_late)))
+		return false;
+	inflateReset(&ix->inf);
+	ix->inf.next_in = ix->z;
+	ix->inf.avail_in = d.zlen;
+	ix->inf.next_out = ix->raw;
+	ix->inf.avail_out = d.rawlen;
+	if (inflate(&ix->inf, Z_FINISH) != Z_STREAM_END ||
+	    ix->inf.total_out != d.rawlen)
+		return false;
+	p = ix->raw;
+	end = ix->raw + d.rawlen;
+	for (uint32_t i = 0; i < d.n_lines; i++) {
+		struct tuix_line *l = &b->lines[i];
+		uint64_t line = first + i, v[5];
+		for (int k = 0; k < 5; k++)
+			if (!get_uleb(&p, end, &v[k]))
+				return false;
+		if (v[0] > UINT32_MAX || v[1] > (TUIX_HEAD | TUIX_CLOSE) ||
+		    v[2] > line || v[4] > TUIX_TEXT_MAX)
+			return false;
+		l->depth = (uint32_t)v[0];
+		l->flags = (uint32_t)v[1];
+		l->parent = v[2] ? line - v[2] : TUIX_NONE;
+		if (l->flags & TUIX_CLOSE) {
+			if (v[3] == 0 || v[3] > line)
+				return false;
+			l->end = line - v[3];
+		} else if (v[3] == LATE) {
+			if (n_late == d.n_late)
+				return false;
+			l->end = late[n_late++];
+			if (l->end != TUIX_NONE && l->end < line)
+				return false;
+		} else {
+			l->end = line + v[3] - 1;
+		}
+		l->off = text;
+		text += v[4];
+	}
+	if ((uint64_t)(end - p) != text || n_late != d.n_late)
+		return false;
+	b->len = 0;
+	block_text(b, (const char *)p, (size_t)text);
+	b->n = d.n_lines;
+	b->first = first;
+	return true;
+}
+
+/* The block holding line i: the one being filled, a cached one, or one
+ * read into the cache; NULL when the sidecar is damaged there. */
+static struct block *block_of(struct tuix *ix, uint64_t i)
+{
+	uint64_t first = i - i % BLOCK_LINES;
+	struct block *victim = NULL;
+
+	if (ix->fill && i >= ix->fill->first)
+		return ix->fill;
+	for (int k = 0; k < CACHE_BLOCKS; k++) {
+		struct block *b = ix->cache[k];
+		if (!b) {
+			victim = ix->cache[k] = new_block();
+			break;
+		}
+		if (b->first == first) {
+			b->used = ++ix->clock;
+			return b;
+		}
+		if (!victim || b->used < victim->used)
+			victim = b;
+	}
+	if (!ix->inf_ok) {
+		if (inflateInit2(&ix->inf, -15) != Z_OK)
+			return NULL;
+		ix->inf_ok = true;
+	}
+	victim->used = ++ix->clock;
+	return load_block(ix, first / BLOCK_LINES, victim) ? victim : NULL;
+}
+
+/* Forgets the cached block of line i (its late end was written). */
+static void uncache(struct tuix *ix, uint64_t i)
+{
+	uint64_t first = i - i % BLOCK_LINES;
+
+	for (int k = 0; k < CACHE_BLOCKS; k++)
+		if (ix->cache[k] && ix->cache[k]->first == first)
+			ix->cache[k]->first = TUIX_NONE;
 }
 
 /* ---------------------------------------------------------------------------
@@ -265,13 +584,22 @@ static bool reusable(struct tuix *ix)
 
 static void start_child(struct tuix *ix, const struct tui_params *p)
 {
-	int log = open_own(ix->log_path);
+	int log = open_own(ix->log_path), fds[2];
 
 	if (log >= 0 && ftruncate(log, 0) != 0) {
 		close(log);
 		log = -1;
 	}
-
+	if (pipe2(fds, O_CLOEXEC) != 0) {
+		warn_msg(errno, "pipe");
+		ix->child = -1;
+		ix->pipe_fd = -1;
+		if (log >= 0)
+			close(log);
+		return;
+	}
+	/* a larger pipe: fewer stops of the replay between two polls */
+	fcntl(fds[0], F_SETPIPE_SZ, 1 << 20);
 	ix->child = fork();
 	if (ix->child == 0) {
 		int null = open("/dev/null", O_RDWR);
@@ -280,42 +608,32 @@ static void start_child(struct tuix *ix, const struct tui_params *p)
 		if (null >= 0)
 			dup2(null, STDIN_FILENO);
 		dup2(log >= 0 ? log : null, STDERR_FILENO);
-		_exit(p->produce("tree", NULL, ix->text_fd));
+		_exit(p->produce("tree", NULL, fds[1]));
 	}
 	if (log >= 0)
 		close(log);
+	close(fds[1]);
+	ix->pipe_fd = fds[0];
 	if (ix->child < 0) {
 		warn_msg(errno, "fork");
-		ix->child_done = true;
-		ix->child_status = 1 << 8; /* as exit(1) */
+		close(fds[0]);
+		ix->pipe_fd = -1;
+	} else {
+		fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
 	}
 }
 
-/* Line i's record, where it is now: the write buffer or the file. */
-static void set_end(struct tuix *ix, uint64_t line, uint64_t end)
+/* Sets the end of the open call c, in the block being filled or in its
+ * slot. */
+static void set_end(struct tuix *ix, const struct open_call *c, uint64_t end)
 {
-	if (line >= ix->wbuf_first) {
-		ix->wbuf[line - ix->wbuf_first].end = end;
+	if (c->line >= ix->fill->first) {
+		ix->fill->lines[c->line - ix->fill->first].end = end;
 		return;
 	}
-	if (pwrite(ix->idx_fd, &end, sizeof end,
-		   (off_t)(HEADER_SIZE + 32 * line +
-			   offsetof(struct tuix_line, end))) != sizeof end)
-		warn_msg(errno, "%s: write error", ix->idx_path);
-	if (line >= ix->cache_first && line < ix->cache_first + ix->cache_n)
-		ix->cache_n = 0;
-}
-
-static void flush_wbuf(struct tuix *ix)
-{
-	size_t size = ix->wbuf_n * sizeof *ix->wbuf;
-
-	if (size &&
-	    pwrite(ix->idx_fd, ix->wbuf, size,
-		   (off_t)(HEADER_SIZE + 32 * ix->wbuf_first)) != (ssize_t)size)
-		warn_msg(errno, "%s: write error", ix->idx_path);
-	ix->wbuf_first += ix->wbuf_n;
-	ix->wbuf_n = 0;
+	if (pwrite(ix->tree_fd, &end, sizeof end, (off_t)c->slot) != sizeof end)
+		warn_msg(errno, "%s: write error", ix->tree_path);
+	uncache(ix, c->line);
 }
 
 /* Closes the open calls deeper than `depth` (all for -1), their subtrees
@@ -323,26 +641,31 @@ static void flush_wbuf(struct tuix *ix)
 static void pop_to(struct tuix *ix, int64_t depth, uint64_t line)
 {
 	while (ix->sp && (int64_t)ix->stack[ix->sp - 1].depth > depth) {
-		set_end(ix, ix->stack[ix->sp - 1].line, line - 1);
+		set_end(ix, &ix->stack[ix->sp - 1], line - 1);
 		ix->sp--;
 	}
 }
 
-/* One line of text, of `len` bytes at offset `off`. */
-static void add_line(struct tuix *ix, const char *s, size_t len, uint64_t off)
+/* One line of text, of `len` bytes. */
+static void add_line(struct tuix *ix, const char *s, size_t len)
 {
-	struct tuix_line l = {off, TUIX_NONE, TUIX_NONE, 0, 0};
+	struct tuix_line l = {0, TUIX_NONE, TUIX_NONE, 0, 0};
 	uint64_t i = ix->n;
 	const char *bar = NULL, *t;
 	size_t sp = 0;
 	uint32_t depth;
 
-	if (len && s[0] != '#') {
-		for (size_t k = 0; k + 4 <= len && k < 64; k++)
-			if (!memcmp(s + k, "] | ", 4)) {
-				bar = s + k;
+	if (len >= 4 && s[0] != '#') {
+		/* the first "] | " starting in the first 64 bytes */
+		size_t lim = len - 3 < 64 ? len - 3 : 64;
+		const char *q = s;
+		while ((q = memchr(q, ']', lim - (size_t)(q - s)))) {
+			if (!memcmp(q, "] | ", 4)) {
+				bar = q;
 				break;
 			}
+			q++;
+		}
 	}
 	if (!bar) {
 		/* a "#" line: the header, a process begins, lost events */
@@ -377,7 +700,7 @@ static void add_line(struct tuix *ix, const char *s, size_t len, uint64_t off)
 	    ix->stack[ix->sp - 1].depth == depth) {
 		/* the closing line of the call open at its depth */
 		struct open_call *c = &ix->stack[--ix->sp];
-		set_end(ix, c->line, i);
+		set_end(ix, c, i);
 		l.flags = TUIX_CLOSE;
 		l.end = c->line;
 		l.parent = ix->sp ? ix->stack[ix->sp - 1].line : TUIX_NONE;
@@ -390,33 +713,71 @@ static void add_line(struct tuix *ix, const char *s, size_t len, uint64_t off)
 		ix->stack = must_realloc(ix->stack, ix->stack_cap,
 					 sizeof *ix->stack);
 	}
-	ix->stack[ix->sp++] = (struct open_call){i, depth};
+	ix->stack[ix->sp++] = (struct open_call){i, 0, depth};
 add:
-	if (ix->wbuf_n == WBUF_LINES)
-		flush_wbuf(ix);
-	ix->wbuf[ix->wbuf_n++] = l;
+	/* written only now: the ends this line gave are in the block */
+	if (ix->fill->n == BLOCK_LINES)
+		flush_block(ix);
+	if (len > TUIX_TEXT_MAX)
+		len = TUIX_TEXT_MAX;
+	l.off = ix->fill->len;
+	ix->fill->lines[ix->fill->n++] = l;
+	block_text(ix->fill, s, len);
 	ix->n++;
-	ix->end_off = off + len + 1;
+	ix->text_size += len + 1;
 }
 
 static void finish(struct tuix *ix)
 {
+	int st = 1 << 8; /* as exit(1) */
+
 	pop_to(ix, -1, ix->n);
-	flush_wbuf(ix);
-	ix->status = WIFEXITED(ix->child_status) ? WEXITSTATUS(ix->child_status)
-						 : 128 + WTERMSIG(ix->child_status);
+	flush_block(ix);
+	if (ix->child > 0)
+		while (waitpid(ix->child, &st, 0) < 0 && errno == EINTR)
+			;
+	ix->child = 0;
+	ix->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	ix->complete = true;
 	/* killed: not an index of the whole trace, made again next time */
-	write_header(ix, WIFEXITED(ix->child_status) ? STATE_COMPLETE
-						     : STATE_BUILDING);
-	free(ix->wbuf);
-	ix->wbuf = NULL;
-	ix->wbuf_first = TUIX_NONE;
+	write_header(ix, WIFEXITED(st) ? STATE_COMPLETE : STATE_BUILDING);
+	free_block(ix->fill);
+	ix->fill = NULL;
 	free(ix->chunk);
 	ix->chunk = NULL;
 	free(ix->stack);
 	ix->stack = NULL;
+	if (ix->pipe_fd >= 0)
+		close(ix->pipe_fd);
+	ix->pipe_fd = -1;
 	flock(ix->idx_fd, LOCK_SH);
+}
+
+/* The whole lines of the chunk indexed, the rest kept (or, of a line
+ * longer than the chunk, its start indexed and the rest skipped). */
+static void take_lines(struct tuix *ix)
+{
+	size_t used = 0;
+
+	for (;;) {
+		char *nl = memchr(ix->chunk + used, '\n', ix->chunk_len - used);
+		if (!nl)
+			break;
+		if (ix->skipping)
+			ix->skipping = false;
+		else
+			add_line(ix, ix->chunk + used,
+				 (size_t)(nl - ix->chunk) - used);
+		used = (size_t)(nl - ix->chunk) + 1;
+	}
+	if (!used && ix->chunk_len == CHUNK) {
+		if (!ix->skipping)
+			add_line(ix, ix->chunk, ix->chunk_len);
+		ix->skipping = true;
+		used = ix->chunk_len;
+	}
+	memmove(ix->chunk, ix->chunk + used, ix->chunk_len - used);
+	ix->chunk_len -= used;
 }
 
 bool tuix_poll(struct tuix *ix, size_t budget)
@@ -424,56 +785,27 @@ bool tuix_poll(struct tuix *ix, size_t budget)
 	bool progress = false;
 
 	while (!ix->complete && budget) {
-		ssize_t got;
-		size_t used = 0;
+		ssize_t got = 0;
 
-		if (!ix->child_done) {
-			pid_t w = waitpid(ix->child, &ix->child_status, WNOHANG);
-			if (w == ix->child || (w < 0 && errno == ECHILD))
-				ix->child_done = true;
-		}
-		got = pread(ix->text_fd, ix->chunk, ix->chunk_cap,
-			    (off_t)ix->end_off);
+		if (ix->pipe_fd >= 0)
+			got = read(ix->pipe_fd, ix->chunk + ix->chunk_len,
+				   CHUNK - ix->chunk_len);
 		if (got < 0 && errno == EINTR)
 			continue;
+		if (got < 0 && errno == EAGAIN)
+			break;
 		if (got <= 0) {
-			if (ix->child_done) {
-				finish(ix);
-				return true;
-			}
-			break;
+			/* the end (or an error: what came is the index) */
+			if (ix->chunk_len && !ix->skipping)
+				add_line(ix, ix->chunk, ix->chunk_len);
+			ix->chunk_len = 0;
+			finish(ix);
+			return true;
 		}
-		for (;;) {
-			char *nl = memchr(ix->chunk + used, '\n',
-					  (size_t)got - used);
-			if (!nl)
-				break;
-			add_line(ix, ix->chunk + used,
-				 (size_t)(nl - ix->chunk) - used,
-				 ix->end_off);
-			used = (size_t)(nl - ix->chunk) + 1;
-			progress = true;
-		}
-		if (!used) {
-			if ((size_t)got == ix->chunk_cap) {
-				/* a line longer than the buffer */
-				ix->chunk_cap *= 2;
-				ix->chunk = must_realloc(ix->chunk,
-							 ix->chunk_cap + 1, 1);
-				continue;
-			}
-			if (ix->child_done) {
-				/* the text ends without a newline */
-				ix->chunk[got] = '\n';
-				add_line(ix, ix->chunk, (size_t)got,
-					 ix->end_off);
-				ix->end_off--;
-				progress = true;
-				continue;
-			}
-			break;
-		}
-		budget = budget > used ? budget - used : 0;
+		ix->chunk_len += (size_t)got;
+		take_lines(ix);
+		progress = true;
+		budget = budget > (size_t)got ? budget - (size_t)got : 0;
 	}
 	return progress;
 }
@@ -483,6 +815,7 @@ struct tuix *tuix_open(const struct tui_params *p)
 	struct tuix *ix = must_calloc(1, sizeof *ix);
 	char *base;
 
+	ix->pipe_fd = -1;
 	ix->key = make_key(p);
 	{
 		struct stat st;
@@ -505,11 +838,8 @@ struct tuix *tuix_open(const struct tui_params *p)
 		free(cb);
 	}
 	free(base);
-	if (flock(ix->idx_fd, LOCK_SH) == 0 && reusable(ix)) {
-		ix->cache_first = 0;
-		ix->wbuf_first = TUIX_NONE;
+	if (flock(ix->idx_fd, LOCK_SH) == 0 && reusable(ix))
 		return ix;
-	}
 	if (flock(ix->idx_fd, LOCK_EX | LOCK_NB) != 0) {
 		warn_msg(0, "%s: another ctrace tui is reading or making this "
 			    "index; try again when it is done",
@@ -517,16 +847,27 @@ struct tuix *tuix_open(const struct tui_params *p)
 		tuix_close(ix);
 		return NULL;
 	}
-	if (ftruncate(ix->text_fd, 0) != 0 ||
+	if (ftruncate(ix->tree_fd, 0) != 0 ||
 	    ftruncate(ix->idx_fd, HEADER_SIZE) != 0) {
 		warn_msg(errno, "%s: cannot truncate", ix->idx_path);
 		tuix_close(ix);
 		return NULL;
 	}
+	/* raw deflate: zlib's checksum would cost a tenth of the indexing,
+	 * and load_block checks what it decodes */
+	if (deflateInit2(&ix->def, 1, Z_DEFLATED, -15, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK) {
+		warn_msg(0, "%s: zlib: %s", ix->tree_path,
+			 ix->def.msg ? ix->def.msg : "cannot start");
+		tuix_close(ix);
+		return NULL;
+	}
+	ix->def_ok = true;
+	ix->n = ix->tree_size = ix->text_size = 0;
 	write_header(ix, STATE_BUILDING);
-	ix->chunk_cap = CHUNK;
-	ix->chunk = must_malloc(ix->chunk_cap + 1);
-	ix->wbuf = must_calloc(WBUF_LINES, sizeof *ix->wbuf);
+	ix->chunk = must_malloc(CHUNK);
+	ix->fill = new_block();
+	ix->fill->first = 0;
 	start_child(ix, p);
 	return ix;
 }
@@ -535,21 +876,30 @@ void tuix_close(struct tuix *ix)
 {
 	if (!ix)
 		return;
-	if (!ix->complete && ix->child > 0 && !ix->child_done) {
+	if (ix->child > 0) {
 		kill(ix->child, SIGTERM);
 		waitpid(ix->child, NULL, 0);
 	}
+	if (ix->pipe_fd >= 0)
+		close(ix->pipe_fd);
 	if (ix->idx_fd >= 0)
 		close(ix->idx_fd);
-	if (ix->text_fd >= 0)
-		close(ix->text_fd);
+	if (ix->tree_fd >= 0)
+		close(ix->tree_fd);
+	if (ix->def_ok)
+		deflateEnd(&ix->def);
+	if (ix->inf_ok)
+		inflateEnd(&ix->inf);
+	for (int k = 0; k < CACHE_BLOCKS; k++)
+		free_block(ix->cache[k]);
+	free_block(ix->fill);
 	free(ix->idx_path);
-	free(ix->text_path);
+	free(ix->tree_path);
 	free(ix->log_path);
-	free(ix->wbuf);
 	free(ix->chunk);
 	free(ix->stack);
-	free(ix->cache);
+	free(ix->raw);
+	free(ix->z);
 	free(ix);
 }
 
@@ -585,49 +935,34 @@ const char *tuix_path(const struct tuix *ix)
 	return ix->idx_path;
 }
 
+int tuix_fd(const struct tuix *ix)
+{
+	return ix->complete ? -1 : ix->pipe_fd;
+}
+
 void tuix_get(struct tuix *ix, uint64_t i, struct tuix_line *l)
 {
-	if (ix->wbuf && i >= ix->wbuf_first) {
-		*l = ix->wbuf[i - ix->wbuf_first];
+	struct block *b = block_of(ix, i);
+
+	if (!b || i - b->first >= b->n) {
+		/* unreadable: a head line, so that nothing nests */
+		*l = (struct tuix_line){0, i, TUIX_NONE, 0, TUIX_HEAD};
 		return;
 	}
-	if (i < ix->cache_first || i >= ix->cache_first + ix->cache_n) {
-		ssize_t got;
-		if (!ix->cache)
-			ix->cache = must_calloc(CACHE_LINES, sizeof *ix->cache);
-		ix->cache_first = i - i % CACHE_LINES;
-		got = pread(ix->idx_fd, ix->cache,
-			    CACHE_LINES * sizeof *ix->cache,
-			    (off_t)(HEADER_SIZE + 32 * ix->cache_first));
-		ix->cache_n = got > 0 ? (size_t)got / sizeof *ix->cache : 0;
-		if (i >= ix->cache_first + ix->cache_n) {
-			/* unreadable: a head line, so that nothing nests */
-			*l = (struct tuix_line){0, i, TUIX_NONE, 0, TUIX_HEAD};
-			return;
-		}
-	}
-	*l = ix->cache[i - ix->cache_first];
+	*l = b->lines[i - b->first];
 }
 
 size_t tuix_text(struct tuix *ix, uint64_t i, char *dst, size_t cap)
 {
-	struct tuix_line l, next;
-	uint64_t end;
-	ssize_t got;
-	size_t n;
+	struct block *b = block_of(ix, i);
+	size_t n = 0;
 
-	tuix_get(ix, i, &l);
-	if (i + 1 < ix->n) {
-		tuix_get(ix, i + 1, &next);
-		end = next.off - 1;
-	} else {
-		end = ix->end_off - 1;
+	if (b && i - b->first < b->n) {
+		n = line_len(b, (uint32_t)(i - b->first));
+		if (n > cap - 1)
+			n = cap - 1;
+		memcpy(dst, b->text + b->lines[i - b->first].off, n);
 	}
-	n = end > l.off ? (size_t)(end - l.off) : 0;
-	if (n > cap - 1)
-		n = cap - 1;
-	got = pread(ix->text_fd, dst, n, (off_t)l.off);
-	n = got > 0 ? (size_t)got : 0;
 	dst[n] = '\0';
 	return n;
 }

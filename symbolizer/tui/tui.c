@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <locale.h>
+#include <poll.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdio.h>
@@ -811,6 +812,8 @@ static const char *const help_text[] = {
 	"  t            the call tree",
 	"  r            the report: time and calls of each function",
 	"  Up, Down, k, j, PgUp, PgDn, Home, End    move",
+	"  mouse        the wheel moves 3 lines, a click selects a line,",
+	"               a click on the selected line is Enter",
 	"",
 	"The tree",
 	"  Enter        fold or unfold the call's callees",
@@ -1004,6 +1007,68 @@ static void page_key(struct ui *u, int c)
 	list_key(c, &u->page.top, max + 1, u->rows - 1);
 }
 
+/* The mouse: the wheel moves three lines; a click selects a row, a click
+ * on the selected row does what Enter does there (a double click then
+ * folds, whatever the time between its clicks). */
+static void mouse_event(struct ui *u)
+{
+	MEVENT ev;
+	int step = 0;
+
+	if (getmouse(&ev) != OK)
+		return;
+	if (ev.bstate & BUTTON4_PRESSED)
+		step = -3;
+#ifdef BUTTON5_PRESSED
+	else if (ev.bstate & BUTTON5_PRESSED)
+		step = 3;
+#endif
+	else if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) ||
+		 ev.y < 0 || ev.y >= u->rows - 1)
+		return;
+	switch (u->view) {
+	case VIEW_TREE: {
+		uint64_t i = u->top;
+		if (!tuix_lines(u->ix))
+			return;
+		if (step) {
+			move_lines(u, step);
+			return;
+		}
+		for (int y = 0; y < ev.y && i != TUIX_NONE; y++)
+			i = next_visible(u, i);
+		if (i == TUIX_NONE)
+			return;
+		if (i == u->cur)
+			toggle_fold(u, 0);
+		else
+			u->cur = i;
+		return;
+	}
+	case VIEW_REPORT: {
+		size_t i = u->report_top + (size_t)ev.y - 1;
+		if (step) {
+			for (int k = 0; k < (step < 0 ? -step : step); k++)
+				list_key(step < 0 ? KEY_UP : KEY_DOWN,
+					 &u->report_cur, u->n_report,
+					 u->rows - 2);
+			return;
+		}
+		if (ev.y == 0 || i >= u->n_report)
+			return;
+		if (i == u->report_cur)
+			report_key(u, '\n');
+		else
+			u->report_cur = i;
+		return;
+	}
+	case VIEW_PAGE:
+		for (int k = 0; k < (step < 0 ? -step : step); k++)
+			page_key(u, step < 0 ? KEY_UP : KEY_DOWN);
+		return;
+	}
+}
+
 int tui_main(const struct tui_params *p)
 {
 	struct ui u;
@@ -1029,6 +1094,14 @@ int tui_main(const struct tui_params *p)
 	keypad(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
+	/* presses, not clicks: no waiting for a release or a second click */
+	mouseinterval(0);
+	mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED
+#ifdef BUTTON5_PRESSED
+			  | BUTTON5_PRESSED
+#endif
+		  ,
+		  NULL);
 	for (;;) {
 		int c;
 		bool progress = false;
@@ -1042,14 +1115,24 @@ int tui_main(const struct tui_params *p)
 		}
 		poll_job(&u);
 		draw(&u);
-		timeout(!tuix_complete(u.ix) || u.job.pid > 0 ? (progress ? 0 : 50)
-							       : -1);
+		if (!tuix_complete(u.ix) && !progress) {
+			/* a key or more text, whichever comes first: the
+			 * replay never waits on a browser asleep */
+			struct pollfd w[2] = {{STDIN_FILENO, POLLIN, 0},
+					      {tuix_fd(u.ix), POLLIN, 0}};
+			poll(w, 2, 50);
+		}
+		timeout(!tuix_complete(u.ix) ? 0 : u.job.pid > 0 ? 50 : -1);
 		c = getch();
 		if (c == ERR)
 			continue;
 		u.msg[0] = '\0';
 		if (c == KEY_RESIZE)
 			continue;
+		if (c == KEY_MOUSE) {
+			mouse_event(&u);
+			continue;
+		}
 		if (c == 27 && u.job.pid > 0) {
 			cancel_job(&u);
 			continue;

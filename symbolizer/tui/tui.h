@@ -2,10 +2,10 @@
  * browser of the calls, above the output stage.
  *
  *   index.c  the sidecar: the tree format's text of the traces, one
- *            thread after another, and an index of its lines (file
- *            offset, depth, parent, end of subtree), built while the
- *            browser already shows the first lines, and kept next to the
- *            trace for the next time
+ *            thread after another, in compressed blocks of lines with
+ *            each line's depth, parent and end of subtree, built while
+ *            the browser already shows the first lines, and kept next
+ *            to the trace for the next time
  *   tui.c    the screens (tree, report, a function's graph, help) and
  *            the keys, with ncurses
  *
@@ -14,9 +14,9 @@
  * replay of the command line's traces with its options and filters,
  * which main.c runs in a child process for it (struct tui_params).  What
  * the browser holds in memory is bounded: a screen of lines, the index's
- * write buffer and read cache, the stack of the open calls while
- * indexing, the report's one row per function; the tree itself stays in
- * the sidecar files.
+ * block being filled and a few decoded blocks, the stack of the open
+ * calls while indexing, the report's one row per function; the tree
+ * itself stays in the sidecar files.
  */
 #ifndef CTRACE_SYMBOLIZER_TUI_H
 #define CTRACE_SYMBOLIZER_TUI_H
@@ -50,10 +50,12 @@ int tui_main(const struct tui_params *p);
  * ------------------------------------------------------------------------ */
 
 #define TUIX_NONE UINT64_MAX
+/* The bytes of a line kept: the browser shows and searches no more. */
+#define TUIX_TEXT_MAX 4095
 
-/* One line of the tree's text, 32 bytes in the index file. */
+/* One line of the tree's text. */
 struct tuix_line {
-	uint64_t off;    /* where it starts in the text */
+	uint64_t off;    /* where its text starts in its block's */
 	/* a call's line: the last line of its subtree (its closing line,
 	 * or itself for a leaf), TUIX_NONE while not known yet; a closing
 	 * line (TUIX_CLOSE): the line that opened it */
@@ -77,6 +79,9 @@ struct tuix;
  * said on stderr. */
 struct tuix *tuix_open(const struct tui_params *p);
 void tuix_close(struct tuix *ix);
+/* The descriptor to wait on (poll) for more of the replay's text while
+ * the index is being made, else -1. */
+int tuix_fd(const struct tuix *ix);
 /* Indexes what the replay wrote since, up to about `budget` bytes of
  * text; true when it made progress. */
 bool tuix_poll(struct tuix *ix, size_t budget);
