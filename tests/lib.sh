@@ -427,7 +427,11 @@ compiler_family() {
 # a generated source) is not shared.  `make check' empties the cache
 # before the scripts run (tests/Makefile.inc): it never outlives the
 # compilers and system headers its programs were built with.
-# (BUILD_CACHE is set above.)
+# (BUILD_CACHE is set above.)  tests/oracle/compare.py keeps there the
+# symbols it read of each program, by content, for the other scripts'
+# copies.
+CTRACE_TEST_SYMBOLS=$BUILD_CACHE/symbols
+export CTRACE_TEST_SYMBOLS
 
 # cache_key KIND ARGS...: set cache_dir to the cache entry of a build of
 # KIND from ARGS in the current configuration (empty: not shared).

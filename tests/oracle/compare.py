@@ -22,6 +22,7 @@ events it counts lost, exactly.  Prints each difference and exits 1 if
 there is any; prints a summary line and exits 0 otherwise.
 """
 import collections
+import hashlib
 import json
 import os
 import subprocess
@@ -46,10 +47,33 @@ def symbols(path, cache={}):
 def saved_symbols(path):
     """symbols() of path, read from PATH.syms when that file was written
     for this very file (size, modification time, inode): a program checked
-    several times against the oracle is read by nm and objdump once."""
+    several times against the oracle is read by nm and objdump once.  With
+    CTRACE_TEST_SYMBOLS naming a directory (tests/lib.sh: in the build
+    cache), also from there by the file's content: the copies of one
+    program that several scripts take from the build cache are read once
+    a make check."""
     st = os.stat(path)
     stamp = [st.st_size, st.st_mtime_ns, st.st_ino]
     saved = path + ".syms"
+    names = load_symbols(saved, stamp)
+    if names is not None:
+        return names
+    shared = os.environ.get("CTRACE_TEST_SYMBOLS")
+    if shared:
+        with open(path, "rb") as f:
+            digest = hashlib.md5(f.read()).hexdigest()
+        shared = os.path.join(shared, digest + ".syms")
+        names = load_symbols(shared, digest)
+    if names is None:
+        names = read_symbols(path)
+        if shared:
+            store_symbols(shared, digest, names)
+    store_symbols(saved, stamp, names)
+    return names
+
+
+def load_symbols(saved, stamp):
+    """The names store_symbols saved with stamp, or None."""
     try:
         with open(saved) as f:
             doc = json.load(f)
@@ -57,15 +81,18 @@ def saved_symbols(path):
             return {int(a): n for a, n in doc["names"].items()}
     except (OSError, ValueError, KeyError):
         pass
-    names = read_symbols(path)
+    return None
+
+
+def store_symbols(saved, stamp, names):
     try:
+        os.makedirs(os.path.dirname(os.path.abspath(saved)), exist_ok=True)
         tmp = "%s.%d" % (saved, os.getpid())
         with open(tmp, "w") as f:
             json.dump({"stamp": stamp, "names": names}, f)
         os.replace(tmp, saved)
     except OSError:
         pass  # a directory we cannot write: read it each time
-    return names
 
 
 def read_symbols(path):
