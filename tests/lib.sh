@@ -73,10 +73,11 @@ remember() {
 
 # The scripts start python3 hundreds of times.  The python3 found on PATH
 # may be a wrapper script (a version manager's shim) that costs more than
-# the interpreter's own start, 0.6 s of CPU for a shim of pyenv: run the
-# interpreter itself, which the shim names once a make check.  The test
-# helpers use the standard library only: run them with -S, without the
-# site module, whose .pth hooks can cost several times the start itself.
+# the interpreter's own start (about 0.5 s of CPU for a shim of pyenv):
+# run the interpreter itself, which the shim names once a make check.  The
+# test helpers use the standard library only: run them with -S, without
+# the site module, whose .pth hooks can cost several times the start
+# itself.
 if [ -n "$PYTHON3" ]; then
 	remember python3 "$PYTHON3 $PATH" \
 		"$PYTHON3" -S -c 'import sys; print(sys.executable)'
