@@ -48,14 +48,40 @@ tests_srcdir=$(cd "$(dirname "$0")" && pwd)
 : "${CTRACE_INCDIR:=$top_srcdir/include}"
 export top_srcdir top_builddir
 
+# What a script asks of the system and is the same for every script of one
+# `make check' (which python3 runs, whether a compiler is clang) is asked
+# once and kept in the build cache (below), which make check empties first.
+BUILD_CACHE=$top_builddir/tests/build-cache
+
+# remember NAME KEY COMMAND...: set remembered to the first line COMMAND
+# prints, kept in $BUILD_CACHE/NAME with KEY: a later call with the same
+# NAME and KEY, from any script, reads it back without running COMMAND.
+remember() {
+	rm_file=$BUILD_CACHE/$1
+	rm_key=$2
+	shift 2
+	if [ -f "$rm_file" ] && { read -r rm_k; read -r remembered; } <"$rm_file" &&
+		[ "$rm_k" = "$rm_key" ]; then
+		return 0
+	fi
+	remembered=$("$@" 2>/dev/null | sed -n 1p)
+	mkdir -p "$BUILD_CACHE" 2>/dev/null &&
+		printf '%s\n%s\n' "$rm_key" "$remembered" >"$rm_file.$$" &&
+		mv -f "$rm_file.$$" "$rm_file"
+	rm -f "$rm_file.$$"
+}
+
 # The scripts start python3 hundreds of times.  The python3 found on PATH
 # may be a wrapper script (a version manager's shim) that costs more than
-# the interpreter's own start: run the interpreter itself.  The test
-# helpers use the standard library only: run them with -S, without the
-# site module, whose .pth hooks can cost several times the start itself.
+# the interpreter's own start (about 0.5 s of CPU for a shim of pyenv):
+# run the interpreter itself, which the shim names once a make check.  The
+# test helpers use the standard library only: run them with -S, without
+# the site module, whose .pth hooks can cost several times the start
+# itself.
 if [ -n "$PYTHON3" ]; then
-	py_exe=$("$PYTHON3" -S -c 'import sys; print(sys.executable)' 2>/dev/null)
-	[ -x "$py_exe" ] && PYTHON3=$py_exe
+	remember python3 "$PYTHON3 $PATH" \
+		"$PYTHON3" -S -c 'import sys; print(sys.executable)'
+	[ -x "$remembered" ] && PYTHON3=$remembered
 	export PYTHON3
 fi
 
@@ -140,8 +166,11 @@ run_case() {
 	# shellcheck disable=SC3028
 	rc_start=${BASH_VERSION:+$SECONDS}
 	[ -n "$rc_start" ] || rc_start=$(date +%s)
+	# (the CPU time of the case: the children's times before and after)
+	times >"$rc_dir.cpu"
 	(cd "$rc_dir" && "$@") >"$rc_dir.log" 2>&1 </dev/null
 	rc_status=$?
+	times >>"$rc_dir.cpu"
 	# shellcheck disable=SC3028
 	rc_end=${BASH_VERSION:+$SECONDS}
 	[ -n "$rc_end" ] || rc_end=$(date +%s)
@@ -162,8 +191,13 @@ run_case() {
 		test_failed=$((test_failed + 1))
 		;;
 	esac
-	# where a script's time goes, for splitting it
-	echo "# $rc_name took $rc_seconds s"
+	# where a script's time goes, for splitting it or making it cheaper
+	# (`times': the shell's own, then its children's user and system
+	# times, as 1m2.345s)
+	rc_cpu=$(awk '{ for (i = 1; i <= 2; i++) {
+			split($i, t, "m"); c[NR] += t[1] * 60 + t[2] } }
+		END { printf "%.1f", c[4] - c[2] }' "$rc_dir.cpu")
+	echo "# $rc_name took $rc_seconds s, CPU $rc_cpu s"
 }
 
 # tap_results STATUS NAME: read lines `ok NAME...', `FAIL NAME...' and
@@ -367,15 +401,22 @@ use_config() {
 		CUR_ARCH=-m32
 		;;
 	esac
-	# Which expected file applies when compilers legitimately differ.
-	if $CUR_CC --version 2>/dev/null | grep -qi clang; then
-		CUR_FAMILY=clang
-	else
-		CUR_FAMILY=gcc
-	fi
+	# Which expected file applies when compilers legitimately differ
+	# (clang --version costs 0.15 s of CPU: asked once a make check).
+	remember "family-${cfg%%-*}" "$CUR_CC" compiler_family "$CUR_CC"
+	CUR_FAMILY=$remembered
 	# Binaries are shared by the cases of a script with the same config.
 	BIN=$WORK/bin-$cfg
 	mkdir -p "$BIN"
+}
+
+# compiler_family CC: clang or gcc, as CC says it is.
+compiler_family() {
+	if $1 --version 2>/dev/null | grep -qi clang; then
+		echo clang
+	else
+		echo gcc
+	fi
 }
 
 # The build cache.  Several scripts build the same program from the same
@@ -387,7 +428,11 @@ use_config() {
 # a generated source) is not shared.  `make check' empties the cache
 # before the scripts run (tests/Makefile.inc): it never outlives the
 # compilers and system headers its programs were built with.
-BUILD_CACHE=$top_builddir/tests/build-cache
+# (BUILD_CACHE is set above.)  tests/oracle/compare.py keeps there the
+# symbols it read of each program, by content, for the other scripts'
+# copies.
+CTRACE_TEST_SYMBOLS=$BUILD_CACHE/symbols
+export CTRACE_TEST_SYMBOLS
 
 # cache_key KIND ARGS...: set cache_dir to the cache entry of a build of
 # KIND from ARGS in the current configuration (empty: not shared).

@@ -297,7 +297,8 @@ case_slow_looks() {
 	# The recorder looks after 2^15 ticks without an event: 6 us or more
 	# at any clock rate up to 5.4 GHz (more pauses counted only loosens
 	# the bound).
-	pauses=$(python3 -c '
+	need_python
+	pauses=$("$PYTHON3" -S -c '
 import json, sys
 calls = json.load(open(sys.argv[1]))["calls"]
 t = sorted(x for c in calls
