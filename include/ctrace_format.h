@@ -17,7 +17,7 @@
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
 #define CTRACE_VERSION_MAJOR 5           /* incompatible layout changes */
-#define CTRACE_VERSION_MINOR 1           /* compatible additions */
+#define CTRACE_VERSION_MINOR 2           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
 
@@ -295,6 +295,16 @@ enum ctrace_record_type {
 	 * call site alone (a frame grown by alloca). */
 	CTRACE_REC_STACK = 9,
 
+	/* Format 5.2: the recorder worked this long (uleb ticks) after the
+	 * event before it (and that event's ARGS or RETVAL) was timed: a
+	 * new pair defined, its frame read from the CFI, its module checked,
+	 * a chunk claimed, values located and copied.  Every later time of
+	 * the thread (both its streams) is that much later on the wall clock
+	 * than in the program's own time: a reader takes it out of durations
+	 * and keeps it where it places threads and processes by the wall
+	 * clock.  Written when at least CTRACE_PAUSE_MIN_TICKS. */
+	CTRACE_REC_PAUSE = 10,
+
 	/* --- in the metadata stream ---------------------------------------- */
 
 	/* The process: u64 ticks, u32 pid, u32 ppid, then the executable's
@@ -443,5 +453,11 @@ _Static_assert(CTRACE_ARGS_REGS == CTRACE_ARGS_NREGS + 1,
  * (3 + 10) and EXIT tag (1) fit in place of the frame, hook and stack
  * delta.  The recorder keeps at least this much room at a chunk's end. */
 #define CTRACE_MAX_EVENT_BYTES 64
+
+/* A PAUSE record: tag, type, length and a uleb128 of up to 10 bytes.  The
+ * recorder writes one for a pause of at least CTRACE_PAUSE_MIN_TICKS (a
+ * shorter one would cost more bytes than the time it corrects). */
+#define CTRACE_PAUSE_MAX_BYTES 13
+#define CTRACE_PAUSE_MIN_TICKS 32
 
 #endif /* CTRACE_FORMAT_H */

@@ -773,7 +773,7 @@ static size_t copies_kept(struct thread *th, const struct frame *frames,
 	}
 	if (n == 0)
 		return top;
-	holding = dw_copies_holding(th->trace, ev->hook - 1, ev->ticks, fns, n);
+	holding = dw_copies_holding(th->trace, ev->hook - 1, th->wall, fns, n);
 	return holding < 0 ? top : host + 1 + (size_t)holding;
 }
 
@@ -1046,6 +1046,31 @@ static const struct pair *inlined_pair(struct thread *th, const struct pair *p,
 	return symtab_inlined_pair(th->trace->symtab, th->trace, p, 0, hook);
 }
 
+/* The time the outputs are given for an event of the thread, taken from
+ * the thread (its stream's pauses so far noted): the thread's own time,
+ * its streams' time without the recorder's pauses (PAUSE records, format
+ * 5.2) that came before the event in either stream.  So every duration
+ * and every time between two calls of a thread (tree, report, JSON,
+ * Chrome, flame graphs, filters) is the program's, and the calls of a
+ * thread keep their order.  Threads, processes and streams are merged,
+ * and modules and child processes placed, by the recorded times (the
+ * wall clock): the events' ticks. */
+static uint64_t own_time(struct thread *th, const struct event *ev)
+{
+	if (ev == &th->main.head)
+		th->paused_main = ev->paused;
+	else
+		th->paused_sig = ev->paused;
+	uint64_t paused = th->paused_main + th->paused_sig;
+	uint64_t t = ev->ticks > paused ? ev->ticks - paused : 0;
+	/* Never before the thread's previous event (a pause that waited
+	 * for room is told one event late). */
+	if (t < th->own)
+		t = th->own;
+	th->own = t;
+	return t;
+}
+
 void thread_step(struct output *o, struct thread *th)
 {
 	struct event *head = thread_peek(th), *next;
@@ -1054,10 +1079,12 @@ void thread_step(struct output *o, struct thread *th)
 
 	if (th->announce) {
 		th->announce = false;
-		announce(o, th, head->ticks);
+		announce(o, th, head->ticks); /* no pause before it */
 		head = thread_peek(th);
 	}
 	ev = *head;
+	th->wall = ev.ticks;
+	ev.ticks = own_time(th, head);
 	thread_consume(th, head);
 	switch (ev.kind) {
 	case EV_ENTRY:
@@ -1077,13 +1104,15 @@ void thread_step(struct output *o, struct thread *th)
 		    (next->pair->site == ev.pair->site ||
 		     (ev.pair->inlined && !site_open(th, next->pair))) &&
 		    (!next->sp || !ev.sp || on_stack(next->sp, ev.sp, ev.sp)) &&
-		    !spawned_in(th, ev.ticks, next->ticks)) {
+		    !spawned_in(th, th->wall, next->ticks)) {
 			th->retval = next->extra && !o->no_values
 				? call_retval(th, next->pair,
 						next->extra, next->extra_len)
 				: NULL;
-			output_leaf(o, th, ev.pair, ev.ticks, next->ticks,
-				     th->depth + th->shift);
+			th->wall = next->ticks;
+			output_leaf(o, th, ev.pair, ev.ticks,
+				    own_time(th, next),
+				    th->depth + th->shift);
 			values_free((struct values *)th->retval);
 			values_free(args);
 			th->retval = NULL;

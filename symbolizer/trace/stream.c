@@ -354,6 +354,11 @@ static bool extended(struct stream *s, const uint8_t *p)
 		ev->extra = must_malloc(ev->extra_len);
 		memcpy(ev->extra, p + 8, ev->extra_len);
 		return true;
+	case CTRACE_REC_PAUSE:
+		if (ctrace__uleb_get(&p, s->pos, &count) < 0)
+			goto short_rec;
+		s->paused = add_saturated(s->paused, count);
+		return false;
 	case CTRACE_REC_CONTROL:
 		if (len < 10)
 			goto short_rec;
@@ -618,8 +623,10 @@ bool stream_advance(struct stream *s)
 		}
 		if (tag == CTRACE_TAG_EXTENDED) {
 			p = extended_whole(s);
-			if (extended(s, p))
+			if (extended(s, p)) {
+				ev->paused = s->paused;
 				return s->has_head = true;
+			}
 			continue;
 		}
 		p++;
@@ -700,6 +707,7 @@ bool stream_advance(struct stream *s)
 		s->pos = p;
 		s->time += delta;
 		ev->ticks = s->time;
+		ev->paused = s->paused;
 		ev->slot = slot;
 		ev->pair = NULL;
 		attach_extra(s, ev, sl->fn);
