@@ -264,11 +264,10 @@ struct thread {
 	size_t id_len;
 	uint64_t id;      /* the thread id shown (tid or serial) */
 	uint64_t next_ticks; /* time of the next event, while merging */
-	/* The recorder's pauses so far in each stream (event.paused of the
-	 * last event taken from it), the wall-clock time of the event being
-	 * handled and the thread's own time of the last one (see
-	 * own_time() in thread.c). */
-	uint64_t paused_main, paused_sig, wall, own;
+	/* The recorded (wall-clock) time of the event being handled, and
+	 * the thread's own time of the last one (see own_time() in
+	 * thread.c). */
+	uint64_t wall, own;
 	/* Calls left open on other stacks when the thread switched away
 	 * (coroutines): closed as "no exit recorded", reopened if it comes
 	 * back.  At most one per stack. */

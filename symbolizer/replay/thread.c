@@ -1046,10 +1046,13 @@ static const struct pair *inlined_pair(struct thread *th, const struct pair *p,
 	return symtab_inlined_pair(th->trace->symtab, th->trace, p, 0, hook);
 }
 
-/* The time the outputs are given for an event of the thread, taken from
- * the thread (its stream's pauses so far noted): the thread's own time,
- * its streams' time without the recorder's pauses (PAUSE records, format
- * 5.2) that came before the event in either stream.  So every duration
+/* The time the outputs are given for `ev`, the head of one of the
+ * thread's streams (not consumed yet): the thread's own time, its
+ * streams' time without the recorder's pauses (PAUSE records, format 5.2)
+ * that came before it: those its stream decoded before it, and those the
+ * other stream decoded before its own head (the recorder's work after an
+ * event of the thread, done before the thread went on: earlier than ev,
+ * which the merge by time takes after that event).  So every duration
  * and every time between two calls of a thread (tree, report, JSON,
  * Chrome, flame graphs, filters) is the program's, and the calls of a
  * thread keep their order.  Threads, processes and streams are merged,
@@ -1057,14 +1060,13 @@ static const struct pair *inlined_pair(struct thread *th, const struct pair *p,
  * wall clock): the events' ticks. */
 static uint64_t own_time(struct thread *th, const struct event *ev)
 {
-	if (ev == &th->main.head)
-		th->paused_main = ev->paused;
-	else
-		th->paused_sig = ev->paused;
-	uint64_t paused = th->paused_main + th->paused_sig;
+	uint64_t paused = th->main.paused + th->sig.paused;
+	if (paused < th->main.paused) /* a damaged trace's */
+		paused = UINT64_MAX;
 	uint64_t t = ev->ticks > paused ? ev->ticks - paused : 0;
 	/* Never before the thread's previous event (a pause that waited
-	 * for room is told one event late). */
+	 * for room is told one event late; a signal handler's events inside
+	 * a pause of the recorder it interrupted). */
 	if (t < th->own)
 		t = th->own;
 	th->own = t;

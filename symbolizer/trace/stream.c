@@ -623,10 +623,8 @@ bool stream_advance(struct stream *s)
 		}
 		if (tag == CTRACE_TAG_EXTENDED) {
 			p = extended_whole(s);
-			if (extended(s, p)) {
-				ev->paused = s->paused;
+			if (extended(s, p))
 				return s->has_head = true;
-			}
 			continue;
 		}
 		p++;
@@ -707,7 +705,6 @@ bool stream_advance(struct stream *s)
 		s->pos = p;
 		s->time += delta;
 		ev->ticks = s->time;
-		ev->paused = s->paused;
 		ev->slot = slot;
 		ev->pair = NULL;
 		attach_extra(s, ev, sl->fn);

@@ -292,10 +292,6 @@ struct event {
 	 * owned by whoever holds the event; NULL when none). */
 	uint8_t *extra;
 	size_t extra_len;
-	/* The recorder's pauses of the stream before this event (PAUSE
-	 * records, format 5.2), in ticks: the stream's time of the event
-	 * without them is the program's own (see thread.c). */
-	uint64_t paused;
 };
 
 /* A stream reads its chunk through a window of this many bytes, whatever
@@ -329,7 +325,9 @@ struct stream {
 	uint32_t win;
 	const uint8_t *pos, *end;
 	uint64_t time;
-	uint64_t paused; /* PAUSE records so far, ticks (saturated) */
+	/* The PAUSE records (format 5.2) decoded so far, up to the head:
+	 * ticks, saturated (see own_time() in replay/thread.c). */
+	uint64_t paused;
 	uint64_t sp;      /* of the chunk's previous ENTRY or STACK record */
 	uint64_t exit_sp; /* from a STACK record, for the next EXIT; or 0 */
 	bool has_head;
