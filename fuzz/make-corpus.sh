@@ -7,7 +7,8 @@
 # them with 4 KiB chunks (the smallest), so that each trace has several
 # chunks, streams and record types in a few kilobytes: calls, threads, a
 # signal stream, longjmp, exceptions, a fork()ed child, coroutines, lost
-# events, markers, arguments and return values, pairs in wide slots.  fuzz/corpus holds its output;
+# events, markers, arguments and return values, pairs in wide slots, the
+# recorder's pauses.  fuzz/corpus holds its output;
 # rerun it after a format change.  The corpus keeps a few traces of older
 # formats too (names ending in -v1, -v2, -v3, -v4), which readers still read.
 set -eu
@@ -74,6 +75,8 @@ prog selfrec "$progs/selfrec.c" -O2
 # gcc -O2 inlines helper() into several hosts: NEW ENTRY records of
 # inlined copies, whose call site and hook follow the previous NEW's.
 prog hosts "$progs/hosts.c" -O2
+# Callers whose callees are all first calls: PAUSE records (format 5.2).
+prog firstcallee "$progs/firstcallee.c"
 "${CXX:-c++}" -O0 -g -finstrument-functions -o exceptions \
 	"$progs/exceptions.cc" "$build/lib/libctrace.a" -pthread -ldl
 
@@ -92,6 +95,7 @@ record pairs ./pairs 4 6
 record selfrec ./selfrec sum 5
 record selfrec-jump ./selfrec jump 5
 record hosts ./hosts 40
+record pause ./firstcallee
 # A trace cut short at the end of a chunk: the last chunk is partial.
 record fib-cut ./fib 6
 head -c 12000 "$out/fib-cut" >"$out/fib-cut.tmp" && mv "$out/fib-cut.tmp" "$out/fib-cut"

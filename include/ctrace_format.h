@@ -17,7 +17,7 @@
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
 #define CTRACE_VERSION_MAJOR 5           /* incompatible layout changes */
-#define CTRACE_VERSION_MINOR 1           /* compatible additions */
+#define CTRACE_VERSION_MINOR 2           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
 
@@ -300,6 +300,16 @@ enum ctrace_record_type {
 	 * call site alone (a frame grown by alloca). */
 	CTRACE_REC_STACK = 9,
 
+	/* Format 5.2: the recorder worked this long (uleb ticks) after the
+	 * event before it (and that event's ARGS or RETVAL) was timed: a
+	 * new pair defined, its frame read from the CFI, its module checked,
+	 * a chunk claimed, values located and copied.  Every later time of
+	 * the thread (both its streams) is that much later on the wall clock
+	 * than in the program's own time: a reader takes it out of durations
+	 * and keeps it where it places threads and processes by the wall
+	 * clock.  Written when at least CTRACE_PAUSE_MIN_TICKS. */
+	CTRACE_REC_PAUSE = 10,
+
 	/* --- in the metadata stream ---------------------------------------- */
 
 	/* The process: u64 ticks, u32 pid, u32 ppid, then the executable's
@@ -448,5 +458,15 @@ _Static_assert(CTRACE_ARGS_REGS == CTRACE_ARGS_NREGS + 1,
  * (3 + 10) and EXIT tag (1) fit in place of the frame, hook and stack
  * delta.  The recorder keeps at least this much room at a chunk's end. */
 #define CTRACE_MAX_EVENT_BYTES 64
+
+/* A PAUSE record: tag, type, length and a uleb128 of up to 10 bytes.  The
+ * recorder writes one for a pause of at least CTRACE_PAUSE_MIN_TICKS
+ * (about 60 ns at 2 GHz): a pair defined again after it was pushed out
+ * of the table takes 60 to 120 ns, and with a record for each from 32
+ * ticks on the trace of bench/sites.c (6% of its events such pairs)
+ * grew by 12.7%; from 128 on, by 7.6% (bench/work.c's by 0.15%).  A
+ * first call's pause, 0.3 to 1 us, is always written. */
+#define CTRACE_PAUSE_MAX_BYTES 13
+#define CTRACE_PAUSE_MIN_TICKS 128
 
 #endif /* CTRACE_FORMAT_H */

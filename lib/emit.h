@@ -312,20 +312,44 @@ store_tags(uint8_t *first, uint8_t first_tag, uint8_t *p, uint8_t tag)
  * Emitting one event
  * ------------------------------------------------------------------------ */
 
-/* The time of an ENTRY whose event took a slow path (a new pair, whose
- * frame size the CFI tells and whose module is checked; a chunk claimed
- * and its pages faulted in; the loader's list looked at after a pause):
- * read again once that work is done, so that a call's duration is the
- * program's own time, never the recorder's.  The work falls between the
- * caller's events, before the call begins.  An EXIT keeps the time read
- * before its slow path, which then falls after the call ended.  Never
- * earlier than `now` (the TSC of another CPU may lag by a few ticks). */
-static inline __attribute__((always_inline, unused)) uint64_t
-entry_time(uint64_t now)
+/* The recorder's work for an event, from `since` (the event's time, read
+ * before that work) to now, plus `extra` ticks of it that are out of the
+ * stream already (a call rewound): a PAUSE record after the event and
+ * whatever records follow it (ARGS, RETVAL), which the reader takes out
+ * of every later time of the thread (see CTRACE_REC_PAUSE).  So a call's
+ * duration is the program's own time, never the recorder's: neither the
+ * slow path of the call's own first event nor those of its callees (a
+ * new pair, whose frame size the CFI tells and whose module is checked;
+ * a chunk claimed and its pages faulted in; the loader's list looked at
+ * after a pause; values located).  A pause under `min` ticks is not
+ * written (it would cost more bytes than the time it corrects); one that
+ * finds no room waits for the next.  Called with the event stored
+ * (`settled`): a jump out of a signal handler that interrupts this finds
+ * a zero byte at cur, or the whole record. */
+static __attribute__((noinline, unused)) void
+pause_put(struct ctrace__stream *s, uint64_t since, uint64_t extra,
+	  uint64_t min)
 {
 	uint64_t t = likely(ctrace__use_tsc) ? ctrace__rdtsc_after()
 					     : ctrace__monotonic_ns();
-	return (int64_t)(t - now) > 0 ? t : now;
+	uint64_t p = ((int64_t)(t - since) > 0 ? t - since : 0) + extra +
+		     s->pause_pending;
+	if (p < min)
+		return;
+	uint8_t *c = s->cur;
+	if (c == NULL || (size_t)(s->chunk_end - c) < CTRACE_PAUSE_MAX_BYTES) {
+		s->pause_pending = p;
+		return;
+	}
+	s->pause_pending = 0;
+	c[1] = CTRACE_REC_PAUSE;
+	uint8_t *e = ctrace__uleb_put(c + 3, p);
+	c[2] = (uint8_t)(e - c - 3);
+	ctrace__barrier();
+	*c = CTRACE_TAG_EXTENDED;
+	ctrace__barrier();
+	s->paused += p;
+	s->cur = e;
 }
 
 /* `settled`: the byte that tells a jump out of a signal handler that
@@ -409,10 +433,6 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 		}
 		if (!miss && !exit_bit)
 			s->credit[slot] = PAIR_CREDIT;
-		if (!exit_bit) {
-			now = entry_time(now);
-			delta = now - s->last;
-		}
 
 		d = ctrace__uleb_put(q, delta);
 		if (!exit_bit) {
@@ -522,8 +542,6 @@ emit_miss_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
 	uint8_t *q = pair_miss(s, p, exit_bit, pair_home(fn, site, pc), fn, site,
 			       pc, sp, fp, now, may_scan);
-	if (!exit_bit)
-		now = entry_time(now);
 	emit_commit(s, p, q, (uint8_t)(exit_bit | s->miss_tag), exit_bit, fn,
 		    site, sp, now, settled, 1);
 }
@@ -625,8 +643,9 @@ emit_rest_body(int how, struct ctrace__stream *s, uint8_t exit_bit,
 
 /* One event, all inline: for the slow paths (hook_slow, the policy), whose
  * frame the event's slow path then shares, as the hooks' out-of-line
- * paths do. */
-static inline __attribute__((always_inline, unused)) void
+ * paths do.  Returns 0 when it took emit_fast()'s common case, else
+ * non-zero: the caller then measures the recorder's work (pause_put). */
+static inline __attribute__((always_inline, unused)) int
 emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
      uintptr_t sp, uintptr_t fp, uint64_t now, int may_scan, uint8_t *settled)
 {
@@ -634,6 +653,19 @@ emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 	if (unlikely(how != 0))
 		emit_rest_body(how, s, exit_bit, fn, site, sp, fp, now,
 			       may_scan, settled);
+	return how;
+}
+
+/* emit(), then the recorder's work for it, if it took a slow path, in a
+ * PAUSE record. */
+static inline __attribute__((always_inline, unused)) void
+emit_timed(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
+	   uintptr_t site, uintptr_t sp, uintptr_t fp, uint64_t now,
+	   int may_scan, uint8_t *settled)
+{
+	if (unlikely(emit(s, exit_bit, fn, site, sp, fp, now, may_scan,
+			  settled) != 0))
+		pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS);
 }
 
 #endif /* CTRACE_EMIT_H */

@@ -113,8 +113,8 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 			 CTRACE_GATE_LIVE)
 			ctrace__event_policy(t, exit_bit, fn, site, sp, fp);
 		else
-			emit(&t->main, exit_bit, fn, site, sp, fp,
-			     ctrace__now(), 1, &t->state);
+			emit_timed(&t->main, exit_bit, fn, site, sp, fp,
+				   ctrace__now(), 1, &t->state);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		break;
@@ -168,8 +168,8 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		ctrace__barrier();
 		struct ctrace__stream *s = signal_stream(t);
 		if (s != NULL)
-			emit(s, exit_bit, fn, site, sp, fp, now, 0,
-			     &t->signal_busy);
+			emit_timed(s, exit_bit, fn, site, sp, fp, now, 0,
+				   &t->signal_busy);
 		else {
 			ctrace__stream_lost(&t->main, now,
 					    CTRACE_LOST_NO_MEMORY);

@@ -37,8 +37,8 @@ ctrace__event_record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	/* An exit's `fp` is for the policy path alone (see ctrace__event_policy()). */
 	uintptr_t emit_fp = exit_bit ? 0 : fp;
 	if (likely(gate == CTRACE_GATE_LIVE)) {
-		emit(&t->main, exit_bit, fn, site, sp, emit_fp, ctrace__now(),
-		     1, &t->state);
+		emit_timed(&t->main, exit_bit, fn, site, sp, emit_fp,
+			   ctrace__now(), 1, &t->state);
 		return;
 	}
 	if (gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE)) {
@@ -46,8 +46,8 @@ ctrace__event_record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		if (flags & CTRACE_F_SKIP)
 			return;
 		if (!(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
-			emit(&t->main, exit_bit, fn, site, sp, emit_fp,
-			     ctrace__now(), 1, &t->state);
+			emit_timed(&t->main, exit_bit, fn, site, sp, emit_fp,
+				   ctrace__now(), 1, &t->state);
 			return;
 		}
 	}

@@ -183,6 +183,9 @@ struct ctrace__stream {
 	struct ctrace__open {
 		uintptr_t fn, site;
 	} open[CTRACE_RETURN_WINDOW];
+	/* The recorder's pauses written in PAUSE records so far (emit.h:
+	 * pause_put), and one that found no room, for the next. */
+	uint64_t paused, pause_pending;
 };
 /* Empties the stream's pair table (a chunk that starts afresh, objects
  * unloaded, a jump out of the recorder): the reader keeps pairs the
@@ -394,6 +397,7 @@ struct ctrace__frame {
 	uint8_t *pos, *end;  /* its ENTRY group in the stream, if recorded */
 	uint64_t chunk;
 	uint64_t ticks;      /* when it was entered */
+	uint64_t paused;     /* the stream's `paused` then, before its own */
 	uint64_t prev_last;  /* stream state before the ENTRY */
 	uintptr_t prev_sp;
 	struct ctrace__pair prev_base;

@@ -186,8 +186,8 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	if (gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE) &&
 	    !(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
 		if (!(flags & CTRACE_F_SKIP))
-			emit(&t->main, 0, fn, site, sp, fp, ctrace__now(), 1,
-			     &t->state);
+			emit_timed(&t->main, 0, fn, site, sp, fp,
+				   ctrace__now(), 1, &t->state);
 		return;
 	}
 	/* Capture with filters alone needs no shadow stack either: nothing
@@ -208,9 +208,11 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	uint8_t capture = regs != NULL ? flags & (CTRACE_F_ARGS |
 						  CTRACE_F_RETVAL) : 0;
 	uint8_t lib = lv != NULL ? flags & CTRACE_F_ARGS : 0;
-	/* The recorder's work before the ENTRY's time is read (see
-	 * entry_time() in emit.h): where the values lie, and room for the
-	 * ARGS record in the ENTRY's chunk. */
+	/* The ENTRY's time comes before the recorder's work for it (where
+	 * the values lie, room for the ARGS record in the ENTRY's chunk, the
+	 * event's slow path, the values copied), which a PAUSE record after
+	 * them tells (pause_put): a call's duration never holds it. */
+	uint64_t now = ctrace__now();
 	struct ctrace__capture_where where;
 	if (capture)
 		ctrace__capture_locate(&where, fn, regs);
@@ -220,19 +222,20 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	     ((capture || lib) && (size_t)(s->chunk_end - s->cur) <
 				 CTRACE_MAX_EVENT_BYTES +
 					 ctrace__args_max_bytes)) &&
-	    ctrace__stream_refill(s, ctrace__now()) == NULL) {
-		ctrace__stream_lost(s, ctrace__now(), 0);
+	    ctrace__stream_refill(s, now) == NULL) {
+		ctrace__stream_lost(s, now, 0);
 		t->state = CTRACE_T_SETTLED;
 		return;
 	}
-	uint64_t now = ctrace__now();
 	if (f == NULL) {
-		emit(s, 0, fn, site, sp, fp, now, 1, &t->state);
+		int how = emit(s, 0, fn, site, sp, fp, now, 1, &t->state);
 		if (capture)
 			ctrace__capture_entry(s, capture, fn, site, regs,
 					      &where);
 		if (lib)
 			ctrace__capture_lib_args(s, site, sp, lv);
+		if (capture || lib || how)
+			pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS);
 		return;
 	}
 	f->pos = s->cur;
@@ -240,13 +243,16 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	f->prev_last = s->last;
 	f->prev_sp = s->last_sp;
 	f->prev_base = s->new_base;
-	emit(s, 0, fn, site, sp, fp, now, 1, &t->state);
-	/* the ENTRY's time, read again after a slow path */
+	f->paused = s->paused;
+	int how = emit(s, 0, fn, site, sp, fp, now, 1, &t->state);
+	/* the ENTRY's time (later than now if the clock went back) */
 	f->ticks = s->cur != f->pos ? s->last : now;
 	if (capture)
 		ctrace__capture_entry(s, capture, fn, site, regs, &where);
 	if (lib)
 		ctrace__capture_lib_args(s, site, sp, lv);
+	if (capture || lib || how)
+		pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS);
 	f->end = s->cur;
 	f->recorded = 1;
 	t->recorded++;
@@ -295,14 +301,15 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 			return;
 		/* Only a return value asks more of the exit than its EXIT. */
 		if (!(flags & CTRACE_F_RETVAL)) {
-			emit(&t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0,
-			     ctrace__now(), 1, &t->state);
+			emit_timed(&t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp,
+				   0, ctrace__now(), 1, &t->state);
 			return;
 		}
 	}
 	/* The EXIT's time comes before the recorder's work for it (the
-	 * patched frame looked up, the shadow stack popped, room made): the
-	 * call's duration never holds it. */
+	 * patched frame looked up, the shadow stack popped, room made, the
+	 * event's slow path), which a PAUSE record after it tells: neither
+	 * the call's duration nor its caller's holds it. */
 	uint64_t now = ctrace__now();
 	/* A patched return address: the frame waiting for its RETVAL, and
 	 * the real return address (the hook may be given the trampoline). */
@@ -353,10 +360,18 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	 * could switch recording off (that keeps the stack from then on),
 	 * so its entry was recorded: so is its exit. */
 
+	/* The call's own time: without the recorder's pauses since its
+	 * ENTRY was timed (its own first, a leaf has no callees). */
 	struct ctrace__stream *s = &t->main;
-	if (f != NULL && now - f->ticks < ctrace__state_min_ticks &&
+	if (f != NULL && now - f->ticks - (s->paused - f->paused) <
+				 ctrace__state_min_ticks &&
 	    s->cur == f->end && s->chunk == f->chunk && s->cur != NULL) {
+		/* The PAUSE records rewound with it are the recorder's work
+		 * still: they go into the one that follows. */
+		uint64_t rewound = s->paused - f->paused;
 		rewind_call(s, f);
+		s->paused = f->paused;
+		pause_put(s, now, rewound, CTRACE_PAUSE_MIN_TICKS);
 		return;
 	}
 	/* Reserve the RETVAL record right after the EXIT, in the same
@@ -376,6 +391,7 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		ctrace__retval_reserve(s, pending);
 	else if (unlikely(retval_bytes != 0))
 		ctrace__retval_mark_refused(s);
+	pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS);
 	if (gate & CTRACE_GATE_CALLBACK)
 		notify(t, CTRACE_EVENT_EXIT, fn, site, now, t->recorded);
 }

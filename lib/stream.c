@@ -249,15 +249,23 @@ void ctrace__stream_release(struct ctrace__stream *s)
 	ctrace__restore_signals(saved);
 }
 
+#define FINISH_ROOM (8 * (CTRACE_MAX_EVENT_BYTES + CTRACE_PAUSE_MAX_BYTES))
+
 void ctrace__stream_finish(struct ctrace__stream *s)
 {
 	/* Signals blocked from the cut to the new chunk_end: a handler's
 	 * event in between would write past the end of the file (SIGBUS). */
 	uint64_t saved = ctrace__block_signals();
 	int live = s != NULL && s->cur != NULL && s->chunk != CTRACE_NO_CHUNK;
+	/* The pages kept hold room for a few more events (and their PAUSE
+	 * records) after the last one: a destructor's calls after this do
+	 * not reserve the whole chunk again, wherever the data ends (its
+	 * length depends on the pauses the recorder wrote, so on time). */
 	uint32_t kept = ctrace__file_finish(
 		live ? s->chunk : CTRACE_NO_CHUNK,
-		live ? (uint32_t)(s->cur - s->chunk_start) : 0);
+		live ? (uint32_t)(s->cur - s->chunk_start) +
+			       FINISH_ROOM
+		     : 0);
 	if (kept != 0) {
 		s->chunk_end = s->chunk_start + kept;
 		s->limit = s->chunk_end - CTRACE_MAX_EVENT_BYTES;

@@ -267,6 +267,10 @@ struct thread {
 	size_t id_len;
 	uint64_t id;      /* the thread id shown (tid or serial) */
 	uint64_t next_ticks; /* time of the next event, while merging */
+	/* The recorded (wall-clock) time of the event being handled, and
+	 * the thread's own time of the last one (see own_time() in
+	 * thread.c). */
+	uint64_t wall, own;
 	/* Calls left open on other stacks when the thread switched away
 	 * (coroutines): closed as "no exit recorded", reopened if it comes
 	 * back.  At most one per stack. */

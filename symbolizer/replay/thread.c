@@ -800,7 +800,7 @@ static size_t copies_kept(struct thread *th, const struct frame *frames,
 	}
 	if (n == 0)
 		return top;
-	holding = dw_copies_holding(th->trace, ev->hook - 1, ev->ticks, fns, n);
+	holding = dw_copies_holding(th->trace, ev->hook - 1, th->wall, fns, n);
 	return holding < 0 ? top : host + 1 + (size_t)holding;
 }
 
@@ -1073,6 +1073,33 @@ static const struct pair *inlined_pair(struct thread *th, const struct pair *p,
 	return symtab_inlined_pair(th->trace->symtab, th->trace, p, 0, hook);
 }
 
+/* The time the outputs are given for `ev`, the head of one of the
+ * thread's streams (not consumed yet): the thread's own time, its
+ * streams' time without the recorder's pauses (PAUSE records, format 5.2)
+ * that came before it: those its stream decoded before it, and those the
+ * other stream decoded before its own head (the recorder's work after an
+ * event of the thread, done before the thread went on: earlier than ev,
+ * which the merge by time takes after that event).  So every duration
+ * and every time between two calls of a thread (tree, report, JSON,
+ * Chrome, flame graphs, filters) is the program's, and the calls of a
+ * thread keep their order.  Threads, processes and streams are merged,
+ * and modules and child processes placed, by the recorded times (the
+ * wall clock): the events' ticks. */
+static uint64_t own_time(struct thread *th, const struct event *ev)
+{
+	uint64_t paused = th->main.paused + th->sig.paused;
+	if (paused < th->main.paused) /* a damaged trace's */
+		paused = UINT64_MAX;
+	uint64_t t = ev->ticks > paused ? ev->ticks - paused : 0;
+	/* Never before the thread's previous event (a pause that waited
+	 * for room is told one event late; a signal handler's events inside
+	 * a pause of the recorder it interrupted). */
+	if (t < th->own)
+		t = th->own;
+	th->own = t;
+	return t;
+}
+
 void thread_step(struct output *o, struct thread *th)
 {
 	struct event *head = thread_peek(th), *next;
@@ -1081,10 +1108,12 @@ void thread_step(struct output *o, struct thread *th)
 
 	if (th->announce) {
 		th->announce = false;
-		announce(o, th, head->ticks);
+		announce(o, th, head->ticks); /* no pause before it */
 		head = thread_peek(th);
 	}
 	ev = *head;
+	th->wall = ev.ticks;
+	ev.ticks = own_time(th, head);
 	thread_consume(th, head);
 	switch (ev.kind) {
 	case EV_ENTRY:
@@ -1104,13 +1133,15 @@ void thread_step(struct output *o, struct thread *th)
 		    (next->pair->site == ev.pair->site ||
 		     (ev.pair->inlined && !site_open(th, next->pair))) &&
 		    (!next->sp || !ev.sp || on_stack(next->sp, ev.sp, ev.sp)) &&
-		    !spawned_in(th, ev.ticks, next->ticks)) {
+		    !spawned_in(th, th->wall, next->ticks)) {
 			th->retval = next->extra && !o->no_values
 				? call_retval(th, next->pair,
 						next->extra, next->extra_len)
 				: NULL;
-			output_leaf(o, th, ev.pair, ev.ticks, next->ticks,
-				     th->depth + th->shift);
+			th->wall = next->ticks;
+			output_leaf(o, th, ev.pair, ev.ticks,
+				    own_time(th, next),
+				    th->depth + th->shift);
 			values_free((struct values *)th->retval);
 			values_free(args);
 			th->retval = NULL;

@@ -354,6 +354,11 @@ static bool extended(struct stream *s, const uint8_t *p)
 		ev->extra = must_malloc(ev->extra_len);
 		memcpy(ev->extra, p + 8, ev->extra_len);
 		return true;
+	case CTRACE_REC_PAUSE:
+		if (ctrace__uleb_get(&p, s->pos, &count) < 0)
+			goto short_rec;
+		s->paused = add_saturated(s->paused, count);
+		return false;
 	case CTRACE_REC_CONTROL:
 		if (len < 10)
 			goto short_rec;

@@ -325,6 +325,9 @@ struct stream {
 	uint32_t win;
 	const uint8_t *pos, *end;
 	uint64_t time;
+	/* The PAUSE records (format 5.2) decoded so far, up to the head:
+	 * ticks, saturated (see own_time() in replay/thread.c). */
+	uint64_t paused;
 	uint64_t sp;      /* of the chunk's previous ENTRY or STACK record */
 	uint64_t exit_sp; /* from a STACK record, for the next EXIT; or 0 */
 	bool has_head;

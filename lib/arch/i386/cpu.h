@@ -19,7 +19,7 @@ static inline uint64_t ctrace__rdtsc(void)
 }
 
 /* The TSC once every instruction before has completed: the time after
- * a slow path (see entry_time() in emit.h), which must not be read while
+ * a slow path (see pause_put() in emit.h), which must not be read while
  * that path's last loads are still outstanding.  lfence needs SSE2; without
  * it, cpuid would serialize at a far higher cost, and the plain read is
  * kept. */
