@@ -192,7 +192,12 @@ static void after_fork_parent(void)
 static void after_fork_child(void)
 {
 	struct ctrace__thread *t = &ctrace__state_tls;
-	ctrace__state_self--; /* before_fork's */
+	/* before_fork's ctrace__state_self stays up to the end: the
+	 * recorder's own library calls here (pthread_sigmask, open, ...) go
+	 * through the GOT slots of the module it is linked into, which may
+	 * be redirected; a trampoline that recorded one would claim a chunk
+	 * under the parent's lock, which this child holds copied, locked by
+	 * no thread of its own, for ever. */
 	uint32_t parent_pid = ctrace__file.header->pid;
 	uint32_t parent_thread = t->main.thread;
 	/* fork() in a signal handler that interrupted the recorder: the
@@ -221,6 +226,7 @@ static void after_fork_child(void)
 				      fork_ticks) < 0) {
 		atomic_store(&ctrace__global, CTRACE_G_OFF);
 		t->state = CTRACE_T_OFF;
+		ctrace__state_self--;
 		return;
 	}
 	atomic_store(&next_thread, 1);
@@ -235,6 +241,7 @@ static void after_fork_child(void)
 		if (t->signal != NULL)
 			t->signal->chunk = CTRACE_NO_CHUNK;
 	}
+	ctrace__state_self--;
 }
 
 void ctrace__fork_unseen(void)
