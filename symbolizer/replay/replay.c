@@ -47,15 +47,16 @@ static inline int nest_cmp(const struct thread *x, const struct thread *y)
 	return 0;
 }
 
-/* Threads in the heap have an event, at next_ticks. */
+/* Threads in the heap have an event: placed as their processes nest,
+ * then by its own time (next_own). */
 static inline bool heap_before(const struct thread *x, const struct thread *y)
 {
 	int c = nest_cmp(x, y);
 
 	if (c)
 		return c < 0;
-	if (x->next_ticks != y->next_ticks)
-		return x->next_ticks < y->next_ticks;
+	if (x->next_own != y->next_own)
+		return x->next_own < y->next_own;
 	if (x->trace != y->trace)
 		return x->trace->time_offset < y->trace->time_offset;
 	return x->info->serial < y->info->serial;
@@ -99,6 +100,9 @@ static void replay_merged(struct output *o, struct thread *threads, size_t n,
 		if (ev) {
 			threads[i].next_ticks =
 				merge_key(&threads[i], ev->ticks, several);
+			threads[i].next_own = merge_key(
+				&threads[i], thread_own_time(&threads[i], ev),
+				several);
 			h.a[h.n++] = &threads[i];
 		} else
 			thread_finish(o, &threads[i]);
@@ -116,6 +120,8 @@ static void replay_merged(struct output *o, struct thread *threads, size_t n,
 		ev = thread_peek(th);
 		if (ev) {
 			th->next_ticks = merge_key(th, ev->ticks, several);
+			th->next_own = merge_key(
+				th, thread_own_time(th, ev), several);
 		} else {
 			thread_finish(o, th);
 			h.a[0] = h.a[--h.n];

@@ -266,7 +266,11 @@ struct thread {
 	char id_text[48]; /* the tid column, already formatted */
 	size_t id_len;
 	uint64_t id;      /* the thread id shown (tid or serial) */
-	uint64_t next_ticks; /* time of the next event, while merging */
+	/* The next event's time while merging: recorded (wall clock), for
+	 * placing child processes; and the thread's own (own_time()), by
+	 * which threads are merged, so that calls are given in the order of
+	 * the times shown. */
+	uint64_t next_ticks, next_own;
 	/* The recorded (wall-clock) time of the event being handled, and
 	 * the thread's own time of the last one (see own_time() in
 	 * thread.c). */
@@ -463,6 +467,9 @@ void thread_init(struct thread *th, struct trace *t,
 /* A fork()ed child's first thread: opens the calls it inherited. */
 void thread_inherit(struct output *o, struct thread *th);
 /* Handles the thread's next event (there is one: thread_peek). */
+/* The thread's own time of `ev`, its next event (thread_peek), as
+ * thread_step will give it; nothing changes. */
+uint64_t thread_own_time(const struct thread *th, const struct event *ev);
 void thread_step(struct output *o, struct thread *th);
 /* Closes what is still open as unfinished and frees the thread. */
 void thread_finish(struct output *o, struct thread *th);

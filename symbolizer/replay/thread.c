@@ -1082,10 +1082,11 @@ static const struct pair *inlined_pair(struct thread *th, const struct pair *p,
  * which the merge by time takes after that event).  So every duration
  * and every time between two calls of a thread (tree, report, JSON,
  * Chrome, flame graphs, filters) is the program's, and the calls of a
- * thread keep their order.  Threads, processes and streams are merged,
- * and modules and child processes placed, by the recorded times (the
- * wall clock): the events' ticks. */
-static uint64_t own_time(struct thread *th, const struct event *ev)
+ * thread keep their order.  Threads are merged by it too (replay.c), so
+ * that calls come in the order of the times shown; a thread's two
+ * streams are merged, and modules and child processes placed, by the
+ * recorded times (the wall clock): the events' ticks. */
+uint64_t thread_own_time(const struct thread *th, const struct event *ev)
 {
 	uint64_t paused = th->main.paused + th->sig.paused;
 	if (paused < th->main.paused) /* a damaged trace's */
@@ -1094,10 +1095,13 @@ static uint64_t own_time(struct thread *th, const struct event *ev)
 	/* Never before the thread's previous event (a pause that waited
 	 * for room is told one event late; a signal handler's events inside
 	 * a pause of the recorder it interrupted). */
-	if (t < th->own)
-		t = th->own;
-	th->own = t;
-	return t;
+	return t < th->own ? th->own : t;
+}
+
+static uint64_t own_time(struct thread *th, const struct event *ev)
+{
+	th->own = thread_own_time(th, ev);
+	return th->own;
 }
 
 void thread_step(struct output *o, struct thread *th)
