@@ -203,23 +203,7 @@ void ctrace__event_slow_regs(struct ctrace__thread *t, uintptr_t fn,
 void ctrace__event(uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		   uintptr_t sp)
 {
-	struct ctrace__thread *t = &ctrace__state_tls;
-	int saved_errno = errno;
-	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t outer = t->busy_sp;
-		t->busy_sp = sp;
-		ctrace__barrier();
-		t->state = CTRACE_T_BUSY;
-		ctrace__barrier();
-		ctrace__event_record(t, exit_bit, fn, site, sp, 0);
-		ctrace__barrier();
-		t->state = CTRACE_T_IDLE;
-		ctrace__barrier();
-		t->busy_sp = outer;
-	} else if (t->state != CTRACE_T_OFF) {
-		ctrace__event_slow(t, exit_bit, fn, site, sp, 0);
-	}
-	errno = saved_errno;
+	ctrace__event_lib(exit_bit, fn, site, sp, NULL);
 }
 
 void ctrace__event_lib(uint8_t exit_bit, uintptr_t fn, uintptr_t site,
@@ -235,9 +219,9 @@ void ctrace__event_lib(uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		ctrace__barrier();
 		uint8_t gate = atomic_load_explicit(&ctrace__gate,
 						    memory_order_relaxed);
-		/* Values asked for (the flags of every function, since a
-		 * GOT slot is in no table): the policy path writes them. */
-		if ((gate & CTRACE_GATE_TABLE) &&
+		/* Values asked for (the slot's flags): the policy path
+		 * writes them. */
+		if (v != NULL && (gate & CTRACE_GATE_TABLE) &&
 		    (ctrace__function_flags(fn) &
 		     (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
 			if (exit_bit)

@@ -73,8 +73,9 @@ CTRACE_HIDDEN void ctrace__event(uint8_t exit_bit, uintptr_t fn,
 
 /* The same with a library call's values (capture.h's struct
  * ctrace__libvals: its argument registers at an entry, its return
- * registers at an exit), recorded when CTRACE_ARGS or CTRACE_RETVAL ask
- * for every function's; an event on a slow path is recorded without. */
+ * registers at an exit; NULL: none), recorded when CTRACE_ARGS or
+ * CTRACE_RETVAL select the slot; an event on a slow path is recorded
+ * without.  ctrace__event is this without values. */
 CTRACE_HIDDEN void ctrace__event_lib(uint8_t exit_bit, uintptr_t fn,
 				     uintptr_t site, uintptr_t sp,
 				     const struct ctrace__libvals *v);
