@@ -112,10 +112,12 @@ case_mlock_room() {
 case_nofile() {
 	use_config "$1"
 	build_c limits "$RPROGS/limits.c"
-	(ulimit -n 8 && CTRACE=off "$BIN/limits" files 100000 >base 2>&1) ||
+	# (redirected outside the subshell: dash saves a redirected fd at
+	# 10 or above, which a limit of 8 refuses)
+	(ulimit -n 8 && CTRACE=off exec "$BIN/limits" files 100000) >base 2>&1 ||
 		fail "untraced run failed: $(cat base)"
-	(ulimit -n 8 && CTRACE_OUTPUT=trace.bin "$BIN/limits" files 100000 \
-		>out 2>err)
+	(ulimit -n 8 && CTRACE_OUTPUT=trace.bin exec "$BIN/limits" files \
+		100000) >out 2>err
 	status=$?
 	cat base out err
 	[ $status -eq 0 ] || fail "the program exited with $status"
