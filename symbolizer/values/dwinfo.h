@@ -498,6 +498,23 @@ void abi_return(Dwarf_Die *type, bool i386, struct abi_ret *r);
  * low halves are enough; 0: void), and *mem, the bytes of a value
  * returned in memory. */
 unsigned abi_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem);
+/* x86-64: where each parameter of fn (a subprogram, or a subroutine
+ * type) arrives at its first instruction, in order: in registers (DWARF
+ * numbers: the general ones, or ABI_DW_XMM0 + k; lens[i] bytes of each,
+ * the value's bytes in order), on the stack, or not known (a parameter
+ * of unknown size, and every one after it).  Fills out[0..max) and
+ * returns the number of parameters; *variadic: fn ends in `...`. */
+#define ABI_DW_XMM0 17
+#define ABI_PARAMS_MAX 32
+struct abi_param {
+	enum { ABI_PARAM_UNKNOWN, ABI_PARAM_REGS, ABI_PARAM_STACK } kind;
+	int nregs;
+	int regs[2];
+	size_t lens[2];
+	size_t size;
+};
+int abi_params(Dwarf_Die *fn, struct abi_param *out, size_t max,
+	       bool *variadic);
 /* x86-64, C, external functions: the general registers (DWARF numbers)
  * and bytes in which the calling convention delivers the parameter
  * `target` of `defn` at its first instruction.  Returns 1 or 2, or 0
