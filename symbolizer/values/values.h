@@ -45,6 +45,10 @@ struct values_call {
 	uint64_t fn, site, ticks;
 	const char *name;
 	bool libcall; /* a library call: fn is its GOT slot (libcall.c) */
+	/* A library call's: the function the slot was bound to (0: not
+	 * known) and the relocation's symbol, as the trace has them. */
+	uint64_t target;
+	const char *symbol;
 };
 
 /* One argument or return value, as shown. */
