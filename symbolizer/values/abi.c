@@ -301,6 +301,7 @@ int abi_params(Dwarf_Die *fn, struct abi_param *out, size_t max,
 				a.regs[a.nregs] = c[i] == CLS_SSE
 							  ? ABI_DW_XMM0 + ns++
 							  : gpr[ni++];
+				a.offs[a.nregs] = i * 8;
 				a.lens[a.nregs++] = len;
 			}
 		} else {
