@@ -3,7 +3,10 @@
  * call tree should show for it (`strlen(s="hello") = 5`), with the values
  * it passed and got itself.  Inputs come from the command line and the
  * program is built with -fno-builtin, so that no compiler folds a call;
- * llabs has no prototype in the table: its registers show raw. */
+ * llabs and div have no prototype in the table: their registers show
+ * raw, unless the C library's debug information types them, as the
+ * lines that start with `# typed: ` say (the test drops the parameters'
+ * names, which are the library's). */
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
@@ -21,6 +24,10 @@ int atoi(const char *nptr);
 double strtod(const char *nptr, char **endptr);
 long long strtoll(const char *nptr, char **endptr, int base);
 long long llabs(long long j);
+typedef struct {
+	int quot, rem;
+} div_t;
+div_t div(int numerator, int denominator);
 
 static char out[8192];
 static size_t used;
@@ -109,6 +116,17 @@ int main(int argc, char **argv)
 	expect("llabs(rdi=0x%llx) = 0x%llx",
 	       (unsigned long long)(strtoll(num, NULL, 10) * 1000000007LL),
 	       (unsigned long long)q);
+
+	expect("# typed: llabs(%lld) = %lld",
+	       strtoll(num, NULL, 10) * 1000000007LL, q);
+
+	/* A struct returned in rax, all of it: typed, it shows whole. */
+	div_t d = div(i, n);
+	expect("div(rdi=0x%x) = 0x%lx", (unsigned)i,
+	       (unsigned long)(unsigned)d.quot |
+		       (unsigned long)(unsigned)d.rem << 32);
+	expect("# typed: div(%d, %zu) = {quot=%d, rem=%d}", i, n, d.quot,
+	       d.rem);
 
 	fwrite(out, 1, used, stdout);
 	return 0;
