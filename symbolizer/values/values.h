@@ -18,7 +18,9 @@
  *     i386dec.c   the one i386 decoder
  *     i386loc.c   i386: frame base and stack parameters around the hook
  *     x87const.c  constants the x87 converted (a stale DWARF constant)
- *   libcall.c   library calls' values, typed by the prototype table
+ *   libcall.c   library calls' values, typed by the library's DWARF or
+ *               the prototype table
+ *   libtypes.c  a library function's prototype from the library's DWARF
  *   dwinfo.c    modules' DWARF: files, code, function and scope at a PC
  *   plan.c      the capture plan: the hook calls of a program
  *   planneed.c  what one hook call needs saved (the walker over symbols)
