@@ -634,6 +634,8 @@ struct libtype_param {
 	char *name;      /* NULL: the DWARF names none (an IFUNC's type) */
 	Dwarf_Die type;  /* valid while the type_name is not NULL */
 	char *type_name; /* NULL: no type */
+	enum fmt_kind kind; /* FMT_OTHER: formatted from the DWARF */
+	bool string;        /* a pointer to char: its text if saved */
 	struct abi_param at;
 };
 struct libtype {
@@ -643,6 +645,7 @@ struct libtype {
 	bool have_ret;    /* else void */
 	Dwarf_Die ret;
 	char *ret_name;
+	enum fmt_kind ret_kind;
 	struct abi_ret abi;
 };
 const struct libtype *libtypes_of(struct trace *t,

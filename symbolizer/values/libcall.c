@@ -299,6 +299,18 @@ void libcall_forget_hints(void)
 	hinted.n = 0;
 }
 
+/* A value of the type of kind k in the bytes [p, p + size): by its
+ * kind when the type has one (no DWARF read), else from the DWARF. */
+static char *typed_text(enum fmt_kind k, const struct capture *c,
+			const Dwarf_Die *type, const uint8_t *p, size_t size)
+{
+	if (k == FMT_OTHER)
+		return format_text(c, 8, (Dwarf_Die *)type, p, size);
+	char out[FMT_TEXT_MAX + 1];
+	size_t n = format_kind_text(k, 8, p, size, out);
+	return must_strndup(out, n);
+}
+
 /* The bytes of a parameter the ABI passed in registers, from the saved
  * ones; NULL, or the reason they are not all there. */
 static const char *param_bytes(const struct capture *c,
@@ -354,17 +366,16 @@ static struct values *dwarf_args(const struct libtype *lt,
 		/* open(2)'s flags and a mode read better by name and in
 		 * octal, as the table shows them: the same bits, when the
 		 * DWARF's type is an integer of their size */
-		enum fmt_kind fk = why ? FMT_OTHER
-				       : format_kind((Dwarf_Die *)&q->type, 8,
-						     q->at.size);
-		if (table_n == lt->n && q->at.size == 4 &&
-		    (fk == FMT_SIGNED || fk == FMT_UNSIGNED) &&
+		if (!why && table_n == lt->n && q->at.size == 4 &&
+		    (q->kind == FMT_SIGNED || q->kind == FMT_UNSIGNED) &&
 		    (pr->arg[k].kind == CTRACE_PROTO_OFLAGS ||
 		     pr->arg[k].kind == CTRACE_PROTO_MODE))
 			text = kind_text(pr->arg[k].kind, load_u32(buf), NULL);
+		else if (!why && q->string && q->at.size == 8)
+			text = string_text(c, load_u64(buf));
 		else if (!why)
-			text = format_text(c, 8, (Dwarf_Die *)&q->type, buf,
-					   q->at.size);
+			text = typed_text(q->kind, c, &q->type, buf,
+					  q->at.size);
 		add(&vb, name, type, text, why);
 	}
 	if (lt->variadic)
@@ -459,8 +470,7 @@ static struct values *dwarf_retval(const struct libtype *lt,
 	}
 	add(&vb, NULL, lt->ret_name,
 	    why ? NULL
-		: format_text(NULL, 8, (Dwarf_Die *)&lt->ret, buf,
-			      lt->abi.size),
+		: typed_text(lt->ret_kind, NULL, &lt->ret, buf, lt->abi.size),
 	    why);
 	return values_finish(&vb, false);
 }

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "resolve/resolve.h"
 #include "trace/trace.h"
 #include "util/util.h"
 #include "values/dwinfo.h"
@@ -39,6 +40,7 @@
 struct entry {
 	uint64_t target;
 	char *symbol;
+	const char *seen; /* the caller's copy of symbol last asked for */
 	struct libtype *lt; /* NULL: no prototype from DWARF */
 };
 
@@ -162,6 +164,8 @@ static struct libtype *prototype(Dwarf_Die *fn, bool named)
 			q->at = at[k];
 			if (type_of(&p, &q->type)) {
 				q->type_name = type_text(&q->type);
+				q->kind = format_kind(&q->type, 8, at[k].size);
+				q->string = type_is_string(&q->type);
 				if (is_vector(&q->type)) {
 					lt->n = (size_t)k + 1;
 					libtypes_free(lt);
@@ -174,8 +178,10 @@ static struct libtype *prototype(Dwarf_Die *fn, bool named)
 	lt->n = (size_t)k;
 	lt->have_ret = type_of(fn, &lt->ret);
 	abi_return(lt->have_ret ? &lt->ret : NULL, false, &lt->abi);
-	if (lt->have_ret)
+	if (lt->have_ret) {
 		lt->ret_name = type_text(&lt->ret);
+		lt->ret_kind = format_kind(&lt->ret, 8, lt->abi.size);
+	}
 	return lt;
 }
 
@@ -190,14 +196,38 @@ static bool resolved_type(Dwarf_Die *resolver, Dwarf_Die *out)
 	       dwarf_tag(out) == DW_TAG_subroutine_type;
 }
 
+/* The library that holds the target, with its DWARF, and its bias: by
+ * the module the resolver picks (its path, at the pair's time) and the
+ * trace's record of it, without naming the target, which would read the
+ * library's line tables through libbfd for nothing. */
+static struct dw_module *library_of(struct trace *t,
+				    const struct values_call *p,
+				    uint64_t *bias)
+{
+	struct resolve_info ri = {0};
+	ri.module = resolve_function_module(t->resolver, p->target, p->ticks);
+	if (!ri.module)
+		return NULL;
+	for (size_t i = 0; i < t->n_modules; i++) {
+		const struct trace_module *tm = &t->modules[i];
+		if (tm->start <= p->target && p->target < tm->end &&
+		    !strcmp(tm->path, ri.module)) {
+			struct dw_module *m =
+				dw_module_at(t, &ri, p->target, p->ticks);
+			*bias = tm->bias;
+			return m && m->dw ? m : NULL;
+		}
+	}
+	return NULL;
+}
+
 static struct libtype *lookup(struct trace *t, const struct values_call *p)
 {
 	uint64_t bias, addr = 0;
 	bool ifunc = false;
 	Dwarf_Die fn, root;
 	struct dw_module *m;
-	if (t->hdr.machine != EM_X86_64 ||
-	    !(m = values_module_of(t, p->target, p->ticks, &bias)) ||
+	if (t->hdr.machine != EM_X86_64 || !(m = library_of(t, p, &bias)) ||
 	    !dynsym_find(m->elf, p->symbol, p->target - bias, &addr, &ifunc) ||
 	    !subprogram_at(m->dw, addr, &fn))
 		return NULL;
@@ -227,8 +257,11 @@ const struct libtype *libtypes_of(struct trace *t,
 		for (size_t i = slot_of(p->target); cache.slots[i].symbol;
 		     i = (i + 1) & cache.mask)
 			if (cache.slots[i].target == p->target &&
-			    !strcmp(cache.slots[i].symbol, p->symbol))
+			    (cache.slots[i].seen == p->symbol ||
+			     !strcmp(cache.slots[i].symbol, p->symbol))) {
+				cache.slots[i].seen = p->symbol;
 				return cache.slots[i].lt;
+			}
 	}
 	if (2 * (cache.n + 1) > cache.mask) {
 		size_t old = cache.slots ? cache.mask + 1 : 0;
@@ -251,6 +284,7 @@ const struct libtype *libtypes_of(struct trace *t,
 	struct entry *e = &cache.slots[i];
 	e->target = p->target;
 	e->symbol = must_strndup(p->symbol, strlen(p->symbol));
+	e->seen = p->symbol;
 	e->lt = lookup(t, p);
 	cache.n++;
 	return e->lt;
