@@ -628,7 +628,7 @@ struct values *libcall_retval(struct trace *t, const struct values_call *p,
 			      const uint8_t *payload, size_t len);
 void libcall_forget_hints(void);
 /* libtypes.c: a library call's prototype from the library's own DWARF
- * (its debug file found by build-id), cached per (target, symbol) until
+ * (its debug file found by build-id), cached per (trace, target, symbol) until
  * libtypes_reset; NULL when there is none to trust. */
 struct libtype_param {
 	char *name;      /* NULL: the DWARF names none (an IFUNC's type) */

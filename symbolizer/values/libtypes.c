@@ -19,7 +19,7 @@
  * Anything else (no DWARF, no symbol, a resolver returning `void *`, a
  * function of another language than C, a K&R definition, a vector
  * parameter) gives no prototype: the table, then raw registers, say what
- * they can.  Each (target, symbol) is looked up once per trace.
+ * they can.  Each (trace, target, symbol) is looked up once.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -38,6 +38,7 @@
 #include "values/values.h"
 
 struct entry {
+	const struct trace *trace; /* traces replayed together: each its own */
 	uint64_t target;
 	char *symbol;
 	const char *seen; /* the caller's copy of symbol last asked for */
@@ -257,6 +258,7 @@ const struct libtype *libtypes_of(struct trace *t,
 		for (size_t i = slot_of(p->target); cache.slots[i].symbol;
 		     i = (i + 1) & cache.mask)
 			if (cache.slots[i].target == p->target &&
+			    cache.slots[i].trace == t &&
 			    (cache.slots[i].seen == p->symbol ||
 			     !strcmp(cache.slots[i].symbol, p->symbol))) {
 				cache.slots[i].seen = p->symbol;
@@ -282,6 +284,7 @@ const struct libtype *libtypes_of(struct trace *t,
 	while (cache.slots[i].symbol)
 		i = (i + 1) & cache.mask;
 	struct entry *e = &cache.slots[i];
+	e->trace = t;
 	e->target = p->target;
 	e->symbol = must_strndup(p->symbol, strlen(p->symbol));
 	e->seen = p->symbol;
