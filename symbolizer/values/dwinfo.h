@@ -502,8 +502,9 @@ unsigned abi_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem);
  * type) arrives at its first instruction, in order: in registers (DWARF
  * numbers: the general ones, or ABI_DW_XMM0 + k; the low lens[i] bytes
  * of each are the value's bytes from offs[i]), on the stack, or not
- * known (a parameter of unknown size, and every one after it).  Fills out[0..max) and
- * returns the number of parameters; *variadic: fn ends in `...`. */
+ * known (a parameter of unknown size, and every one after it).  Fills
+ * out[0..max) and returns the number of parameters; *variadic: fn ends
+ * in `...`. */
 #define ABI_DW_XMM0 17
 #define ABI_PARAMS_MAX 32
 struct abi_param {
@@ -628,8 +629,8 @@ struct values *libcall_retval(struct trace *t, const struct values_call *p,
 			      const uint8_t *payload, size_t len);
 void libcall_forget_hints(void);
 /* libtypes.c: a library call's prototype from the library's own DWARF
- * (its debug file found by build-id), cached per (trace, target, symbol) until
- * libtypes_reset; NULL when there is none to trust. */
+ * (its debug file found by build-id), cached per (trace, target, symbol)
+ * until libtypes_reset; NULL when there is none to trust. */
 struct libtype_param {
 	char *name;      /* NULL: the DWARF names none (an IFUNC's type) */
 	Dwarf_Die type;  /* valid while the type_name is not NULL */
