@@ -3,15 +3,15 @@
 # (--args, --retval): tests/progs/libvals.c calls strlen (a string longer
 # than CTRACE_STRLEN too), strndup (a pointer that cannot be read),
 # strcmp, malloc, memcpy, free, atoi, open, close, sqrt, pow, snprintf,
-# llabs and div (in no prototype table: raw registers), and prints each
-# call as the tree should show it, with the values it passed and got
-# itself: the oracle.  The tree's lines of those calls, and the same built
-# from the JSON, must be the program's; also when recorded by ctrace
-# record.  Those cases hide the C library's debug information
+# llabs, div and strchrnul (in no prototype table: raw registers), and
+# prints each call as the tree should show it, with the values it passed
+# and got itself: the oracle.  The tree's lines of those calls, and the
+# same built from the JSON, must be the program's; also when recorded by
+# ctrace record.  Those cases hide the C library's debug information
 # (--debug-dir names an empty directory): the types are the table's.  The
-# dwarf cases show it, when installed (libc6-dbg): llabs and div are then
-# typed by it (the program's `# typed: ` lines), the others show the same
-# values.
+# dwarf cases show it, when installed (libc6-dbg): llabs, div and
+# strchrnul are then typed by it (the program's `# typed: ` lines), the
+# others show the same values.
 
 . "$(dirname "$0")/lib.sh"
 test_init libcall-values
@@ -26,9 +26,10 @@ HIDE="--debug-dir=$WORK/nodebug"
 mkdir -p "$WORK/nodebug"
 
 # The oracle without the lines of debug information (`# typed: `) and of
-# div, whose raw registers hold more than the int the program passed.
+# div and strchrnul, whose raw registers hold more than the int the
+# program passed.
 untyped() {
-	grep -v -e '^# typed: ' -e '^div(' "$1"
+	grep -v -e '^# typed: ' -e '^div(' -e '^strchrnul(' "$1"
 }
 
 # run_vals: the program recorded with every value; its stdout (the
@@ -53,7 +54,7 @@ symbolize_hint() {
 	shift
 	"$CTRACE_SYMBOLIZE" "$@" >"$sh_out" 2>"$sh_out.err" ||
 		{ cat "$sh_out.err"; fail "ctrace-symbolize $* failed"; }
-	for f in llabs div; do
+	for f in llabs div strchrnul; do
 		echo "ctrace-symbolize: no prototype known for the library function $f: its calls show their integer argument registers and rax, raw"
 	done >"$sh_out.want-err"
 	compare "$sh_out.want-err" "$sh_out.err"
@@ -145,9 +146,10 @@ no_names() {
 	LC_ALL=C sed -E 's/([(]|, )[A-Za-z_][A-Za-z_0-9]*=/\1/g'
 }
 
-# With the C library's debug information (libc6-dbg): llabs and div, which
-# no table lists, typed by it (no note on stderr), the struct div returns
-# in rax whole; the other calls with the same values as by the table.
+# With the C library's debug information (libc6-dbg): llabs, div and
+# strchrnul, which no table lists, typed by it (no note on stderr), the
+# struct div returns in rax whole, strchrnul by its IFUNC resolver's type;
+# the other calls with the same values as by the table.
 case_dwarf() {
 	use_config "$1"
 	build_c libvals "$PROGS/libvals.c" -fno-builtin -lm
@@ -160,9 +162,9 @@ case_dwarf() {
 		"$BIN/libvals" hello help -42 2 0.5 /dev/null
 	symbolize tree trace.bin
 	tree_text tree |
-		LC_ALL=C sed -n -E "s/^ *(($NAMES|div)\(.*);\$/\1/p" |
+		LC_ALL=C sed -n -E "s/^ *(($NAMES|div|strchrnul)\(.*);\$/\1/p" |
 		no_names >got
-	grep -v -E '^(llabs|div)\(' trace.bin.out |
+	grep -v -E '^(llabs|div|strchrnul)\(' trace.bin.out |
 		sed 's/^# typed: //' | no_names >want
 	compare want got
 	# the type is the library's
