@@ -153,8 +153,11 @@ no_names() {
 case_dwarf() {
 	use_config "$1"
 	build_c libvals "$PROGS/libvals.c" -fno-builtin -lm
-	for lib in $(LC_ALL=C ldd "$BIN/libvals" |
-		     sed -n -E 's/^.*lib(c|m)\.so\.6 => ([^ ]*) .*$/\2/p'); do
+	libs=$(LC_ALL=C ldd "$BIN/libvals" |
+		sed -n -E 's/^.*lib(c|m)\.so\.6 => ([^ ]*) .*$/\2/p')
+	[ "$(echo "$libs" | wc -w)" -eq 2 ] ||
+		skip "ldd does not list libc.so.6 and libm.so.6"
+	for lib in $libs; do
 		[ -n "$(debug_file "$lib")" ] ||
 			skip "no debug information for $lib (install libc6-dbg)"
 	done
