@@ -17,9 +17,9 @@
  *     is the prototype (glibc writes it as __typeof of the public
  *     declaration), its parameters unnamed.
  * Anything else (no DWARF, no symbol, a resolver returning `void *`, a
- * function of another language than C, a K&R definition, a vector
- * parameter) gives no prototype: the table, then raw registers, say what
- * they can.  Each (trace, target, symbol) is looked up once.
+ * function of another language than C, a K&R definition, a vector,
+ * complex or _Float128 value) gives no prototype: the table, then raw
+ * registers, say what they can.  Each (trace, target, symbol) is looked up once.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -121,13 +121,26 @@ static bool subprogram_at(Dwarf *dw, uint64_t rel, Dwarf_Die *out)
 	return false;
 }
 
-/* A vector type (DW_AT_GNU_vector): its eightbytes are not classified as
- * a struct's (SSEUP), which abi_params does not know. */
-static bool is_vector(Dwarf_Die *type)
+/* A type abi.c does not place in registers as the psABI does, so that
+ * the parameters after it could be read from the wrong ones: a vector
+ * (DW_AT_GNU_vector: SSEUP), a complex number (in xmm registers), a
+ * 16-byte floating type other than long double (_Float128: in xmm0). */
+static bool misplaced(Dwarf_Die *type)
 {
 	Dwarf_Die t;
-	return type_strip(type, &t) && dwarf_tag(&t) == DW_TAG_array_type &&
-	       dwarf_hasattr(&t, DW_AT_GNU_vector);
+	Dwarf_Attribute a;
+	Dwarf_Word enc = 0;
+	const char *name;
+	if (!type_strip(type, &t))
+		return false;
+	if (dwarf_tag(&t) == DW_TAG_array_type)
+		return dwarf_hasattr(&t, DW_AT_GNU_vector);
+	if (dwarf_tag(&t) != DW_TAG_base_type || !dwarf_attr(&t, DW_AT_encoding, &a) ||
+	    dwarf_formudata(&a, &enc) != 0)
+		return false;
+	return enc == DW_ATE_complex_float || enc >= DW_ATE_lo_user ||
+	       (enc == DW_ATE_float && type_size(&t, 8) == 16 &&
+		(!(name = dwarf_diename(&t)) || strcmp(name, "long double")));
 }
 
 static char *type_text(Dwarf_Die *type)
@@ -167,7 +180,7 @@ static struct libtype *prototype(Dwarf_Die *fn, bool named)
 				q->type_name = type_text(&q->type);
 				q->kind = format_kind(&q->type, 8, at[k].size);
 				q->string = type_is_string(&q->type);
-				if (is_vector(&q->type)) {
+				if (misplaced(&q->type)) {
 					lt->n = (size_t)k + 1;
 					libtypes_free(lt);
 					return NULL;
@@ -178,6 +191,10 @@ static struct libtype *prototype(Dwarf_Die *fn, bool named)
 	}
 	lt->n = (size_t)k;
 	lt->have_ret = type_of(fn, &lt->ret);
+	if (lt->have_ret && misplaced(&lt->ret)) {
+		libtypes_free(lt);
+		return NULL;
+	}
 	abi_return(lt->have_ret ? &lt->ret : NULL, false, &lt->abi);
 	if (lt->have_ret) {
 		lt->ret_name = type_text(&lt->ret);
