@@ -34,6 +34,7 @@ enum {
 	OPT_THREAD_IDS,
 	OPT_DEMANGLE,
 	OPT_SEARCH_DIR,
+	OPT_DEBUG_DIR,
 	OPT_SORT,
 	OPT_WEIGHT,
 	OPT_BY_MODULE,
@@ -186,6 +187,9 @@ static const struct option_def option_defs[] = {
 	 "mangled", NULL, false},
 	{"search-dir", OPT_SEARCH_DIR, ARG_REQUIRED, "DIR",
 	 "look in DIR for binaries whose recorded path is missing "
+	 "(repeatable)", NULL, false},
+	{"debug-dir", OPT_DEBUG_DIR, ARG_REQUIRED, "DIR",
+	 "look in DIR for separate debug files instead of /usr/lib/debug "
 	 "(repeatable)", NULL, false},
 	{"list-options", OPT_LIST_OPTIONS, ARG_NONE, NULL,
 	 "list the options, one a line: name, letter, argument (none, "
@@ -409,8 +413,8 @@ static void parse_options(int argc, char **argv, struct options *opts,
 			  const struct output_format **format,
 			  struct output_options *oopts, const char **output)
 {
-	const char **dirs = NULL;
-	size_t n_dirs = 0;
+	const char **dirs = NULL, **debug_dirs = NULL;
+	size_t n_dirs = 0, n_debug_dirs = 0;
 	const char *bad = NULL;
 	char shorts[3 * N_OPTIONS + 1];
 	struct option longs[N_OPTIONS + 1];
@@ -546,6 +550,11 @@ static void parse_options(int argc, char **argv, struct options *opts,
 			dirs = must_realloc(dirs, n_dirs + 1, sizeof *dirs);
 			dirs[n_dirs++] = optarg;
 			break;
+		case OPT_DEBUG_DIR:
+			debug_dirs = must_realloc(debug_dirs, n_debug_dirs + 1,
+						  sizeof *debug_dirs);
+			debug_dirs[n_debug_dirs++] = optarg;
+			break;
 		case OPT_LIST_OPTIONS:
 			list_options();
 			exit(0);
@@ -576,6 +585,8 @@ static void parse_options(int argc, char **argv, struct options *opts,
 	}
 	opts->resolve.search_dirs = dirs;
 	opts->resolve.n_search_dirs = n_dirs;
+	opts->resolve.debug_dirs = debug_dirs;
+	opts->resolve.n_debug_dirs = n_debug_dirs;
 }
 
 /* "ctrace-symbolize: trace.bin: 1234 events were lost (no space left on
@@ -875,5 +886,6 @@ int main(int argc, char **argv)
 	}
 	filter_free(opts.filters);
 	free((void *)opts.resolve.search_dirs);
+	free((void *)opts.resolve.debug_dirs);
 	return status;
 }

@@ -2,11 +2,16 @@
 # libcall-values.sh -- the arguments and return values of library calls
 # (--args, --retval): tests/progs/libvals.c calls strlen (a string longer
 # than CTRACE_STRLEN too), strndup (a pointer that cannot be read),
-# strcmp, malloc, memcpy, free, atoi, open, close, sqrt, pow, snprintf
-# and llabs (no prototype known: raw registers), and prints each call as
-# the tree should show it, with the values it passed and got itself: the
-# oracle.  The tree's lines of those calls, and the same built from the
-# JSON, must be the program's; also when recorded by ctrace record.
+# strcmp, malloc, memcpy, free, atoi, open, close, sqrt, pow, snprintf,
+# llabs, div and strchrnul (in no prototype table: raw registers), and
+# prints each call as the tree should show it, with the values it passed
+# and got itself: the oracle.  The tree's lines of those calls, and the
+# same built from the JSON, must be the program's; also when recorded by
+# ctrace record.  Those cases hide the C library's debug information
+# (--debug-dir names an empty directory): the types are the table's.  The
+# dwarf cases show it, when installed (libc6-dbg): llabs, div and
+# strchrnul are then typed by it (the program's `# typed: ` lines), the
+# others show the same values.
 
 . "$(dirname "$0")/lib.sh"
 test_init libcall-values
@@ -15,6 +20,17 @@ test_init libcall-values
 unset CTRACE_LIBCALL
 
 NAMES='strlen|strndup|strcmp|malloc|memcpy|free|atoi|open|close|sqrt|pow|snprintf|llabs'
+
+# No debug file is found here: the libraries' debug information hidden.
+HIDE="--debug-dir=$WORK/nodebug"
+mkdir -p "$WORK/nodebug"
+
+# The oracle without the lines of debug information (`# typed: `) and of
+# div and strchrnul, whose raw registers hold more than the int the
+# program passed.
+untyped() {
+	grep -v -e '^# typed: ' -e '^div(' -e '^strchrnul(' "$1"
+}
 
 # run_vals: the program recorded with every value; its stdout (the
 # oracle) in trace.bin.out.
@@ -38,24 +54,27 @@ symbolize_hint() {
 	shift
 	"$CTRACE_SYMBOLIZE" "$@" >"$sh_out" 2>"$sh_out.err" ||
 		{ cat "$sh_out.err"; fail "ctrace-symbolize $* failed"; }
-	echo 'ctrace-symbolize: no prototype known for the library function llabs: its calls show their integer argument registers and rax, raw' >"$sh_out.want-err"
+	for f in llabs div strchrnul; do
+		echo "ctrace-symbolize: no prototype known for the library function $f: its calls show their integer argument registers and rax, raw"
+	done >"$sh_out.want-err"
 	compare "$sh_out.want-err" "$sh_out.err"
 }
 
 case_tree() {
 	use_config "$1"
 	run_vals
-	symbolize_hint tree trace.bin
+	symbolize_hint tree "$HIDE" trace.bin
 	tree_text tree | LC_ALL=C sed -n -E "s/^ *(($NAMES)\(.*);\$/\1/p" |
 		only_rdi >got
-	compare trace.bin.out got
+	untyped trace.bin.out >want
+	compare want got
 }
 
 case_json() {
 	use_config "$1"
 	[ -n "$PYTHON3" ] || skip "python3 not found"
 	run_vals
-	symbolize_hint json -f json trace.bin
+	symbolize_hint json -f json "$HIDE" trace.bin
 	"$PYTHON3" - "$NAMES" json >got <<'PY' || fail "the JSON did not parse"
 import json, re, sys
 names = re.compile("^(%s)$" % sys.argv[1])
@@ -76,7 +95,8 @@ for line in open(sys.argv[2]):
     print(text)
 PY
 	only_rdi <got >got.rdi
-	compare trace.bin.out got.rdi
+	untyped trace.bin.out >want
+	compare want got.rdi
 }
 
 # The same through the launcher: ctrace record --args --retval (which
@@ -89,10 +109,11 @@ case_record() {
 		"$BIN/libvals" hello help -42 2 0.5 /dev/null >out 2>err ||
 		{ cat err; fail "ctrace record failed"; }
 	[ -s out ] || fail "the program printed nothing"
-	symbolize_hint tree trace.bin
+	symbolize_hint tree "$HIDE" trace.bin
 	tree_text tree | LC_ALL=C sed -n -E "s/^ *(($NAMES)\(.*);\$/\1/p" |
 		only_rdi >got
-	compare out got
+	untyped out >want
+	compare want got
 }
 
 # Patterns select library calls' values by name, as functions': strlen's
@@ -102,7 +123,7 @@ case_pattern() {
 	build_c libvals "$PROGS/libvals.c" -fno-builtin -lm
 	CTRACE_ARGS=strlen CTRACE_RETVAL='strlen,malloc' run_traced trace.bin \
 		"$BIN/libvals" hello help -42 2 0.5 /dev/null
-	symbolize tree trace.bin
+	symbolize tree "$HIDE" trace.bin
 	tree_text tree | LC_ALL=C sed -n -E \
 		's/^ *((strlen|strcmp|malloc)\(.*);$/\1/p' >got
 	grep -E '^(strlen|strcmp|malloc)\(' trace.bin.out |
@@ -110,8 +131,53 @@ case_pattern() {
 	compare want got
 }
 
+# The debug file of the library at $1, by its build-id, as the resolver
+# finds it; none: empty.
+debug_file() {
+	df_id=$(LC_ALL=C readelf -n "$1" 2>/dev/null |
+		sed -n 's/^ *Build ID: *//p')
+	df_rest=${df_id#??}
+	[ -n "$df_id" ] &&
+		ls "/usr/lib/debug/.build-id/${df_id%"$df_rest"}/$df_rest.debug" 2>/dev/null
+}
+
+# Without the names of parameters, which are the library's: `f(1, "a")`.
+no_names() {
+	LC_ALL=C sed -E 's/([(]|, )[A-Za-z_][A-Za-z_0-9]*=/\1/g'
+}
+
+# With the C library's debug information (libc6-dbg): llabs, div and
+# strchrnul, which no table lists, typed by it (no note on stderr), the
+# struct div returns in rax whole, strchrnul by its IFUNC resolver's type;
+# the other calls with the same values as by the table.
+case_dwarf() {
+	use_config "$1"
+	build_c libvals "$PROGS/libvals.c" -fno-builtin -lm
+	libs=$(LC_ALL=C ldd "$BIN/libvals" |
+		sed -n -E 's/^.*lib(c|m)\.so\.6 => ([^ ]*) .*$/\2/p')
+	[ "$(echo "$libs" | wc -w)" -eq 2 ] ||
+		skip "ldd does not list libc.so.6 and libm.so.6"
+	for lib in $libs; do
+		[ -n "$(debug_file "$lib")" ] ||
+			skip "no debug information for $lib (install libc6-dbg)"
+	done
+	CTRACE_ARGS=all CTRACE_RETVAL=all run_traced trace.bin \
+		"$BIN/libvals" hello help -42 2 0.5 /dev/null
+	symbolize tree trace.bin
+	tree_text tree |
+		LC_ALL=C sed -n -E "s/^ *(($NAMES|div|strchrnul)\(.*);\$/\1/p" |
+		no_names >got
+	grep -v -E '^(llabs|div|strchrnul)\(' trace.bin.out |
+		sed 's/^# typed: //' | no_names >want
+	compare want got
+	# the type is the library's
+	symbolize json -f json trace.bin
+	grep -q '"function": "llabs".*"type": "long long int", "value": "-42000000294"' json ||
+		fail "llabs's argument is not typed long long int"
+}
+
 for cfg in $(configs); do
-	for c in tree json record pattern; do
+	for c in tree json record pattern dwarf; do
 		run_case "$c-$cfg" "case_$c" "$cfg"
 	done
 done

@@ -186,6 +186,11 @@ bool symtab_pair_holds(const struct symtab *st, const struct pair *p,
 		       uint64_t ticks);
 const struct resolve_info *symtab_pair_site(struct symtab *st,
 					    const struct pair *p);
+/* A library call's GOT slot (p's function is its address): the target
+ * the loader bound it to (0: not known) and the relocation's symbol as
+ * recorded; false when p is no library call. */
+bool symtab_pair_libcall(const struct symtab *st, const struct pair *p,
+			 uint64_t *target, const char **symbol);
 /* The path of the module of p's function, NULL if none (cached). */
 const char *symtab_pair_module(struct symtab *st, const struct pair *p);
 /* The --srcline suffix of a pair (cached). */

@@ -400,6 +400,19 @@ const struct resolve_info *symtab_pair_site(struct symtab *st,
 	return x->site_info;
 }
 
+bool symtab_pair_libcall(const struct symtab *st, const struct pair *cp,
+			 uint64_t *target, const char **symbol)
+{
+	const struct trace_plt_slot *ps;
+
+	if (!cp->func || !cp->func->libcall ||
+	    !(ps = plt_slot(st, pair_fn(cp))))
+		return false;
+	*target = ps->target;
+	*symbol = ps->name;
+	return true;
+}
+
 const char *symtab_pair_module(struct symtab *st, const struct pair *cp)
 {
 	struct pair_extra *x = extra_of(st, (struct pair *)cp);

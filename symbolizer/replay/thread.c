@@ -28,12 +28,13 @@
 static struct values_call call_of(const struct thread *th,
 				  const struct pair *p)
 {
-	return (struct values_call){.fn = pair_fn(p),
-				    .site = p->site,
-				    .ticks = symtab_pair_time(th->trace->symtab,
-							      p),
-				    .name = p->func ? p->func->name : "?",
-				    .libcall = p->func && p->func->libcall};
+	struct values_call c = {.fn = pair_fn(p),
+				.site = p->site,
+				.ticks = symtab_pair_time(th->trace->symtab, p),
+				.name = p->func ? p->func->name : "?"};
+	c.libcall = symtab_pair_libcall(th->trace->symtab, p, &c.target,
+					&c.symbol);
+	return c;
 }
 
 static struct values *call_args(struct thread *th, const struct pair *p,

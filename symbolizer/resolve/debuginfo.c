@@ -9,7 +9,9 @@
  *                 its .debug/ subdirectory
  *
  * The debug directories are the resolver's debug_dirs, then its
- * search_dirs, then /usr/lib/debug.  libbfd's DWARF reader would find
+ * search_dirs, then /usr/lib/debug unless debug_dirs were given: they
+ * take its place, as gdb's debug-file-directory does (a test hides the
+ * system's debug files so).  libbfd's DWARF reader would find
  * /usr/lib/debug on its own, but not the other directories, and the
  * resolver wants to know which file it reads; so the separate file is
  * opened here and queried directly.
@@ -443,13 +445,14 @@ static char *find_debug_file(struct resolver *r, struct module *m)
 	}
 	if (id_len <= 0 && link == NULL)
 		return NULL;
-	dirs = resolve_debug_dirs(r, &n);
-	for (size_t i = 0; path == NULL && i < n; i++)
+	size_t n_debug;
+	dirs = resolve_debug_dirs(r, &n_debug);
+	for (size_t i = 0; path == NULL && i < n_debug; i++)
 		path = find_in_dir(m, dirs[i], id, id_len, link, crc);
 	dirs = resolve_search_dirs(r, &n);
 	for (size_t i = 0; path == NULL && i < n; i++)
 		path = find_in_dir(m, dirs[i], id, id_len, link, crc);
-	if (path == NULL)
+	if (path == NULL && n_debug == 0)
 		path = find_in_dir(m, SYSTEM_DEBUG_DIR, id, id_len, link, crc);
 	free(link);
 	return path;

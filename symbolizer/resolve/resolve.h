@@ -32,8 +32,8 @@ struct resolve_options {
 	/* Directories searched, in order, for separate debug files: by
 	 * build-id as DIR/.build-id/xx/rest.debug and by the .gnu_debuglink
 	 * name as DIR/NAME.  The search dirs are tried next, then the places
-	 * gdb uses (next to the module, its .debug/ subdirectory,
-	 * /usr/lib/debug).  May be NULL. */
+	 * gdb uses (next to the module, its .debug/ subdirectory, and
+	 * /usr/lib/debug when no debug dirs are given).  May be NULL. */
 	const char *const *debug_dirs;
 	size_t n_debug_dirs;
 };

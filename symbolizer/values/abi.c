@@ -241,42 +241,40 @@ unsigned abi_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem)
  * Parameters
  * ------------------------------------------------------------------------ */
 
-int abi_param_regs(Dwarf_Die *fn_die, Dwarf_Die *defn, Dwarf_Die *target,
-		   int regs[2], size_t lens[2])
+int abi_params(Dwarf_Die *fn, struct abi_param *out, size_t max,
+	       bool *variadic)
 {
 	static const int gpr[6] = {5, 4, 1, 2, 8, 9}; /* rdi rsi rdx rcx r8 r9 */
-	Dwarf_Attribute a;
-	Dwarf_Die cu, p, rtype;
-	Dwarf_Word lang;
-	bool ext = false;
+	Dwarf_Die p, rtype;
 	struct abi_ret ret;
-	if (!dwarf_diecu(fn_die, &cu, NULL, NULL) ||
-	    !dwarf_attr(&cu, DW_AT_language, &a) || dwarf_formudata(&a, &lang) ||
-	    (lang != DW_LANG_C89 && lang != DW_LANG_C99 && lang != DW_LANG_C11 &&
-	     lang != DW_LANG_C && lang != 0x2c /* DW_LANG_C17 */) ||
-	    !dwarf_attr_integrate(fn_die, DW_AT_external, &a) ||
-	    dwarf_formflag(&a, &ext) != 0 || !ext ||
-	    dwarf_attr_integrate(fn_die, DW_AT_prototyped, &a) == NULL)
-		return 0;
+	size_t n = 0;
 	int ni = 0, ns = 0;
-	abi_return(type_of(defn, &rtype) ? &rtype : NULL, false, &ret);
+	bool lost = false; /* where the parameters from here on are */
+	*variadic = false;
+	abi_return(type_of(fn, &rtype) ? &rtype : NULL, false, &ret);
 	if (ret.kind == ABI_RET_MEMORY)
 		ni = 1; /* the hidden pointer to the result */
-	if (dwarf_child(defn, &p) != 0)
+	if (dwarf_child(fn, &p) != 0)
 		return 0;
 	do {
 		Dwarf_Die type;
 		int tag = dwarf_tag(&p);
 		if (tag == DW_TAG_unspecified_parameters)
-			return 0;
+			*variadic = true;
 		if (tag != DW_TAG_formal_parameter)
 			continue;
-		if (!type_of(&p, &type))
-			return 0;
-		size_t size = type_size(&type, 8);
+		struct abi_param a = {.kind = ABI_PARAM_UNKNOWN};
+		size_t size = type_of(&p, &type) ? type_size(&type, 8) : 0;
 		enum cls c[2];
+		a.size = size;
 		if (size == 0)
-			return 0;
+			lost = true;
+		if (lost) {
+			if (n < max)
+				out[n] = a;
+			n++;
+			continue;
+		}
 		bool memory = !classify_value(&type, size, c);
 		int want_i = 0, want_s = 0;
 		for (size_t i = 0; i < 2 && i * 8 < size; i++) {
@@ -294,21 +292,67 @@ int abi_param_regs(Dwarf_Die *fn_die, Dwarf_Die *defn, Dwarf_Die *target,
 		 * between r9 and the stack.  Whether r9 brings a parameter
 		 * after it is then not known: none is said to be there. */
 		bool r9_unknown = !memory && want_i == 2 && ni == 5;
-		if (dwarf_dieoffset(&p) == dwarf_dieoffset(target)) {
-			if (!in_regs || want_s || !want_i)
-				return 0;
-			for (int i = 0; i < want_i; i++) {
-				regs[i] = gpr[ni + i];
-				lens[i] = i + 1 < want_i ? 8 : size - 8 * (size_t)i;
-			}
-			return want_i;
-		}
 		if (in_regs) {
-			ni += want_i;
-			ns += want_s;
-		} else if (r9_unknown) {
-			ni = 6;
+			a.kind = ABI_PARAM_REGS;
+			for (size_t i = 0; i < 2 && i * 8 < size; i++) {
+				size_t len = size - i * 8 < 8 ? size - i * 8 : 8;
+				if (c[i] == CLS_NONE)
+					continue; /* padding alone */
+				a.regs[a.nregs] = c[i] == CLS_SSE
+							  ? ABI_DW_XMM0 + ns++
+							  : gpr[ni++];
+				a.offs[a.nregs] = i * 8;
+				a.lens[a.nregs++] = len;
+			}
+		} else {
+			a.kind = ABI_PARAM_STACK;
+			if (r9_unknown)
+				ni = 6;
 		}
+		if (n < max)
+			out[n] = a;
+		n++;
+	} while (dwarf_siblingof(&p, &p) == 0);
+	return (int)(n < INT32_MAX ? n : INT32_MAX);
+}
+
+int abi_param_regs(Dwarf_Die *fn_die, Dwarf_Die *defn, Dwarf_Die *target,
+		   int regs[2], size_t lens[2])
+{
+	Dwarf_Attribute a;
+	Dwarf_Die cu, p;
+	Dwarf_Word lang;
+	bool ext = false, variadic;
+	struct abi_param params[ABI_PARAMS_MAX];
+	if (!dwarf_diecu(fn_die, &cu, NULL, NULL) ||
+	    !dwarf_attr(&cu, DW_AT_language, &a) || dwarf_formudata(&a, &lang) ||
+	    (lang != DW_LANG_C89 && lang != DW_LANG_C99 && lang != DW_LANG_C11 &&
+	     lang != DW_LANG_C && lang != 0x2c /* DW_LANG_C17 */) ||
+	    !dwarf_attr_integrate(fn_die, DW_AT_external, &a) ||
+	    dwarf_formflag(&a, &ext) != 0 || !ext ||
+	    dwarf_attr_integrate(fn_die, DW_AT_prototyped, &a) == NULL)
+		return 0;
+	int n = abi_params(defn, params, ABI_PARAMS_MAX, &variadic);
+	if (dwarf_child(defn, &p) != 0)
+		return 0;
+	int k = 0;
+	do {
+		if (dwarf_tag(&p) != DW_TAG_formal_parameter)
+			continue;
+		if (dwarf_dieoffset(&p) != dwarf_dieoffset(target)) {
+			k++;
+			continue;
+		}
+		if (k >= n || k >= ABI_PARAMS_MAX ||
+		    params[k].kind != ABI_PARAM_REGS)
+			return 0;
+		for (int i = 0; i < params[k].nregs; i++) {
+			if (params[k].regs[i] >= ABI_DW_XMM0)
+				return 0;
+			regs[i] = params[k].regs[i];
+			lens[i] = params[k].lens[i];
+		}
+		return params[k].nregs;
 	} while (dwarf_siblingof(&p, &p) == 0);
 	return 0;
 }

@@ -46,7 +46,7 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 	uint64_t hash = 0;
 	struct values *v;
 	if (p->libcall)
-		return libcall_args(p, payload, len);
+		return libcall_args(t, p, payload, len);
 	if (mode() == VALUES_CACHE_OFF) {
 		cache.args_decoded++;
 		return args_decode(t, p, payload, len, false);
@@ -73,7 +73,7 @@ struct values *values_retval(struct trace *t, const struct values_call *p,
 	uint64_t hash = 0;
 	struct values *v;
 	if (p->libcall)
-		return libcall_retval(p, payload, len);
+		return libcall_retval(t, p, payload, len);
 	if (mode() == VALUES_CACHE_OFF) {
 		cache.ret_decoded++;
 		return retval_decode(t, p, payload, len);
@@ -106,5 +106,6 @@ void values_reset(void)
 	values_forget_hints();
 	values_forget_ret_shapes();
 	libcall_forget_hints();
+	libtypes_reset(); /* holds DIEs of the modules */
 	dw_modules_free();
 }

@@ -498,6 +498,24 @@ void abi_return(Dwarf_Die *type, bool i386, struct abi_ret *r);
  * low halves are enough; 0: void), and *mem, the bytes of a value
  * returned in memory. */
 unsigned abi_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem);
+/* x86-64: where each parameter of fn (a subprogram, or a subroutine
+ * type) arrives at its first instruction, in order: in registers (DWARF
+ * numbers: the general ones, or ABI_DW_XMM0 + k; the low lens[i] bytes
+ * of each are the value's bytes from offs[i]), on the stack, or not
+ * known (a parameter of unknown size, and every one after it).  Fills
+ * out[0..max) and returns the number of parameters; *variadic: fn ends
+ * in `...`. */
+#define ABI_DW_XMM0 17
+#define ABI_PARAMS_MAX 32
+struct abi_param {
+	enum { ABI_PARAM_UNKNOWN, ABI_PARAM_REGS, ABI_PARAM_STACK } kind;
+	int nregs;
+	int regs[2];
+	size_t offs[2], lens[2];
+	size_t size;
+};
+int abi_params(Dwarf_Die *fn, struct abi_param *out, size_t max,
+	       bool *variadic);
 /* x86-64, C, external functions: the general registers (DWARF numbers)
  * and bytes in which the calling convention delivers the parameter
  * `target` of `defn` at its first instruction.  Returns 1 or 2, or 0
@@ -603,12 +621,38 @@ void values_forget_ret_shapes(void);
 
 /* libcall.c: a library call's arguments from its ARGS payload (never
  * NULL) and its return value from its RETVAL payload (NULL: the function
- * returns nothing), typed by the prototype table. */
-struct values *libcall_args(const struct values_call *p,
+ * returns nothing), typed by the library's DWARF (libtypes.c), else by
+ * the prototype table. */
+struct values *libcall_args(struct trace *t, const struct values_call *p,
 			    const uint8_t *payload, size_t len);
-struct values *libcall_retval(const struct values_call *p,
+struct values *libcall_retval(struct trace *t, const struct values_call *p,
 			      const uint8_t *payload, size_t len);
 void libcall_forget_hints(void);
+/* libtypes.c: a library call's prototype from the library's own DWARF
+ * (its debug file found by build-id), cached per (trace, target, symbol)
+ * until libtypes_reset; NULL when there is none to trust. */
+struct libtype_param {
+	char *name;      /* NULL: the DWARF names none (an IFUNC's type) */
+	Dwarf_Die type;  /* valid while the type_name is not NULL */
+	char *type_name; /* NULL: no type */
+	enum fmt_kind kind; /* FMT_OTHER: formatted from the DWARF */
+	bool string;        /* a pointer to char: its text if saved */
+	struct abi_param at;
+};
+struct libtype {
+	size_t n;
+	struct libtype_param *param;
+	bool variadic;
+	bool have_ret;    /* else void */
+	Dwarf_Die ret;
+	char *ret_name;
+	enum fmt_kind ret_kind;
+	struct abi_ret abi;
+};
+const struct libtype *libtypes_of(struct trace *t,
+				  const struct values_call *p);
+void libtypes_free(struct libtype *lt);
+void libtypes_reset(void);
 /* recipe.c: the arguments of a call by the recipe of an earlier call
  * like it (same pair, hook address and captured register numbers), or
  * NULL.  args_decode records one between recipe_begin and recipe_end (the

@@ -4,12 +4,27 @@
  * The recorder saved, at the call, the argument registers the prototype
  * table (include/ctrace_protos.def) names for the function (all six
  * integer ones when it names none) with the text of its string
- * arguments, and at the return rax and xmm0.  The types come from that
- * table, written from the C and POSIX standards; a function it does not
- * list shows its raw integer argument registers and rax, named as such
- * (`malloc(rdi=0x20)`), and the symbolizer says once that no prototype
- * is known.  A value is the register's as the ABI passed it (an int is
- * the low 32 bits of its register), or `?` with the reason.
+ * arguments, and at the return rax and xmm0.  The types come, in order,
+ * from:
+ *   1. the library's own DWARF, when its debug file is found
+ *      (libtypes.c): the declaration of the code that ran;
+ *   2. else the table, written from the C and POSIX standards;
+ *   3. else nothing: the raw integer argument registers and rax, named
+ *      as such (`malloc(rdi=0x20)`), and the symbolizer says once that no
+ *      prototype is known.
+ * Where the DWARF and the table disagree, the DWARF is right about the
+ * types and names: it describes the code that ran (`open` is glibc's
+ * `__libc_open64 (const char *file, int oflag, ...)`, `malloc`'s
+ * parameter is `bytes`), the table only the standard's declaration,
+ * which a library may widen or extend.  The table stays right about
+ * three things: what was saved (the recorder reads nothing else, so a
+ * `char *` the table does not list as a string shows its pointer, never
+ * text read afterwards, and floating-point registers are saved for its
+ * functions alone); the names of the parameters of an IFUNC, whose DWARF
+ * type names none; and how open(2)'s flags and modes read (`O_RDONLY`,
+ * octal), the same bits the DWARF calls an int.
+ * A value is the register's as the ABI passed it (an int is the low 32
+ * bits of its register), or `?` with the reason.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -284,7 +299,92 @@ void libcall_forget_hints(void)
 	hinted.n = 0;
 }
 
-struct values *libcall_args(const struct values_call *p,
+/* A value of the type of kind k in the bytes [p, p + size): by its
+ * kind when the type has one (no DWARF read), else from the DWARF. */
+static char *typed_text(enum fmt_kind k, const struct capture *c,
+			const Dwarf_Die *type, const uint8_t *p, size_t size)
+{
+	if (k == FMT_OTHER)
+		return format_text(c, 8, (Dwarf_Die *)type, p, size);
+	char out[FMT_TEXT_MAX + 1];
+	size_t n = format_kind_text(k, 8, p, size, out);
+	return must_strndup(out, n);
+}
+
+/* The bytes of a parameter the ABI passed in registers, from the saved
+ * ones; NULL, or the reason they are not all there. */
+static const char *param_bytes(const struct capture *c,
+			       const struct abi_param *at, uint8_t *buf)
+{
+	for (int i = 0; i < at->nregs; i++) {
+		uint64_t v;
+		if (!reg_value(c, (uint8_t)at->regs[i], &v))
+			return at->regs[i] >= ABI_DW_XMM0
+				       ? "not captured (floating-point registers "
+					 "are saved for the functions of the "
+					 "prototype table alone)"
+				       : "not captured (the prototype table "
+					 "lists fewer parameters)";
+		memcpy(buf + at->offs[i], &v, at->lens[i]);
+	}
+	return NULL;
+}
+
+/* The arguments typed by the library's DWARF.  A parameter it leaves
+ * unnamed (an IFUNC's type) has the table's name when the table lists
+ * as many, else its position's. */
+static struct values *dwarf_args(const struct libtype *lt,
+				 const struct proto_src *pr,
+				 const struct capture *c)
+{
+	struct values_build vb = {0};
+	size_t table_n = 0;
+	while (pr && table_n < CTRACE_PROTO_MAX_ARGS &&
+	       pr->arg[table_n].kind != CTRACE_PROTO_VOID)
+		table_n++;
+	for (size_t k = 0; k < lt->n; k++) {
+		const struct libtype_param *q = &lt->param[k];
+		char pos[24];
+		const char *name = q->name;
+		if (!name && table_n == lt->n)
+			name = pr->arg[k].name;
+		if (!name) {
+			snprintf(pos, sizeof pos, "arg%zu", k + 1);
+			name = pos;
+		}
+		const char *type = q->type_name ? q->type_name : "";
+		uint8_t buf[16] = {0};
+		const char *why =
+			!q->type_name ? "its type is not known"
+			: q->at.kind == ABI_PARAM_STACK
+				? "passed on the stack, which is not saved at "
+				  "a library call"
+			: q->at.kind != ABI_PARAM_REGS
+				? "where it is passed is not known"
+				: param_bytes(c, &q->at, buf);
+		char *text = NULL;
+		/* open(2)'s flags and a mode read better by name and in
+		 * octal, as the table shows them: the same bits, when the
+		 * DWARF's type is an integer of their size */
+		if (!why && table_n == lt->n && q->at.size == 4 &&
+		    (q->kind == FMT_SIGNED || q->kind == FMT_UNSIGNED) &&
+		    (pr->arg[k].kind == CTRACE_PROTO_OFLAGS ||
+		     pr->arg[k].kind == CTRACE_PROTO_MODE))
+			text = kind_text(pr->arg[k].kind, load_u32(buf), NULL);
+		else if (!why && q->string && q->at.size == 8)
+			text = string_text(c, load_u64(buf));
+		else if (!why)
+			text = typed_text(q->kind, c, &q->type, buf,
+					  q->at.size);
+		add(&vb, name, type, text, why);
+	}
+	if (lt->variadic)
+		add(&vb, "...", "", NULL,
+		    "variadic: the fixed arguments alone are shown");
+	return values_finish(&vb, false);
+}
+
+struct values *libcall_args(struct trace *t, const struct values_call *p,
 			    const uint8_t *payload, size_t len)
 {
 	struct values_build vb = {0};
@@ -294,6 +394,9 @@ struct values *libcall_args(const struct values_call *p,
 		return values_finish_unknown(&vb, "not captured");
 	}
 	const struct proto_src *pr = proto_find(p->name);
+	const struct libtype *lt = libtypes_of(t, p);
+	if (lt != NULL)
+		return dwarf_args(lt, pr, &c);
 	if (pr == NULL) {
 		no_proto_hint(p->name);
 		for (unsigned i = 0; i < 6; i++) {
@@ -327,15 +430,63 @@ struct values *libcall_args(const struct values_call *p,
 	return values_finish(&vb, false);
 }
 
-struct values *libcall_retval(const struct values_call *p,
+/* The return value typed by the library's DWARF, from the expanded
+ * payload full (the fields have): what rax and xmm0 hold of it. */
+static struct values *dwarf_retval(const struct libtype *lt,
+				   const uint8_t *full, unsigned have)
+{
+	struct values_build vb = {0};
+	uint8_t buf[16] = {0};
+	const char *why = NULL;
+	switch (lt->abi.kind) {
+	case ABI_RET_REGS:
+		for (size_t i = 0; i < lt->abi.npieces && !why; i++) {
+			const struct abi_piece *pc = &lt->abi.piece[i];
+			if (pc->reg != CTRACE_RETVAL_R0 &&
+			    pc->reg != CTRACE_RETVAL_XMM0)
+				why = "returned partly in rdx or xmm1, which "
+				      "are not saved at a library call's "
+				      "return";
+			else if (!(have & pc->reg))
+				why = "not captured";
+			else
+				memcpy(buf + pc->off,
+				       full + (pc->reg == CTRACE_RETVAL_R0
+						       ? CTRACE_RETVAL_AT_R0
+						       : CTRACE_RETVAL_AT_XMM0),
+				       pc->len);
+		}
+		break;
+	case ABI_RET_X87:
+		why = "returned in st0, which is not saved at a library "
+		      "call's return";
+		break;
+	case ABI_RET_MEMORY:
+		why = "returned in memory, which is not saved at a library "
+		      "call's return";
+		break;
+	default:
+		why = "not shown (its size)";
+	}
+	add(&vb, NULL, lt->ret_name,
+	    why ? NULL
+		: typed_text(lt->ret_kind, NULL, &lt->ret, buf, lt->abi.size),
+	    why);
+	return values_finish(&vb, false);
+}
+
+struct values *libcall_retval(struct trace *t, const struct values_call *p,
 			      const uint8_t *payload, size_t len)
 {
 	struct values_build vb = {0};
-	const struct proto_src *pr = proto_find(p->name);
-	if (pr != NULL && pr->ret == CTRACE_PROTO_VOID)
+	const struct libtype *lt = libtypes_of(t, p);
+	const struct proto_src *pr = lt ? NULL : proto_find(p->name);
+	if (lt ? !lt->have_ret
+	       : pr != NULL && pr->ret == CTRACE_PROTO_VOID)
 		return NULL;
-	const char *type = pr ? kind_type[pr->ret]
-			      : "register rax (no prototype known)";
+	const char *type = lt   ? lt->ret_name
+			   : pr ? kind_type[pr->ret]
+				: "register rax (no prototype known)";
 	uint8_t full[CTRACE_RETVAL_PAYLOAD];
 	unsigned have = 0;
 	const char *why = NULL;
@@ -346,6 +497,8 @@ struct values *libcall_retval(const struct values_call *p,
 		   retval_expand(payload, len, full, &have) < 0 ||
 		   full[0] != 1) {
 		why = "not captured";
+	} else if (lt != NULL) {
+		return dwarf_retval(lt, full, have);
 	} else {
 		bool fp = pr && CTRACE_PROTO_IS_FP(pr->ret);
 		unsigned need = fp ? CTRACE_RETVAL_XMM0 : CTRACE_RETVAL_R0;

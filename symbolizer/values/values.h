@@ -18,7 +18,9 @@
  *     i386dec.c   the one i386 decoder
  *     i386loc.c   i386: frame base and stack parameters around the hook
  *     x87const.c  constants the x87 converted (a stale DWARF constant)
- *   libcall.c   library calls' values, typed by the prototype table
+ *   libcall.c   library calls' values, typed by the library's DWARF or
+ *               the prototype table
+ *   libtypes.c  a library function's prototype from the library's DWARF
  *   dwinfo.c    modules' DWARF: files, code, function and scope at a PC
  *   plan.c      the capture plan: the hook calls of a program
  *   planneed.c  what one hook call needs saved (the walker over symbols)
@@ -45,6 +47,10 @@ struct values_call {
 	uint64_t fn, site, ticks;
 	const char *name;
 	bool libcall; /* a library call: fn is its GOT slot (libcall.c) */
+	/* A library call's: the function the slot was bound to (0: not
+	 * known) and the relocation's symbol, as the trace has them. */
+	uint64_t target;
+	const char *symbol;
 };
 
 /* One argument or return value, as shown. */

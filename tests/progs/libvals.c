@@ -3,7 +3,11 @@
  * call tree should show for it (`strlen(s="hello") = 5`), with the values
  * it passed and got itself.  Inputs come from the command line and the
  * program is built with -fno-builtin, so that no compiler folds a call;
- * llabs has no prototype in the table: its registers show raw. */
+ * llabs, div and strchrnul (an IFUNC) have no prototype in the table:
+ * their registers show raw, unless the C library's debug information
+ * types them, as the lines that start with `# typed: ` say (the test
+ * drops the parameters' names, which are the library's). */
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
@@ -21,6 +25,11 @@ int atoi(const char *nptr);
 double strtod(const char *nptr, char **endptr);
 long long strtoll(const char *nptr, char **endptr, int base);
 long long llabs(long long j);
+typedef struct {
+	int quot, rem;
+} div_t;
+div_t div(int numerator, int denominator);
+char *strchrnul(const char *s, int c);
 
 static char out[8192];
 static size_t used;
@@ -109,6 +118,24 @@ int main(int argc, char **argv)
 	expect("llabs(rdi=0x%llx) = 0x%llx",
 	       (unsigned long long)(strtoll(num, NULL, 10) * 1000000007LL),
 	       (unsigned long long)q);
+
+	expect("# typed: llabs(%lld) = %lld",
+	       strtoll(num, NULL, 10) * 1000000007LL, q);
+
+	/* A struct returned in rax, all of it: typed, it shows whole. */
+	div_t d = div(i, n);
+	expect("div(rdi=0x%x) = 0x%lx", (unsigned)i,
+	       (unsigned long)(unsigned)d.quot |
+		       (unsigned long)(unsigned)d.rem << 32);
+	expect("# typed: div(%d, %zu) = {quot=%d, rem=%d}", i, n, d.quot,
+	       d.rem);
+
+	/* An IFUNC: typed by its resolver's type, its string shown as a
+	 * pointer (the table does not say to save its text). */
+	char *nul = strchrnul(a, 'l');
+	expect("strchrnul(rdi=0x%lx) = 0x%lx", ptr(a), ptr(nul));
+	expect("# typed: strchrnul(0x%lx, %d) = 0x%lx", ptr(a), 'l',
+	       ptr(nul));
 
 	fwrite(out, 1, used, stdout);
 	return 0;
