@@ -130,6 +130,7 @@ test_init() {
 	fi
 	rm -rf "$WORK"
 	mkdir -p "$WORK" || exit 99
+	test_start=$(date +%s)
 }
 
 # case_selected NAME: true when CASES is empty or one of its globs
@@ -244,6 +245,15 @@ tap_results() {
 # that passed removes its scratch directory; a failed one keeps it for
 # inspection.
 test_finish() {
+	# the script's time and CPU time (its own and its children's), which
+	# make check-times lists (`times' in this shell: in a pipeline it
+	# would count a subshell's)
+	times >"$WORK/times"
+	awk -v s=$(($(date +%s) - ${test_start:-0})) '
+		{ for (i = 1; i <= 2; i++) {
+			split($i, t, "m"); c += t[1] * 60 + t[2] } }
+		END { printf "# script took %d s, CPU %.1f s\n", s, c }' \
+		"$WORK/times"
 	if [ "$test_count" -eq 0 ]; then
 		echo "1..0 # SKIP no case${CASES:+ matches CASES='$CASES'}"
 	else

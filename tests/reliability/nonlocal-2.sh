@@ -1,6 +1,6 @@
 #!/bin/sh
-# nonlocal-2.sh -- tests/reliability/nonlocal.sh on part 2 of 2 of its
-# configurations (see configs_part in tests/lib.sh).
+# nonlocal-2.sh -- tests/reliability/nonlocal.sh, part 2 of 2: the cases
+# other than the single-stepped ones (see in_part there).
 CTRACE_TEST_PART=2/2
 CTRACE_TEST_NAME=reliability-nonlocal-2
 export CTRACE_TEST_PART CTRACE_TEST_NAME

@@ -5,8 +5,9 @@
 # thousands of random longjmps, C++ throws and coroutine switches through
 # frames of many sizes, and siglongjmp out of a timer signal's handler at
 # random points, the recorder included, and out of a handler at every
-# instruction of it (single-stepped).  make check runs it in two parts,
-# nonlocal-1.sh and nonlocal-2.sh, each on half of the configurations.
+# instruction of it (single-stepped).  make check runs it in two parts:
+# nonlocal-1.sh the single-stepped cases (about two thirds of its time,
+# the kernel's work at every step), nonlocal-2.sh the others.
 
 . "$(dirname "$0")/rel.sh"
 test_init reliability-nonlocal
@@ -143,14 +144,28 @@ case_sigstep() {
 	cat compared
 }
 
+# in_part K: the cases of part K/2 run (CTRACE_TEST_PART, set by
+# nonlocal-K.sh; every case without it).  The parts split the cases, not
+# the configurations (configs_part): each part builds its own programs.
+nonlocal_part=${CTRACE_TEST_PART:-}
+CTRACE_TEST_PART=
+in_part() {
+	[ -z "$nonlocal_part" ] || [ "$nonlocal_part" = "$1/2" ]
+}
+
 for cfg in $(configs_pie); do
-	run_case "sigstep-$cfg" case_sigstep "$cfg" none
-	case $cfg in
-	*-O2-*)
-		run_case "sigstep-capture-args-$cfg" case_sigstep "$cfg" args
-		run_case "sigstep-capture-retval-$cfg" case_sigstep "$cfg" retval
-		;;
-	esac
+	if in_part 1; then
+		run_case "sigstep-$cfg" case_sigstep "$cfg" none
+		case $cfg in
+		*-O2-*)
+			run_case "sigstep-capture-args-$cfg" case_sigstep \
+				"$cfg" args
+			run_case "sigstep-capture-retval-$cfg" case_sigstep \
+				"$cfg" retval
+			;;
+		esac
+	fi
+	in_part 2 || continue
 	run_case "sigjumps-$cfg" case_sigjumps "$cfg" ""
 	# (the recorder's own code is the same whatever the program's
 	# optimisation: 2000 rounds at -O2 only)
