@@ -607,24 +607,24 @@ void ctrace__capture_lib_ret(struct ctrace__stream *s,
 	if (s->cur == NULL ||
 	    (size_t)(s->chunk_end - s->cur) < CTRACE_LIBRET_BYTES)
 		return;
-	uint8_t mask = v->how.retmask & (CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 |
-					 CTRACE_RETVAL_XMM0 |
-					 CTRACE_RETVAL_XMM1);
-	if (mask == 0)
-		mask = CTRACE_RETVAL_R0 | CTRACE_RETVAL_XMM0;
 	uint8_t *rec = s->cur, *p = rec + 3;
-	*p++ = CTRACE_RETVAL_COMPACT | mask;
-	/* in the format's field order: rax, rdx, xmm0, xmm1 */
-	for (int i = 0; i < 2; i++)
-		if (mask & (CTRACE_RETVAL_R0 << i)) {
-			memcpy(p, &v->gpr[i], 8);
-			p += 8;
-		}
-	for (int i = 0; i < 2; i++)
-		if (mask & (CTRACE_RETVAL_XMM0 << i)) {
-			memcpy(p, v->xmm + 16 * i, 16);
-			p += 16;
-		}
+	/* Two masks only (protos.c), each written straight: the trampoline
+	 * saved rax and rdx, and xmm0 and xmm1, side by side, in the
+	 * format's order of the fields. */
+	if (v->how.retmask & (CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM1)) {
+		*p++ = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
+		       CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM0 |
+		       CTRACE_RETVAL_XMM1;
+		memcpy(p, v->gpr, 16);
+		memcpy(p + 16, v->xmm, 32);
+		p += 48;
+	} else {
+		*p++ = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
+		       CTRACE_RETVAL_XMM0;
+		memcpy(p, &v->gpr[0], 8);
+		memcpy(p + 8, v->xmm, 16);
+		p += 24;
+	}
 	rec[2] = (uint8_t)(p - (rec + 3));
 	rec[1] = CTRACE_REC_RETVAL;
 	ctrace__barrier();
