@@ -598,7 +598,9 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
 }
 
 /* The compact RETVAL, filled: rax and xmm0 whole, which every return
- * type the prototypes know needs no more of. */
+ * type the prototypes know needs no more of, and for a function they do
+ * not know rdx and xmm1 too, where the library's DWARF may say a value
+ * goes on (ldiv_t, __int128, a struct of two doubles). */
 void ctrace__capture_lib_ret(struct ctrace__stream *s,
 			     const struct ctrace__libvals *v)
 {
@@ -606,10 +608,23 @@ void ctrace__capture_lib_ret(struct ctrace__stream *s,
 	    (size_t)(s->chunk_end - s->cur) < CTRACE_LIBRET_BYTES)
 		return;
 	uint8_t *rec = s->cur, *p = rec + 3;
-	*p++ = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 | CTRACE_RETVAL_XMM0;
-	memcpy(p, &v->gpr[0], 8);
-	memcpy(p + 8, v->xmm, 16);
-	p += 24;
+	/* Two masks only (protos.c), each written straight: the trampoline
+	 * saved rax and rdx, and xmm0 and xmm1, side by side, in the
+	 * format's order of the fields. */
+	if (v->how.retmask & (CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM1)) {
+		*p++ = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
+		       CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM0 |
+		       CTRACE_RETVAL_XMM1;
+		memcpy(p, v->gpr, 16);
+		memcpy(p + 16, v->xmm, 32);
+		p += 48;
+	} else {
+		*p++ = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
+		       CTRACE_RETVAL_XMM0;
+		memcpy(p, &v->gpr[0], 8);
+		memcpy(p + 8, v->xmm, 16);
+		p += 24;
+	}
 	rec[2] = (uint8_t)(p - (rec + 3));
 	rec[1] = CTRACE_REC_RETVAL;
 	ctrace__barrier();

@@ -190,14 +190,15 @@ CTRACE_HIDDEN void ctrace__capture_entry(struct ctrace__stream *s,
 
 /* What the recorder saves at a library call, from the prototype table
  * (protos.c): the integer and floating-point argument registers the
- * function takes, and which integer ones point to strings. */
+ * function takes, which integer ones point to strings, and the return
+ * registers (CTRACE_RETVAL_R0...). */
 struct ctrace__libcall_how {
-	uint8_t nint, nfp, strmask;
+	uint8_t nint, nfp, strmask, retmask;
 };
 
 /* The registers the PLT trampoline saved: at an entry the argument
  * registers (rdi, rsi, rdx, rcx, r8, r9) and xmm0-7, 16 bytes apart; at
- * an exit rax in gpr[0] and xmm0. */
+ * an exit rax and rdx in gpr[0] and gpr[1], xmm0 and xmm1. */
 struct ctrace__libvals {
 	const uint64_t *gpr;
 	const uint8_t *xmm;
@@ -212,11 +213,12 @@ CTRACE_HIDDEN void ctrace__capture_lib_ready(void);
 CTRACE_HIDDEN void ctrace__capture_lib_args(struct ctrace__stream *s,
 					    uintptr_t site, uintptr_t sp,
 					    const struct ctrace__libvals *v);
-/* Writes the filled RETVAL record of a library call's EXIT, of
- * CTRACE_LIBRET_BYTES (room checked by the caller): rax and xmm0. */
+/* Writes the filled RETVAL record of a library call's EXIT, of at most
+ * CTRACE_LIBRET_BYTES (room checked by the caller): the registers of
+ * v->how.retmask, rax and xmm0 by default. */
 CTRACE_HIDDEN void ctrace__capture_lib_ret(struct ctrace__stream *s,
 					   const struct ctrace__libvals *v);
-#define CTRACE_LIBRET_BYTES (3 + 1 + 8 + 16)
+#define CTRACE_LIBRET_BYTES (3 + 1 + 8 + 8 + 16 + 16)
 
 CTRACE_HIDDEN void ctrace__policy_lib_enter(struct ctrace__thread *t,
 					    uintptr_t fn, uintptr_t site,

@@ -60,7 +60,7 @@ CTRACE_HIDDEN uintptr_t ctrace__plt_exit(uintptr_t sp);
 /* plt.S's frames: the entry's registers from PLT_SAVED_BYTES below the
  * return address (rdi, rsi, rdx, rcx, r8, r9, ..., then the slot's index
  * and the call site's copy), with xmm0-7 from PLT_SAVED_XMM; the
- * return's rax and xmm0. */
+ * return's rax and rdx, then xmm0 and xmm1 from PLT_RET_XMM0. */
 #define PLT_SAVED_BYTES 216
 #define PLT_SAVED_XMM 64
 #define PLT_RET_BYTES 48
@@ -183,7 +183,8 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 	/* A call whose return cannot be patched (the list full, or the
 	 * thread exiting) is not recorded: no ENTRY without its EXIT. */
 	if (ctrace__retval_push((uintptr_t)ret, p->got,
-				(uintptr_t)ctrace__plt_return)) {
+				(uintptr_t)ctrace__plt_return,
+				p->how.retmask)) {
 		if (likely(!ctrace__state_capture_on)) {
 			ctrace__event(0, p->got, site, (uintptr_t)ret);
 		} else {
@@ -205,7 +206,8 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 uintptr_t ctrace__plt_exit(uintptr_t sp)
 {
 	uintptr_t fn;
-	uintptr_t real = ctrace__retval_pop(sp, &fn);
+	uint8_t mask;
+	uintptr_t real = ctrace__retval_pop(sp, &fn, &mask);
 	uint8_t self = ctrace__state_self;
 	ctrace__state_self = 1;
 	if (unlikely(atomic_load_explicit(&unbound_called,
@@ -216,11 +218,13 @@ uintptr_t ctrace__plt_exit(uintptr_t sp)
 	if (!self && likely(!ctrace__state_capture_on)) {
 		ctrace__event(CTRACE_TAG_EXIT_BIT, fn, real, sp);
 	} else if (!self) {
-		/* rax and xmm0, as the return trampoline saved them below
-		 * sp (plt.S). */
+		/* rax, rdx, xmm0 and xmm1, as the return trampoline saved
+		 * them below sp (plt.S); those of the slot's mask are
+		 * recorded. */
 		const uint8_t *saved = (const uint8_t *)sp - PLT_RET_BYTES;
 		struct ctrace__libvals v = {(const uint64_t *)saved,
-					    saved + PLT_RET_XMM0, {0, 0, 0}};
+					    saved + PLT_RET_XMM0,
+					    {0, 0, 0, mask}};
 		ctrace__event_lib(CTRACE_TAG_EXIT_BIT, fn, real, sp, &v);
 	}
 	ctrace__state_self = self;

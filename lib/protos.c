@@ -23,12 +23,23 @@ static const struct proto table[] = {
 #undef CTRACE_PROTO
 #undef CTRACE_ARG
 
-/* x86-64: six integer argument registers. */
+/* x86-64: six integer argument registers, eight floating-point ones. */
 #define INT_REGS 6
+#define FP_REGS 8
+
+/* A function the table does not know is saved whole, as far as
+ * registers go: every argument register (of xmm0-7 the low 8 bytes, a
+ * double's or a float's; for a variadic function al says how many hold
+ * its variable arguments, but its fixed ones may be in any of them), and
+ * at its return rax, rdx, xmm0 and xmm1, wherever its type (from the
+ * library's DWARF, read later) puts the value. */
+#define UNKNOWN_RET                                                          \
+	(CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM0 |          \
+	 CTRACE_RETVAL_XMM1)
 
 void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
 {
-	*how = (struct ctrace__libcall_how){INT_REGS, 0, 0};
+	*how = (struct ctrace__libcall_how){INT_REGS, FP_REGS, 0, UNKNOWN_RET};
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
 		if (strcmp(table[i].name, name) != 0)
 			continue;
@@ -45,7 +56,9 @@ void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
 				strmask |= (uint8_t)(1u << nint);
 			nint++;
 		}
-		*how = (struct ctrace__libcall_how){nint, nfp, strmask};
+		*how = (struct ctrace__libcall_how){
+			nint, nfp, strmask,
+			CTRACE_RETVAL_R0 | CTRACE_RETVAL_XMM0};
 		return;
 	}
 }

@@ -153,7 +153,8 @@ void ctrace__retval_patch(uintptr_t fn, uintptr_t site, uintptr_t cfa,
 	*(uintptr_t *)slot = (uintptr_t)ctrace__retval_trampoline;
 }
 
-int ctrace__retval_push(uintptr_t slot, uintptr_t fn, uintptr_t tramp)
+int ctrace__retval_push(uintptr_t slot, uintptr_t fn, uintptr_t tramp,
+			uint8_t mask)
 {
 	struct retval_thread *c = &rt;
 	if (unlikely(c->stack == NULL) && !thread_ready(c))
@@ -161,7 +162,9 @@ int ctrace__retval_push(uintptr_t slot, uintptr_t fn, uintptr_t tramp)
 	struct ctrace__tramp_entry *e = push(c, slot, fn, tramp);
 	if (e == NULL)
 		return 0;
-	e->mask = 0;
+	/* No record is reserved for it (rec stays NULL): the mask is the
+	 * caller's, handed back by ctrace__retval_pop. */
+	e->mask = mask;
 	e->mem = 0;
 	e->len = 0;
 	ctrace__barrier();
@@ -523,10 +526,11 @@ uintptr_t ctrace__retval_exit(struct ctrace__retregs *r)
 	return e.real;
 }
 
-uintptr_t ctrace__retval_pop(uintptr_t sp, uintptr_t *fn)
+uintptr_t ctrace__retval_pop(uintptr_t sp, uintptr_t *fn, uint8_t *mask)
 {
 	struct ctrace__tramp_entry e = take(&rt, sp);
 	*fn = e.fn;
+	*mask = e.mask;
 	return e.real;
 }
 

@@ -43,13 +43,16 @@ CTRACE_HIDDEN void ctrace__retval_patch(uintptr_t fn, uintptr_t site,
 
 /* Replaces the return address in slot with tramp (another return
  * trampoline: plt.c's), listed as any patched frame, so that unwinding
- * and longjmp treat both alike; fn: what the caller names the call by.
+ * and longjmp treat both alike; fn: what the caller names the call by,
+ * mask: the return registers it wants (CTRACE_RETVAL_*), kept for it.
  * Returns 0 if the list is full (nothing patched). */
 CTRACE_HIDDEN int ctrace__retval_push(uintptr_t slot, uintptr_t fn,
-				      uintptr_t tramp);
+				      uintptr_t tramp, uint8_t mask);
 /* For that trampoline: the real return address of the frame whose return
- * left the stack pointer at sp, and its fn; the entry is taken off. */
-CTRACE_HIDDEN uintptr_t ctrace__retval_pop(uintptr_t sp, uintptr_t *fn);
+ * left the stack pointer at sp, its fn and mask; the entry is taken
+ * off. */
+CTRACE_HIDDEN uintptr_t ctrace__retval_pop(uintptr_t sp, uintptr_t *fn,
+					   uint8_t *mask);
 
 /* The thread exits: its list of patched frames is unmapped. */
 CTRACE_HIDDEN void ctrace__retval_thread_end(void);

@@ -3,14 +3,15 @@
 # (--args, --retval): tests/progs/libvals.c calls strlen (a string longer
 # than CTRACE_STRLEN too), strndup (a pointer that cannot be read),
 # strcmp, malloc, memcpy, free, atoi, open, close, sqrt, pow, snprintf,
-# llabs, div and strchrnul (in no prototype table: raw registers), and
+# llabs, div, strchrnul, fdim, scalbn, ldiv and lldiv (in no prototype
+# table: raw registers), and
 # prints each call as the tree should show it, with the values it passed
 # and got itself: the oracle.  The tree's lines of those calls, and the
 # same built from the JSON, must be the program's; also when recorded by
 # ctrace record.  Those cases hide the C library's debug information
 # (--debug-dir names an empty directory): the types are the table's.  The
-# dwarf cases show it, when installed (libc6-dbg): llabs, div and
-# strchrnul are then typed by it (the program's `# typed: ` lines), the
+# dwarf cases show it, when installed (libc6-dbg): the functions of no
+# table are then typed by it (the program's `# typed: ` lines), the
 # others show the same values.
 
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +21,10 @@ test_init libcall-values
 unset CTRACE_LIBCALL
 
 NAMES='strlen|strndup|strcmp|malloc|memcpy|free|atoi|open|close|sqrt|pow|snprintf|llabs'
+# The functions besides llabs the table does not list, whose values
+# (doubles in xmm registers, structs returned in rax and rdx) only their
+# DWARF shows.
+UNLISTED='div|strchrnul|fdim|scalbn|ldiv|lldiv'
 
 # No debug file is found here: the libraries' debug information hidden.
 HIDE="--debug-dir=$WORK/nodebug"
@@ -54,8 +59,8 @@ symbolize_hint() {
 	shift
 	"$CTRACE_SYMBOLIZE" "$@" >"$sh_out" 2>"$sh_out.err" ||
 		{ cat "$sh_out.err"; fail "ctrace-symbolize $* failed"; }
-	for f in llabs div strchrnul; do
-		echo "ctrace-symbolize: no prototype known for the library function $f: its calls show their integer argument registers and rax, raw"
+	for f in llabs div strchrnul fdim scalbn ldiv lldiv; do
+		echo "ctrace-symbolize: no prototype known for the library function $f: its calls show their integer argument registers and rax, raw (for types, install the library's debug package, as libc6-dbg for the C library, or give its directory with --debug-dir)"
 	done >"$sh_out.want-err"
 	compare "$sh_out.want-err" "$sh_out.err"
 }
@@ -146,10 +151,12 @@ no_names() {
 	LC_ALL=C sed -E 's/([(]|, )[A-Za-z_][A-Za-z_0-9]*=/\1/g'
 }
 
-# With the C library's debug information (libc6-dbg): llabs, div and
-# strchrnul, which no table lists, typed by it (no note on stderr), the
-# struct div returns in rax whole, strchrnul by its IFUNC resolver's type;
-# the other calls with the same values as by the table.
+# With the C library's debug information (libc6-dbg): llabs and the
+# $UNLISTED functions, which no table lists, typed by it (no note on
+# stderr), the struct div returns in rax whole, strchrnul by its IFUNC
+# resolver's type, the doubles of fdim and scalbn from xmm0 and xmm1 and
+# the structs ldiv and lldiv return from rax and rdx; the other calls with
+# the same values as by the table.
 case_dwarf() {
 	use_config "$1"
 	build_c libvals "$PROGS/libvals.c" -fno-builtin -lm
@@ -165,9 +172,9 @@ case_dwarf() {
 		"$BIN/libvals" hello help -42 2 0.5 /dev/null
 	symbolize tree trace.bin
 	tree_text tree |
-		LC_ALL=C sed -n -E "s/^ *(($NAMES|div|strchrnul)\(.*);\$/\1/p" |
+		LC_ALL=C sed -n -E "s/^ *(($NAMES|$UNLISTED)\(.*);\$/\1/p" |
 		no_names >got
-	grep -v -E '^(llabs|div|strchrnul)\(' trace.bin.out |
+	grep -v -E "^(llabs|$UNLISTED)\(" trace.bin.out |
 		sed 's/^# typed: //' | no_names >want
 	compare want got
 	# the type is the library's

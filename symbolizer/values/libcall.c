@@ -3,9 +3,9 @@
  *
  * The recorder saved, at the call, the argument registers the prototype
  * table (include/ctrace_protos.def) names for the function (all six
- * integer ones when it names none) with the text of its string
- * arguments, and at the return rax and xmm0.  The types come, in order,
- * from:
+ * integer ones and xmm0-7 when it names none) with the text of its
+ * string arguments, and at the return rax and xmm0 (and rdx and xmm1
+ * when the table names none).  The types come, in order, from:
  *   1. the library's own DWARF, when its debug file is found
  *      (libtypes.c): the declaration of the code that ran;
  *   2. else the table, written from the C and POSIX standards;
@@ -19,8 +19,8 @@
  * which a library may widen or extend.  The table stays right about
  * three things: what was saved (the recorder reads nothing else, so a
  * `char *` the table does not list as a string shows its pointer, never
- * text read afterwards, and floating-point registers are saved for its
- * functions alone); the names of the parameters of an IFUNC, whose DWARF
+ * text read afterwards, and of its functions only the floating-point
+ * registers it lists are saved); the names of the parameters of an IFUNC, whose DWARF
  * type names none; and how open(2)'s flags and modes read (`O_RDONLY`,
  * octal), the same bits the DWARF calls an int.
  * A value is the register's as the ABI passed it (an int is the low 32
@@ -286,7 +286,9 @@ static void no_proto_hint(const char *name)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s,
 		      stderr);
 	fputs(": its calls show their integer argument registers and rax, "
-	      "raw\n",
+	      "raw (for types, install the library's debug package, as "
+	      "libc6-dbg for the C library, or give its directory with "
+	      "--debug-dir)\n",
 	      stderr);
 }
 
@@ -320,9 +322,10 @@ static const char *param_bytes(const struct capture *c,
 		uint64_t v;
 		if (!reg_value(c, (uint8_t)at->regs[i], &v))
 			return at->regs[i] >= ABI_DW_XMM0
-				       ? "not captured (floating-point registers "
-					 "are saved for the functions of the "
-					 "prototype table alone)"
+				       ? "not captured (the prototype table "
+					 "lists fewer floating-point "
+					 "parameters, or the recorder predates "
+					 "their capture)"
 				       : "not captured (the prototype table "
 					 "lists fewer parameters)";
 		memcpy(buf + at->offs[i], &v, at->lens[i]);
@@ -430,8 +433,25 @@ struct values *libcall_args(struct trace *t, const struct values_call *p,
 	return values_finish(&vb, false);
 }
 
+/* Where each return register lies in the expanded payload. */
+static size_t ret_at(unsigned reg)
+{
+	switch (reg) {
+	case CTRACE_RETVAL_R0:
+		return CTRACE_RETVAL_AT_R0;
+	case CTRACE_RETVAL_R1:
+		return CTRACE_RETVAL_AT_R1;
+	case CTRACE_RETVAL_XMM0:
+		return CTRACE_RETVAL_AT_XMM0;
+	default:
+		return CTRACE_RETVAL_AT_XMM1;
+	}
+}
+
 /* The return value typed by the library's DWARF, from the expanded
- * payload full (the fields have): what rax and xmm0 hold of it. */
+ * payload full (the fields have): what rax, rdx, xmm0 and xmm1 hold of
+ * it (rdx and xmm1 saved for the functions the prototype table does not
+ * list). */
 static struct values *dwarf_retval(const struct libtype *lt,
 				   const uint8_t *full, unsigned have)
 {
@@ -442,18 +462,18 @@ static struct values *dwarf_retval(const struct libtype *lt,
 	case ABI_RET_REGS:
 		for (size_t i = 0; i < lt->abi.npieces && !why; i++) {
 			const struct abi_piece *pc = &lt->abi.piece[i];
-			if (pc->reg != CTRACE_RETVAL_R0 &&
-			    pc->reg != CTRACE_RETVAL_XMM0)
-				why = "returned partly in rdx or xmm1, which "
-				      "are not saved at a library call's "
-				      "return";
-			else if (!(have & pc->reg))
-				why = "not captured";
+			if (!(have & pc->reg))
+				why = pc->reg == CTRACE_RETVAL_R1 ||
+					      pc->reg == CTRACE_RETVAL_XMM1
+					      ? "returned partly in rdx or "
+						"xmm1, not saved at this call's "
+						"return (the prototype table "
+						"lists the function, or the "
+						"recorder predates their "
+						"capture)"
+					      : "not captured";
 			else
-				memcpy(buf + pc->off,
-				       full + (pc->reg == CTRACE_RETVAL_R0
-						       ? CTRACE_RETVAL_AT_R0
-						       : CTRACE_RETVAL_AT_XMM0),
+				memcpy(buf + pc->off, full + ret_at(pc->reg),
 				       pc->len);
 		}
 		break;

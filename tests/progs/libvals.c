@@ -3,7 +3,8 @@
  * call tree should show for it (`strlen(s="hello") = 5`), with the values
  * it passed and got itself.  Inputs come from the command line and the
  * program is built with -fno-builtin, so that no compiler folds a call;
- * llabs, div and strchrnul (an IFUNC) have no prototype in the table:
+ * llabs, div, strchrnul (an IFUNC), fdim, scalbn, ldiv and lldiv have no
+ * prototype in the table:
  * their registers show raw, unless the C library's debug information
  * types them, as the lines that start with `# typed: ` say (the test
  * drops the parameters' names, which are the library's). */
@@ -29,6 +30,14 @@ typedef struct {
 	int quot, rem;
 } div_t;
 div_t div(int numerator, int denominator);
+typedef struct {
+	long quot, rem;
+} ldiv_t;
+ldiv_t ldiv(long numerator, long denominator);
+typedef struct {
+	long long quot, rem;
+} lldiv_t;
+lldiv_t lldiv(long long numerator, long long denominator);
 char *strchrnul(const char *s, int c);
 
 static char out[8192];
@@ -136,6 +145,22 @@ int main(int argc, char **argv)
 	expect("strchrnul(rdi=0x%lx) = 0x%lx", ptr(a), ptr(nul));
 	expect("# typed: strchrnul(0x%lx, %d) = 0x%lx", ptr(a), 'l',
 	       ptr(nul));
+
+	/* Doubles in xmm0 and xmm1, and one after an int, of functions the
+	 * table does not list: saved all the same (their DWARF types them). */
+	double dim = fdim(x, y);
+	expect("# typed: fdim(%.17g, %.17g) = %.17g", x, y, dim);
+	double sc = scalbn(y, i);
+	expect("# typed: scalbn(%.17g, %d) = %.17g", y, i, sc);
+
+	/* Structs of two longs, returned in rax and rdx. */
+	long big = (long)strtoll(num, NULL, 10) * 1000000007L;
+	ldiv_t ld = ldiv(big, (long)n + 1000);
+	expect("# typed: ldiv(%ld, %ld) = {quot=%ld, rem=%ld}", big,
+	       (long)n + 1000, ld.quot, ld.rem);
+	lldiv_t lld = lldiv((long long)big * 3, -(long long)n);
+	expect("# typed: lldiv(%lld, %lld) = {quot=%lld, rem=%lld}",
+	       (long long)big * 3, -(long long)n, lld.quot, lld.rem);
 
 	fwrite(out, 1, used, stdout);
 	return 0;
