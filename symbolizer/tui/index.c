@@ -651,7 +651,7 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 {
 	struct tuix_line l = {0, TUIX_NONE, TUIX_NONE, 0, 0};
 	uint64_t i = ix->n;
-	const char *bar = NULL, *t;
+	const char *bar = NULL, *col, *t;
 	size_t sp = 0;
 	uint32_t depth;
 
@@ -675,14 +675,19 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 		l.end = i;
 		goto add;
 	}
-	if ((size_t)(bar - s) != ix->tid_len ||
-	    memcmp(ix->tid, s, ix->tid_len)) {
+	/* the thread is the "[ tid" before the bar, not the columns before
+	 * it: a duration differs from line to line */
+	col = memrchr(s, '[', (size_t)(bar - s));
+	if (!col)
+		col = s;
+	if ((size_t)(bar - col) != ix->tid_len ||
+	    memcmp(ix->tid, col, ix->tid_len)) {
 		/* another thread: its calls are not the last one's */
 		pop_to(ix, -1, i);
-		ix->tid_len = (size_t)(bar - s) < sizeof ix->tid
-				      ? (size_t)(bar - s)
+		ix->tid_len = (size_t)(bar - col) < sizeof ix->tid
+				      ? (size_t)(bar - col)
 				      : sizeof ix->tid - 1;
-		memcpy(ix->tid, s, ix->tid_len);
+		memcpy(ix->tid, col, ix->tid_len);
 	}
 	t = bar + 4;
 	while (t + sp < s + len && t[sp] == ' ')
