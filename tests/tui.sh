@@ -42,13 +42,14 @@ tui_keys() {
 # screen NAME: poll the screen until it is the one on standard input (its
 # empty rows left out), or fail after 2400 tries (two minutes at the
 # least: a guard against a hang, generous for a loaded machine) with the
-# difference.
+# difference.  $SCREEN_FILTER, if set, is a command the screen goes
+# through first.
 screen() {
 	grep -v '^$' >"$1.expected"
 	tries=0
 	while :; do
 		tmux -L "$TMUX_SOCK" capture-pane -p -t 0 2>/dev/null |
-			grep -v '^$' >"$1.screen"
+			grep -v '^$' | ${SCREEN_FILTER:-cat} >"$1.screen"
 		cmp -s "$1.expected" "$1.screen" && return 0
 		tries=$((tries + 1))
 		if [ $tries -ge 2400 ]; then
@@ -152,6 +153,38 @@ EOF
  tree: line 6 of 14                                                                 ?: help  q: quit
 EOF
 	quit_ok
+}
+
+# With the durations (the default), the columns before the thread's
+# differ from line to line (a call's duration is on its closing line);
+# the calls nest all the same: main folds whole.
+case_durations() {
+	use_config "$1"
+	build_c funcptr "$PROGS/funcptr.c"
+	run_traced trace.bin "$BIN/funcptr"
+	trap tui_stop EXIT
+	tui_start --thread-ids=serial trace.bin
+	tries=0
+	until tmux -L "$TMUX_SOCK" capture-pane -p -t 0 2>/dev/null |
+		grep -q ' tree: line 1 of 14 '; do
+		tries=$((tries + 1))
+		[ $tries -lt 2400 ] || { tui_stop; fail "no tree shown"; }
+		sleep 0.05
+	done
+	tui_keys j Enter
+	# the lines of the tree without their duration column
+	SCREEN_FILTER=without_durations
+	screen fold-main <<'EOF'
+  # DURATION     TID     FUNCTION
+>+ [     1] | main() { ... }
+ tree: line 2 of 14                                                                 ?: help  q: quit
+EOF
+	SCREEN_FILTER=
+	quit_ok
+}
+
+without_durations() {
+	sed '/ | /s/^\(..\).\{10\}/\1/'
 }
 
 case_search() {
@@ -887,6 +920,7 @@ case_noterm() {
 
 for cfg in $(configs); do
 	run_case "fold-$cfg" case_fold "$cfg"
+	run_case "durations-$cfg" case_durations "$cfg"
 	run_case "search-$cfg" case_search "$cfg"
 	run_case "navigate-$cfg" case_navigate "$cfg"
 	run_case "report-$cfg" case_report "$cfg"

@@ -14,21 +14,25 @@
  * one shorter), each a raw deflate stream (level 1: several hundred MB
  * of text a second) of its lines' records, then their text:
  *
- *   per line, LEB128: depth; flags (TUIX_*); parent (0: none, else the
- *   line minus its parent's); end (a closing line: the line minus the
- *   line it closes; else 0 when not known as the block was written, or
- *   the end minus the line plus 1); the text's length (at most
- *   TUIX_TEXT_MAX, a longer line is cut: the browser shows and searches
- *   a line's first 4 KiB)
- *   then the lines' text, one after another, without newlines
+ *   per line, LEB128: depth; flags (TUIX_*); parent (PARENT_*); end
+ *   (END_*, LATE: not known as the block was written); the length of
+ *   its text after the duration (the line is at most TUIX_TEXT_MAX
+ *   bytes, a longer one is cut: the browser shows and searches a line's
+ *   first 4 KiB)
+ *   then the lines' text, one after another, without their durations
+ *   nor newlines
  *
  * followed by one 8-byte slot per line whose end was not known (a call
  * still open when its block was written: at most the tree's depth a
- * block), written in place when its call ends.  TRACE.tui-index is a
- * 64-byte header (magic, state, key, lines, size of the tree file) and
- * 32 bytes a block (struct dir_entry): where it is, its sizes and how
- * many late ends follow it.  On the benchmark's tree (bench/tui), the
- * text of 34 bytes a line costs less than one byte: see doc/views.md.
+ * block), written in place when its call ends, then a LEB128 code a line
+ * for its duration (dur_code), outside the deflate stream.
+ * TRACE.tui-index is a 64-byte header (magic, state, key, lines, size of
+ * the tree file) and 32 bytes a block (struct dir_entry): where it is,
+ * its sizes and how many late ends follow it.  On the benchmark's tree
+ * (bench/tui), the text of 34 bytes a line costs about 2 bytes: see
+ * doc/views.md.  What deflate is given is what it compresses at little
+ * cost (long matches): the durations, the records' distances and a
+ * window slid within a block would be most of the indexing's time.
  *
  * Making it: the replay (the tree, one thread after another) runs in a
  * child process writing the text into a pipe; the browser reads it as it
@@ -72,10 +76,10 @@
 #define PACKAGE_VERSION "unknown"
 #endif
 
-#define TUIX_MAGIC "ctrtuix2"
+#define TUIX_MAGIC "ctrtuix3"
 #define HEADER_SIZE 64
 #define DIR_ENTRY 32
-#define BLOCK_LINES 1024
+#define BLOCK_LINES 1024 /* a block given to deflate fits its 32 KiB window */
 #define CACHE_BLOCKS 8
 #define CHUNK (1u << 20)
 #define LATE 0 /* an end code: in the slots after the block */
@@ -100,7 +104,8 @@ struct dir_entry {
 	uint32_t rawlen; /* the records and text, uncompressed */
 	uint32_t n_lines;
 	uint32_t n_late;
-	uint64_t reserved;
+	uint32_t dlen;   /* its durations' codes, after the late ends */
+	uint32_t reserved;
 };
 
 /* Lines first.. of one block, decoded (or being filled); a line's off
@@ -394,15 +399,125 @@ static void grow(unsigned char **p, size_t *cap, size_t need)
 	}
 }
 
+/* A line's duration column ("  0.018 us"), kept out of the deflate
+ * stream: its digits are most of deflate's work (literals, each a search
+ * of the window) but a few bits as a number.  A line starting with a
+ * number right-aligned in 3 columns (1 to 9 digits, no leading zero,
+ * spaces before it up to 3 columns), a point, 3 digits, a space and
+ * "us", "ms" or " s" has the code 1 + (v << 2 | unit), v the number in
+ * thousandths; any other line the code DUR_NONE.  The code gives back
+ * the same bytes. */
+#define DUR_NONE 0
+#define DUR_LEN_MAX 20
+static const char dur_units[3][2] = {{'u', 's'}, {'m', 's'}, {' ', 's'}};
+
+/* The code of the line s (len bytes); the duration's length in *n (0 for
+ * DUR_NONE). */
+static uint64_t dur_code(const char *s, size_t len, size_t *n)
+{
+	size_t i = 0, d0;
+	uint64_t v = 0;
+	unsigned u;
+
+	*n = 0;
+	while (i < len && i < 3 && s[i] == ' ')
+		i++;
+	d0 = i;
+	while (i < len && i - d0 < 9 && s[i] >= '0' && s[i] <= '9')
+		v = v * 10 + (uint64_t)(s[i++] - '0');
+	if (i == d0 || (s[d0] == '0' && i - d0 > 1) ||
+	    (i - d0 < 3 && i != 3) || (i - d0 >= 3 && d0) || len - i < 7 ||
+	    s[i] != '.' || s[i + 4] != ' ')
+		return DUR_NONE;
+	for (size_t k = i + 1; k < i + 4; k++) {
+		if (s[k] < '0' || s[k] > '9')
+			return DUR_NONE;
+		v = v * 10 + (uint64_t)(s[k] - '0');
+	}
+	for (u = 0; u < 3; u++)
+		if (s[i + 5] == dur_units[u][0] && s[i + 6] == dur_units[u][1])
+			break;
+	if (u == 3)
+		return DUR_NONE;
+	*n = i + 7;
+	return 1 + (v << 2 | u);
+}
+
+/* The duration of code c appended to the block's text; false when c is
+ * no code. */
+static bool dur_text(struct block *b, uint64_t c)
+{
+	char buf[DUR_LEN_MAX], digits[20];
+	uint64_t v = (c - 1) >> 2;
+	unsigned u = (c - 1) & 3;
+	size_t len = 0, nd;
+
+	if (c == DUR_NONE)
+		return true;
+	if (u == 3 || v / 1000 >= 1000000000u)
+		return false;
+	nd = outbuf_format_u64(digits, v / 1000);
+	for (size_t k = nd; k < 3; k++)
+		buf[len++] = ' ';
+	memcpy(buf + len, digits, nd);
+	len += nd;
+	buf[len++] = '.';
+	buf[len++] = (char)('0' + v / 100 % 10);
+	buf[len++] = (char)('0' + v / 10 % 10);
+	buf[len++] = (char)('0' + v % 10);
+	buf[len++] = ' ';
+	buf[len++] = dur_units[u][0];
+	buf[len++] = dur_units[u][1];
+	block_text(b, buf, len);
+	return true;
+}
+
+/* A line's parent and end are coded as what most lines repeat, that
+ * deflate finds at little cost, rather than as distances that differ
+ * from line to line.  A parent: */
+enum {
+	PARENT_SAME = 0, /* the previous line's (none for a block's first) */
+	PARENT_NONE = 1, /* else the line minus its parent plus 1 */
+};
+/* The end of a call's line (LATE: in a slot after the block): */
+enum {
+	END_SELF = 1,  /* the line itself (a leaf, a head line) */
+	END_CLOSE = 2, /* its closing line, further in the block; else
+			* the end minus the line plus END_CLOSE */
+};
+/* and of a closing line: END_OPEN, the innermost call opened in the
+ * block (END_CLOSE) not closed yet, else the line minus the one it
+ * closes.  The closing lines nest as their calls (add_line). */
+#define END_OPEN 0
+
+/* Whether the call of line `line` ends at a closing line of block b. */
+static bool closed_in_block(const struct block *b, uint64_t line,
+			    uint64_t end)
+{
+	return end - b->first < b->n &&
+	       (b->lines[end - b->first].flags & TUIX_CLOSE) &&
+	       b->lines[end - b->first].end == line;
+}
+
+/* Whether a closing line of block b closes the call of line `open`
+ * coded END_CLOSE. */
+static bool closes_in_block(const struct block *b, uint64_t open)
+{
+	return open >= b->first && open - b->first < b->n &&
+	       !(b->lines[open - b->first].flags & TUIX_CLOSE) &&
+	       closed_in_block(b, open, b->lines[open - b->first].end);
+}
+
 /* Writes the block being filled at the end of the tree file; the calls
  * of its lines still open get their slot. */
 static void flush_block(struct tuix *ix)
 {
 	struct block *b = ix->fill;
 	struct dir_entry d;
-	size_t rl = 0, k, late_sp;
+	size_t rl = 0, dl = 0, k, late_sp;
 	uint32_t n_late = 0;
-	uint64_t blk;
+	uint64_t blk, size, parent = TUIX_NONE;
+	unsigned char dur[BLOCK_LINES * 10], cut[BLOCK_LINES];
 
 	if (!b->n)
 		return;
@@ -410,23 +525,38 @@ static void flush_block(struct tuix *ix)
 	for (uint32_t i = 0; i < b->n; i++) {
 		const struct tuix_line *l = &b->lines[i];
 		uint64_t line = b->first + i, end;
+		size_t len = line_len(b, i), n;
+		dl += put_uleb(dur + dl, dur_code(b->text + l->off, len, &n));
+		cut[i] = (unsigned char)n;
 		rl += put_uleb(ix->raw + rl, l->depth);
 		rl += put_uleb(ix->raw + rl, l->flags);
 		rl += put_uleb(ix->raw + rl,
-			       l->parent == TUIX_NONE ? 0 : line - l->parent);
+			       l->parent == parent	 ? PARENT_SAME
+			       : l->parent == TUIX_NONE ? PARENT_NONE
+							: line - l->parent + 1);
+		parent = l->parent;
 		if (l->flags & TUIX_CLOSE)
-			end = line - l->end;
+			end = closes_in_block(b, l->end) ? END_OPEN
+							 : line - l->end;
 		else if (l->end == TUIX_NONE)
 			end = LATE, n_late++;
+		else if (l->end == line)
+			end = END_SELF;
+		else if (closed_in_block(b, line, l->end))
+			end = END_CLOSE;
 		else
-			end = l->end - line + 1;
+			end = l->end - line + END_CLOSE;
 		rl += put_uleb(ix->raw + rl, end);
-		rl += put_uleb(ix->raw + rl, line_len(b, i));
+		rl += put_uleb(ix->raw + rl, len - n);
 	}
-	memcpy(ix->raw + rl, b->text, b->len);
-	rl += b->len;
+	for (uint32_t i = 0; i < b->n; i++) {
+		size_t len = line_len(b, i) - cut[i];
+		memcpy(ix->raw + rl, b->text + b->lines[i].off + cut[i], len);
+		rl += len;
+	}
 
-	grow(&ix->z, &ix->z_cap, deflateBound(&ix->def, rl) + 8 * (size_t)n_late);
+	grow(&ix->z, &ix->z_cap,
+	     deflateBound(&ix->def, rl) + 8 * (size_t)n_late + dl);
 	deflateReset(&ix->def);
 	ix->def.next_in = ix->raw;
 	ix->def.avail_in = (uInt)rl;
@@ -435,7 +565,7 @@ static void flush_block(struct tuix *ix)
 	if (deflate(&ix->def, Z_FINISH) != Z_STREAM_END)
 		warn_msg(0, "%s: cannot compress a block", ix->tree_path);
 	d = (struct dir_entry){ix->tree_size, (uint32_t)ix->def.total_out,
-			       (uint32_t)rl, b->n, n_late, 0};
+			       (uint32_t)rl, b->n, n_late, (uint32_t)dl, 0};
 
 	/* the open calls of this block are the top of the stack (the
 	 * newest line, of the next block, excepted) in the order of their
@@ -452,14 +582,16 @@ static void flush_block(struct tuix *ix)
 		if (k + j < late_sp)
 			ix->stack[k + j].slot = d.off + d.zlen + 8 * j;
 	}
-	if (pwrite(ix->tree_fd, ix->z, d.zlen + 8 * (size_t)n_late,
-		   (off_t)d.off) != (ssize_t)(d.zlen + 8 * (size_t)n_late))
+	memcpy(ix->z + d.zlen + 8 * (size_t)n_late, dur, dl);
+	size = d.zlen + 8 * (uint64_t)n_late + dl;
+	if (pwrite(ix->tree_fd, ix->z, (size_t)size, (off_t)d.off) !=
+	    (ssize_t)size)
 		warn_msg(errno, "%s: write error", ix->tree_path);
 	blk = b->first / BLOCK_LINES;
 	if (pwrite(ix->idx_fd, &d, sizeof d,
 		   (off_t)(HEADER_SIZE + DIR_ENTRY * blk)) != sizeof d)
 		warn_msg(errno, "%s: write error", ix->idx_path);
-	ix->tree_size += d.zlen + 8 * (uint64_t)n_late;
+	ix->tree_size += size;
 	b->first += b->n;
 	b->n = 0;
 	b->len = 0;
@@ -469,9 +601,10 @@ static void flush_block(struct tuix *ix)
 static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 {
 	struct dir_entry d;
-	const unsigned char *p, *end;
-	uint64_t first = blk * BLOCK_LINES, text = 0, late[BLOCK_LINES];
-	uint32_t n_late = 0;
+	const unsigned char *p, *end, *dp, *dend;
+	uint64_t first = blk * BLOCK_LINES, text = 0, late[BLOCK_LINES], size;
+	uint64_t parent = TUIX_NONE;
+	uint32_t n_late = 0, open[BLOCK_LINES], sp = 0;
 
 	b->first = TUIX_NONE;
 	b->n = 0;
@@ -479,17 +612,21 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 	if (pread(ix->idx_fd, &d, sizeof d,
 		  (off_t)(HEADER_SIZE + DIR_ENTRY * blk)) != sizeof d ||
 	    d.n_lines == 0 || d.n_lines > BLOCK_LINES ||
-	    d.n_late > d.n_lines ||
-	    d.rawlen > BLOCK_LINES * (5 * 10 + TUIX_TEXT_MAX) ||
-	    d.zlen > ix->tree_size || d.off > ix->tree_size - d.zlen)
+	    d.n_late > d.n_lines || d.dlen > BLOCK_LINES * 10 ||
+	    d.rawlen > BLOCK_LINES * (5 * 10 + TUIX_TEXT_MAX))
 		return false;
-	grow(&ix->z, &ix->z_cap, d.zlen);
+	size = d.zlen + 8 * (uint64_t)d.n_late + d.dlen;
+	if (size > ix->tree_size || d.off > ix->tree_size - size)
+		return false;
+	/* the stream, its late ends and its durations: one read */
+	grow(&ix->z, &ix->z_cap, (size_t)size);
 	grow(&ix->raw, &ix->raw_cap, d.rawlen);
-	if (pread(ix->tree_fd, ix->z, d.zlen, (off_t)d.off) != (ssize_t)d.zlen ||
-	    (d.n_late &&
-	     pread(ix->tree_fd, late, 8 * (size_t)d.n_late,
-		   (off_t)(d.off + d.zlen)) != (ssize_t)(8 * d.n_late)))
+	if (pread(ix->tree_fd, ix->z, (size_t)size, (off_t)d.off) !=
+	    (ssize_t)size)
 		return false;
+	memcpy(late, ix->z + d.zlen, 8 * (size_t)d.n_late);
+	dp = ix->z + d.zlen + 8 * (size_t)d.n_late;
+	dend = dp + d.dlen;
 	inflateReset(&ix->inf);
 	ix->inf.next_in = ix->z;
 	ix->inf.avail_in = d.zlen;
@@ -500,22 +637,50 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 		return false;
 	p = ix->raw;
 	end = ix->raw + d.rawlen;
+	/* the records first: where the text starts */
 	for (uint32_t i = 0; i < d.n_lines; i++) {
-		struct tuix_line *l = &b->lines[i];
-		uint64_t line = first + i, v[5];
+		uint64_t v[5];
 		for (int k = 0; k < 5; k++)
 			if (!get_uleb(&p, end, &v[k]))
 				return false;
+		if (v[4] > TUIX_TEXT_MAX)
+			return false;
+		text += v[4];
+	}
+	if ((uint64_t)(end - p) != text)
+		return false;
+	text = (uint64_t)(p - ix->raw); /* now: where a line's text is */
+	p = ix->raw;
+	for (uint32_t i = 0; i < d.n_lines; i++) {
+		struct tuix_line *l = &b->lines[i];
+		uint64_t line = first + i, v[5], c;
+		for (int k = 0; k < 5; k++)
+			get_uleb(&p, end, &v[k]);
 		if (v[0] > UINT32_MAX || v[1] > (TUIX_HEAD | TUIX_CLOSE) ||
-		    v[2] > line || v[4] > TUIX_TEXT_MAX)
+		    v[2] > line + 1)
 			return false;
 		l->depth = (uint32_t)v[0];
 		l->flags = (uint32_t)v[1];
-		l->parent = v[2] ? line - v[2] : TUIX_NONE;
+		l->parent = v[2] == PARENT_SAME	  ? parent
+			    : v[2] == PARENT_NONE ? TUIX_NONE
+						  : line + 1 - v[2];
+		parent = l->parent;
 		if (l->flags & TUIX_CLOSE) {
-			if (v[3] == 0 || v[3] > line)
+			if (v[3] == END_OPEN) {
+				if (!sp)
+					return false;
+				b->lines[open[--sp]].end = line;
+				l->end = first + open[sp];
+			} else if (v[3] > line) {
 				return false;
-			l->end = line - v[3];
+			} else {
+				l->end = line - v[3];
+			}
+		} else if (v[3] == END_SELF) {
+			l->end = line;
+		} else if (v[3] == END_CLOSE) {
+			l->end = TUIX_NONE; /* its closing line's */
+			open[sp++] = i;
 		} else if (v[3] == LATE) {
 			if (n_late == d.n_late)
 				return false;
@@ -523,15 +688,16 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 			if (l->end != TUIX_NONE && l->end < line)
 				return false;
 		} else {
-			l->end = line + v[3] - 1;
+			l->end = line + v[3] - END_CLOSE;
 		}
-		l->off = text;
+		l->off = b->len;
+		if (!get_uleb(&dp, dend, &c) || !dur_text(b, c))
+			return false;
+		block_text(b, (const char *)ix->raw + text, (size_t)v[4]);
 		text += v[4];
 	}
-	if ((uint64_t)(end - p) != text || n_late != d.n_late)
+	if (n_late != d.n_late || dp != dend || sp)
 		return false;
-	b->len = 0;
-	block_text(b, (const char *)p, (size_t)text);
 	b->n = d.n_lines;
 	b->first = first;
 	return true;
@@ -651,7 +817,7 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 {
 	struct tuix_line l = {0, TUIX_NONE, TUIX_NONE, 0, 0};
 	uint64_t i = ix->n;
-	const char *bar = NULL, *t;
+	const char *bar = NULL, *col, *t;
 	size_t sp = 0;
 	uint32_t depth;
 
@@ -675,14 +841,19 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 		l.end = i;
 		goto add;
 	}
-	if ((size_t)(bar - s) != ix->tid_len ||
-	    memcmp(ix->tid, s, ix->tid_len)) {
+	/* the thread is the "[ tid" before the bar, not the columns before
+	 * it: a duration differs from line to line */
+	col = memrchr(s, '[', (size_t)(bar - s));
+	if (!col)
+		col = s;
+	if ((size_t)(bar - col) != ix->tid_len ||
+	    memcmp(ix->tid, col, ix->tid_len)) {
 		/* another thread: its calls are not the last one's */
 		pop_to(ix, -1, i);
-		ix->tid_len = (size_t)(bar - s) < sizeof ix->tid
-				      ? (size_t)(bar - s)
+		ix->tid_len = (size_t)(bar - col) < sizeof ix->tid
+				      ? (size_t)(bar - col)
 				      : sizeof ix->tid - 1;
-		memcpy(ix->tid, s, ix->tid_len);
+		memcpy(ix->tid, col, ix->tid_len);
 	}
 	t = bar + 4;
 	while (t + sp < s + len && t[sp] == ' ')
@@ -854,8 +1025,9 @@ struct tuix *tuix_open(const struct tui_params *p)
 		return NULL;
 	}
 	/* raw deflate: zlib's checksum would cost a tenth of the indexing,
-	 * and load_block checks what it decodes */
-	if (deflateInit2(&ix->def, 1, Z_DEFLATED, -15, 8,
+	 * and load_block checks what it decodes; memLevel 6: a hash table
+	 * of a block's size (cleared for each), not 4 times larger */
+	if (deflateInit2(&ix->def, 1, Z_DEFLATED, -15, 6,
 			 Z_DEFAULT_STRATEGY) != Z_OK) {
 		warn_msg(0, "%s: zlib: %s", ix->tree_path,
 			 ix->def.msg ? ix->def.msg : "cannot start");
