@@ -25,6 +25,17 @@ static inline void ctrace__event_policy(struct ctrace__thread *t, uint8_t exit_b
 		ctrace__policy_enter(t, fn, site, sp, fp);
 }
 
+/* The flags that ask more of an event than its record when filters
+ * alone are set: arguments or a return value at an entry, a return value
+ * alone at an exit (policy_exit() records any other exit as the hooks'
+ * fast path does, so an exit of a function whose arguments alone are
+ * captured takes that path). */
+static inline __attribute__((always_inline)) uint8_t
+ctrace__event_more(uint8_t exit_bit)
+{
+	return exit_bit ? CTRACE_F_RETVAL : CTRACE_F_ARGS | CTRACE_F_RETVAL;
+}
+
 /* One event, inside the recorder.  With no control asked for, straight to
  * the stream; with filters alone, one inline table lookup decides (a
  * filtered-out function costs that and nothing else); anything more goes
@@ -45,7 +56,7 @@ ctrace__event_record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		uint8_t flags = ctrace__function_flags(fn);
 		if (flags & CTRACE_F_SKIP)
 			return;
-		if (!(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
+		if (!(flags & ctrace__event_more(exit_bit))) {
 			emit_timed(&t->main, exit_bit, fn, site, sp, emit_fp,
 				   ctrace__now(), 1, &t->state);
 			return;
