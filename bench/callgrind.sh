@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/callgrind.sh -- instructions per call spent in the recorder's hooks.
 #
-#   bench/callgrind.sh [--lib DIR] [--include DIR] [--keep] [FIB SORT INTERP]
+#   bench/callgrind.sh [--lib DIR] [--include DIR] [--symbolize PATH]
+#                      [--values] [--keep] [FIB SORT INTERP]
 #
 # Runs a small workload built with -finstrument-functions and libctrace.a
 # under valgrind --tool=callgrind and divides the instructions executed in
@@ -10,6 +11,13 @@
 # so this is the figure to watch while tuning the hot path; the time it takes
 # is bench/run's business.  The same is done for empty hooks (the floor) and
 # for the ctrace build run with CTRACE=off.
+#
+# With --values, a second table: the same workload built with -g and its
+# capture plan (ctrace-symbolize --make-plan), recorded by default, with
+# CTRACE_ARGS=all, CTRACE_RETVAL=all and both; the instructions of the whole
+# program above those of the plain build, per call (the return trampoline
+# runs outside the hooks, and is counted so), and the trace's bytes per
+# event.
 #
 # Under valgrind the program runs many times slower while the time-stamp
 # counter does not, so timestamp deltas take more bytes than they do natively
@@ -23,12 +31,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 libdir=lib
 incdir=$here/../include
 keep=no
+values=no
+symbolize=./ctrace-symbolize
 while [ $# -gt 0 ]; do
 	case $1 in
 	--lib) libdir=$2; shift 2 ;;
 	--include) incdir=$2; shift 2 ;;
+	--symbolize) symbolize=$2; shift 2 ;;
+	--values) values=yes; shift ;;
 	--keep) keep=yes; shift ;;
-	-h|--help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,26s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	--) shift; break ;;
 	-*) echo "callgrind.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
@@ -105,6 +117,46 @@ for variant in empty ctrace off; do
 		'BEGIN { printf "| %s | %.1f | %.1f | %.1f |\n", v, a / n, b / n, (a + b) / n }'
 done
 echo
+if [ $values = yes ]; then
+	# Whole-program instructions (callgrind's "Collected" line).
+	collected() {
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$1"
+	}
+	$cc -O2 -g -o "$work/work-plain" "$here/work.c" -pthread
+	$cc -O2 -g -finstrument-functions -I"$incdir" -o "$work/work-ctrace-g" \
+		"$here/work.c" "$lib" -pthread
+	"$symbolize" --make-plan -o "$work/work.plan" "$work/work-ctrace-g" \
+		>/dev/null
+	# shellcheck disable=SC2086
+	(cd "$work" && valgrind --tool=callgrind \
+		--callgrind-out-file=/dev/null ./work-plain st $sizes \
+		>/dev/null 2>"$work/plain.log")
+	plain=$(collected "$work/plain.log")
+	echo "whole program, instructions per call above the plain build:"
+	echo
+	echo "| mode (with the plan) | instructions/call | bytes/event |"
+	echo "| --- | ---: | ---: |"
+	for mode in default args retval args-retval; do
+		case $mode in
+		default) set -- ;;
+		args) set -- CTRACE_ARGS=all ;;
+		retval) set -- CTRACE_RETVAL=all ;;
+		args-retval) set -- CTRACE_ARGS=all CTRACE_RETVAL=all ;;
+		esac
+		rm -f "$work/trace.bin"
+		# shellcheck disable=SC2086
+		(cd "$work" && env "$@" CTRACE_PLAN="$work/work.plan" \
+			CTRACE_OUTPUT="$work/trace.bin" valgrind \
+			--tool=callgrind --callgrind-out-file=/dev/null \
+			./work-ctrace-g st $sizes >/dev/null 2>"$work/$mode.log")
+		n=$(collected "$work/$mode.log")
+		bytes=$(wc -c <"$work/trace.bin")
+		awk -v m="$mode" -v a="${n:-0}" -v p="${plain:-0}" -v c="$calls" \
+			-v b="$bytes" 'BEGIN { printf "| %s | %.1f | %.2f |\n",
+				m, (a - p) / c, b / (2 * c) }'
+	done
+	echo
+fi
 if [ $keep = yes ]; then
 	echo "callgrind output kept in $work (callgrind_annotate $work/callgrind.ctrace.out)"
 fi

@@ -49,7 +49,8 @@
  *   str r REG     a string argument's pointer is in register REG
  *   str B OFF     ... or in the stack slot at B plus OFF
  *   ret MASK LEN  the registers of the return value (CTRACE_RETVAL_* bits;
- *                 0: the function returns nothing, no trampoline) and LEN
+ *                 0: the function returns nothing, no trampoline, and the
+ *                 function at fde is left out of CTRACE_RETVAL) and LEN
  *                 bytes at r0 for a struct returned in memory (MEM only)
  *
  * Unknown lines and a `pc` line that breaks a limit below are skipped (the

@@ -110,6 +110,8 @@ CTRACE_HIDDEN uint8_t ctrace__plan_regs_select(uint32_t dwarf_mask);
 CTRACE_HIDDEN extern const uint8_t ctrace__plan_regnos[CTRACE_NREGS];
 /* Reads CTRACE_PLAN (or PROGRAM.ctrace-plan) once, at set-up. */
 CTRACE_HIDDEN void ctrace__plan_load(void);
+/* 1 if the plan says the function at fn returns nothing (void). */
+CTRACE_HIDDEN int ctrace__plan_returns_nothing(uintptr_t fn);
 
 /* The table, open addressing by PC; filled at set-up, read-only after. */
 CTRACE_HIDDEN extern const struct ctrace__plan_entry *ctrace__plan_slots;

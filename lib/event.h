@@ -10,6 +10,7 @@
 
 #include "capture.h"
 #include "emit.h"
+#include "retval.h"
 #include "state.h"
 
 /* For an exit, `fp` is the exit hook's CFA: return value capture tells the
@@ -23,6 +24,21 @@ static inline void ctrace__event_policy(struct ctrace__thread *t, uint8_t exit_b
 		ctrace__policy_exit(t, fn, site, sp, fp);
 	else
 		ctrace__policy_enter(t, fn, site, sp, fp);
+}
+
+/* Whether an event with filters alone asks more than its record: its
+ * function's arguments or return value at an entry, its return value
+ * alone at an exit (policy_exit() records any other exit as the hooks'
+ * fast path does).  An exit given the return trampoline as its call site
+ * (a function inlined into a patched frame) goes there too, for the real
+ * one. */
+static inline __attribute__((always_inline)) int
+ctrace__event_more(uint8_t flags, uint8_t exit_bit, uintptr_t site)
+{
+	if (!exit_bit)
+		return (flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL)) != 0;
+	return (flags & CTRACE_F_RETVAL) ||
+	       unlikely(site == (uintptr_t)ctrace__retval_trampoline);
 }
 
 /* One event, inside the recorder.  With no control asked for, straight to
@@ -45,7 +61,7 @@ ctrace__event_record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		uint8_t flags = ctrace__function_flags(fn);
 		if (flags & CTRACE_F_SKIP)
 			return;
-		if (!(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
+		if (!ctrace__event_more(flags, exit_bit, site)) {
 			emit_timed(&t->main, exit_bit, fn, site, sp, emit_fp,
 				   ctrace__now(), 1, &t->state);
 			return;

@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "elfsym.h"
 #include "internal.h"
 
@@ -483,6 +484,10 @@ static void add_one(void *data, uintptr_t addr, const char *name)
 {
 	struct build *b = data;
 	uint8_t flags = flags_of(name, b->demangle_state, b->first_scan);
+	/* No return value to catch: its exit needs nothing more than its
+	 * EXIT, and takes the hooks' fast path. */
+	if ((flags & CTRACE_F_RETVAL) && ctrace__plan_returns_nothing(addr))
+		flags &= (uint8_t)~CTRACE_F_RETVAL;
 	if (flags != ctrace__default_flags && b->t->used * 2 < b->t->mask)
 		table_put(b->t, addr, flags);
 }

@@ -72,15 +72,15 @@ record_rest(uint8_t exit_bit, uintptr_t fn, uintptr_t site, uintptr_t sp,
  * record the event as with no control at all, 0 to skip it (a function
  * filtered out costs this lookup and nothing else), -1 for the rest
  * (record_rest). */
-static inline __attribute__((always_inline)) int table_go(uint8_t gate,
-							  uintptr_t fn)
+static inline __attribute__((always_inline)) int
+table_go(uint8_t gate, uint8_t exit_bit, uintptr_t fn, uintptr_t site)
 {
 	if (gate != (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE))
 		return -1;
 	uint8_t flags = ctrace__function_flags(fn);
 	if (flags & CTRACE_F_SKIP)
 		return 0;
-	return flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL) ? -1 : 1;
+	return ctrace__event_more(flags, exit_bit, site) ? -1 : 1;
 }
 
 /* What a hook does first once busy: 1 when the event is emit_fast()'s to
@@ -93,7 +93,7 @@ hook_gate(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	uint8_t gate = atomic_load_explicit(&ctrace__gate,
 					    memory_order_relaxed);
 	if (unlikely(gate != CTRACE_GATE_LIVE)) {
-		int go = table_go(gate, fn);
+		int go = table_go(gate, exit_bit, fn, site);
 		if (go <= 0) {
 			if (go < 0)
 				record_rest(exit_bit, fn, site, sp, fp, outer);

@@ -293,6 +293,60 @@ static size_t parse(const char *text, size_t size, int fill)
 }
 
 /* ---------------------------------------------------------------------------
+ * Functions that return nothing
+ * ------------------------------------------------------------------------ */
+
+/* The `ret` of a pc line is that of the function whose code holds the
+ * call (an inlined copy's line gives its host's), and fde is where that
+ * code starts: a line that says the function returns nothing says so of
+ * the function at fde, its own body when fde is its address.  The
+ * filters (filter.c) leave such a function out of CTRACE_RETVAL, so that
+ * its exit takes the hooks' fast path instead of looking for a patched
+ * frame that cannot be there.  Open addressing by address, filled at
+ * set-up, read-only after. */
+static uintptr_t *void_slots;
+static size_t void_mask;
+
+static size_t void_slot_of(uintptr_t fn)
+{
+	return (size_t)(((uint64_t)fn * 0x9e3779b97f4a7c15ull) >> 40) &
+	       void_mask;
+}
+
+static void void_load(size_t cap)
+{
+	void *m = mmap(NULL, cap * sizeof *void_slots, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return;
+	uintptr_t *set = m;
+	void_mask = cap - 1;
+	for (size_t k = 0; k < cap; k++) {
+		const struct ctrace__plan_entry *e = &slots[k];
+		if (e->pc == 0 || !e->ret_known || e->ret_mask != 0 ||
+		    e->fde == 0)
+			continue;
+		size_t i = void_slot_of(e->fde);
+		while (set[i] != 0 && set[i] != e->fde)
+			i = (i + 1) & void_mask;
+		set[i] = e->fde;
+	}
+	void_slots = set;
+}
+
+int ctrace__plan_returns_nothing(uintptr_t fn)
+{
+	if (void_slots == NULL || fn == 0)
+		return 0;
+	for (size_t i = void_slot_of(fn);; i = (i + 1) & void_mask) {
+		if (void_slots[i] == fn)
+			return 1;
+		if (void_slots[i] == 0)
+			return 0;
+	}
+}
+
+/* ---------------------------------------------------------------------------
  * Loading
  * ------------------------------------------------------------------------ */
 
@@ -391,6 +445,7 @@ static int load(const char *path, int quiet_if_missing)
 	parse(text, len, 1);
 	munmap((void *)text, size);
 	ctrace__plan_slots = slots;
+	void_load(cap);
 	return (int)n;
 }
 

@@ -299,8 +299,16 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		uint8_t flags = ctrace__function_flags(fn);
 		if (flags & CTRACE_F_SKIP)
 			return;
-		/* Only a return value asks more of the exit than its EXIT. */
+		/* Only a return value asks more of the exit than its EXIT;
+		 * in a patched frame (an inlined copy's exit) the call site
+		 * is the real return address, as at its entry. */
 		if (!(flags & CTRACE_F_RETVAL)) {
+			if (unlikely(site ==
+				     (uintptr_t)ctrace__retval_trampoline))
+				site = ctrace__retval_real(
+					frame_sp != 0
+						? frame_sp - sizeof(uintptr_t)
+						: sp);
 			emit_timed(&t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp,
 				   0, ctrace__now(), 1, &t->state);
 			return;

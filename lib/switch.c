@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "capture.h"
 #include "internal.h"
 #include "state.h"
 #include "switch.h"
@@ -120,6 +121,9 @@ void ctrace__switch_init(const struct ctrace__config *c)
 		if (sigaction(c->toggle_signal, &sa, NULL) == 0)
 			gate |= CTRACE_GATE_SHADOW;
 	}
+	/* The capture plan first: the filters leave the functions it says
+	 * return nothing out of CTRACE_RETVAL (filter.c). */
+	ctrace__capture_setup();
 	int table = ctrace__filter_init(c);
 	if (table > 0)
 		gate |= CTRACE_GATE_TABLE;
