@@ -189,18 +189,23 @@ CTRACE_HIDDEN void ctrace__capture_entry(struct ctrace__stream *s,
  * ------------------------------------------------------------------------ */
 
 /* What the recorder saves at a library call, from the prototype table
- * (protos.c): the integer and floating-point argument registers the
- * function takes, and which integer ones point to strings. */
+ * (protos.c): on x86-64 the integer and floating-point argument
+ * registers the function takes, and which integer ones point to strings;
+ * on i386 (nfp 0) the words of its arguments on the stack, and which
+ * words point to strings. */
 struct ctrace__libcall_how {
 	uint8_t nint, nfp, strmask;
 };
 
-/* The registers the PLT trampoline saved: at an entry the argument
+/* What the PLT trampoline saved.  x86-64: at an entry the argument
  * registers (rdi, rsi, rdx, rcx, r8, r9) and xmm0-7, 16 bytes apart; at
- * an exit rax in gpr[0] and xmm0. */
+ * an exit rax in gpr[0] and xmm0.  i386: at an entry gpr the arguments
+ * on the stack; at an exit eax and edx in gpr[0] and gpr[1], and st(0)'s
+ * 10 bytes (NULL when it held no value). */
 struct ctrace__libvals {
-	const uint64_t *gpr;
+	const uintptr_t *gpr;
 	const uint8_t *xmm;
+	const uint8_t *st0;
 	struct ctrace__libcall_how how;
 };
 
@@ -213,10 +218,12 @@ CTRACE_HIDDEN void ctrace__capture_lib_args(struct ctrace__stream *s,
 					    uintptr_t site, uintptr_t sp,
 					    const struct ctrace__libvals *v);
 /* Writes the filled RETVAL record of a library call's EXIT, of
- * CTRACE_LIBRET_BYTES (room checked by the caller): rax and xmm0. */
+ * CTRACE_LIBRET_BYTES (room checked by the caller): rax and xmm0, or
+ * eax, edx and st(0). */
 CTRACE_HIDDEN void ctrace__capture_lib_ret(struct ctrace__stream *s,
 					   const struct ctrace__libvals *v);
-#define CTRACE_LIBRET_BYTES (3 + 1 + 8 + 16)
+/* x86-64: rax and xmm0 (8 + 16), i386: eax, edx and st(0) (16 + 10). */
+#define CTRACE_LIBRET_BYTES (3 + 1 + 16 + 16)
 
 CTRACE_HIDDEN void ctrace__policy_lib_enter(struct ctrace__thread *t,
 					    uintptr_t fn, uintptr_t site,

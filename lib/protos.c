@@ -23,8 +23,18 @@ static const struct proto table[] = {
 #undef CTRACE_PROTO
 #undef CTRACE_ARG
 
-/* x86-64: six integer argument registers. */
+#if defined(__x86_64__)
+/* x86-64: six integer argument registers, eight floating-point ones;
+ * strmask has a bit per integer register. */
 #define INT_REGS 6
+#define ON_STACK 0
+#else
+/* i386 cdecl: every argument in words on the stack, a long long or a
+ * double in two; nint counts the words, strmask has a bit per word.
+ * Without a prototype, six words are saved. */
+#define INT_REGS 6
+#define ON_STACK 1
+#endif
 
 void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
 {
@@ -37,6 +47,12 @@ void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
 			uint8_t kind = table[i].arg[k];
 			if (kind == CTRACE_PROTO_VOID)
 				break;
+			if (ON_STACK) {
+				if (kind == CTRACE_PROTO_CSTR && nint < 8)
+					strmask |= (uint8_t)(1u << nint);
+				nint = (uint8_t)(nint + CTRACE_PROTO_WORDS32(kind));
+				continue;
+			}
 			if (CTRACE_PROTO_IS_FP(kind)) {
 				nfp++;
 				continue;
