@@ -32,8 +32,14 @@
  * points at a trampoline, so that a call's entry and exit are judged by
  * the same flags.
  *
- * The recorder's own calls into libc never come here: lib/ is built with
- * -fno-plt, so they go through GLOB_DAT slots, which are not redirected.
+ * The recorder's own calls into libc may come through a redirected slot
+ * (x86-64 builds lib/ with -fno-plt, whose GLOB_DAT slots the program
+ * may call through too; i386 calls through the PLT, see
+ * m4/ctrace_flags.m4): ctrace__plt_enter sends them straight on.
+ *
+ * Architectures: the relocations, the trampolines' frames and the code
+ * that names a GOT slot are arch/<arch>/pltarch.h's (i386: .rel.plt,
+ * R_386_JMP_SLOT and R_386_GLOB_DAT, cdecl arguments on the stack).
  */
 #define _GNU_SOURCE
 #include <elf.h>
