@@ -46,7 +46,8 @@ struct values *values_args(struct trace *t, const struct values_call *p,
 	uint64_t hash = 0;
 	struct values *v;
 	if (p->libcall)
-		return libcall_args(p, payload, len);
+		return libcall_args(p, payload, len,
+				    t->hdr.pointer_size == 4);
 	if (mode() == VALUES_CACHE_OFF) {
 		cache.args_decoded++;
 		return args_decode(t, p, payload, len, false);
@@ -73,7 +74,8 @@ struct values *values_retval(struct trace *t, const struct values_call *p,
 	uint64_t hash = 0;
 	struct values *v;
 	if (p->libcall)
-		return libcall_retval(p, payload, len);
+		return libcall_retval(p, payload, len,
+				      t->hdr.pointer_size == 4);
 	if (mode() == VALUES_CACHE_OFF) {
 		cache.ret_decoded++;
 		return retval_decode(t, p, payload, len);

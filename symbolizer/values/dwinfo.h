@@ -603,11 +603,12 @@ void values_forget_ret_shapes(void);
 
 /* libcall.c: a library call's arguments from its ARGS payload (never
  * NULL) and its return value from its RETVAL payload (NULL: the function
- * returns nothing), typed by the prototype table. */
+ * returns nothing), typed by the prototype table; i386: a 32-bit trace's
+ * (cdecl: arguments on the stack, eax, edx and st(0) at the return). */
 struct values *libcall_args(const struct values_call *p,
-			    const uint8_t *payload, size_t len);
+			    const uint8_t *payload, size_t len, bool i386);
 struct values *libcall_retval(const struct values_call *p,
-			      const uint8_t *payload, size_t len);
+			      const uint8_t *payload, size_t len, bool i386);
 void libcall_forget_hints(void);
 /* recipe.c: the arguments of a call by the recipe of an earlier call
  * like it (same pair, hook address and captured register numbers), or

@@ -4,12 +4,17 @@
  * The recorder saved, at the call, the argument registers the prototype
  * table (include/ctrace_protos.def) names for the function (all six
  * integer ones when it names none) with the text of its string
- * arguments, and at the return rax and xmm0.  The types come from that
- * table, written from the C and POSIX standards; a function it does not
- * list shows its raw integer argument registers and rax, named as such
+ * arguments, and at the return rax and xmm0.  On i386 (cdecl) it saved
+ * the words of the arguments on the stack above the return address (six
+ * when the table names none), and at the return eax, edx and st(0) when
+ * it held a value.  The types come from that table, written from the C
+ * and POSIX standards; a function it does not list shows its raw integer
+ * argument registers (i386: stack words) and rax (eax), named as such
  * (`malloc(rdi=0x20)`), and the symbolizer says once that no prototype
  * is known.  A value is the register's as the ABI passed it (an int is
- * the low 32 bits of its register), or `?` with the reason.
+ * the low 32 bits of its register; on i386 a long is 32 bits, a long
+ * long edx:eax, a double or float returned st(0) rounded to its type as
+ * the caller's store rounds it), or `?` with the reason.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -257,7 +262,7 @@ static struct {
 } hinted;
 
 /* Raw registers are a puzzle without the why: said once per function. */
-static void no_proto_hint(const char *name)
+static void no_proto_hint(const char *name, bool i386)
 {
 	for (size_t i = 0; i < hinted.n; i++)
 		if (!strcmp(hinted.names[i], name))
@@ -270,8 +275,10 @@ static void no_proto_hint(const char *name)
 	for (const char *s = name; *s; s++)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s,
 		      stderr);
-	fputs(": its calls show their integer argument registers and rax, "
-	      "raw\n",
+	fputs(i386 ? ": its calls show their first stack words and eax, "
+		     "raw\n"
+		   : ": its calls show their integer argument registers and "
+		     "rax, raw\n",
 	      stderr);
 }
 
@@ -284,8 +291,60 @@ void libcall_forget_hints(void)
 	hinted.n = 0;
 }
 
+/* The 4-byte kinds i386 sign-extends from 32 bits (kind_text takes
+ * them as 64-bit, as on x86-64). */
+static uint64_t i386_widen(uint8_t k, uint64_t v)
+{
+	if (k == CTRACE_PROTO_LONG || k == CTRACE_PROTO_SSIZE ||
+	    k == CTRACE_PROTO_OFF)
+		return (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+	return CTRACE_PROTO_WORDS32(k) == 2 ? v : (uint32_t)v;
+}
+
+/* i386: the arguments in the block of stack words above the return
+ * address (c->sp) the recorder saved. */
+static struct values *libcall_args_i386(const struct values_call *p,
+					const struct capture *c,
+					struct values_build *vb)
+{
+	const struct proto_src *pr = proto_find(p->name);
+	uint64_t at = c->sp + 4;
+	if (pr == NULL) {
+		no_proto_hint(p->name, true);
+		for (unsigned i = 0; i < 6; i++) {
+			uint32_t w;
+			char name[16];
+			snprintf(name, sizeof name, "[esp+%u]", 4 * (i + 1));
+			bool have = capture_read(c, at + 4 * i, &w, 4);
+			add(vb, name, "stack word (no prototype known)",
+			    have ? text_of("0x%" PRIx32, w) : NULL,
+			    "not captured");
+		}
+		return values_finish(vb, false);
+	}
+	for (int i = 0; i < CTRACE_PROTO_MAX_ARGS; i++) {
+		const struct proto_arg *a = &pr->arg[i];
+		if (a->kind == CTRACE_PROTO_VOID)
+			break;
+		unsigned size = 4 * CTRACE_PROTO_WORDS32(a->kind);
+		uint64_t v = 0;
+		if (!capture_read(c, at, &v, size))
+			add(vb, a->name, kind_type[a->kind], NULL,
+			    "not captured");
+		else
+			add(vb, a->name, kind_type[a->kind],
+			    kind_text(a->kind, i386_widen(a->kind, v), c),
+			    NULL);
+		at += size;
+	}
+	if (pr->variadic)
+		add(vb, "...", "", NULL,
+		    "variadic: the fixed arguments alone are shown");
+	return values_finish(vb, false);
+}
+
 struct values *libcall_args(const struct values_call *p,
-			    const uint8_t *payload, size_t len)
+			    const uint8_t *payload, size_t len, bool i386)
 {
 	struct values_build vb = {0};
 	struct capture c;
@@ -293,9 +352,11 @@ struct values *libcall_args(const struct values_call *p,
 		add(&vb, NULL, "", NULL, "not captured");
 		return values_finish_unknown(&vb, "not captured");
 	}
+	if (i386)
+		return libcall_args_i386(p, &c, &vb);
 	const struct proto_src *pr = proto_find(p->name);
 	if (pr == NULL) {
-		no_proto_hint(p->name);
+		no_proto_hint(p->name, false);
 		for (unsigned i = 0; i < 6; i++) {
 			uint64_t v;
 			bool have = reg_value(&c, int_regno[i], &v);
@@ -327,15 +388,50 @@ struct values *libcall_args(const struct values_call *p,
 	return values_finish(&vb, false);
 }
 
+/* i386: the value of kind k in eax, edx and st(0) (have: the RETVAL's
+ * fields), as 8 bytes kind_text reads; false when it is not there (a
+ * floating-point value with st(0) empty). */
+static bool ret_i386(uint8_t k, const uint8_t *full, unsigned have,
+		     uint64_t *v)
+{
+	if (CTRACE_PROTO_IS_FP(k)) {
+		long double x;
+		if (!(have & CTRACE_RETVAL_ST0) || sizeof x < 10)
+			return false;
+		memset(&x, 0, sizeof x);
+		memcpy(&x, full + CTRACE_RETVAL_AT_ST0, CTRACE_RETVAL_ST0_BYTES);
+		*v = 0;
+		if (k == CTRACE_PROTO_FLOAT) {
+			float f = (float)x;
+			memcpy(v, &f, 4);
+		} else {
+			double d = (double)x;
+			memcpy(v, &d, 8);
+		}
+		return true;
+	}
+	if (!(have & CTRACE_RETVAL_R0))
+		return false;
+	uint64_t lo = (uint32_t)load_u64(full + CTRACE_RETVAL_AT_R0);
+	if (CTRACE_PROTO_WORDS32(k) == 2) {
+		if (!(have & CTRACE_RETVAL_R1))
+			return false;
+		lo |= load_u64(full + CTRACE_RETVAL_AT_R1) << 32;
+	}
+	*v = i386_widen(k, lo);
+	return true;
+}
+
 struct values *libcall_retval(const struct values_call *p,
-			      const uint8_t *payload, size_t len)
+			      const uint8_t *payload, size_t len, bool i386)
 {
 	struct values_build vb = {0};
 	const struct proto_src *pr = proto_find(p->name);
 	if (pr != NULL && pr->ret == CTRACE_PROTO_VOID)
 		return NULL;
-	const char *type = pr ? kind_type[pr->ret]
-			      : "register rax (no prototype known)";
+	const char *type = pr	   ? kind_type[pr->ret]
+			   : i386 ? "register eax (no prototype known)"
+				  : "register rax (no prototype known)";
 	uint8_t full[CTRACE_RETVAL_PAYLOAD];
 	unsigned have = 0;
 	const char *why = NULL;
@@ -346,6 +442,19 @@ struct values *libcall_retval(const struct values_call *p,
 		   retval_expand(payload, len, full, &have) < 0 ||
 		   full[0] != 1) {
 		why = "not captured";
+	} else if (i386) {
+		uint8_t k = pr ? pr->ret : CTRACE_PROTO_UINT;
+		uint64_t v;
+		if (ret_i386(k, full, have, &v)) {
+			add(&vb, NULL, type,
+			    pr ? kind_text(k, v, NULL)
+			       : text_of("0x%" PRIx32, (uint32_t)v),
+			    NULL);
+			return values_finish(&vb, false);
+		}
+		why = CTRACE_PROTO_IS_FP(k)
+			      ? "not captured (st(0) held no value at the return)"
+			      : "not captured";
 	} else {
 		bool fp = pr && CTRACE_PROTO_IS_FP(pr->ret);
 		unsigned need = fp ? CTRACE_RETVAL_XMM0 : CTRACE_RETVAL_R0;
