@@ -438,7 +438,9 @@ static struct glob *glob_find(struct glob *g, size_t n, uintptr_t got)
  * the code calls or jumps through and never loads may be redirected, or
  * the program would see the trampoline as the function's address.  The
  * executable segments are read once for every reference into the slots
- * (plt_arch_ref says which bytes are one, and whether it is a call).  A
+ * (plt_arch_ref says which bytes are one, and whether it is a call;
+ * plt_arch_abs_load which bytes read another way take a slot's
+ * address).  A
  * stray match of other bytes (`89 c7 be 02 00`, `mov %eax,%edi; mov
  * $2,%esi`, pointed at strcmp's slot in an lld build) can still only keep
  * a slot from being redirected, never redirect a slot whose value the
@@ -458,11 +460,15 @@ static void only_called(const struct dl_phdr_info *info,
 		uintptr_t base = (uintptr_t)c;
 		for (size_t i = 2; i + 4 <= ph->p_filesz; i++) {
 			uintptr_t t;
+			struct glob *e;
+			if (plt_arch_abs_load(c, i, &t) && t - lo < hi - lo &&
+			    (e = glob_find(g, n, t)) != NULL)
+				e->loaded = 1;
 			int kind = plt_arch_ref(c, i, ph->p_filesz, base,
 						dy->pltgot, &t);
 			if (kind == PLT_REF_NONE || t - lo >= hi - lo)
 				continue;
-			struct glob *e = glob_find(g, n, t);
+			e = glob_find(g, n, t);
 			if (e == NULL)
 				continue;
 			if (kind == PLT_REF_CALL)

@@ -50,12 +50,31 @@ static inline struct ctrace__libvals plt_arch_exit_vals(uintptr_t sp)
  * *) and `ff /4` (jmp *), and for a load into a register the next
  * instruction calls through (clang -O0 -fno-plt); any other use
  * PLT_REF_LOAD.  Non-PIC code names a slot by its absolute address
- * (ModRM mod 00, r/m 101, or mov's moffs32 form), PIC code as a disp32
+ * (ModRM mod 00, r/m 101; mov's moffs32 form is plt_arch_abs_load's),
+ * PIC code as a disp32
  * from a register holding the GOT's address (mod 10, no SIB), which is
  * gotplt (DT_PLTGOT, _GLOBAL_OFFSET_TABLE_) whichever register holds
- * it.  The rel32 of a jcc (0f 8x) is not one: no instruction has 0f
- * right before its ModRM. */
+ * it.  Not one: the rel32 of a jcc (0f 8x: no instruction has 0f right
+ * before its ModRM), and ff /7 (no such instruction; `ff | ba imm32`, a
+ * rel32's last byte and `mov $imm32, %edx`, in gold's and lld's
+ * builds). */
 enum { PLT_REF_NONE, PLT_REF_LOAD, PLT_REF_CALL };
+
+/* The same bytes read as an opcode and its absolute address: `mov
+ * moffs32` to or from eax, `mov $imm32` to a register, `push $imm32` (a
+ * slot's address taken, never a call).  Each of those opcodes is also a
+ * ModRM byte (a3: jmp *disp32(%ebx)), so both readings count: true and
+ * the address in *t when this one applies. */
+static inline int plt_arch_abs_load(const uint8_t *c, size_t i, uintptr_t *t)
+{
+	uint8_t m = c[i - 1];
+	if (m != 0xa1 && m != 0xa3 && (m < 0xb8 || m > 0xbf) && m != 0x68)
+		return 0;
+	uint32_t d;
+	memcpy(&d, c + i, 4);
+	*t = d;
+	return 1;
+}
 static inline int plt_arch_ref(const uint8_t *c, size_t i, size_t size,
 			       uintptr_t base, uintptr_t gotplt, uintptr_t *t)
 {
@@ -63,12 +82,6 @@ static inline int plt_arch_ref(const uint8_t *c, size_t i, size_t size,
 	uint8_t m = c[i - 1];
 	int32_t d;
 	memcpy(&d, c + i, 4);
-	if (m == 0xa1 || m == 0xa3 || (m >= 0xb8 && m <= 0xbf) || m == 0x68) {
-		/* mov moffs32 to or from eax, an immediate: the slot's
-		 * address taken, never a call */
-		*t = (uintptr_t)(uint32_t)d;
-		return PLT_REF_LOAD;
-	}
 	/* 0f 80-8f: a jcc's rel32 (no instruction has 0f right before
 	 * its ModRM) */
 	if (c[i - 2] == 0x0f)
@@ -80,6 +93,8 @@ static inline int plt_arch_ref(const uint8_t *c, size_t i, size_t size,
 	else
 		return PLT_REF_NONE;
 	unsigned reg = (m >> 3) & 7;
+	if (c[i - 2] == 0xff && reg == 7)
+		return PLT_REF_NONE; /* no such instruction */
 	if (c[i - 2] == 0xff && (reg == 2 || reg == 4))
 		return PLT_REF_CALL;
 	if (c[i - 2] == 0x8b && i + 6 <= size && c[i + 4] == 0xff &&

@@ -87,4 +87,14 @@ static inline int plt_arch_ref(const uint8_t *c, size_t i, size_t size,
 	return PLT_REF_LOAD;
 }
 
+/* i386 reads some bytes a second way (arch/i386/pltarch.h); x86-64 names
+ * a slot RIP-relative only. */
+static inline int plt_arch_abs_load(const uint8_t *c, size_t i, uintptr_t *t)
+{
+	(void)c;
+	(void)i;
+	(void)t;
+	return 0;
+}
+
 #endif /* CTRACE_ARCH_PLTARCH_H */
