@@ -93,7 +93,7 @@ linker_case() {
 		libcall_tree "$1" c libcall-libc "libcall-$ld"
 	# mold's i386 code reaches GOT slots from the start of .got, not from
 	# _GLOBAL_OFFSET_TABLE_ (DT_PLTGOT): its GLOB_DAT calls are not told
-	# from loads, and are left alone (doc/libcalls.md).
+	# from loads, and are left alone (doc/recording.md).
 	[ "$ld" = mold ] && [ "$CUR_ARCH" = -m32 ] && return 0
 	LIBCALL_FLAGS="-fuse-ld=$ld -fno-plt -Wl,-z,now -Wl,-z,relro" \
 		libcall_tree "$1" c libcall-libc "libcall-$ld-now"
