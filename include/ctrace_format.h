@@ -237,7 +237,8 @@ enum ctrace_record_type {
 	 * After a library call's ENTRY (a PLT_SLOT's): pc is the call site,
 	 * cfa 0, the registers the argument registers its prototype uses
 	 * (xmm0-7, DWARF 17-24: their low 8 bytes), the blocks the text of
-	 * its string arguments (doc/format.md). */
+	 * its string arguments; on i386 no register, the first block the
+	 * arguments' words on the stack above sp (doc/format.md). */
 	CTRACE_REC_ARGS = 4,
 	/* A call's return registers (CTRACE_RETVAL); directly follows the
 	 * EXIT it belongs to.  The exit hook reserves it and the function's
@@ -261,7 +262,8 @@ enum ctrace_record_type {
 	 * CTRACE_RETVAL_PAYLOAD, so a reader of the full form alone finds
 	 * it "not captured".  A one-byte payload CTRACE_RETVAL_REFUSED:
 	 * the value was not captured, the recorder's list was full.  After
-	 * a library call's EXIT: the compact form, filled, R0 and XMM0. */
+	 * a library call's EXIT: the compact form, filled, R0 and XMM0
+	 * (i386: R0, R1, and ST0 when st(0) held a value). */
 	CTRACE_REC_RETVAL = 5,
 
 	/* A user marker or tracepoint hit: u64 ticks (absolute), u8 kind
