@@ -238,7 +238,8 @@ enum ctrace_record_type {
 	 * cfa 0, the registers the argument registers its prototype uses
 	 * (xmm0-7, DWARF 17-24: their low 8 bytes), or all of them for a
 	 * function the recorder's table does not list, the blocks the text
-	 * of its string arguments (doc/format.md). */
+	 * of its string arguments; on i386 no register, the first block the
+	 * arguments' words on the stack above sp (doc/format.md). */
 	CTRACE_REC_ARGS = 4,
 	/* A call's return registers (CTRACE_RETVAL); directly follows the
 	 * EXIT it belongs to.  The exit hook reserves it and the function's
@@ -263,7 +264,9 @@ enum ctrace_record_type {
 	 * it "not captured".  A one-byte payload CTRACE_RETVAL_REFUSED:
 	 * the value was not captured, the recorder's list was full.  After
 	 * a library call's EXIT: the compact form, filled, R0 and XMM0, and
-	 * R1 and XMM1 for a function the recorder's table does not list. */
+	 * R1 and XMM1 for a function the recorder's table does not list
+	 * (i386: R0 and R1 for every function, and ST0 when st(0) held a
+	 * value). */
 	CTRACE_REC_RETVAL = 5,
 
 	/* A user marker or tracepoint hit: u64 ticks (absolute), u8 kind

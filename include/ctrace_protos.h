@@ -17,7 +17,8 @@
  * (its fixed parameters alone are listed); a function of no parameters
  * lists CTRACE_ARG(VOID, void).  A function takes at most
  * CTRACE_PROTO_MAX_ARGS parameters, every one of them passed in a
- * register (x86-64: six integer, eight floating point).
+ * register on x86-64 (six integer, eight floating point); on i386 all
+ * are passed on the stack (CTRACE_PROTO_WORDS32 words each).
  */
 #ifndef CTRACE_PROTOS_H
 #define CTRACE_PROTOS_H
@@ -53,5 +54,13 @@ enum ctrace_proto_kind {
 /* Whether a kind travels in a floating-point register. */
 #define CTRACE_PROTO_IS_FP(k)                                                \
 	((k) == CTRACE_PROTO_DOUBLE || (k) == CTRACE_PROTO_FLOAT)
+
+/* The 4-byte words a kind takes on the i386 stack (and its size there,
+ * in words: off_t is the 32-bit one, the unsuffixed functions'). */
+#define CTRACE_PROTO_WORDS32(k)                                              \
+	((k) == CTRACE_PROTO_LLONG || (k) == CTRACE_PROTO_ULLONG ||           \
+		 (k) == CTRACE_PROTO_DOUBLE                                    \
+	     ? 2                                                               \
+	     : 1)
 
 #endif /* CTRACE_PROTOS_H */

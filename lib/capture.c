@@ -542,6 +542,7 @@ void ctrace__capture_lib_ready(void)
 		(void)thread_ready(c);
 }
 
+#if defined(__x86_64__)
 /* DWARF numbers of the x86-64 argument registers, in the ABI's order,
  * and of xmm0. */
 static const uint8_t lib_regnos[6] = {5, 4, 1, 2, 8, 9};
@@ -631,3 +632,84 @@ void ctrace__capture_lib_ret(struct ctrace__stream *s,
 	rec[0] = CTRACE_TAG_EXTENDED;
 	s->cur = p;
 }
+#else /* i386 */
+/* The most argument words saved (protos.c asks for no more). */
+#define LIB_MAX_WORDS 12
+
+/* The full form of ARGS, its pc the call site, its CFA unknown, no
+ * register: cdecl passes every argument on the stack, so the first block
+ * is the words of the arguments above the return address (sp), then a
+ * block per string argument, as the instrumented functions' (an empty
+ * one: the pointer was unreadable). */
+void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
+			      uintptr_t sp, const struct ctrace__libvals *v)
+{
+	const struct cap_thread *c = &cap;
+	if (s->cur == NULL ||
+	    (size_t)(s->chunk_end - s->cur) < ctrace__args_max_bytes)
+		return;
+	uint8_t *rec = s->cur, *payload = rec + 4, *p = payload;
+	uint64_t pc = site, sp64 = sp, cfa = 0;
+	memcpy(p + CTRACE_ARGS_PC, &pc, 8);
+	memcpy(p + CTRACE_ARGS_SP, &sp64, 8);
+	memcpy(p + CTRACE_ARGS_CFA, &cfa, 8);
+	p[CTRACE_ARGS_NREGS] = 0;
+	p += CTRACE_ARGS_REGS;
+	unsigned words = v->how.nint > LIB_MAX_WORDS ? LIB_MAX_WORDS
+						     : v->how.nint;
+	uintptr_t top = stack_limit(c, sp, 0);
+	uintptr_t args = (uintptr_t)v->gpr;
+	/* The caller's frame holds them; never past the stack's top. */
+	if (args < top && (top - args) / 4 < words)
+		words = (unsigned)((top - args) / 4);
+	p = put_block_header(p, args, 4 * (size_t)words, 0);
+	memcpy(p, v->gpr, 4 * (size_t)words);
+	p += 4 * (size_t)words;
+	size_t budget = string_max && c->cache != NULL ? STRING_BUDGET : 0;
+	for (unsigned i = 0; i < words && i < 8 && budget > 0; i++) {
+		uintptr_t a = v->gpr[i];
+		if (!(v->how.strmask & (1u << i)) || a == 0)
+			continue;
+		size_t max = string_max < budget ? string_max : budget;
+		uint8_t *hdr = put_address(p, a, 0);
+		size_t n = read_string(a, hdr + 2, max, sp, top);
+		ctrace__uleb_put2(hdr, n);
+		p = hdr + 2 + n;
+		budget -= n;
+	}
+	ctrace__uleb_put2(rec + 2, (size_t)(p - payload));
+	rec[1] = CTRACE_REC_ARGS;
+	ctrace__barrier();
+	rec[0] = CTRACE_TAG_EXTENDED;
+	s->cur = p;
+}
+
+/* The compact RETVAL, filled: eax and edx, and st(0) when it held a
+ * value (a float or double returned), which every return type the
+ * prototypes know needs no more of; for every function, so the slot's
+ * mask (protos.c: these three) is not read. */
+void ctrace__capture_lib_ret(struct ctrace__stream *s,
+			     const struct ctrace__libvals *v)
+{
+	if (s->cur == NULL ||
+	    (size_t)(s->chunk_end - s->cur) < CTRACE_LIBRET_BYTES)
+		return;
+	uint8_t *rec = s->cur, *p = rec + 3;
+	*p++ = (uint8_t)(CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
+			 CTRACE_RETVAL_R1 |
+			 (v->st0 != NULL ? CTRACE_RETVAL_ST0 : 0));
+	uint64_t r0 = v->gpr[0], r1 = v->gpr[1];
+	memcpy(p, &r0, 8);
+	memcpy(p + 8, &r1, 8);
+	p += 16;
+	if (v->st0 != NULL) {
+		memcpy(p, v->st0, CTRACE_RETVAL_ST0_BYTES);
+		p += CTRACE_RETVAL_ST0_BYTES;
+	}
+	rec[2] = (uint8_t)(p - (rec + 3));
+	rec[1] = CTRACE_REC_RETVAL;
+	ctrace__barrier();
+	rec[0] = CTRACE_TAG_EXTENDED;
+	s->cur = p;
+}
+#endif

@@ -191,19 +191,25 @@ CTRACE_HIDDEN void ctrace__capture_entry(struct ctrace__stream *s,
  * ------------------------------------------------------------------------ */
 
 /* What the recorder saves at a library call, from the prototype table
- * (protos.c): the integer and floating-point argument registers the
- * function takes, which integer ones point to strings, and the return
- * registers (CTRACE_RETVAL_R0...). */
+ * (protos.c): on x86-64 the integer and floating-point argument
+ * registers the function takes, and which integer ones point to strings;
+ * on i386 (nfp 0) the words of its arguments on the stack, and which
+ * words point to strings.  retmask: the return registers
+ * (CTRACE_RETVAL_R0...) to record; on i386 always R0, R1 and ST0 (st(0)
+ * only when it held a value). */
 struct ctrace__libcall_how {
 	uint8_t nint, nfp, strmask, retmask;
 };
 
-/* The registers the PLT trampoline saved: at an entry the argument
+/* What the PLT trampoline saved.  x86-64: at an entry the argument
  * registers (rdi, rsi, rdx, rcx, r8, r9) and xmm0-7, 16 bytes apart; at
- * an exit rax and rdx in gpr[0] and gpr[1], xmm0 and xmm1. */
+ * an exit rax and rdx in gpr[0] and gpr[1], xmm0 and xmm1.  i386: at an
+ * entry gpr the arguments on the stack; at an exit eax and edx in gpr[0]
+ * and gpr[1], and st(0)'s 10 bytes (NULL when it held no value). */
 struct ctrace__libvals {
-	const uint64_t *gpr;
+	const uintptr_t *gpr;
 	const uint8_t *xmm;
+	const uint8_t *st0;
 	struct ctrace__libcall_how how;
 };
 
@@ -216,11 +222,16 @@ CTRACE_HIDDEN void ctrace__capture_lib_args(struct ctrace__stream *s,
 					    uintptr_t site, uintptr_t sp,
 					    const struct ctrace__libvals *v);
 /* Writes the filled RETVAL record of a library call's EXIT, of at most
- * CTRACE_LIBRET_BYTES (room checked by the caller): the registers of
- * v->how.retmask, rax and xmm0 by default. */
+ * CTRACE_LIBRET_BYTES (room checked by the caller): x86-64 the registers
+ * of v->how.retmask, rax and xmm0 or rax, rdx, xmm0 and xmm1; i386 eax,
+ * edx and st(0). */
 CTRACE_HIDDEN void ctrace__capture_lib_ret(struct ctrace__stream *s,
 					   const struct ctrace__libvals *v);
+#if defined(__x86_64__)
 #define CTRACE_LIBRET_BYTES (3 + 1 + 8 + 8 + 16 + 16)
+#else
+#define CTRACE_LIBRET_BYTES (3 + 1 + 8 + 8 + 10)
+#endif
 
 CTRACE_HIDDEN void ctrace__policy_lib_enter(struct ctrace__thread *t,
 					    uintptr_t fn, uintptr_t site,

@@ -32,8 +32,14 @@
  * points at a trampoline, so that a call's entry and exit are judged by
  * the same flags.
  *
- * The recorder's own calls into libc never come here: lib/ is built with
- * -fno-plt, so they go through GLOB_DAT slots, which are not redirected.
+ * The recorder's own calls into libc may come through a redirected slot
+ * (x86-64 builds lib/ with -fno-plt, whose GLOB_DAT slots the program
+ * may call through too; i386 calls through the PLT, see
+ * m4/ctrace_flags.m4): ctrace__plt_enter sends them straight on.
+ *
+ * Architectures: the relocations, the trampolines' frames and the code
+ * that names a GOT slot are arch/<arch>/pltarch.h's (i386: .rel.plt,
+ * R_386_JMP_SLOT and R_386_GLOB_DAT, cdecl arguments on the stack).
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -49,22 +55,17 @@
 #include "retval.h"
 
 #if defined(__x86_64__)
+#include "arch/x86_64/pltarch.h"
+#elif defined(__i386__)
+#include "arch/i386/pltarch.h"
+#endif
 
-/* arch/x86_64/plt.S */
+/* arch/<arch>/plt.S */
 CTRACE_HIDDEN extern const char ctrace__plt_tramps[], ctrace__plt_tramps_end[];
 CTRACE_HIDDEN void ctrace__plt_return(void);
 CTRACE_HIDDEN uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret);
 CTRACE_HIDDEN uintptr_t ctrace__plt_exit(uintptr_t sp);
 
-#define TRAMP_SIZE 16
-/* plt.S's frames: the entry's registers from PLT_SAVED_BYTES below the
- * return address (rdi, rsi, rdx, rcx, r8, r9, ..., then the slot's index
- * and the call site's copy), with xmm0-7 from PLT_SAVED_XMM; the
- * return's rax and rdx, then xmm0 and xmm1 from PLT_RET_XMM0. */
-#define PLT_SAVED_BYTES 216
-#define PLT_SAVED_XMM 64
-#define PLT_RET_BYTES 48
-#define PLT_RET_XMM0 16
 #define MAX_MODULES 4096
 
 struct plt_slot {
@@ -95,12 +96,12 @@ static _Atomic uint32_t unbound_called;
 static uint32_t tramp_count(void)
 {
 	return (uint32_t)((ctrace__plt_tramps_end - ctrace__plt_tramps) /
-			  TRAMP_SIZE);
+			  PLT_TRAMP_SIZE);
 }
 
 static uintptr_t tramp_of(uint32_t i)
 {
-	return (uintptr_t)ctrace__plt_tramps + (uintptr_t)i * TRAMP_SIZE;
+	return (uintptr_t)ctrace__plt_tramps + (uintptr_t)i * PLT_TRAMP_SIZE;
 }
 
 static void record_slot(const struct plt_slot *p, uintptr_t real)
@@ -188,13 +189,10 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 		if (likely(!ctrace__state_capture_on)) {
 			ctrace__event(0, p->got, site, (uintptr_t)ret);
 		} else {
-			/* The argument registers, as the trampoline saved
-			 * them below the return address (plt.S). */
-			const uint8_t *saved = (const uint8_t *)ret -
-					       PLT_SAVED_BYTES;
-			struct ctrace__libvals v = {
-				(const uint64_t *)saved,
-				saved + PLT_SAVED_XMM, p->how};
+			/* The arguments, as the trampoline left them
+			 * (plt.S). */
+			struct ctrace__libvals v =
+				plt_arch_entry_vals(ret, p->how);
 			ctrace__event_lib(0, p->got, site, (uintptr_t)ret,
 					  &v);
 		}
@@ -218,13 +216,10 @@ uintptr_t ctrace__plt_exit(uintptr_t sp)
 	if (!self && likely(!ctrace__state_capture_on)) {
 		ctrace__event(CTRACE_TAG_EXIT_BIT, fn, real, sp);
 	} else if (!self) {
-		/* rax, rdx, xmm0 and xmm1, as the return trampoline saved
-		 * them below sp (plt.S); those of the slot's mask are
-		 * recorded. */
-		const uint8_t *saved = (const uint8_t *)sp - PLT_RET_BYTES;
-		struct ctrace__libvals v = {(const uint64_t *)saved,
-					    saved + PLT_RET_XMM0,
-					    {0, 0, 0, mask}};
+		/* The return registers, as the return trampoline saved
+		 * them below sp (plt.S); x86-64 records those of the slot's
+		 * mask. */
+		struct ctrace__libvals v = plt_arch_exit_vals(sp, mask);
 		ctrace__event_lib(CTRACE_TAG_EXIT_BIT, fn, real, sp, &v);
 	}
 	ctrace__state_self = self;
@@ -272,10 +267,11 @@ static uintptr_t dyn_ptr(const struct dl_phdr_info *info, uintptr_t v)
 struct dyn {
 	const ElfW(Sym) *symtab;
 	const char *strtab;
-	const ElfW(Rela) *jmprel;
+	const plt_rel *jmprel;
 	size_t pltrelsz;
-	const ElfW(Rela) *rela;
+	const plt_rel *rela;
 	size_t relasz;
+	uintptr_t pltgot; /* the GOT's address, i386's PIC register */
 };
 
 static int read_dynamic(const struct dl_phdr_info *info,
@@ -296,14 +292,17 @@ static int read_dynamic(const struct dl_phdr_info *info,
 		case DT_PLTRELSZ:
 			out->pltrelsz = d->d_un.d_val;
 			break;
-		case DT_RELA:
+		case PLT_DT_REL:
 			out->rela = (const void *)dyn_ptr(info, d->d_un.d_ptr);
 			break;
-		case DT_RELASZ:
+		case PLT_DT_RELSZ:
 			out->relasz = d->d_un.d_val;
 			break;
+		case DT_PLTGOT:
+			out->pltgot = dyn_ptr(info, d->d_un.d_ptr);
+			break;
 		case DT_PLTREL:
-			if (d->d_un.d_val != DT_RELA)
+			if (d->d_un.d_val != PLT_DT_REL)
 				return -1;
 			break;
 		}
@@ -311,9 +310,9 @@ static int read_dynamic(const struct dl_phdr_info *info,
 	return out->symtab != NULL && out->strtab != NULL ? 0 : -1;
 }
 
-static const char *rela_name(const struct dyn *dy, const ElfW(Rela) *r)
+static const char *rela_name(const struct dyn *dy, const plt_rel *r)
 {
-	size_t sym = ELF64_R_SYM(r->r_info);
+	size_t sym = PLT_R_SYM(r->r_info);
 	return sym != 0 ? dy->strtab + dy->symtab[sym].st_name : "";
 }
 
@@ -323,9 +322,9 @@ static int instrumented(const struct dyn *dy, int first)
 {
 	if (first)
 		return 1;
-	const ElfW(Rela) *r[2] = {dy->jmprel, dy->rela};
-	size_t n[2] = {dy->pltrelsz / sizeof(ElfW(Rela)),
-		       dy->relasz / sizeof(ElfW(Rela))};
+	const plt_rel *r[2] = {dy->jmprel, dy->rela};
+	size_t n[2] = {dy->pltrelsz / sizeof(plt_rel),
+		       dy->relasz / sizeof(plt_rel)};
 	for (int k = 0; k < 2; k++)
 		for (size_t i = 0; r[k] != NULL && i < n[k]; i++)
 			if (!strcmp(rela_name(dy, &r[k][i]),
@@ -390,15 +389,15 @@ struct scan {
 /* A JUMP_SLOT, or the GLOB_DAT slot of a function the module does not
  * define: what -fno-plt code calls through (and a PLT stub of .plt.got,
  * when the module also takes the GOT slot's value). */
-static int is_call_slot(const struct dyn *dy, const ElfW(Rela) *r)
+static int is_call_slot(const struct dyn *dy, const plt_rel *r)
 {
-	unsigned type = ELF64_R_TYPE(r->r_info);
-	if (type == R_X86_64_JUMP_SLOT)
+	unsigned type = PLT_R_TYPE(r->r_info);
+	if (type == PLT_JUMP_SLOT)
 		return 1;
-	if (type != R_X86_64_GLOB_DAT)
+	if (type != PLT_GLOB_DAT)
 		return 0;
-	const ElfW(Sym) *sym = &dy->symtab[ELF64_R_SYM(r->r_info)];
-	unsigned kind = ELF64_ST_TYPE(sym->st_info);
+	const ElfW(Sym) *sym = &dy->symtab[PLT_R_SYM(r->r_info)];
+	unsigned kind = PLT_ST_TYPE(sym->st_info);
 	return sym->st_shndx == SHN_UNDEF &&
 	       (kind == STT_FUNC || kind == STT_GNU_IFUNC);
 }
@@ -436,38 +435,21 @@ static struct glob *glob_find(struct glob *g, size_t n, uintptr_t got)
 	return lo < n && g[lo].got == got ? &g[lo] : NULL;
 }
 
-/* At c + i, the disp32 of `mov slot(%rip), %reg` whose next instruction
- * calls or jumps through %reg (clang -O0 -fno-plt): a call too. */
-static int load_then_call(const uint8_t *c, size_t i, size_t size)
-{
-	if (i < 3 || i + 7 > size || (c[i - 3] != 0x48 && c[i - 3] != 0x4c) ||
-	    c[i - 2] != 0x8b || (c[i - 1] & 0xc7) != 0x05)
-		return 0;
-	unsigned reg = (c[i - 1] >> 3) & 7;
-	const uint8_t *n = c + i + 4;
-	if (c[i - 3] == 0x4c) { /* r8-r15: a REX.B prefix on the call */
-		if (n[0] != 0x41)
-			return 0;
-		n++;
-	}
-	return n[0] == 0xff && (n[1] == 0xd0 + reg || n[1] == 0xe0 + reg);
-}
-
 /* A GLOB_DAT slot holds the function's address for every use: a call
  * through it (-fno-plt, or a .plt.got stub), but also its value taken
  * (&f, a function given to the entry hook as its address).  Only a slot
  * the code calls or jumps through and never loads may be redirected, or
  * the program would see the trampoline as the function's address.  The
- * executable segments are read once for every RIP-relative reference
- * into the slots: `ff 15` (call *) and `ff 25` (jmp *) before it is a
- * call, and so is a load into a register the next instruction calls
- * through; anything else is a load.  Only a disp32 after a RIP-relative
- * ModRM byte counts, as in every real reference; a stray match of other
- * bytes (`89 c7 be 02 00`, `mov %eax,%edi; mov $2,%esi`, pointed at
- * strcmp's slot in an lld build) can still only keep a slot from being
- * redirected, never redirect a slot whose value the code takes. */
-static void only_called(const struct dl_phdr_info *info, struct glob *g,
-			size_t n)
+ * executable segments are read once for every reference into the slots
+ * (plt_arch_ref says which bytes are one, and whether it is a call;
+ * plt_arch_abs_load which bytes read another way take a slot's
+ * address).  A
+ * stray match of other bytes (`89 c7 be 02 00`, `mov %eax,%edi; mov
+ * $2,%esi`, pointed at strcmp's slot in an lld build) can still only keep
+ * a slot from being redirected, never redirect a slot whose value the
+ * code takes. */
+static void only_called(const struct dl_phdr_info *info,
+			const struct dyn *dy, struct glob *g, size_t n)
 {
 	glob_sort(g, n);
 	uintptr_t lo = g[0].got, hi = g[n - 1].got + sizeof(uintptr_t);
@@ -480,22 +462,19 @@ static void only_called(const struct dl_phdr_info *info, struct glob *g,
 			(const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
 		uintptr_t base = (uintptr_t)c;
 		for (size_t i = 2; i + 4 <= ph->p_filesz; i++) {
-			int32_t d;
-			/* a RIP-relative operand's ModRM byte (mod 00, r/m
-			 * 101) comes right before its disp32, in every
-			 * instruction: other bytes are not a reference */
-			if ((c[i - 1] & 0xc7) != 0x05)
+			uintptr_t t;
+			struct glob *e;
+			if (plt_arch_abs_load(c, i, &t) && t - lo < hi - lo &&
+			    (e = glob_find(g, n, t)) != NULL)
+				e->loaded = 1;
+			int kind = plt_arch_ref(c, i, ph->p_filesz, base,
+						dy->pltgot, &t);
+			if (kind == PLT_REF_NONE || t - lo >= hi - lo)
 				continue;
-			memcpy(&d, c + i, 4);
-			uintptr_t t = base + i + 4 + (uintptr_t)(intptr_t)d;
-			if (t - lo >= hi - lo)
-				continue;
-			struct glob *e = glob_find(g, n, t);
+			e = glob_find(g, n, t);
 			if (e == NULL)
 				continue;
-			if ((c[i - 2] == 0xff &&
-			     (c[i - 1] == 0x15 || c[i - 1] == 0x25)) ||
-			    load_then_call(c, i, ph->p_filesz))
+			if (kind == PLT_REF_CALL)
 				e->called = 1;
 			else
 				e->loaded = 1;
@@ -508,8 +487,8 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 {
 	struct range ro = relro_of(info);
 	int opened = 0;
-	size_t n_plt = dy->jmprel ? dy->pltrelsz / sizeof(ElfW(Rela)) : 0;
-	size_t n_dyn = dy->rela ? dy->relasz / sizeof(ElfW(Rela)) : 0;
+	size_t n_plt = dy->jmprel ? dy->pltrelsz / sizeof(plt_rel) : 0;
+	size_t n_dyn = dy->rela ? dy->relasz / sizeof(plt_rel) : 0;
 
 	/* The GLOB_DAT function slots, checked against the code; and the
 	 * slots to point at their trampolines, by index, once the filters
@@ -517,7 +496,7 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 	struct glob *g = NULL;
 	size_t n_glob = 0;
 	for (size_t i = 0; i < n_dyn; i++)
-		if (ELF64_R_TYPE(dy->rela[i].r_info) == R_X86_64_GLOB_DAT &&
+		if (PLT_R_TYPE(dy->rela[i].r_info) == PLT_GLOB_DAT &&
 		    is_call_slot(dy, &dy->rela[i]))
 			n_glob++;
 	size_t glob_bytes = n_glob * sizeof *g;
@@ -539,16 +518,16 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		g = mem;
 		n_glob = 0;
 		for (size_t i = 0; i < n_dyn; i++)
-			if (ELF64_R_TYPE(dy->rela[i].r_info) ==
-				    R_X86_64_GLOB_DAT &&
+			if (PLT_R_TYPE(dy->rela[i].r_info) ==
+				    PLT_GLOB_DAT &&
 			    is_call_slot(dy, &dy->rela[i]))
 				g[n_glob++].got =
 					info->dlpi_addr + dy->rela[i].r_offset;
-		only_called(info, g, n_glob);
+		only_called(info, dy, g, n_glob);
 	}
 
 	for (size_t i = 0; i < n_plt + n_dyn; i++) {
-		const ElfW(Rela) *r = i < n_plt ? &dy->jmprel[i]
+		const plt_rel *r = i < n_plt ? &dy->jmprel[i]
 						: &dy->rela[i - n_plt];
 		if (!is_call_slot(dy, r))
 			continue;
@@ -732,15 +711,3 @@ void ctrace__plt_start(int how)
 	ctrace__plt_scan();
 }
 
-#else /* i386: not yet */
-
-void ctrace__plt_scan(void)
-{
-}
-
-void ctrace__plt_start(int how)
-{
-	(void)how;
-}
-
-#endif

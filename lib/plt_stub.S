@@ -1,9 +1,9 @@
 /* plt_stub.S -- the library call trampolines of the target (plt.c is
- * their C side); none on i386 yet, where plt.c redirects nothing. */
+ * their C side). */
 #if defined(__x86_64__)
 #include "arch/x86_64/plt.S"
 #elif defined(__i386__)
-	.section .note.GNU-stack,"",@progbits
+#include "arch/i386/plt.S"
 #else
 #error "ctrace: unsupported architecture (x86-64 and i386 only)"
 #endif

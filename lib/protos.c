@@ -23,19 +23,38 @@ static const struct proto table[] = {
 #undef CTRACE_PROTO
 #undef CTRACE_ARG
 
-/* x86-64: six integer argument registers, eight floating-point ones. */
+#if defined(__x86_64__)
+/* x86-64: six integer argument registers, eight floating-point ones;
+ * strmask has a bit per integer register. */
 #define INT_REGS 6
 #define FP_REGS 8
+#define ON_STACK 0
 
 /* A function the table does not know is saved whole, as far as
  * registers go: every argument register (of xmm0-7 the low 8 bytes, a
  * double's or a float's; for a variadic function al says how many hold
  * its variable arguments, but its fixed ones may be in any of them), and
  * at its return rax, rdx, xmm0 and xmm1, wherever its type (from the
- * library's DWARF, read later) puts the value. */
+ * library's DWARF, read later) puts the value.  The table's functions
+ * return in rax or xmm0. */
 #define UNKNOWN_RET                                                          \
 	(CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM0 |          \
 	 CTRACE_RETVAL_XMM1)
+#define KNOWN_RET (CTRACE_RETVAL_R0 | CTRACE_RETVAL_XMM0)
+#else
+/* i386 cdecl: every argument in words on the stack, a long long or a
+ * double in two; nint counts the words, strmask has a bit per word, no
+ * floating-point register (nfp 0).  Without a prototype, six words are
+ * saved.  Every function's return is eax, edx and st(0), what the
+ * trampoline keeps anyway (a long long in edx:eax, a double in st(0)):
+ * capture.c writes them whatever the mask, which says so. */
+#define INT_REGS 6
+#define FP_REGS 0
+#define ON_STACK 1
+#define UNKNOWN_RET                                                          \
+	(CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 | CTRACE_RETVAL_ST0)
+#define KNOWN_RET UNKNOWN_RET
+#endif
 
 void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
 {
@@ -48,6 +67,12 @@ void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
 			uint8_t kind = table[i].arg[k];
 			if (kind == CTRACE_PROTO_VOID)
 				break;
+			if (ON_STACK) {
+				if (kind == CTRACE_PROTO_CSTR && nint < 8)
+					strmask |= (uint8_t)(1u << nint);
+				nint = (uint8_t)(nint + CTRACE_PROTO_WORDS32(kind));
+				continue;
+			}
 			if (CTRACE_PROTO_IS_FP(kind)) {
 				nfp++;
 				continue;
@@ -56,9 +81,8 @@ void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
 				strmask |= (uint8_t)(1u << nint);
 			nint++;
 		}
-		*how = (struct ctrace__libcall_how){
-			nint, nfp, strmask,
-			CTRACE_RETVAL_R0 | CTRACE_RETVAL_XMM0};
+		*how = (struct ctrace__libcall_how){nint, nfp, strmask,
+						    KNOWN_RET};
 		return;
 	}
 }

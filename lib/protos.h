@@ -7,8 +7,9 @@
 
 /* The registers to save at calls of the function `name` (a GOT slot's
  * relocation symbol): its prototype's, or every argument register (and
- * no string) when the table does not list it; and at its return rax and
- * xmm0, or for a function the table does not list rdx and xmm1 too. */
+ * no string) when the table does not list it; and at its return (x86-64)
+ * rax and xmm0, or for a function the table does not list rdx and xmm1
+ * too; i386: eax, edx and st(0) for every function. */
 CTRACE_HIDDEN void ctrace__protos_how(const char *name,
 				      struct ctrace__libcall_how *how);
 

@@ -73,3 +73,21 @@ AC_SUBST([SANITIZE_LDFLAGS])
 AC_SUBST([HAVE_SANITIZERS])
 AM_CONDITIONAL([HAVE_SANITIZERS], [test "x$HAVE_SANITIZERS" = xyes])
 ])
+
+# CTRACE_RECORDER_PLT: how the recorder calls libc (RECORDER_PLT_CFLAGS).
+# On x86-64 through GOT slots (-fno-plt), which plt.c tells apart from
+# the program's by the code around them.  On i386 a GOT slot is named by
+# a disp32 from any register, as stack slots are from ebp: the recorder
+# calls through the PLT, so that the functions it shares with the
+# program stay JUMP_SLOTs (with -fno-plt they would all become GLOB_DAT
+# slots, and a stack offset equal to one's keep it from being seen).
+AC_DEFUN([CTRACE_RECORDER_PLT], [
+  AC_MSG_CHECKING([how the recorder calls libc])
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
+#ifndef __i386__
+#error not i386
+#endif
+]])], [RECORDER_PLT_CFLAGS=-fplt], [RECORDER_PLT_CFLAGS=-fno-plt])
+  AC_MSG_RESULT([$RECORDER_PLT_CFLAGS])
+  AC_SUBST([RECORDER_PLT_CFLAGS])
+])

@@ -351,6 +351,30 @@ configs_all() {
 	done
 }
 
+# configs_m32: the i386 configurations a script adds to configs (library
+# calls), none when CTRACE_TEST_CONFIGS names the list (which may name
+# -m32 ones) or when 32-bit programs cannot be built (tests/m32.sh says
+# why).  Each compiler once, as configs_all: gcc -O2 PIE under the quick
+# matrix, clang -O0 non-PIE too under CI's, all of them under the full.
+configs_m32() {
+	[ -z "${CTRACE_TEST_CONFIGS:-}" ] || return 0
+	[ "$HAVE_M32" = yes ] &&
+		[ -f "$top_builddir/tests/m32/libctrace.a" ] || return 0
+	for c in cc ${CLANG:+clang}; do
+		for o in O0 O2; do
+			for p in pie nopie; do
+				case ${CTRACE_TEST_MATRIX:-quick}/$c-$o-$p in
+				full/*) ;;
+				*/cc-O2-pie) ;;
+				ci/clang-O0-nopie) ;;
+				*) continue ;;
+				esac
+				echo "$c-$o-$p-m32"
+			done
+		done
+	done | configs_part
+}
+
 # configs_part: the configurations on stdin (one a line) that belong to
 # part K of N when CTRACE_TEST_PART=K/N (the Kth, then every Nth after
 # it), all of them when it is unset.  A long script split into parts, each

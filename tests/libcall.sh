@@ -6,7 +6,7 @@
 # -fno-plt; with the gold, lld and mold linkers; --nest-libcall and the
 # switches that turn them off; a static
 # program; and call counts against a counting oracle preloaded into the
-# program.
+# program.  On x86-64 and i386 (configs_m32).
 
 . "$(dirname "$0")/lib.sh"
 test_init libcall
@@ -80,8 +80,21 @@ linker_case() {
 	echo 'int main(void) { return 0; }' >probe.c
 	$CUR_CC -fuse-ld="$ld" probe.c -o probe >/dev/null 2>&1 ||
 		skip "$CUR_CC cannot link with -fuse-ld=$ld"
+	# lld and mold give a libc function that i386 non-PIC code calls
+	# (R_386_PC32) its address in the program's PLT, so that the
+	# libraries' own calls of it go through the program's slot too, and
+	# are recorded (printf's malloc): another tree.
+	case $ld/$CUR_ARCH/$CUR_PIE in
+	lld/-m32/*-no-pie | mold/-m32/*-no-pie)
+		skip "$ld makes i386 non-PIC calls' PLT entries the functions' addresses: the libraries' calls show"
+		;;
+	esac
 	LIBCALL_FLAGS="-fuse-ld=$ld" \
 		libcall_tree "$1" c libcall-libc "libcall-$ld"
+	# mold's i386 code reaches GOT slots from the start of .got, not from
+	# _GLOBAL_OFFSET_TABLE_ (DT_PLTGOT): its GLOB_DAT calls are not told
+	# from loads, and are left alone (doc/recording.md).
+	[ "$ld" = mold ] && [ "$CUR_ARCH" = -m32 ] && return 0
 	LIBCALL_FLAGS="-fuse-ld=$ld -fno-plt -Wl,-z,now -Wl,-z,relro" \
 		libcall_tree "$1" c libcall-libc "libcall-$ld-now"
 }
@@ -393,7 +406,7 @@ case_counts() {
 	compare oracle counted
 }
 
-for cfg in $(configs); do
+for cfg in $(configs) $(configs_m32); do
 	for c in libc thread libm plain longjmp relro noplt gold lld mold \
 		cxx nest off dlopen views static counts filter offline fork; do
 		run_case "$c-$cfg" "case_$c" "$cfg"

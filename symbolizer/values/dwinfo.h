@@ -622,7 +622,9 @@ void values_forget_ret_shapes(void);
 /* libcall.c: a library call's arguments from its ARGS payload (never
  * NULL) and its return value from its RETVAL payload (NULL: the function
  * returns nothing), typed by the library's DWARF (libtypes.c), else by
- * the prototype table. */
+ * the prototype table; a 32-bit trace's as i386 passes them (cdecl:
+ * arguments on the stack, eax, edx and st(0) at the return), by the
+ * table alone. */
 struct values *libcall_args(struct trace *t, const struct values_call *p,
 			    const uint8_t *payload, size_t len);
 struct values *libcall_retval(struct trace *t, const struct values_call *p,
@@ -630,7 +632,8 @@ struct values *libcall_retval(struct trace *t, const struct values_call *p,
 void libcall_forget_hints(void);
 /* libtypes.c: a library call's prototype from the library's own DWARF
  * (its debug file found by build-id), cached per (trace, target, symbol)
- * until libtypes_reset; NULL when there is none to trust. */
+ * until libtypes_reset; NULL when there is none to trust, and for a
+ * 32-bit trace (abi.c places values as x86-64 passes them). */
 struct libtype_param {
 	char *name;      /* NULL: the DWARF names none (an IFUNC's type) */
 	Dwarf_Die type;  /* valid while the type_name is not NULL */

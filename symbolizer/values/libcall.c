@@ -5,13 +5,16 @@
  * table (include/ctrace_protos.def) names for the function (all six
  * integer ones and xmm0-7 when it names none) with the text of its
  * string arguments, and at the return rax and xmm0 (and rdx and xmm1
- * when the table names none).  The types come, in order, from:
+ * when the table names none).  On i386 (cdecl) it saved the words of the
+ * arguments on the stack above the return address (six when the table
+ * names none), and at the return eax, edx and st(0) when it held a
+ * value.  The types come, in order, from:
  *   1. the library's own DWARF, when its debug file is found
- *      (libtypes.c): the declaration of the code that ran;
+ *      (libtypes.c): the declaration of the code that ran (x86-64 only);
  *   2. else the table, written from the C and POSIX standards;
- *   3. else nothing: the raw integer argument registers and rax, named
- *      as such (`malloc(rdi=0x20)`), and the symbolizer says once that no
- *      prototype is known.
+ *   3. else nothing: the raw integer argument registers and rax (i386:
+ *      stack words and eax), named as such (`malloc(rdi=0x20)`), and the
+ *      symbolizer says once that no prototype is known.
  * Where the DWARF and the table disagree, the DWARF is right about the
  * types and names: it describes the code that ran (`open` is glibc's
  * `__libc_open64 (const char *file, int oflag, ...)`, `malloc`'s
@@ -20,11 +23,13 @@
  * three things: what was saved (the recorder reads nothing else, so a
  * `char *` the table does not list as a string shows its pointer, never
  * text read afterwards, and of its functions only the floating-point
- * registers it lists are saved); the names of the parameters of an IFUNC, whose DWARF
- * type names none; and how open(2)'s flags and modes read (`O_RDONLY`,
- * octal), the same bits the DWARF calls an int.
+ * registers it lists are saved); the names of the parameters of an
+ * IFUNC, whose DWARF type names none; and how open(2)'s flags and modes
+ * read (`O_RDONLY`, octal), the same bits the DWARF calls an int.
  * A value is the register's as the ABI passed it (an int is the low 32
- * bits of its register), or `?` with the reason.
+ * bits of its register; on i386 a long is 32 bits, a long long edx:eax,
+ * a double or float returned st(0) rounded to its type as the caller's
+ * store rounds it), or `?` with the reason.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -272,7 +277,7 @@ static struct {
 } hinted;
 
 /* Raw registers are a puzzle without the why: said once per function. */
-static void no_proto_hint(const char *name)
+static void no_proto_hint(const char *name, bool i386)
 {
 	for (size_t i = 0; i < hinted.n; i++)
 		if (!strcmp(hinted.names[i], name))
@@ -285,10 +290,12 @@ static void no_proto_hint(const char *name)
 	for (const char *s = name; *s; s++)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s,
 		      stderr);
-	fputs(": its calls show their integer argument registers and rax, "
-	      "raw (for types, install the library's debug package, as "
-	      "libc6-dbg for the C library, or give its directory with "
-	      "--debug-dir)\n",
+	fputs(i386 ? ": its calls show their first stack words and eax, "
+		     "raw\n"
+		   : ": its calls show their integer argument registers and "
+		     "rax, raw (for types, install the library's debug "
+		     "package, as libc6-dbg for the C library, or give its "
+		     "directory with --debug-dir)\n",
 	      stderr);
 }
 
@@ -387,6 +394,58 @@ static struct values *dwarf_args(const struct libtype *lt,
 	return values_finish(&vb, false);
 }
 
+/* The 4-byte kinds i386 sign-extends from 32 bits (kind_text takes
+ * them as 64-bit, as on x86-64). */
+static uint64_t i386_widen(uint8_t k, uint64_t v)
+{
+	if (k == CTRACE_PROTO_LONG || k == CTRACE_PROTO_SSIZE ||
+	    k == CTRACE_PROTO_OFF)
+		return (uint64_t)(int64_t)(int32_t)(uint32_t)v;
+	return CTRACE_PROTO_WORDS32(k) == 2 ? v : (uint32_t)v;
+}
+
+/* i386: the arguments in the block of stack words above the return
+ * address (c->sp) the recorder saved. */
+static struct values *libcall_args_i386(const struct values_call *p,
+					const struct capture *c,
+					struct values_build *vb)
+{
+	const struct proto_src *pr = proto_find(p->name);
+	uint64_t at = c->sp + 4;
+	if (pr == NULL) {
+		no_proto_hint(p->name, true);
+		for (unsigned i = 0; i < 6; i++) {
+			uint32_t w;
+			char name[16];
+			snprintf(name, sizeof name, "[esp+%u]", 4 * (i + 1));
+			bool have = capture_read(c, at + 4 * i, &w, 4);
+			add(vb, name, "stack word (no prototype known)",
+			    have ? text_of("0x%" PRIx32, w) : NULL,
+			    "not captured");
+		}
+		return values_finish(vb, false);
+	}
+	for (int i = 0; i < CTRACE_PROTO_MAX_ARGS; i++) {
+		const struct proto_arg *a = &pr->arg[i];
+		if (a->kind == CTRACE_PROTO_VOID)
+			break;
+		unsigned size = 4 * CTRACE_PROTO_WORDS32(a->kind);
+		uint64_t v = 0;
+		if (!capture_read(c, at, &v, size))
+			add(vb, a->name, kind_type[a->kind], NULL,
+			    "not captured");
+		else
+			add(vb, a->name, kind_type[a->kind],
+			    kind_text(a->kind, i386_widen(a->kind, v), c),
+			    NULL);
+		at += size;
+	}
+	if (pr->variadic)
+		add(vb, "...", "", NULL,
+		    "variadic: the fixed arguments alone are shown");
+	return values_finish(vb, false);
+}
+
 struct values *libcall_args(struct trace *t, const struct values_call *p,
 			    const uint8_t *payload, size_t len)
 {
@@ -396,12 +455,15 @@ struct values *libcall_args(struct trace *t, const struct values_call *p,
 		add(&vb, NULL, "", NULL, "not captured");
 		return values_finish_unknown(&vb, "not captured");
 	}
+	/* i386: no DWARF types (libtypes_of: x86-64's places only) */
+	if (t->hdr.pointer_size == 4)
+		return libcall_args_i386(p, &c, &vb);
 	const struct proto_src *pr = proto_find(p->name);
 	const struct libtype *lt = libtypes_of(t, p);
 	if (lt != NULL)
 		return dwarf_args(lt, pr, &c);
 	if (pr == NULL) {
-		no_proto_hint(p->name);
+		no_proto_hint(p->name, false);
 		for (unsigned i = 0; i < 6; i++) {
 			uint64_t v;
 			bool have = reg_value(&c, int_regno[i], &v);
@@ -495,18 +557,54 @@ static struct values *dwarf_retval(const struct libtype *lt,
 	return values_finish(&vb, false);
 }
 
+/* i386: the value of kind k in eax, edx and st(0) (have: the RETVAL's
+ * fields), as 8 bytes kind_text reads; false when it is not there (a
+ * floating-point value with st(0) empty). */
+static bool ret_i386(uint8_t k, const uint8_t *full, unsigned have,
+		     uint64_t *v)
+{
+	if (CTRACE_PROTO_IS_FP(k)) {
+		long double x;
+		if (!(have & CTRACE_RETVAL_ST0) || sizeof x < 10)
+			return false;
+		memset(&x, 0, sizeof x);
+		memcpy(&x, full + CTRACE_RETVAL_AT_ST0, CTRACE_RETVAL_ST0_BYTES);
+		*v = 0;
+		if (k == CTRACE_PROTO_FLOAT) {
+			float f = (float)x;
+			memcpy(v, &f, 4);
+		} else {
+			double d = (double)x;
+			memcpy(v, &d, 8);
+		}
+		return true;
+	}
+	if (!(have & CTRACE_RETVAL_R0))
+		return false;
+	uint64_t lo = (uint32_t)load_u64(full + CTRACE_RETVAL_AT_R0);
+	if (CTRACE_PROTO_WORDS32(k) == 2) {
+		if (!(have & CTRACE_RETVAL_R1))
+			return false;
+		lo |= load_u64(full + CTRACE_RETVAL_AT_R1) << 32;
+	}
+	*v = i386_widen(k, lo);
+	return true;
+}
+
 struct values *libcall_retval(struct trace *t, const struct values_call *p,
 			      const uint8_t *payload, size_t len)
 {
 	struct values_build vb = {0};
+	bool i386 = t->hdr.pointer_size == 4;
 	const struct libtype *lt = libtypes_of(t, p);
 	const struct proto_src *pr = lt ? NULL : proto_find(p->name);
 	if (lt ? !lt->have_ret
 	       : pr != NULL && pr->ret == CTRACE_PROTO_VOID)
 		return NULL;
-	const char *type = lt   ? lt->ret_name
-			   : pr ? kind_type[pr->ret]
-				: "register rax (no prototype known)";
+	const char *type = lt	   ? lt->ret_name
+			   : pr	   ? kind_type[pr->ret]
+			   : i386 ? "register eax (no prototype known)"
+				  : "register rax (no prototype known)";
 	uint8_t full[CTRACE_RETVAL_PAYLOAD];
 	unsigned have = 0;
 	const char *why = NULL;
@@ -519,6 +617,19 @@ struct values *libcall_retval(struct trace *t, const struct values_call *p,
 		why = "not captured";
 	} else if (lt != NULL) {
 		return dwarf_retval(lt, full, have);
+	} else if (i386) {
+		uint8_t k = pr ? pr->ret : CTRACE_PROTO_UINT;
+		uint64_t v;
+		if (ret_i386(k, full, have, &v)) {
+			add(&vb, NULL, type,
+			    pr ? kind_text(k, v, NULL)
+			       : text_of("0x%" PRIx32, (uint32_t)v),
+			    NULL);
+			return values_finish(&vb, false);
+		}
+		why = CTRACE_PROTO_IS_FP(k)
+			      ? "not captured (st(0) held no value at the return)"
+			      : "not captured";
 	} else {
 		bool fp = pr && CTRACE_PROTO_IS_FP(pr->ret);
 		unsigned need = fp ? CTRACE_RETVAL_XMM0 : CTRACE_RETVAL_R0;

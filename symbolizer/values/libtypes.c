@@ -269,7 +269,7 @@ static size_t slot_of(uint64_t target)
 const struct libtype *libtypes_of(struct trace *t,
 				  const struct values_call *p)
 {
-	if (!p->target || !p->symbol)
+	if (!p->target || !p->symbol || t->hdr.pointer_size != 8)
 		return NULL;
 	if (cache.slots) {
 		for (size_t i = slot_of(p->target); cache.slots[i].symbol;

@@ -1,0 +1,102 @@
+/* arch/x86_64/pltarch.h -- what plt.c needs to know of x86-64: its
+ * relocations, the frames of the trampolines (plt.S), and the code that
+ * references a GOT slot. */
+#ifndef CTRACE_ARCH_PLTARCH_H
+#define CTRACE_ARCH_PLTARCH_H
+
+#include <elf.h>
+#include <link.h>
+#include <string.h>
+
+#include "capture.h"
+
+typedef ElfW(Rela) plt_rel;
+#define PLT_DT_REL DT_RELA
+#define PLT_DT_RELSZ DT_RELASZ
+#define PLT_R_SYM(i) ELF64_R_SYM(i)
+#define PLT_R_TYPE(i) ELF64_R_TYPE(i)
+#define PLT_ST_TYPE(i) ELF64_ST_TYPE(i)
+#define PLT_JUMP_SLOT R_X86_64_JUMP_SLOT
+#define PLT_GLOB_DAT R_X86_64_GLOB_DAT
+
+#define PLT_TRAMP_SIZE 16
+/* plt.S's frames: the entry's registers from PLT_SAVED_BYTES below the
+ * return address (rdi, rsi, rdx, rcx, r8, r9, ..., then the slot's index
+ * and the call site's copy), with xmm0-7 from PLT_SAVED_XMM; the
+ * return's rax and rdx from PLT_RET_BYTES below the stack pointer after
+ * the function's ret, xmm0 and xmm1 from PLT_RET_XMM0 above. */
+#define PLT_SAVED_BYTES 216
+#define PLT_SAVED_XMM 64
+#define PLT_RET_BYTES 48
+#define PLT_RET_XMM0 16
+
+static inline struct ctrace__libvals
+plt_arch_entry_vals(const uintptr_t *ret, struct ctrace__libcall_how how)
+{
+	const uint8_t *saved = (const uint8_t *)ret - PLT_SAVED_BYTES;
+	return (struct ctrace__libvals){(const uintptr_t *)saved,
+					saved + PLT_SAVED_XMM, NULL, how};
+}
+
+/* mask: the return registers to record (CTRACE_RETVAL_*), the slot's */
+static inline struct ctrace__libvals plt_arch_exit_vals(uintptr_t sp,
+							uint8_t mask)
+{
+	const uint8_t *saved = (const uint8_t *)sp - PLT_RET_BYTES;
+	return (struct ctrace__libvals){(const uintptr_t *)saved,
+					saved + PLT_RET_XMM0, NULL,
+					{0, 0, 0, mask}};
+}
+
+/* At c + i, the disp32 of `mov slot(%rip), %reg` whose next instruction
+ * calls or jumps through %reg (clang -O0 -fno-plt): a call too. */
+static inline int plt_load_then_call(const uint8_t *c, size_t i, size_t size)
+{
+	if (i < 3 || i + 7 > size || (c[i - 3] != 0x48 && c[i - 3] != 0x4c) ||
+	    c[i - 2] != 0x8b || (c[i - 1] & 0xc7) != 0x05)
+		return 0;
+	unsigned reg = (c[i - 1] >> 3) & 7;
+	const uint8_t *n = c + i + 4;
+	if (c[i - 3] == 0x4c) { /* r8-r15: a REX.B prefix on the call */
+		if (n[0] != 0x41)
+			return 0;
+		n++;
+	}
+	return n[0] == 0xff && (n[1] == 0xd0 + reg || n[1] == 0xe0 + reg);
+}
+
+/* Whether the 4 bytes at c + i (c at address base, size bytes of code,
+ * i >= 2, i + 4 <= size) are the disp32 of a RIP-relative operand, and if
+ * so its address (*t) and whether the instruction calls or jumps through
+ * it: PLT_REF_CALL for `ff 15` (call *) and `ff 25` (jmp *), and for a
+ * load into a register the next instruction calls through; any other use
+ * PLT_REF_LOAD.  A RIP-relative operand's ModRM byte (mod 00, r/m 101)
+ * comes right before its disp32, in every instruction: other bytes are
+ * not a reference.  gotplt is not needed here. */
+enum { PLT_REF_NONE, PLT_REF_LOAD, PLT_REF_CALL };
+static inline int plt_arch_ref(const uint8_t *c, size_t i, size_t size,
+			       uintptr_t base, uintptr_t gotplt, uintptr_t *t)
+{
+	(void)gotplt;
+	if ((c[i - 1] & 0xc7) != 0x05)
+		return PLT_REF_NONE;
+	int32_t d;
+	memcpy(&d, c + i, 4);
+	*t = base + i + 4 + (uintptr_t)(intptr_t)d;
+	if ((c[i - 2] == 0xff && (c[i - 1] == 0x15 || c[i - 1] == 0x25)) ||
+	    plt_load_then_call(c, i, size))
+		return PLT_REF_CALL;
+	return PLT_REF_LOAD;
+}
+
+/* i386 reads some bytes a second way (arch/i386/pltarch.h); x86-64 names
+ * a slot RIP-relative only. */
+static inline int plt_arch_abs_load(const uint8_t *c, size_t i, uintptr_t *t)
+{
+	(void)c;
+	(void)i;
+	(void)t;
+	return 0;
+}
+
+#endif /* CTRACE_ARCH_PLTARCH_H */
