@@ -161,8 +161,10 @@ int main(int argc, char **argv)
 	double sc = scalbn(y, i);
 	expect("# typed: scalbn(%.17g, %d) = %.17g", y, i, sc);
 
-	/* Structs of two longs, returned in rax and rdx. */
-	long big = (long)strtoll(num, NULL, 10) * 1000000007L;
+	/* Structs of two longs, returned in rax and rdx.  The product in
+	 * long long: i386's 32-bit long would overflow (its low half is
+	 * kept). */
+	long big = (long)(strtoll(num, NULL, 10) * 1000000007LL);
 	ldiv_t ld = ldiv(big, (long)n + 1000);
 	expect("# typed: ldiv(%ld, %ld) = {quot=%ld, rem=%ld}", big,
 	       (long)n + 1000, ld.quot, ld.rem);
