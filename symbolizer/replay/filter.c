@@ -677,9 +677,10 @@ static void ft_discard_kept(struct fthread *ft)
 /* Pushes a copy of v, a call at thread.c's depth tdepth, whose verdict
  * was taken with the -T trace_off state off. */
 static struct fframe *ft_push(struct fthread *ft, const struct thread *th,
-			      size_t tdepth, bool off, struct fframe v)
+			      size_t tdepth, bool off, const struct fframe *v)
 {
 	struct fseg *s;
+	struct fframe *fr;
 
 	ft_discard_kept(ft);
 	if (!ft->n_segs) {
@@ -689,8 +690,9 @@ static struct fframe *ft_push(struct fthread *ft, const struct thread *th,
 	}
 	s = &ft->segs[ft->n_segs - 1];
 	ft->depth++;
-	v.off_after = ft->off;
-	return seg_append(s, &v);
+	fr = seg_append(s, v);
+	fr->off_after = ft->off;
+	return fr;
 }
 
 /* Pops the innermost frame into *out.  keep: a close that suspends the
@@ -889,7 +891,7 @@ static struct fframe *enter(struct filters *f, struct thread *th,
 		return NULL;
 	if (ft->hidden) {
 		ft->hidden++;
-		ft_push(ft, th, tdepth, off, hidden);
+		ft_push(ft, th, tdepth, off, &hidden);
 		return NULL;
 	}
 	parent = ft_top(ft);
@@ -899,10 +901,10 @@ static struct fframe *enter(struct filters *f, struct thread *th,
 	if (d == D_HIDE_ALL) {
 		ft->hidden = 1;
 		hidden.range = range;
-		ft_push(ft, th, tdepth, off, hidden);
+		ft_push(ft, th, tdepth, off, &hidden);
 		return NULL;
 	}
-	return ft_push(ft, th, tdepth, off, (struct fframe){
+	return ft_push(ft, th, tdepth, off, &(struct fframe){
 		.pair = p,
 		.start = ticks,
 		.args = th->args,
