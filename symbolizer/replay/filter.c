@@ -1107,6 +1107,8 @@ static void filter_note(struct output *o, struct thread *th,
  * else), so the output is told the shown ones at once, in one call
  * (switch_stack(), or its own unpark()).  Otherwise, under another
  * caller, the calls take their verdicts again one by one, as entries.
+ * A parked stack's frames go when thread.c forgets the stack's calls
+ * (drop_parked()): memory stays bounded as thread.c's is.
  * ------------------------------------------------------------------------ */
 
 /* The SHOWN frames of a parked stack: their number, the outermost and
