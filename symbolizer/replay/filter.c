@@ -682,7 +682,8 @@ static struct fframe *ft_push(struct fthread *ft, const struct thread *th,
 	struct fseg *s;
 	struct fframe *fr;
 
-	ft_discard_kept(ft);
+	if (ft->closed_kept)
+		ft_discard_kept(ft);
 	if (!ft->n_segs) {
 		s = seg_insert(ft, 0);
 		s->tdepth = tdepth;
@@ -720,7 +721,8 @@ static void ft_pop(struct fthread *ft, bool keep, struct fframe *out)
 		return;
 	}
 	seg_drop_top(s);
-	ft_trim(ft);
+	if (!s->n)
+		ft_trim(ft);
 }
 
 /* The part of --time-range a call entered at ticks is in (fframe.range),
