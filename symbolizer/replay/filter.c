@@ -116,7 +116,10 @@ struct filters {
 #define V_DEPTH 0x80 /* -T FUNC@depth=N */
 #define V_COLOR 0x100 /* -T FUNC@color=COLOR */
 
-enum frame_state { SHOWN, HIDDEN_ALONE };
+/* HIDDEN_ALL: a call hidden with its callees, or inside one (kept so
+ * that a suspended stack's calls move with their verdicts, see "Stack
+ * switches" below) */
+enum frame_state { SHOWN, HIDDEN_ALONE, HIDDEN_ALL };
 
 struct fframe {
 	const struct pair *pair;
@@ -132,15 +135,63 @@ struct fframe {
 	size_t limit;
 	bool emitted;  /* its entry went to the output */
 	bool resumed;  /* reopened on its stack (thread.resumed) */
+	bool off_after; /* the thread's -T trace_off state after its entry */
+	/* its verdict's part of --time-range: 1 before the start, 2 in the
+	 * range, 4 at or after the end; 0 none taken (inside a call hidden
+	 * with its callees) */
+	uint8_t range;
+	size_t prev_shown; /* the SHOWN call below it in its segment, + 1 */
+};
+
+/* What a segment's outermost call's verdict was taken under: its
+ * caller's verdict, or the thread's shift when it has none. */
+struct fkey {
+	bool caller, hidden, in_only, off;
+	size_t limit, child_depth;
+};
+
+/* A part of a thread's open calls, each its own array (as thread.c's
+ * runs), so that a stack the thread leaves moves by pointer. */
+struct fseg {
+	struct fframe *frames;
+	size_t n, cap;
+	/* frames [n, kept) were closed by the suspension being told: park()
+	 * keeps them with the others */
+	size_t kept;
+	size_t first;  /* the thread's index of frames[0] */
+	size_t tdepth; /* thread.c's depth of frames[0] */
+	/* frames [0, reopened) were reopened as a whole: each SHOWN one was
+	 * given to the output (emitted), and is resumed */
+	size_t reopened;
+	size_t n_shown, first_shown, top_shown; /* indices + 1, 0: none */
+	size_t first_hidden; /* the first HIDDEN_ALL frame + 1; 0 if none */
+	unsigned range; /* its frames' range bits, or'ed (of some popped) */
+	struct fkey key;
+};
+
+/* A suspended stack's frames (park()), and what the output kept of its
+ * shown calls. */
+struct fparked {
+	struct fseg *segs;
+	size_t n_segs;
+	void *inner;
 };
 
 struct fthread {
 	bool shown; /* --tid */
 	size_t hidden; /* depth inside a call hidden with its callees */
-	struct fframe *stack;
-	size_t depth, cap;
+	struct fseg *segs;
+	size_t n_segs, cap_segs;
+	size_t depth; /* the open calls, every segment's */
 	size_t first_pending; /* below it, every SHOWN frame was emitted */
 	bool off; /* between -T trace_off and trace_on: calls hidden alone */
+	/* The switch being told: the closes kept for park(), and the
+	 * shown calls the stacks left hold, for the output's
+	 * switch_stack(); the time of a stack being reopened. */
+	size_t closed_kept;
+	const struct pair *left_p;
+	size_t left_depth, left_n;
+	uint64_t reopen_ticks;
 };
 
 /* ---------------------------------------------------------------------------
@@ -166,7 +217,9 @@ void filter_free(struct filters *f)
 	}
 	for (size_t i = 0; i < f->n_states; i++) {
 		struct fthread *ft = f->states[i];
-		free(ft->stack);
+		for (size_t k = 0; k < ft->n_segs; k++)
+			free(ft->segs[k].frames);
+		free(ft->segs);
 		free(ft);
 	}
 	free(f->states);
@@ -493,6 +546,198 @@ static struct fthread *fthread_of(struct filters *f, struct thread *th)
 	return ft;
 }
 
+/* ---------------------------------------------------------------------------
+ * The open calls: segments of frames
+ * ------------------------------------------------------------------------ */
+
+/* The key of a call entered below parent (NULL: none) with the thread's
+ * -T trace_off state off. */
+static struct fkey key_of(const struct thread *th, const struct fframe *parent,
+			  bool off)
+{
+	if (!parent)
+		return (struct fkey){.off = off, .child_depth = th->shift};
+	return (struct fkey){
+		.caller = true,
+		.hidden = parent->state == HIDDEN_ALL,
+		.in_only = parent->in_only,
+		.off = off,
+		.limit = parent->limit,
+		.child_depth = parent->child_depth,
+	};
+}
+
+static bool key_equal(const struct fkey *a, const struct fkey *b)
+{
+	return a->caller == b->caller && a->hidden == b->hidden &&
+	       a->in_only == b->in_only && a->off == b->off &&
+	       a->limit == b->limit &&
+	       a->child_depth == b->child_depth;
+}
+
+/* The innermost open call, NULL if none. */
+static struct fframe *ft_top(struct fthread *ft)
+{
+	for (size_t k = ft->n_segs; k-- > 0;)
+		if (ft->segs[k].n)
+			return &ft->segs[k].frames[ft->segs[k].n - 1];
+	return NULL;
+}
+
+/* Appends a copy of v to s, keeping s's counts. */
+static struct fframe *seg_append(struct fseg *s, const struct fframe *v)
+{
+	struct fframe *fr;
+	size_t i = s->n;
+
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 16;
+		s->frames = must_realloc(s->frames, s->cap, sizeof *s->frames);
+	}
+	fr = &s->frames[s->n++];
+	*fr = *v;
+	fr->prev_shown = s->top_shown;
+	if (fr->state == SHOWN) {
+		s->top_shown = i + 1;
+		if (!s->n_shown++)
+			s->first_shown = i + 1;
+	}
+	if (fr->state == HIDDEN_ALL && !s->first_hidden)
+		s->first_hidden = i + 1;
+	s->range |= fr->range;
+	return fr;
+}
+
+/* Takes s's innermost frame off, keeping s's counts. */
+static void seg_drop_top(struct fseg *s)
+{
+	size_t i = --s->n;
+	const struct fframe *fr = &s->frames[i];
+
+	if (fr->state == SHOWN) {
+		s->top_shown = fr->prev_shown;
+		if (!--s->n_shown)
+			s->first_shown = 0;
+	}
+	if (s->first_hidden == i + 1)
+		s->first_hidden = 0;
+	if (s->reopened > i)
+		s->reopened = i;
+}
+
+static void seg_truncate(struct fseg *s, size_t n)
+{
+	while (s->n > n) {
+		seg_drop_top(s);
+		replay_work++;
+	}
+}
+
+static struct fseg *seg_insert(struct fthread *ft, size_t k)
+{
+	if (ft->n_segs == ft->cap_segs) {
+		ft->cap_segs = ft->cap_segs ? 2 * ft->cap_segs : 8;
+		ft->segs = must_realloc(ft->segs, ft->cap_segs,
+					sizeof *ft->segs);
+	}
+	memmove(ft->segs + k + 1, ft->segs + k,
+		(ft->n_segs - k) * sizeof *ft->segs);
+	ft->n_segs++;
+	memset(&ft->segs[k], 0, sizeof ft->segs[k]);
+	return &ft->segs[k];
+}
+
+/* Empty segments at the top go. */
+static void ft_trim(struct fthread *ft)
+{
+	while (ft->n_segs && !ft->segs[ft->n_segs - 1].n &&
+	       !ft->segs[ft->n_segs - 1].kept)
+		free(ft->segs[--ft->n_segs].frames);
+}
+
+/* The closes kept for a park() that did not come (thread.c unwound
+ * instead): they were ends. */
+static void ft_discard_kept(struct fthread *ft)
+{
+	if (!ft->closed_kept)
+		return;
+	for (size_t k = 0; k < ft->n_segs; k++) {
+		struct fseg *s = &ft->segs[k];
+		if (!s->kept)
+			continue;
+		size_t n = s->n;
+		s->n = s->kept;
+		s->kept = 0;
+		seg_truncate(s, n);
+	}
+	ft->closed_kept = 0;
+	ft_trim(ft);
+}
+
+/* Pushes a copy of v, a call at thread.c's depth tdepth, whose verdict
+ * was taken with the -T trace_off state off. */
+static struct fframe *ft_push(struct fthread *ft, const struct thread *th,
+			      size_t tdepth, bool off, const struct fframe *v)
+{
+	struct fseg *s;
+	struct fframe *fr;
+
+	if (ft->closed_kept)
+		ft_discard_kept(ft);
+	if (!ft->n_segs) {
+		s = seg_insert(ft, 0);
+		s->tdepth = tdepth;
+		s->key = key_of(th, NULL, off);
+	}
+	s = &ft->segs[ft->n_segs - 1];
+	ft->depth++;
+	fr = seg_append(s, v);
+	fr->off_after = ft->off;
+	return fr;
+}
+
+/* Pops the innermost frame into *out.  keep: a close that suspends the
+ * call, told as part of a switch: the frame stays for park(). */
+static void ft_pop(struct fthread *ft, bool keep, struct fframe *out)
+{
+	size_t k = ft->n_segs, i;
+	struct fseg *s;
+
+	while (k > 1 && !ft->segs[k - 1].n)
+		k--;
+	s = &ft->segs[k - 1];
+	i = s->n - 1;
+	*out = s->frames[i];
+	if (i < s->reopened) {
+		out->emitted = out->state == SHOWN;
+		out->resumed = true;
+	}
+	ft->depth--;
+	if (keep) {
+		if (!s->kept)
+			s->kept = s->n;
+		s->n--;
+		ft->closed_kept++;
+		return;
+	}
+	seg_drop_top(s);
+	if (!s->n)
+		ft_trim(ft);
+}
+
+/* The part of --time-range a call entered at ticks is in (fframe.range),
+ * all that decide() reads of its time. */
+static uint8_t range_part(const struct filters *f, const struct thread *th,
+			  uint64_t ticks)
+{
+	int64_t ns;
+
+	if (!f->has_range)
+		return 2;
+	ns = trace_ns(th->trace, ticks);
+	return ns < f->range_start ? 1 : ns >= f->range_end ? 4 : 2;
+}
+
 enum decision { D_SHOW, D_HIDE_ALONE, D_HIDE_ALL };
 
 /* Rules 3 to 6 for a call entered at `ticks` below `parent`; *in_caller
@@ -559,24 +804,54 @@ static void paint(const struct filters *f, struct thread *th,
  * The output
  * ------------------------------------------------------------------------ */
 
-/* Shows the held-back entries: a callee of theirs is about to show. */
+static const struct output_ops filter_switch_ops;
+
+/* Shows the held-back entries: a callee of theirs is about to show.  An
+ * output told switches in one call is told the calls reopened (those
+ * that took their verdicts again, see reenter()) so, as a switch. */
 static void flush(struct filters *f, struct thread *th, struct fthread *ft)
 {
 	const struct values *args = th->args, *retval = th->retval;
 	bool resumed = th->resumed;
+	bool as_switch = f->self.ops == &filter_switch_ops &&
+			 f->inner->ops->switch_stack;
+	const struct fframe *run = NULL; /* the innermost reopened */
+	size_t run_n = 0, k = ft->n_segs;
 
-	for (size_t i = ft->first_pending; i < ft->depth; i++) {
-		struct fframe *fr = &ft->stack[i];
-		if (fr->state != SHOWN || fr->emitted)
-			continue;
-		th->args = fr->args;
-		th->retval = NULL;
-		th->resumed = fr->resumed;
-		paint(f, th, fr->pair);
-		output_entry(f->inner, th, fr->pair, fr->start,
+	/* from the segment of the first held back, each reopened part
+	 * shown already */
+	while (k > 0 && (!ft->segs[k - 1].n ||
+			 ft->segs[k - 1].first + ft->segs[k - 1].n >
+				 ft->first_pending))
+		k--;
+	for (; k < ft->n_segs; k++) {
+		struct fseg *s = &ft->segs[k];
+		size_t i = ft->first_pending > s->first
+				   ? ft->first_pending - s->first
+				   : 0;
+		for (i = i > s->reopened ? i : s->reopened; i < s->n; i++) {
+			struct fframe *fr = &s->frames[i];
+			if (fr->state != SHOWN || fr->emitted)
+				continue;
+			fr->emitted = true;
+			replay_work++;
+			if (as_switch && fr->resumed) {
+				run = fr;
+				run_n++;
+				continue;
+			}
+			th->args = fr->args;
+			th->retval = NULL;
+			th->resumed = fr->resumed;
+			paint(f, th, fr->pair);
+			output_entry(f->inner, th, fr->pair, fr->start,
 				     fr->out_depth);
-		fr->emitted = true;
+		}
 	}
+	if (run_n)
+		f->inner->ops->switch_stack(f->inner, th, run->pair,
+					    run->out_depth, run_n, true,
+					    run->start);
 	ft->first_pending = ft->depth;
 	th->args = args;
 	th->retval = retval;
@@ -601,35 +876,37 @@ static void filter_begin_trace(struct output *o, struct trace *t)
 }
 
 /* Takes a call's verdict and pushes its frame; NULL if it hides with its
- * callees or the thread is not shown. */
+ * callees or the thread is not shown.  tdepth: thread.c's depth. */
 static struct fframe *enter(struct filters *f, struct thread *th,
-			    const struct pair *p, uint64_t ticks)
+			    const struct pair *p, uint64_t ticks,
+			    size_t tdepth)
 {
 	struct fthread *ft = fthread_of(f, th);
-	struct fframe *parent, *fr;
+	struct fframe *parent;
 	enum decision d;
-	bool in_only = false, in_caller = true;
+	bool in_only = false, in_caller = true, off = ft->off;
 	size_t out_depth = 0, limit = SIZE_MAX;
+	struct fframe hidden = {.pair = p, .state = HIDDEN_ALL};
+	uint8_t range;
 
 	if (!ft->shown)
 		return NULL;
 	if (ft->hidden) {
 		ft->hidden++;
+		ft_push(ft, th, tdepth, off, &hidden);
 		return NULL;
 	}
-	parent = ft->depth ? &ft->stack[ft->depth - 1] : NULL;
+	parent = ft_top(ft);
+	range = range_part(f, th, ticks);
 	d = decide(f, th, ft, parent, p, ticks, &in_only, &in_caller, &limit,
 		   &out_depth);
 	if (d == D_HIDE_ALL) {
 		ft->hidden = 1;
+		hidden.range = range;
+		ft_push(ft, th, tdepth, off, &hidden);
 		return NULL;
 	}
-	if (ft->depth == ft->cap) {
-		ft->cap = ft->cap ? 2 * ft->cap : 64;
-		ft->stack = must_realloc(ft->stack, ft->cap, sizeof *ft->stack);
-	}
-	fr = &ft->stack[ft->depth++];
-	*fr = (struct fframe){
+	return ft_push(ft, th, tdepth, off, &(struct fframe){
 		.pair = p,
 		.start = ticks,
 		.args = th->args,
@@ -640,18 +917,17 @@ static struct fframe *enter(struct filters *f, struct thread *th,
 		.in_caller = in_caller,
 		.limit = limit,
 		.resumed = th->resumed,
-	};
-	return fr;
+		.range = range,
+	});
 }
 
 static void filter_entry(struct output *o, struct thread *th,
 			 const struct pair *p, uint64_t ticks, size_t depth)
 {
 	struct filters *f = o->state;
-	struct fframe *fr = enter(f, th, p, ticks);
+	struct fframe *fr = enter(f, th, p, ticks, depth);
 
-	(void)depth;
-	/* Outputs that take no leaves see every entry; without -t there is
+/* Outputs that take no leaves see every entry; without -t there is
 	 * nothing to wait for. */
 	if (fr && fr->state == SHOWN && fr->in_caller && !f->inner->leaves &&
 	    !f->has_min && !f->where)
@@ -663,9 +939,8 @@ static void filter_inherit(struct output *o, struct thread *th,
 			   const struct pair *p, uint64_t start, size_t depth)
 {
 	struct filters *f = o->state;
-	struct fframe *fr = enter(f, th, p, start);
+	struct fframe *fr = enter(f, th, p, start, depth);
 
-	(void)depth;
 	if (!fr || fr->state != SHOWN || !fr->in_caller)
 		return;
 	fr->emitted = true;
@@ -686,7 +961,7 @@ static void filter_leaf(struct output *o, struct thread *th,
 	(void)depth;
 	if (!ft->shown || ft->hidden)
 		return;
-	parent = ft->depth ? &ft->stack[ft->depth - 1] : NULL;
+	parent = ft_top(ft);
 	if (decide(f, th, ft, parent, p, start, &in_only, &in_caller, &limit,
 		   &out_depth) != D_SHOW ||
 	    !in_caller)
@@ -727,6 +1002,9 @@ static void filter_close(struct output *o, struct thread *th,
 {
 	struct filters *f = o->state;
 	struct fthread *ft = fthread_of(f, th);
+	/* a call suspended by a switch told in one call: its frame stays
+	 * for park() */
+	bool keep = th->suspending && th->switch_told;
 	struct fframe fr;
 
 	(void)depth;
@@ -736,15 +1014,15 @@ static void filter_close(struct output *o, struct thread *th,
 		close_before_trace(f, th, ft, p, start, end);
 		return;
 	}
+	if (!ft->depth) /* cannot happen: thread.c closes what it opened */
+		return;
+	ft_pop(ft, keep, &fr);
+	if (ft->first_pending > ft->depth)
+		ft->first_pending = ft->depth;
 	if (ft->hidden) {
 		ft->hidden--;
 		return;
 	}
-	if (!ft->depth) /* cannot happen: thread.c closes what it opened */
-		return;
-	fr = ft->stack[--ft->depth];
-	if (ft->first_pending > ft->depth)
-		ft->first_pending = ft->depth;
 	if (fr.state != SHOWN || (!fr.in_caller && !fr.emitted))
 		return; /* -C: no -C call below it */
 	if (!fr.emitted) {
@@ -777,12 +1055,13 @@ static void filter_close(struct output *o, struct thread *th,
 
 /* -C: whether what happens now is on a path to a -C call or inside one
  * (not on an unrelated sibling's). */
-static bool in_caller(const struct filters *f, const struct fthread *ft)
+static bool in_caller(const struct filters *f, struct fthread *ft)
 {
+	const struct fframe *top = ft_top(ft);
+
 	if (ft->off) /* -T trace_off */
 		return false;
-	return ft->depth ? ft->stack[ft->depth - 1].in_caller
-			 : !f->any_caller;
+	return top ? top->in_caller : !f->any_caller;
 }
 
 static void filter_lost(struct output *o, struct thread *th, uint64_t count,
@@ -796,8 +1075,7 @@ static void filter_lost(struct output *o, struct thread *th, uint64_t count,
 		return;
 	flush(f, th, ft);
 	output_lost(f->inner, th, count, reason,
-			    ft->depth ? ft->stack[ft->depth - 1].child_depth
-				      : 0);
+			    ft_top(ft) ? ft_top(ft)->child_depth : 0);
 }
 
 static void filter_note(struct output *o, struct thread *th,
@@ -812,8 +1090,251 @@ static void filter_note(struct output *o, struct thread *th,
 		return;
 	flush(f, th, ft);
 	output_note(f->inner, th, n,
-			    ft->depth ? ft->stack[ft->depth - 1].child_depth
-				      : 0);
+			    ft_top(ft) ? ft_top(ft)->child_depth : 0);
+}
+
+/* ---------------------------------------------------------------------------
+ * Stack switches (coroutines)
+ *
+ * With filters that give a call its verdict at its entry (not -C, -t or
+ * --where: see verdicts_kept), a switch is told in one call, as to the
+ * outputs (replay.h): the frames of the stack left move by pointer
+ * (park()), and back (unpark()) with the verdicts they had, when their
+ * outermost call's caller and the thread's -T trace_off state are what
+ * they were when those were taken (the segment's key), and the time is
+ * in the same part of --time-range: the verdicts the calls would take
+ * again.  Each shown
+ * call of a reopened stack was given to the output (a shown callee
+ * soon flushes it, a switch away closes it: either way before anything
+ * else), so the output is told the shown ones at once, in one call
+ * (switch_stack(), or its own unpark()).  Otherwise, under another
+ * caller, the calls take their verdicts again one by one, as entries.
+ * A parked stack's frames go when thread.c forgets the stack's calls
+ * (drop_parked()): memory stays bounded as thread.c's is.
+ * ------------------------------------------------------------------------ */
+
+/* The SHOWN frames of a parked stack: their number, the outermost and
+ * the innermost. */
+static size_t parked_shown(const struct fparked *fp, const struct fframe **out,
+			   const struct fframe **in)
+{
+	size_t n = 0;
+
+	*out = *in = NULL;
+	for (size_t k = 0; k < fp->n_segs; k++) {
+		const struct fseg *s = &fp->segs[k];
+		if (!s->n_shown)
+			continue;
+		if (!*out)
+			*out = &s->frames[s->first_shown - 1];
+		*in = &s->frames[s->top_shown - 1];
+		n += s->n_shown;
+	}
+	return n;
+}
+
+static void parked_free(struct filters *f, struct thread *th,
+			struct fparked *fp)
+{
+	if (fp->inner && f->inner->ops->drop_parked)
+		f->inner->ops->drop_parked(f->inner, th, fp->inner);
+	for (size_t k = 0; k < fp->n_segs; k++)
+		free(fp->segs[k].frames);
+	free(fp->segs);
+	free(fp);
+}
+
+static void filter_park(struct output *o, struct thread *th, size_t depth,
+			size_t n, void **state)
+{
+	struct filters *f = o->state;
+	struct fthread *ft = fthread_of(f, th);
+	const struct fframe *out, *in;
+	struct fparked *fp;
+	size_t k, closed = ft->closed_kept, moved = 0, shown;
+
+	(void)n;
+	*state = NULL;
+	if (!ft->shown)
+		return;
+	/* the calls just closed, back in place */
+	for (k = 0; k < ft->n_segs; k++) {
+		struct fseg *s = &ft->segs[k];
+		if (s->kept) {
+			s->n = s->kept;
+			s->kept = 0;
+		}
+	}
+	ft->closed_kept = 0;
+	/* those from depth up: whole segments, and the upper part of one
+	 * (calls entered since it began) */
+	k = ft->n_segs;
+	while (k > 0 && ft->segs[k - 1].tdepth >= depth)
+		k--;
+	if (k > 0 && ft->segs[k - 1].tdepth + ft->segs[k - 1].n > depth) {
+		struct fseg *lo, *up = seg_insert(ft, k);
+		size_t at;
+		lo = &ft->segs[k - 1];
+		at = depth - lo->tdepth;
+		up->tdepth = depth;
+		up->first = lo->first + at;
+		up->key = key_of(th, &lo->frames[at - 1],
+				 lo->frames[at - 1].off_after);
+		for (size_t i = at; i < lo->n; i++) {
+			seg_append(up, &lo->frames[i]);
+			replay_work++;
+		}
+		seg_truncate(lo, at);
+	}
+	if (k == ft->n_segs)
+		return;
+	fp = must_calloc(1, sizeof *fp);
+	fp->n_segs = ft->n_segs - k;
+	fp->segs = must_calloc(fp->n_segs, sizeof *fp->segs);
+	memcpy(fp->segs, ft->segs + k, fp->n_segs * sizeof *fp->segs);
+	for (size_t i = 0; i < fp->n_segs; i++)
+		moved += fp->segs[i].n;
+	ft->n_segs = k;
+	ft->depth = k ? ft->segs[k - 1].first + ft->segs[k - 1].n : 0;
+	/* the hidden calls are the innermost of those still open */
+	ft->hidden -= ft->hidden < moved - closed ? ft->hidden : moved - closed;
+	if (ft->first_pending > ft->depth)
+		ft->first_pending = ft->depth;
+	shown = parked_shown(fp, &out, &in);
+	if (shown) {
+		if (f->inner->ops->park)
+			f->inner->ops->park(f->inner, th, out->out_depth, shown,
+					    &fp->inner);
+		if (!ft->left_n) {
+			ft->left_p = in->pair;
+			ft->left_depth = in->out_depth;
+		}
+		ft->left_n += shown;
+	}
+	*state = fp;
+}
+
+static void filter_switch(struct output *o, struct thread *th,
+			  const struct pair *p, size_t depth, size_t n,
+			  bool resume, uint64_t ticks)
+{
+	struct filters *f = o->state;
+	struct fthread *ft = fthread_of(f, th);
+
+	(void)p, (void)depth, (void)n;
+	if (resume) {
+		ft->reopen_ticks = ticks; /* for unpark(), which follows */
+		return;
+	}
+	if (ft->left_n && f->inner->ops->switch_stack)
+		f->inner->ops->switch_stack(f->inner, th, ft->left_p,
+					    ft->left_depth, ft->left_n, false,
+					    ticks);
+	ft->left_n = 0;
+}
+
+/* The calls of fp reopened under another caller than they were left
+ * under: each takes its verdict again, as an entry that reopens it
+ * (thread.resumed), and what the output kept of them goes. */
+static void reenter(struct filters *f, struct thread *th, struct fparked *fp,
+		    size_t depth, uint64_t ticks)
+{
+	const struct values *args = th->args;
+	bool resumed = th->resumed, any = false;
+
+	if (fp->inner && f->inner->ops->drop_parked)
+		f->inner->ops->drop_parked(f->inner, th, fp->inner);
+	fp->inner = NULL;
+	th->args = NULL;
+	th->resumed = true;
+	for (size_t k = 0; k < fp->n_segs; k++)
+		for (size_t i = 0; i < fp->segs[k].n; i++) {
+			struct fframe *fr = enter(f, th,
+						  fp->segs[k].frames[i].pair,
+						  ticks, depth++);
+			any |= fr && fr->state == SHOWN;
+			replay_work++;
+		}
+	th->args = args;
+	th->resumed = resumed;
+	/* shown at once: a shown callee or the next switch would */
+	if (any)
+		flush(f, th, fthread_of(f, th));
+	parked_free(f, th, fp);
+}
+
+static void filter_unpark(struct output *o, struct thread *th, size_t depth,
+			  size_t n, void *state)
+{
+	struct filters *f = o->state;
+	struct fthread *ft = fthread_of(f, th);
+	struct fparked *fp = state;
+	const struct fframe *out, *in;
+	size_t total = 0, shown, below;
+	uint64_t ticks = ft->reopen_ticks;
+
+	if (!fp)
+		return;
+	if (!ft->shown) {
+		parked_free(f, th, fp);
+		return;
+	}
+	ft_discard_kept(ft);
+	below = ft->depth;
+	/* the first n calls */
+	for (size_t k = 0; k < fp->n_segs; k++)
+		total += fp->segs[k].n;
+	while (fp->n_segs && total > n) {
+		struct fseg *s = &fp->segs[fp->n_segs - 1];
+		size_t cut = total - n < s->n ? total - n : s->n;
+		seg_truncate(s, s->n - cut);
+		total -= cut;
+		if (!s->n)
+			free(fp->segs[--fp->n_segs].frames);
+	}
+	if (fp->n_segs) {
+		struct fkey now = key_of(th, ft_top(ft), ft->off);
+		unsigned range = range_part(f, th, ticks), ranges = 0;
+		for (size_t k = 0; k < fp->n_segs; k++)
+			ranges |= fp->segs[k].range;
+		if (!key_equal(&fp->segs[0].key, &now) || (ranges & ~range)) {
+			reenter(f, th, fp, depth, ticks);
+			return;
+		}
+	}
+	shown = parked_shown(fp, &out, &in);
+	if (shown)
+		flush(f, th, ft); /* their callers held back */
+	for (size_t k = 0, d = depth; k < fp->n_segs; k++) {
+		struct fseg *s = seg_insert(ft, ft->n_segs);
+		*s = fp->segs[k];
+		s->first = ft->depth;
+		s->tdepth = d;
+		s->reopened = s->n;
+		d += s->n;
+		ft->depth += s->n;
+		if (s->first_hidden)
+			ft->hidden += s->n - (s->first_hidden - 1);
+		ft->off = s->frames[s->n - 1].off_after;
+	}
+	if (ft->first_pending == below)
+		ft->first_pending = ft->depth;
+	if (shown && fp->inner && f->inner->ops->unpark) {
+		f->inner->ops->unpark(f->inner, th, out->out_depth, shown,
+				      fp->inner);
+		fp->inner = NULL;
+	}
+	if (shown && f->inner->ops->switch_stack)
+		f->inner->ops->switch_stack(f->inner, th, in->pair,
+					    in->out_depth, shown, true, ticks);
+	fp->n_segs = 0; /* the thread's now */
+	parked_free(f, th, fp);
+}
+
+static void filter_drop_parked(struct output *o, struct thread *th,
+			       void *state)
+{
+	parked_free(o->state, th, state);
 }
 
 static void filter_end_trace(struct output *o, struct trace *t)
@@ -851,11 +1372,41 @@ static const struct output_ops filter_ops = {
 	.finish = filter_finish,
 };
 
+/* The same, told a switch in one call. */
+static const struct output_ops filter_switch_ops = {
+	.note = filter_note,
+	.begin_trace = filter_begin_trace,
+	.entry = filter_entry,
+	.inherit = filter_inherit,
+	.leaf = filter_leaf,
+	.close = filter_close,
+	.switch_stack = filter_switch,
+	.park = filter_park,
+	.unpark = filter_unpark,
+	.drop_parked = filter_drop_parked,
+	.lost = filter_lost,
+	.end_trace = filter_end_trace,
+	.finish = filter_finish,
+};
+
+/* Whether a call's verdict is known at its entry, from the call, its
+ * callers and the thread's state then (-T trace_off, the time's part of
+ * --time-range), so that a reopened stack's calls can keep theirs (see
+ * "Stack switches"): not with -C, whose callers wait for a -C call below,
+ * nor -t or --where, which wait for the return. */
+static bool verdicts_kept(const struct filters *f)
+{
+	return !f->any_caller && !f->has_min && !f->where;
+}
+
 struct output *filter_wrap(struct filters *f, struct output *inner)
 {
 	f->inner = inner;
 	f->self = *inner;
-	f->self.ops = &filter_ops;
+	f->self.ops = verdicts_kept(f) && (inner->ops->switch_stack ||
+					   inner->ops->park)
+			      ? &filter_switch_ops
+			      : &filter_ops;
 	f->self.state = f;
 	/* --where reads the values of every call, whatever the format */
 	if (f->where)

@@ -17,6 +17,8 @@
 # summarizing ones park a stack's calls by pointer); a switch used to copy
 # and walk every call of the stack it left or went back to.  Doubling the
 # depth and the switches at most 2.5 times the work (quadratic: 4 times).
+# The same behind the filters (pingpong-filters), each kind whose
+# verdicts are known at a call's entry.
 
 . "$(dirname "$0")/rel.sh"
 test_init reliability-pingpong
@@ -83,11 +85,13 @@ case_pingpong() {
 		hidden.tree || fail "no resumption shown in hidden.tree"
 }
 
-# replay_work FORMAT TRACE: the calls the replay touched.
+# replay_work FORMAT TRACE [OPTION...]: the calls the replay touched.
 replay_work() {
-	CTRACE_REPLAY_WORK=1 "$CTRACE_SYMBOLIZE" -f "$1" "$2" \
+	rw_f=$1 rw_t=$2
+	shift 2
+	CTRACE_REPLAY_WORK=1 "$CTRACE_SYMBOLIZE" -f "$rw_f" "$@" "$rw_t" \
 		>/dev/null 2>work.err ||
-		{ cat work.err; fail "ctrace-symbolize -f $1 $2 failed"; }
+		{ cat work.err; fail "ctrace-symbolize -f $rw_f $* $rw_t failed"; }
 	sed -n 's/^ctrace-symbolize: replay work: \([0-9]*\) calls touched$/\1/p' \
 		work.err
 }
@@ -126,9 +130,68 @@ case_work() {
 	[ -z "$bad" ] || fail "the work of a switch grows with the depth:$bad"
 }
 
+# The same behind each kind of filter whose verdicts are known at a
+# call's entry (the filter parks a stack's calls with their verdicts):
+# a filter that hides nothing, one that hides the coroutines' calls,
+# some, their callees, all but some, by depth, by the time or the
+# thread, and -T's actions, some of which change the verdicts of the
+# calls after them.  A switch used to close and reopen every call of
+# both stacks in the filter, so the work grew as the switches times the
+# depth.  (Not -C, -t and --where: see doc/views.md.)
+case_filters() {
+	use_config "$1"
+	build_c pingpong "$RPROGS/pingpong.c"
+	bad=
+	for dn in 400x50 800x50 200x200 400x400; do
+		d=${dn%x*} n=${dn#*x}
+		run_traced "trace$dn.bin" "$BIN/pingpong" "$d" "$n"
+	done
+	for filter in "-N nosuch" "-N descend" "-F descend" "-H ping" \
+	    "-F main -H descend" "-D 100" "-T descend@depth=5" \
+	    "-T ping@color=red" "-T descend@filter" "-T ping@trace_off" \
+	    "-T descend@trace_on" "-T ping@trace_on -T descend@trace_off" \
+	    "--time-range=~100s" "--time-range=100s~" \
+	    "--thread-ids=serial --tid=1"; do
+		# shellcheck disable=SC2086
+		for f in tree json chrome report stats dot folded flamegraph \
+		    graph graph-stats perfetto info; do
+			for dn in 400x50 800x50 200x200 400x400; do
+				d=${dn%x*} n=${dn#*x}
+				w=$(replay_work "$f" "trace$dn.bin" $filter)
+				[ -n "$w" ] ||
+					fail "-f $f $filter: no replay work counted"
+				events=$((2 * (2 * d + 2 * n + 1)))
+				[ "$w" -le $((8 * events)) ] ||
+					bad="$bad
+-f $f $filter, depth $d, $n switches: $w calls touched for $events events"
+				eval "w$dn=\$w"
+			done
+			# shellcheck disable=SC2154
+			[ $((w800x50 - w400x50)) -le $((8 * 2 * 2 * 400)) ] ||
+				bad="$bad
+-f $f $filter: $w400x50 calls touched at depth 400, $w800x50 at 800"
+			# shellcheck disable=SC2154
+			[ $((w400x400 * 2)) -le $((w200x200 * 5)) ] ||
+				bad="$bad
+-f $f $filter: $w200x200 calls touched at 200x200, $w400x400 at 400x400 (not linear)"
+		done
+	done
+	[ -z "$bad" ] || fail "the work of a switch behind a filter grows with the depth:$bad"
+	# and what the filter shows is the program's calls, once each
+	symbolize report.txt -f report -F descend trace200x200.bin
+	n=$(calls_in_report report.txt descend)
+	[ "$n" = 400 ] ||
+		fail "-F descend: $n calls of descend in the report, the program made 400"
+	symbolize chrome.json -f chrome -N nosuch trace200x200.bin
+	n=$(grep -c '"ph": "B".*"name": "descend"' chrome.json)
+	[ "$n" = 400 ] ||
+		fail "-N nosuch: $n B events of descend, the program made 400 calls"
+}
+
 # The Perfetto output read as Perfetto reads it (perfetto_check.py): each
 # call one slice, as the JSON lists it once; a switch is an instant
-# event, not an end and a begin per call left and reopened.
+# event, not an end and a begin per call left and reopened; behind a
+# filter too.
 case_perfetto() {
 	use_config "$1"
 	[ -n "$PYTHON3" ] || skip "python3 not found"
@@ -142,11 +205,20 @@ case_perfetto() {
 		"$top_srcdir/tests/outputs" out.pftrace out.json >check.out 2>&1 ||
 		{ cat check.out; fail "Perfetto disagrees with JSON"; }
 	cat check.out
+	# behind a filter too, which tells the switches as they are
+	symbolize outf.pftrace -f perfetto -F descend trace.bin
+	symbolize outf.json -f json -F descend trace.bin
+	"$PYTHON3" -S "$top_srcdir/tests/outputs/perfetto_check.py" \
+		"$top_srcdir/tests/outputs" outf.pftrace outf.json \
+		>check.out 2>&1 ||
+		{ cat check.out; fail "-F descend: Perfetto disagrees with JSON"; }
+	cat check.out
 }
 
 for cfg in $(configs_pie); do
 	run_case "pingpong-$cfg" case_pingpong "$cfg"
 	run_case "pingpong-work-$cfg" case_work "$cfg"
+	run_case "pingpong-filters-$cfg" case_filters "$cfg"
 	run_case "pingpong-perfetto-$cfg" case_perfetto "$cfg"
 done
 
