@@ -192,6 +192,12 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 		key = CTRACE_NEW_KEY_WIDE;
 	}
 
+	/* The pair in the narrow slot taken goes to its home's wide slot
+	 * (pair_move_in), a line the caches rarely hold: fetched now, the
+	 * miss overlaps the frame's lookup instead of outlasting the pause's
+	 * end (pause_put). */
+	if (key != CTRACE_NEW_KEY_WIDE && has_wide)
+		__builtin_prefetch(&s->wide[s->home[slot]], 1);
 	int saved_errno = errno;
 	/* A library call's hook is its call site (plt.c), and its stack
 	 * pointer the one it starts with: its CFA is one word above. */
