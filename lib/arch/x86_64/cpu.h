@@ -31,12 +31,12 @@ static inline uint64_t ctrace__rdtsc_after(void)
 }
 
 /* The TSC once every instruction before has completed and every store
- * before has left the store buffer: the end of a pause (pause_put() in
- * emit.h).  A slow path's last stores (the frame cache, a pair moved to
- * its wide slot, a NEW record in a new line) miss the caches; read after
- * lfence alone, the time they still took fell to the program's next
- * loads and stores.  mfence costs tens of cycles, the slow path alone
- * pays it. */
+ * before has left the store buffer: the end of a long pause of a
+ * captured call (pause_put() in emit.h), whose last stores (the values
+ * copied, the frame cache, a pair moved to its wide slot) miss the
+ * caches; read after lfence alone, the time they still took fell to the
+ * program's next loads and stores.  Not for every pause: waiting for the
+ * stores costs more than they delay the program when they are few. */
 static inline uint64_t ctrace__rdtsc_drained(void)
 {
 	uint32_t lo, hi;
