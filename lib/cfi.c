@@ -120,7 +120,40 @@ static inline uintptr_t get_encoded(struct cursor *c, uint8_t enc,
 	return get_encoded_any(c, enc, data);
 }
 
-/* The FDE covering pc, from .eh_frame_hdr's sorted table; NULL if none. */
+/* The address of the search table's entry i. */
+static inline uintptr_t table_pc(const uint8_t *hdr, const int32_t *table,
+				 size_t i)
+{
+	return (uintptr_t)hdr + (uintptr_t)(intptr_t)table[2 * i];
+}
+
+/* Where this thread's last search ended: new functions come near each
+ * other in the code as often as not (a caller's callees, a file's
+ * functions run in turn), and their entries then lie in the lines that
+ * search read.  Only a hint: any index gives the right answer. */
+struct search_hint {
+	const uint8_t *hdr;
+	size_t index;
+	uintptr_t at; /* the entry's address */
+};
+static __thread struct search_hint search_hint
+	__attribute__((tls_model("initial-exec")));
+
+/* The entries after the hint looked at first: two cache lines.  Only
+ * for an address at most SEARCH_HINT_BYTES after the hint's: one farther
+ * away is seldom among them, and their reads (far from the last search,
+ * out of the caches) would be lost. */
+#define SEARCH_HINT_SPAN 16
+#define SEARCH_HINT_BYTES 4096
+
+/* The FDE covering pc, from .eh_frame_hdr's sorted table; NULL if none.
+ * A binary search, in the SEARCH_HINT_SPAN entries after the hint when
+ * pc lies shortly after it and they bracket pc (two reads, independent
+ * of each other), else in the whole table.  A search of the whole table
+ * of a program of 10,000 functions is 14 reads, each waiting for the one
+ * before, and after the program's new code they miss the caches: a third
+ * of the CFI read.  Not in a part of the table either: the whole table's
+ * searches all read the same entries first, which stay in the caches. */
 static const uint8_t *find_fde(const uint8_t *hdr, uintptr_t pc)
 {
 	if (hdr[0] != 1 || hdr[3] != 0x3b) /* version 1, datarel sdata4 */
@@ -131,16 +164,31 @@ static const uint8_t *find_fde(const uint8_t *hdr, uintptr_t pc)
 	if (c.bad || count == 0)
 		return NULL;
 	const int32_t *table = (const int32_t *)c.p;
+	/* lo: an entry at or below pc (0 if none is); hi: one above it, or
+	 * count. */
 	size_t lo = 0, hi = count;
+	struct search_hint *h = &search_hint;
+	size_t g = h->index;
+	if (h->hdr == hdr && pc - h->at < SEARCH_HINT_BYTES && g < count) {
+		size_t e = g + SEARCH_HINT_SPAN < count ? g + SEARCH_HINT_SPAN
+							: count - 1;
+		if (table_pc(hdr, table, g) <= pc &&
+		    table_pc(hdr, table, e) > pc)
+			lo = g, hi = e;
+	}
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
-		if ((uintptr_t)hdr + (intptr_t)table[2 * mid] <= pc)
+		if (table_pc(hdr, table, mid) <= pc)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	if ((uintptr_t)hdr + (intptr_t)table[2 * lo] > pc)
+	uintptr_t at = table_pc(hdr, table, lo);
+	if (at > pc)
 		return NULL;
+	h->hdr = hdr;
+	h->index = lo;
+	h->at = at;
 	return hdr + table[2 * lo + 1];
 }
 

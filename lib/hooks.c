@@ -42,7 +42,8 @@ enter_rest(uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp,
 	struct ctrace__thread *t = &ctrace__state_tls;
 	emit_rest_body(emit_how(&t->main, 0, sp, now), &t->main, 0, fn, site,
 		       sp, fp, now, 1, &t->state);
-	pause_put(&t->main, now, 0, CTRACE_PAUSE_MIN_TICKS);
+	pause_put(&t->main, now, 0, CTRACE_PAUSE_MIN_TICKS,
+		  CTRACE_PAUSE_NO_DRAIN);
 	hook_done(t, outer);
 }
 
@@ -53,7 +54,8 @@ exit_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp, uint64_t now,
 	struct ctrace__thread *t = &ctrace__state_tls;
 	emit_rest_body(how, &t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0,
 		       now, 1, &t->state);
-	pause_put(&t->main, now, 0, CTRACE_PAUSE_MIN_TICKS);
+	pause_put(&t->main, now, 0, CTRACE_PAUSE_MIN_TICKS,
+		  CTRACE_PAUSE_NO_DRAIN);
 	hook_done(t, outer);
 }
 

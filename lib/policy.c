@@ -235,7 +235,9 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		if (lib)
 			ctrace__capture_lib_args(s, site, sp, lv);
 		if (capture || lib || how)
-			pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS);
+			pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS,
+				  capture ? CTRACE_PAUSE_DRAIN_TICKS
+					  : CTRACE_PAUSE_NO_DRAIN);
 		return;
 	}
 	f->pos = s->cur;
@@ -252,7 +254,9 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	if (lib)
 		ctrace__capture_lib_args(s, site, sp, lv);
 	if (capture || lib || how)
-		pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS);
+		pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS,
+			  capture ? CTRACE_PAUSE_DRAIN_TICKS
+				  : CTRACE_PAUSE_NO_DRAIN);
 	f->end = s->cur;
 	f->recorded = 1;
 	t->recorded++;
@@ -379,7 +383,8 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		uint64_t rewound = s->paused - f->paused;
 		rewind_call(s, f);
 		s->paused = f->paused;
-		pause_put(s, now, rewound, CTRACE_PAUSE_MIN_TICKS);
+		pause_put(s, now, rewound, CTRACE_PAUSE_MIN_TICKS,
+			  CTRACE_PAUSE_NO_DRAIN);
 		return;
 	}
 	/* Reserve the RETVAL record right after the EXIT, in the same
@@ -399,7 +404,7 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		ctrace__retval_reserve(s, pending);
 	else if (unlikely(retval_bytes != 0))
 		ctrace__retval_mark_refused(s);
-	pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS);
+	pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS, CTRACE_PAUSE_NO_DRAIN);
 	if (gate & CTRACE_GATE_CALLBACK)
 		notify(t, CTRACE_EVENT_EXIT, fn, site, now, t->recorded);
 }

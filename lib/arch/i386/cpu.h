@@ -34,6 +34,20 @@ static inline uint64_t ctrace__rdtsc_after(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* The TSC once every store before has left the store buffer too (see
+ * arch/x86_64/cpu.h); mfence needs SSE2 as lfence does. */
+static inline uint64_t ctrace__rdtsc_drained(void)
+{
+#ifdef __SSE2__
+	uint32_t lo, hi;
+	__asm__ volatile("mfence\n\tlfence\n\trdtsc"
+			 : "=a"(lo), "=d"(hi)::"memory");
+	return ((uint64_t)hi << 32) | lo;
+#else
+	return ctrace__rdtsc_after();
+#endif
+}
+
 /* The caller's stack pointer at the call to the hook (the hook's CFA). */
 #define CTRACE_CALLER_SP() ((uintptr_t)__builtin_frame_address(0) + 8)
 

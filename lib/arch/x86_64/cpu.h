@@ -30,6 +30,21 @@ static inline uint64_t ctrace__rdtsc_after(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+/* The TSC once every instruction before has completed and every store
+ * before has left the store buffer: the end of a long pause of a
+ * captured call (pause_put() in emit.h), whose last stores (the values
+ * copied, the frame cache, a pair moved to its wide slot) miss the
+ * caches; read after lfence alone, the time they still took fell to the
+ * program's next loads and stores.  Not for every pause: waiting for the
+ * stores costs more than they delay the program when they are few. */
+static inline uint64_t ctrace__rdtsc_drained(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("mfence\n\tlfence\n\trdtsc"
+			 : "=a"(lo), "=d"(hi)::"memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
 /* The caller's stack pointer at the call to the hook (the hook's CFA),
  * from the hook's own frame: saved rbp and return address lie above it.
  * Must be expanded in the hook itself. */
