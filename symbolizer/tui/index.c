@@ -156,6 +156,7 @@ struct tuix {
 	size_t sp, stack_cap;
 	char tid[64]; /* the thread column of the previous line */
 	size_t tid_len;
+	bool tid_one; /* tid is a "[" and no other: a whole column */
 	/* reading */
 	struct block *cache[CACHE_BLOCKS];
 	uint64_t clock;
@@ -344,15 +345,21 @@ static void free_block(struct block *b)
 	free(b);
 }
 
-/* Appends n bytes to the block's text. */
-static void block_text(struct block *b, const char *s, size_t n)
+/* Room for n more bytes of the block's text (seldom: apart from
+ * block_text, called for each line). */
+static void block_grow(struct block *b, size_t n)
 {
-	if (n > b->cap - b->len) {
-		b->cap = b->cap ? b->cap : 64 * 1024;
-		while (n > b->cap - b->len)
-			b->cap *= 2;
-		b->text = must_realloc(b->text, b->cap, 1);
-	}
+	b->cap = b->cap ? b->cap : 64 * 1024;
+	while (n > b->cap - b->len)
+		b->cap *= 2;
+	b->text = must_realloc(b->text, b->cap, 1);
+}
+
+/* Appends n bytes to the block's text. */
+static inline void block_text(struct block *b, const char *s, size_t n)
+{
+	if (n > b->cap - b->len)
+		block_grow(b, n);
 	if (n)
 		memcpy(b->text + b->len, s, n);
 	b->len += n;
@@ -932,7 +939,7 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 		size_t lim = len - 3 < 64 ? len - 3 : 64;
 		const char *q = s;
 		while ((q = memchr(q, ']', lim - (size_t)(q - s)))) {
-			if (!memcmp(q, "] | ", 4)) {
+			if (q[1] == ' ' && q[2] == '|' && q[3] == ' ') {
 				bar = q;
 				break;
 			}
@@ -943,17 +950,26 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 		/* a "#" line: the header, a process begins, lost events */
 		pop_to(ix, -1, i);
 		ix->tid_len = 0;
+		ix->tid_one = false;
 		l.flags = TUIX_HEAD;
 		l.end = i;
 		goto add;
 	}
 	/* the thread is the "[ tid" before the bar, not the columns before
 	 * it: a duration differs from line to line */
-	col = memrchr(s, '[', (size_t)(bar - s));
-	if (!col)
-		col = s;
-	same_tid = (size_t)(bar - col) == ix->tid_len &&
-		   !memcmp(ix->tid, col, ix->tid_len);
+	if (ix->tid_one && (size_t)(bar - s) >= ix->tid_len &&
+	    !memcmp(bar - ix->tid_len, ix->tid, ix->tid_len)) {
+		/* the previous line's column, its only "[" the last before
+		 * the bar: no search */
+		col = bar - ix->tid_len;
+		same_tid = true;
+	} else {
+		col = memrchr(s, '[', (size_t)(bar - s));
+		if (!col)
+			col = s;
+		same_tid = (size_t)(bar - col) == ix->tid_len &&
+			   !memcmp(ix->tid, col, ix->tid_len);
+	}
 	if (!same_tid) {
 		/* another thread: its calls are not the last one's */
 		pop_to(ix, -1, i);
@@ -961,6 +977,9 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 				      ? (size_t)(bar - col)
 				      : sizeof ix->tid - 1;
 		memcpy(ix->tid, col, ix->tid_len);
+		ix->tid_one = ix->tid_len == (size_t)(bar - col) &&
+			      ix->tid_len && ix->tid[0] == '[' &&
+			      !memchr(ix->tid + 1, '[', ix->tid_len - 1);
 	}
 	t = bar + 4;
 	sp = spaces(t, (size_t)(s + len - t));
