@@ -345,21 +345,15 @@ static void free_block(struct block *b)
 	free(b);
 }
 
-/* Room for n more bytes of the block's text (seldom: apart from
- * block_text, called for each line). */
-static void block_grow(struct block *b, size_t n)
-{
-	b->cap = b->cap ? b->cap : 64 * 1024;
-	while (n > b->cap - b->len)
-		b->cap *= 2;
-	b->text = must_realloc(b->text, b->cap, 1);
-}
-
 /* Appends n bytes to the block's text. */
-static inline void block_text(struct block *b, const char *s, size_t n)
+static void block_text(struct block *b, const char *s, size_t n)
 {
-	if (n > b->cap - b->len)
-		block_grow(b, n);
+	if (n > b->cap - b->len) {
+		b->cap = b->cap ? b->cap : 64 * 1024;
+		while (n > b->cap - b->len)
+			b->cap *= 2;
+		b->text = must_realloc(b->text, b->cap, 1);
+	}
 	if (n)
 		memcpy(b->text + b->len, s, n);
 	b->len += n;
