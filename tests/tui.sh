@@ -837,6 +837,32 @@ case_bigtree() {
 		fail "the sidecar is $side bytes for $(wc -c <tree) bytes of text"
 }
 
+# Lines as the sidecar keeps them, without their thread column and
+# indentation, and made again: with durations (a duration, or blanks,
+# before the thread column) and beyond --max-depth ("[depth N]" after
+# the indentation, kept whole), on two blocks; the screens are the tree
+# format's own text of the same trace and options.
+case_maxdepth() {
+	use_config "$1"
+	build_c fib "$PROGS/fib.c"
+	run_traced trace.bin "$BIN/fib" 14
+	symbolize tree --thread-ids=serial --per-thread --max-depth=3 trace.bin
+	n=$(wc -l <tree)
+	[ "$n" -gt 1024 ] && grep -q '| *\[depth 4\] fib() {$' tree &&
+		grep -q '^ *[0-9]*\.[0-9]* us \[' tree ||
+		{ cat tree; fail "not the tree expected"; }
+	trap tui_stop EXIT
+	for opening in made reused; do
+		tui_start --thread-ids=serial --max-depth=3 trace.bin
+		tree_rows tree 1 1 >want
+		screen "first-$opening" <want
+		tui_keys End
+		tree_rows tree $((n - 28)) "$n" >want
+		screen "end-$opening" <want
+		quit_ok
+	done
+}
+
 # A link planted where the sidecar goes is not followed: the index goes
 # to the cache directory, the link's target is untouched.
 case_symlink() {
@@ -931,6 +957,7 @@ for cfg in $(configs); do
 	run_case "values-$cfg" case_values "$cfg"
 	run_case "processes-$cfg" case_processes "$cfg"
 	run_case "bigtree-$cfg" case_bigtree "$cfg"
+	run_case "maxdepth-$cfg" case_maxdepth "$cfg"
 done
 run_case noterm case_noterm cc-O0-pie
 run_case symlink case_symlink cc-O0-pie

@@ -15,12 +15,14 @@
  * of text a second) of its lines' records, then their text:
  *
  *   per line, LEB128: depth; flags (TUIX_*); parent (PARENT_*); end
- *   (END_*, LATE: not known as the block was written); the length of
- *   its text after the duration (the line is at most TUIX_TEXT_MAX
- *   bytes, a longer one is cut: the browser shows and searches a line's
- *   first 4 KiB)
- *   then the lines' text, one after another, without their durations
- *   nor newlines
+ *   (END_*, LATE: not known as the block was written); its shape
+ *   (SHAPE_*: what of its text is made again from the depth and the
+ *   thread), with the length of a new thread column after it; the
+ *   length of its text kept (the line is at most TUIX_TEXT_MAX bytes, a
+ *   longer one is cut: the browser shows and searches a line's first 4
+ *   KiB)
+ *   then the lines' text kept, one after another, without their
+ *   durations, thread columns, indentations nor newlines
  *
  * followed by one 8-byte slot per line whose end was not known (a call
  * still open when its block was written: at most the tree's depth a
@@ -76,13 +78,14 @@
 #define PACKAGE_VERSION "unknown"
 #endif
 
-#define TUIX_MAGIC "ctrtuix3"
+#define TUIX_MAGIC "ctrtuix4"
 #define HEADER_SIZE 64
 #define DIR_ENTRY 32
 #define BLOCK_LINES 1024 /* a block given to deflate fits its 32 KiB window */
 #define CACHE_BLOCKS 8
 #define CHUNK (1u << 20)
 #define LATE 0 /* an end code: in the slots after the block */
+#define NO_SHAPE UINT16_MAX
 
 enum { STATE_BUILDING = 0, STATE_COMPLETE = 1 };
 
@@ -114,6 +117,10 @@ struct block {
 	uint64_t first; /* TUIX_NONE: empty */
 	uint32_t n;
 	struct tuix_line lines[BLOCK_LINES];
+	/* of a line being filled: where its thread column ("[ tid") and
+	 * what follows its indentation start, or NO_SHAPE (shape_of) */
+	uint16_t col[BLOCK_LINES], rest[BLOCK_LINES];
+	bool same_tid[BLOCK_LINES]; /* as the previous line's */
 	char *text;
 	size_t len, cap;
 	uint64_t used; /* for the cache's choice of a block to replace */
@@ -149,6 +156,7 @@ struct tuix {
 	size_t sp, stack_cap;
 	char tid[64]; /* the thread column of the previous line */
 	size_t tid_len;
+	bool tid_one; /* tid is a "[" and no other: a whole column */
 	/* reading */
 	struct block *cache[CACHE_BLOCKS];
 	uint64_t clock;
@@ -351,6 +359,39 @@ static void block_text(struct block *b, const char *s, size_t n)
 	b->len += n;
 }
 
+/* The number of spaces s starts with, of its n bytes. */
+static size_t spaces(const char *s, size_t n)
+{
+	size_t k = 0;
+
+	/* 8 at a time: the indentation is most of a line */
+	for (uint64_t w; k + 8 <= n; k += 8) {
+		memcpy(&w, s + k, 8);
+		w ^= 0x2020202020202020u;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (w)
+			return k + (size_t)__builtin_ctzll(w) / 8;
+#else
+		if (w)
+			break;
+#endif
+	}
+	while (k < n && s[k] == ' ')
+		k++;
+	return k;
+}
+
+/* Appends n spaces to the block's text. */
+static void block_spaces(struct block *b, size_t n)
+{
+	static const char sp[64] = "                                "
+				   "                                ";
+
+	for (; n > sizeof sp; n -= sizeof sp)
+		block_text(b, sp, sizeof sp);
+	block_text(b, sp, n);
+}
+
 /* ---------------------------------------------------------------------------
  * A block written, a block read
  * ------------------------------------------------------------------------ */
@@ -359,6 +400,10 @@ static size_t put_uleb(unsigned char *p, uint64_t v)
 {
 	size_t n = 0;
 
+	if (v < 0x80) { /* most */
+		*p = (unsigned char)v;
+		return 1;
+	}
 	do {
 		unsigned char c = v & 0x7f;
 		v >>= 7;
@@ -490,6 +535,17 @@ enum {
  * closes.  The closing lines nest as their calls (add_line). */
 #define END_OPEN 0
 
+/* A line's shape: most lines are "<duration><spaces>[ tid] | <depth
+ * times 2 spaces><function...>", and deflate is given only what follows
+ * the indentation, the columns being the same from line to line (made
+ * again from the depth and the block's last thread column).  A line is
+ * SHAPE_RAW, kept whole after its duration, or 1 + (the spaces before
+ * its thread column << 1 | SHAPE_TID), SHAPE_TID when its thread column
+ * is not the one of the previous shaped line of its block: then the
+ * column's length follows, and its bytes start the text kept. */
+enum { SHAPE_RAW = 0, SHAPE_TID = 1 };
+#define SHAPE_SPACES_MAX 64 /* before the thread column, as add_line */
+
 /* Whether the call of line `line` ends at a closing line of block b. */
 static bool closed_in_block(const struct block *b, uint64_t line,
 			    uint64_t end)
@@ -517,17 +573,34 @@ static void flush_block(struct tuix *ix)
 	size_t rl = 0, dl = 0, k, late_sp;
 	uint32_t n_late = 0;
 	uint64_t blk, size, parent = TUIX_NONE;
-	unsigned char dur[BLOCK_LINES * 10], cut[BLOCK_LINES];
+	unsigned char dur[BLOCK_LINES * 10];
+	uint16_t from[BLOCK_LINES], tidl[BLOCK_LINES];
+	bool shaped = false; /* the previous line */
 
 	if (!b->n)
 		return;
-	grow(&ix->raw, &ix->raw_cap, (size_t)b->n * 5 * 10 + b->len);
+	grow(&ix->raw, &ix->raw_cap, (size_t)b->n * 7 * 10 + b->len);
 	for (uint32_t i = 0; i < b->n; i++) {
 		const struct tuix_line *l = &b->lines[i];
-		uint64_t line = b->first + i, end;
-		size_t len = line_len(b, i), n;
-		dl += put_uleb(dur + dl, dur_code(b->text + l->off, len, &n));
-		cut[i] = (unsigned char)n;
+		const char *s = b->text + l->off;
+		uint64_t line = b->first + i, end, shape = SHAPE_RAW;
+		size_t len = line_len(b, i), n, c = b->col[i];
+		dl += put_uleb(dur + dl, dur_code(s, len, &n));
+		from[i] = (uint16_t)n;
+		tidl[i] = 0;
+		/* the thread column is the previous shaped line's when that
+		 * is the previous line and add_line found them the same */
+		if (c != NO_SHAPE && c >= n && spaces(s + n, c - n) == c - n) {
+			bool same = shaped && b->same_tid[i];
+			shape = 1 + ((c - n) << 1 | (same ? 0 : SHAPE_TID));
+			if (!same)
+				tidl[i] = (uint16_t)(b->rest[i] - 4 -
+						     2 * (size_t)l->depth - c);
+			from[i] = b->rest[i];
+			shaped = true;
+		} else {
+			shaped = false;
+		}
 		rl += put_uleb(ix->raw + rl, l->depth);
 		rl += put_uleb(ix->raw + rl, l->flags);
 		rl += put_uleb(ix->raw + rl,
@@ -547,11 +620,18 @@ static void flush_block(struct tuix *ix)
 		else
 			end = l->end - line + END_CLOSE;
 		rl += put_uleb(ix->raw + rl, end);
-		rl += put_uleb(ix->raw + rl, len - n);
+		rl += put_uleb(ix->raw + rl, shape);
+		if (shape != SHAPE_RAW && ((shape - 1) & SHAPE_TID))
+			rl += put_uleb(ix->raw + rl, tidl[i]);
+		rl += put_uleb(ix->raw + rl, tidl[i] + len - from[i]);
 	}
 	for (uint32_t i = 0; i < b->n; i++) {
-		size_t len = line_len(b, i) - cut[i];
-		memcpy(ix->raw + rl, b->text + b->lines[i].off + cut[i], len);
+		const char *s = b->text + b->lines[i].off;
+		size_t len = line_len(b, i) - from[i];
+		if (tidl[i])
+			memcpy(ix->raw + rl, s + b->col[i], tidl[i]);
+		rl += tidl[i];
+		memcpy(ix->raw + rl, s + from[i], len);
 		rl += len;
 	}
 
@@ -605,6 +685,8 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 	uint64_t first = blk * BLOCK_LINES, text = 0, late[BLOCK_LINES], size;
 	uint64_t parent = TUIX_NONE;
 	uint32_t n_late = 0, open[BLOCK_LINES], sp = 0;
+	const char *ref = NULL; /* the last thread column (SHAPE_TID) */
+	size_t ref_len = 0;
 
 	b->first = TUIX_NONE;
 	b->n = 0;
@@ -613,7 +695,7 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 		  (off_t)(HEADER_SIZE + DIR_ENTRY * blk)) != sizeof d ||
 	    d.n_lines == 0 || d.n_lines > BLOCK_LINES ||
 	    d.n_late > d.n_lines || d.dlen > BLOCK_LINES * 10 ||
-	    d.rawlen > BLOCK_LINES * (5 * 10 + TUIX_TEXT_MAX))
+	    d.rawlen > BLOCK_LINES * (7 * 10 + TUIX_TEXT_MAX))
 		return false;
 	size = d.zlen + 8 * (uint64_t)d.n_late + d.dlen;
 	if (size > ix->tree_size || d.off > ix->tree_size - size)
@@ -639,13 +721,17 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 	end = ix->raw + d.rawlen;
 	/* the records first: where the text starts */
 	for (uint32_t i = 0; i < d.n_lines; i++) {
-		uint64_t v[5];
-		for (int k = 0; k < 5; k++)
+		uint64_t v[7];
+		for (int k = 0; k < 7; k++) {
+			if (k == 5 && (v[4] == SHAPE_RAW ||
+				       !((v[4] - 1) & SHAPE_TID)))
+				v[k++] = 0;
 			if (!get_uleb(&p, end, &v[k]))
 				return false;
-		if (v[4] > TUIX_TEXT_MAX)
+		}
+		if (v[6] > TUIX_TEXT_MAX || v[5] > v[6])
 			return false;
-		text += v[4];
+		text += v[6];
 	}
 	if ((uint64_t)(end - p) != text)
 		return false;
@@ -653,9 +739,13 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 	p = ix->raw;
 	for (uint32_t i = 0; i < d.n_lines; i++) {
 		struct tuix_line *l = &b->lines[i];
-		uint64_t line = first + i, v[5], c;
-		for (int k = 0; k < 5; k++)
+		uint64_t line = first + i, v[7], c;
+		for (int k = 0; k < 7; k++) {
+			if (k == 5 && (v[4] == SHAPE_RAW ||
+				       !((v[4] - 1) & SHAPE_TID)))
+				v[k++] = 0;
 			get_uleb(&p, end, &v[k]);
+		}
 		if (v[0] > UINT32_MAX || v[1] > (TUIX_HEAD | TUIX_CLOSE) ||
 		    v[2] > line + 1)
 			return false;
@@ -693,8 +783,24 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 		l->off = b->len;
 		if (!get_uleb(&dp, dend, &c) || !dur_text(b, c))
 			return false;
-		block_text(b, (const char *)ix->raw + text, (size_t)v[4]);
-		text += v[4];
+		if (v[4] != SHAPE_RAW) {
+			if ((v[4] - 1) >> 1 > SHAPE_SPACES_MAX ||
+			    v[0] > TUIX_TEXT_MAX / 2)
+				return false;
+			if ((v[4] - 1) & SHAPE_TID) {
+				ref = (const char *)ix->raw + text;
+				ref_len = (size_t)v[5];
+			} else if (!ref) {
+				return false;
+			}
+			block_spaces(b, (size_t)(v[4] - 1) >> 1);
+			block_text(b, ref, ref_len);
+			block_text(b, "] | ", 4);
+			block_spaces(b, 2 * (size_t)v[0]);
+		}
+		block_text(b, (const char *)ix->raw + text + v[5],
+			   (size_t)(v[6] - v[5]));
+		text += v[6];
 	}
 	if (n_late != d.n_late || dp != dend || sp)
 		return false;
@@ -818,7 +924,8 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 	struct tuix_line l = {0, TUIX_NONE, TUIX_NONE, 0, 0};
 	uint64_t i = ix->n;
 	const char *bar = NULL, *col, *t;
-	size_t sp = 0;
+	size_t sp = 0, col_off = NO_SHAPE, rest_off = 0;
+	bool same_tid = false;
 	uint32_t depth;
 
 	if (len >= 4 && s[0] != '#') {
@@ -826,7 +933,7 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 		size_t lim = len - 3 < 64 ? len - 3 : 64;
 		const char *q = s;
 		while ((q = memchr(q, ']', lim - (size_t)(q - s)))) {
-			if (!memcmp(q, "] | ", 4)) {
+			if (q[1] == ' ' && q[2] == '|' && q[3] == ' ') {
 				bar = q;
 				break;
 			}
@@ -837,33 +944,48 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 		/* a "#" line: the header, a process begins, lost events */
 		pop_to(ix, -1, i);
 		ix->tid_len = 0;
+		ix->tid_one = false;
 		l.flags = TUIX_HEAD;
 		l.end = i;
 		goto add;
 	}
 	/* the thread is the "[ tid" before the bar, not the columns before
 	 * it: a duration differs from line to line */
-	col = memrchr(s, '[', (size_t)(bar - s));
-	if (!col)
-		col = s;
-	if ((size_t)(bar - col) != ix->tid_len ||
-	    memcmp(ix->tid, col, ix->tid_len)) {
+	if (ix->tid_one && (size_t)(bar - s) >= ix->tid_len &&
+	    !memcmp(bar - ix->tid_len, ix->tid, ix->tid_len)) {
+		/* the previous line's column, its only "[" the last before
+		 * the bar: no search */
+		col = bar - ix->tid_len;
+		same_tid = true;
+	} else {
+		col = memrchr(s, '[', (size_t)(bar - s));
+		if (!col)
+			col = s;
+		same_tid = (size_t)(bar - col) == ix->tid_len &&
+			   !memcmp(ix->tid, col, ix->tid_len);
+	}
+	if (!same_tid) {
 		/* another thread: its calls are not the last one's */
 		pop_to(ix, -1, i);
 		ix->tid_len = (size_t)(bar - col) < sizeof ix->tid
 				      ? (size_t)(bar - col)
 				      : sizeof ix->tid - 1;
 		memcpy(ix->tid, col, ix->tid_len);
+		ix->tid_one = ix->tid_len == (size_t)(bar - col) &&
+			      ix->tid_len && ix->tid[0] == '[' &&
+			      !memchr(ix->tid + 1, '[', ix->tid_len - 1);
 	}
 	t = bar + 4;
-	while (t + sp < s + len && t[sp] == ' ')
-		sp++;
+	sp = spaces(t, (size_t)(s + len - t));
 	t += sp;
 	depth = (uint32_t)(sp / 2);
 	if ((size_t)(s + len - t) > 7 && !memcmp(t, "[depth ", 7)) {
 		depth = (uint32_t)strtoul(t + 7, NULL, 10);
 		t = memchr(t, ']', (size_t)(s + len - t));
 		t = t ? t + 2 : s + len;
+	} else if (sp % 2 == 0) {
+		col_off = (size_t)(col - s);
+		rest_off = (size_t)(t - s);
 	}
 	l.depth = depth;
 	pop_to(ix, depth, i);
@@ -891,7 +1013,12 @@ add:
 		flush_block(ix);
 	if (len > TUIX_TEXT_MAX)
 		len = TUIX_TEXT_MAX;
+	if (rest_off > len)
+		col_off = NO_SHAPE;
 	l.off = ix->fill->len;
+	ix->fill->col[ix->fill->n] = (uint16_t)col_off;
+	ix->fill->rest[ix->fill->n] = (uint16_t)rest_off;
+	ix->fill->same_tid[ix->fill->n] = same_tid;
 	ix->fill->lines[ix->fill->n++] = l;
 	block_text(ix->fill, s, len);
 	ix->n++;
