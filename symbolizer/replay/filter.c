@@ -101,6 +101,7 @@ struct filters {
 
 	struct output self;
 	struct output *inner;
+	bool parks; /* told a switch in one call (filter_switch_ops) */
 	void **states; /* every thread's, to free them */
 	size_t n_states;
 };
@@ -127,12 +128,13 @@ struct fframe {
 	const struct values *args;
 	size_t out_depth;   /* SHOWN: its depth; else its callees' */
 	size_t child_depth; /* the depth of its shown callees */
-	uint8_t state;
-	bool in_only;  /* this call or a caller matched -F */
-	bool in_caller; /* this call or a caller matched -C (or no -C) */
 	/* -T FUNC@depth=N: how many levels of callees may show below it;
 	 * SIZE_MAX: no limit */
 	size_t limit;
+	size_t prev_shown; /* the SHOWN call below it in its segment, + 1 */
+	uint8_t state;
+	bool in_only;  /* this call or a caller matched -F */
+	bool in_caller; /* this call or a caller matched -C (or no -C) */
 	bool emitted;  /* its entry went to the output */
 	bool resumed;  /* reopened on its stack (thread.resumed) */
 	bool off_after; /* the thread's -T trace_off state after its entry */
@@ -140,7 +142,6 @@ struct fframe {
 	 * range, 4 at or after the end; 0 none taken (inside a call hidden
 	 * with its callees) */
 	uint8_t range;
-	size_t prev_shown; /* the SHOWN call below it in its segment, + 1 */
 };
 
 /* What a segment's outermost call's verdict was taken under: its
@@ -182,7 +183,11 @@ struct fthread {
 	size_t hidden; /* depth inside a call hidden with its callees */
 	struct fseg *segs;
 	size_t n_segs, cap_segs;
-	size_t depth; /* the open calls, every segment's */
+	/* told a switch call by call (filter.parks false): the open calls
+	 * in one array, without segments (ft_push_flat()) */
+	struct fframe *stack;
+	size_t cap;
+	size_t depth; /* the open calls with a frame (stack's or segments') */
 	size_t first_pending; /* below it, every SHOWN frame was emitted */
 	bool off; /* between -T trace_off and trace_on: calls hidden alone */
 	/* The switch being told: the closes kept for park(), and the
@@ -220,6 +225,7 @@ void filter_free(struct filters *f)
 		for (size_t k = 0; k < ft->n_segs; k++)
 			free(ft->segs[k].frames);
 		free(ft->segs);
+		free(ft->stack);
 		free(ft);
 	}
 	free(f->states);
@@ -584,18 +590,21 @@ static struct fframe *ft_top(struct fthread *ft)
 	return NULL;
 }
 
-/* Appends a copy of v to s, keeping s's counts. */
-static struct fframe *seg_append(struct fseg *s, const struct fframe *v)
+/* A new innermost frame of s, to fill and then count (seg_count()). */
+static struct fframe *seg_slot(struct fseg *s)
 {
-	struct fframe *fr;
-	size_t i = s->n;
-
 	if (s->n == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 16;
 		s->frames = must_realloc(s->frames, s->cap, sizeof *s->frames);
 	}
-	fr = &s->frames[s->n++];
-	*fr = *v;
+	return &s->frames[s->n++];
+}
+
+/* Keeps s's counts of its innermost frame fr, filled. */
+static void seg_count(struct fseg *s, struct fframe *fr)
+{
+	size_t i = s->n - 1;
+
 	fr->prev_shown = s->top_shown;
 	if (fr->state == SHOWN) {
 		s->top_shown = i + 1;
@@ -605,6 +614,15 @@ static struct fframe *seg_append(struct fseg *s, const struct fframe *v)
 	if (fr->state == HIDDEN_ALL && !s->first_hidden)
 		s->first_hidden = i + 1;
 	s->range |= fr->range;
+}
+
+/* Appends a copy of v to s, keeping s's counts. */
+static struct fframe *seg_append(struct fseg *s, const struct fframe *v)
+{
+	struct fframe *fr = seg_slot(s);
+
+	*fr = *v;
+	seg_count(s, fr);
 	return fr;
 }
 
@@ -674,13 +692,13 @@ static void ft_discard_kept(struct fthread *ft)
 	ft_trim(ft);
 }
 
-/* Pushes a copy of v, a call at thread.c's depth tdepth, whose verdict
- * was taken with the -T trace_off state off. */
+/* A new innermost frame, of a call at thread.c's depth tdepth whose
+ * verdict is taken with the -T trace_off state off: filled in place,
+ * then given to ft_pushed(). */
 static struct fframe *ft_push(struct fthread *ft, const struct thread *th,
-			      size_t tdepth, bool off, const struct fframe *v)
+			      size_t tdepth, bool off)
 {
 	struct fseg *s;
-	struct fframe *fr;
 
 	if (ft->closed_kept)
 		ft_discard_kept(ft);
@@ -689,11 +707,14 @@ static struct fframe *ft_push(struct fthread *ft, const struct thread *th,
 		s->tdepth = tdepth;
 		s->key = key_of(th, NULL, off);
 	}
-	s = &ft->segs[ft->n_segs - 1];
 	ft->depth++;
-	fr = seg_append(s, v);
+	return seg_slot(&ft->segs[ft->n_segs - 1]);
+}
+
+static void ft_pushed(struct fthread *ft, struct fframe *fr)
+{
 	fr->off_after = ft->off;
-	return fr;
+	seg_count(&ft->segs[ft->n_segs - 1], fr);
 }
 
 /* Pops the innermost frame into *out.  keep: a close that suspends the
@@ -723,6 +744,35 @@ static void ft_pop(struct fthread *ft, bool keep, struct fframe *out)
 	seg_drop_top(s);
 	if (!s->n)
 		ft_trim(ft);
+}
+
+/* Told a switch call by call (filter_ops), the filter parks no stack:
+ * the open calls are one array without the segments' counts, and a call
+ * inside one hidden with its callees takes no frame (ft->hidden counts
+ * it), so that these filters cost per call what they did before
+ * segments. */
+static struct fframe *ft_push_flat(struct fthread *ft)
+{
+	if (ft->depth == ft->cap) {
+		ft->cap = ft->cap ? 2 * ft->cap : 64;
+		ft->stack = must_realloc(ft->stack, ft->cap, sizeof *ft->stack);
+	}
+	return &ft->stack[ft->depth++];
+}
+
+/* The innermost frame, taken off: valid until the next push. */
+static const struct fframe *ft_pop_flat(struct fthread *ft)
+{
+	return &ft->stack[--ft->depth];
+}
+
+/* The innermost open call, NULL if none. */
+static inline struct fframe *top_of(const struct filters *f,
+				    struct fthread *ft)
+{
+	if (f->parks)
+		return ft_top(ft);
+	return ft->depth ? &ft->stack[ft->depth - 1] : NULL;
 }
 
 /* The part of --time-range a call entered at ticks is in (fframe.range),
@@ -804,7 +854,16 @@ static void paint(const struct filters *f, struct thread *th,
  * The output
  * ------------------------------------------------------------------------ */
 
-static const struct output_ops filter_switch_ops;
+/* Gives the output a held-back entry. */
+static void show_entry(struct filters *f, struct thread *th,
+		       const struct fframe *fr)
+{
+	th->args = fr->args;
+	th->retval = NULL;
+	th->resumed = fr->resumed;
+	paint(f, th, fr->pair);
+	output_entry(f->inner, th, fr->pair, fr->start, fr->out_depth);
+}
 
 /* Shows the held-back entries: a callee of theirs is about to show.  An
  * output told switches in one call is told the calls reopened (those
@@ -813,11 +872,19 @@ static void flush(struct filters *f, struct thread *th, struct fthread *ft)
 {
 	const struct values *args = th->args, *retval = th->retval;
 	bool resumed = th->resumed;
-	bool as_switch = f->self.ops == &filter_switch_ops &&
-			 f->inner->ops->switch_stack;
+	bool as_switch = f->parks && f->inner->ops->switch_stack;
 	const struct fframe *run = NULL; /* the innermost reopened */
 	size_t run_n = 0, k = ft->n_segs;
 
+	/* one array (ft_push_flat()), no segments */
+	for (size_t i = ft->first_pending; !f->parks && i < ft->depth; i++) {
+		struct fframe *fr = &ft->stack[i];
+		if (fr->state != SHOWN || fr->emitted)
+			continue;
+		fr->emitted = true;
+		replay_work++;
+		show_entry(f, th, fr);
+	}
 	/* from the segment of the first held back, each reopened part
 	 * shown already */
 	while (k > 0 && (!ft->segs[k - 1].n ||
@@ -840,12 +907,7 @@ static void flush(struct filters *f, struct thread *th, struct fthread *ft)
 				run_n++;
 				continue;
 			}
-			th->args = fr->args;
-			th->retval = NULL;
-			th->resumed = fr->resumed;
-			paint(f, th, fr->pair);
-			output_entry(f->inner, th, fr->pair, fr->start,
-				     fr->out_depth);
+			show_entry(f, th, fr);
 		}
 	}
 	if (run_n)
@@ -875,38 +937,14 @@ static void filter_begin_trace(struct output *o, struct trace *t)
 	output_begin_trace(f->inner, t);
 }
 
-/* Takes a call's verdict and pushes its frame; NULL if it hides with its
- * callees or the thread is not shown.  tdepth: thread.c's depth. */
-static struct fframe *enter(struct filters *f, struct thread *th,
-			    const struct pair *p, uint64_t ticks,
-			    size_t tdepth)
+/* Fills a call's frame, from its verdict (in place: fewer instructions
+ * than a copy). */
+static inline void frame_set(struct fframe *fr, const struct thread *th,
+			     const struct pair *p, uint64_t ticks,
+			     enum decision d, bool in_only, bool in_caller,
+			     size_t limit, size_t out_depth)
 {
-	struct fthread *ft = fthread_of(f, th);
-	struct fframe *parent;
-	enum decision d;
-	bool in_only = false, in_caller = true, off = ft->off;
-	size_t out_depth = 0, limit = SIZE_MAX;
-	struct fframe hidden = {.pair = p, .state = HIDDEN_ALL};
-	uint8_t range;
-
-	if (!ft->shown)
-		return NULL;
-	if (ft->hidden) {
-		ft->hidden++;
-		ft_push(ft, th, tdepth, off, &hidden);
-		return NULL;
-	}
-	parent = ft_top(ft);
-	range = range_part(f, th, ticks);
-	d = decide(f, th, ft, parent, p, ticks, &in_only, &in_caller, &limit,
-		   &out_depth);
-	if (d == D_HIDE_ALL) {
-		ft->hidden = 1;
-		hidden.range = range;
-		ft_push(ft, th, tdepth, off, &hidden);
-		return NULL;
-	}
-	return ft_push(ft, th, tdepth, off, &(struct fframe){
+	*fr = (struct fframe){
 		.pair = p,
 		.start = ticks,
 		.args = th->args,
@@ -917,8 +955,73 @@ static struct fframe *enter(struct filters *f, struct thread *th,
 		.in_caller = in_caller,
 		.limit = limit,
 		.resumed = th->resumed,
-		.range = range,
-	});
+	};
+}
+
+/* enter() for a filter that parks stacks: the frames in segments, with
+ * those of the calls hidden with their callees. */
+static struct fframe *enter_parked(struct filters *f, struct thread *th,
+				   struct fthread *ft, const struct pair *p,
+				   uint64_t ticks, size_t tdepth)
+{
+	struct fframe *parent, *fr;
+	enum decision d;
+	bool in_only = false, in_caller = true, off = ft->off;
+	size_t out_depth = 0, limit = SIZE_MAX;
+
+	if (ft->hidden) {
+		ft->hidden++;
+		fr = ft_push(ft, th, tdepth, off);
+		*fr = (struct fframe){.pair = p, .state = HIDDEN_ALL};
+		ft_pushed(ft, fr);
+		return NULL;
+	}
+	parent = ft_top(ft);
+	d = decide(f, th, ft, parent, p, ticks, &in_only, &in_caller, &limit,
+		   &out_depth);
+	fr = ft_push(ft, th, tdepth, off);
+	if (d == D_HIDE_ALL) {
+		ft->hidden = 1;
+		*fr = (struct fframe){.pair = p, .state = HIDDEN_ALL};
+	} else {
+		frame_set(fr, th, p, ticks, d, in_only, in_caller, limit,
+			  out_depth);
+	}
+	fr->range = range_part(f, th, ticks);
+	ft_pushed(ft, fr);
+	return d == D_HIDE_ALL ? NULL : fr;
+}
+
+/* Takes a call's verdict and pushes its frame; NULL if it hides with its
+ * callees or the thread is not shown.  tdepth: thread.c's depth. */
+static struct fframe *enter(struct filters *f, struct thread *th,
+			    const struct pair *p, uint64_t ticks,
+			    size_t tdepth)
+{
+	struct fthread *ft = fthread_of(f, th);
+	struct fframe *parent, *fr;
+	enum decision d;
+	bool in_only = false, in_caller = true;
+	size_t out_depth = 0, limit = SIZE_MAX;
+
+	if (!ft->shown)
+		return NULL;
+	if (f->parks)
+		return enter_parked(f, th, ft, p, ticks, tdepth);
+	if (ft->hidden) {
+		ft->hidden++;
+		return NULL;
+	}
+	parent = ft->depth ? &ft->stack[ft->depth - 1] : NULL;
+	d = decide(f, th, ft, parent, p, ticks, &in_only, &in_caller, &limit,
+		   &out_depth);
+	if (d == D_HIDE_ALL) {
+		ft->hidden = 1;
+		return NULL;
+	}
+	fr = ft_push_flat(ft);
+	frame_set(fr, th, p, ticks, d, in_only, in_caller, limit, out_depth);
+	return fr;
 }
 
 static void filter_entry(struct output *o, struct thread *th,
@@ -961,7 +1064,7 @@ static void filter_leaf(struct output *o, struct thread *th,
 	(void)depth;
 	if (!ft->shown || ft->hidden)
 		return;
-	parent = ft_top(ft);
+	parent = top_of(f, ft);
 	if (decide(f, th, ft, parent, p, start, &in_only, &in_caller, &limit,
 		   &out_depth) != D_SHOW ||
 	    !in_caller)
@@ -1005,7 +1108,8 @@ static void filter_close(struct output *o, struct thread *th,
 	/* a call suspended by a switch told in one call: its frame stays
 	 * for park() */
 	bool keep = th->suspending && th->switch_told;
-	struct fframe fr;
+	struct fframe popped;
+	const struct fframe *fr = &popped;
 
 	(void)depth;
 	if (!ft->shown)
@@ -1014,50 +1118,57 @@ static void filter_close(struct output *o, struct thread *th,
 		close_before_trace(f, th, ft, p, start, end);
 		return;
 	}
+	if (!f->parks && ft->hidden) { /* no frame: see ft_push_flat() */
+		ft->hidden--;
+		return;
+	}
 	if (!ft->depth) /* cannot happen: thread.c closes what it opened */
 		return;
-	ft_pop(ft, keep, &fr);
+	if (f->parks)
+		ft_pop(ft, keep, &popped);
+	else
+		fr = ft_pop_flat(ft);
 	if (ft->first_pending > ft->depth)
 		ft->first_pending = ft->depth;
 	if (ft->hidden) {
 		ft->hidden--;
 		return;
 	}
-	if (fr.state != SHOWN || (!fr.in_caller && !fr.emitted))
+	if (fr->state != SHOWN || (!fr->in_caller && !fr->emitted))
 		return; /* -C: no -C call below it */
-	if (!fr.emitted) {
+	if (!fr->emitted) {
 		if (f->has_min && (end <= start || trace_duration(th->trace, start,
 								  end) <
 							   f->min_ns))
 			return;
 		if (f->where &&
-		    !where_match(f->where, p->func->name, fr.args,
+		    !where_match(f->where, p->func->name, fr->args,
 				 kind == CLOSE_RETURNED ? th->retval : NULL))
 			return;
 		flush(f, th, ft); /* its callers */
 		paint(f, th, p);
 		/* a resumed call was entered before: not a leaf */
-		if (kind == CLOSE_RETURNED && f->inner->leaves && !fr.resumed) {
+		if (kind == CLOSE_RETURNED && f->inner->leaves && !fr->resumed) {
 			output_leaf(f->inner, th, p, start, end,
-					    fr.out_depth);
+					    fr->out_depth);
 			return;
 		}
 		const struct values *retval = th->retval;
 		th->retval = NULL;
-		th->resumed = fr.resumed;
-		output_entry(f->inner, th, p, start, fr.out_depth);
+		th->resumed = fr->resumed;
+		output_entry(f->inner, th, p, start, fr->out_depth);
 		th->resumed = false; /* closes come from thread.c, never resumed */
 		th->retval = retval;
 	}
 	paint(f, th, p);
-	output_close(f->inner, th, p, start, end, fr.out_depth, kind);
+	output_close(f->inner, th, p, start, end, fr->out_depth, kind);
 }
 
 /* -C: whether what happens now is on a path to a -C call or inside one
  * (not on an unrelated sibling's). */
 static bool in_caller(const struct filters *f, struct fthread *ft)
 {
-	const struct fframe *top = ft_top(ft);
+	const struct fframe *top = top_of(f, ft);
 
 	if (ft->off) /* -T trace_off */
 		return false;
@@ -1075,7 +1186,7 @@ static void filter_lost(struct output *o, struct thread *th, uint64_t count,
 		return;
 	flush(f, th, ft);
 	output_lost(f->inner, th, count, reason,
-			    ft_top(ft) ? ft_top(ft)->child_depth : 0);
+			    top_of(f, ft) ? top_of(f, ft)->child_depth : 0);
 }
 
 static void filter_note(struct output *o, struct thread *th,
@@ -1090,7 +1201,7 @@ static void filter_note(struct output *o, struct thread *th,
 		return;
 	flush(f, th, ft);
 	output_note(f->inner, th, n,
-			    ft_top(ft) ? ft_top(ft)->child_depth : 0);
+			    top_of(f, ft) ? top_of(f, ft)->child_depth : 0);
 }
 
 /* ---------------------------------------------------------------------------
@@ -1408,6 +1519,7 @@ struct output *filter_wrap(struct filters *f, struct output *inner)
 			      ? &filter_switch_ops
 			      : &filter_ops;
 	f->self.state = f;
+	f->parks = f->self.ops == &filter_switch_ops;
 	/* --where reads the values of every call, whatever the format */
 	if (f->where)
 		inner->no_values = f->self.no_values = false;
