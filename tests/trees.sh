@@ -87,7 +87,7 @@ case_hosts() {
 	use_config "$1"
 	build_pair c hosts "$PROGS/hosts.c"
 	runs=4
-	[ "$CUR_OPT" = -O2 ] && runs=20
+	[ "$CUR_OPT" = -O2 ] && runs=$(in_matrix 20 8)
 	i=0
 	while [ "$i" -lt "$runs" ]; do
 		retval=

@@ -76,9 +76,9 @@ case_kill() {
 cfg=$(configs_pie | grep O2 | head -n 1)
 # make check-full kills more often than make check (each kill's trace
 # takes seconds to decode).
-run_case "kill-$cfg" case_kill "$cfg" "$(in_matrix 20 8)" 64k
-run_case "kill-4k-chunks-$cfg" case_kill "$cfg" "$(in_matrix 10 4)" 4k
-run_case "kill-threads-$cfg" case_kill "$cfg" "$(in_matrix 10 4)" 64k \
+run_case "kill-$cfg" case_kill "$cfg" "$(in_matrix 20 4)" 64k
+run_case "kill-4k-chunks-$cfg" case_kill "$cfg" "$(in_matrix 10 2)" 4k
+run_case "kill-threads-$cfg" case_kill "$cfg" "$(in_matrix 10 2)" 64k \
 	count-threads
 
 test_finish
