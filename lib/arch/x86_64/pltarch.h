@@ -65,20 +65,50 @@ static inline int plt_load_then_call(const uint8_t *c, size_t i, size_t size)
 	return n[0] == 0xff && (n[1] == 0xd0 + reg || n[1] == 0xe0 + reg);
 }
 
+/* Whether the byte before c[i - 1] can be the last byte of the opcode
+ * of an instruction whose ModRM is c[i - 1]: a one-byte opcode that takes
+ * a ModRM, or any byte after an escape (0f, 0f 38, 0f 3a) or a VEX, EVEX
+ * or XOP prefix, which read the opcode map another way.  Else c[i - 1]
+ * is no ModRM (in `8d 7c 05 00 b9 01 00 00`, lea 0(%rbp,%rax), then mov
+ * $1,%ecx, the 05 is a SIB byte whose next four bytes once named a slot
+ * of strlen: a load, which left its calls unrecorded).  Bit k of word
+ * k / 32: one-byte opcode k takes a ModRM (00-03, 08-0b, ... 38-3b, 63,
+ * 69, 6b, 80-8f, c0, c1, c6, c7, d0-d3, d8-df, f6, f7, fe, ff; c4, c5
+ * and 62 are VEX and EVEX prefixes in 64-bit code, taken below). */
+static inline int plt_opcode_before_modrm(const uint8_t *c, size_t i)
+{
+	static const uint32_t modrm[8] = {
+		0x0f0f0f0f, 0x0f0f0f0f, 0x00000000, 0x00000a08,
+		0x0000ffff, 0x00000000, 0xff0f00c3, 0xc0c00000,
+	};
+	uint8_t op = c[i - 2];
+	if (modrm[op >> 5] >> (op & 31) & 1)
+		return 1;
+	/* the second byte of 0f xx, the third of 0f 38 xx and 0f 3a xx,
+	 * the opcode after c5 x, c4 x x, 8f x x (XOP) or 62 x x x */
+	return (i >= 3 && c[i - 3] == 0x0f) ||
+	       (i >= 4 && c[i - 4] == 0x0f &&
+		(c[i - 3] == 0x38 || c[i - 3] == 0x3a)) ||
+	       (i >= 4 && c[i - 4] == 0xc5) ||
+	       (i >= 5 && (c[i - 5] == 0xc4 || c[i - 5] == 0x8f)) ||
+	       (i >= 6 && c[i - 6] == 0x62);
+}
+
 /* Whether the 4 bytes at c + i (c at address base, size bytes of code,
  * i >= 2, i + 4 <= size) are the disp32 of a RIP-relative operand, and if
  * so its address (*t) and whether the instruction calls or jumps through
  * it: PLT_REF_CALL for `ff 15` (call *) and `ff 25` (jmp *), and for a
  * load into a register the next instruction calls through; any other use
  * PLT_REF_LOAD.  A RIP-relative operand's ModRM byte (mod 00, r/m 101)
- * comes right before its disp32, in every instruction: other bytes are
- * not a reference.  gotplt is not needed here. */
+ * comes right before its disp32, and its opcode right before the ModRM,
+ * in every instruction: other bytes are not a reference.  gotplt is not
+ * needed here. */
 enum { PLT_REF_NONE, PLT_REF_LOAD, PLT_REF_CALL };
 static inline int plt_arch_ref(const uint8_t *c, size_t i, size_t size,
 			       uintptr_t base, uintptr_t gotplt, uintptr_t *t)
 {
 	(void)gotplt;
-	if ((c[i - 1] & 0xc7) != 0x05)
+	if ((c[i - 1] & 0xc7) != 0x05 || !plt_opcode_before_modrm(c, i))
 		return PLT_REF_NONE;
 	int32_t d;
 	memcpy(&d, c + i, 4);
