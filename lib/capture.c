@@ -349,9 +349,10 @@ _Static_assert(CTRACE_NREGS <= sizeof ((struct ctrace__stream *)0)->arg_base /
  * stack, flag 0x80 on its number), minus the previous register of the
  * record (flag 0x40: two pointers into one object or array, as many
  * functions take), or minus its own value in the chunk's previous
- * ARGS_SHORT that held it (both flags: a heap pointer of the same call
- * site, called again with the next element, differs from the last in a
- * few low bits).  A heap pointer takes 7 bytes as it is, 1 or 2 so.
+ * ARGS_SHORT that held it, whichever function's (both flags: a heap
+ * pointer passed again one element on, as a sort's comparator gets it,
+ * differs from the last in a few low bits).  A heap pointer takes 7
+ * bytes as it is, 1 or 2 so; the one-byte cases are written straight.
  * base: the stream's bases, moved on to this record's registers as they
  * are written (a record abandoned half-written turns them off, event.c);
  * on: they may be used. */
@@ -366,38 +367,43 @@ static inline uint8_t *put_short_regs(uint8_t *p, const struct ctrace__regs *r,
 		int i = __builtin_ctz(sel);
 		uintptr_t x = regs[i];
 		intptr_t v = (intptr_t)x;
+		intptr_t db = (intptr_t)(x - base[i]);
 		uint8_t regno = ctrace__plan_regnos[i];
-		/* Past one byte: the shortest of the other three. */
-		if ((uintptr_t)(v + 64) >= 128) {
-			intptr_t db = (intptr_t)(x - base[i]);
-			if (on && (uintptr_t)(db + 64) < 128) {
+		base[i] = x;
+		/* A byte as it is, or relative to its last value: written
+		 * straight, the common cases. */
+		if ((uintptr_t)(v + 64) < 128) {
+			p[0] = regno;
+			p[1] = (uint8_t)(v & 0x7f);
+			p += 2;
+		} else if (on && (uintptr_t)(db + 64) < 128) {
+			p[0] = regno | CTRACE_ARGS_SHORT_REL_BASE;
+			p[1] = (uint8_t)(db & 0x7f);
+			p += 2;
+		} else {
+			/* The shortest of the other three. */
+			uintptr_t m = SLEB_MAGNITUDE(v);
+			intptr_t d = (intptr_t)(x - sp);
+			if (SLEB_MAGNITUDE(d) < m) {
+				m = SLEB_MAGNITUDE(d);
+				regno |= CTRACE_ARGS_SHORT_REL_SP;
+				v = d;
+			}
+			d = (intptr_t)(x - prev);
+			if (n > 0 && SLEB_MAGNITUDE(d) < m) {
+				m = SLEB_MAGNITUDE(d);
+				regno = ctrace__plan_regnos[i] |
+					CTRACE_ARGS_SHORT_REL_PREV;
+				v = d;
+			}
+			if (on && SLEB_MAGNITUDE(db) < m) {
 				regno |= CTRACE_ARGS_SHORT_REL_BASE;
 				v = db;
-			} else {
-				uintptr_t m = SLEB_MAGNITUDE(v);
-				intptr_t d = (intptr_t)(x - sp);
-				if (SLEB_MAGNITUDE(d) < m) {
-					m = SLEB_MAGNITUDE(d);
-					regno |= CTRACE_ARGS_SHORT_REL_SP;
-					v = d;
-				}
-				d = (intptr_t)(x - prev);
-				if (n > 0 && SLEB_MAGNITUDE(d) < m) {
-					m = SLEB_MAGNITUDE(d);
-					regno = ctrace__plan_regnos[i] |
-						CTRACE_ARGS_SHORT_REL_PREV;
-					v = d;
-				}
-				if (on && SLEB_MAGNITUDE(db) < m) {
-					regno |= CTRACE_ARGS_SHORT_REL_BASE;
-					v = db;
-				}
 			}
+			*p++ = regno;
+			p = ctrace__sleb_put_word(p, v);
 		}
-		base[i] = x;
 		prev = x;
-		*p++ = regno;
-		p = ctrace__sleb_put_word(p, v);
 	}
 	*count = (uint8_t)(n | ((sp / PTR_SIZE) & CTRACE_ARGS_SHORT_SP_MASK)
 				       << CTRACE_ARGS_SHORT_COUNT_BITS);
