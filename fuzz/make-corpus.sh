@@ -8,9 +8,10 @@
 # chunks, streams and record types in a few kilobytes: calls, threads, a
 # signal stream, longjmp, exceptions, a fork()ed child, coroutines, lost
 # events, markers, arguments and return values, pairs in wide slots, the
-# recorder's pauses.  fuzz/corpus holds its output;
-# rerun it after a format change.  The corpus keeps a few traces of older
-# formats too (names ending in -v1, -v2, -v3, -v4), which readers still read.
+# recorder's pauses, registers of a capture plan.  fuzz/corpus holds its
+# output; rerun it after a format change.  The corpus keeps a few traces
+# of older formats too (names ending in -v1, -v2, -v3, -v4), which readers
+# still read.
 set -eu
 
 build=$(cd "$1" && pwd)
@@ -77,6 +78,10 @@ prog selfrec "$progs/selfrec.c" -O2
 prog hosts "$progs/hosts.c" -O2
 # Callers whose callees are all first calls: PAUSE records (format 5.2).
 prog firstcallee "$progs/firstcallee.c"
+# Arguments kept in registers (-O2) that a capture plan names: ARGS_SHORT
+# records, heap pointers relative to their last values (format 5.3).
+prog heapwalk "$src/tests/args/heapwalk.c" -O2
+"$build/ctrace-symbolize" --make-plan -o heapwalk.plan ./heapwalk
 "${CXX:-c++}" -O0 -g -finstrument-functions -o exceptions \
 	"$progs/exceptions.cc" "$build/lib/libctrace.a" -pthread -ldl
 
@@ -96,6 +101,7 @@ record selfrec ./selfrec sum 5
 record selfrec-jump ./selfrec jump 5
 record hosts ./hosts 40
 record pause ./firstcallee
+record heapwalk env CTRACE_ARGS=all CTRACE_PLAN=heapwalk.plan ./heapwalk
 # A trace cut short at the end of a chunk: the last chunk is partial.
 record fib-cut ./fib 6
 head -c 12000 "$out/fib-cut" >"$out/fib-cut.tmp" && mv "$out/fib-cut.tmp" "$out/fib-cut"

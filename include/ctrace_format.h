@@ -17,7 +17,7 @@
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
 #define CTRACE_VERSION_MAJOR 5           /* incompatible layout changes */
-#define CTRACE_VERSION_MINOR 2           /* compatible additions */
+#define CTRACE_VERSION_MINOR 3           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
 
@@ -287,7 +287,9 @@ enum ctrace_record_type {
 	 * as a signed pointer-sized integer, or with 0x80 added to the
 	 * number, the register minus the ENTRY's stack pointer, or with
 	 * 0x40 added (format 1.1), the register minus the value of the
-	 * previous register of the record), then
+	 * previous register of the record), or with both (format 5.3),
+	 * the register minus its own value in the chunk's previous
+	 * ARGS_SHORT that held it (0 in none, at the chunk's start), then
 	 * memory blocks up to the
 	 * end of the payload, each sleb address minus the ENTRY's stack
 	 * pointer, uleb length, the bytes.  The stack pointer is the
@@ -399,6 +401,7 @@ enum ctrace_lost_reason {
 #define CTRACE_ARGS_SHORT_SP_MASK 0x1f  /* stack pointer bits, in words */
 #define CTRACE_ARGS_SHORT_REL_SP 0x80   /* minus the ENTRY's stack pointer */
 #define CTRACE_ARGS_SHORT_REL_PREV 0x40 /* minus the previous register */
+#define CTRACE_ARGS_SHORT_REL_BASE 0xc0 /* (5.3) minus its own last value */
 #define CTRACE_ARGS_SHORT_REGNO 0x3f    /* the DWARF number */
 
 /* The callee-saved registers the entry stub saves, by DWARF number, in

@@ -333,15 +333,31 @@ static uint8_t *put_strings(uint8_t *p, const struct ctrace__plan_entry *e,
 	return p;
 }
 
+/* How many bytes a value takes as an sleb, in order: the bits that
+ * differ from its sign. */
+#define SLEB_MAGNITUDE(v)                                                    \
+	((uintptr_t)((v) ^ ((v) >> (sizeof(intptr_t) * 8 - 1))))
+
+_Static_assert(CTRACE_NREGS <= sizeof ((struct ctrace__stream *)0)->arg_base /
+				       sizeof(uintptr_t),
+	       "a base for every register");
+
 /* The short form's registers: a count byte, which also carries bits of
  * the stack pointer in words (the reader checks its own against them),
- * then the registers of sel: small integers in a byte or two, a pointer
- * into the stack relative to the stack pointer (flag 0x80 on its
- * number), another pointer relative to the previous register when it is
- * near it (flag 0x40): two pointers into one object or array, as many
- * functions take, cost 7 bytes and a few rather than 14. */
+ * then the registers of sel, each written the shortest of four ways: as
+ * it is (small integers), minus the stack pointer (a pointer into the
+ * stack, flag 0x80 on its number), minus the previous register of the
+ * record (flag 0x40: two pointers into one object or array, as many
+ * functions take), or minus its own value in the chunk's previous
+ * ARGS_SHORT that held it, whichever function's (both flags: a heap
+ * pointer passed again one element on, as a sort's comparator gets it,
+ * differs from the last in a few low bits).  A heap pointer takes 7
+ * bytes as it is, 1 or 2 so; the one-byte cases are written straight.
+ * base: the stream's bases, moved on to this record's registers as they
+ * are written (a record abandoned half-written turns them off, event.c);
+ * on: they may be used. */
 static inline uint8_t *put_short_regs(uint8_t *p, const struct ctrace__regs *r,
-				      unsigned sel)
+				      unsigned sel, uintptr_t *base, int on)
 {
 	const uintptr_t *regs = (const uintptr_t *)r;
 	uintptr_t sp = r->sp, prev = 0;
@@ -350,22 +366,44 @@ static inline uint8_t *put_short_regs(uint8_t *p, const struct ctrace__regs *r,
 	for (; sel != 0; sel &= sel - 1, n++) {
 		int i = __builtin_ctz(sel);
 		uintptr_t x = regs[i];
-		intptr_t v = (intptr_t)x, d = (intptr_t)(x - sp);
-		intptr_t dp = (intptr_t)(x - prev);
+		intptr_t v = (intptr_t)x;
+		intptr_t db = (intptr_t)(x - base[i]);
 		uint8_t regno = ctrace__plan_regnos[i];
-		if (v < -(1 << 20) || v >= (1 << 20)) {
-			if (d >= -(1 << 20) && d < (1 << 20)) {
+		base[i] = x;
+		/* A byte as it is, or relative to its last value: written
+		 * straight, the common cases. */
+		if ((uintptr_t)(v + 64) < 128) {
+			p[0] = regno;
+			p[1] = (uint8_t)(v & 0x7f);
+			p += 2;
+		} else if (on && (uintptr_t)(db + 64) < 128) {
+			p[0] = regno | CTRACE_ARGS_SHORT_REL_BASE;
+			p[1] = (uint8_t)(db & 0x7f);
+			p += 2;
+		} else {
+			/* The shortest of the other three. */
+			uintptr_t m = SLEB_MAGNITUDE(v);
+			intptr_t d = (intptr_t)(x - sp);
+			if (SLEB_MAGNITUDE(d) < m) {
+				m = SLEB_MAGNITUDE(d);
 				regno |= CTRACE_ARGS_SHORT_REL_SP;
 				v = d;
-			} else if (n > 0 && dp >= -(1 << 27) &&
-				   dp < (1 << 27)) {
-				regno |= CTRACE_ARGS_SHORT_REL_PREV;
-				v = dp;
 			}
+			d = (intptr_t)(x - prev);
+			if (n > 0 && SLEB_MAGNITUDE(d) < m) {
+				m = SLEB_MAGNITUDE(d);
+				regno = ctrace__plan_regnos[i] |
+					CTRACE_ARGS_SHORT_REL_PREV;
+				v = d;
+			}
+			if (on && SLEB_MAGNITUDE(db) < m) {
+				regno |= CTRACE_ARGS_SHORT_REL_BASE;
+				v = db;
+			}
+			*p++ = regno;
+			p = ctrace__sleb_put_word(p, v);
 		}
 		prev = x;
-		*p++ = regno;
-		p = ctrace__sleb_put_word(p, v);
 	}
 	*count = (uint8_t)(n | ((sp / PTR_SIZE) & CTRACE_ARGS_SHORT_SP_MASK)
 				       << CTRACE_ARGS_SHORT_COUNT_BITS);
@@ -381,7 +419,8 @@ static void write_args_regs(struct ctrace__stream *s,
 {
 	uint8_t *rec = s->cur;
 	uint8_t *p = ctrace__sleb_put_word(rec + 3, (intptr_t)(r->pc - fn));
-	p = put_short_regs(p, r, e->regs_sel);
+	p = put_short_regs(p, r, e->regs_sel,
+			   s->arg_base, !s->arg_base_off);
 	rec[1] = CTRACE_REC_ARGS_SHORT;
 	rec[2] = (uint8_t)(p - (rec + 3));
 	ctrace__barrier();
@@ -407,7 +446,8 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 	uint8_t *payload = p;
 	if (short_form) {
 		p = ctrace__sleb_put_word(p, (intptr_t)(r->pc - fn));
-		p = put_short_regs(p, r, e->regs_sel);
+		p = put_short_regs(p, r, e->regs_sel,
+				   s->arg_base, !s->arg_base_off);
 	} else {
 		/* All the registers. */
 		uint64_t pc = r->pc, sp = r->sp, cfa64 = cfa;

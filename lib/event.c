@@ -58,6 +58,9 @@ static int recorder_left(const struct ctrace__thread *t, uintptr_t sp)
 static void recover_stream(struct ctrace__stream *s, uint64_t now, int settled)
 {
 	ctrace__pairs_reset(s);
+	/* An abandoned ARGS_SHORT may have moved the registers' bases for a
+	 * record the reader never sees: unused up to the next chunk. */
+	s->arg_base_off = 1;
 	if (s->cur != NULL && s->cur < s->chunk_end) {
 		if (*s->cur != 0) {
 			ctrace__stream_release(s);

@@ -186,6 +186,15 @@ struct ctrace__stream {
 	/* The recorder's pauses written in PAUSE records so far (emit.h:
 	 * pause_put), and one that found no room, for the next. */
 	uint64_t paused, pause_pending;
+	/* The bases of ARGS_SHORT registers written relative to their
+	 * previous value (format 5.3): each register's value in the chunk's
+	 * last ARGS_SHORT that held it, as struct ctrace__regs orders them
+	 * (capture.c); zero at every chunk's start, as the reader's.
+	 * arg_base_off: a record the reader will not see (a short call
+	 * rewound, one a jump out of a signal handler abandoned) may have
+	 * moved them, so they are not used again before the next chunk. */
+	uintptr_t arg_base[8];
+	uint8_t arg_base_off;
 };
 /* Empties the stream's pair table (a chunk that starts afresh, objects
  * unloaded, a jump out of the recorder): the reader keeps pairs the

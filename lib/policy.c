@@ -158,6 +158,9 @@ static void rewind_call(struct ctrace__stream *s, const struct ctrace__frame *f)
 	s->open_top--;
 	if (s->open_n)
 		s->open_n--;
+	/* Its ARGS record, gone with it, may have moved the registers'
+	 * bases, which the reader's no longer match. */
+	s->arg_base_off = 1;
 	p[0] = 0;
 	ctrace__barrier();
 	memset(p + 1, 0, (size_t)(f->end - p - 1));

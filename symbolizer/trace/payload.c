@@ -61,10 +61,14 @@ bool capture_read(const struct capture *c, uint64_t addr, void *out,
 }
 
 uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
-			      uint64_t sp, uint64_t addr_mask, size_t *out_len)
+			      uint64_t sp, uint64_t addr_mask,
+			      struct arg_bases *b, size_t *out_len)
 {
 	const uint8_t *end = p + len;
 	int64_t d;
+	/* Until the record is read whole, the bases cannot be trusted. */
+	bool was_bad = b->bad;
+	b->bad = true;
 	if (ctrace__sleb_get(&p, end, &d) < 0 || p == end)
 		return NULL;
 	/* The count, and bits of the stack pointer in words: the recorder's
@@ -89,22 +93,33 @@ uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 	q[CTRACE_ARGS_NREGS] = (uint8_t)n;
 	q += CTRACE_ARGS_REGS;
 	uint64_t prev = 0; /* the previous register's value */
+	uint8_t regnos[CAPTURE_MAX_REGS];
+	uint64_t values[CAPTURE_MAX_REGS];
 	for (unsigned i = 0; i < n; i++) {
 		if (p == end)
 			goto bad;
 		uint8_t regno = *p++;
-		const uint8_t both = CTRACE_ARGS_SHORT_REL_SP |
-				     CTRACE_ARGS_SHORT_REL_PREV;
-		q[0] = regno & CTRACE_ARGS_SHORT_REGNO;
-		if (ctrace__sleb_get(&p, end, &d) < 0 ||
-		    (regno & both) == both)
+		unsigned dw = regno & CTRACE_ARGS_SHORT_REGNO;
+		q[0] = (uint8_t)dw;
+		if (ctrace__sleb_get(&p, end, &d) < 0)
 			goto bad;
 		uint64_t value = (uint64_t)d & addr_mask;
-		if (regno & CTRACE_ARGS_SHORT_REL_SP)
+		switch (regno & CTRACE_ARGS_SHORT_REL_BASE) {
+		case CTRACE_ARGS_SHORT_REL_BASE:
+			if (was_bad)
+				goto bad;
+			value = (b->value[dw] + (uint64_t)d) & addr_mask;
+			break;
+		case CTRACE_ARGS_SHORT_REL_SP:
 			value = (sp + (uint64_t)d) & addr_mask;
-		else if (regno & CTRACE_ARGS_SHORT_REL_PREV)
+			break;
+		case CTRACE_ARGS_SHORT_REL_PREV:
 			value = (prev + (uint64_t)d) & addr_mask;
+			break;
+		}
 		prev = value;
+		regnos[i] = (uint8_t)dw;
+		values[i] = value;
 		memcpy(q + 1, &value, 8);
 		q += CTRACE_ARGS_REG_BYTES;
 	}
@@ -121,6 +136,11 @@ uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 		q += blen;
 		p += blen;
 	}
+	/* Read whole: its registers are the next bases, in order (a number
+	 * twice in one record: the recorder's base is the later). */
+	for (unsigned i = 0; i < n; i++)
+		b->value[regnos[i]] = values[i];
+	b->bad = was_bad;
 	*out_len = (size_t)(q - out);
 	return out;
 bad:

@@ -227,6 +227,7 @@ static bool load_next_chunk(struct stream *s)
 			s->time = c->base_time;
 		s->sp = 0;
 		s->exit_sp = 0;
+		memset(&s->arg_bases, 0, sizeof s->arg_bases);
 		memset(s->named, 0, sizeof s->named);
 		if (carry)
 			return true;
@@ -369,6 +370,11 @@ static bool extended(struct stream *s, const uint8_t *p)
 		ev->reason = p[8];
 		ev->count = p[9];
 		return true;
+	case CTRACE_REC_ARGS_SHORT:
+		/* Not after an ENTRY (a damaged one): its registers, which
+		 * later ones may count from, were not read. */
+		s->arg_bases.bad = true;
+		return false;
 	default: /* later versions' records */
 		return false;
 	}
@@ -409,10 +415,12 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 		return; /* left to the main loop to report */
 	if (s->trace->skip_payloads) {
 		/* nothing shows them: not even copied */
+		s->arg_bases.bad = true;
 	} else if (short_args) {
 		size_t n = 0;
 		ev->extra = payload_expand_short(p, len, fn, ev->sp,
-						 s->trace->sp_mask, &n);
+						 s->trace->sp_mask,
+						 &s->arg_bases, &n);
 		if (ev->extra == NULL) /* shown as not captured */
 			ev->extra = must_malloc(1);
 		ev->extra_len = n;

@@ -314,6 +314,16 @@ struct event {
 
 /* Decodes the chunks of one stream, one at a time, with one event of
  * lookahead in `head`. */
+/* The bases of ARGS_SHORT registers written relative to their own
+ * previous value (format 5.3): by DWARF number, the value in the chunk's
+ * last ARGS_SHORT that held it; all zero at a chunk's start.  bad: a
+ * record of the chunk could not be read, so the bases may be stale and a
+ * register relative to them is not believed before the next chunk. */
+struct arg_bases {
+	uint64_t value[CTRACE_ARGS_SHORT_REGNO + 1];
+	bool bad;
+};
+
 struct stream {
 	struct trace *trace;
 	const struct chunk_ref *next_chunk, *chunks_end;
@@ -330,6 +340,7 @@ struct stream {
 	uint64_t paused;
 	uint64_t sp;      /* of the chunk's previous ENTRY or STACK record */
 	uint64_t exit_sp; /* from a STACK record, for the next EXIT; or 0 */
+	struct arg_bases arg_bases;
 	bool has_head;
 	struct event head;
 	/* The pair table is the one chunk table_seq ended with (a chunk
@@ -460,9 +471,11 @@ bool capture_read(const struct capture *c, uint64_t addr, void *out,
 
 /* An ARGS_SHORT payload in the ARGS layout (malloc'd; NULL if it is
  * malformed), given its ENTRY's function and stack pointer; addr_mask
- * makes sums wrap at the trace's pointer size. */
+ * makes sums wrap at the trace's pointer size.  b: the stream's bases,
+ * moved on to this record's registers (set bad if it is malformed). */
 uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
-			      uint64_t sp, uint64_t addr_mask, size_t *out_len);
+			      uint64_t sp, uint64_t addr_mask,
+			      struct arg_bases *b, size_t *out_len);
 
 /* The compact RETVAL payload p (its state byte has CTRACE_RETVAL_COMPACT)
  * spread into the full layout full (CTRACE_RETVAL_PAYLOAD bytes); *have:

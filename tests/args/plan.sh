@@ -71,7 +71,54 @@ case_limits() {
 	grep -q 'big(' tree || fail "no call of big in the tree"
 }
 
+# Pointers into the heap, each call's one element on from the last: the
+# recorder writes them relative to the registers' values in the chunk's
+# previous record (format 5.3), its bases starting afresh in every chunk
+# (4 KiB ones here, dozens of them).  Every value shown is the one the
+# program passed, which it prints; with CTRACE_MIN_DURATION the calls
+# taken back leave the bases the reader never saw unused.
+case_heap() {
+	use_config "$1"
+	build_c heapwalk "$top_srcdir/tests/args/heapwalk.c"
+	"$CTRACE_SYMBOLIZE" --make-plan -o prog.plan "$BIN/heapwalk" ||
+		fail "ctrace-symbolize --make-plan failed"
+	for min in 0 1us; do
+		rm -f trace.bin*
+		CTRACE_ARGS=all CTRACE_PLAN=prog.plan CTRACE_OUTPUT=trace.bin \
+			CTRACE_CHUNK_SIZE=4k CTRACE_MIN_DURATION=$min \
+			"$BIN/heapwalk" >expected || fail "the program failed"
+		symbolize tree --no-duration trace.bin
+		sed -n 's/.*| *\(walk(.*\|back(.*\);$/\1/p' tree >shown
+		if [ "$min" = 0 ]; then
+			cmp -s expected shown || {
+				diff expected shown | sed -n '1,10p'
+				fail "the arguments shown are not those passed"
+			}
+		elif [ -s shown ]; then
+			grep -v -x -F -f expected shown >wrong &&
+				{ sed -n '1,10p' wrong; fail "wrong arguments"; }
+		fi
+	done
+	# With registers in the plan (optimized code): a few bytes a call,
+	# not the 7 a heap pointer takes written whole.
+	case $1 in *-O0-*) return 0 ;; esac
+	need_python
+	rm -f trace.bin*
+	CTRACE_ARGS=all CTRACE_PLAN=prog.plan CTRACE_OUTPUT=trace.bin \
+		CTRACE_CHUNK_SIZE=4k "$BIN/heapwalk" >/dev/null ||
+		fail "the program failed"
+	"$PYTHON3" "$top_srcdir/bench/records" trace.bin >records ||
+		fail "bench/records failed"
+	awk '$2 == "ARGS_SHORT" && $3 > 3000 { found = 1
+		if ($6 > 13) { print "ARGS_SHORT: " $6 " bytes a record"; exit 1 } }
+	     END { if (!found) { print "no ARGS_SHORT records"; exit 1 } }' \
+		records || fail "the arguments take too many bytes"
+}
+
 for cfg in $(configs_pie); do
 	run_case "limits-$cfg" case_limits "$cfg"
+done
+for cfg in $(configs); do
+	run_case "heap-$cfg" case_heap "$cfg"
 done
 test_finish

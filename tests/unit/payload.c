@@ -89,7 +89,10 @@ static void test_short_args(unsigned ptr)
 	uint64_t fn = 0x1000;
 	uint8_t buf[64];
 	size_t len = short_args(buf, sp, ptr, 0), out_len = 0;
-	uint8_t *full = payload_expand_short(buf, len, fn, sp, mask, &out_len);
+	struct arg_bases b;
+	memset(&b, 0, sizeof b);
+	uint8_t *full = payload_expand_short(buf, len, fn, sp, mask, &b,
+					     &out_len);
 	struct capture c;
 	char got[2];
 	tap_ok(full != NULL && capture_parse(full, out_len, &c) == 0 &&
@@ -111,18 +114,37 @@ static void test_short_args(unsigned ptr)
 	       "ARGS_SHORT (%u-byte pointers): a block at sp plus its offset",
 	       ptr);
 	free(full);
-	tap_ok(payload_expand_short(buf, len, fn, sp + ptr, mask, &out_len) ==
-		       NULL,
+	tap_ok(payload_expand_short(buf, len, fn, sp + ptr, mask, &b,
+				   &out_len) == NULL && b.bad,
 	       "ARGS_SHORT (%u-byte pointers): another stack pointer than "
 	       "the recorder's is refused",
 	       ptr);
+	/* Both flags (5.3): r12 minus its value in the last record. */
 	len = short_args(buf, sp, ptr, 1);
-	tap_ok(payload_expand_short(buf, len, fn, sp, mask, &out_len) == NULL,
-	       "ARGS_SHORT (%u-byte pointers): both relative flags refused",
-	       ptr);
-	len = short_args(buf, sp, ptr, 0);
-	tap_ok(payload_expand_short(buf, len - 1, fn, sp, mask, &out_len) ==
+	tap_ok(payload_expand_short(buf, len, fn, sp, mask, &b, &out_len) ==
 		       NULL,
+	       "ARGS_SHORT (%u-byte pointers): a register relative to its "
+	       "last value is refused once a record could not be read",
+	       ptr);
+	memset(&b, 0, sizeof b);
+	b.value[12] = (sp + 0x1000) & mask;
+	full = payload_expand_short(buf, len, fn, sp, mask, &b, &out_len);
+	uint8_t *again = NULL;
+	if (full != NULL && capture_parse(full, out_len, &c) == 0 &&
+	    c.regval[2] == ((sp + 0x1000 - 8) & mask))
+		again = payload_expand_short(buf, len, fn, sp, mask, &b,
+					     &out_len);
+	tap_ok(again != NULL && capture_parse(again, out_len, &c) == 0 &&
+		       c.regval[2] == ((sp + 0x1000 - 16) & mask) &&
+		       b.value[3] == ((uint64_t)-42 & mask) && !b.bad,
+	       "ARGS_SHORT (%u-byte pointers): a register relative to its "
+	       "value in the previous record, which each record moves on",
+	       ptr);
+	free(full);
+	free(again);
+	len = short_args(buf, sp, ptr, 0);
+	tap_ok(payload_expand_short(buf, len - 1, fn, sp, mask, &b,
+				   &out_len) == NULL && b.bad,
 	       "ARGS_SHORT (%u-byte pointers): a block cut short is refused",
 	       ptr);
 }
@@ -201,7 +223,7 @@ static void test_retval(void)
 
 int main(void)
 {
-	tap_plan(8 + 2 * 6 + 8);
+	tap_plan(8 + 2 * 7 + 8);
 	test_full_args();
 	test_short_args(8);
 	test_short_args(4);
