@@ -75,7 +75,9 @@ void paths_entry(struct output *o, struct thread *th, const struct pair *p,
 
 	f->ref = node;
 	f->name = 1;
+	f->edge_ref = 0;
 	f->resumed = th->resumed;
+	f->counted = false; /* agg_park() reads it */
 	f->child_ns = 0;
 }
 

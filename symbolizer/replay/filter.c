@@ -102,6 +102,9 @@ struct filters {
 	struct output self;
 	struct output *inner;
 	bool parks; /* told a switch in one call (filter_switch_ops) */
+	/* -C, -t, --where: a call's verdict waits for a callee or its
+	 * return, so a reopened stack's calls are held back too */
+	bool holds;
 	void **states; /* every thread's, to free them */
 	size_t n_states;
 };
@@ -131,8 +134,11 @@ struct fframe {
 	/* -T FUNC@depth=N: how many levels of callees may show below it;
 	 * SIZE_MAX: no limit */
 	size_t limit;
-	size_t prev_shown; /* the SHOWN call below it in its segment, + 1 */
+	/* the SHOWN call below it in its segment, + 1; the same of those
+	 * --where keeps (wkeep) */
+	uint32_t prev_shown, prev_kept;
 	uint8_t state;
+	bool wkeep; /* --where keeps it reopened (where_keeps()) */
 	bool in_only;  /* this call or a caller matched -F */
 	bool in_caller; /* this call or a caller matched -C (or no -C) */
 	bool emitted;  /* its entry went to the output */
@@ -147,7 +153,7 @@ struct fframe {
 /* What a segment's outermost call's verdict was taken under: its
  * caller's verdict, or the thread's shift when it has none. */
 struct fkey {
-	bool caller, hidden, in_only, off;
+	bool caller, hidden, in_only, in_caller, off;
 	size_t limit, child_depth;
 };
 
@@ -165,9 +171,22 @@ struct fseg {
 	 * given to the output (emitted), and is resumed */
 	size_t reopened;
 	size_t n_shown, first_shown, top_shown; /* indices + 1, 0: none */
+	size_t top_kept; /* the innermost SHOWN with wkeep + 1, 0: none */
 	size_t first_hidden; /* the first HIDDEN_ALL frame + 1; 0 if none */
 	unsigned range; /* its frames' range bits, or'ed (of some popped) */
 	struct fkey key;
+	/* filters.holds: frames [0, reopened) reopened at reopen_ticks are
+	 * held back as the calls entered then would be, until released
+	 * (given to the output: all their shown ones, or rel_shown of them
+	 * up to rel_top); pre_shown and pre_top count their shown ones as
+	 * n_shown and top_shown do; inner is what the output kept of the
+	 * first inner_n shown ones when it was last told them (park()),
+	 * NULL if nothing */
+	bool released;
+	uint64_t reopen_ticks;
+	size_t pre_shown, pre_top, pre_kept, rel_shown, rel_top;
+	void *inner;
+	size_t inner_n;
 };
 
 /* A suspended stack's frames (park()), and what the output kept of its
@@ -176,15 +195,20 @@ struct fparked {
 	struct fseg *segs;
 	size_t n_segs;
 	void *inner;
+	size_t inner_n; /* filters.holds: the shown calls inner holds */
 };
 
 struct fthread {
 	bool shown; /* --tid */
+	/* the open calls in segments: the filter parks stacks and the
+	 * thread switched once (ft_segment()); else in stack */
+	bool seg;
 	size_t hidden; /* depth inside a call hidden with its callees */
 	struct fseg *segs;
 	size_t n_segs, cap_segs;
-	/* told a switch call by call (filter.parks false): the open calls
-	 * in one array, without segments (ft_push_flat()) */
+	/* until the thread first switches stacks (or always, told a
+	 * switch call by call: filter.parks false), the open calls in one
+	 * array, without segments (ft_push_flat()) */
 	struct fframe *stack;
 	size_t cap;
 	size_t depth; /* the open calls with a frame (stack's or segments') */
@@ -567,6 +591,7 @@ static struct fkey key_of(const struct thread *th, const struct fframe *parent,
 		.caller = true,
 		.hidden = parent->state == HIDDEN_ALL,
 		.in_only = parent->in_only,
+		.in_caller = parent->in_caller,
 		.off = off,
 		.limit = parent->limit,
 		.child_depth = parent->child_depth,
@@ -576,7 +601,8 @@ static struct fkey key_of(const struct thread *th, const struct fframe *parent,
 static bool key_equal(const struct fkey *a, const struct fkey *b)
 {
 	return a->caller == b->caller && a->hidden == b->hidden &&
-	       a->in_only == b->in_only && a->off == b->off &&
+	       a->in_only == b->in_only && a->in_caller == b->in_caller &&
+	       a->off == b->off &&
 	       a->limit == b->limit &&
 	       a->child_depth == b->child_depth;
 }
@@ -605,8 +631,11 @@ static void seg_count(struct fseg *s, struct fframe *fr)
 {
 	size_t i = s->n - 1;
 
-	fr->prev_shown = s->top_shown;
+	fr->prev_shown = (uint32_t)s->top_shown;
+	fr->prev_kept = (uint32_t)s->top_kept;
 	if (fr->state == SHOWN) {
+		if (fr->wkeep)
+			s->top_kept = i + 1;
 		s->top_shown = i + 1;
 		if (!s->n_shown++)
 			s->first_shown = i + 1;
@@ -637,10 +666,19 @@ static void seg_drop_top(struct fseg *s)
 		if (!--s->n_shown)
 			s->first_shown = 0;
 	}
+	if (s->top_kept == i + 1)
+		s->top_kept = fr->prev_kept;
 	if (s->first_hidden == i + 1)
 		s->first_hidden = 0;
-	if (s->reopened > i)
+	if (s->reopened > i) {
 		s->reopened = i;
+		if (fr->state == SHOWN) {
+			s->pre_top = fr->prev_shown;
+			s->pre_shown--;
+		}
+		if (s->pre_kept == i + 1)
+			s->pre_kept = fr->prev_kept;
+	}
 }
 
 static void seg_truncate(struct fseg *s, size_t n)
@@ -717,9 +755,20 @@ static void ft_pushed(struct fthread *ft, struct fframe *fr)
 	seg_count(&ft->segs[ft->n_segs - 1], fr);
 }
 
+/* What the output kept of s's reopened calls goes. */
+static void seg_drop_inner(const struct filters *f, struct thread *th,
+			   struct fseg *s)
+{
+	if (s->inner && f->inner->ops->drop_parked)
+		f->inner->ops->drop_parked(f->inner, th, s->inner);
+	s->inner = NULL;
+}
+
 /* Pops the innermost frame into *out.  keep: a close that suspends the
  * call, told as part of a switch: the frame stays for park(). */
-static void ft_pop(struct fthread *ft, bool keep, struct fframe *out)
+static struct fframe *ft_pop(const struct filters *f, struct thread *th,
+			     struct fthread *ft, bool keep,
+			     struct fframe *out)
 {
 	size_t k = ft->n_segs, i;
 	struct fseg *s;
@@ -730,8 +779,13 @@ static void ft_pop(struct fthread *ft, bool keep, struct fframe *out)
 	i = s->n - 1;
 	*out = s->frames[i];
 	if (i < s->reopened) {
-		out->emitted = out->state == SHOWN;
+		/* as the entry that reopened it (thread.resumed) */
+		out->emitted = out->state == SHOWN && s->released;
 		out->resumed = true;
+		if (f->holds) {
+			out->args = NULL;
+			out->start = s->reopen_ticks;
+		}
 	}
 	ft->depth--;
 	if (keep) {
@@ -739,18 +793,21 @@ static void ft_pop(struct fthread *ft, bool keep, struct fframe *out)
 			s->kept = s->n;
 		s->n--;
 		ft->closed_kept++;
-		return;
+		return &s->frames[i];
 	}
 	seg_drop_top(s);
+	if (!s->reopened)
+		seg_drop_inner(f, th, s);
 	if (!s->n)
 		ft_trim(ft);
+	return NULL;
 }
 
-/* Told a switch call by call (filter_ops), the filter parks no stack:
- * the open calls are one array without the segments' counts, and a call
- * inside one hidden with its callees takes no frame (ft->hidden counts
- * it), so that these filters cost per call what they did before
- * segments. */
+/* Until a thread switches stacks (ft_segment()), or told a switch call
+ * by call (filter_ops), the filter parks no stack: the open calls are one
+ * array without the segments' counts, and a call inside one hidden with
+ * its callees takes no frame (ft->hidden counts it), so that a thread
+ * without coroutines costs per call what it did before segments. */
 static struct fframe *ft_push_flat(struct fthread *ft)
 {
 	if (ft->depth == ft->cap) {
@@ -770,7 +827,8 @@ static const struct fframe *ft_pop_flat(struct fthread *ft)
 static inline struct fframe *top_of(const struct filters *f,
 				    struct fthread *ft)
 {
-	if (f->parks)
+	(void)f;
+	if (ft->seg)
 		return ft_top(ft);
 	return ft->depth ? &ft->stack[ft->depth - 1] : NULL;
 }
@@ -786,6 +844,56 @@ static uint8_t range_part(const struct filters *f, const struct thread *th,
 		return 2;
 	ns = trace_ns(th->trace, ticks);
 	return ns < f->range_start ? 1 : ns >= f->range_end ? 4 : 2;
+}
+
+/* Whether --where keeps a reopened call: its values are not known. */
+static bool where_keeps(const struct filters *f, const struct fframe *fr)
+{
+	return !f->where ||
+	       where_match(f->where, fr->pair->func->name, NULL, NULL);
+}
+
+/* The thread's open calls moved from stack (one array, what costs least
+ * a call) to segments, which a switch moves by pointer, when it first
+ * switches: top is thread.c's depth of the innermost.  The calls hidden
+ * with their callees, counted only, take frames, from thread.c's. */
+static void ft_segment(const struct filters *f, struct thread *th,
+		       struct fthread *ft, size_t top)
+{
+	size_t n = ft->depth, all = ft->depth + ft->hidden;
+	struct fseg *s;
+
+	ft->seg = true;
+	if (!all)
+		goto out;
+	s = seg_insert(ft, 0);
+	s->tdepth = top + 1 - all;
+	/* -T trace_off's state before the outermost's entry, as after it
+	 * unless its function has trace_on or trace_off, whose verdicts
+	 * do not depend on it (a wrong one only costs reenter()) */
+	s->key = key_of(th, NULL, n ? ft->stack[0].off_after : ft->off);
+	for (size_t i = 0; i < n; i++) {
+		struct fframe *fr = &ft->stack[i];
+		fr->range = range_part(f, th, fr->start);
+		fr->wkeep = where_keeps(f, fr);
+		seg_append(s, fr);
+		replay_work++;
+	}
+	for (size_t i = n; i < all; i++) {
+		const struct frame *tf =
+			thread_frame(th, s->tdepth + i - th->shift);
+		struct fframe hid = {.pair = tf->pair, .state = HIDDEN_ALL};
+		if (i == n)
+			hid.range = range_part(f, th, tf->start);
+		hid.off_after = ft->off; /* no verdict taken since */
+		seg_append(s, &hid);
+		replay_work++;
+	}
+	ft->depth = all;
+out:
+	free(ft->stack);
+	ft->stack = NULL;
+	ft->cap = 0;
 }
 
 enum decision { D_SHOW, D_HIDE_ALONE, D_HIDE_ALL };
@@ -865,19 +973,157 @@ static void show_entry(struct filters *f, struct thread *th,
 	output_entry(f->inner, th, fr->pair, fr->start, fr->out_depth);
 }
 
-/* Shows the held-back entries: a callee of theirs is about to show.  An
- * output told switches in one call is told the calls reopened (those
- * that took their verdicts again, see reenter()) so, as a switch. */
-static void flush(struct filters *f, struct thread *th, struct fthread *ft)
+/* Reopened calls given to the output as one switch (switch_stack()):
+ * how many, the innermost and their start. */
+struct frun {
+	const struct fframe *fr;
+	uint64_t start;
+	size_t n;
+};
+
+static void run_tell(struct filters *f, struct thread *th, struct frun *run)
+{
+	if (run->n)
+		f->inner->ops->switch_stack(f->inner, th, run->fr->pair,
+					    run->fr->out_depth, run->n, true,
+					    run->start);
+	run->n = 0;
+}
+
+/* Gives the output shown call fr, reopened at start, as the entry that
+ * reopened it. */
+static void show_reopened(struct filters *f, struct thread *th,
+			  const struct fframe *fr, uint64_t start,
+			  struct frun *run)
+{
+	struct fframe c = *fr;
+
+	if (f->inner->ops->switch_stack) {
+		run->fr = fr;
+		run->start = start;
+		run->n++;
+		return;
+	}
+	c.args = NULL;
+	c.start = start;
+	c.resumed = true;
+	show_entry(f, th, &c);
+}
+
+/* filters.holds: gives the output the first `count` shown calls of s's
+ * reopened ones, frames[top - 1] the innermost: what it kept of them
+ * back (unpark()), or as the entries that reopened them. */
+static void release(struct filters *f, struct thread *th, struct fseg *s,
+		    size_t count, size_t top, bool all, struct frun *run)
+{
+	size_t up = 0;
+
+	if (count && f->inner->ops->switch_stack) {
+		/* one switch, as the entries would be */
+		run->fr = &s->frames[top - 1];
+		run->start = s->reopen_ticks;
+		run->n += count;
+		up = count;
+	} else if (count && s->inner && f->inner->ops->unpark) {
+		up = count < s->inner_n ? count : s->inner_n;
+		f->inner->ops->unpark(f->inner, th,
+				      s->frames[s->first_shown - 1].out_depth,
+				      up, s->inner);
+		s->inner = NULL;
+	}
+	seg_drop_inner(f, th, s);
+	if (up < count) {
+		size_t i = top;
+		for (size_t m = count - up; m > 1; m--) {
+			i = s->frames[i - 1].prev_shown;
+			replay_work++;
+		}
+		for (i--; i < top; i++) {
+			if (s->frames[i].state == SHOWN)
+				show_reopened(f, th, &s->frames[i],
+					      s->reopen_ticks, run);
+			replay_work++;
+		}
+	}
+	s->released = true;
+	s->rel_shown = all ? SIZE_MAX : count;
+	s->rel_top = all ? SIZE_MAX : top;
+}
+
+/* Shows the held-back entries of the calls below the thread's index lim:
+ * a callee of theirs is about to show.  An output told switches in one
+ * call is told the calls reopened (those that took their verdicts
+ * again, see reenter(), or held back, filters.holds) so, as a switch. */
+static void flush_upto(struct filters *f, struct thread *th,
+		       struct fthread *ft, size_t lim)
 {
 	const struct values *args = th->args, *retval = th->retval;
 	bool resumed = th->resumed;
 	bool as_switch = f->parks && f->inner->ops->switch_stack;
-	const struct fframe *run = NULL; /* the innermost reopened */
-	size_t run_n = 0, k = ft->n_segs;
+	struct frun run = {0};
+	size_t k = ft->n_segs;
 
+	/* from the segment of the first held back, each reopened part
+	 * shown already */
+	while (k > 0 && (!ft->segs[k - 1].n ||
+			 ft->segs[k - 1].first + ft->segs[k - 1].n >
+				 ft->first_pending))
+		k--;
+	for (; k < ft->n_segs && ft->segs[k].first < lim; k++) {
+		struct fseg *s = &ft->segs[k];
+		size_t i = ft->first_pending > s->first
+				   ? ft->first_pending - s->first
+				   : 0;
+		if (s->reopened && !s->released) {
+			size_t end = lim - s->first, top = s->pre_top;
+			size_t count = s->pre_shown;
+			while (top > end) {
+				top = s->frames[top - 1].prev_shown;
+				count--;
+				replay_work++;
+			}
+			release(f, th, s, count, top, end >= s->reopened,
+				&run);
+		}
+		for (i = i > s->reopened ? i : s->reopened;
+		     i < s->n && s->first + i < lim; i++) {
+			struct fframe *fr = &s->frames[i];
+			if (fr->state != SHOWN || fr->emitted)
+				continue;
+			fr->emitted = true;
+			replay_work++;
+			if (as_switch && fr->resumed) {
+				run.fr = fr;
+				run.start = fr->start;
+				run.n++;
+				continue;
+			}
+			run_tell(f, th, &run);
+			show_entry(f, th, fr);
+		}
+	}
+	run_tell(f, th, &run);
+	if (ft->first_pending < lim)
+		ft->first_pending = lim < ft->depth ? lim : ft->depth;
+	th->args = args;
+	th->retval = retval;
+	th->resumed = resumed;
+}
+
+static void flush(struct filters *f, struct thread *th, struct fthread *ft)
+{
+	const struct values *args, *retval;
+	bool resumed;
+
+	if (ft->seg) {
+		flush_upto(f, th, ft, SIZE_MAX);
+		return;
+	}
 	/* one array (ft_push_flat()), no segments */
-	for (size_t i = ft->first_pending; !f->parks && i < ft->depth; i++) {
+	args = th->args;
+	retval = th->retval;
+	resumed = th->resumed;
+	for (size_t i = ft->first_pending; i < ft->depth; i++) {
 		struct fframe *fr = &ft->stack[i];
 		if (fr->state != SHOWN || fr->emitted)
 			continue;
@@ -885,35 +1131,6 @@ static void flush(struct filters *f, struct thread *th, struct fthread *ft)
 		replay_work++;
 		show_entry(f, th, fr);
 	}
-	/* from the segment of the first held back, each reopened part
-	 * shown already */
-	while (k > 0 && (!ft->segs[k - 1].n ||
-			 ft->segs[k - 1].first + ft->segs[k - 1].n >
-				 ft->first_pending))
-		k--;
-	for (; k < ft->n_segs; k++) {
-		struct fseg *s = &ft->segs[k];
-		size_t i = ft->first_pending > s->first
-				   ? ft->first_pending - s->first
-				   : 0;
-		for (i = i > s->reopened ? i : s->reopened; i < s->n; i++) {
-			struct fframe *fr = &s->frames[i];
-			if (fr->state != SHOWN || fr->emitted)
-				continue;
-			fr->emitted = true;
-			replay_work++;
-			if (as_switch && fr->resumed) {
-				run = fr;
-				run_n++;
-				continue;
-			}
-			show_entry(f, th, fr);
-		}
-	}
-	if (run_n)
-		f->inner->ops->switch_stack(f->inner, th, run->pair,
-					    run->out_depth, run_n, true,
-					    run->start);
 	ft->first_pending = ft->depth;
 	th->args = args;
 	th->retval = retval;
@@ -942,7 +1159,7 @@ static void filter_begin_trace(struct output *o, struct trace *t)
 static inline void frame_set(struct fframe *fr, const struct thread *th,
 			     const struct pair *p, uint64_t ticks,
 			     enum decision d, bool in_only, bool in_caller,
-			     size_t limit, size_t out_depth)
+			     size_t limit, size_t out_depth, bool off_after)
 {
 	*fr = (struct fframe){
 		.pair = p,
@@ -955,6 +1172,7 @@ static inline void frame_set(struct fframe *fr, const struct thread *th,
 		.in_caller = in_caller,
 		.limit = limit,
 		.resumed = th->resumed,
+		.off_after = off_after,
 	};
 }
 
@@ -985,7 +1203,8 @@ static struct fframe *enter_parked(struct filters *f, struct thread *th,
 		*fr = (struct fframe){.pair = p, .state = HIDDEN_ALL};
 	} else {
 		frame_set(fr, th, p, ticks, d, in_only, in_caller, limit,
-			  out_depth);
+			  out_depth, false); /* off_after: ft_pushed() */
+		fr->wkeep = where_keeps(f, fr);
 	}
 	fr->range = range_part(f, th, ticks);
 	ft_pushed(ft, fr);
@@ -1006,7 +1225,7 @@ static struct fframe *enter(struct filters *f, struct thread *th,
 
 	if (!ft->shown)
 		return NULL;
-	if (f->parks)
+	if (ft->seg)
 		return enter_parked(f, th, ft, p, ticks, tdepth);
 	if (ft->hidden) {
 		ft->hidden++;
@@ -1020,7 +1239,8 @@ static struct fframe *enter(struct filters *f, struct thread *th,
 		return NULL;
 	}
 	fr = ft_push_flat(ft);
-	frame_set(fr, th, p, ticks, d, in_only, in_caller, limit, out_depth);
+	frame_set(fr, th, p, ticks, d, in_only, in_caller, limit, out_depth,
+		  ft->off);
 	return fr;
 }
 
@@ -1058,8 +1278,9 @@ static void filter_leaf(struct output *o, struct thread *th,
 	struct filters *f = o->state;
 	struct fthread *ft = fthread_of(f, th);
 	struct fframe *parent;
-	bool in_only = false, in_caller = true;
-	size_t out_depth = 0, limit = SIZE_MAX;
+	/* set by decide() when it returns D_SHOW, the only values read */
+	bool in_only, in_caller;
+	size_t out_depth, limit;
 
 	(void)depth;
 	if (!ft->shown || ft->hidden)
@@ -1107,27 +1328,31 @@ static void filter_close(struct output *o, struct thread *th,
 	struct fthread *ft = fthread_of(f, th);
 	/* a call suspended by a switch told in one call: its frame stays
 	 * for park() */
-	bool keep = th->suspending && th->switch_told;
-	struct fframe popped;
+	bool keep = th->switch_told; /* set with th->suspending only */
+	struct fframe popped, *kept = NULL;
 	const struct fframe *fr = &popped;
 
-	(void)depth;
 	if (!ft->shown)
 		return;
 	if (kind == CLOSE_BEFORE_TRACE) {
 		close_before_trace(f, th, ft, p, start, end);
 		return;
 	}
-	if (!f->parks && ft->hidden) { /* no frame: see ft_push_flat() */
-		ft->hidden--;
-		return;
+	if (!ft->seg) {
+		if (keep) { /* the thread's first switch */
+			ft_segment(f, th, ft, depth);
+		} else if (ft->hidden) { /* no frame: see ft_push_flat() */
+			ft->hidden--;
+			return;
+		} else if (ft->depth) {
+			fr = ft_pop_flat(ft);
+			goto popped;
+		}
 	}
 	if (!ft->depth) /* cannot happen: thread.c closes what it opened */
 		return;
-	if (f->parks)
-		ft_pop(ft, keep, &popped);
-	else
-		fr = ft_pop_flat(ft);
+	kept = ft_pop(f, th, ft, keep, &popped);
+popped:
 	if (ft->first_pending > ft->depth)
 		ft->first_pending = ft->depth;
 	if (ft->hidden) {
@@ -1146,6 +1371,8 @@ static void filter_close(struct output *o, struct thread *th,
 				 kind == CLOSE_RETURNED ? th->retval : NULL))
 			return;
 		flush(f, th, ft); /* its callers */
+		if (kept) /* parked: the output has it */
+			kept->emitted = true;
 		paint(f, th, p);
 		/* a resumed call was entered before: not a leaf */
 		if (kind == CLOSE_RETURNED && f->inner->leaves && !fr->resumed) {
@@ -1207,9 +1434,9 @@ static void filter_note(struct output *o, struct thread *th,
 /* ---------------------------------------------------------------------------
  * Stack switches (coroutines)
  *
- * With filters that give a call its verdict at its entry (not -C, -t or
- * --where: see verdicts_kept), a switch is told in one call, as to the
- * outputs (replay.h): the frames of the stack left move by pointer
+ * A switch is told in one call, as to the outputs (replay.h), to an
+ * output that takes it so (all do): the frames of the stack left move
+ * by pointer
  * (park()), and back (unpark()) with the verdicts they had, when their
  * outermost call's caller and the thread's -T trace_off state are what
  * they were when those were taken (the segment's key), and the time is
@@ -1220,6 +1447,16 @@ static void filter_note(struct output *o, struct thread *th,
  * else), so the output is told the shown ones at once, in one call
  * (switch_stack(), or its own unpark()).  Otherwise, under another
  * caller, the calls take their verdicts again one by one, as entries.
+ *
+ * Behind -C, -t and --where (filters.holds, see verdicts_kept), whose
+ * verdicts wait for a callee or the return, a reopened call is held back
+ * as the entry reopening it would be: the segment's reopened part, one
+ * start for all, is given to the output as a whole (release()) when a
+ * callee shows, or when the switch away closes one that shows (the
+ * innermost shown that --where keeps decides, park_release()); what the
+ * output kept of those it was given goes with the frames, parked or
+ * held back (fseg.inner), so that it is told them back in one call
+ * too.  Else they drop at the switch as their closes would.
  * A parked stack's frames go when thread.c forgets the stack's calls
  * (drop_parked()): memory stays bounded as thread.c's is.
  * ------------------------------------------------------------------------ */
@@ -1255,6 +1492,107 @@ static void parked_free(struct filters *f, struct thread *th,
 	free(fp);
 }
 
+/* Whether a call reopened at start and closed now by a switch (at the
+ * thread's time of the event switching, th->own, which its closes are
+ * given) lasted long enough for -t. */
+static bool long_enough(const struct filters *f, const struct thread *th,
+			uint64_t start)
+{
+	return !f->has_min ||
+	       (th->own > start &&
+		trace_duration(th->trace, start, th->own) >= f->min_ns);
+}
+
+
+/* filters.holds: the calls of segments k up that the switch suspends
+ * and thread.c gave no close, those reopened (it was told them once),
+ * each as filter_close() would take its close: the innermost that shows
+ * does with its callers.  A reopened part of a segment, one start for
+ * all, is decided by its innermost shown call that --where keeps. */
+static void park_release(struct filters *f, struct thread *th,
+			 struct fthread *ft, size_t k)
+{
+	for (size_t j = ft->n_segs; j-- > k;) {
+		struct fseg *s = &ft->segs[j];
+		size_t top;
+		for (size_t i = s->n; i-- > s->reopened;) {
+			const struct fframe *fr = &s->frames[i];
+			replay_work++;
+			if (fr->emitted)
+				return;
+			if (fr->state != SHOWN || !fr->resumed)
+				continue;
+			if (!fr->in_caller)
+				return;
+			if (long_enough(f, th, fr->start) && fr->wkeep) {
+				flush_upto(f, th, ft, s->first + i + 1);
+				return;
+			}
+		}
+		if (!s->reopened)
+			continue;
+		if (s->released)
+			return;
+		top = s->pre_kept;
+		if (!top || !long_enough(f, th, s->reopen_ticks))
+			continue;
+		/* callers of a -C call, or none is */
+		if (!s->frames[top - 1].in_caller)
+			return;
+		flush_upto(f, th, ft, s->first + top);
+		return;
+	}
+}
+
+/* filters.holds: the shown calls of a parked stack the output was
+ * given (a prefix of them all, flush()), the outermost and the
+ * innermost; what it kept of those held back goes with them. */
+static size_t parked_emitted(const struct filters *f, struct thread *th,
+			     struct fparked *fp, const struct fframe **out,
+			     const struct fframe **in)
+{
+	size_t n = 0;
+
+	*out = *in = NULL;
+	for (size_t k = 0; k < fp->n_segs; k++) {
+		struct fseg *s = &fp->segs[k];
+		if (s->reopened && s->released) {
+			size_t c = s->rel_shown == SIZE_MAX ? s->pre_shown
+							    : s->rel_shown;
+			size_t t = s->rel_top == SIZE_MAX ? s->pre_top
+							  : s->rel_top;
+			if (c) {
+				*out = *out ? *out
+					    : &s->frames[s->first_shown - 1];
+				*in = &s->frames[t - 1];
+				n += c;
+			}
+		}
+		for (size_t i = s->reopened; i < s->n; i++) {
+			const struct fframe *fr = &s->frames[i];
+			replay_work++;
+			if (fr->state != SHOWN || !fr->emitted)
+				continue;
+			*out = *out ? *out : fr;
+			*in = fr;
+			n++;
+		}
+	}
+	/* what the output kept of a stack held back since it reopened */
+	if (!n && fp->n_segs == 1 && !fp->segs[0].released) {
+		struct fseg *s = &fp->segs[0];
+		fp->inner = s->inner;
+		/* those still open: the reopened calls that returned
+		 * since are the innermost it kept */
+		fp->inner_n = s->inner_n < s->pre_shown ? s->inner_n
+							 : s->pre_shown;
+		s->inner = NULL;
+	}
+	for (size_t k = 0; k < fp->n_segs; k++)
+		seg_drop_inner(f, th, &fp->segs[k]);
+	return n;
+}
+
 static void filter_park(struct output *o, struct thread *th, size_t depth,
 			size_t n, void **state)
 {
@@ -1264,10 +1602,11 @@ static void filter_park(struct output *o, struct thread *th, size_t depth,
 	struct fparked *fp;
 	size_t k, closed = ft->closed_kept, moved = 0, shown;
 
-	(void)n;
 	*state = NULL;
 	if (!ft->shown)
 		return;
+	if (!ft->seg)
+		ft_segment(f, th, ft, depth + n - 1);
 	/* the calls just closed, back in place */
 	for (k = 0; k < ft->n_segs; k++) {
 		struct fseg *s = &ft->segs[k];
@@ -1292,13 +1631,28 @@ static void filter_park(struct output *o, struct thread *th, size_t depth,
 		up->key = key_of(th, &lo->frames[at - 1],
 				 lo->frames[at - 1].off_after);
 		for (size_t i = at; i < lo->n; i++) {
-			seg_append(up, &lo->frames[i]);
+			struct fframe *fr = seg_append(up, &lo->frames[i]);
+			if (i < lo->reopened && f->holds) {
+				/* as ft_pop() would give it */
+				fr->emitted = fr->state == SHOWN &&
+					      lo->released;
+				fr->resumed = true;
+				fr->args = NULL;
+				fr->start = lo->reopen_ticks;
+			}
 			replay_work++;
 		}
+		if (at < lo->reopened)
+			seg_drop_inner(f, th, lo);
 		seg_truncate(lo, at);
 	}
 	if (k == ft->n_segs)
 		return;
+	if (f->holds) {
+		ft->depth = ft->segs[ft->n_segs - 1].first +
+			    ft->segs[ft->n_segs - 1].n;
+		park_release(f, th, ft, k);
+	}
 	fp = must_calloc(1, sizeof *fp);
 	fp->n_segs = ft->n_segs - k;
 	fp->segs = must_calloc(fp->n_segs, sizeof *fp->segs);
@@ -1311,11 +1665,13 @@ static void filter_park(struct output *o, struct thread *th, size_t depth,
 	ft->hidden -= ft->hidden < moved - closed ? ft->hidden : moved - closed;
 	if (ft->first_pending > ft->depth)
 		ft->first_pending = ft->depth;
-	shown = parked_shown(fp, &out, &in);
+	shown = f->holds ? parked_emitted(f, th, fp, &out, &in)
+			 : parked_shown(fp, &out, &in);
 	if (shown) {
 		if (f->inner->ops->park)
 			f->inner->ops->park(f->inner, th, out->out_depth, shown,
 					    &fp->inner);
+		fp->inner_n = shown;
 		if (!ft->left_n) {
 			ft->left_p = in->pair;
 			ft->left_depth = in->out_depth;
@@ -1368,8 +1724,9 @@ static void reenter(struct filters *f, struct thread *th, struct fparked *fp,
 		}
 	th->args = args;
 	th->resumed = resumed;
-	/* shown at once: a shown callee or the next switch would */
-	if (any)
+	/* shown at once: a shown callee or the next switch would (held
+	 * back as entries are, with -C, -t, --where) */
+	if (any && !f->holds)
 		flush(f, th, fthread_of(f, th));
 	parked_free(f, th, fp);
 }
@@ -1390,6 +1747,8 @@ static void filter_unpark(struct output *o, struct thread *th, size_t depth,
 		parked_free(f, th, fp);
 		return;
 	}
+	if (!ft->seg)
+		ft_segment(f, th, ft, depth - 1);
 	ft_discard_kept(ft);
 	below = ft->depth;
 	/* the first n calls */
@@ -1414,7 +1773,7 @@ static void filter_unpark(struct output *o, struct thread *th, size_t depth,
 		}
 	}
 	shown = parked_shown(fp, &out, &in);
-	if (shown)
+	if (shown && !f->holds)
 		flush(f, th, ft); /* their callers held back */
 	for (size_t k = 0, d = depth; k < fp->n_segs; k++) {
 		struct fseg *s = seg_insert(ft, ft->n_segs);
@@ -1422,11 +1781,29 @@ static void filter_unpark(struct output *o, struct thread *th, size_t depth,
 		s->first = ft->depth;
 		s->tdepth = d;
 		s->reopened = s->n;
+		/* held back as the entries that reopen them would be */
+		s->released = !f->holds;
+		s->reopen_ticks = ticks;
+		s->pre_shown = s->n_shown;
+		s->pre_top = s->top_shown;
+		s->pre_kept = s->top_kept;
+		s->inner = NULL;
+		if (f->holds && !k && fp->n_segs == 1) {
+			s->inner = fp->inner;
+			s->inner_n = fp->inner_n;
+			fp->inner = NULL;
+		}
 		d += s->n;
 		ft->depth += s->n;
 		if (s->first_hidden)
 			ft->hidden += s->n - (s->first_hidden - 1);
 		ft->off = s->frames[s->n - 1].off_after;
+	}
+	if (f->holds) {
+		fp->n_segs = 0; /* the thread's now */
+		parked_free(f, th, fp); /* what the output kept, unless the
+					 * segment has it */
+		return;
 	}
 	if (ft->first_pending == below)
 		ft->first_pending = ft->depth;
@@ -1502,9 +1879,9 @@ static const struct output_ops filter_switch_ops = {
 
 /* Whether a call's verdict is known at its entry, from the call, its
  * callers and the thread's state then (-T trace_off, the time's part of
- * --time-range), so that a reopened stack's calls can keep theirs (see
- * "Stack switches"): not with -C, whose callers wait for a -C call below,
- * nor -t or --where, which wait for the return. */
+ * --time-range), so that a reopened stack's shown calls show at once
+ * (see "Stack switches"): not with -C, whose callers wait for a -C call
+ * below, nor -t or --where, which wait for the return (filters.holds). */
 static bool verdicts_kept(const struct filters *f)
 {
 	return !f->any_caller && !f->has_min && !f->where;
@@ -1514,12 +1891,12 @@ struct output *filter_wrap(struct filters *f, struct output *inner)
 {
 	f->inner = inner;
 	f->self = *inner;
-	f->self.ops = verdicts_kept(f) && (inner->ops->switch_stack ||
-					   inner->ops->park)
+	f->self.ops = inner->ops->switch_stack || inner->ops->park
 			      ? &filter_switch_ops
 			      : &filter_ops;
 	f->self.state = f;
 	f->parks = f->self.ops == &filter_switch_ops;
+	f->holds = !verdicts_kept(f);
 	/* --where reads the values of every call, whatever the format */
 	if (f->where)
 		inner->no_values = f->self.no_values = false;

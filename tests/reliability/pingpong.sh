@@ -17,8 +17,7 @@
 # summarizing ones park a stack's calls by pointer); a switch used to copy
 # and walk every call of the stack it left or went back to.  Doubling the
 # depth and the switches at most 2.5 times the work (quadratic: 4 times).
-# The same behind the filters (pingpong-filters), each kind whose
-# verdicts are known at a call's entry.
+# The same behind the filters (pingpong-filters), each kind.
 
 . "$(dirname "$0")/rel.sh"
 test_init reliability-pingpong
@@ -130,14 +129,18 @@ case_work() {
 	[ -z "$bad" ] || fail "the work of a switch grows with the depth:$bad"
 }
 
-# The same behind each kind of filter whose verdicts are known at a
-# call's entry (the filter parks a stack's calls with their verdicts):
-# a filter that hides nothing, one that hides the coroutines' calls,
-# some, their callees, all but some, by depth, by the time or the
-# thread, and -T's actions, some of which change the verdicts of the
-# calls after them.  A switch used to close and reopen every call of
-# both stacks in the filter, so the work grew as the switches times the
-# depth.  (Not -C, -t and --where: see doc/views.md.)
+# The same behind each kind of filter (the filter parks a stack's calls
+# with their verdicts): a filter that hides nothing, one that hides the
+# coroutines' calls, some, their callees, all but some, by depth, by the
+# time or the thread, and -T's actions, some of which change the
+# verdicts of the calls after them; every format.  And those whose
+# verdicts wait for a callee or the return (-C, -t, --where: a stack's
+# calls held back, parked with what the output was given of them), with
+# a format of each kind (a line, an instant event, counts, the events):
+# a filter that shows some calls of the coroutines at each switch, one
+# that shows none, one with -C's callers.  A switch used to close and
+# reopen every call of both stacks in the filter, so the work grew as
+# the switches times the depth.
 case_filters() {
 	use_config "$1"
 	build_c pingpong "$RPROGS/pingpong.c"
@@ -146,15 +149,23 @@ case_filters() {
 		d=${dn%x*} n=${dn#*x}
 		run_traced "trace$dn.bin" "$BIN/pingpong" "$d" "$n"
 	done
+	all="tree json chrome report stats dot folded flamegraph graph \
+graph-stats perfetto info"
 	for filter in "-N nosuch" "-N descend" "-F descend" "-H ping" \
 	    "-F main -H descend" "-D 100" "-T descend@depth=5" \
 	    "-T ping@color=red" "-T descend@filter" "-T ping@trace_off" \
 	    "-T descend@trace_on" "-T ping@trace_on -T descend@trace_off" \
 	    "--time-range=~100s" "--time-range=100s~" \
-	    "--thread-ids=serial --tid=1"; do
+	    "--thread-ids=serial --tid=1" \
+	    "-t 1us" "-C descend" "-C ping -t 1us" \
+	    '--where=name=="descend"' '--where=name=="nosuch"' \
+	    '-C main --where=!(name=="ping")'; do
+		case $filter in
+		-t\ *|-C\ *|*--where=*) formats="tree report perfetto info" ;;
+		*) formats=$all ;;
+		esac
 		# shellcheck disable=SC2086
-		for f in tree json chrome report stats dot folded flamegraph \
-		    graph graph-stats perfetto info; do
+		for f in $formats; do
 			for dn in 400x50 800x50 200x200 400x400; do
 				d=${dn%x*} n=${dn#*x}
 				w=$(replay_work "$f" "trace$dn.bin" $filter)
@@ -186,6 +197,11 @@ case_filters() {
 	n=$(grep -c '"ph": "B".*"name": "descend"' chrome.json)
 	[ "$n" = 400 ] ||
 		fail "-N nosuch: $n B events of descend, the program made 400 calls"
+	# behind -C too, each reopened call held back with its stack
+	symbolize report.txt -f report -C descend trace200x200.bin
+	n=$(calls_in_report report.txt descend)
+	[ "$n" = 400 ] ||
+		fail "-C descend: $n calls of descend in the report, the program made 400"
 }
 
 # The Perfetto output read as Perfetto reads it (perfetto_check.py): each
