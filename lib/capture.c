@@ -582,6 +582,29 @@ void ctrace__capture_lib_ready(void)
 		(void)thread_ready(c);
 }
 
+/* The text of a library call's string arguments: of the first n of
+ * v->gpr (registers on x86-64, stack words on i386) that strmask names, a
+ * block each, as put_strings' (empty: the pointer was unreadable; NULL
+ * none), within top. */
+static uint8_t *put_lib_strings(uint8_t *p, const struct cap_thread *c,
+				const struct ctrace__libvals *v, unsigned n,
+				uintptr_t sp, uintptr_t top)
+{
+	size_t budget = string_max && c->cache != NULL ? STRING_BUDGET : 0;
+	for (unsigned i = 0; i < n && budget > 0; i++) {
+		uintptr_t a = v->gpr[i];
+		if (!(v->how.strmask & (1u << i)) || a == 0)
+			continue;
+		size_t max = string_max < budget ? string_max : budget;
+		uint8_t *hdr = put_address(p, a, 0);
+		size_t n_read = read_string(a, hdr + 2, max, sp, top);
+		ctrace__uleb_put2(hdr, n_read);
+		p = hdr + 2 + n_read;
+		budget -= n_read;
+	}
+	return p;
+}
+
 #if defined(__x86_64__)
 /* DWARF numbers of the x86-64 argument registers, in the ABI's order,
  * and of xmm0. */
@@ -618,19 +641,8 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
 		memcpy(p + 1, v->xmm + 16 * i, 8);
 		p += CTRACE_ARGS_REG_BYTES;
 	}
-	size_t budget = string_max && c->cache != NULL ? STRING_BUDGET : 0;
-	uintptr_t top = budget ? stack_limit(c, sp, 0) : 0;
-	for (unsigned i = 0; i < nint && budget > 0; i++) {
-		uintptr_t a = v->gpr[i];
-		if (!(v->how.strmask & (1u << i)) || a == 0)
-			continue;
-		size_t max = string_max < budget ? string_max : budget;
-		uint8_t *hdr = put_address(p, a, 0);
-		size_t n = read_string(a, hdr + 2, max, sp, top);
-		ctrace__uleb_put2(hdr, n);
-		p = hdr + 2 + n;
-		budget -= n;
-	}
+	if (v->how.strmask != 0 && string_max && c->cache != NULL)
+		p = put_lib_strings(p, c, v, nint, sp, stack_limit(c, sp, 0));
 	ctrace__uleb_put2(rec + 2, (size_t)(p - payload));
 	rec[1] = CTRACE_REC_ARGS;
 	ctrace__barrier();
@@ -705,18 +717,7 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
 	p = put_block_header(p, args, 4 * (size_t)words, 0);
 	memcpy(p, v->gpr, 4 * (size_t)words);
 	p += 4 * (size_t)words;
-	size_t budget = string_max && c->cache != NULL ? STRING_BUDGET : 0;
-	for (unsigned i = 0; i < words && i < 8 && budget > 0; i++) {
-		uintptr_t a = v->gpr[i];
-		if (!(v->how.strmask & (1u << i)) || a == 0)
-			continue;
-		size_t max = string_max < budget ? string_max : budget;
-		uint8_t *hdr = put_address(p, a, 0);
-		size_t n = read_string(a, hdr + 2, max, sp, top);
-		ctrace__uleb_put2(hdr, n);
-		p = hdr + 2 + n;
-		budget -= n;
-	}
+	p = put_lib_strings(p, c, v, words < 8 ? words : 8, sp, top);
 	ctrace__uleb_put2(rec + 2, (size_t)(p - payload));
 	rec[1] = CTRACE_REC_ARGS;
 	ctrace__barrier();
