@@ -605,6 +605,34 @@ static uint8_t *put_lib_strings(uint8_t *p, const struct cap_thread *c,
 	return p;
 }
 
+/* The start of a library call's full ARGS at s->cur: NULL when the
+ * chunk has no room for the longest; else the record, its pc the call
+ * site, its sp, its CFA unknown (the architecture's part writes the rest,
+ * then lib_args_end). */
+static uint8_t *lib_args_begin(struct ctrace__stream *s, uintptr_t site,
+			       uintptr_t sp)
+{
+	if (s->cur == NULL ||
+	    (size_t)(s->chunk_end - s->cur) < ctrace__args_max_bytes)
+		return NULL;
+	uint8_t *payload = s->cur + 4;
+	uint64_t pc = site, sp64 = sp, cfa = 0;
+	memcpy(payload + CTRACE_ARGS_PC, &pc, 8);
+	memcpy(payload + CTRACE_ARGS_SP, &sp64, 8);
+	memcpy(payload + CTRACE_ARGS_CFA, &cfa, 8);
+	return s->cur;
+}
+
+/* The ARGS at rec, ending at end, published. */
+static void lib_args_end(struct ctrace__stream *s, uint8_t *rec, uint8_t *end)
+{
+	ctrace__uleb_put2(rec + 2, (size_t)(end - (rec + 4)));
+	rec[1] = CTRACE_REC_ARGS;
+	ctrace__barrier();
+	rec[0] = CTRACE_TAG_EXTENDED;
+	s->cur = end;
+}
+
 #if defined(__x86_64__)
 /* DWARF numbers of the x86-64 argument registers, in the ABI's order,
  * and of xmm0. */
@@ -619,14 +647,10 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
 			      uintptr_t sp, const struct ctrace__libvals *v)
 {
 	const struct cap_thread *c = &cap;
-	if (s->cur == NULL ||
-	    (size_t)(s->chunk_end - s->cur) < ctrace__args_max_bytes)
+	uint8_t *rec = lib_args_begin(s, site, sp);
+	if (rec == NULL)
 		return;
-	uint8_t *rec = s->cur, *payload = rec + 4, *p = payload;
-	uint64_t pc = site, sp64 = sp, cfa = 0;
-	memcpy(p + CTRACE_ARGS_PC, &pc, 8);
-	memcpy(p + CTRACE_ARGS_SP, &sp64, 8);
-	memcpy(p + CTRACE_ARGS_CFA, &cfa, 8);
+	uint8_t *payload = rec + 4, *p = payload;
 	unsigned nint = v->how.nint > 6 ? 6 : v->how.nint;
 	unsigned nfp = v->how.nfp > 8 ? 8 : v->how.nfp;
 	p[CTRACE_ARGS_NREGS] = (uint8_t)(nint + nfp);
@@ -643,11 +667,7 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
 	}
 	if (v->how.strmask != 0 && string_max && c->cache != NULL)
 		p = put_lib_strings(p, c, v, nint, sp, stack_limit(c, sp, 0));
-	ctrace__uleb_put2(rec + 2, (size_t)(p - payload));
-	rec[1] = CTRACE_REC_ARGS;
-	ctrace__barrier();
-	rec[0] = CTRACE_TAG_EXTENDED;
-	s->cur = p;
+	lib_args_end(s, rec, p);
 }
 
 /* The compact RETVAL, filled: rax and xmm0 whole, which every return
@@ -697,14 +717,10 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
 			      uintptr_t sp, const struct ctrace__libvals *v)
 {
 	const struct cap_thread *c = &cap;
-	if (s->cur == NULL ||
-	    (size_t)(s->chunk_end - s->cur) < ctrace__args_max_bytes)
+	uint8_t *rec = lib_args_begin(s, site, sp);
+	if (rec == NULL)
 		return;
-	uint8_t *rec = s->cur, *payload = rec + 4, *p = payload;
-	uint64_t pc = site, sp64 = sp, cfa = 0;
-	memcpy(p + CTRACE_ARGS_PC, &pc, 8);
-	memcpy(p + CTRACE_ARGS_SP, &sp64, 8);
-	memcpy(p + CTRACE_ARGS_CFA, &cfa, 8);
+	uint8_t *payload = rec + 4, *p = payload;
 	p[CTRACE_ARGS_NREGS] = 0;
 	p += CTRACE_ARGS_REGS;
 	unsigned words = v->how.nint > LIB_MAX_WORDS ? LIB_MAX_WORDS
@@ -718,11 +734,7 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
 	memcpy(p, v->gpr, 4 * (size_t)words);
 	p += 4 * (size_t)words;
 	p = put_lib_strings(p, c, v, words < 8 ? words : 8, sp, top);
-	ctrace__uleb_put2(rec + 2, (size_t)(p - payload));
-	rec[1] = CTRACE_REC_ARGS;
-	ctrace__barrier();
-	rec[0] = CTRACE_TAG_EXTENDED;
-	s->cur = p;
+	lib_args_end(s, rec, p);
 }
 
 /* The compact RETVAL, filled: eax and edx, and st(0) when it held a
