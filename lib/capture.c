@@ -120,6 +120,8 @@ void ctrace__capture_setup(void)
 		/* The plan also knows each function's return registers. */
 		ctrace__state_capture_on = 1;
 		ctrace__plan_load();
+		ctrace__state_exit_regs_on = r != NULL && *r &&
+					     ctrace__plan_exits != NULL;
 	}
 }
 
@@ -563,6 +565,9 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 		return;
 	/* A function the plan knows returns nothing: no trampoline. */
 	if (likely(e != NULL && e->ret_known)) {
+		/* Read at its exits instead (ctrace__policy_exit_read). */
+		if (e->ret_read && ctrace__state_exit_regs_on)
+			return;
 		if (e->ret_mask != 0)
 			ctrace__retval_patch(fn, site, cfa, e->ret_mask,
 					     e->ret_mem, e->ret_len);

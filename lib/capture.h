@@ -89,6 +89,9 @@ struct ctrace__plan_entry {
 	/* The return value's registers (CTRACE_RETVAL_* bits), when the plan
 	 * knows them (ret_known); none: the function returns nothing. */
 	uint8_t ret_known, ret_mask, ret_mem;
+	/* Every exit of the function at fde has a ctrace__plan_exit: its
+	 * return value is read there, no trampoline is set. */
+	uint8_t ret_read;
 	/* The saved registers to record, by DWARF number (regs_known; else
 	 * all of them). */
 	uint8_t regs_known;
@@ -103,6 +106,31 @@ struct ctrace__plan_entry {
 	struct ctrace__plan_str str[CTRACE_PLAN_MAX_STR];
 };
 
+/* One operation of the code after a call of the exit hook (a plan `exit`
+ * line's `op`, include/ctrace_plan.h), checked as the line is read. */
+struct ctrace__plan_op {
+	uint8_t op;   /* CTRACE_EOP_* */
+	uint8_t dsz, ssz;
+	uint8_t d;    /* 0-15 general registers, 16-31 xmm0-15 */
+	int8_t s;     /* the same, or CTRACE_EOP_MEM, CTRACE_EOP_IMM */
+	uint8_t base; /* CTRACE_EOP_NO_BASE: none (lea) */
+	int64_t arg;
+};
+#define CTRACE_EOP_NO_BASE 0xff
+
+/* Where the return value of a function is at one call of its exit hook,
+ * keyed by the hook's return address (runtime): its operations are
+ * ctrace__plan_ops[first .. first + nops). */
+struct ctrace__plan_exit {
+	uintptr_t pc;
+	uintptr_t fn; /* the function whose own exit it is */
+	uint32_t first;
+	uint8_t nops;
+	uint8_t mask, mem, len; /* as a plan entry's ret_mask, ret_mem,
+				 * ret_len */
+};
+CTRACE_HIDDEN extern const struct ctrace__plan_op *ctrace__plan_ops;
+
 /* The saved registers of a DWARF number mask, as bits in the order of
  * struct ctrace__regs (plan.c). */
 CTRACE_HIDDEN uint8_t ctrace__plan_regs_select(uint32_t dwarf_mask);
@@ -112,15 +140,26 @@ CTRACE_HIDDEN extern const uint8_t ctrace__plan_regnos[CTRACE_NREGS];
 CTRACE_HIDDEN void ctrace__plan_load(void);
 /* 1 if the plan says the function at fn returns nothing (void). */
 CTRACE_HIDDEN int ctrace__plan_returns_nothing(uintptr_t fn);
+/* 1 if its return value is read at its exits (`rx`, and the exit stub on):
+ * its entries set no trampoline. */
+CTRACE_HIDDEN int ctrace__plan_reads_return(uintptr_t fn);
+
+/* The exit hook's table, the same way; NULL when the plan has none. */
+CTRACE_HIDDEN extern const struct ctrace__plan_exit *ctrace__plan_exits;
+CTRACE_HIDDEN extern size_t ctrace__plan_exit_mask;
 
 /* The table, open addressing by PC; filled at set-up, read-only after. */
 CTRACE_HIDDEN extern const struct ctrace__plan_entry *ctrace__plan_slots;
 CTRACE_HIDDEN extern size_t ctrace__plan_mask;
 
+static inline size_t ctrace__plan_hash(uintptr_t pc)
+{
+	return (size_t)(((uint64_t)pc * 0x9e3779b97f4a7c15ull) >> 40);
+}
+
 static inline size_t ctrace__plan_slot_of(uintptr_t pc)
 {
-	return (size_t)(((uint64_t)pc * 0x9e3779b97f4a7c15ull) >> 40) &
-	       ctrace__plan_mask;
+	return ctrace__plan_hash(pc) & ctrace__plan_mask;
 }
 
 /* The plan for a hook return address, or NULL.  Inline: every captured
@@ -132,6 +171,23 @@ static inline const struct ctrace__plan_entry *ctrace__plan_find(uintptr_t pc)
 		return NULL;
 	for (size_t i = ctrace__plan_slot_of(pc);;
 	     i = (i + 1) & ctrace__plan_mask) {
+		if (slots[i].pc == pc)
+			return &slots[i];
+		if (slots[i].pc == 0)
+			return NULL;
+	}
+}
+
+/* Where the return value is at the exit hook whose return address is
+ * pc, or NULL. */
+static inline const struct ctrace__plan_exit *
+ctrace__plan_find_exit(uintptr_t pc)
+{
+	const struct ctrace__plan_exit *slots = ctrace__plan_exits;
+	if (slots == NULL)
+		return NULL;
+	for (size_t i = ctrace__plan_hash(pc) & ctrace__plan_exit_mask;;
+	     i = (i + 1) & ctrace__plan_exit_mask) {
 		if (slots[i].pc == pc)
 			return &slots[i];
 		if (slots[i].pc == 0)
@@ -156,6 +212,16 @@ CTRACE_HIDDEN CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site,
 						      uintptr_t fp);
 CTRACE_HIDDEN void ctrace__hook_enter_regs(void *fn, void *site,
 					   const struct ctrace__regs *r);
+CTRACE_HIDDEN void ctrace__hook_exit(void *fn, void *site);
+CTRACE_HIDDEN void ctrace__hook_exit_regs(void *fn, void *site,
+					  const struct ctrace__regs *r);
+/* An exit whose return value x says how to read from r: recorded with
+ * its RETVAL record, filled now. */
+CTRACE_HIDDEN void ctrace__policy_exit_read(struct ctrace__thread *t,
+					    uintptr_t fn, uintptr_t site,
+					    uintptr_t sp,
+					    const struct ctrace__plan_exit *x,
+					    const struct ctrace__regs *r);
 CTRACE_HIDDEN void ctrace__policy_enter_regs(struct ctrace__thread *t,
 					     uintptr_t fn, uintptr_t site,
 					     uintptr_t sp,

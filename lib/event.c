@@ -95,7 +95,7 @@ static void recover(struct ctrace__thread *t, uint64_t now)
 static inline __attribute__((always_inline)) void
 event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	  uintptr_t site, uintptr_t sp, uintptr_t fp,
-	  const struct ctrace__regs *r)
+	  const struct ctrace__regs *r, const struct ctrace__plan_exit *x)
 {
 	int saved_errno = errno;
 
@@ -109,7 +109,9 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
-		if (r != NULL)
+		if (x != NULL)
+			ctrace__policy_exit_read(t, fn, site, sp, x, r);
+		else if (r != NULL)
 			ctrace__policy_enter_regs(t, fn, site, sp, r);
 		else if (atomic_load_explicit(&ctrace__gate,
 					      memory_order_relaxed) !=
@@ -140,7 +142,10 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 				recover(t, now);
 			t->state = CTRACE_T_BUSY;
 			ctrace__barrier();
-			if (r != NULL)
+			if (x != NULL)
+				ctrace__policy_exit_read(t, fn, site, sp, x,
+							 r);
+			else if (r != NULL)
 				ctrace__policy_enter_regs(t, fn, site, sp, r);
 			else
 				ctrace__event_record(t, exit_bit, fn, site, sp, fp);
@@ -194,13 +199,21 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 void ctrace__event_slow(struct ctrace__thread *t, uint8_t exit_bit,
 			uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp)
 {
-	event_slow(t, exit_bit, fn, site, sp, fp, NULL);
+	event_slow(t, exit_bit, fn, site, sp, fp, NULL, NULL);
 }
 
 void ctrace__event_slow_regs(struct ctrace__thread *t, uintptr_t fn,
 			     uintptr_t site, const struct ctrace__regs *r)
 {
-	event_slow(t, 0, fn, site, r->sp, CTRACE_REGS_FP(r), r);
+	event_slow(t, 0, fn, site, r->sp, CTRACE_REGS_FP(r), r, NULL);
+}
+
+void ctrace__event_slow_exit_regs(struct ctrace__thread *t, uintptr_t fn,
+				  uintptr_t site,
+				  const struct ctrace__plan_exit *x,
+				  const struct ctrace__regs *r)
+{
+	event_slow(t, CTRACE_TAG_EXIT_BIT, fn, site, r->sp, r->sp, r, x);
 }
 
 void ctrace__event(uint8_t exit_bit, uintptr_t fn, uintptr_t site,

@@ -36,7 +36,9 @@ static inline __attribute__((always_inline)) int
 ctrace__event_more(uint8_t flags, uint8_t exit_bit, uintptr_t site)
 {
 	if (!exit_bit)
-		return (flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL)) != 0;
+		return (flags & CTRACE_F_ARGS) ||
+		       (flags & (CTRACE_F_RETVAL | CTRACE_F_RETREAD)) ==
+			       CTRACE_F_RETVAL;
 	return (flags & CTRACE_F_RETVAL) ||
 	       unlikely(site == (uintptr_t)ctrace__retval_trampoline);
 }
@@ -80,6 +82,11 @@ CTRACE_HIDDEN void ctrace__event_slow(struct ctrace__thread *t,
 CTRACE_HIDDEN void ctrace__event_slow_regs(struct ctrace__thread *t,
 					   uintptr_t fn, uintptr_t site,
 					   const struct ctrace__regs *r);
+/* The same for an exit whose return value is read at the hook (x). */
+CTRACE_HIDDEN void
+ctrace__event_slow_exit_regs(struct ctrace__thread *t, uintptr_t fn,
+			     uintptr_t site, const struct ctrace__plan_exit *x,
+			     const struct ctrace__regs *r);
 
 /* One event from a source other than the hooks, out of line: fn and
  * site name the call, sp is the caller's stack pointer at the call (its

@@ -488,6 +488,10 @@ static void add_one(void *data, uintptr_t addr, const char *name)
 	 * EXIT, and takes the hooks' fast path. */
 	if ((flags & CTRACE_F_RETVAL) && ctrace__plan_returns_nothing(addr))
 		flags &= (uint8_t)~CTRACE_F_RETVAL;
+	/* Read at its exits: its entries take the hooks' fast path unless
+	 * its arguments are asked for. */
+	if ((flags & CTRACE_F_RETVAL) && ctrace__plan_reads_return(addr))
+		flags |= CTRACE_F_RETREAD;
 	if (flags != ctrace__default_flags && b->t->used * 2 < b->t->mask)
 		table_put(b->t, addr, flags);
 }

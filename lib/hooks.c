@@ -162,18 +162,20 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 		ctrace__event_slow_regs(t, (uintptr_t)fn, (uintptr_t)site, r);
 }
 
-__attribute__((visibility("default"))) void
-__cyg_profile_func_exit(void *fn, void *site)
+/* The exit hook's work, from the stub in arch/<cpu>/hooks.S (the C hook
+ * below, same frame) or from ctrace__hook_exit_regs; sp: the hook's
+ * stack pointer, cfa: its CFA (for the policy path alone: see
+ * ctrace__event_policy()). */
+static inline __attribute__((always_inline)) void
+hook_exit(void *fn, void *site, uintptr_t sp, uintptr_t cfa)
 {
 	struct ctrace__thread *t = &ctrace__state_tls;
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t sp = ctrace__sp(), outer = t->busy_sp;
+		uintptr_t outer = t->busy_sp;
 		t->busy_sp = sp;
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
-		/* For the policy path alone (see ctrace__event_policy()). */
-		uintptr_t cfa = (uintptr_t)__builtin_dwarf_cfa();
 		if (!hook_gate(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
 			       (uintptr_t)site, sp, cfa, outer))
 			return;
@@ -191,6 +193,40 @@ __cyg_profile_func_exit(void *fn, void *site)
 	}
 	if (t->state != CTRACE_T_OFF)
 		ctrace__event_slow(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
-				   (uintptr_t)site, ctrace__sp(),
-				   (uintptr_t)__builtin_dwarf_cfa());
+				   (uintptr_t)site, sp, cfa);
+}
+
+/* __cyg_profile_func_exit is a stub in arch/<cpu>/hooks.S: it jumps here
+ * (same frame) unless return values are read at the exit hook, and then
+ * calls ctrace__hook_exit_regs. */
+void ctrace__hook_exit(void *fn, void *site)
+{
+	hook_exit(fn, site, ctrace__sp(), (uintptr_t)__builtin_dwarf_cfa());
+}
+
+/* An exit whose plan says where the return value is (an `exit` line of
+ * the function given) reads it now, through the policy path; any other
+ * exit is recorded as the C hook does. */
+void ctrace__hook_exit_regs(void *fn, void *site, const struct ctrace__regs *r)
+{
+	const struct ctrace__plan_exit *x = ctrace__plan_find_exit(r->pc);
+	if (x == NULL || x->fn != (uintptr_t)fn) {
+		hook_exit(fn, site, r->sp, r->sp);
+		return;
+	}
+	struct ctrace__thread *t = &ctrace__state_tls;
+	if (likely(t->state == CTRACE_T_IDLE)) {
+		uintptr_t outer = t->busy_sp;
+		t->busy_sp = r->sp;
+		ctrace__barrier();
+		t->state = CTRACE_T_BUSY;
+		ctrace__barrier();
+		ctrace__policy_exit_read(t, (uintptr_t)fn, (uintptr_t)site,
+					 r->sp, x, r);
+		hook_done(t, outer);
+		return;
+	}
+	if (t->state != CTRACE_T_OFF)
+		ctrace__event_slow_exit_regs(t, (uintptr_t)fn,
+					     (uintptr_t)site, x, r);
 }

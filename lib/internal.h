@@ -474,6 +474,8 @@ CTRACE_HIDDEN extern void *ctrace__callback_data;
 #define CTRACE_F_SKIP 0x01   /* not recorded (CTRACE_FILTER) */
 #define CTRACE_F_ARGS 0x02   /* capture arguments (CTRACE_ARGS) */
 #define CTRACE_F_RETVAL 0x04 /* capture the return value (CTRACE_RETVAL) */
+#define CTRACE_F_RETREAD 0x08 /* ... read at its exits (a plan's `rx`):
+			       * its entry needs nothing for it */
 
 /* Reads the pattern lists; returns 1 if a table is in use, 0 if none is
  * needed, or a negative errno. */

@@ -28,6 +28,7 @@
 
 #include "capture.h"
 #include "retval.h"
+#include "state.h"
 
 /* The DWARF number of each saved register, in struct ctrace__regs' order:
  * a plan names registers by number, capture.c stores them in this order. */
@@ -56,6 +57,16 @@ const struct ctrace__plan_entry *ctrace__plan_slots;
 size_t ctrace__plan_mask;
 static struct ctrace__plan_entry *slots; /* the same, while filled */
 static int modules_matched;
+const struct ctrace__plan_exit *ctrace__plan_exits;
+size_t ctrace__plan_exit_mask;
+static struct ctrace__plan_exit *exit_slots; /* the same, while filled */
+/* The `rx` functions, while the tables are filled. */
+static uintptr_t *rx_fns; /* sorted once read */
+static size_t rx_n;
+static int exits_refused; /* an `exit` line was skipped */
+const struct ctrace__plan_op *ctrace__plan_ops;
+static struct ctrace__plan_op *op_pool; /* the same, while filled */
+static size_t op_cap;
 
 static void table_put(const struct ctrace__plan_entry *e)
 {
@@ -63,6 +74,14 @@ static void table_put(const struct ctrace__plan_entry *e)
 	while (slots[i].pc != 0 && slots[i].pc != e->pc)
 		i = (i + 1) & ctrace__plan_mask;
 	slots[i] = *e;
+}
+
+static void exit_put(const struct ctrace__plan_exit *e)
+{
+	size_t i = ctrace__plan_hash(e->pc) & ctrace__plan_exit_mask;
+	while (exit_slots[i].pc != 0 && exit_slots[i].pc != e->pc)
+		i = (i + 1) & ctrace__plan_exit_mask;
+	exit_slots[i] = *e;
 }
 
 /* ---------------------------------------------------------------------------
@@ -244,9 +263,92 @@ static int parse_pc(struct lexer *l, uintptr_t bias,
 	return e->cfa_reg ? 0 : -1;
 }
 
+/* One operation after its "op" word: 0, or -1 if it is malformed. */
+static int parse_op(struct lexer *l, struct ctrace__plan_op *o)
+{
+	long long v[7];
+	for (int i = 0; i < 7; i++)
+		if (number(l, 10, &v[i]) < 0)
+			return -1;
+	long long op = v[0], dsz = v[1], ssz = v[2], d = v[3], src = v[4],
+		  base = v[5], arg = v[6];
+	if (op < CTRACE_EOP_MOV || op > CTRACE_EOP_LAST ||
+	    (dsz != 1 && dsz != 2 && dsz != 4 && dsz != 8) ||
+	    (ssz != 1 && ssz != 2 && ssz != 4 && ssz != 8) || d < 0 ||
+	    d > 31 || src < CTRACE_EOP_IMM || src > 31)
+		return -1;
+	/* Memory only in the function's frame, through rsp or rbp. */
+	if (src == CTRACE_EOP_MEM &&
+	    ((base != 4 && base != 5) || arg < -CTRACE_PLAN_MAX_OFFSET ||
+	     arg > CTRACE_PLAN_MAX_OFFSET))
+		return -1;
+	if (op == CTRACE_EOP_LEA &&
+	    (base < -1 || base > 15 || (src != CTRACE_EOP_IMM && src > 15)))
+		return -1;
+	if (op == CTRACE_EOP_IMULI && (src < 0 || src > 15))
+		return -1;
+	if ((op == CTRACE_EOP_SET || op == CTRACE_EOP_CMOV) &&
+	    (arg < 0 || arg > 15))
+		return -1;
+	if ((op == CTRACE_EOP_SHL || op == CTRACE_EOP_SHR ||
+	     op == CTRACE_EOP_SAR) &&
+	    (arg < 1 || arg > 63))
+		return -1;
+	o->op = (uint8_t)op;
+	o->dsz = (uint8_t)dsz;
+	o->ssz = (uint8_t)ssz;
+	o->d = (uint8_t)d;
+	o->s = (int8_t)src;
+	o->base = (uint8_t)(base < 0 ? CTRACE_EOP_NO_BASE : base);
+	o->arg = (int64_t)arg;
+	return 0;
+}
+
+/* One `exit` line after the keyword (x86-64 only), its operations into
+ * ops (CTRACE_PLAN_MAX_OPS); 0, or -1 if it is malformed. */
+static int parse_exit(struct lexer *l, uintptr_t bias,
+		      struct ctrace__plan_exit *e, struct ctrace__plan_op *ops)
+{
+	long long v, w;
+	size_t len;
+	const char *k;
+	memset(e, 0, sizeof *e);
+#if !defined(__x86_64__)
+	(void)l, (void)bias, (void)ops, (void)v, (void)w, (void)len, (void)k;
+	(void)parse_op;
+	return -1;
+#else
+	if (number(l, 16, &v) < 0 || v == 0)
+		return -1;
+	e->pc = bias + (uintptr_t)v;
+	k = word(l, &len);
+	if (!is_word(k, len, "fn") || number(l, 16, &v) < 0 || v == 0)
+		return -1;
+	e->fn = bias + (uintptr_t)v;
+	k = word(l, &len);
+	if (!is_word(k, len, "ret") || number(l, 10, &v) < 0 ||
+	    number(l, 10, &w) < 0 || v <= 0 || v > 0x7f ||
+	    (v & CTRACE_RETVAL_ST0) || w < 0 || w > CTRACE_RETVAL_MEM_MAX ||
+	    (!(v & CTRACE_RETVAL_MEM) && w != 0))
+		return -1;
+	e->mask = (uint8_t)v;
+	e->mem = (uint8_t)w;
+	e->len = (uint8_t)ctrace__retval_payload(e->mask, e->mem);
+	while ((k = word(l, &len)) != NULL) {
+		if (!is_word(k, len, "op") || e->nops == CTRACE_PLAN_MAX_OPS ||
+		    parse_op(l, &ops[e->nops]) < 0)
+			return -1;
+		e->nops++;
+	}
+	return 0;
+#endif
+}
+
 /* Two passes over the text: count the entries of matching modules, then
- * fill the table. */
-static size_t parse(const char *text, size_t size, int fill)
+ * fill the tables; *exits, *rx and *nops: the `exit` and `rx` lines and
+ * the exit lines' operations. */
+static size_t parse(const char *text, size_t size, int fill, size_t *exits,
+		    size_t *rx, size_t *nops)
 {
 	struct lexer l = {text, text + size};
 	uintptr_t bias = 0;
@@ -286,6 +388,31 @@ static size_t parse(const char *text, size_t size, int fill)
 			n++;
 			if (fill)
 				table_put(&e);
+		} else if (is_word(k, len, "exit") && active) {
+			struct ctrace__plan_exit e;
+			struct ctrace__plan_op ops[CTRACE_PLAN_MAX_OPS];
+			if (parse_exit(&l, bias, &e, ops) < 0) {
+				/* Its function's `rx` would leave an exit
+				 * unread: no `rx` is trusted. */
+				exits_refused = 1;
+				continue;
+			}
+			++*exits;
+			if (fill && exit_slots != NULL &&
+			    *nops + e.nops <= op_cap) {
+				e.first = (uint32_t)*nops;
+				memcpy(&op_pool[*nops], ops,
+				       e.nops * sizeof *ops);
+				exit_put(&e);
+			}
+			*nops += e.nops;
+		} else if (is_word(k, len, "rx") && active) {
+			long long v;
+			if (number(&l, 16, &v) < 0 || v == 0)
+				continue;
+			if (fill && rx_fns != NULL)
+				rx_fns[*rx] = bias + (uintptr_t)v;
+			++*rx;
 		}
 	next:;
 	}
@@ -332,6 +459,18 @@ static void void_load(size_t cap)
 		set[i] = e->fde;
 	}
 	void_slots = set;
+}
+
+static int cmp_fn(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+int ctrace__plan_reads_return(uintptr_t fn)
+{
+	return rx_n > 0 && ctrace__state_exit_regs_on &&
+	       bsearch(&fn, rx_fns, rx_n, sizeof *rx_fns, cmp_fn) != NULL;
 }
 
 int ctrace__plan_returns_nothing(uintptr_t fn)
@@ -416,13 +555,42 @@ static char *read_plan(const char *path, int quiet, size_t *size,
 	return text;
 }
 
+/* Tables of at least twice n slots (a power of two), or NULL. */
+static void *table_map(size_t n, size_t slot, size_t *mask)
+{
+	size_t cap = 64;
+	while (cap < n * 2)
+		cap *= 2;
+	void *m = mmap(NULL, cap * slot, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	*mask = cap - 1;
+	return m;
+}
+
+
+/* The entries of the `rx` functions set no trampoline. */
+static void rx_mark(size_t nrx)
+{
+	if (nrx == 0 || exits_refused || ctrace__plan_exits == NULL)
+		return;
+	qsort(rx_fns, nrx, sizeof *rx_fns, cmp_fn);
+	for (size_t k = 0; k <= ctrace__plan_mask; k++) {
+		struct ctrace__plan_entry *e = &slots[k];
+		if (e->pc != 0 && e->fde != 0 && e->ret_mask != 0 &&
+		    bsearch(&e->fde, rx_fns, nrx, sizeof *rx_fns, cmp_fn))
+			e->ret_read = 1;
+	}
+}
+
 static int load(const char *path, int quiet_if_missing)
 {
-	size_t size, len;
+	size_t size, len, nexit = 0, nrx = 0, nops = 0;
 	const char *text = read_plan(path, quiet_if_missing, &size, &len);
 	if (text == NULL)
 		return -EINVAL;
-	size_t n = parse(text, len, 0);
+	size_t n = parse(text, len, 0, &nexit, &nrx, &nops);
 	if (n == 0) {
 		munmap((void *)text, size);
 		if (!quiet_if_missing && modules_matched == 0)
@@ -431,21 +599,55 @@ static int load(const char *path, int quiet_if_missing)
 				     "since the plan was made?)");
 		return 0;
 	}
-	size_t cap = 64;
-	while (cap < n * 2)
-		cap *= 2;
-	void *m = mmap(NULL, cap * sizeof *slots, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED) {
+	slots = table_map(n, sizeof *slots, &ctrace__plan_mask);
+	if (slots == NULL) {
 		munmap((void *)text, size);
 		return -ENOMEM;
 	}
-	slots = m;
-	ctrace__plan_mask = cap - 1;
-	parse(text, len, 1);
+	size_t rx_bytes = nrx * sizeof *rx_fns;
+	if (nexit > 0)
+		exit_slots = table_map(nexit, sizeof *exit_slots,
+				       &ctrace__plan_exit_mask);
+	size_t op_bytes = (nops ? nops : 1) * sizeof *op_pool;
+	if (exit_slots != NULL) {
+		void *m = mmap(NULL, op_bytes, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m == MAP_FAILED) {
+			munmap(exit_slots,
+			       (ctrace__plan_exit_mask + 1) * sizeof *exit_slots);
+			exit_slots = NULL;
+		} else {
+			op_pool = m;
+			op_cap = nops;
+		}
+	}
+	if (exit_slots != NULL && nrx > 0) {
+		void *m = mmap(NULL, rx_bytes, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		rx_fns = m != MAP_FAILED ? m : NULL;
+	}
+	if (rx_fns == NULL)
+		nrx = 0;
+	nexit = 0;
+	nops = 0;
+	size_t filled_rx = 0;
+	/* Without room for them, `exit` and `rx` lines are counted, not
+	 * kept: the trampoline serves. */
+	if (exit_slots == NULL || rx_fns == NULL)
+		exits_refused = 1;
+	parse(text, len, 1, &nexit, &filled_rx, &nops);
 	munmap((void *)text, size);
 	ctrace__plan_slots = slots;
-	void_load(cap);
+	ctrace__plan_ops = op_pool;
+	ctrace__plan_exits = exit_slots;
+	rx_mark(nrx);
+	if (exits_refused && rx_fns != NULL) {
+		munmap(rx_fns, rx_bytes);
+		rx_fns = NULL;
+		nrx = 0;
+	}
+	rx_n = nrx;
+	void_load(ctrace__plan_mask + 1);
 	return (int)n;
 }
 

@@ -186,6 +186,9 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 						   : 0;
 	/* Filters alone decide by address, entry and exit alike: no shadow
 	 * stack, so a filtered-out function costs one table lookup. */
+	/* A return value read at the exits asks nothing of the entry. */
+	if (flags & CTRACE_F_RETREAD)
+		flags &= (uint8_t)~CTRACE_F_RETVAL;
 	if (gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE) &&
 	    !(flags & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
 		if (!(flags & CTRACE_F_SKIP))
@@ -295,15 +298,17 @@ void ctrace__policy_enter_regs(struct ctrace__thread *t, uintptr_t fn,
  * RETVAL record after its EXIT. */
 static inline __attribute__((always_inline)) void
 policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
-	    uintptr_t sp, uintptr_t frame_sp, const struct ctrace__libvals *lv)
+	    uintptr_t sp, uintptr_t frame_sp, const struct ctrace__libvals *lv,
+	    const struct ctrace__plan_exit *x, const struct ctrace__regs *regs)
 {
 	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
 	if (unlikely(!(gate & CTRACE_GATE_LIVE))) {
 		ctrace__fork_unseen();
 		return;
 	}
+	uint8_t flags = (gate & CTRACE_GATE_TABLE) ? ctrace__function_flags(fn)
+						   : 0;
 	if (gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE)) {
-		uint8_t flags = ctrace__function_flags(fn);
 		if (flags & CTRACE_F_SKIP)
 			return;
 		/* Only a return value asks more of the exit than its EXIT;
@@ -321,10 +326,15 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 			return;
 		}
 	}
+	/* The value read now, where the plan says it is: the function's
+	 * entry set no trampoline (its exits all have a line). */
+	int patched = site == (uintptr_t)ctrace__retval_trampoline;
+	const struct ctrace__plan_exit *read =
+		x != NULL && !patched && (flags & CTRACE_F_RETVAL) ? x : NULL;
 	/* The EXIT's time comes before the recorder's work for it (the
 	 * patched frame looked up, the shadow stack popped, room made, the
-	 * event's slow path), which a PAUSE record after it tells: neither
-	 * the call's duration nor its caller's holds it. */
+	 * event's slow path, the value read), which a PAUSE record after it
+	 * tells: neither the call's duration nor its caller's holds it. */
 	uint64_t now = ctrace__now();
 	/* A patched return address: the frame waiting for its RETVAL, and
 	 * the real return address (the hook may be given the trampoline). */
@@ -339,10 +349,11 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	 * function's frame.  That slot is the function's own when it jumps
 	 * to the hook (a tail call), else it holds a return address into
 	 * the function: no patched frame lies below it. */
-	int patched = site == (uintptr_t)ctrace__retval_trampoline;
 	uintptr_t from = frame_sp != 0 ? frame_sp - sizeof(uintptr_t) : sp;
+	if (read != NULL)
+		retval_bytes = 4 + read->len;
 	struct ctrace__tramp_entry *pending =
-		ctrace__state_capture_on && lv == NULL
+		ctrace__state_capture_on && lv == NULL && read == NULL
 			? ctrace__retval_pending(fn, from, patched, &real,
 						 &retval_bytes)
 			: NULL;
@@ -356,6 +367,7 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	/* No patched frame, but room asked for: the frame may be one the
 	 * full list left unpatched, whose value is then said to be lost. */
 	if (unlikely(pending == NULL && retval_bytes != 0) && !lib &&
+	    read == NULL &&
 	    !((gate & CTRACE_GATE_TABLE) &&
 	      (ctrace__function_flags(fn) & CTRACE_F_RETVAL)))
 		retval_bytes = 0;
@@ -403,6 +415,8 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0, now, 1, &t->state);
 	if (lib)
 		ctrace__capture_lib_ret(s, lv);
+	else if (read != NULL)
+		ctrace__retread_put(s, read, regs);
 	else if (pending != NULL)
 		ctrace__retval_reserve(s, pending);
 	else if (unlikely(retval_bytes != 0))
@@ -415,12 +429,20 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 void ctrace__policy_exit(struct ctrace__thread *t, uintptr_t fn,
 			 uintptr_t site, uintptr_t sp, uintptr_t frame_sp)
 {
-	policy_exit(t, fn, site, sp, frame_sp, NULL);
+	policy_exit(t, fn, site, sp, frame_sp, NULL, NULL, NULL);
+}
+
+void ctrace__policy_exit_read(struct ctrace__thread *t, uintptr_t fn,
+			      uintptr_t site, uintptr_t sp,
+			      const struct ctrace__plan_exit *x,
+			      const struct ctrace__regs *r)
+{
+	policy_exit(t, fn, site, sp, sp, NULL, x, r);
 }
 
 void ctrace__policy_lib_exit(struct ctrace__thread *t, uintptr_t fn,
 			     uintptr_t site, uintptr_t sp,
 			     const struct ctrace__libvals *v)
 {
-	policy_exit(t, fn, site, sp, 0, v);
+	policy_exit(t, fn, site, sp, 0, v, NULL, NULL);
 }

@@ -57,6 +57,21 @@ CTRACE_HIDDEN uintptr_t ctrace__retval_pop(uintptr_t sp, uintptr_t *fn,
 /* The thread exits: its list of patched frames is unmapped. */
 CTRACE_HIDDEN void ctrace__retval_thread_end(void);
 
+/* retread.c: runs the operations ops[0..n) over the registers r (their
+ * stack pointer: the function's at the exit hook's call), as the code
+ * after that call will: out[] gets rax, rdx, the low 8 bytes of xmm0 and
+ * xmm1, and the stack pointer after the `ret`. */
+#define CTRACE_RETREAD_OUT 5
+CTRACE_HIDDEN void ctrace__retread_run(const struct ctrace__plan_op *ops,
+				       size_t n, const struct ctrace__regs *r,
+				       uint64_t out[CTRACE_RETREAD_OUT]);
+/* retread.c: writes the filled RETVAL record of an exit whose return
+ * value x says how to read from the exit hook's registers r (room made by
+ * the caller: 4 + x->len bytes). */
+CTRACE_HIDDEN void ctrace__retread_put(struct ctrace__stream *s,
+				       const struct ctrace__plan_exit *x,
+				       const struct ctrace__regs *r);
+
 /* Called by the trampoline: fills the RETVAL record, returns the real
  * return address. */
 CTRACE_HIDDEN uintptr_t ctrace__retval_exit(struct ctrace__retregs *r);

@@ -28,6 +28,11 @@ CTRACE_HIDDEN extern struct ctrace__gate_page ctrace__state_gate;
  * stub takes the slow path.  Read by hooks.S. */
 CTRACE_HIDDEN extern uint8_t ctrace__state_capture_on;
 
+/* Nonzero when return values are read at the exit hook (CTRACE_RETVAL
+ * and a plan with `exit` lines): the exit stub saves the registers and
+ * calls ctrace__hook_exit_regs.  Read by hooks.S. */
+CTRACE_HIDDEN extern uint8_t ctrace__state_exit_regs_on;
+
 /* Nonzero while the recorder does its own work on this thread outside an
  * event (start, exit, fork, markers, library call trampolines): its calls
  * into libc may go through the program's GOT slots, and plt.c lets them

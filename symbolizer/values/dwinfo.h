@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ctrace_plan.h"
 #include "trace/trace.h"
@@ -179,6 +180,32 @@ bool i386loc_pieces_kept(struct frame_state *f, Dwarf_Attribute *attr,
  * after the hook's call at rel_pc copies into the home at `home`. */
 bool dw_clang_spill_at(struct dw_module *m, uint16_t machine, uint64_t rel_pc,
 		       int64_t home, size_t size, int64_t *spill);
+
+/* epilogue.c (x86-64): the code from a call of the exit hook to the
+ * function's `ret` as the capture plan's operations (include/ctrace_plan.h,
+ * `exit` lines), and which bytes of the return registers it leaves known
+ * (bit per byte; xmm: its low 8 bytes). */
+struct epi_op {
+	int op, dsz, ssz, d, s, base;
+	int64_t arg;
+};
+struct epilogue {
+	struct epi_op ops[CTRACE_PLAN_MAX_OPS];
+	size_t n;
+	uint8_t r0, r1, x0, x1;
+};
+/* Runs the code from code[at] (a function's part, code[0..size)) to its
+ * `ret`; fp_frame: rbp is the frame pointer there.  False when the code
+ * is not made of the operations the recorder runs. */
+bool epilogue_decode(const uint8_t *code, size_t size, size_t at,
+		     bool fp_frame, struct epilogue *e);
+/* Writes the `exit` line's operations to out (NULL: none) when they
+ * leave known what the RETVAL record of mask (CTRACE_RETVAL_*) holds (of
+ * a scalar of `size` bytes, 1 to 8, those bytes; 0: all the record
+ * holds); false, and nothing written, when they do not (or mask asks for
+ * st0, or nothing). */
+bool epilogue_print(FILE *out, const struct epilogue *e, unsigned mask,
+		    unsigned size);
 
 /* x86-64: a parameter that the function was entered with in registers
  * (its location at `entry`, the function's first instruction) and whose

@@ -179,17 +179,122 @@ static void plan_call(FILE *out, struct dw_module *m, uint16_t machine,
 	fputc('\n', out);
 }
 
-/* The link-time address of the entry hook defined in the module; 0 if
- * there is none (the hook is then reached through the PLT, which the
- * plan does not follow). */
-static uint64_t hook_address(const char *path)
+/* ---------------------------------------------------------------------------
+ * Exit hook calls (x86-64): return values read there
+ * ------------------------------------------------------------------------ */
+
+/* Per function: how many exits of its own body, how many of them read. */
+struct exit_count {
+	uint64_t fn;
+	size_t exits, read;
+};
+
+struct exit_counts {
+	struct exit_count *v;
+	size_t n, cap;
+	bool failed; /* no memory: an exit may be uncounted, no `rx` */
+};
+
+static struct exit_count *exit_count_of(struct exit_counts *c, uint64_t fn)
 {
-	return elfinfo_function_address(path, "__cyg_profile_func_enter");
+	for (size_t i = c->n; i > 0; i--) /* exits come by function */
+		if (c->v[i - 1].fn == fn)
+			return &c->v[i - 1];
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 256;
+		struct exit_count *v = realloc(c->v, cap * sizeof *v);
+		if (v == NULL) {
+			c->failed = true;
+			return NULL;
+		}
+		c->v = v;
+		c->cap = cap;
+	}
+	c->v[c->n] = (struct exit_count){fn, 0, 0};
+	return &c->v[c->n++];
+}
+
+/* The `exit` line of one call of the exit hook (ra: its return address),
+ * when it is the function's own exit and the code after it moves the
+ * return value from where the recorder can read it at the call. */
+static void plan_exit(FILE *out, struct dw_module *m, uint64_t ra,
+		      struct exit_counts *counts)
+{
+	Dwarf_Die scope, sub;
+	if (dw_scope_at(m, ra - 1, &scope, &sub) < 0 ||
+	    dwarf_tag(&scope) != DW_TAG_subprogram)
+		return; /* an inlined copy's exit: no value of its own */
+	unsigned mem;
+	unsigned ret = abi_ret_regs(&sub, false, &mem);
+	if (ret == 0)
+		return; /* returns nothing: no trampoline either */
+	Dwarf_Addr base, lo, hi, part_lo = 0, part_hi = 0, entry;
+	ptrdiff_t it = 0;
+	while ((it = dwarf_ranges(&sub, it, &base, &lo, &hi)) > 0)
+		if (ra - 1 >= lo && ra - 1 < hi)
+			part_lo = lo, part_hi = hi;
+	if (part_hi <= part_lo || dwarf_entrypc(&sub, &entry) != 0)
+		return;
+	struct exit_count *c = exit_count_of(counts, entry);
+	if (c == NULL)
+		return; /* no memory: the function keeps the trampoline */
+	c->exits++;
+	int cfa_reg;
+	int64_t cfa_off;
+	size_t size = (size_t)(part_hi - part_lo);
+	if (size > (1u << 20) || ra >= part_hi ||
+	    !frame_cfa_rule(m, ra - 1, &cfa_reg, &cfa_off))
+		return;
+	/* A scalar's bytes: the rest of its register need not be known. */
+	unsigned scalar = 0;
+	Dwarf_Attribute at;
+	Dwarf_Die type;
+	if (dwarf_attr_integrate(&sub, DW_AT_type, &at) &&
+	    dwarf_formref_die(&at, &type) && dwarf_peel_type(&type, &type) == 0 &&
+	    (dwarf_tag(&type) == DW_TAG_base_type ||
+	     dwarf_tag(&type) == DW_TAG_pointer_type ||
+	     dwarf_tag(&type) == DW_TAG_enumeration_type)) {
+		Dwarf_Word bytes;
+		if (dwarf_aggregate_size(&type, &bytes) == 0 && bytes <= 8)
+			scalar = (unsigned)bytes;
+	}
+	uint8_t *code = malloc(size);
+	struct epilogue e;
+	if (code != NULL && dw_read_code(m, part_lo, code, size) &&
+	    epilogue_decode(code, size, (size_t)(ra - part_lo),
+			    cfa_reg == CTRACE_DW_FP_X86_64, &e) &&
+	    epilogue_print(NULL, &e, ret, scalar)) {
+		fprintf(out, "exit %" PRIx64 " fn %" PRIx64 " ret %u %u", ra,
+			(uint64_t)entry, ret, mem);
+		epilogue_print(out, &e, ret, scalar);
+		fputc('\n', out);
+		c->read++;
+	}
+	free(code);
+}
+
+/* `rx` for every function all of whose exits are read. */
+static void plan_rx(FILE *out, struct exit_counts *counts)
+{
+	for (size_t i = 0; i < counts->n && !counts->failed; i++)
+		if (counts->v[i].exits > 0 &&
+		    counts->v[i].read == counts->v[i].exits)
+			fprintf(out, "rx %" PRIx64 "\n", counts->v[i].fn);
+	free(counts->v);
+}
+
+/* The link-time address of a hook defined in the module; 0 if there is
+ * none (the hook is then reached through the PLT, which the plan does
+ * not follow). */
+static uint64_t hook_address(const char *path, const char *name)
+{
+	return elfinfo_function_address(path, name);
 }
 
 /* Plans every `call __cyg_profile_func_enter` (e8 rel32) of the module's
- * code.  A match inside another instruction gives an entry for a PC no
- * hook ever returns to: harmless. */
+ * code, and on x86-64 every `call __cyg_profile_func_exit`.  A match
+ * inside another instruction gives an entry for a PC no hook ever
+ * returns to: harmless. */
 int plan_module(FILE *out, const char *path)
 {
 	struct dw_module *m = dw_module(path);
@@ -221,7 +326,12 @@ int plan_module(FILE *out, const char *path)
 	if (!m->dw)
 		fprintf(stderr, PROGRAM_NAME ": %s: no debug information: "
 			"arguments will not be shown\n", path);
-	uint64_t hook = hook_address(path);
+	uint64_t hook = hook_address(path, "__cyg_profile_func_enter");
+	uint64_t exit_hook = eh.e_machine == EM_X86_64
+				     ? hook_address(path,
+						    "__cyg_profile_func_exit")
+				     : 0;
+	struct exit_counts counts = {NULL, 0, 0, false};
 	fputs("module ", out);
 	for (ssize_t i = 0; i < idlen; i++)
 		fprintf(out, "%02x", ((const uint8_t *)id)[i]);
@@ -244,10 +354,14 @@ int plan_module(FILE *out, const char *path)
 			int32_t rel;
 			memcpy(&rel, code + i + 1, 4);
 			uint64_t ra = sh.sh_addr + i + 5;
-			if ((uint64_t)((int64_t)ra + rel) == hook)
+			uint64_t to = (uint64_t)((int64_t)ra + rel);
+			if (to == hook)
 				plan_call(out, m, eh.e_machine, ra);
+			else if (to == exit_hook && exit_hook != 0)
+				plan_exit(out, m, ra, &counts);
 		}
 	}
+	plan_rx(out, &counts);
 	return 0;
 }
 

@@ -19,6 +19,26 @@ check_plan() {
 			fail("bad build-id")
 		next
 	}
+	$1 == "rx" { if (NF != 2 || $2 !~ /^[0-9a-f]+$/) fail("bad rx"); next }
+	$1 == "exit" {
+		# exit HEX fn HEX ret MASK LEN { op OP DSZ SSZ D S BASE ARG }
+		if ($3 != "fn" || $5 != "ret" || (NF - 7) % 8 != 0 ||
+		    (NF - 7) / 8 > 32)
+			fail("bad exit line")
+		if ($6 <= 0 || $6 > 127 || int($6 / 16) % 2 == 1)
+			fail("exit ret beyond the limits")
+		for (i = 8; i <= NF; i += 8) {
+			if ($i != "op" || $(i + 1) < 1 || $(i + 1) > 26 ||
+			    $(i + 4) < 0 || $(i + 4) > 31 ||
+			    $(i + 5) < -2 || $(i + 5) > 31)
+				fail("bad op")
+			if ($(i + 5) == -1 &&
+			    (($(i + 6) != 4 && $(i + 6) != 5) ||
+			     !within($(i + 7), 65536)))
+				fail("op memory beyond the frame")
+		}
+		next
+	}
 	$1 != "pc" { fail("unknown line"); next }
 	{
 		mem = 0; str = 0; cfa = 0
@@ -115,8 +135,56 @@ case_heap() {
 		records || fail "the arguments take too many bytes"
 }
 
+# Return values read at the exit hook (x86-64): every value shown is the
+# one the program printed, and a function the plan's `rx` names never
+# had its return address replaced by the trampoline (the program counts
+# its calls that had); the same plan without its `exit` and `rx` lines
+# does replace them, so the count can tell.
+case_retread() {
+	use_config "$1"
+	case $1 in *-m32) skip "i386: return values go through the trampoline" ;; esac
+	build_c retread "$top_srcdir/tests/args/retread.c"
+	"$CTRACE_SYMBOLIZE" --make-plan -o prog.plan "$BIN/retread" ||
+		fail "ctrace-symbolize --make-plan failed"
+	check_plan prog.plan || fail "the plan breaks ctrace_plan.h"
+	grep -q '^rx ' prog.plan || fail "no function read at its exits"
+	grep -v '^exit \|^rx ' prog.plan >old.plan
+	# The functions read at their exits, by name.
+	nm "$BIN/retread" | awk 'NR == FNR { if ($1 == "rx") rx[$2] = 1; next }
+		{ a = $1; sub(/^0+/, "", a); if (a in rx) print $3 }' \
+		prog.plan - | sort >read
+	[ -s read ] || fail "no rx function found by its address"
+	for plan in prog.plan old.plan; do
+		rm -f trace.bin*
+		CTRACE_LIBCALL=off CTRACE_RETVAL=all CTRACE_PLAN=$plan \
+			CTRACE_OUTPUT=trace.bin "$BIN/retread" >expected \
+			2>patched || fail "the program failed"
+		symbolize tree --no-duration trace.bin
+		sed -n 's/^.*| *\([a-z]*\)(.*) = \(.*\);$/\1 = \2/p
+			s/^.*| *} = \(.*\); \/\* \([a-z]*\) \*\//\2 = \1/p' \
+			tree | grep -v '^noise \|^main ' >shown
+		cmp -s expected shown || {
+			diff expected shown | sed -n '1,10p'
+			fail "$plan: the values shown are not those returned"
+		}
+		awk 'NR == FNR { read[$1] = 1; next }
+			($1 in read) && $2 > 0 { n++ } END { print n + 0 }' \
+			read patched >count
+		if [ "$plan" = prog.plan ]; then
+			[ "$(cat count)" = 0 ] ||
+				{ cat patched; fail "a function read at its exits was patched"; }
+		else
+			[ "$(cat count)" -gt 0 ] ||
+				fail "without exit lines nothing was patched: the check is blind"
+		fi
+	done
+}
+
 for cfg in $(configs_pie); do
 	run_case "limits-$cfg" case_limits "$cfg"
+done
+for cfg in $(configs); do
+	run_case "retread-$cfg" case_retread "$cfg"
 done
 for cfg in $(configs); do
 	run_case "heap-$cfg" case_heap "$cfg"

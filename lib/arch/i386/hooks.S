@@ -1,5 +1,5 @@
-/* arch/i386/hooks.S -- the entry hook's stub (the return trampoline is
- * in retval.S).
+/* arch/i386/hooks.S -- the hooks' stubs (the return trampoline is in
+ * retval.S).
  * See arch/x86_64/hooks.S; layouts in capture.h. */
 	.text
 
@@ -40,5 +40,16 @@ __cyg_profile_func_enter:
 	ret
 	.cfi_endproc
 	.size	__cyg_profile_func_enter, .-__cyg_profile_func_enter
+
+/* Return values are not read at the exit hook on i386 (the trampoline
+ * serves): straight on to the C hook, in the same frame. */
+	.globl	__cyg_profile_func_exit
+	.type	__cyg_profile_func_exit, @function
+	.p2align 4
+__cyg_profile_func_exit:
+	.cfi_startproc
+	jmp	ctrace__hook_exit
+	.cfi_endproc
+	.size	__cyg_profile_func_exit, .-__cyg_profile_func_exit
 
 	.section .note.GNU-stack,"",@progbits

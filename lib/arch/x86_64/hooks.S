@@ -1,5 +1,5 @@
-/* arch/x86_64/hooks.S -- the entry hook's stub (the return trampoline is
- * in retval.S).
+/* arch/x86_64/hooks.S -- the hooks' stubs (the return trampoline is in
+ * retval.S).
  *
  * __cyg_profile_func_enter must see the instrumented function's
  * callee-saved registers before any C prologue saves and reuses them.  By
@@ -38,5 +38,37 @@ __cyg_profile_func_enter:
 	ret
 	.cfi_endproc
 	.size	__cyg_profile_func_enter, .-__cyg_profile_func_enter
+
+/* The same for the exit hook, when return values are read there (a
+ * plan's `exit` lines): the callee-saved registers and the stack pointer
+ * still hold what the code after the call moves into the return
+ * registers. */
+	.globl	__cyg_profile_func_exit
+	.type	__cyg_profile_func_exit, @function
+	.p2align 4
+__cyg_profile_func_exit:
+	.cfi_startproc
+	cmpb	$0, ctrace__state_exit_regs_on(%rip)
+	jne	1f
+	jmp	ctrace__hook_exit
+1:	subq	$72, %rsp
+	.cfi_adjust_cfa_offset 72
+	movq	%rbx, 0(%rsp)
+	movq	%rbp, 8(%rsp)
+	movq	%r12, 16(%rsp)
+	movq	%r13, 24(%rsp)
+	movq	%r14, 32(%rsp)
+	movq	%r15, 40(%rsp)
+	leaq	80(%rsp), %rax
+	movq	%rax, 48(%rsp)		/* sp: our CFA */
+	movq	72(%rsp), %rax
+	movq	%rax, 56(%rsp)		/* pc: our return address */
+	movq	%rsp, %rdx
+	call	ctrace__hook_exit_regs
+	addq	$72, %rsp
+	.cfi_adjust_cfa_offset -72
+	ret
+	.cfi_endproc
+	.size	__cyg_profile_func_exit, .-__cyg_profile_func_exit
 
 	.section .note.GNU-stack,"",@progbits

@@ -1,0 +1,342 @@
+/* retread.c -- return values read at the exit hook (x86-64), where the
+ * capture plan proves where they are.
+ *
+ * The code between a call of the exit hook and the function's `ret`
+ * often only moves the value kept across the call (in a callee-saved
+ * register or a stack slot of the function's frame) into the return
+ * registers, finishing its computation on the way.  `ctrace-symbolize --make-plan` proves it from that code
+ * (symbolizer/values/x86/epilogue.c) and writes, per call of the exit
+ * hook, that code as a list of operations (include/ctrace_plan.h, `exit`
+ * lines).  The exit stub saves the callee-saved registers and the stack
+ * pointer; the operations run here over them, as the code will, and the
+ * record is written filled:
+ * the function's entry set no trampoline (its plan line says `ret_read`),
+ * so its return costs no mispredicted return and no list of patched
+ * frames.  Any other function keeps the trampoline (retval.c).
+ */
+#include <string.h>
+
+#include "capture.h"
+#include "retval.h"
+#include "internal.h"
+
+#if defined(__x86_64__)
+
+/* The registers as the operations leave them: 0-15 the general ones,
+ * 16-31 the low 8 bytes of xmm0-15; and the last comparison's operands
+ * (the flags, computed when asked). */
+struct machine {
+	uint64_t r[32];
+	uint64_t fa, fb;
+	uint8_t fsz, fop;
+};
+
+static uint64_t cut(uint64_t v, unsigned sz)
+{
+	return sz >= 8 ? v : v & ((1ull << (sz * 8)) - 1);
+}
+
+static uint64_t sign_extend(uint64_t v, unsigned sz)
+{
+	unsigned shift = 64 - sz * 8;
+	return sz >= 8 ? v : (uint64_t)((int64_t)(v << shift) >> shift);
+}
+
+/* The source of an operation: a register, memory of the function's
+ * frame (the plan proved where), or a constant. */
+static uint64_t source(const struct machine *m, const struct ctrace__plan_op *o)
+{
+	uint64_t v = 0;
+	if (o->s == CTRACE_EOP_IMM)
+		return (uint64_t)o->arg;
+	if (o->s == CTRACE_EOP_MEM) {
+		memcpy(&v, (const void *)(uintptr_t)(m->r[o->base] +
+						     (uint64_t)o->arg),
+		       o->ssz);
+		return v;
+	}
+	return m->r[(uint8_t)o->s];
+}
+
+/* A write of dsz bytes to a general register, as x86 does it. */
+static void put(struct machine *m, unsigned d, unsigned dsz, uint64_t v)
+{
+	if (dsz >= 8) {
+		m->r[d] = v;
+	} else if (dsz == 4) {
+		m->r[d] = (uint32_t)v;
+	} else {
+		uint64_t k = (1ull << (dsz * 8)) - 1;
+		m->r[d] = (m->r[d] & ~k) | (v & k);
+	}
+}
+
+/* x86 condition cc (0 o, 2 b, 4 e, 6 be, 8 s, 10 p, 12 l, 14 le; odd:
+ * not) of the last cmp or test, as the comparisons it stands for. */
+static int condition(const struct machine *m, unsigned cc)
+{
+	unsigned sz = m->fsz, top = sz * 8 - 1;
+	uint64_t a = cut(m->fa, sz), b = cut(m->fb, sz), res;
+	int64_t sa = (int64_t)sign_extend(a, sz), sb;
+	int r;
+	if (m->fop == CTRACE_EOP_TEST) {
+		/* of and cf are 0: l is s, le is e or s, b never */
+		res = a & b;
+		sa = (int64_t)sign_extend(res, sz);
+		sb = 0;
+		a = res;
+		b = 0;
+	} else {
+		res = cut(a - b, sz);
+		sb = (int64_t)sign_extend(b, sz);
+	}
+	switch (cc >> 1) {
+	case 0: /* o */
+		r = m->fop == CTRACE_EOP_CMP &&
+		    (int)((((a ^ b) & (a ^ res)) >> top) & 1);
+		break;
+	case 1: r = a < b; break;
+	case 2: r = res == 0; break;
+	case 3: r = a <= b; break;
+	case 4: r = (int)((res >> top) & 1); break;
+	case 5: r = !__builtin_parity((unsigned)(res & 0xff)); break;
+	case 6: r = sa < sb; break;
+	default: r = sa <= sb; break;
+	}
+	return (cc & 1) ? !r : r;
+}
+
+static void run(struct machine *m, const struct ctrace__plan_op *o,
+		size_t n)
+{
+	for (; n > 0; n--, o++) {
+		unsigned d = o->d, dsz = o->dsz;
+		uint64_t *sp = &m->r[4], v;
+		switch (o->op) {
+		case CTRACE_EOP_MOV:
+			put(m, d, dsz, source(m, o));
+			break;
+		case CTRACE_EOP_ZX:
+			put(m, d, dsz, cut(source(m, o), o->ssz));
+			break;
+		case CTRACE_EOP_SX:
+			put(m, d, dsz, sign_extend(cut(source(m, o), o->ssz),
+						   o->ssz));
+			break;
+		case CTRACE_EOP_LEA:
+			v = (uint64_t)o->arg;
+			if (o->base != CTRACE_EOP_NO_BASE)
+				v += m->r[o->base];
+			if (o->s != CTRACE_EOP_IMM)
+				v += m->r[(uint8_t)o->s] * o->ssz;
+			put(m, d, dsz, v);
+			break;
+		case CTRACE_EOP_ADD:
+			put(m, d, dsz, m->r[d] + source(m, o));
+			break;
+		case CTRACE_EOP_SUB:
+			put(m, d, dsz, m->r[d] - source(m, o));
+			break;
+		case CTRACE_EOP_AND:
+			put(m, d, dsz, m->r[d] & source(m, o));
+			break;
+		case CTRACE_EOP_OR:
+			put(m, d, dsz, m->r[d] | source(m, o));
+			break;
+		case CTRACE_EOP_XOR:
+			put(m, d, dsz, m->r[d] ^ source(m, o));
+			break;
+		case CTRACE_EOP_IMUL:
+			put(m, d, dsz, m->r[d] * source(m, o));
+			break;
+		case CTRACE_EOP_IMULI:
+			put(m, d, dsz, m->r[(uint8_t)o->s] * (uint64_t)o->arg);
+			break;
+		case CTRACE_EOP_NEG:
+			put(m, d, dsz, 0 - m->r[d]);
+			break;
+		case CTRACE_EOP_NOT:
+			put(m, d, dsz, ~m->r[d]);
+			break;
+		case CTRACE_EOP_SHL:
+			put(m, d, dsz, m->r[d] << (o->arg & (dsz * 8 - 1)));
+			break;
+		case CTRACE_EOP_SHR:
+			put(m, d, dsz,
+			    cut(m->r[d], dsz) >> (o->arg & (dsz * 8 - 1)));
+			break;
+		case CTRACE_EOP_SAR:
+			put(m, d, dsz,
+			    (uint64_t)((int64_t)sign_extend(cut(m->r[d], dsz),
+							    dsz) >>
+				       (o->arg & (dsz * 8 - 1))));
+			break;
+		case CTRACE_EOP_CMP:
+		case CTRACE_EOP_TEST:
+			m->fa = m->r[d];
+			m->fb = source(m, o);
+			m->fsz = (uint8_t)dsz;
+			m->fop = o->op;
+			break;
+		case CTRACE_EOP_SET:
+			put(m, d, 1, (uint64_t)condition(m, (unsigned)o->arg));
+			break;
+		case CTRACE_EOP_CMOV:
+			put(m, d, dsz,
+			    condition(m, (unsigned)o->arg) ? source(m, o)
+							   : m->r[d]);
+			break;
+		case CTRACE_EOP_POP:
+			memcpy(&m->r[d], (const void *)(uintptr_t)*sp, 8);
+			*sp += 8;
+			break;
+		case CTRACE_EOP_LEAVE:
+			*sp = m->r[5];
+			memcpy(&m->r[5], (const void *)(uintptr_t)*sp, 8);
+			*sp += 8;
+			break;
+		case CTRACE_EOP_XMOV:
+			v = cut(source(m, o), o->ssz);
+			m->r[d] = dsz >= 8 ? v
+					   : (m->r[d] & ~cut(~0ull, o->ssz)) | v;
+			break;
+		case CTRACE_EOP_XZERO:
+			m->r[d] = 0;
+			break;
+		case CTRACE_EOP_CVTSD: {
+			/* The program's own rounding: the same instruction
+			 * (cvtsi2sd), in this thread's MXCSR. */
+			double x = (double)(int64_t)sign_extend(
+				cut(source(m, o), o->ssz), o->ssz);
+			memcpy(&m->r[d], &x, 8);
+			break;
+		}
+		case CTRACE_EOP_CVTSS: {
+			float x = (float)(int64_t)sign_extend(
+				cut(source(m, o), o->ssz), o->ssz);
+			uint32_t bits;
+			memcpy(&bits, &x, 4);
+			m->r[d] = (m->r[d] & ~0xffffffffull) | bits;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+void ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
+			 const struct ctrace__regs *r,
+			 uint64_t out[CTRACE_RETREAD_OUT])
+{
+	/* The registers the hook left are proved not to count; those the
+	 * operations may read are given a value all the same. */
+	struct machine m;
+	memset(m.r, 0, 18 * sizeof m.r[0]);
+	m.fa = m.fb = 0;
+	m.fsz = 8;
+	m.fop = CTRACE_EOP_CMP;
+	m.r[3] = r->rbx;
+	m.r[4] = r->sp;
+	m.r[5] = r->rbp;
+	m.r[12] = r->r12;
+	m.r[13] = r->r13;
+	m.r[14] = r->r14;
+	m.r[15] = r->r15;
+	run(&m, ops, n);
+	out[0] = m.r[0];
+	out[1] = m.r[2];
+	out[2] = m.r[16];
+	out[3] = m.r[17];
+	out[4] = m.r[4] + 8; /* after the ret */
+}
+
+/* A register field of the compact RETVAL payload: all 8 bytes, or with
+ * CTRACE_RETVAL_NARROW the low 4 (little-endian: the first). */
+static inline uint8_t *field(uint8_t *q, uint64_t v, int narrow)
+{
+	if (narrow) {
+		uint32_t low = (uint32_t)v;
+		memcpy(q, &low, 4);
+		return q + 4;
+	}
+	memcpy(q, &v, 8);
+	return q + 8;
+}
+
+void ctrace__retread_put(struct ctrace__stream *s,
+			 const struct ctrace__plan_exit *x,
+			 const struct ctrace__regs *r)
+{
+	uint8_t *rec = s->cur, *p;
+	size_t len = x->len;
+	if (rec == NULL || (size_t)(s->chunk_end - rec) < len + 4)
+		return;
+	uint64_t out[CTRACE_RETREAD_OUT];
+	ctrace__retread_run(ctrace__plan_ops + x->first, x->nops, r, out);
+	if (len < 0x80) {
+		rec[2] = (uint8_t)len;
+		p = rec + 3;
+	} else {
+		ctrace__uleb_put2(rec + 2, len);
+		p = rec + 4;
+	}
+	rec[1] = CTRACE_REC_RETVAL;
+	/* The compact payload (retval.c's layout): the fields of the mask
+	 * in order, xmm's upper 8 bytes zero. */
+	uint8_t mask = x->mask, *q = p + 1;
+	int narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
+	if (mask & CTRACE_RETVAL_R0)
+		q = field(q, out[0], narrow);
+	if (mask & CTRACE_RETVAL_R1)
+		q = field(q, out[1], narrow);
+	if (mask & CTRACE_RETVAL_XMM0) {
+		q = field(q, out[2], 0);
+		if (!narrow)
+			q = field(q, 0, 0);
+	}
+	if (mask & CTRACE_RETVAL_XMM1) {
+		q = field(q, out[3], 0);
+		if (!narrow)
+			q = field(q, 0, 0);
+	}
+	if (mask & CTRACE_RETVAL_MEM) {
+		/* As the trampoline does: a struct returned in memory is in
+		 * the caller's frame, just above the stack pointer after the
+		 * ret. */
+		uint64_t a = out[0], after = out[4];
+		if (a >= after && a < after + 4096) {
+			memcpy(q, &a, 8);
+			q[8] = x->mem;
+			memcpy(q + CTRACE_RETVAL_MEM_HEAD, (const void *)a,
+			       x->mem);
+		} else {
+			mask &= (uint8_t)~CTRACE_RETVAL_MEM;
+		}
+	}
+	ctrace__barrier();
+	p[0] = CTRACE_RETVAL_COMPACT | mask;
+	ctrace__barrier();
+	rec[0] = CTRACE_TAG_EXTENDED;
+	ctrace__barrier();
+	s->cur = p + len;
+}
+
+#else /* i386: no `exit` line is read (plan.c), the trampoline serves */
+
+void ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
+			 const struct ctrace__regs *r,
+			 uint64_t out[CTRACE_RETREAD_OUT])
+{
+	(void)ops, (void)n, (void)r;
+	memset(out, 0, CTRACE_RETREAD_OUT * sizeof *out);
+}
+
+void ctrace__retread_put(struct ctrace__stream *s,
+			 const struct ctrace__plan_exit *x,
+			 const struct ctrace__regs *r)
+{
+	(void)s, (void)x, (void)r;
+}
+
+#endif
