@@ -688,13 +688,12 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
 		memcpy(p + 1, v->xmm + 16 * i, 8);
 		p += CTRACE_ARGS_REG_BYTES;
 	}
-	uintptr_t top = stack_limit(c, sp, 0);
 	if (v->how.strmask != 0 && string_max && c->cache != NULL)
-		p = put_lib_strings(p, c, v, nint, sp, top);
+		p = put_lib_strings(p, c, v, nint, sp, stack_limit(c, sp, 0));
 	if (v->how.nstack != 0)
 		p = put_block(p, sp + PTR_SIZE,
-			      sp + PTR_SIZE + PTR_SIZE * v->how.nstack, sp, top,
-			      0);
+			      sp + PTR_SIZE + PTR_SIZE * v->how.nstack, sp,
+			      stack_limit(c, sp, 0), 0);
 	lib_args_end(s, rec, p);
 }
 
@@ -710,30 +709,32 @@ void ctrace__capture_lib_ret(struct ctrace__stream *s,
 	    (size_t)(s->chunk_end - s->cur) < CTRACE_LIBRET_BYTES)
 		return;
 	uint8_t *rec = s->cur, *p = rec + 3;
-	uint8_t *state = p++;
-	uint8_t mask = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
+	/* Two masks only (protos.c), each written straight: the trampoline
+	 * saved rax and rdx, and xmm0 and xmm1, side by side, in the
+	 * format's order of the fields; st(0) and the memory follow for a
+	 * function the table does not list. */
+	if (likely(!(v->how.retmask & CTRACE_RETVAL_R1))) {
+		*p++ = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
 		       CTRACE_RETVAL_XMM0;
-	/* Two sets of registers only (protos.c), each written straight:
-	 * the trampoline saved rax and rdx, and xmm0 and xmm1, side by
-	 * side, in the format's order of the fields. */
-	if (v->how.retmask & (CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM1)) {
-		mask |= CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM1;
-		memcpy(p, v->gpr, 16);
-		memcpy(p + 16, v->xmm, 32);
-		p += 48;
-	} else {
 		memcpy(p, &v->gpr[0], 8);
 		memcpy(p + 8, v->xmm, 16);
 		p += 24;
-	}
-	if ((v->how.retmask & CTRACE_RETVAL_ST0) && v->st0 != NULL) {
-		mask |= CTRACE_RETVAL_ST0;
-		memcpy(p, v->st0, CTRACE_RETVAL_ST0_BYTES);
-		p += CTRACE_RETVAL_ST0_BYTES;
-	}
-	if (v->how.retmask & CTRACE_RETVAL_MEM)
+	} else {
+		uint8_t *state = p++;
+		uint8_t mask = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
+			       CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM0 |
+			       CTRACE_RETVAL_XMM1;
+		memcpy(p, v->gpr, 16);
+		memcpy(p + 16, v->xmm, 32);
+		p += 48;
+		if (v->st0 != NULL) {
+			mask |= CTRACE_RETVAL_ST0;
+			memcpy(p, v->st0, CTRACE_RETVAL_ST0_BYTES);
+			p += CTRACE_RETVAL_ST0_BYTES;
+		}
 		p = put_lib_mem(p, &mask, v->gpr[0], sp);
-	*state = mask;
+		*state = mask;
+	}
 	rec[2] = (uint8_t)(p - (rec + 3));
 	rec[1] = CTRACE_REC_RETVAL;
 	ctrace__barrier();

@@ -38,8 +38,9 @@ static const struct proto table[] = {
  * doubles, which go there), and at its return rax, rdx, xmm0, xmm1,
  * st(0) when it holds a value (a long double) and the memory rax points
  * to when it lies in the stack (a struct returned in memory), wherever
- * its type (from the library's DWARF, read later) puts the value.  The
- * table's functions return in rax or xmm0. */
+ * its type (from the library's DWARF, read later) puts the value
+ * (capture.c writes all of those whenever R1 is asked).  The table's
+ * functions return in rax or xmm0. */
 #define UNKNOWN_STACK 4
 #define UNKNOWN_RET                                                          \
 	(CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM0 |          \
