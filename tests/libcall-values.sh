@@ -4,7 +4,8 @@
 # than CTRACE_STRLEN too), strndup (a pointer that cannot be read),
 # strcmp, malloc, memcpy, free, atoi, open, close, sqrt, pow, snprintf,
 # llabs, div, strchrnul, fdim, scalbn, ldiv, lldiv, strtold, ldexpl,
-# sqrtl and fmal (in no prototype table: raw registers), and
+# sqrtl, fmal, cabs, cexp and cexpf (in no prototype table: raw
+# registers), and
 # prints each call as the tree should show it, with the values it passed
 # and got itself: the oracle.  The tree's lines of those calls, and the
 # same built from the JSON, must be the program's; also when recorded by
@@ -25,9 +26,9 @@ unset CTRACE_LIBCALL
 NAMES='strlen|strndup|strcmp|malloc|memcpy|free|atoi|open|close|sqrt|pow|snprintf|llabs'
 # The functions besides llabs the table does not list, whose values
 # (doubles in xmm registers, structs returned in rax and rdx or in
-# memory, long doubles on the stack and in st(0)) only their DWARF
-# shows.
-UNLISTED='div|strchrnul|fdim|scalbn|ldiv|lldiv|strtold|ldexpl|sqrtl|fmal'
+# memory, long doubles on the stack and in st(0), complex numbers) only
+# their DWARF shows.
+UNLISTED='div|strchrnul|fdim|scalbn|ldiv|lldiv|strtold|ldexpl|sqrtl|fmal|cabs|cexp|cexpf'
 
 # No debug file is found here: the libraries' debug information hidden.
 HIDE="--debug-dir=$WORK/nodebug"
@@ -63,7 +64,7 @@ symbolize_hint() {
 	"$CTRACE_SYMBOLIZE" "$@" >"$sh_out" 2>"$sh_out.err" ||
 		{ cat "$sh_out.err"; fail "ctrace-symbolize $* failed"; }
 	for f in llabs div strchrnul fdim scalbn ldiv lldiv strtold ldexpl \
-		sqrtl fmal; do
+		sqrtl fmal cabs cexp cexpf; do
 		if [ "$CUR_ARCH" = -m32 ]; then
 			echo "ctrace-symbolize: no prototype known for the library function $f: its calls show their first stack words and eax, raw (for types, install the library's debug package, as libc6-dbg:i386 for the C library, or give its directory with --debug-dir)"
 		else
@@ -165,10 +166,12 @@ no_names() {
 # resolver's type, the doubles of fdim and scalbn from xmm0 and xmm1,
 # the structs ldiv and lldiv return from rax and rdx, the long doubles
 # of strtold, ldexpl, sqrtl and fmal from the stack and st(0), fmal's
-# third `?` (past the stack saved); the other calls with the same values
-# as by the table.  i386 (libc6-dbg:i386): every argument from the
-# stack words, the structs from the caller's memory eax points to, and
-# strchrnul untyped (assembly there: no DWARF).
+# third `?` (past the stack saved), the complex numbers of cabs, cexp
+# and cexpf from xmm registers; the other calls with the same values as
+# by the table.  i386 (libc6-dbg:i386): every argument from the stack
+# words, the structs and cexp's complex double from the caller's memory
+# eax points to, cexpf's complex float from eax and edx, and strchrnul
+# untyped (assembly there: no DWARF).
 # symbolize_dwarf OUTPUT ARGS...: as symbolize; on i386 stderr must hold
 # the one note for strchrnul, which the DWARF does not type.
 symbolize_dwarf() {

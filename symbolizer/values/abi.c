@@ -58,13 +58,20 @@ static void classify(Dwarf_Die *type, size_t off, enum cls c[2], int depth)
 			c[1] = merge(c[1], CLS_X87);
 			return;
 		}
-		if (enc == DW_ATE_complex_float || enc == DW_ATE_lo_user) {
+		/* _Complex long double: COMPLEX_X87, in memory as a
+		 * parameter (abi_return does not show it returned in st0
+		 * and st1) */
+		if ((enc == DW_ATE_complex_float && size > 16) ||
+		    enc == DW_ATE_lo_user) {
 			c[0] = c[1] = CLS_MEMORY;
 			return;
 		}
+		/* _Complex float and double: SSE, as their two parts */
 		for (size_t i = off / 8; i <= (off + size - 1) / 8 && i < 2; i++)
-			c[i] = merge(c[i], enc == DW_ATE_float ? CLS_SSE
-								: CLS_INT);
+			c[i] = merge(c[i], enc == DW_ATE_float ||
+						   enc == DW_ATE_complex_float
+					   ? CLS_SSE
+					   : CLS_INT);
 		if (off + size > 16)
 			c[0] = c[1] = CLS_MEMORY;
 		return;
@@ -169,20 +176,33 @@ void abi_return(Dwarf_Die *type, bool i386, struct abi_ret *r)
 		r->regs = CTRACE_RETVAL_R0;
 		return;
 	}
+	if (dwarf_tag(&st) == DW_TAG_base_type &&
+	    dwarf_attr(&st, DW_AT_encoding, &a))
+		dwarf_formudata(&a, &enc);
 	bool is_float = dwarf_tag(&st) == DW_TAG_base_type &&
-			dwarf_attr(&st, DW_AT_encoding, &a) &&
-			dwarf_formudata(&a, &enc) == 0 && enc == DW_ATE_float;
+			enc == DW_ATE_float;
+	/* _Complex: x86-64 float and double in xmm0 (and xmm1), as a
+	 * struct of their two parts; i386 float in eax and edx, double in
+	 * memory */
+	bool is_complex = dwarf_tag(&st) == DW_TAG_base_type &&
+			  enc == DW_ATE_complex_float;
 	int tag = dwarf_tag(&st);
 	bool aggregate = tag == DW_TAG_structure_type ||
 			 tag == DW_TAG_class_type || tag == DW_TAG_union_type;
 	r->kind = ABI_RET_REGS;
+	if (is_complex && !i386 && size > 16) {
+		/* _Complex long double: st0 and st1, not shown */
+		r->kind = ABI_RET_UNSUPPORTED;
+		r->regs = CTRACE_RETVAL_R0;
+		return;
+	}
 	if (is_float && (i386 || size > 8)) {
 		/* x87: st0, in its own precision whatever the type's */
 		r->kind = ABI_RET_X87;
 		r->regs = CTRACE_RETVAL_ST0;
 	} else if (is_float) {
 		piece(r, CTRACE_RETVAL_XMM0, 0, size);
-	} else if (i386 && aggregate) {
+	} else if (i386 && (aggregate || (is_complex && size > 8))) {
 		goto memory;
 	} else if (i386) {
 		/* edx:eax; wider than 8 bytes is no C type i386 returns in
@@ -192,7 +212,7 @@ void abi_return(Dwarf_Die *type, bool i386, struct abi_ret *r)
 			piece(r, CTRACE_RETVAL_R1, 4, size - 4);
 		if (size > 8)
 			r->kind = ABI_RET_UNSUPPORTED;
-	} else if (aggregate || size > 8) {
+	} else if (aggregate || size > 8 || is_complex) {
 		enum cls c[2];
 		if (!classify_value(type, size, c) || c[0] == CLS_X87)
 			goto memory;

@@ -17,8 +17,8 @@
  *     is the prototype (glibc writes it as __typeof of the public
  *     declaration), its parameters unnamed.
  * Anything else (no DWARF, no symbol, a resolver returning `void *`, a
- * function of another language than C, a K&R definition, a vector,
- * complex or _Float128 value) gives no prototype: the table, then raw
+ * function of another language than C, a K&R definition, a vector or
+ * _Float128 value) gives no prototype: the table, then raw
  * registers, say what they can.  Each (trace, target, symbol) is looked up once.
  * x86-64 and i386 (abi.c places the parameters as each passes them).
  */
@@ -125,8 +125,8 @@ static bool subprogram_at(Dwarf *dw, uint64_t rel, Dwarf_Die *out)
 
 /* A type abi.c does not place in registers as the psABI does, so that
  * the parameters after it could be read from the wrong ones: a vector
- * (DW_AT_GNU_vector: SSEUP), a complex number (in xmm registers), a
- * 16-byte floating type other than long double (_Float128: in xmm0). */
+ * (DW_AT_GNU_vector: SSEUP), a 16-byte floating type other than long
+ * double (_Float128: in xmm0). */
 static bool misplaced(Dwarf_Die *type)
 {
 	Dwarf_Die t;
@@ -140,7 +140,7 @@ static bool misplaced(Dwarf_Die *type)
 	if (dwarf_tag(&t) != DW_TAG_base_type || !dwarf_attr(&t, DW_AT_encoding, &a) ||
 	    dwarf_formudata(&a, &enc) != 0)
 		return false;
-	return enc == DW_ATE_complex_float || enc >= DW_ATE_lo_user ||
+	return enc >= DW_ATE_lo_user ||
 	       (enc == DW_ATE_float && type_size(&t, 8) == 16 &&
 		(!(name = dwarf_diename(&t)) || strcmp(name, "long double")));
 }

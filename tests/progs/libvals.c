@@ -4,11 +4,13 @@
  * it passed and got itself.  Inputs come from the command line and the
  * program is built with -fno-builtin, so that no compiler folds a call;
  * llabs, div, strchrnul (an IFUNC), fdim, scalbn, ldiv, lldiv, strtold,
- * ldexpl, sqrtl and fmal have no prototype in the table:
+ * ldexpl, sqrtl, fmal, cabs, cexp and cexpf have no prototype in the
+ * table:
  * their registers show raw, unless the C library's debug information
  * types them, as the lines that start with `# typed: ` say (the test
  * drops the parameters' names, which are the library's). */
 #define _GNU_SOURCE
+#include <complex.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
@@ -190,6 +192,24 @@ int main(int argc, char **argv)
 	expect("# typed: sqrtl(%.21Lg) = %.21Lg", le, lq);
 	long double lf = fmal(lx, le, lq);
 	expect("# typed: fmal(%.21Lg, %.21Lg, ?) = %.21Lg", lx, le, lf);
+
+	/* _Complex: x86-64 passes and returns a double's parts in two xmm
+	 * registers, a float's both in one; i386 passes them on the stack
+	 * and returns a float's in eax and edx, a double's in memory.
+	 * (The parts by __real__ and __imag__: creal and cimag would be
+	 * library calls too.) */
+	double _Complex z = x + y * I;
+	double ab = cabs(z);
+	expect("# typed: cabs(%.17g%+.17gi) = %.17g", __real__ z, __imag__ z,
+	       ab);
+	double _Complex ez = cexp(z);
+	expect("# typed: cexp(%.17g%+.17gi) = %.17g%+.17gi", __real__ z,
+	       __imag__ z, __real__ ez, __imag__ ez);
+	float _Complex zf = (float)y + (float)x * I;
+	float _Complex ef = cexpf(zf);
+	expect("# typed: cexpf(%.9g%+.9gi) = %.9g%+.9gi", (double)__real__ zf,
+	       (double)__imag__ zf, (double)__real__ ef,
+	       (double)__imag__ ef);
 
 	fwrite(out, 1, used, stdout);
 	return 0;

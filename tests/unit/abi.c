@@ -74,6 +74,9 @@ USED struct one_long_double r_one_long_double(void)
 	return (struct one_long_double){0};
 }
 USED struct too_big r_too_big(void) { return (struct too_big){{0}}; }
+USED float _Complex r_complex_float(void) { return 1; }
+USED double _Complex r_complex_double(void) { return 1; }
+USED long double _Complex r_complex_long_double(void) { return 1; }
 USED union int_or_float r_int_or_float(void)
 {
 	return (union int_or_float){0};
@@ -144,6 +147,11 @@ static const struct {
 	{"r_int_or_float", false, R0 | NARROW, 0},
 	/* beyond what the recorder copies: rax only, shown as unsupported */
 	{"r_too_big", false, R0, 0},
+	/* _Complex: a float's parts both in xmm0, a double's in xmm0 and
+	 * xmm1; a long double's in st0 and st1, not shown */
+	{"r_complex_float", false, XMM0 | NARROW, 0},
+	{"r_complex_double", false, XMM0 | XMM1, 0},
+	{"r_complex_long_double", false, R0, 0},
 	/* i386: eax, edx:eax, st0, a struct always in memory */
 	{"r_void", true, 0, 0},
 	{"r_char", true, R0 | NARROW, 0},
@@ -154,6 +162,9 @@ static const struct {
 	{"r_double", true, ST0, 0},
 	{"r_two_longs", true, R0 | MEM | NARROW, 16},
 	{"r_three_chars", true, R0 | MEM | NARROW, 3},
+	/* _Complex float in eax and edx, double in memory */
+	{"r_complex_float", true, R0 | R1 | NARROW, 0},
+	{"r_complex_double", true, R0 | MEM | NARROW, 16},
 };
 
 /* DWARF numbers: rdi 5, rsi 4, rdx 1, rcx 2, r8 8, r9 9. */
