@@ -642,16 +642,26 @@ static void lib_args_end(struct ctrace__stream *s, uint8_t *rec, uint8_t *end)
 static uint8_t *put_lib_mem(uint8_t *p, uint8_t *mask, uintptr_t a,
 			    uintptr_t sp)
 {
-	uintptr_t top = stack_limit(&cap, sp, 0);
-	if (a < sp || a >= top)
+	if (a < sp)
 		return p;
-	size_t n = top - a < CTRACE_LIBRET_MEM ? top - a : CTRACE_LIBRET_MEM;
+	uintptr_t top = stack_limit(&cap, sp, 0);
+	if (a >= top)
+		return p;
 	*mask |= CTRACE_RETVAL_MEM;
 	uint64_t a64 = a;
 	memcpy(p, &a64, 8);
-	p[8] = (uint8_t)n;
-	memcpy(p + CTRACE_RETVAL_MEM_HEAD, (const void *)a, n);
-	return p + CTRACE_RETVAL_MEM_HEAD + n;
+	uint8_t *len = p + 8;
+	p += CTRACE_RETVAL_MEM_HEAD;
+	/* Of a constant size, the common case, the copy is inlined, as a
+	 * library call's stack block. */
+	if (top - a >= CTRACE_LIBRET_MEM) {
+		*len = CTRACE_LIBRET_MEM;
+		memcpy(p, (const void *)a, CTRACE_LIBRET_MEM);
+		return p + CTRACE_LIBRET_MEM;
+	}
+	*len = (uint8_t)(top - a);
+	memcpy(p, (const void *)a, top - a);
+	return p + (top - a);
 }
 
 #if defined(__x86_64__)
@@ -690,10 +700,20 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
 	}
 	if (v->how.strmask != 0 && string_max && c->cache != NULL)
 		p = put_lib_strings(p, c, v, nint, sp, stack_limit(c, sp, 0));
-	if (v->how.nstack != 0)
-		p = put_block(p, sp + PTR_SIZE,
-			      sp + PTR_SIZE + PTR_SIZE * v->how.nstack, sp,
-			      stack_limit(c, sp, 0), 0);
+	if (v->how.stack) {
+		/* Of a constant size, the common case, the copy is inlined:
+		 * the recorder's own memcpy would come back through a
+		 * redirected slot. */
+		uintptr_t from = sp + PTR_SIZE, top = stack_limit(c, sp, 0);
+		if (top > from && top - from >= CTRACE_LIBARGS_STACK) {
+			p = put_block_header(p, from, CTRACE_LIBARGS_STACK, 0);
+			memcpy(p, (const void *)from, CTRACE_LIBARGS_STACK);
+			p += CTRACE_LIBARGS_STACK;
+		} else {
+			p = put_block(p, from, from + CTRACE_LIBARGS_STACK, sp,
+				      top, 0);
+		}
+	}
 	lib_args_end(s, rec, p);
 }
 

@@ -193,15 +193,16 @@ CTRACE_HIDDEN void ctrace__capture_entry(struct ctrace__stream *s,
 /* What the recorder saves at a library call, from the prototype table
  * (protos.c): on x86-64 the integer and floating-point argument
  * registers the function takes, which integer ones point to strings,
- * and nstack words of its stack arguments; on i386 (nfp 0, nstack 0)
- * the words of its arguments on the stack, and which words point to
- * strings.  retmask: the return registers (CTRACE_RETVAL_R0...) to
- * record; on i386 always R0, R1 and ST0 (st(0) only when it held a
- * value); with CTRACE_RETVAL_MEM, the memory r0 points to when it lies
- * in the stack. */
+ * and with stack the first CTRACE_LIBARGS_STACK bytes of its stack
+ * arguments; on i386 (nfp 0, stack 0) the words of its arguments on the
+ * stack, and which words point to strings.  retmask: the return
+ * registers (CTRACE_RETVAL_R0...) to record; on i386 always R0, R1 and
+ * ST0 (st(0) only when it held a value); with CTRACE_RETVAL_MEM, the
+ * memory r0 points to when it lies in the stack. */
 struct ctrace__libcall_how {
-	uint8_t nint, nfp, strmask, retmask, nstack;
+	uint8_t nint, nfp, strmask, retmask, stack;
 };
+#define CTRACE_LIBARGS_STACK 32 /* two long doubles */
 
 /* What the PLT trampoline saved.  x86-64: at an entry the argument
  * registers (rdi, rsi, rdx, rcx, r8, r9) and xmm0-7, 16 bytes apart; at

@@ -34,14 +34,14 @@ static const struct proto table[] = {
  * registers go: every argument register (of xmm0-7 the low 8 bytes, a
  * double's or a float's; for a variadic function al says how many hold
  * its variable arguments, but its fixed ones may be in any of them) and
- * the first UNKNOWN_STACK words of its stack arguments (two long
+ * the first CTRACE_LIBARGS_STACK bytes of its stack arguments (two long
  * doubles, which go there), and at its return rax, rdx, xmm0, xmm1,
  * st(0) when it holds a value (a long double) and the memory rax points
  * to when it lies in the stack (a struct returned in memory), wherever
  * its type (from the library's DWARF, read later) puts the value
  * (capture.c writes all of those whenever R1 is asked).  The table's
  * functions return in rax or xmm0. */
-#define UNKNOWN_STACK 4
+#define UNKNOWN_STACK 1
 #define UNKNOWN_RET                                                          \
 	(CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM0 |          \
 	 CTRACE_RETVAL_XMM1 | CTRACE_RETVAL_ST0 | CTRACE_RETVAL_MEM)
