@@ -638,6 +638,37 @@ static void lib_args_end(struct ctrace__stream *s, uint8_t *rec, uint8_t *end)
 	s->cur = end;
 }
 
+/* RETVAL's memory field, where a struct may be returned: the bytes at a
+ * (r0), CTRACE_LIBRET_MEM of them or fewer at the stack's top, when a
+ * lies in the stack between sp (after the function's ret: the caller's
+ * frame holds the buffer) and its top, with CTRACE_RETVAL_MEM added to
+ * *mask; else none.  Whether r0 is such an address at all, the
+ * library's DWARF says later. */
+static uint8_t *put_lib_mem(uint8_t *p, uint8_t *mask, uintptr_t a,
+			    uintptr_t sp)
+{
+	if (a < sp)
+		return p;
+	uintptr_t top = stack_limit(&cap, sp, 0);
+	if (a >= top)
+		return p;
+	*mask |= CTRACE_RETVAL_MEM;
+	uint64_t a64 = a;
+	memcpy(p, &a64, 8);
+	uint8_t *len = p + 8;
+	p += CTRACE_RETVAL_MEM_HEAD;
+	/* Of a constant size, the common case, the copy is inlined, as a
+	 * library call's stack block. */
+	if (top - a >= CTRACE_LIBRET_MEM) {
+		*len = CTRACE_LIBRET_MEM;
+		memcpy(p, (const void *)a, CTRACE_LIBRET_MEM);
+		return p + CTRACE_LIBRET_MEM;
+	}
+	*len = (uint8_t)(top - a);
+	memcpy(p, (const void *)a, top - a);
+	return p + (top - a);
+}
+
 #if defined(__x86_64__)
 /* DWARF numbers of the x86-64 argument registers, in the ABI's order,
  * and of xmm0. */
@@ -647,7 +678,9 @@ static const uint8_t lib_regnos[6] = {5, 4, 1, 2, 8, 9};
 /* The full form of ARGS, its pc the call site, its CFA unknown: the
  * integer argument registers, the low 8 bytes of the floating-point ones
  * (a double or a float), then a block per string argument, as the
- * instrumented functions' (an empty one: the pointer was unreadable). */
+ * instrumented functions' (an empty one: the pointer was unreadable),
+ * then the first of the stack arguments above the return address (sp),
+ * within the stack. */
 void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
 			      uintptr_t sp, const struct ctrace__libvals *v)
 {
@@ -672,15 +705,30 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
 	}
 	if (v->how.strmask != 0 && string_max && c->cache != NULL)
 		p = put_lib_strings(p, c, v, nint, sp, stack_limit(c, sp, 0));
+	if (v->how.stack) {
+		/* Of a constant size, the common case, the copy is inlined:
+		 * the recorder's own memcpy would come back through a
+		 * redirected slot. */
+		uintptr_t from = sp + PTR_SIZE, top = stack_limit(c, sp, 0);
+		if (top > from && top - from >= CTRACE_LIBARGS_STACK) {
+			p = put_block_header(p, from, CTRACE_LIBARGS_STACK, 0);
+			memcpy(p, (const void *)from, CTRACE_LIBARGS_STACK);
+			p += CTRACE_LIBARGS_STACK;
+		} else {
+			p = put_block(p, from, from + CTRACE_LIBARGS_STACK, sp,
+				      top, 0);
+		}
+	}
 	lib_args_end(s, rec, p);
 }
 
 /* The compact RETVAL, filled: rax and xmm0 whole, which every return
  * type the prototypes know needs no more of, and for a function they do
- * not know rdx and xmm1 too, where the library's DWARF may say a value
- * goes on (ldiv_t, __int128, a struct of two doubles). */
+ * not know rdx, xmm1, st(0) and the memory rax points to too, where the
+ * library's DWARF may say a value goes (ldiv_t, __int128, a struct of
+ * two doubles; a long double; a struct returned in memory). */
 void ctrace__capture_lib_ret(struct ctrace__stream *s,
-			     const struct ctrace__libvals *v)
+			     const struct ctrace__libvals *v, uintptr_t sp)
 {
 	if (s->cur == NULL ||
 	    (size_t)(s->chunk_end - s->cur) < CTRACE_LIBRET_BYTES)
@@ -688,20 +736,29 @@ void ctrace__capture_lib_ret(struct ctrace__stream *s,
 	uint8_t *rec = s->cur, *p = rec + 3;
 	/* Two masks only (protos.c), each written straight: the trampoline
 	 * saved rax and rdx, and xmm0 and xmm1, side by side, in the
-	 * format's order of the fields. */
-	if (v->how.retmask & (CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM1)) {
-		*p++ = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
-		       CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM0 |
-		       CTRACE_RETVAL_XMM1;
-		memcpy(p, v->gpr, 16);
-		memcpy(p + 16, v->xmm, 32);
-		p += 48;
-	} else {
+	 * format's order of the fields; st(0) and the memory follow for a
+	 * function the table does not list. */
+	if (likely(!(v->how.retmask & CTRACE_RETVAL_R1))) {
 		*p++ = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
 		       CTRACE_RETVAL_XMM0;
 		memcpy(p, &v->gpr[0], 8);
 		memcpy(p + 8, v->xmm, 16);
 		p += 24;
+	} else {
+		uint8_t *state = p++;
+		uint8_t mask = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
+			       CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM0 |
+			       CTRACE_RETVAL_XMM1;
+		memcpy(p, v->gpr, 16);
+		memcpy(p + 16, v->xmm, 32);
+		p += 48;
+		if (v->st0 != NULL) {
+			mask |= CTRACE_RETVAL_ST0;
+			memcpy(p, v->st0, CTRACE_RETVAL_ST0_BYTES);
+			p += CTRACE_RETVAL_ST0_BYTES;
+		}
+		p = put_lib_mem(p, &mask, v->gpr[0], sp);
+		*state = mask;
 	}
 	rec[2] = (uint8_t)(p - (rec + 3));
 	rec[1] = CTRACE_REC_RETVAL;
@@ -744,18 +801,20 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
 
 /* The compact RETVAL, filled: eax and edx, and st(0) when it held a
  * value (a float or double returned), which every return type the
- * prototypes know needs no more of; for every function, so the slot's
- * mask (protos.c: these three) is not read. */
+ * prototypes know needs no more of, for every function; and for a
+ * function they do not know (the slot's mask: CTRACE_RETVAL_MEM) the
+ * memory eax points to, where a struct is returned. */
 void ctrace__capture_lib_ret(struct ctrace__stream *s,
-			     const struct ctrace__libvals *v)
+			     const struct ctrace__libvals *v, uintptr_t sp)
 {
 	if (s->cur == NULL ||
 	    (size_t)(s->chunk_end - s->cur) < CTRACE_LIBRET_BYTES)
 		return;
 	uint8_t *rec = s->cur, *p = rec + 3;
-	*p++ = (uint8_t)(CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
-			 CTRACE_RETVAL_R1 |
-			 (v->st0 != NULL ? CTRACE_RETVAL_ST0 : 0));
+	uint8_t *state = p++;
+	uint8_t mask = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
+		       CTRACE_RETVAL_R1 |
+		       (v->st0 != NULL ? CTRACE_RETVAL_ST0 : 0);
 	uint64_t r0 = v->gpr[0], r1 = v->gpr[1];
 	memcpy(p, &r0, 8);
 	memcpy(p + 8, &r1, 8);
@@ -764,6 +823,9 @@ void ctrace__capture_lib_ret(struct ctrace__stream *s,
 		memcpy(p, v->st0, CTRACE_RETVAL_ST0_BYTES);
 		p += CTRACE_RETVAL_ST0_BYTES;
 	}
+	if (v->how.retmask & CTRACE_RETVAL_MEM)
+		p = put_lib_mem(p, &mask, v->gpr[0], sp);
+	*state = mask;
 	rec[2] = (uint8_t)(p - (rec + 3));
 	rec[1] = CTRACE_REC_RETVAL;
 	ctrace__barrier();

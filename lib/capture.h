@@ -258,20 +258,24 @@ CTRACE_HIDDEN void ctrace__capture_entry(struct ctrace__stream *s,
 
 /* What the recorder saves at a library call, from the prototype table
  * (protos.c): on x86-64 the integer and floating-point argument
- * registers the function takes, and which integer ones point to strings;
- * on i386 (nfp 0) the words of its arguments on the stack, and which
- * words point to strings.  retmask: the return registers
- * (CTRACE_RETVAL_R0...) to record; on i386 always R0, R1 and ST0 (st(0)
- * only when it held a value). */
+ * registers the function takes, which integer ones point to strings,
+ * and with stack the first CTRACE_LIBARGS_STACK bytes of its stack
+ * arguments; on i386 (nfp 0, stack 0) the words of its arguments on the
+ * stack, and which words point to strings.  retmask: the return
+ * registers (CTRACE_RETVAL_R0...) to record; on i386 always R0, R1 and
+ * ST0 (st(0) only when it held a value); with CTRACE_RETVAL_MEM, the
+ * memory r0 points to when it lies in the stack. */
 struct ctrace__libcall_how {
-	uint8_t nint, nfp, strmask, retmask;
+	uint8_t nint, nfp, strmask, retmask, stack;
 };
+#define CTRACE_LIBARGS_STACK 32 /* two long doubles */
 
 /* What the PLT trampoline saved.  x86-64: at an entry the argument
  * registers (rdi, rsi, rdx, rcx, r8, r9) and xmm0-7, 16 bytes apart; at
- * an exit rax and rdx in gpr[0] and gpr[1], xmm0 and xmm1.  i386: at an
- * entry gpr the arguments on the stack; at an exit eax and edx in gpr[0]
- * and gpr[1], and st(0)'s 10 bytes (NULL when it held no value). */
+ * an exit rax and rdx in gpr[0] and gpr[1], xmm0 and xmm1, and st(0)'s
+ * 10 bytes (NULL when it held no value).  i386: at an entry gpr the
+ * arguments on the stack; at an exit eax and edx in gpr[0] and gpr[1],
+ * and st(0)'s 10 bytes (NULL when it held no value). */
 struct ctrace__libvals {
 	const uintptr_t *gpr;
 	const uint8_t *xmm;
@@ -288,15 +292,22 @@ CTRACE_HIDDEN void ctrace__capture_lib_args(struct ctrace__stream *s,
 					    uintptr_t site, uintptr_t sp,
 					    const struct ctrace__libvals *v);
 /* Writes the filled RETVAL record of a library call's EXIT, of at most
- * CTRACE_LIBRET_BYTES (room checked by the caller): x86-64 the registers
- * of v->how.retmask, rax and xmm0 or rax, rdx, xmm0 and xmm1; i386 eax,
- * edx and st(0). */
+ * CTRACE_LIBRET_BYTES (room checked by the caller): the registers of
+ * v->how.retmask (x86-64 rax and xmm0, or rax, rdx, xmm0, xmm1 and st(0);
+ * i386 eax, edx and st(0)), st(0) when it held a value, and with
+ * CTRACE_RETVAL_MEM up to CTRACE_LIBRET_MEM bytes at r0 when they lie
+ * in the stack between sp (after the function's ret) and its top. */
 CTRACE_HIDDEN void ctrace__capture_lib_ret(struct ctrace__stream *s,
-					   const struct ctrace__libvals *v);
+					   const struct ctrace__libvals *v,
+					   uintptr_t sp);
+#define CTRACE_LIBRET_MEM 32
 #if defined(__x86_64__)
-#define CTRACE_LIBRET_BYTES (3 + 1 + 8 + 8 + 16 + 16)
+#define CTRACE_LIBRET_BYTES                                                  \
+	(3 + 1 + 8 + 8 + 16 + 16 + 10 + CTRACE_RETVAL_MEM_HEAD +             \
+	 CTRACE_LIBRET_MEM)
 #else
-#define CTRACE_LIBRET_BYTES (3 + 1 + 8 + 8 + 10)
+#define CTRACE_LIBRET_BYTES                                                  \
+	(3 + 1 + 8 + 8 + 10 + CTRACE_RETVAL_MEM_HEAD + CTRACE_LIBRET_MEM)
 #endif
 
 CTRACE_HIDDEN void ctrace__policy_lib_enter(struct ctrace__thread *t,

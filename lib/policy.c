@@ -414,7 +414,7 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	}
 	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0, now, 1, &t->state);
 	if (lib)
-		ctrace__capture_lib_ret(s, lv);
+		ctrace__capture_lib_ret(s, lv, sp);
 	else if (read != NULL)
 		ctrace__retread_put(s, read, regs);
 	else if (pending != NULL)

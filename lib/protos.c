@@ -33,32 +33,40 @@ static const struct proto table[] = {
 /* A function the table does not know is saved whole, as far as
  * registers go: every argument register (of xmm0-7 the low 8 bytes, a
  * double's or a float's; for a variadic function al says how many hold
- * its variable arguments, but its fixed ones may be in any of them), and
- * at its return rax, rdx, xmm0 and xmm1, wherever its type (from the
- * library's DWARF, read later) puts the value.  The table's functions
- * return in rax or xmm0. */
+ * its variable arguments, but its fixed ones may be in any of them) and
+ * the first CTRACE_LIBARGS_STACK bytes of its stack arguments (two long
+ * doubles, which go there), and at its return rax, rdx, xmm0, xmm1,
+ * st(0) when it holds a value (a long double) and the memory rax points
+ * to when it lies in the stack (a struct returned in memory), wherever
+ * its type (from the library's DWARF, read later) puts the value
+ * (capture.c writes all of those whenever R1 is asked).  The table's
+ * functions return in rax or xmm0. */
+#define UNKNOWN_STACK 1
 #define UNKNOWN_RET                                                          \
 	(CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM0 |          \
-	 CTRACE_RETVAL_XMM1)
+	 CTRACE_RETVAL_XMM1 | CTRACE_RETVAL_ST0 | CTRACE_RETVAL_MEM)
 #define KNOWN_RET (CTRACE_RETVAL_R0 | CTRACE_RETVAL_XMM0)
 #else
 /* i386 cdecl: every argument in words on the stack, a long long or a
  * double in two; nint counts the words, strmask has a bit per word, no
  * floating-point register (nfp 0).  Without a prototype, six words are
  * saved.  Every function's return is eax, edx and st(0), what the
- * trampoline keeps anyway (a long long in edx:eax, a double in st(0)):
- * capture.c writes them whatever the mask, which says so. */
+ * trampoline keeps anyway (a long long in edx:eax, a double in st(0)),
+ * and for a function the table does not know the memory eax points to
+ * when it lies in the stack: every struct is returned in memory, its
+ * address in eax. */
 #define INT_REGS 6
 #define FP_REGS 0
 #define ON_STACK 1
-#define UNKNOWN_RET                                                          \
-	(CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 | CTRACE_RETVAL_ST0)
-#define KNOWN_RET UNKNOWN_RET
+#define UNKNOWN_STACK 0
+#define KNOWN_RET (CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 | CTRACE_RETVAL_ST0)
+#define UNKNOWN_RET (KNOWN_RET | CTRACE_RETVAL_MEM)
 #endif
 
 void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
 {
-	*how = (struct ctrace__libcall_how){INT_REGS, FP_REGS, 0, UNKNOWN_RET};
+	*how = (struct ctrace__libcall_how){INT_REGS, FP_REGS, 0, UNKNOWN_RET,
+					    UNKNOWN_STACK};
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
 		if (strcmp(table[i].name, name) != 0)
 			continue;
@@ -82,7 +90,7 @@ void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
 			nint++;
 		}
 		*how = (struct ctrace__libcall_how){nint, nfp, strmask,
-						    KNOWN_RET};
+						    KNOWN_RET, 0};
 		return;
 	}
 }

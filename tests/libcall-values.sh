@@ -3,18 +3,19 @@
 # (--args, --retval): tests/progs/libvals.c calls strlen (a string longer
 # than CTRACE_STRLEN too), strndup (a pointer that cannot be read),
 # strcmp, malloc, memcpy, free, atoi, open, close, sqrt, pow, snprintf,
-# llabs, div, strchrnul, fdim, scalbn, ldiv and lldiv (in no prototype
-# table: raw registers), and
+# llabs, div, strchrnul, fdim, scalbn, ldiv, lldiv, strtold, ldexpl,
+# sqrtl, fmal, cabs, cexp and cexpf (in no prototype table: raw
+# registers), and
 # prints each call as the tree should show it, with the values it passed
 # and got itself: the oracle.  The tree's lines of those calls, and the
 # same built from the JSON, must be the program's; also when recorded by
 # ctrace record.  Those cases hide the C library's debug information
 # (--debug-dir names an empty directory): the types are the table's.  The
-# dwarf cases show it, when installed (libc6-dbg): the functions of no
-# table are then typed by it (the program's `# typed: ` lines), the
-# others show the same values.  On x86-64 and i386 (configs_m32: cdecl
-# arguments on the stack, eax, edx and st(0) at the return; dwarf skipped:
-# the library's DWARF types x86-64 calls only).
+# dwarf cases show it, when installed (libc6-dbg, libc6-dbg:i386): the
+# functions of no table are then typed by it (the program's `# typed: `
+# lines), the others show the same values.  On x86-64 and i386
+# (configs_m32: cdecl arguments on the stack, eax, edx and st(0) at the
+# return).
 
 . "$(dirname "$0")/lib.sh"
 test_init libcall-values
@@ -24,9 +25,10 @@ unset CTRACE_LIBCALL
 
 NAMES='strlen|strndup|strcmp|malloc|memcpy|free|atoi|open|close|sqrt|pow|snprintf|llabs'
 # The functions besides llabs the table does not list, whose values
-# (doubles in xmm registers, structs returned in rax and rdx) only their
-# DWARF shows.
-UNLISTED='div|strchrnul|fdim|scalbn|ldiv|lldiv'
+# (doubles in xmm registers, structs returned in rax and rdx or in
+# memory, long doubles on the stack and in st(0), complex numbers) only
+# their DWARF shows.
+UNLISTED='div|strchrnul|fdim|scalbn|ldiv|lldiv|strtold|ldexpl|sqrtl|fmal|cabs|cexp|cexpf'
 
 # No debug file is found here: the libraries' debug information hidden.
 HIDE="--debug-dir=$WORK/nodebug"
@@ -61,9 +63,10 @@ symbolize_hint() {
 	shift
 	"$CTRACE_SYMBOLIZE" "$@" >"$sh_out" 2>"$sh_out.err" ||
 		{ cat "$sh_out.err"; fail "ctrace-symbolize $* failed"; }
-	for f in llabs div strchrnul fdim scalbn ldiv lldiv; do
+	for f in llabs div strchrnul fdim scalbn ldiv lldiv strtold ldexpl \
+		sqrtl fmal cabs cexp cexpf; do
 		if [ "$CUR_ARCH" = -m32 ]; then
-			echo "ctrace-symbolize: no prototype known for the library function $f: its calls show their first stack words and eax, raw"
+			echo "ctrace-symbolize: no prototype known for the library function $f: its calls show their first stack words and eax, raw (for types, install the library's debug package, as libc6-dbg:i386 for the C library, or give its directory with --debug-dir)"
 		else
 			echo "ctrace-symbolize: no prototype known for the library function $f: its calls show their integer argument registers and rax, raw (for types, install the library's debug package, as libc6-dbg for the C library, or give its directory with --debug-dir)"
 		fi
@@ -160,13 +163,34 @@ no_names() {
 # With the C library's debug information (libc6-dbg): llabs and the
 # $UNLISTED functions, which no table lists, typed by it (no note on
 # stderr), the struct div returns in rax whole, strchrnul by its IFUNC
-# resolver's type, the doubles of fdim and scalbn from xmm0 and xmm1 and
-# the structs ldiv and lldiv return from rax and rdx; the other calls with
-# the same values as by the table.
+# resolver's type, the doubles of fdim and scalbn from xmm0 and xmm1,
+# the structs ldiv and lldiv return from rax and rdx, the long doubles
+# of strtold, ldexpl, sqrtl and fmal from the stack and st(0), fmal's
+# third `?` (past the stack saved), the complex numbers of cabs, cexp
+# and cexpf from xmm registers; the other calls with the same values as
+# by the table.  i386 (libc6-dbg:i386): every argument from the stack
+# words, the structs and cexp's complex double from the caller's memory
+# eax points to, cexpf's complex float from eax and edx, and strchrnul
+# untyped (assembly there: no DWARF).
+# symbolize_dwarf OUTPUT ARGS...: as symbolize; on i386 stderr must hold
+# the one note for strchrnul, which the DWARF does not type.
+symbolize_dwarf() {
+	sd_out=$1
+	shift
+	if [ "$CUR_ARCH" != -m32 ]; then
+		symbolize "$sd_out" "$@"
+		return
+	fi
+	"$CTRACE_SYMBOLIZE" "$@" >"$sd_out" 2>"$sd_out.err" ||
+		{ cat "$sd_out.err"; fail "ctrace-symbolize $* failed"; }
+	echo "ctrace-symbolize: no prototype known for the library function strchrnul: its calls show their first stack words and eax, raw (the library's debug information does not type it: assembly, or not C)" >"$sd_out.want-err"
+	compare "$sd_out.want-err" "$sd_out.err"
+}
+
 case_dwarf() {
 	use_config "$1"
-	[ "$CUR_ARCH" = -m32 ] &&
-		skip "the library's debug information types x86-64 calls only"
+	dbg=libc6-dbg
+	[ "$CUR_ARCH" = -m32 ] && dbg=libc6-dbg:i386
 	build_c libvals "$PROGS/libvals.c" -fno-builtin -lm
 	libs=$(LC_ALL=C ldd "$BIN/libvals" |
 		sed -n -E 's/^.*lib(c|m)\.so\.6 => ([^ ]*) .*$/\2/p')
@@ -174,21 +198,26 @@ case_dwarf() {
 		skip "ldd does not list libc.so.6 and libm.so.6"
 	for lib in $libs; do
 		[ -n "$(debug_file "$lib")" ] ||
-			skip "no debug information for $lib (install libc6-dbg)"
+			skip "no debug information for $lib (install $dbg)"
 	done
 	CTRACE_ARGS=all CTRACE_RETVAL=all run_traced trace.bin \
 		"$BIN/libvals" hello help -42 2 0.5 /dev/null
-	symbolize tree trace.bin
+	symbolize_dwarf tree trace.bin
+	drop='^$'
+	[ "$CUR_ARCH" = -m32 ] && drop='^strchrnul\('
 	tree_text tree |
 		LC_ALL=C sed -n -E "s/^ *(($NAMES|$UNLISTED)\(.*);\$/\1/p" |
-		no_names >got
+		grep -v -E "$drop" | no_names >got
 	grep -v -E "^(llabs|$UNLISTED)\(" trace.bin.out |
 		sed 's/^# typed: //' | no_names >want
 	compare want got
 	# the type is the library's
-	symbolize json -f json trace.bin
+	symbolize_dwarf json -f json trace.bin
 	grep -q '"function": "llabs".*"type": "long long int", "value": "-42000000294"' json ||
 		fail "llabs's argument is not typed long long int"
+	# fmal's third argument lies past the stack words saved
+	grep -q '"function": "fmal".*"name": "z", "type": "long double", "unavailable": "not captured (past the ' json ||
+		fail "fmal's third argument does not say why it is not shown"
 }
 
 for cfg in $(configs) $(configs_m32); do

@@ -58,13 +58,20 @@ static void classify(Dwarf_Die *type, size_t off, enum cls c[2], int depth)
 			c[1] = merge(c[1], CLS_X87);
 			return;
 		}
-		if (enc == DW_ATE_complex_float || enc == DW_ATE_lo_user) {
+		/* _Complex long double: COMPLEX_X87, in memory as a
+		 * parameter (abi_return does not show it returned in st0
+		 * and st1) */
+		if ((enc == DW_ATE_complex_float && size > 16) ||
+		    enc == DW_ATE_lo_user) {
 			c[0] = c[1] = CLS_MEMORY;
 			return;
 		}
+		/* _Complex float and double: SSE, as their two parts */
 		for (size_t i = off / 8; i <= (off + size - 1) / 8 && i < 2; i++)
-			c[i] = merge(c[i], enc == DW_ATE_float ? CLS_SSE
-								: CLS_INT);
+			c[i] = merge(c[i], enc == DW_ATE_float ||
+						   enc == DW_ATE_complex_float
+					   ? CLS_SSE
+					   : CLS_INT);
 		if (off + size > 16)
 			c[0] = c[1] = CLS_MEMORY;
 		return;
@@ -169,20 +176,33 @@ void abi_return(Dwarf_Die *type, bool i386, struct abi_ret *r)
 		r->regs = CTRACE_RETVAL_R0;
 		return;
 	}
+	if (dwarf_tag(&st) == DW_TAG_base_type &&
+	    dwarf_attr(&st, DW_AT_encoding, &a))
+		dwarf_formudata(&a, &enc);
 	bool is_float = dwarf_tag(&st) == DW_TAG_base_type &&
-			dwarf_attr(&st, DW_AT_encoding, &a) &&
-			dwarf_formudata(&a, &enc) == 0 && enc == DW_ATE_float;
+			enc == DW_ATE_float;
+	/* _Complex: x86-64 float and double in xmm0 (and xmm1), as a
+	 * struct of their two parts; i386 float in eax and edx, double in
+	 * memory */
+	bool is_complex = dwarf_tag(&st) == DW_TAG_base_type &&
+			  enc == DW_ATE_complex_float;
 	int tag = dwarf_tag(&st);
 	bool aggregate = tag == DW_TAG_structure_type ||
 			 tag == DW_TAG_class_type || tag == DW_TAG_union_type;
 	r->kind = ABI_RET_REGS;
+	if (is_complex && !i386 && size > 16) {
+		/* _Complex long double: st0 and st1, not shown */
+		r->kind = ABI_RET_UNSUPPORTED;
+		r->regs = CTRACE_RETVAL_R0;
+		return;
+	}
 	if (is_float && (i386 || size > 8)) {
 		/* x87: st0, in its own precision whatever the type's */
 		r->kind = ABI_RET_X87;
 		r->regs = CTRACE_RETVAL_ST0;
 	} else if (is_float) {
 		piece(r, CTRACE_RETVAL_XMM0, 0, size);
-	} else if (i386 && aggregate) {
+	} else if (i386 && (aggregate || (is_complex && size > 8))) {
 		goto memory;
 	} else if (i386) {
 		/* edx:eax; wider than 8 bytes is no C type i386 returns in
@@ -192,7 +212,7 @@ void abi_return(Dwarf_Die *type, bool i386, struct abi_ret *r)
 			piece(r, CTRACE_RETVAL_R1, 4, size - 4);
 		if (size > 8)
 			r->kind = ABI_RET_UNSUPPORTED;
-	} else if (aggregate || size > 8) {
+	} else if (aggregate || size > 8 || is_complex) {
 		enum cls c[2];
 		if (!classify_value(type, size, c) || c[0] == CLS_X87)
 			goto memory;
@@ -241,6 +261,48 @@ unsigned abi_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem)
  * Parameters
  * ------------------------------------------------------------------------ */
 
+/* The alignment of a value of the type (x86-64), 0 when not known: its
+ * DW_AT_alignment, else a scalar's size, an array's element's, a
+ * struct's or union's largest member's. */
+static size_t type_align(Dwarf_Die *type, int depth)
+{
+	Dwarf_Die t, m, mt;
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+	if (depth > 8 || !type_strip(type, &t))
+		return 0;
+	if (dwarf_attr(&t, DW_AT_alignment, &a) && dwarf_formudata(&a, &w) == 0)
+		return (size_t)w;
+	size_t size, align = 1;
+	switch (dwarf_tag(&t)) {
+	case DW_TAG_base_type:
+	case DW_TAG_enumeration_type:
+	case DW_TAG_pointer_type:
+		size = type_size(&t, 8);
+		return size > 16 ? 16 : size;
+	case DW_TAG_array_type:
+		return type_of(&t, &mt) ? type_align(&mt, depth + 1) : 0;
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+		if (dwarf_child(&t, &m) != 0)
+			return 1;
+		do {
+			if (dwarf_tag(&m) != DW_TAG_member ||
+			    dwarf_attr(&m, DW_AT_external, &a))
+				continue;
+			size_t k = type_of(&m, &mt) ? type_align(&mt, depth + 1)
+						    : 0;
+			if (k == 0)
+				return 0;
+			if (k > align)
+				align = k;
+		} while (dwarf_siblingof(&m, &m) == 0);
+		return align;
+	default:
+		return 0;
+	}
+}
+
 int abi_params(Dwarf_Die *fn, struct abi_param *out, size_t max,
 	       bool *variadic)
 {
@@ -250,6 +312,9 @@ int abi_params(Dwarf_Die *fn, struct abi_param *out, size_t max,
 	size_t n = 0;
 	int ni = 0, ns = 0;
 	bool lost = false; /* where the parameters from here on are */
+	/* Where the next one passed on the stack goes: each in 8-byte
+	 * words, aligned to 16 when its type is (long double). */
+	size_t stack = 0;
 	*variadic = false;
 	abi_return(type_of(fn, &rtype) ? &rtype : NULL, false, &ret);
 	if (ret.kind == ABI_RET_MEMORY)
@@ -263,7 +328,8 @@ int abi_params(Dwarf_Die *fn, struct abi_param *out, size_t max,
 			*variadic = true;
 		if (tag != DW_TAG_formal_parameter)
 			continue;
-		struct abi_param a = {.kind = ABI_PARAM_UNKNOWN};
+		struct abi_param a = {.kind = ABI_PARAM_UNKNOWN,
+				      .stack_off = ABI_STACK_UNKNOWN};
 		size_t size = type_of(&p, &type) ? type_size(&type, 8) : 0;
 		enum cls c[2];
 		a.size = size;
@@ -306,8 +372,57 @@ int abi_params(Dwarf_Die *fn, struct abi_param *out, size_t max,
 			}
 		} else {
 			a.kind = ABI_PARAM_STACK;
-			if (r9_unknown)
+			if (r9_unknown) {
 				ni = 6;
+				stack = ABI_STACK_UNKNOWN;
+			}
+			size_t align = type_align(&type, 0);
+			if (align == 0)
+				stack = ABI_STACK_UNKNOWN;
+			if (stack != ABI_STACK_UNKNOWN && align > 8)
+				stack = (stack + 15) & ~(size_t)15;
+			a.stack_off = stack;
+			if (stack != ABI_STACK_UNKNOWN)
+				stack += (size + 7) & ~(size_t)7;
+		}
+		if (n < max)
+			out[n] = a;
+		n++;
+	} while (dwarf_siblingof(&p, &p) == 0);
+	return (int)(n < INT32_MAX ? n : INT32_MAX);
+}
+
+int abi_params_i386(Dwarf_Die *fn, struct abi_param *out, size_t max,
+		    bool *variadic)
+{
+	Dwarf_Die p, rtype;
+	struct abi_ret ret;
+	size_t n = 0;
+	bool lost = false; /* where the parameters from here on are */
+	*variadic = false;
+	abi_return(type_of(fn, &rtype) ? &rtype : NULL, true, &ret);
+	/* the hidden pointer to the result comes first */
+	size_t stack = ret.kind == ABI_RET_MEMORY ? 4 : 0;
+	if (dwarf_child(fn, &p) != 0)
+		return 0;
+	do {
+		Dwarf_Die type;
+		int tag = dwarf_tag(&p);
+		if (tag == DW_TAG_unspecified_parameters)
+			*variadic = true;
+		if (tag != DW_TAG_formal_parameter)
+			continue;
+		struct abi_param a = {.kind = ABI_PARAM_UNKNOWN,
+				      .stack_off = ABI_STACK_UNKNOWN};
+		size_t size = type_of(&p, &type) ? type_size(&type, 4) : 0;
+		a.size = size;
+		if (size == 0)
+			lost = true;
+		if (!lost) {
+			/* in order, each rounded up to 4-byte words */
+			a.kind = ABI_PARAM_STACK;
+			a.stack_off = stack;
+			stack += (size + 3) & ~(size_t)3;
 		}
 		if (n < max)
 			out[n] = a;

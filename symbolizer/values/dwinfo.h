@@ -525,24 +525,31 @@ void abi_return(Dwarf_Die *type, bool i386, struct abi_ret *r);
  * low halves are enough; 0: void), and *mem, the bytes of a value
  * returned in memory. */
 unsigned abi_ret_regs(Dwarf_Die *fn_die, bool i386, unsigned *mem);
-/* x86-64: where each parameter of fn (a subprogram, or a subroutine
- * type) arrives at its first instruction, in order: in registers (DWARF
- * numbers: the general ones, or ABI_DW_XMM0 + k; the low lens[i] bytes
- * of each are the value's bytes from offs[i]), on the stack, or not
- * known (a parameter of unknown size, and every one after it).  Fills
+/* Where each parameter of fn (a subprogram, or a subroutine type)
+ * arrives at its first instruction, in order: in registers (x86-64:
+ * DWARF numbers, the general ones or ABI_DW_XMM0 + k; the low lens[i]
+ * bytes of each are the value's bytes from offs[i]), on the stack
+ * (stack_off bytes above the return address's word, ABI_STACK_UNKNOWN
+ * when where is not known: after a parameter whose alignment is not),
+ * or not known (a parameter of unknown size, and every one after it).
+ * i386 (cdecl) passes every one on the stack, in 4-byte words.  Fills
  * out[0..max) and returns the number of parameters; *variadic: fn ends
  * in `...`. */
 #define ABI_DW_XMM0 17
 #define ABI_PARAMS_MAX 32
+#define ABI_STACK_UNKNOWN ((size_t)-1)
 struct abi_param {
 	enum { ABI_PARAM_UNKNOWN, ABI_PARAM_REGS, ABI_PARAM_STACK } kind;
 	int nregs;
 	int regs[2];
 	size_t offs[2], lens[2];
 	size_t size;
+	size_t stack_off;
 };
 int abi_params(Dwarf_Die *fn, struct abi_param *out, size_t max,
 	       bool *variadic);
+int abi_params_i386(Dwarf_Die *fn, struct abi_param *out, size_t max,
+		    bool *variadic);
 /* x86-64, C, external functions: the general registers (DWARF numbers)
  * and bytes in which the calling convention delivers the parameter
  * `target` of `defn` at its first instruction.  Returns 1 or 2, or 0
@@ -650,8 +657,7 @@ void values_forget_ret_shapes(void);
  * NULL) and its return value from its RETVAL payload (NULL: the function
  * returns nothing), typed by the library's DWARF (libtypes.c), else by
  * the prototype table; a 32-bit trace's as i386 passes them (cdecl:
- * arguments on the stack, eax, edx and st(0) at the return), by the
- * table alone. */
+ * arguments on the stack, eax, edx and st(0) at the return). */
 struct values *libcall_args(struct trace *t, const struct values_call *p,
 			    const uint8_t *payload, size_t len);
 struct values *libcall_retval(struct trace *t, const struct values_call *p,
@@ -659,8 +665,9 @@ struct values *libcall_retval(struct trace *t, const struct values_call *p,
 void libcall_forget_hints(void);
 /* libtypes.c: a library call's prototype from the library's own DWARF
  * (its debug file found by build-id), cached per (trace, target, symbol)
- * until libtypes_reset; NULL when there is none to trust, and for a
- * 32-bit trace (abi.c places values as x86-64 passes them). */
+ * until libtypes_reset; NULL when there is none to trust.  *debug (may be
+ * NULL): whether the library's debug information was found (with no
+ * prototype: the function is assembly, or not C). */
 struct libtype_param {
 	char *name;      /* NULL: the DWARF names none (an IFUNC's type) */
 	Dwarf_Die type;  /* valid while the type_name is not NULL */
@@ -680,7 +687,7 @@ struct libtype {
 	struct abi_ret abi;
 };
 const struct libtype *libtypes_of(struct trace *t,
-				  const struct values_call *p);
+				  const struct values_call *p, bool *debug);
 void libtypes_free(struct libtype *lt);
 void libtypes_reset(void);
 /* recipe.c: the arguments of a call by the recipe of an earlier call

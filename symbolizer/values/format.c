@@ -250,6 +250,20 @@ static void format_value(struct fmt_ctx *fc, Dwarf_Die *type,
 				str_cat(b, "?");
 			}
 			return;
+		case DW_ATE_complex_float:
+			/* the real part, then the imaginary: 1+2i */
+			if (size == 8) {
+				float f[2];
+				memcpy(f, p, 8);
+				str_printf(b, "%.9g%+.9gi", f[0], f[1]);
+			} else if (size == 16) {
+				double d[2];
+				memcpy(d, p, 16);
+				str_printf(b, "%.17g%+.17gi", d[0], d[1]);
+			} else {
+				str_cat(b, "?");
+			}
+			return;
 		default:
 			str_cat(b, "?");
 			return;

@@ -3,14 +3,18 @@
  *
  * The recorder saved, at the call, the argument registers the prototype
  * table (include/ctrace_protos.def) names for the function (all six
- * integer ones and xmm0-7 when it names none) with the text of its
- * string arguments, and at the return rax and xmm0 (and rdx and xmm1
- * when the table names none).  On i386 (cdecl) it saved the words of the
- * arguments on the stack above the return address (six when the table
- * names none), and at the return eax, edx and st(0) when it held a
- * value.  The types come, in order, from:
+ * integer ones, xmm0-7 and the first 32 bytes of the stack arguments
+ * when it names none) with the text of its string arguments, and at the
+ * return rax and xmm0 (and rdx, xmm1, st(0) when it held a value, and the
+ * memory rax points to when in the stack, when the table names none).
+ * On i386 (cdecl) it saved the words of the arguments on the stack above
+ * the return address (six when the table names none), and at the return
+ * eax, edx and st(0) when it held a value (and the memory eax points to
+ * when in the stack, when the table names none).  The types come, in
+ * order, from:
  *   1. the library's own DWARF, when its debug file is found
- *      (libtypes.c): the declaration of the code that ran (x86-64 only);
+ *      (libtypes.c): the declaration of the code that ran, its values
+ *      where the ABI (abi.c) placed them;
  *   2. else the table, written from the C and POSIX standards;
  *   3. else nothing: the raw integer argument registers and rax (i386:
  *      stack words and eax), named as such (`malloc(rdi=0x20)`), and the
@@ -276,8 +280,10 @@ static struct {
 	size_t n;
 } hinted;
 
-/* Raw registers are a puzzle without the why: said once per function. */
-static void no_proto_hint(const char *name, bool i386)
+/* Raw registers are a puzzle without the why: said once per function.
+ * debug: the library's debug information was found, and types no such
+ * function. */
+static void no_proto_hint(const char *name, bool i386, bool debug)
 {
 	for (size_t i = 0; i < hinted.n; i++)
 		if (!strcmp(hinted.names[i], name))
@@ -290,13 +296,20 @@ static void no_proto_hint(const char *name, bool i386)
 	for (const char *s = name; *s; s++)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s,
 		      stderr);
-	fputs(i386 ? ": its calls show their first stack words and eax, "
-		     "raw\n"
+	fputs(i386 ? ": its calls show their first stack words and eax, raw"
 		   : ": its calls show their integer argument registers and "
-		     "rax, raw (for types, install the library's debug "
-		     "package, as libc6-dbg for the C library, or give its "
-		     "directory with --debug-dir)\n",
+		     "rax, raw",
 	      stderr);
+	if (debug)
+		fputs(" (the library's debug information does not type it: "
+		      "assembly, or not C)\n",
+		      stderr);
+	else
+		fprintf(stderr,
+			" (for types, install the library's debug package, "
+			"as %s for the C library, or give its directory "
+			"with --debug-dir)\n",
+			i386 ? "libc6-dbg:i386" : "libc6-dbg");
 }
 
 void libcall_forget_hints(void)
@@ -311,12 +324,13 @@ void libcall_forget_hints(void)
 /* A value of the type of kind k in the bytes [p, p + size): by its
  * kind when the type has one (no DWARF read), else from the DWARF. */
 static char *typed_text(enum fmt_kind k, const struct capture *c,
-			const Dwarf_Die *type, const uint8_t *p, size_t size)
+			int ptr_size, const Dwarf_Die *type, const uint8_t *p,
+			size_t size)
 {
 	if (k == FMT_OTHER)
-		return format_text(c, 8, (Dwarf_Die *)type, p, size);
+		return format_text(c, ptr_size, (Dwarf_Die *)type, p, size);
 	char out[FMT_TEXT_MAX + 1];
-	size_t n = format_kind_text(k, 8, p, size, out);
+	size_t n = format_kind_text(k, ptr_size, p, size, out);
 	return must_strndup(out, n);
 }
 
@@ -340,12 +354,44 @@ static const char *param_bytes(const struct capture *c,
 	return NULL;
 }
 
+/* The bytes of a parameter passed on the stack, from the words above
+ * the return address (c->sp) saved at the call: on i386 the table's
+ * (6 for a function it does not list), on x86-64 none for a function it
+ * lists, else the first 4; NULL, or the reason they are not all
+ * there. */
+static const char *stack_bytes(const struct capture *c,
+			       const struct abi_param *at,
+			       const struct proto_src *pr, int ptr_size,
+			       uint8_t *buf, size_t cap)
+{
+	if (at->stack_off == ABI_STACK_UNKNOWN)
+		return "passed on the stack, where is not known (after a "
+		       "parameter of unknown alignment)";
+	if (at->size > cap)
+		return "not shown (its size)";
+	if (capture_read(c, c->sp + (uint64_t)ptr_size + at->stack_off, buf,
+			 at->size))
+		return NULL;
+	if (ptr_size == 4)
+		return pr ? "not captured (the prototype table lists fewer "
+			    "parameters)"
+			  : "not captured (past the 6 stack words saved at a "
+			    "call of a function the prototype table does not "
+			    "list)";
+	return pr ? "passed on the stack, which is not saved at a call of a "
+		    "function the prototype table lists"
+		  : "not captured (past the 32 bytes of stack arguments saved "
+		    "at a call of a function the prototype table does not "
+		    "list, or the recorder predates their capture)";
+}
+
 /* The arguments typed by the library's DWARF.  A parameter it leaves
  * unnamed (an IFUNC's type) has the table's name when the table lists
- * as many, else its position's. */
+ * as many, else its position's.  i386 (ptr_size 4): all of them on the
+ * stack. */
 static struct values *dwarf_args(const struct libtype *lt,
 				 const struct proto_src *pr,
-				 const struct capture *c)
+				 const struct capture *c, int ptr_size)
 {
 	struct values_build vb = {0};
 	size_t table_n = 0;
@@ -363,12 +409,12 @@ static struct values *dwarf_args(const struct libtype *lt,
 			name = pos;
 		}
 		const char *type = q->type_name ? q->type_name : "";
-		uint8_t buf[16] = {0};
+		uint8_t buf[64] = {0};
 		const char *why =
 			!q->type_name ? "its type is not known"
 			: q->at.kind == ABI_PARAM_STACK
-				? "passed on the stack, which is not saved at "
-				  "a library call"
+				? stack_bytes(c, &q->at, pr, ptr_size, buf,
+					      sizeof buf)
 			: q->at.kind != ABI_PARAM_REGS
 				? "where it is passed is not known"
 				: param_bytes(c, &q->at, buf);
@@ -383,8 +429,10 @@ static struct values *dwarf_args(const struct libtype *lt,
 			text = kind_text(pr->arg[k].kind, load_u32(buf), NULL);
 		else if (!why && q->string && q->at.size == 8)
 			text = string_text(c, load_u64(buf));
+		else if (!why && q->string && q->at.size == 4 && ptr_size == 4)
+			text = string_text(c, load_u32(buf));
 		else if (!why)
-			text = typed_text(q->kind, c, &q->type, buf,
+			text = typed_text(q->kind, c, ptr_size, &q->type, buf,
 					  q->at.size);
 		add(&vb, name, type, text, why);
 	}
@@ -408,12 +456,12 @@ static uint64_t i386_widen(uint8_t k, uint64_t v)
  * address (c->sp) the recorder saved. */
 static struct values *libcall_args_i386(const struct values_call *p,
 					const struct capture *c,
-					struct values_build *vb)
+					struct values_build *vb, bool debug)
 {
 	const struct proto_src *pr = proto_find(p->name);
 	uint64_t at = c->sp + 4;
 	if (pr == NULL) {
-		no_proto_hint(p->name, true);
+		no_proto_hint(p->name, true, debug);
 		for (unsigned i = 0; i < 6; i++) {
 			uint32_t w;
 			char name[16];
@@ -455,15 +503,15 @@ struct values *libcall_args(struct trace *t, const struct values_call *p,
 		add(&vb, NULL, "", NULL, "not captured");
 		return values_finish_unknown(&vb, "not captured");
 	}
-	/* i386: no DWARF types (libtypes_of: x86-64's places only) */
-	if (t->hdr.pointer_size == 4)
-		return libcall_args_i386(p, &c, &vb);
 	const struct proto_src *pr = proto_find(p->name);
-	const struct libtype *lt = libtypes_of(t, p);
+	bool debug;
+	const struct libtype *lt = libtypes_of(t, p, &debug);
 	if (lt != NULL)
-		return dwarf_args(lt, pr, &c);
+		return dwarf_args(lt, pr, &c, t->hdr.pointer_size == 4 ? 4 : 8);
+	if (t->hdr.pointer_size == 4)
+		return libcall_args_i386(p, &c, &vb, debug);
 	if (pr == NULL) {
-		no_proto_hint(p->name, false);
+		no_proto_hint(p->name, false, debug);
 		for (unsigned i = 0; i < 6; i++) {
 			uint64_t v;
 			bool have = reg_value(&c, int_regno[i], &v);
@@ -513,13 +561,18 @@ static size_t ret_at(unsigned reg)
 /* The return value typed by the library's DWARF, from the expanded
  * payload full (the fields have): what rax, rdx, xmm0 and xmm1 hold of
  * it (rdx and xmm1 saved for the functions the prototype table does not
- * list). */
+ * list), st(0) (a long double; on i386 a float or double too) and the
+ * memory r0 points to (a struct returned in memory, saved for the
+ * functions the table does not list when it lies in the stack).  i386:
+ * eax and edx for r0 and r1. */
 static struct values *dwarf_retval(const struct libtype *lt,
-				   const uint8_t *full, unsigned have)
+				   const uint8_t *full, unsigned have,
+				   bool i386)
 {
 	struct values_build vb = {0};
-	uint8_t buf[16] = {0};
+	uint8_t buf[CTRACE_RETVAL_MEM_MAX] = {0};
 	const char *why = NULL;
+	size_t size = lt->abi.size;
 	switch (lt->abi.kind) {
 	case ABI_RET_REGS:
 		for (size_t i = 0; i < lt->abi.npieces && !why; i++) {
@@ -540,19 +593,53 @@ static struct values *dwarf_retval(const struct libtype *lt,
 		}
 		break;
 	case ABI_RET_X87:
-		why = "returned in st0, which is not saved at a library "
-		      "call's return";
+		if (!(have & CTRACE_RETVAL_ST0)) {
+			why = i386 ? "not captured (st(0) held no value at the "
+				     "return)"
+				   : "returned in st0, not saved at this call's "
+				     "return (st(0) held no value, the "
+				     "prototype table lists the function, or "
+				     "the recorder predates its capture)";
+			break;
+		}
+		/* st(0) holds it in its own precision: rounded to the type's
+		 * as the caller's store rounds it */
+		long double x = 0;
+		memcpy(&x, full + CTRACE_RETVAL_AT_ST0, CTRACE_RETVAL_ST0_BYTES);
+		if (size == 4) {
+			float f = (float)x;
+			memcpy(buf, &f, 4);
+		} else if (size == 8) {
+			double d = (double)x;
+			memcpy(buf, &d, 8);
+		} else if (size <= sizeof buf) {
+			memcpy(buf, full + CTRACE_RETVAL_AT_ST0,
+			       CTRACE_RETVAL_ST0_BYTES);
+		}
 		break;
-	case ABI_RET_MEMORY:
-		why = "returned in memory, which is not saved at a library "
-		      "call's return";
+	case ABI_RET_MEMORY: {
+		/* the caller's buffer, whose address comes back in r0 */
+		uint64_t addr = load_u64(full + CTRACE_RETVAL_AT_MEM_ADDR);
+		uint64_t r0 = load_u64(full + CTRACE_RETVAL_AT_R0);
+		if (i386)
+			r0 = (uint32_t)r0;
+		if (!(have & CTRACE_RETVAL_MEM) || addr != r0 ||
+		    full[CTRACE_RETVAL_AT_MEM_LEN] < size || size > sizeof buf)
+			why = "returned in memory, not saved at this call's "
+			      "return (the recorder saves 32 bytes of it for a "
+			      "function the prototype table does not list, "
+			      "when the caller's buffer is in the stack)";
+		else
+			memcpy(buf, full + CTRACE_RETVAL_AT_MEM, size);
 		break;
+	}
 	default:
 		why = "not shown (its size)";
 	}
 	add(&vb, NULL, lt->ret_name,
 	    why ? NULL
-		: typed_text(lt->ret_kind, NULL, &lt->ret, buf, lt->abi.size),
+		: typed_text(lt->ret_kind, NULL, i386 ? 4 : 8, &lt->ret, buf,
+			     size),
 	    why);
 	return values_finish(&vb, false);
 }
@@ -596,7 +683,7 @@ struct values *libcall_retval(struct trace *t, const struct values_call *p,
 {
 	struct values_build vb = {0};
 	bool i386 = t->hdr.pointer_size == 4;
-	const struct libtype *lt = libtypes_of(t, p);
+	const struct libtype *lt = libtypes_of(t, p, NULL);
 	const struct proto_src *pr = lt ? NULL : proto_find(p->name);
 	if (lt ? !lt->have_ret
 	       : pr != NULL && pr->ret == CTRACE_PROTO_VOID)
@@ -616,7 +703,7 @@ struct values *libcall_retval(struct trace *t, const struct values_call *p,
 		   full[0] != 1) {
 		why = "not captured";
 	} else if (lt != NULL) {
-		return dwarf_retval(lt, full, have);
+		return dwarf_retval(lt, full, have, i386);
 	} else if (i386) {
 		uint8_t k = pr ? pr->ret : CTRACE_PROTO_UINT;
 		uint64_t v;

@@ -17,9 +17,10 @@
  *     is the prototype (glibc writes it as __typeof of the public
  *     declaration), its parameters unnamed.
  * Anything else (no DWARF, no symbol, a resolver returning `void *`, a
- * function of another language than C, a K&R definition, a vector,
- * complex or _Float128 value) gives no prototype: the table, then raw
+ * function of another language than C, a K&R definition, a vector or
+ * _Float128 value) gives no prototype: the table, then raw
  * registers, say what they can.  Each (trace, target, symbol) is looked up once.
+ * x86-64 and i386 (abi.c places the parameters as each passes them).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -43,6 +44,7 @@ struct entry {
 	char *symbol;
 	const char *seen; /* the caller's copy of symbol last asked for */
 	struct libtype *lt; /* NULL: no prototype from DWARF */
+	bool debug;         /* the library's debug information was found */
 };
 
 static struct {
@@ -123,8 +125,8 @@ static bool subprogram_at(Dwarf *dw, uint64_t rel, Dwarf_Die *out)
 
 /* A type abi.c does not place in registers as the psABI does, so that
  * the parameters after it could be read from the wrong ones: a vector
- * (DW_AT_GNU_vector: SSEUP), a complex number (in xmm registers), a
- * 16-byte floating type other than long double (_Float128: in xmm0). */
+ * (DW_AT_GNU_vector: SSEUP), a 16-byte floating type other than long
+ * double (_Float128: in xmm0). */
 static bool misplaced(Dwarf_Die *type)
 {
 	Dwarf_Die t;
@@ -138,7 +140,7 @@ static bool misplaced(Dwarf_Die *type)
 	if (dwarf_tag(&t) != DW_TAG_base_type || !dwarf_attr(&t, DW_AT_encoding, &a) ||
 	    dwarf_formudata(&a, &enc) != 0)
 		return false;
-	return enc == DW_ATE_complex_float || enc >= DW_ATE_lo_user ||
+	return enc >= DW_ATE_lo_user ||
 	       (enc == DW_ATE_float && type_size(&t, 8) == 16 &&
 		(!(name = dwarf_diename(&t)) || strcmp(name, "long double")));
 }
@@ -150,8 +152,9 @@ static char *type_text(Dwarf_Die *type)
 	return str_take(&b);
 }
 
-/* The prototype of fn (a subprogram or a subroutine type), or NULL. */
-static struct libtype *prototype(Dwarf_Die *fn, bool named)
+/* The prototype of fn (a subprogram or a subroutine type), or NULL;
+ * i386: its parameters placed as cdecl passes them. */
+static struct libtype *prototype(Dwarf_Die *fn, bool named, bool i386)
 {
 	Dwarf_Attribute a;
 	bool proto = false;
@@ -160,7 +163,9 @@ static struct libtype *prototype(Dwarf_Die *fn, bool named)
 		return NULL; /* K&R: the caller promoted what it passed */
 	struct abi_param at[ABI_PARAMS_MAX];
 	bool variadic;
-	int n = abi_params(fn, at, ABI_PARAMS_MAX, &variadic);
+	int n = i386 ? abi_params_i386(fn, at, ABI_PARAMS_MAX, &variadic)
+		     : abi_params(fn, at, ABI_PARAMS_MAX, &variadic);
+	int ptr_size = i386 ? 4 : 8;
 	if (n < 0 || n > ABI_PARAMS_MAX)
 		return NULL;
 	struct libtype *lt = must_calloc(1, sizeof *lt);
@@ -178,7 +183,8 @@ static struct libtype *prototype(Dwarf_Die *fn, bool named)
 			q->at = at[k];
 			if (type_of(&p, &q->type)) {
 				q->type_name = type_text(&q->type);
-				q->kind = format_kind(&q->type, 8, at[k].size);
+				q->kind = format_kind(&q->type, ptr_size,
+						      at[k].size);
 				q->string = type_is_string(&q->type);
 				if (misplaced(&q->type)) {
 					lt->n = (size_t)k + 1;
@@ -195,10 +201,10 @@ static struct libtype *prototype(Dwarf_Die *fn, bool named)
 		libtypes_free(lt);
 		return NULL;
 	}
-	abi_return(lt->have_ret ? &lt->ret : NULL, false, &lt->abi);
+	abi_return(lt->have_ret ? &lt->ret : NULL, i386, &lt->abi);
 	if (lt->have_ret) {
 		lt->ret_name = type_text(&lt->ret);
-		lt->ret_kind = format_kind(&lt->ret, 8, lt->abi.size);
+		lt->ret_kind = format_kind(&lt->ret, ptr_size, lt->abi.size);
 	}
 	return lt;
 }
@@ -239,26 +245,32 @@ static struct dw_module *library_of(struct trace *t,
 	return NULL;
 }
 
-static struct libtype *lookup(struct trace *t, const struct values_call *p)
+static struct libtype *lookup(struct trace *t, const struct values_call *p,
+			      bool *debug)
 {
 	uint64_t bias, addr = 0;
 	bool ifunc = false;
 	Dwarf_Die fn, root;
 	struct dw_module *m;
-	if (t->hdr.machine != EM_X86_64 || !(m = library_of(t, p, &bias)) ||
-	    !dynsym_find(m->elf, p->symbol, p->target - bias, &addr, &ifunc) ||
+	bool i386 = t->hdr.machine == EM_386;
+	if ((t->hdr.machine != EM_X86_64 && !i386) ||
+	    !(m = library_of(t, p, &bias)))
+		return NULL;
+	*debug = true;
+	if (!dynsym_find(m->elf, p->symbol, p->target - bias, &addr, &ifunc) ||
 	    !subprogram_at(m->dw, addr, &fn))
 		return NULL;
 	if (ifunc)
-		return resolved_type(&fn, &root) ? prototype(&root, false)
-						 : NULL;
+		return resolved_type(&fn, &root)
+			       ? prototype(&root, false, i386)
+			       : NULL;
 	/* an out-of-line copy of an inline function: its origin lists
 	 * every parameter, with names and types */
 	Dwarf_Attribute a;
 	if (!dwarf_attr(&fn, DW_AT_abstract_origin, &a) ||
 	    !dwarf_formref_die(&a, &root))
 		root = fn;
-	return prototype(&root, true);
+	return prototype(&root, true, i386);
 }
 
 static size_t slot_of(uint64_t target)
@@ -267,9 +279,13 @@ static size_t slot_of(uint64_t target)
 }
 
 const struct libtype *libtypes_of(struct trace *t,
-				  const struct values_call *p)
+				  const struct values_call *p, bool *debug)
 {
-	if (!p->target || !p->symbol || t->hdr.pointer_size != 8)
+	bool ignored;
+	if (debug == NULL)
+		debug = &ignored;
+	*debug = false;
+	if (!p->target || !p->symbol)
 		return NULL;
 	if (cache.slots) {
 		for (size_t i = slot_of(p->target); cache.slots[i].symbol;
@@ -279,6 +295,7 @@ const struct libtype *libtypes_of(struct trace *t,
 			    (cache.slots[i].seen == p->symbol ||
 			     !strcmp(cache.slots[i].symbol, p->symbol))) {
 				cache.slots[i].seen = p->symbol;
+				*debug = cache.slots[i].debug;
 				return cache.slots[i].lt;
 			}
 	}
@@ -305,8 +322,9 @@ const struct libtype *libtypes_of(struct trace *t,
 	e->target = p->target;
 	e->symbol = must_strndup(p->symbol, strlen(p->symbol));
 	e->seen = p->symbol;
-	e->lt = lookup(t, p);
+	e->lt = lookup(t, p, &e->debug);
 	cache.n++;
+	*debug = e->debug;
 	return e->lt;
 }
 

@@ -1,8 +1,9 @@
 /* abi.c -- the return-value and parameter classifier (symbolizer/values/abi.c)
  * against the calling conventions, on the DWARF the compiler wrote for
  * the functions below: the registers the capture plan asks the recorder
- * for (x86-64 SysV and i386 cdecl), and the registers an x86-64 C
- * function receives each parameter in. */
+ * for (x86-64 SysV and i386 cdecl), the registers an x86-64 C function
+ * receives each parameter in, and where on the stack the others lie
+ * (x86-64, and i386 cdecl by this program's sizes). */
 #include <dwarf.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -73,6 +74,9 @@ USED struct one_long_double r_one_long_double(void)
 	return (struct one_long_double){0};
 }
 USED struct too_big r_too_big(void) { return (struct too_big){{0}}; }
+USED float _Complex r_complex_float(void) { return 1; }
+USED double _Complex r_complex_double(void) { return 1; }
+USED long double _Complex r_complex_long_double(void) { return 1; }
 USED union int_or_float r_int_or_float(void)
 {
 	return (union int_or_float){0};
@@ -91,6 +95,15 @@ USED long p_after_hidden(struct three_longs *unused, long a)
 USED struct three_longs p_hidden(long a)
 {
 	return (struct three_longs){a, a, a};
+}
+
+/* Stack parameters: long doubles (16-byte aligned), a struct in memory,
+ * and ints past the six registers. */
+USED long p_stack(long double a, struct three_chars x, long double b,
+		  struct three_longs d, int e, int f, int g, int h, int i,
+		  int j, int k)
+{
+	return (long)a + x.c[0] + (long)b + d.a + e + f + g + h + i + j + k;
 }
 
 /* ---------------------------------------------------------------------------
@@ -134,6 +147,11 @@ static const struct {
 	{"r_int_or_float", false, R0 | NARROW, 0},
 	/* beyond what the recorder copies: rax only, shown as unsupported */
 	{"r_too_big", false, R0, 0},
+	/* _Complex: a float's parts both in xmm0, a double's in xmm0 and
+	 * xmm1; a long double's in st0 and st1, not shown */
+	{"r_complex_float", false, XMM0 | NARROW, 0},
+	{"r_complex_double", false, XMM0 | XMM1, 0},
+	{"r_complex_long_double", false, R0, 0},
 	/* i386: eax, edx:eax, st0, a struct always in memory */
 	{"r_void", true, 0, 0},
 	{"r_char", true, R0 | NARROW, 0},
@@ -144,6 +162,9 @@ static const struct {
 	{"r_double", true, ST0, 0},
 	{"r_two_longs", true, R0 | MEM | NARROW, 16},
 	{"r_three_chars", true, R0 | MEM | NARROW, 3},
+	/* _Complex float in eax and edx, double in memory */
+	{"r_complex_float", true, R0 | R1 | NARROW, 0},
+	{"r_complex_double", true, R0 | MEM | NARROW, 16},
 };
 
 /* DWARF numbers: rdi 5, rsi 4, rdx 1, rcx 2, r8 8, r9 9. */
@@ -161,6 +182,36 @@ static const struct {
 	{"p_mix", "g", 1, {9}, {8}},
 	{"p_after_hidden", "a", 1, {4}, {8}},
 	{"p_hidden", "a", 1, {4}, {8}},       /* rdi: the result's buffer */
+};
+
+/* Where the k-th parameter lies above the return address's word: in
+ * registers (REGS) or at stack_off; i386 by this program's sizes (a long
+ * 8 bytes, a long double 16), a pointer 4. */
+#define REGS ((size_t)-2)
+static const struct {
+	const char *fn;
+	bool i386;
+	int k;
+	size_t stack_off;
+} stack[] = {
+	{"p_mix", false, 0, REGS},
+	{"p_mix", false, 3, 0},         /* d: memory, 24 bytes */
+	{"p_stack", false, 0, 0},       /* a: a long double */
+	{"p_stack", false, 1, REGS},    /* x: rdi */
+	{"p_stack", false, 2, 16},      /* b */
+	{"p_stack", false, 3, 32},      /* d */
+	{"p_stack", false, 8, REGS},    /* i: r9 */
+	{"p_stack", false, 9, 56},      /* j */
+	{"p_stack", false, 10, 64},     /* k */
+	{"p_mix", true, 0, 0},          /* int */
+	{"p_mix", true, 1, 4},          /* double */
+	{"p_mix", true, 2, 12},         /* two_longs */
+	{"p_mix", true, 3, 28},         /* three_longs */
+	{"p_mix", true, 4, 52},         /* char * */
+	{"p_mix", true, 6, 72},         /* long, after double_long_pair */
+	{"p_hidden", true, 0, 4},       /* after the hidden pointer */
+	{"p_stack", true, 1, 16},       /* three_chars: one word */
+	{"p_stack", true, 2, 20},
 };
 
 /* ---------------------------------------------------------------------------
@@ -215,7 +266,7 @@ int main(void)
 {
 	char path[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", path, sizeof path - 1);
-	tap_plan(TAP_COUNT(returns) + TAP_COUNT(params));
+	tap_plan(TAP_COUNT(returns) + TAP_COUNT(params) + TAP_COUNT(stack));
 	if (len > 0) {
 		path[len] = '\0';
 		self = dw_module(path);
@@ -250,6 +301,33 @@ int main(void)
 			    params[i].fn, params[i].param, params[i].n))
 			tap_diag("got %d: %d (%zu bytes), %d (%zu bytes)", n,
 				 regs[0], lens[0], regs[1], lens[1]);
+	}
+	for (int i = 0; i < TAP_COUNT(stack); i++) {
+		Dwarf_Die fn;
+		struct abi_param at[ABI_PARAMS_MAX];
+		bool variadic;
+		int n = -1;
+		size_t got = (size_t)-3;
+		if (find_function(stack[i].fn, &fn))
+			n = stack[i].i386 ? abi_params_i386(&fn, at,
+							    ABI_PARAMS_MAX,
+							    &variadic)
+					  : abi_params(&fn, at, ABI_PARAMS_MAX,
+						       &variadic);
+		if (stack[i].k < n)
+			got = at[stack[i].k].kind == ABI_PARAM_REGS ? REGS
+			      : at[stack[i].k].kind == ABI_PARAM_STACK
+				      ? at[stack[i].k].stack_off
+				      : (size_t)-3;
+		char where[32] = "in registers";
+		if (stack[i].stack_off != REGS)
+			snprintf(where, sizeof where, "at stack + %zu",
+				 stack[i].stack_off);
+		if (!tap_ok(got == stack[i].stack_off,
+			    "%s %s's parameter %d lies %s",
+			    stack[i].i386 ? "i386" : "x86-64", stack[i].fn,
+			    stack[i].k, where))
+			tap_diag("got %zd", (ssize_t)got);
 	}
 	dw_modules_free();
 	return tap_done();

@@ -34,7 +34,8 @@ plt_arch_entry_vals(const uintptr_t *ret, struct ctrace__libcall_how how)
 	return (struct ctrace__libvals){ret + 1, NULL, NULL, how};
 }
 
-/* mask: the slot's (protos.c), eax, edx and st(0) for every function */
+/* mask: the slot's (protos.c): eax, edx and st(0) for every function,
+ * and for some the memory eax points to */
 static inline struct ctrace__libvals plt_arch_exit_vals(uintptr_t sp,
 							uint8_t mask)
 {
@@ -42,7 +43,7 @@ static inline struct ctrace__libvals plt_arch_exit_vals(uintptr_t sp,
 	return (struct ctrace__libvals){
 		(const uintptr_t *)saved, NULL,
 		saved[PLT_RET_ST0_VALID] ? saved + PLT_RET_ST0 : NULL,
-		{0, 0, 0, mask}};
+		{0, 0, 0, mask, 0}};
 }
 
 /* Whether the 4 bytes at c + i (c at address base, size bytes of code,

@@ -90,27 +90,41 @@ ctrace__plt_common:
 	.size	ctrace__plt_common, .-ctrace__plt_common
 
 /* Reached by the ret of a library function whose return address was
- * replaced: rax, rdx, xmm0, xmm1 and st0 may hold its value (the C side
- * touches no x87 register).  No CFI, as retval.S's trampoline: retval.c
- * puts the real return addresses back before an exception unwinds. */
+ * replaced: rax, rdx, xmm0, xmm1 and st0 may hold its value.  The frame
+ * (arch/x86_64/pltarch.h): rax, rdx, xmm0, xmm1, st(0) when it holds a
+ * value (a long double returned: fxam says whether it is empty), and
+ * whether it did, from 80 bytes below the stack pointer after the
+ * function's ret.  st(0) is copied (fld, then fstp of the copy), never
+ * popped: the C side touches no x87 register.  No CFI, as retval.S's
+ * trampoline: retval.c puts the real return addresses back before an
+ * exception unwinds. */
 	.globl	ctrace__plt_return
 	.hidden	ctrace__plt_return
 	.type	ctrace__plt_return, @function
 	.p2align 4
 ctrace__plt_return:
-	subq	$48, %rsp		/* rsp was 16-byte aligned after ret */
+	subq	$80, %rsp		/* rsp was 16-byte aligned after ret */
 	movq	%rax, 0(%rsp)
 	movq	%rdx, 8(%rsp)
 	movdqu	%xmm0, 16(%rsp)
 	movdqu	%xmm1, 32(%rsp)
-	leaq	48(%rsp), %rdi		/* sp after the function's ret */
+	movq	$0, 64(%rsp)
+	fxam
+	fnstsw	%ax
+	andw	$0x4500, %ax
+	cmpw	$0x4100, %ax		/* C3 and C0: empty */
+	je	1f
+	fld	%st(0)
+	fstpt	48(%rsp)
+	movq	$1, 64(%rsp)
+1:	leaq	80(%rsp), %rdi		/* sp after the function's ret */
 	call	ctrace__plt_exit
 	movq	%rax, %r11		/* the real return address */
 	movdqu	32(%rsp), %xmm1
 	movdqu	16(%rsp), %xmm0
 	movq	8(%rsp), %rdx
 	movq	0(%rsp), %rax
-	addq	$48, %rsp
+	addq	$80, %rsp
 	jmp	*%r11
 	.size	ctrace__plt_return, .-ctrace__plt_return
 

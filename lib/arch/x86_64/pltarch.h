@@ -24,11 +24,15 @@ typedef ElfW(Rela) plt_rel;
  * return address (rdi, rsi, rdx, rcx, r8, r9, ..., then the slot's index
  * and the call site's copy), with xmm0-7 from PLT_SAVED_XMM; the
  * return's rax and rdx from PLT_RET_BYTES below the stack pointer after
- * the function's ret, xmm0 and xmm1 from PLT_RET_XMM0 above. */
+ * the function's ret, xmm0 and xmm1 from PLT_RET_XMM0 above, st(0)'s 10
+ * bytes from PLT_RET_ST0 and whether st(0) held a value at
+ * PLT_RET_ST0_VALID. */
 #define PLT_SAVED_BYTES 216
 #define PLT_SAVED_XMM 64
-#define PLT_RET_BYTES 48
+#define PLT_RET_BYTES 80
 #define PLT_RET_XMM0 16
+#define PLT_RET_ST0 48
+#define PLT_RET_ST0_VALID 64
 
 static inline struct ctrace__libvals
 plt_arch_entry_vals(const uintptr_t *ret, struct ctrace__libcall_how how)
@@ -43,9 +47,10 @@ static inline struct ctrace__libvals plt_arch_exit_vals(uintptr_t sp,
 							uint8_t mask)
 {
 	const uint8_t *saved = (const uint8_t *)sp - PLT_RET_BYTES;
-	return (struct ctrace__libvals){(const uintptr_t *)saved,
-					saved + PLT_RET_XMM0, NULL,
-					{0, 0, 0, mask}};
+	return (struct ctrace__libvals){
+		(const uintptr_t *)saved, saved + PLT_RET_XMM0,
+		saved[PLT_RET_ST0_VALID] ? saved + PLT_RET_ST0 : NULL,
+		{0, 0, 0, mask, 0}};
 }
 
 /* At c + i, the disp32 of `mov slot(%rip), %reg` whose next instruction
