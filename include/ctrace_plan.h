@@ -157,7 +157,17 @@ enum ctrace_plan_op {
 	CTRACE_EOP_CVTSD,   /* xmm D = (double) S, an SSZ-byte integer */
 	CTRACE_EOP_CVTSS,   /* xmm D's low 4 bytes = (float) S */
 	CTRACE_EOP_IMULI,   /* D = S * ARG */
-	CTRACE_EOP_LAST = CTRACE_EOP_IMULI
+	/* xmm D = D op S, SSZ 8 double (addsd...), 4 float (its low 4 bytes
+	 * replaced), as the instruction computes it in the program's
+	 * rounding mode; S may be an xmm register, memory or the constant
+	 * ARG (bits; read from the program's read-only data) */
+	CTRACE_EOP_FADD,
+	CTRACE_EOP_FSUB,
+	CTRACE_EOP_FMUL,
+	CTRACE_EOP_FDIV,
+	CTRACE_EOP_FCVT,    /* xmm D = S converted: SSZ 4 float to double,
+			     * 8 double to float (low 4 bytes replaced) */
+	CTRACE_EOP_LAST = CTRACE_EOP_FCVT
 };
 
 #endif /* CTRACE_PLAN_H */

@@ -106,10 +106,65 @@ static int condition(const struct machine *m, unsigned cc)
 	return (cc & 1) ? !r : r;
 }
 
+/* An SSE operation as the instruction itself computes it (a NaN's
+ * payload included): op on the low sz bytes of a and b. */
+static uint64_t fp_op(unsigned op, unsigned sz, uint64_t a, uint64_t b)
+{
+	if (sz == 8) {
+		double x, y;
+		memcpy(&x, &a, 8);
+		memcpy(&y, &b, 8);
+		switch (op) {
+		case CTRACE_EOP_FADD: __asm__("addsd %1, %0" : "+x"(x) : "x"(y)); break;
+		case CTRACE_EOP_FSUB: __asm__("subsd %1, %0" : "+x"(x) : "x"(y)); break;
+		case CTRACE_EOP_FMUL: __asm__("mulsd %1, %0" : "+x"(x) : "x"(y)); break;
+		default: __asm__("divsd %1, %0" : "+x"(x) : "x"(y)); break;
+		}
+		memcpy(&a, &x, 8);
+		return a;
+	}
+	float x, y;
+	uint32_t lo = (uint32_t)a, blo = (uint32_t)b;
+	memcpy(&x, &lo, 4);
+	memcpy(&y, &blo, 4);
+	switch (op) {
+	case CTRACE_EOP_FADD: __asm__("addss %1, %0" : "+x"(x) : "x"(y)); break;
+	case CTRACE_EOP_FSUB: __asm__("subss %1, %0" : "+x"(x) : "x"(y)); break;
+	case CTRACE_EOP_FMUL: __asm__("mulss %1, %0" : "+x"(x) : "x"(y)); break;
+	default: __asm__("divss %1, %0" : "+x"(x) : "x"(y)); break;
+	}
+	memcpy(&lo, &x, 4);
+	return (a & ~0xffffffffull) | lo;
+}
+
+/* Floating-point work runs with every exception masked, so that none
+ * traps in the recorder where the program unmasked one, and the MXCSR is
+ * then put back as it was: the flags it raised are the program's to
+ * raise, when it runs the same instructions after the hook. */
+static void fp_begin(uint32_t *saved)
+{
+	uint32_t masked;
+	__asm__ volatile("stmxcsr %0" : "=m"(*saved));
+	masked = *saved | 0x1f80u;
+	__asm__ volatile("ldmxcsr %0" : : "m"(masked));
+}
+
+static void fp_end(const uint32_t *saved)
+{
+	__asm__ volatile("ldmxcsr %0" : : "m"(*saved));
+}
+
 static void run(struct machine *m, const struct ctrace__plan_op *o,
 		size_t n)
 {
+	uint32_t csr;
+	int fp = 0;
 	for (; n > 0; n--, o++) {
+		if (o->op >= CTRACE_EOP_CVTSD && o->op != CTRACE_EOP_IMULI &&
+		    !fp) {
+			fp_begin(&csr);
+			fp = 1;
+		}
 		unsigned d = o->d, dsz = o->dsz;
 		uint64_t *sp = &m->r[4], v;
 		switch (o->op) {
@@ -219,10 +274,37 @@ static void run(struct machine *m, const struct ctrace__plan_op *o,
 			m->r[d] = (m->r[d] & ~0xffffffffull) | bits;
 			break;
 		}
+		case CTRACE_EOP_FADD:
+		case CTRACE_EOP_FSUB:
+		case CTRACE_EOP_FMUL:
+		case CTRACE_EOP_FDIV:
+			m->r[d] = fp_op(o->op, o->ssz, m->r[d], source(m, o));
+			break;
+		case CTRACE_EOP_FCVT:
+			v = source(m, o);
+			if (o->ssz == 4) {
+				float x;
+				double y;
+				uint32_t lo = (uint32_t)v;
+				memcpy(&x, &lo, 4);
+				__asm__("cvtss2sd %1, %0" : "=x"(y) : "x"(x));
+				memcpy(&m->r[d], &y, 8);
+			} else {
+				double x;
+				float y;
+				uint32_t lo;
+				memcpy(&x, &v, 8);
+				__asm__("cvtsd2ss %1, %0" : "=x"(y) : "x"(x));
+				memcpy(&lo, &y, 4);
+				m->r[d] = (m->r[d] & ~0xffffffffull) | lo;
+			}
+			break;
 		default:
 			break;
 		}
 	}
+	if (fp)
+		fp_end(&csr);
 }
 
 void ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,

@@ -194,11 +194,14 @@ struct epilogue {
 	size_t n;
 	uint8_t r0, r1, x0, x1;
 };
-/* Runs the code from code[at] (a function's part, code[0..size)) to its
- * `ret`; fp_frame: rbp is the frame pointer there.  False when the code
- * is not made of the operations the recorder runs. */
+/* Runs the code from code[at] (a function's part, code[0..size), whose
+ * link-time address is base, in module m: its read-only data holds the
+ * constants the code loads; NULL: none is read) to its `ret`; fp_frame:
+ * rbp is the frame pointer there.  False when the code is not made of
+ * the operations the recorder runs. */
 bool epilogue_decode(const uint8_t *code, size_t size, size_t at,
-		     bool fp_frame, struct epilogue *e);
+		     bool fp_frame, struct dw_module *m, uint64_t base,
+		     struct epilogue *e);
 /* Writes the `exit` line's operations to out (NULL: none) when they
  * leave known what the RETVAL record of mask (CTRACE_RETVAL_*) holds (of
  * a scalar of `size` bytes, 1 to 8, those bytes; 0: all the record

@@ -262,7 +262,7 @@ static void plan_exit(FILE *out, struct dw_module *m, uint64_t ra,
 	struct epilogue e;
 	if (code != NULL && dw_read_code(m, part_lo, code, size) &&
 	    epilogue_decode(code, size, (size_t)(ra - part_lo),
-			    cfa_reg == CTRACE_DW_FP_X86_64, &e) &&
+			    cfa_reg == CTRACE_DW_FP_X86_64, m, part_lo, &e) &&
 	    epilogue_print(NULL, &e, ret, scalar)) {
 		fprintf(out, "exit %" PRIx64 " fn %" PRIx64 " ret %u %u", ra,
 			(uint64_t)entry, ret, mem);

@@ -28,7 +28,7 @@ check_plan() {
 		if ($6 <= 0 || $6 > 127 || int($6 / 16) % 2 == 1)
 			fail("exit ret beyond the limits")
 		for (i = 8; i <= NF; i += 8) {
-			if ($i != "op" || $(i + 1) < 1 || $(i + 1) > 26 ||
+			if ($i != "op" || $(i + 1) < 1 || $(i + 1) > 31 ||
 			    $(i + 4) < 0 || $(i + 4) > 31 ||
 			    $(i + 5) < -2 || $(i + 5) > 31)
 				fail("bad op")

@@ -21,10 +21,12 @@
  * left in the others); a return register that is not known at the `ret`
  * and the line is not written.  A store (the value the recorder reads at
  * the hook could change before the `ret`), a push, a call, a conditional
- * jump, an instruction not listed here, floating-point arithmetic (it
- * may trap, and its flags are the program's), or a load through anything
- * but the stack pointer (or rbp where it is the frame pointer): and the
- * function keeps the trampoline.
+ * jump, an instruction not listed here, x87 code, or a load through
+ * anything but the stack pointer (or rbp where it is the frame pointer)
+ * or of a constant outside the program's read-only data: and the
+ * function keeps the trampoline.  Floating-point arithmetic (addsd...,
+ * conversions) is run by the recorder with the instruction itself, in
+ * the program's rounding mode.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -49,6 +51,8 @@ struct state {
 	bool flags;          /* the flags are of known operands */
 	bool rbp_frame;      /* rbp is the frame pointer, unchanged */
 	struct epilogue *out;
+	struct dw_module *m; /* the read-only data of constants, or NULL */
+	uint64_t base;       /* code[0]'s link-time address */
 };
 
 static bool emit(struct state *st, int op, int dsz, int ssz, int d, int s,
@@ -398,7 +402,61 @@ static bool run(const uint8_t *code, size_t size, size_t at,
 					return false;
 				st->known[XMM(regf)] = 0xff;
 				n = o.len;
-			} else if (op2 == 0x2a && (f2 || f3) && !o16) {
+			} else if ((op2 == 0x58 || op2 == 0x59 || op2 == 0x5c ||
+			    op2 == 0x5e || op2 == 0x5a) &&
+			   (f2 || f3) && !o16) {
+				/* addsd, mulsd, subsd, divsd (ss), cvtss2sd,
+				 * cvtsd2ss: run with the program's rounding,
+				 * its exceptions masked (lib/retread.c) */
+				int sz = f2 ? 8 : 4;
+				int eop = op2 == 0x58   ? CTRACE_EOP_FADD
+					  : op2 == 0x59 ? CTRACE_EOP_FMUL
+					  : op2 == 0x5c ? CTRACE_EOP_FSUB
+					  : op2 == 0x5e ? CTRACE_EOP_FDIV
+							: CTRACE_EOP_FCVT;
+				/* the result's low bytes: 8 for a double, 4
+				 * for a float (the rest kept) */
+				int rsz = eop == CTRACE_EOP_FCVT ? 12 - sz : sz;
+				bool merge = rsz == 4;
+				bool in_ok;
+				if (p < end && (p[0] & 0xc7) == 0x05) {
+					/* a constant: rip-relative, in the
+					 * program's read-only data */
+					int32_t d32;
+					uint8_t k[8] = {0};
+					if (st->m == NULL || p + 5 > end)
+						return false;
+					memcpy(&d32, p + 1, 4);
+					uint64_t addr = st->base +
+							(uint64_t)(p + 5 - code) +
+							(uint64_t)(int64_t)d32;
+					if (!dw_read_rodata(st->m, addr, k,
+							    (size_t)sz))
+						return false;
+					uint64_t kv;
+					memcpy(&kv, k, 8);
+					if (!emit(st, eop, rsz, sz, XMM(regf),
+						  CTRACE_EOP_IMM, 0, (int64_t)kv))
+						return false;
+					in_ok = true;
+					n = 5;
+				} else {
+					if (!modrm(p, end, rex, &o) ||
+					    !with_source(st, &o, XMM(o.hw), eop,
+							 rsz, sz, XMM(regf),
+							 &in_ok))
+						return false;
+					n = o.len;
+				}
+				bool ok_d = eop == CTRACE_EOP_FCVT ||
+					    has(st, XMM(regf), sz);
+				uint8_t *kn = &st->known[XMM(regf)];
+				if (merge)
+					*kn = in_ok && ok_d ? *kn | 0x0f
+							    : *kn & 0xf0;
+				else
+					*kn = in_ok && ok_d ? 0xff : 0;
+		} else if (op2 == 0x2a && (f2 || f3) && !o16) {
 				/* cvtsi2sd, cvtsi2ss: exact or rounded as
 				 * the program's rounding mode says, never a
 				 * trap but the inexact flag, set anyway */
@@ -664,12 +722,15 @@ static bool run(const uint8_t *code, size_t size, size_t at,
 }
 
 bool epilogue_decode(const uint8_t *code, size_t size, size_t at,
-		     bool fp_frame, struct epilogue *e)
+		     bool fp_frame, struct dw_module *m, uint64_t base,
+		     struct epilogue *e)
 {
 	struct state st;
 	memset(&st, 0, sizeof st);
 	memset(e, 0, sizeof *e);
 	st.out = e;
+	st.m = m;
+	st.base = base;
 	st.rbp_frame = fp_frame;
 	/* The callee-saved registers and the stack pointer hold their
 	 * values at the hook's call; the others are the hook's. */
@@ -733,7 +794,12 @@ static void op_effects(const struct epi_op *o, uint64_t *uses, uint64_t *defs)
 		*uses = 0;
 		break;
 	case CTRACE_EOP_CVTSS:
+	case CTRACE_EOP_FADD: case CTRACE_EOP_FSUB: case CTRACE_EOP_FMUL:
+	case CTRACE_EOP_FDIV:
 		*uses = src | BIT(o->d);
+		break;
+	case CTRACE_EOP_FCVT:
+		*uses = src | (o->ssz == 8 ? BIT(o->d) : 0);
 		break;
 	default: /* MOV, ZX, SX, XMOV, CVTSD */
 		*uses = src | (merge ? BIT(o->d) : 0);
