@@ -631,6 +631,38 @@ static bool run(const uint8_t *code, size_t size, size_t at,
 				st->flags = false;
 			}
 			p += 1 + ilen;
+		} else if (((op & 0xc7) == 0x04 || (op & 0xc7) == 0x05 ||
+			    op == 0xa8 || op == 0xa9) &&
+			   !(o16 && (op & 1))) {
+			/* add, or, and, sub, xor, cmp $imm, al or eax (rax);
+			 * test $imm, al or eax */
+			static const int alu[8] = {
+				CTRACE_EOP_ADD, CTRACE_EOP_OR, 0, 0,
+				CTRACE_EOP_AND, CTRACE_EOP_SUB, CTRACE_EOP_XOR,
+				CTRACE_EOP_CMP};
+			int sz = (op & 1) ? w : 1;
+			int eop = op >= 0xa8 ? CTRACE_EOP_TEST : alu[op >> 3];
+			size_t ilen = sz == 1 ? 1 : 4;
+			int64_t imm;
+			if (eop == 0 || p + ilen > end)
+				return false;
+			if (sz == 1) {
+				imm = (int8_t)p[0];
+			} else {
+				int32_t i32;
+				memcpy(&i32, p, 4);
+				imm = i32;
+			}
+			if (!emit(st, eop, sz, sz, HW_RAX, CTRACE_EOP_IMM, 0,
+				  imm))
+				return false;
+			if (eop == CTRACE_EOP_CMP || eop == CTRACE_EOP_TEST) {
+				st->flags = has(st, HW_RAX, sz);
+			} else {
+				wrote(st, HW_RAX, sz, has(st, HW_RAX, sz));
+				st->flags = false;
+			}
+			p += ilen;
 		} else if (op == 0x39 || op == 0x3b || op == 0x85 ||
 			   op == 0x38 || op == 0x3a || op == 0x84) {
 			/* cmp, test */
