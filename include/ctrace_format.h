@@ -17,7 +17,7 @@
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
 #define CTRACE_VERSION_MAJOR 5           /* incompatible layout changes */
-#define CTRACE_VERSION_MINOR 3           /* compatible additions */
+#define CTRACE_VERSION_MINOR 4           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
 
@@ -316,6 +316,15 @@ enum ctrace_record_type {
 	 * and keeps it where it places threads and processes by the wall
 	 * clock.  Written when at least CTRACE_PAUSE_MIN_TICKS. */
 	CTRACE_REC_PAUSE = 10,
+
+	/* Format 5.4: CTRACE_REC_RETVAL's compact form, filled, as the exit
+	 * hook writes it when it reads the value itself (a capture plan's
+	 * `exit` line, x86-64): the u8 state (CTRACE_RETVAL_COMPACT plus the
+	 * mask), then r0 and r1 each as a sleb (with CTRACE_RETVAL_NARROW
+	 * of their low 32 bits, sign-extended), the other fields as in the
+	 * compact form.  A 5.3 reader skips it: the value shows as not
+	 * captured. */
+	CTRACE_REC_RETVAL_SHORT = 11,
 
 	/* --- in the metadata stream ---------------------------------------- */
 

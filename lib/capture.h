@@ -126,8 +126,8 @@ struct ctrace__plan_exit {
 	uintptr_t fn; /* the function whose own exit it is */
 	uint32_t first;
 	uint8_t nops;
-	uint8_t mask, mem, len; /* as a plan entry's ret_mask, ret_mem,
-				 * ret_len */
+	uint8_t mask, mem; /* as a plan entry's ret_mask, ret_mem */
+	uint8_t len;       /* the largest RETVAL_SHORT payload */
 };
 CTRACE_HIDDEN extern const struct ctrace__plan_op *ctrace__plan_ops;
 

@@ -333,7 +333,7 @@ static int parse_exit(struct lexer *l, uintptr_t bias,
 		return -1;
 	e->mask = (uint8_t)v;
 	e->mem = (uint8_t)w;
-	e->len = (uint8_t)ctrace__retval_payload(e->mask, e->mem);
+	e->len = (uint8_t)ctrace__retread_payload_max(e->mask, e->mem);
 	while ((k = word(l, &len)) != NULL) {
 		if (!is_word(k, len, "op") || e->nops == CTRACE_PLAN_MAX_OPS ||
 		    parse_op(l, &ops[e->nops]) < 0)

@@ -50,9 +50,16 @@ static uint64_t source(const struct machine *m, const struct ctrace__plan_op *o)
 	if (o->s == CTRACE_EOP_IMM)
 		return (uint64_t)o->arg;
 	if (o->s == CTRACE_EOP_MEM) {
-		memcpy(&v, (const void *)(uintptr_t)(m->r[o->base] +
-						     (uint64_t)o->arg),
-		       o->ssz);
+		/* Sizes known to the compiler: a call of memcpy would go
+		 * through the program's GOT, redirected for library calls. */
+		const uint8_t *a = (const uint8_t *)(uintptr_t)(m->r[o->base] +
+							      (uint64_t)o->arg);
+		switch (o->ssz) {
+		case 1: v = a[0]; break;
+		case 2: { uint16_t h; memcpy(&h, a, 2); v = h; break; }
+		case 4: { uint32_t w; memcpy(&w, a, 4); v = w; break; }
+		default: memcpy(&v, a, 8); break;
+		}
 		return v;
 	}
 	return m->r[(uint8_t)o->s];
@@ -333,55 +340,54 @@ void ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
 	out[4] = m.r[4] + 8; /* after the ret */
 }
 
-/* A register field of the compact RETVAL payload: all 8 bytes, or with
- * CTRACE_RETVAL_NARROW the low 4 (little-endian: the first). */
-static inline uint8_t *field(uint8_t *q, uint64_t v, int narrow)
+
+/* A register of the short form: a sleb, of its low half with NARROW. */
+static inline uint8_t *reg_field(uint8_t *q, uint64_t v, int narrow)
 {
-	if (narrow) {
-		uint32_t low = (uint32_t)v;
-		memcpy(q, &low, 4);
-		return q + 4;
-	}
+	return ctrace__sleb_put(q, narrow ? (int64_t)(int32_t)(uint32_t)v
+					  : (int64_t)v);
+}
+
+/* n bytes (at most CTRACE_RETVAL_MEM_MAX), word by word: no call. */
+static inline void copy_small(uint8_t *dst, const uint8_t *src, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8)
+		memcpy(dst + i, src + i, 8);
+	for (; i < n; i++)
+		((volatile uint8_t *)dst)[i] = src[i];
+}
+
+static inline uint8_t *xmm_field(uint8_t *q, uint64_t v, int narrow)
+{
 	memcpy(q, &v, 8);
-	return q + 8;
+	if (!narrow)
+		memset(q + 8, 0, 8);
+	return q + (narrow ? 8 : 16);
 }
 
 void ctrace__retread_put(struct ctrace__stream *s,
 			 const struct ctrace__plan_exit *x,
 			 const struct ctrace__regs *r)
 {
-	uint8_t *rec = s->cur, *p;
-	size_t len = x->len;
-	if (rec == NULL || (size_t)(s->chunk_end - rec) < len + 4)
+	uint8_t *rec = s->cur;
+	if (rec == NULL || (size_t)(s->chunk_end - rec) < 4 + (size_t)x->len)
 		return;
 	uint64_t out[CTRACE_RETREAD_OUT];
 	ctrace__retread_run(ctrace__plan_ops + x->first, x->nops, r, out);
-	if (len < 0x80) {
-		rec[2] = (uint8_t)len;
-		p = rec + 3;
-	} else {
-		ctrace__uleb_put2(rec + 2, len);
-		p = rec + 4;
-	}
-	rec[1] = CTRACE_REC_RETVAL;
-	/* The compact payload (retval.c's layout): the fields of the mask
-	 * in order, xmm's upper 8 bytes zero. */
-	uint8_t mask = x->mask, *q = p + 1;
+	/* A value's size depends on the value (an int of -1, 0 or 1 takes a
+	 * byte): the length is a byte when the largest payload fits one. */
+	int wide = x->len >= 0x80;
+	uint8_t mask = x->mask, *p = rec + 3 + wide, *q = p + 1;
 	int narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
 	if (mask & CTRACE_RETVAL_R0)
-		q = field(q, out[0], narrow);
+		q = reg_field(q, out[0], narrow);
 	if (mask & CTRACE_RETVAL_R1)
-		q = field(q, out[1], narrow);
-	if (mask & CTRACE_RETVAL_XMM0) {
-		q = field(q, out[2], 0);
-		if (!narrow)
-			q = field(q, 0, 0);
-	}
-	if (mask & CTRACE_RETVAL_XMM1) {
-		q = field(q, out[3], 0);
-		if (!narrow)
-			q = field(q, 0, 0);
-	}
+		q = reg_field(q, out[1], narrow);
+	if (mask & CTRACE_RETVAL_XMM0)
+		q = xmm_field(q, out[2], narrow);
+	if (mask & CTRACE_RETVAL_XMM1)
+		q = xmm_field(q, out[3], narrow);
 	if (mask & CTRACE_RETVAL_MEM) {
 		/* As the trampoline does: a struct returned in memory is in
 		 * the caller's frame, just above the stack pointer after the
@@ -390,21 +396,39 @@ void ctrace__retread_put(struct ctrace__stream *s,
 		if (a >= after && a < after + 4096) {
 			memcpy(q, &a, 8);
 			q[8] = x->mem;
-			memcpy(q + CTRACE_RETVAL_MEM_HEAD, (const void *)a,
-			       x->mem);
+			copy_small(q + CTRACE_RETVAL_MEM_HEAD,
+				   (const uint8_t *)(uintptr_t)a, x->mem);
+			q += CTRACE_RETVAL_MEM_HEAD + x->mem;
 		} else {
 			mask &= (uint8_t)~CTRACE_RETVAL_MEM;
 		}
 	}
-	ctrace__barrier();
 	p[0] = CTRACE_RETVAL_COMPACT | mask;
+	size_t len = (size_t)(q - p);
+	if (wide)
+		ctrace__uleb_put2(rec + 2, len);
+	else
+		rec[2] = (uint8_t)len;
+	rec[1] = CTRACE_REC_RETVAL_SHORT;
 	ctrace__barrier();
 	rec[0] = CTRACE_TAG_EXTENDED;
 	ctrace__barrier();
-	s->cur = p + len;
+	s->cur = q;
 }
 
-#else /* i386: no `exit` line is read (plan.c), the trampoline serves */
+#endif
+
+size_t ctrace__retread_payload_max(uint8_t mask, uint8_t mem)
+{
+	size_t xmm = (mask & CTRACE_RETVAL_NARROW) ? 8 : 16;
+	return 1 + ((mask & CTRACE_RETVAL_R0) ? 10 : 0) +
+	       ((mask & CTRACE_RETVAL_R1) ? 10 : 0) +
+	       ((mask & CTRACE_RETVAL_XMM0) ? xmm : 0) +
+	       ((mask & CTRACE_RETVAL_XMM1) ? xmm : 0) +
+	       ((mask & CTRACE_RETVAL_MEM) ? CTRACE_RETVAL_MEM_HEAD + mem : 0);
+}
+
+#if !defined(__x86_64__) /* i386: no `exit` line is read (plan.c), the trampoline serves */
 
 void ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
 			 const struct ctrace__regs *r,

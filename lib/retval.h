@@ -65,6 +65,9 @@ CTRACE_HIDDEN void ctrace__retval_thread_end(void);
 CTRACE_HIDDEN void ctrace__retread_run(const struct ctrace__plan_op *ops,
 				       size_t n, const struct ctrace__regs *r,
 				       uint64_t out[CTRACE_RETREAD_OUT]);
+/* retread.c: the largest RETVAL_SHORT payload of the registers of mask
+ * (CTRACE_RETVAL_*) and mem bytes at r0. */
+CTRACE_HIDDEN size_t ctrace__retread_payload_max(uint8_t mask, uint8_t mem);
 /* retread.c: writes the filled RETVAL record of an exit whose return
  * value x says how to read from the exit hook's registers r (room made by
  * the caller: 4 + x->len bytes). */

@@ -386,6 +386,50 @@ past:
 	return false;
 }
 
+/* A RETVAL_SHORT payload spread into the compact RETVAL form (the
+ * registers' slebs at their width); a payload that does not parse gives
+ * the one byte 0, "not captured". */
+static uint8_t *retval_expand_short(const uint8_t *p, uint64_t len,
+				    size_t *n)
+{
+	const uint8_t *end = p + len;
+	uint8_t *out = must_malloc(CTRACE_RETVAL_PAYLOAD), *q = out;
+	*n = 1;
+	out[0] = 0;
+	if (len == 0)
+		return out;
+	uint8_t mask = p[0];
+	int narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
+	const uint8_t *r = p + 1;
+	q = out + 1;
+	if (!(mask & CTRACE_RETVAL_COMPACT) || (mask & CTRACE_RETVAL_ST0))
+		return out;
+	for (int k = 0; k < 2; k++) {
+		if (!(mask & (k ? CTRACE_RETVAL_R1 : CTRACE_RETVAL_R0)))
+			continue;
+		int64_t v;
+		if (ctrace__sleb_get(&r, end, &v) < 0)
+			return out;
+		memcpy(q, &v, narrow ? 4 : 8); /* little-endian */
+		q += narrow ? 4 : 8;
+	}
+	size_t rest = (size_t)(end - r);
+	size_t want = ((mask & CTRACE_RETVAL_XMM0) ? (narrow ? 8u : 16u) : 0) +
+		      ((mask & CTRACE_RETVAL_XMM1) ? (narrow ? 8u : 16u) : 0);
+	if (mask & CTRACE_RETVAL_MEM) {
+		if (rest < want + CTRACE_RETVAL_MEM_HEAD ||
+		    r[want + 8] > CTRACE_RETVAL_MEM_MAX)
+			return out;
+		want += CTRACE_RETVAL_MEM_HEAD + r[want + 8];
+	}
+	if (rest != want || (size_t)(q - out) + want > CTRACE_RETVAL_PAYLOAD)
+		return out;
+	memcpy(q, r, want);
+	out[0] = mask;
+	*n = (size_t)(q - out) + want;
+	return out;
+}
+
 /* An ARGS record right after an ENTRY, or a RETVAL record right after an
  * EXIT, belongs to it: the event takes a copy of its payload.  fn: the
  * function's address, which the short form of ARGS leaves out. */
@@ -408,7 +452,9 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 	/* The short form of ARGS is spread into the ARGS layout. */
 	bool short_args = ev->kind == EV_ENTRY &&
 			  p[1] == CTRACE_REC_ARGS_SHORT;
-	if (p[1] != want && !short_args)
+	bool short_ret = ev->kind != EV_ENTRY &&
+			 p[1] == CTRACE_REC_RETVAL_SHORT;
+	if (p[1] != want && !short_args && !short_ret)
 		return;
 	p += 2;
 	if (ctrace__uleb_get(&p, s->end, &len) < 0 || len > (uint64_t)(s->end - p))
@@ -416,6 +462,10 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 	if (s->trace->skip_payloads) {
 		/* nothing shows them: not even copied */
 		s->arg_bases.bad = true;
+	} else if (short_ret) {
+		size_t n = 0;
+		ev->extra = retval_expand_short(p, len, &n);
+		ev->extra_len = n;
 	} else if (short_args) {
 		size_t n = 0;
 		ev->extra = payload_expand_short(p, len, fn, ev->sp,
