@@ -11,18 +11,22 @@
  * or left unfinished, is made again.
  *
  * TRACE.tui-tree is a sequence of blocks of BLOCK_LINES lines (the last
- * one shorter), each a raw deflate stream (level 1: several hundred MB
- * of text a second) of its lines' records, then their text:
+ * one shorter), each a raw deflate stream (level 1, memLevel 4) of its
+ * lines' records, then their text (format ctrtuix5):
  *
- *   per line, LEB128: depth; flags (TUIX_*); parent (PARENT_*); end
- *   (END_*, LATE: not known as the block was written); its shape
+ *   per line, LEB128: depth; flags (TUIX_*); parent (PARENT_*: of a
+ *   closing line whose call is in the block, PARENT_SAME is its call's);
+ *   end (END_*, LATE: not known as the block was written); its shape
  *   (SHAPE_*: what of its text is made again from the depth and the
  *   thread), with the length of a new thread column after it; the
- *   length of its text kept (the line is at most TUIX_TEXT_MAX bytes, a
- *   longer one is cut: the browser shows and searches a line's first 4
- *   KiB)
- *   then the lines' text kept, one after another, without their
- *   durations, thread columns, indentations nor newlines
+ *   number of its text (what follows its indentation, or its duration
+ *   for SHAPE_RAW) in the block's table of distinct texts, the entries
+ *   so far for a new one, then followed by its length (a line is at
+ *   most TUIX_TEXT_MAX bytes, a longer one is cut: the browser shows and
+ *   searches a line's first 4 KiB)
+ *   then, line after line, its new thread column and its new text, if
+ *   any: each distinct text once a block, without durations, thread
+ *   columns, indentations nor newlines
  *
  * followed by one 8-byte slot per line whose end was not known (a call
  * still open when its block was written: at most the tree's depth a
@@ -31,10 +35,12 @@
  * TRACE.tui-index is a 64-byte header (magic, state, key, lines, size of
  * the tree file) and 32 bytes a block (struct dir_entry): where it is,
  * its sizes and how many late ends follow it.  On the benchmark's tree
- * (bench/tui), the text of 34 bytes a line costs about 2 bytes: see
- * doc/views.md.  What deflate is given is what it compresses at little
- * cost (long matches): the durations, the records' distances and a
- * window slid within a block would be most of the indexing's time.
+ * (bench/tui), a line of 34 bytes of text costs about 1.5 bytes, most of
+ * it its duration: see doc/views.md.  What deflate is given is what it
+ * compresses at little cost (long matches of records that repeat from
+ * call to call, a block's few distinct texts once): the durations, the
+ * texts of every line, the records' distances and a window slid within a
+ * block would be most of the indexing's time.
  *
  * Making it: the replay (the tree, one thread after another) runs in a
  * child process writing the text into a pipe; the browser reads it as it
@@ -78,7 +84,7 @@
 #define PACKAGE_VERSION "unknown"
 #endif
 
-#define TUIX_MAGIC "ctrtuix4"
+#define TUIX_MAGIC "ctrtuix5"
 #define HEADER_SIZE 64
 #define DIR_ENTRY 32
 #define BLOCK_LINES 1024 /* a block given to deflate fits its 32 KiB window */
@@ -86,6 +92,7 @@
 #define CHUNK (1u << 20)
 #define LATE 0 /* an end code: in the slots after the block */
 #define NO_SHAPE UINT16_MAX
+#define TEXT_SLOTS (2 * BLOCK_LINES) /* a table at most half full */
 
 enum { STATE_BUILDING = 0, STATE_COMPLETE = 1 };
 
@@ -117,10 +124,6 @@ struct block {
 	uint64_t first; /* TUIX_NONE: empty */
 	uint32_t n;
 	struct tuix_line lines[BLOCK_LINES];
-	/* of a line being filled: where its thread column ("[ tid") and
-	 * what follows its indentation start, or NO_SHAPE (shape_of) */
-	uint16_t col[BLOCK_LINES], rest[BLOCK_LINES];
-	bool same_tid[BLOCK_LINES]; /* as the previous line's */
 	char *text;
 	size_t len, cap;
 	uint64_t used; /* for the cache's choice of a block to replace */
@@ -157,6 +160,23 @@ struct tuix {
 	char tid[64]; /* the thread column of the previous line */
 	size_t tid_len;
 	bool tid_one; /* tid is a "[" and no other: a whole column */
+	/* the block being filled, coded as its lines come (code_line):
+	 * each line's shape, thread column, the length of the column kept
+	 * (SHAPE_TID) and its text's number in the block's table; the
+	 * durations' codes */
+	uint8_t shape[BLOCK_LINES];
+	uint16_t col[BLOCK_LINES], tidl[BLOCK_LINES], id[BLOCK_LINES];
+	bool shaped; /* the block's last line */
+	unsigned char dur[BLOCK_LINES * 10];
+	size_t dl;
+	/* the table of the block's distinct texts: a hash table of
+	 * TEXT_SLOTS slots (an entry + 1, 0 for none), and for each entry
+	 * its hash, where its first line's text is in the block, its
+	 * length */
+	uint16_t slot[TEXT_SLOTS];
+	uint32_t t_hash[BLOCK_LINES], t_off[BLOCK_LINES];
+	uint16_t t_len[BLOCK_LINES];
+	uint32_t n_texts;
 	/* reading */
 	struct block *cache[CACHE_BLOCKS];
 	uint64_t clock;
@@ -542,9 +562,130 @@ enum {
  * SHAPE_RAW, kept whole after its duration, or 1 + (the spaces before
  * its thread column << 1 | SHAPE_TID), SHAPE_TID when its thread column
  * is not the one of the previous shaped line of its block: then the
- * column's length follows, and its bytes start the text kept. */
+ * column's length follows, and its bytes are in the block's text. */
 enum { SHAPE_RAW = 0, SHAPE_TID = 1 };
 #define SHAPE_SPACES_MAX 64 /* before the thread column, as add_line */
+
+/* What is kept of a line's text (after its indentation, or after its
+ * duration for SHAPE_RAW) is one of the block's table of distinct texts,
+ * by its number: most lines repeat a few texts ("leaf();", "mid() {"),
+ * and deflate is given each text once and a number a line, not the
+ * text of every line.  A number equal to the entries so far is a new
+ * entry: its length follows, and its bytes are in the block's text. */
+
+/* Whether the n bytes at a and b are the same: most texts and thread
+ * columns are 4 to 16 bytes, compared as 2 words that may overlap
+ * rather than by a call. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y, z, w;
+	uint32_t x4, y4, z4, w4;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		memcpy(&z, a + n - 8, 8);
+		memcpy(&w, b + n - 8, 8);
+		return !((x ^ y) | (z ^ w));
+	}
+	if (n >= 4 && n < 8) {
+		memcpy(&x4, a, 4);
+		memcpy(&y4, b, 4);
+		memcpy(&z4, a + n - 4, 4);
+		memcpy(&w4, b + n - 4, 4);
+		return !((x4 ^ y4) | (z4 ^ w4));
+	}
+	return !memcmp(a, b, n);
+}
+
+/* The hash of a text of n bytes: 8 bytes at a time, the last 8 read
+ * again rather than byte by byte (2 overlapping 4-byte words below 8).
+ * Equal hashes are compared in full. */
+static inline uint32_t text_hash(const char *s, size_t n)
+{
+	uint64_t h = n, w = 0;
+	uint32_t a, b;
+
+	if (n < 8) {
+		if (n >= 4) {
+			memcpy(&a, s, 4);
+			memcpy(&b, s + n - 4, 4);
+			w = (uint64_t)a << 32 | b;
+		} else {
+			for (size_t k = 0; k < n; k++)
+				w = w << 8 | (unsigned char)s[k];
+		}
+		h = (h ^ w) * 0x9e3779b97f4a7c15u;
+		return (uint32_t)(h >> 32);
+	}
+	for (size_t k = 0; k + 8 < n; k += 8) {
+		memcpy(&w, s + k, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15u;
+		h ^= h >> 29;
+	}
+	memcpy(&w, s + n - 8, 8);
+	h = (h ^ w) * 0x9e3779b97f4a7c15u;
+	return (uint32_t)(h >> 32);
+}
+
+/* The number of the text t of n bytes in the block being filled's
+ * table, a new entry (at `off` in the block's text) if it is not there.
+ * t is the line as read, not its copy in the block, just written: read
+ * back at once, a copy stalls the loads. */
+static uint16_t text_id(struct tuix *ix, const char *t, uint32_t off,
+			size_t n)
+{
+	uint32_t h = text_hash(t, n), i = h & (TEXT_SLOTS - 1), e;
+
+	for (;; i = (i + 1) & (TEXT_SLOTS - 1)) {
+		if (!ix->slot[i])
+			break;
+		e = ix->slot[i] - 1u;
+		if (ix->t_hash[e] == h && ix->t_len[e] == n &&
+		    same_bytes(ix->fill->text + ix->t_off[e], t, n))
+			return (uint16_t)e;
+	}
+	e = ix->n_texts++;
+	ix->slot[i] = (uint16_t)(e + 1);
+	ix->t_hash[e] = h;
+	ix->t_off[e] = off;
+	ix->t_len[e] = (uint16_t)n;
+	return (uint16_t)e;
+}
+
+/* Codes the line just added to the block being filled, of len bytes at
+ * s: its duration, its shape and its text's number (col: where its
+ * thread column starts, or NO_SHAPE; rest: where its text after the
+ * indentation does). */
+static void code_line(struct tuix *ix, const char *s, size_t len,
+		      size_t col, size_t rest, bool same_tid)
+{
+	struct block *b = ix->fill;
+	uint32_t k = b->n - 1, depth = b->lines[k].depth;
+	size_t n, from;
+
+	ix->dl += put_uleb(ix->dur + ix->dl, dur_code(s, len, &n));
+	from = n;
+	ix->tidl[k] = 0;
+	ix->shape[k] = SHAPE_RAW;
+	/* the thread column is the previous shaped line's when that is the
+	 * previous line and add_line found them the same */
+	if (col != NO_SHAPE && col >= n && spaces(s + n, col - n) == col - n) {
+		bool same = ix->shaped && same_tid;
+		ix->shape[k] = (uint8_t)(1 + ((col - n) << 1 |
+					      (same ? 0 : SHAPE_TID)));
+		if (!same)
+			ix->tidl[k] = (uint16_t)(rest - 4 - 2 * (size_t)depth -
+						 col);
+		ix->col[k] = (uint16_t)col;
+		from = rest;
+		ix->shaped = true;
+	} else {
+		ix->shaped = false;
+	}
+	ix->id[k] = text_id(ix, s + from, (uint32_t)(b->lines[k].off + from),
+			    len - from);
+}
 
 /* Whether the call of line `line` ends at a closing line of block b. */
 static bool closed_in_block(const struct block *b, uint64_t line,
@@ -570,41 +711,28 @@ static void flush_block(struct tuix *ix)
 {
 	struct block *b = ix->fill;
 	struct dir_entry d;
-	size_t rl = 0, dl = 0, k, late_sp;
-	uint32_t n_late = 0;
+	size_t rl = 0, k, late_sp, dl = ix->dl;
+	uint32_t n_late = 0, seen = 0;
 	uint64_t blk, size, parent = TUIX_NONE;
-	unsigned char dur[BLOCK_LINES * 10];
-	uint16_t from[BLOCK_LINES], tidl[BLOCK_LINES];
-	bool shaped = false; /* the previous line */
+	unsigned char *r;
 
 	if (!b->n)
 		return;
-	grow(&ix->raw, &ix->raw_cap, (size_t)b->n * 7 * 10 + b->len);
+	grow(&ix->raw, &ix->raw_cap, (size_t)b->n * 8 * 10 + b->len);
+	r = ix->raw;
 	for (uint32_t i = 0; i < b->n; i++) {
 		const struct tuix_line *l = &b->lines[i];
-		const char *s = b->text + l->off;
-		uint64_t line = b->first + i, end, shape = SHAPE_RAW;
-		size_t len = line_len(b, i), n, c = b->col[i];
-		dl += put_uleb(dur + dl, dur_code(s, len, &n));
-		from[i] = (uint16_t)n;
-		tidl[i] = 0;
-		/* the thread column is the previous shaped line's when that
-		 * is the previous line and add_line found them the same */
-		if (c != NO_SHAPE && c >= n && spaces(s + n, c - n) == c - n) {
-			bool same = shaped && b->same_tid[i];
-			shape = 1 + ((c - n) << 1 | (same ? 0 : SHAPE_TID));
-			if (!same)
-				tidl[i] = (uint16_t)(b->rest[i] - 4 -
-						     2 * (size_t)l->depth - c);
-			from[i] = b->rest[i];
-			shaped = true;
-		} else {
-			shaped = false;
-		}
-		rl += put_uleb(ix->raw + rl, l->depth);
-		rl += put_uleb(ix->raw + rl, l->flags);
-		rl += put_uleb(ix->raw + rl,
-			       l->parent == parent	 ? PARENT_SAME
+		uint64_t line = b->first + i, end;
+		/* a closing line's parent is its call's: the previous
+		 * line's would be a distance growing from call to call */
+		uint64_t same = (l->flags & TUIX_CLOSE) && l->end >= b->first &&
+						l->end < line
+					? b->lines[l->end - b->first].parent
+					: parent;
+		rl += put_uleb(r + rl, l->depth);
+		rl += put_uleb(r + rl, l->flags);
+		rl += put_uleb(r + rl,
+			       l->parent == same	 ? PARENT_SAME
 			       : l->parent == TUIX_NONE ? PARENT_NONE
 							: line - l->parent + 1);
 		parent = l->parent;
@@ -619,20 +747,31 @@ static void flush_block(struct tuix *ix)
 			end = END_CLOSE;
 		else
 			end = l->end - line + END_CLOSE;
-		rl += put_uleb(ix->raw + rl, end);
-		rl += put_uleb(ix->raw + rl, shape);
-		if (shape != SHAPE_RAW && ((shape - 1) & SHAPE_TID))
-			rl += put_uleb(ix->raw + rl, tidl[i]);
-		rl += put_uleb(ix->raw + rl, tidl[i] + len - from[i]);
+		rl += put_uleb(r + rl, end);
+		rl += put_uleb(r + rl, ix->shape[i]);
+		if (ix->shape[i] != SHAPE_RAW &&
+		    ((ix->shape[i] - 1) & SHAPE_TID))
+			rl += put_uleb(r + rl, ix->tidl[i]);
+		rl += put_uleb(r + rl, ix->id[i]);
+		if (ix->id[i] == seen) {
+			rl += put_uleb(r + rl, ix->t_len[seen]);
+			seen++;
+		}
 	}
+	/* then the thread columns and the new texts, line after line */
+	seen = 0;
 	for (uint32_t i = 0; i < b->n; i++) {
-		const char *s = b->text + b->lines[i].off;
-		size_t len = line_len(b, i) - from[i];
-		if (tidl[i])
-			memcpy(ix->raw + rl, s + b->col[i], tidl[i]);
-		rl += tidl[i];
-		memcpy(ix->raw + rl, s + from[i], len);
-		rl += len;
+		if (ix->tidl[i]) {
+			memcpy(r + rl, b->text + b->lines[i].off + ix->col[i],
+			       ix->tidl[i]);
+			rl += ix->tidl[i];
+		}
+		if (ix->id[i] == seen) {
+			memcpy(r + rl, b->text + ix->t_off[seen],
+			       ix->t_len[seen]);
+			rl += ix->t_len[seen];
+			seen++;
+		}
 	}
 
 	grow(&ix->z, &ix->z_cap,
@@ -662,7 +801,7 @@ static void flush_block(struct tuix *ix)
 		if (k + j < late_sp)
 			ix->stack[k + j].slot = d.off + d.zlen + 8 * j;
 	}
-	memcpy(ix->z + d.zlen + 8 * (size_t)n_late, dur, dl);
+	memcpy(ix->z + d.zlen + 8 * (size_t)n_late, ix->dur, dl);
 	size = d.zlen + 8 * (uint64_t)n_late + dl;
 	if (pwrite(ix->tree_fd, ix->z, (size_t)size, (off_t)d.off) !=
 	    (ssize_t)size)
@@ -675,6 +814,40 @@ static void flush_block(struct tuix *ix)
 	b->first += b->n;
 	b->n = 0;
 	b->len = 0;
+	ix->dl = 0;
+	ix->shaped = false;
+	ix->n_texts = 0;
+	memset(ix->slot, 0, sizeof ix->slot);
+}
+
+/* One line's record: depth, flags, parent, end, shape, the length of
+ * its thread column kept (0 but for SHAPE_TID), its text's number and,
+ * for a new one, its length. */
+struct record {
+	uint64_t v[4];
+	uint64_t shape, tidl, id, len;
+};
+
+/* The next record of [*p, end), n_texts the table's entries so far;
+ * false when it is damaged. */
+static bool get_record(const unsigned char **p, const unsigned char *end,
+		       struct record *r, uint32_t n_texts)
+{
+	for (int k = 0; k < 4; k++)
+		if (!get_uleb(p, end, &r->v[k]))
+			return false;
+	if (!get_uleb(p, end, &r->shape))
+		return false;
+	r->tidl = r->len = 0;
+	if (r->shape != SHAPE_RAW && ((r->shape - 1) & SHAPE_TID) &&
+	    (!get_uleb(p, end, &r->tidl) || r->tidl > TUIX_TEXT_MAX))
+		return false;
+	if (!get_uleb(p, end, &r->id) || r->id > n_texts)
+		return false;
+	if (r->id == n_texts &&
+	    (!get_uleb(p, end, &r->len) || r->len > TUIX_TEXT_MAX))
+		return false;
+	return true;
 }
 
 /* Block blk read into b; false when the sidecar is damaged. */
@@ -684,9 +857,12 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 	const unsigned char *p, *end, *dp, *dend;
 	uint64_t first = blk * BLOCK_LINES, text = 0, late[BLOCK_LINES], size;
 	uint64_t parent = TUIX_NONE;
-	uint32_t n_late = 0, open[BLOCK_LINES], sp = 0;
+	uint32_t n_late = 0, open[BLOCK_LINES], sp = 0, n_texts = 0;
+	uint32_t t_off[BLOCK_LINES];
+	uint16_t t_len[BLOCK_LINES];
 	const char *ref = NULL; /* the last thread column (SHAPE_TID) */
 	size_t ref_len = 0;
+	struct record r;
 
 	b->first = TUIX_NONE;
 	b->n = 0;
@@ -695,7 +871,7 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 		  (off_t)(HEADER_SIZE + DIR_ENTRY * blk)) != sizeof d ||
 	    d.n_lines == 0 || d.n_lines > BLOCK_LINES ||
 	    d.n_late > d.n_lines || d.dlen > BLOCK_LINES * 10 ||
-	    d.rawlen > BLOCK_LINES * (7 * 10 + TUIX_TEXT_MAX))
+	    d.rawlen > BLOCK_LINES * (8 * 10 + 2 * TUIX_TEXT_MAX))
 		return false;
 	size = d.zlen + 8 * (uint64_t)d.n_late + d.dlen;
 	if (size > ix->tree_size || d.off > ix->tree_size - size)
@@ -721,40 +897,25 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 	end = ix->raw + d.rawlen;
 	/* the records first: where the text starts */
 	for (uint32_t i = 0; i < d.n_lines; i++) {
-		uint64_t v[7];
-		for (int k = 0; k < 7; k++) {
-			if (k == 5 && (v[4] == SHAPE_RAW ||
-				       !((v[4] - 1) & SHAPE_TID)))
-				v[k++] = 0;
-			if (!get_uleb(&p, end, &v[k]))
-				return false;
-		}
-		if (v[6] > TUIX_TEXT_MAX || v[5] > v[6])
+		if (!get_record(&p, end, &r, n_texts))
 			return false;
-		text += v[6];
+		text += r.tidl + r.len;
+		n_texts += r.id == n_texts;
 	}
 	if ((uint64_t)(end - p) != text)
 		return false;
-	text = (uint64_t)(p - ix->raw); /* now: where a line's text is */
+	text = (uint64_t)(p - ix->raw); /* now: where the next text is */
 	p = ix->raw;
+	n_texts = 0;
 	for (uint32_t i = 0; i < d.n_lines; i++) {
 		struct tuix_line *l = &b->lines[i];
-		uint64_t line = first + i, v[7], c;
-		for (int k = 0; k < 7; k++) {
-			if (k == 5 && (v[4] == SHAPE_RAW ||
-				       !((v[4] - 1) & SHAPE_TID)))
-				v[k++] = 0;
-			get_uleb(&p, end, &v[k]);
-		}
+		uint64_t line = first + i, c, *v = r.v;
+		get_record(&p, end, &r, n_texts);
 		if (v[0] > UINT32_MAX || v[1] > (TUIX_HEAD | TUIX_CLOSE) ||
 		    v[2] > line + 1)
 			return false;
 		l->depth = (uint32_t)v[0];
 		l->flags = (uint32_t)v[1];
-		l->parent = v[2] == PARENT_SAME	  ? parent
-			    : v[2] == PARENT_NONE ? TUIX_NONE
-						  : line + 1 - v[2];
-		parent = l->parent;
 		if (l->flags & TUIX_CLOSE) {
 			if (v[3] == END_OPEN) {
 				if (!sp)
@@ -780,27 +941,38 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 		} else {
 			l->end = line + v[3] - END_CLOSE;
 		}
+		if ((l->flags & TUIX_CLOSE) && l->end >= first)
+			parent = b->lines[l->end - first].parent; /* its call's */
+		l->parent = v[2] == PARENT_SAME	  ? parent
+			    : v[2] == PARENT_NONE ? TUIX_NONE
+						  : line + 1 - v[2];
+		parent = l->parent;
 		l->off = b->len;
 		if (!get_uleb(&dp, dend, &c) || !dur_text(b, c))
 			return false;
-		if (v[4] != SHAPE_RAW) {
-			if ((v[4] - 1) >> 1 > SHAPE_SPACES_MAX ||
+		if (r.shape != SHAPE_RAW) {
+			if ((r.shape - 1) >> 1 > SHAPE_SPACES_MAX ||
 			    v[0] > TUIX_TEXT_MAX / 2)
 				return false;
-			if ((v[4] - 1) & SHAPE_TID) {
+			if ((r.shape - 1) & SHAPE_TID) {
 				ref = (const char *)ix->raw + text;
-				ref_len = (size_t)v[5];
+				ref_len = (size_t)r.tidl;
+				text += r.tidl;
 			} else if (!ref) {
 				return false;
 			}
-			block_spaces(b, (size_t)(v[4] - 1) >> 1);
+			block_spaces(b, (size_t)(r.shape - 1) >> 1);
 			block_text(b, ref, ref_len);
 			block_text(b, "] | ", 4);
 			block_spaces(b, 2 * (size_t)v[0]);
 		}
-		block_text(b, (const char *)ix->raw + text + v[5],
-			   (size_t)(v[6] - v[5]));
-		text += v[6];
+		if (r.id == n_texts) {
+			t_off[n_texts] = (uint32_t)text;
+			t_len[n_texts++] = (uint16_t)r.len;
+			text += r.len;
+		}
+		block_text(b, (const char *)ix->raw + t_off[r.id],
+			   t_len[r.id]);
 	}
 	if (n_late != d.n_late || dp != dend || sp)
 		return false;
@@ -952,7 +1124,7 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 	/* the thread is the "[ tid" before the bar, not the columns before
 	 * it: a duration differs from line to line */
 	if (ix->tid_one && (size_t)(bar - s) >= ix->tid_len &&
-	    !memcmp(bar - ix->tid_len, ix->tid, ix->tid_len)) {
+	    same_bytes(bar - ix->tid_len, ix->tid, ix->tid_len)) {
 		/* the previous line's column, its only "[" the last before
 		 * the bar: no search */
 		col = bar - ix->tid_len;
@@ -962,7 +1134,7 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 		if (!col)
 			col = s;
 		same_tid = (size_t)(bar - col) == ix->tid_len &&
-			   !memcmp(ix->tid, col, ix->tid_len);
+			   same_bytes(ix->tid, col, ix->tid_len);
 	}
 	if (!same_tid) {
 		/* another thread: its calls are not the last one's */
@@ -1016,11 +1188,9 @@ add:
 	if (rest_off > len)
 		col_off = NO_SHAPE;
 	l.off = ix->fill->len;
-	ix->fill->col[ix->fill->n] = (uint16_t)col_off;
-	ix->fill->rest[ix->fill->n] = (uint16_t)rest_off;
-	ix->fill->same_tid[ix->fill->n] = same_tid;
 	ix->fill->lines[ix->fill->n++] = l;
 	block_text(ix->fill, s, len);
+	code_line(ix, s, len, col_off, rest_off, same_tid);
 	ix->n++;
 	ix->text_size += len + 1;
 }
@@ -1152,9 +1322,11 @@ struct tuix *tuix_open(const struct tui_params *p)
 		return NULL;
 	}
 	/* raw deflate: zlib's checksum would cost a tenth of the indexing,
-	 * and load_block checks what it decodes; memLevel 6: a hash table
-	 * of a block's size (cleared for each), not 4 times larger */
-	if (deflateInit2(&ix->def, 1, Z_DEFLATED, -15, 6,
+	 * and load_block checks what it decodes; memLevel 4: a hash table
+	 * of 2,048 entries, cleared for each block, for the few KiB of a
+	 * block's records and distinct texts (memLevel 6 cleared 4 times
+	 * as much for the same output, 8 took a tenth of the indexing) */
+	if (deflateInit2(&ix->def, 1, Z_DEFLATED, -15, 4,
 			 Z_DEFAULT_STRATEGY) != Z_OK) {
 		warn_msg(0, "%s: zlib: %s", ix->tree_path,
 			 ix->def.msg ? ix->def.msg : "cannot start");
