@@ -93,6 +93,10 @@
 #define LATE 0 /* an end code: in the slots after the block */
 #define NO_SHAPE UINT16_MAX
 #define TEXT_SLOTS (2 * BLOCK_LINES) /* a table at most half full */
+/* Blocks are written behind, this many bytes or blocks at once: a write
+ * or two a block (and one a late end) took a tenth of the indexing */
+#define WRITE_BYTES (256u << 10)
+#define WRITE_BLOCKS 256
 
 enum { STATE_BUILDING = 0, STATE_COMPLETE = 1 };
 
@@ -177,6 +181,13 @@ struct tuix {
 	uint32_t t_hash[BLOCK_LINES], t_off[BLOCK_LINES];
 	uint16_t t_len[BLOCK_LINES];
 	uint32_t n_texts;
+	/* written behind (write_out): the tree file from woff on, the
+	 * directory's entries from block wblk on */
+	unsigned char *wbuf;
+	size_t wlen, wcap;
+	uint64_t woff, wblk;
+	struct dir_entry wdir[WRITE_BLOCKS];
+	uint32_t n_wdir;
 	/* reading */
 	struct block *cache[CACHE_BLOCKS];
 	uint64_t clock;
@@ -705,16 +716,33 @@ static bool closes_in_block(const struct block *b, uint64_t open)
 	       closed_in_block(b, open, b->lines[open - b->first].end);
 }
 
-/* Writes the block being filled at the end of the tree file; the calls
- * of its lines still open get their slot. */
+/* Writes what was written behind. */
+static void write_out(struct tuix *ix)
+{
+	if (ix->wlen && pwrite(ix->tree_fd, ix->wbuf, ix->wlen,
+			       (off_t)ix->woff) != (ssize_t)ix->wlen)
+		warn_msg(errno, "%s: write error", ix->tree_path);
+	if (ix->n_wdir &&
+	    pwrite(ix->idx_fd, ix->wdir, sizeof *ix->wdir * ix->n_wdir,
+		   (off_t)(HEADER_SIZE + DIR_ENTRY * ix->wblk)) !=
+		    (ssize_t)(sizeof *ix->wdir * ix->n_wdir))
+		warn_msg(errno, "%s: write error", ix->idx_path);
+	ix->woff += ix->wlen;
+	ix->wlen = 0;
+	ix->wblk += ix->n_wdir;
+	ix->n_wdir = 0;
+}
+
+/* Writes the block being filled at the end of the tree file (behind);
+ * the calls of its lines still open get their slot. */
 static void flush_block(struct tuix *ix)
 {
 	struct block *b = ix->fill;
 	struct dir_entry d;
 	size_t rl = 0, k, late_sp, dl = ix->dl;
 	uint32_t n_late = 0, seen = 0;
-	uint64_t blk, size, parent = TUIX_NONE;
-	unsigned char *r;
+	uint64_t size, parent = TUIX_NONE;
+	unsigned char *r, *z;
 
 	if (!b->n)
 		return;
@@ -774,13 +802,14 @@ static void flush_block(struct tuix *ix)
 		}
 	}
 
-	grow(&ix->z, &ix->z_cap,
-	     deflateBound(&ix->def, rl) + 8 * (size_t)n_late + dl);
+	grow(&ix->wbuf, &ix->wcap,
+	     ix->wlen + deflateBound(&ix->def, rl) + 8 * (size_t)n_late + dl);
+	z = ix->wbuf + ix->wlen;
 	deflateReset(&ix->def);
 	ix->def.next_in = ix->raw;
 	ix->def.avail_in = (uInt)rl;
-	ix->def.next_out = ix->z;
-	ix->def.avail_out = (uInt)ix->z_cap;
+	ix->def.next_out = z;
+	ix->def.avail_out = (uInt)(ix->wcap - ix->wlen);
 	if (deflate(&ix->def, Z_FINISH) != Z_STREAM_END)
 		warn_msg(0, "%s: cannot compress a block", ix->tree_path);
 	d = (struct dir_entry){ix->tree_size, (uint32_t)ix->def.total_out,
@@ -797,20 +826,17 @@ static void flush_block(struct tuix *ix)
 		k--;
 	for (uint32_t j = 0; j < n_late; j++) {
 		uint64_t none = TUIX_NONE;
-		memcpy(ix->z + d.zlen + 8 * j, &none, 8);
+		memcpy(z + d.zlen + 8 * j, &none, 8);
 		if (k + j < late_sp)
 			ix->stack[k + j].slot = d.off + d.zlen + 8 * j;
 	}
-	memcpy(ix->z + d.zlen + 8 * (size_t)n_late, ix->dur, dl);
+	memcpy(z + d.zlen + 8 * (size_t)n_late, ix->dur, dl);
 	size = d.zlen + 8 * (uint64_t)n_late + dl;
-	if (pwrite(ix->tree_fd, ix->z, (size_t)size, (off_t)d.off) !=
-	    (ssize_t)size)
-		warn_msg(errno, "%s: write error", ix->tree_path);
-	blk = b->first / BLOCK_LINES;
-	if (pwrite(ix->idx_fd, &d, sizeof d,
-		   (off_t)(HEADER_SIZE + DIR_ENTRY * blk)) != sizeof d)
-		warn_msg(errno, "%s: write error", ix->idx_path);
+	ix->wlen += (size_t)size;
+	ix->wdir[ix->n_wdir++] = d;
 	ix->tree_size += size;
+	if (ix->wlen >= WRITE_BYTES || ix->n_wdir == WRITE_BLOCKS)
+		write_out(ix);
 	b->first += b->n;
 	b->n = 0;
 	b->len = 0;
@@ -867,9 +893,12 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 	b->first = TUIX_NONE;
 	b->n = 0;
 	b->len = 0;
-	if (pread(ix->idx_fd, &d, sizeof d,
-		  (off_t)(HEADER_SIZE + DIR_ENTRY * blk)) != sizeof d ||
-	    d.n_lines == 0 || d.n_lines > BLOCK_LINES ||
+	if (blk >= ix->wblk && blk - ix->wblk < ix->n_wdir)
+		d = ix->wdir[blk - ix->wblk]; /* not written yet */
+	else if (pread(ix->idx_fd, &d, sizeof d,
+		       (off_t)(HEADER_SIZE + DIR_ENTRY * blk)) != sizeof d)
+		return false;
+	if (d.n_lines == 0 || d.n_lines > BLOCK_LINES ||
 	    d.n_late > d.n_lines || d.dlen > BLOCK_LINES * 10 ||
 	    d.rawlen > BLOCK_LINES * (8 * 10 + 2 * TUIX_TEXT_MAX))
 		return false;
@@ -879,8 +908,11 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 	/* the stream, its late ends and its durations: one read */
 	grow(&ix->z, &ix->z_cap, (size_t)size);
 	grow(&ix->raw, &ix->raw_cap, d.rawlen);
-	if (pread(ix->tree_fd, ix->z, (size_t)size, (off_t)d.off) !=
-	    (ssize_t)size)
+	if (d.off >= ix->woff && d.off - ix->woff < ix->wlen &&
+	    size <= ix->wlen - (d.off - ix->woff))
+		memcpy(ix->z, ix->wbuf + (d.off - ix->woff), (size_t)size);
+	else if (pread(ix->tree_fd, ix->z, (size_t)size, (off_t)d.off) !=
+		 (ssize_t)size)
 		return false;
 	memcpy(late, ix->z + d.zlen, 8 * (size_t)d.n_late);
 	dp = ix->z + d.zlen + 8 * (size_t)d.n_late;
@@ -1075,7 +1107,10 @@ static void set_end(struct tuix *ix, const struct open_call *c, uint64_t end)
 		ix->fill->lines[c->line - ix->fill->first].end = end;
 		return;
 	}
-	if (pwrite(ix->tree_fd, &end, sizeof end, (off_t)c->slot) != sizeof end)
+	if (c->slot >= ix->woff && c->slot - ix->woff < ix->wlen)
+		memcpy(ix->wbuf + (c->slot - ix->woff), &end, sizeof end);
+	else if (pwrite(ix->tree_fd, &end, sizeof end, (off_t)c->slot) !=
+		 sizeof end)
 		warn_msg(errno, "%s: write error", ix->tree_path);
 	uncache(ix, c->line);
 }
@@ -1201,6 +1236,10 @@ static void finish(struct tuix *ix)
 
 	pop_to(ix, -1, ix->n);
 	flush_block(ix);
+	write_out(ix);
+	free(ix->wbuf);
+	ix->wbuf = NULL;
+	ix->wcap = 0;
 	if (ix->child > 0)
 		while (waitpid(ix->child, &st, 0) < 0 && errno == EINTR)
 			;
@@ -1371,6 +1410,7 @@ void tuix_close(struct tuix *ix)
 	free(ix->stack);
 	free(ix->raw);
 	free(ix->z);
+	free(ix->wbuf);
 	free(ix);
 }
 
