@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1078,6 +1079,10 @@ static void mouse_event(struct ui *u)
  * each of the replay's writes (64 KiB of text), it took about a fifth
  * of the browser's CPU time. */
 #define DRAW_MS 100
+/* Text is read from the replay when this much came, or after this many
+ * milliseconds (or a key) */
+#define BATCH_BYTES (512 << 10)
+#define BATCH_MS 1
 
 static uint64_t now_ms(void)
 {
@@ -1146,7 +1151,16 @@ int tui_main(const struct tui_params *p)
 			 * replay never waits on a browser asleep */
 			struct pollfd w[2] = {{STDIN_FILENO, POLLIN, 0},
 					      {tuix_fd(u.ix), POLLIN, 0}};
+			int avail = 0;
 			poll(w, 2, 50);
+			/* text, no key: a little more is let come first (the
+			 * pipe holds 1 MiB): woken for each write of the
+			 * replay (64 KiB), the browser spent a fifth of its
+			 * time going to sleep and waking */
+			if (!w[0].revents && w[1].revents == POLLIN &&
+			    ioctl(w[1].fd, FIONREAD, &avail) == 0 &&
+			    avail < BATCH_BYTES)
+				poll(w, 1, BATCH_MS);
 		}
 		timeout(!tuix_complete(u.ix) ? 0 : u.job.pid > 0 ? 50 : -1);
 		c = getch();
