@@ -18,11 +18,11 @@
  *   closing line whose call is in the block, PARENT_SAME is its call's);
  *   end (END_*, LATE: not known as the block was written); its shape
  *   (SHAPE_*: what of its text is made again from the depth and the
- *   thread), with the length of a new thread column after it; the
- *   number of its text (what follows its indentation, or its duration
- *   for SHAPE_RAW) in the block's table of distinct texts, the entries
- *   so far for a new one, then followed by its length (a line is at
- *   most TUIX_TEXT_MAX bytes, a longer one is cut: the browser shows and
+ *   thread), with the length of a new thread column after it; its
+ *   text (what follows its indentation, or its duration for SHAPE_RAW):
+ *   its number in the block's table of distinct texts plus 1, or
+ *   TEXT_NEW for a new one followed by its length (a line is at most
+ *   TUIX_TEXT_MAX bytes, a longer one is cut: the browser shows and
  *   searches a line's first 4 KiB)
  *   then, line after line, its new thread column and its new text, if
  *   any: each distinct text once a block, without durations, thread
@@ -622,8 +622,11 @@ enum { SHAPE_RAW = 0, SHAPE_TID = 1 };
  * duration for SHAPE_RAW) is one of the block's table of distinct texts,
  * by its number: most lines repeat a few texts ("leaf();", "mid() {"),
  * and deflate is given each text once and a number a line, not the
- * text of every line.  A number equal to the entries so far is a new
- * entry: its length follows, and its bytes are in the block's text. */
+ * text of every line.  The code is the entry's number plus 1, or
+ * TEXT_NEW for a new entry (the next number): its length follows, and
+ * its bytes are in the block's text.  A constant for the new ones, so
+ * that lines that all differ (arguments) cost no growing numbers. */
+#define TEXT_NEW 0
 
 /* Whether the n bytes at a and b are the same: most texts and thread
  * columns are 4 to 16 bytes, compared as 2 words that may overlap
@@ -821,8 +824,10 @@ static void flush_block(struct tuix *ix)
 		if (ix->shape[i] != SHAPE_RAW &&
 		    ((ix->shape[i] - 1) & SHAPE_TID))
 			rl += put_uleb(r + rl, ix->tidl[i]);
-		rl += put_uleb(r + rl, ix->id[i]);
-		if (ix->id[i] == seen) {
+		if (ix->id[i] != seen) {
+			rl += put_uleb(r + rl, ix->id[i] + 1u);
+		} else {
+			r[rl++] = TEXT_NEW;
 			rl += put_uleb(r + rl, ix->t_len[seen]);
 			seen++;
 		}
@@ -911,10 +916,12 @@ static bool get_record(const unsigned char **p, const unsigned char *end,
 		return false;
 	if (!get_uleb(p, end, &r->id) || r->id > n_texts)
 		return false;
-	if (r->id == n_texts &&
-	    (!get_uleb(p, end, &r->len) || r->len > TUIX_TEXT_MAX))
-		return false;
-	return true;
+	if (r->id != TEXT_NEW) {
+		r->id--;
+		return true;
+	}
+	r->id = n_texts;
+	return get_uleb(p, end, &r->len) && r->len <= TUIX_TEXT_MAX;
 }
 
 /* Block blk read into b; false when the sidecar is damaged. */
