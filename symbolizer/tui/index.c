@@ -133,6 +133,35 @@ struct block {
 	uint64_t used; /* for the cache's choice of a block to replace */
 };
 
+/* What add_line reads of a line's bytes (parse_line), its duration
+ * known: where its bar ("] | ", NO_SHAPE when none: a head line) and
+ * thread column ("[") are, its depth, whether its text starts with "}",
+ * and what code_line wants of it (col_off: its thread column, or
+ * NO_SHAPE when the line is not shaped; rest_off: its text after the
+ * indentation). */
+struct parse {
+	uint16_t bar, col, col_off, rest_off;
+	uint32_t depth;
+	bool close;
+};
+
+/* Most lines are one of a few seen before but for their duration ("  0.030
+ * us [ 11848] |       leaf();"): what add_line reads of them is kept by
+ * the bytes after the duration (the duration's length, the key), with
+ * the number of its text in the table of the block of generation gen.
+ * A line longer than PARSE_KEY after its duration is read each time. */
+#define PARSE_SLOTS 256
+#define PARSE_KEY 64
+struct parse_slot {
+	uint32_t hash;
+	uint8_t n, klen;
+	bool used;
+	uint16_t id;
+	char key[PARSE_KEY];
+	struct parse p;
+	uint64_t gen;
+};
+
 struct open_call {
 	uint64_t line;
 	uint64_t slot; /* where its end goes once its block is written */
@@ -163,7 +192,6 @@ struct tuix {
 	size_t sp, stack_cap;
 	char tid[64]; /* the thread column of the previous line */
 	size_t tid_len;
-	bool tid_one; /* tid is a "[" and no other: a whole column */
 	/* the block being filled, coded as its lines come (code_line):
 	 * each line's shape, thread column, the length of the column kept
 	 * (SHAPE_TID) and its text's number in the block's table; the
@@ -181,6 +209,8 @@ struct tuix {
 	uint32_t t_hash[BLOCK_LINES], t_off[BLOCK_LINES];
 	uint16_t t_len[BLOCK_LINES];
 	uint32_t n_texts;
+	uint64_t gen; /* blocks written: the table's generation */
+	struct parse_slot parsed[PARSE_SLOTS];
 	/* written behind (write_out): the tree file from woff on, the
 	 * directory's entries from block wblk on */
 	unsigned char *wbuf;
@@ -628,22 +658,26 @@ enum { SHAPE_RAW = 0, SHAPE_TID = 1 };
  * that lines that all differ (arguments) cost no growing numbers. */
 #define TEXT_NEW 0
 
-/* Whether the n bytes at a and b are the same: most texts and thread
- * columns are 4 to 16 bytes, compared as 2 words that may overlap
- * rather than by a call. */
+/* Whether the n bytes at a and b are the same: most texts, thread
+ * columns and lines after their duration are 4 to 64 bytes, compared a
+ * word at a time, the last word read again, rather than by a call. */
 static inline bool same_bytes(const char *a, const char *b, size_t n)
 {
-	uint64_t x, y, z, w;
+	uint64_t x, y;
 	uint32_t x4, y4, z4, w4;
 
-	if (n >= 8 && n <= 16) {
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
-		memcpy(&z, a + n - 8, 8);
-		memcpy(&w, b + n - 8, 8);
-		return !((x ^ y) | (z ^ w));
+	if (n >= 8) {
+		for (size_t k = 0; k + 8 < n; k += 8) {
+			memcpy(&x, a + k, 8);
+			memcpy(&y, b + k, 8);
+			if (x != y)
+				return false;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
 	}
-	if (n >= 4 && n < 8) {
+	if (n >= 4) {
 		memcpy(&x4, a, 4);
 		memcpy(&y4, b, 4);
 		memcpy(&z4, a + n - 4, 4);
@@ -709,37 +743,47 @@ static uint16_t text_id(struct tuix *ix, const char *t, uint32_t off,
 }
 
 /* Codes the line just added to the block being filled, of len bytes at
- * s: its duration, its shape and its text's number (col: where its
- * thread column starts, or NO_SHAPE; rest: where its text after the
- * indentation does). */
+ * s (cut to TUIX_TEXT_MAX), the code dur of its duration of n bytes, p
+ * what add_line read of it: its duration, its shape and its text's
+ * number (kept in slot, if any, for the lines like it in this block). */
 static void code_line(struct tuix *ix, const char *s, size_t len,
-		      size_t col, size_t rest, bool same_tid)
+		      uint64_t dur, size_t n, const struct parse *p,
+		      bool same_tid, struct parse_slot *slot)
 {
 	struct block *b = ix->fill;
-	uint32_t k = b->n - 1, depth = b->lines[k].depth;
-	size_t n, from;
+	uint32_t k = b->n - 1;
+	size_t from = n, col = p->col_off, rest = p->rest_off;
+	uint16_t id;
 
-	ix->dl += put_uleb(ix->dur + ix->dl, dur_code(s, len, &n));
-	from = n;
+	ix->dl += put_uleb(ix->dur + ix->dl, dur);
 	ix->tidl[k] = 0;
 	ix->shape[k] = SHAPE_RAW;
 	/* the thread column is the previous shaped line's when that is the
 	 * previous line and add_line found them the same */
-	if (col != NO_SHAPE && col >= n && spaces(s + n, col - n) == col - n) {
+	if (col != NO_SHAPE) {
 		bool same = ix->shaped && same_tid;
 		ix->shape[k] = (uint8_t)(1 + ((col - n) << 1 |
 					      (same ? 0 : SHAPE_TID)));
 		if (!same)
-			ix->tidl[k] = (uint16_t)(rest - 4 - 2 * (size_t)depth -
-						 col);
+			ix->tidl[k] = (uint16_t)(rest - 4 -
+						 2 * (size_t)p->depth - col);
 		ix->col[k] = (uint16_t)col;
 		from = rest;
 		ix->shaped = true;
 	} else {
 		ix->shaped = false;
 	}
-	ix->id[k] = text_id(ix, s + from, (uint32_t)(b->lines[k].off + from),
-			    len - from);
+	if (slot && slot->gen == ix->gen) {
+		id = slot->id;
+	} else {
+		id = text_id(ix, s + from, (uint32_t)(b->lines[k].off + from),
+			     len - from);
+		if (slot) {
+			slot->id = id;
+			slot->gen = ix->gen;
+		}
+	}
+	ix->id[k] = id;
 }
 
 /* Whether the call of line `line` ends at a closing line of block b. */
@@ -889,6 +933,7 @@ static void flush_block(struct tuix *ix)
 	ix->dl = 0;
 	ix->shaped = false;
 	ix->n_texts = 0;
+	ix->gen++;
 	memset(ix->slot, 0, sizeof ix->slot);
 }
 
@@ -1173,16 +1218,15 @@ static void pop_to(struct tuix *ix, int64_t depth, uint64_t line)
 	}
 }
 
-/* One line of text, of `len` bytes. */
-static void add_line(struct tuix *ix, const char *s, size_t len)
+/* What add_line reads of the line s of len bytes, its duration n
+ * bytes. */
+static void parse_line(const char *s, size_t len, size_t n, struct parse *p)
 {
-	struct tuix_line l = {0, TUIX_NONE, TUIX_NONE, 0, 0};
-	uint64_t i = ix->n;
 	const char *bar = NULL, *col, *t;
-	size_t sp = 0, col_off = NO_SHAPE, rest_off = 0;
-	bool same_tid = false;
-	uint32_t depth;
+	size_t sp, col_off = NO_SHAPE, rest_off = 0;
+	size_t kept = len > TUIX_TEXT_MAX ? TUIX_TEXT_MAX : len;
 
+	*p = (struct parse){NO_SHAPE, 0, NO_SHAPE, 0, 0, false};
 	if (len >= 4 && s[0] != '#') {
 		/* the first "] | " starting in the first 64 bytes */
 		size_t lim = len - 3 < 64 ? len - 3 : 64;
@@ -1195,30 +1239,94 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 			q++;
 		}
 	}
-	if (!bar) {
+	if (!bar)
+		return; /* a "#" line: the header, a process begins, ... */
+	/* the thread is the "[ tid" before the bar, not the columns before
+	 * it: a duration differs from line to line */
+	col = memrchr(s, '[', (size_t)(bar - s));
+	if (!col)
+		col = s;
+	t = bar + 4;
+	sp = spaces(t, (size_t)(s + len - t));
+	t += sp;
+	p->depth = (uint32_t)(sp / 2);
+	if ((size_t)(s + len - t) > 7 && !memcmp(t, "[depth ", 7)) {
+		p->depth = (uint32_t)strtoul(t + 7, NULL, 10);
+		t = memchr(t, ']', (size_t)(s + len - t));
+		t = t ? t + 2 : s + len;
+	} else if (sp % 2 == 0) {
+		col_off = (size_t)(col - s);
+		rest_off = (size_t)(t - s);
+	}
+	p->bar = (uint16_t)(bar - s);
+	p->col = (uint16_t)(col - s);
+	p->close = t < s + len && *t == '}';
+	/* shaped: spaces alone between its duration and thread column, its
+	 * text after the indentation kept */
+	if (col_off != NO_SHAPE && rest_off <= kept && col_off >= n &&
+	    spaces(s + n, col_off - n) == col_off - n) {
+		p->col_off = (uint16_t)col_off;
+		p->rest_off = (uint16_t)rest_off;
+	}
+}
+
+/* What add_line reads of the line s of len bytes, its duration n bytes:
+ * kept in *slot for the lines like it (NULL for a line too long). */
+static const struct parse *parse_of(struct tuix *ix, const char *s,
+				    size_t len, size_t n, struct parse *tmp,
+				    struct parse_slot **slot)
+{
+	size_t klen = len - n;
+	uint32_t h;
+	struct parse_slot *sl;
+
+	*slot = NULL;
+	if (klen > PARSE_KEY) {
+		parse_line(s, len, n, tmp);
+		return tmp;
+	}
+	h = text_hash(s + n, klen) ^ (uint32_t)n * 0x9e3779b1u;
+	sl = &ix->parsed[h & (PARSE_SLOTS - 1)];
+	if (!sl->used || sl->hash != h || sl->n != n || sl->klen != klen ||
+	    !same_bytes(sl->key, s + n, klen)) {
+		parse_line(s, len, n, &sl->p);
+		sl->used = true;
+		sl->hash = h;
+		sl->n = (uint8_t)n;
+		sl->klen = (uint8_t)klen;
+		memcpy(sl->key, s + n, klen);
+		sl->gen = 0; /* its text's number not known */
+	}
+	*slot = sl;
+	return &sl->p;
+}
+
+/* One line of text, of `len` bytes. */
+static void add_line(struct tuix *ix, const char *s, size_t len)
+{
+	struct tuix_line l = {0, TUIX_NONE, TUIX_NONE, 0, 0};
+	uint64_t i = ix->n, dur;
+	struct parse tmp;
+	struct parse_slot *slot;
+	const struct parse *p;
+	const char *bar, *col;
+	bool same_tid = false;
+	size_t n;
+
+	dur = dur_code(s, len, &n);
+	p = parse_of(ix, s, len, n, &tmp, &slot);
+	if (p->bar == NO_SHAPE) {
 		/* a "#" line: the header, a process begins, lost events */
 		pop_to(ix, -1, i);
 		ix->tid_len = 0;
-		ix->tid_one = false;
 		l.flags = TUIX_HEAD;
 		l.end = i;
 		goto add;
 	}
-	/* the thread is the "[ tid" before the bar, not the columns before
-	 * it: a duration differs from line to line */
-	if (ix->tid_one && (size_t)(bar - s) >= ix->tid_len &&
-	    same_bytes(bar - ix->tid_len, ix->tid, ix->tid_len)) {
-		/* the previous line's column, its only "[" the last before
-		 * the bar: no search */
-		col = bar - ix->tid_len;
-		same_tid = true;
-	} else {
-		col = memrchr(s, '[', (size_t)(bar - s));
-		if (!col)
-			col = s;
-		same_tid = (size_t)(bar - col) == ix->tid_len &&
-			   same_bytes(ix->tid, col, ix->tid_len);
-	}
+	bar = s + p->bar;
+	col = s + p->col;
+	same_tid = (size_t)(bar - col) == ix->tid_len &&
+		   same_bytes(ix->tid, col, ix->tid_len);
 	if (!same_tid) {
 		/* another thread: its calls are not the last one's */
 		pop_to(ix, -1, i);
@@ -1226,26 +1334,10 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 				      ? (size_t)(bar - col)
 				      : sizeof ix->tid - 1;
 		memcpy(ix->tid, col, ix->tid_len);
-		ix->tid_one = ix->tid_len == (size_t)(bar - col) &&
-			      ix->tid_len && ix->tid[0] == '[' &&
-			      !memchr(ix->tid + 1, '[', ix->tid_len - 1);
 	}
-	t = bar + 4;
-	sp = spaces(t, (size_t)(s + len - t));
-	t += sp;
-	depth = (uint32_t)(sp / 2);
-	if ((size_t)(s + len - t) > 7 && !memcmp(t, "[depth ", 7)) {
-		depth = (uint32_t)strtoul(t + 7, NULL, 10);
-		t = memchr(t, ']', (size_t)(s + len - t));
-		t = t ? t + 2 : s + len;
-	} else if (sp % 2 == 0) {
-		col_off = (size_t)(col - s);
-		rest_off = (size_t)(t - s);
-	}
-	l.depth = depth;
-	pop_to(ix, depth, i);
-	if (t < s + len && *t == '}' && ix->sp &&
-	    ix->stack[ix->sp - 1].depth == depth) {
+	l.depth = p->depth;
+	pop_to(ix, p->depth, i);
+	if (p->close && ix->sp && ix->stack[ix->sp - 1].depth == p->depth) {
 		/* the closing line of the call open at its depth */
 		struct open_call *c = &ix->stack[--ix->sp];
 		set_end(ix, c, i);
@@ -1256,7 +1348,7 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 	}
 	/* the call of a sibling before it ends (the stack's depths grow,
 	 * and none above this one's is left) */
-	if (ix->sp && ix->stack[ix->sp - 1].depth == depth) {
+	if (ix->sp && ix->stack[ix->sp - 1].depth == p->depth) {
 		set_end(ix, &ix->stack[ix->sp - 1], i - 1);
 		ix->sp--;
 	}
@@ -1266,19 +1358,17 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 		ix->stack = must_realloc(ix->stack, ix->stack_cap,
 					 sizeof *ix->stack);
 	}
-	ix->stack[ix->sp++] = (struct open_call){i, 0, depth};
+	ix->stack[ix->sp++] = (struct open_call){i, 0, p->depth};
 add:
 	/* written only now: the ends this line gave are in the block */
 	if (ix->fill->n == BLOCK_LINES)
 		flush_block(ix);
 	if (len > TUIX_TEXT_MAX)
 		len = TUIX_TEXT_MAX;
-	if (rest_off > len)
-		col_off = NO_SHAPE;
 	l.off = ix->fill->len;
 	ix->fill->lines[ix->fill->n++] = l;
 	fill_text(ix->fill, s, len);
-	code_line(ix, s, len, col_off, rest_off, same_tid);
+	code_line(ix, s, len, dur, n, p, same_tid, slot);
 	ix->n++;
 	ix->text_size += len + 1;
 }
@@ -1430,6 +1520,7 @@ struct tuix *tuix_open(const struct tui_params *p)
 	write_header(ix, STATE_BUILDING);
 	ix->chunk = must_malloc(CHUNK + COPY_SLACK);
 	ix->fill = new_block();
+	ix->gen = 1; /* no slot's text number known (gen 0) */
 	ix->fill->first = 0;
 	start_child(ix, p);
 	return ix;
