@@ -59,6 +59,11 @@ static uint64_t size_of(const char *base, const char *ext)
 	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
+static long ms(const struct timeval *t)
+{
+	return (long)t->tv_sec * 1000 + (long)t->tv_usec / 1000;
+}
+
 /* A line read while the index was made. */
 struct seen {
 	uint64_t i, hash;
@@ -150,11 +155,11 @@ int main(int argc, char **argv)
 	}
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(stderr, "%" PRIu64 " lines, status %d, sidecar %" PRIu64
-			" bytes, CPU %ld ms\n",
+			" bytes, CPU %ld ms (user %ld, system %ld)\n",
 		tuix_lines(ix), tuix_status(ix),
 		size_of(argv[2], ".tui-tree") + size_of(argv[2], ".tui-index"),
-		(long)((ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
-		       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000));
+		ms(&ru.ru_utime) + ms(&ru.ru_stime), ms(&ru.ru_utime),
+		ms(&ru.ru_stime));
 	if (checking) {
 		bad = check(ix);
 		fprintf(stderr, "%zu lines read while indexing, %zu differ\n",
