@@ -1075,7 +1075,7 @@ static void mouse_event(struct ui *u)
 
 /* While the index is made, the screen is drawn again at most every
  * DRAW_MS milliseconds (its line count and "indexing..." change), at once
- * after a key, a job's end or while the tree does not fill it: drawn for
+ * after a key, a job's end or while the tree did not fill it: drawn for
  * each of the replay's writes (64 KiB of text), it took about a fifth
  * of the browser's CPU time. */
 #define DRAW_MS 100
@@ -1097,7 +1097,7 @@ int tui_main(const struct tui_params *p)
 	struct ui u;
 	int status = 0;
 	bool empty, dirty = true;
-	uint64_t drawn = 0;
+	uint64_t drawn = 0, shown = 0; /* lines when last drawn */
 
 	memset(&u, 0, sizeof u);
 	u.p = p;
@@ -1141,7 +1141,8 @@ int tui_main(const struct tui_params *p)
 		dirty |= poll_job(&u);
 		now = now_ms();
 		if (dirty || tuix_complete(u.ix) || now - drawn >= DRAW_MS ||
-		    tuix_lines(u.ix) < (uint64_t)LINES) {
+		    (shown < (uint64_t)LINES && tuix_lines(u.ix) != shown)) {
+			shown = tuix_lines(u.ix);
 			draw(&u);
 			drawn = now;
 			dirty = false;
