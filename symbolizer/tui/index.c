@@ -14,9 +14,10 @@
  * one shorter), each a raw deflate stream (level 1, memLevel 4) of its
  * lines' records, then their text (format ctrtuix5):
  *
- *   per line, LEB128: depth; flags (TUIX_*); parent (PARENT_*: of a
- *   closing line whose call is in the block, PARENT_SAME is its call's);
- *   end (END_*, LATE: not known as the block was written); its shape
+ *   per line, LEB128: depth << 2 | flags (TUIX_*); its parent
+ *   (PARENT_*: of a closing line whose call is in the block,
+ *   PARENT_SAME is its call's) and end (END_*, LATE: not known as the
+ *   block was written) in a byte, or PE_ESCAPE and both; its shape
  *   (SHAPE_*: what of its text is made again from the depth and the
  *   thread), with the length of a new thread column after it; its
  *   text (what follows its indentation, or its duration for SHAPE_RAW):
@@ -47,9 +48,15 @@
  * comes and gives each line its depth (the tree's indentation, or its
  * "[depth N]"), its parent and, when the line that ends its subtree
  * comes, its end: a closing "}" at the same depth, or the last line
- * before one as shallow.  Memory: the stack of the open calls (as deep
- * as the tree), the block being filled, a read buffer of 1 MiB, and a
- * cache of CACHE_BLOCKS decoded blocks; none of it grows with the trace.
+ * before one as shallow.  Most lines are one of a few but for their
+ * duration: what is read of a line is kept by its bytes after the
+ * duration (struct parse_slot), so that such a line costs its duration,
+ * a hash and a comparison.  Blocks are written behind, WRITE_BYTES at
+ * once.  Memory: the stack of the open calls (as deep as the tree), the
+ * block being filled and its table of texts, a read buffer of 1 MiB, the
+ * blocks written behind (256 KiB, or one block larger), PARSE_SLOTS
+ * lines read (26 KiB), and a cache of CACHE_BLOCKS decoded blocks; none
+ * of it grows with the trace.
  *
  * The files are the user's alone (mode 0600), as the trace, and never
  * opened through a symbolic link or when another user owns them (then
@@ -636,6 +643,14 @@ enum {
  * block (END_CLOSE) not closed yet, else the line minus the one it
  * closes.  The closing lines nest as their calls (add_line). */
 #define END_OPEN 0
+/* A line's depth and flags are one number (depth << 2 | flags), its
+ * parent and end one byte, parent | end << 3, when the parent's code is
+ * below PE_PARENTS and the end's below PE_ENDS (most: the previous
+ * line's parent, a leaf, a call closed in the block), else PE_ESCAPE
+ * followed by both: deflate's time goes with the bytes it is given. */
+#define PE_PARENTS 8
+#define PE_ENDS 15
+#define PE_ESCAPE 127
 
 /* A line's shape: most lines are "<duration><spaces>[ tid] | <depth
  * times 2 spaces><function...>", and deflate is given only what follows
@@ -838,19 +853,16 @@ static void flush_block(struct tuix *ix)
 	r = ix->raw;
 	for (uint32_t i = 0; i < b->n; i++) {
 		const struct tuix_line *l = &b->lines[i];
-		uint64_t line = b->first + i, end;
+		uint64_t line = b->first + i, end, pc;
 		/* a closing line's parent is its call's: the previous
 		 * line's would be a distance growing from call to call */
 		uint64_t same = (l->flags & TUIX_CLOSE) && l->end >= b->first &&
 						l->end < line
 					? b->lines[l->end - b->first].parent
 					: parent;
-		rl += put_uleb(r + rl, l->depth);
-		rl += put_uleb(r + rl, l->flags);
-		rl += put_uleb(r + rl,
-			       l->parent == same	 ? PARENT_SAME
-			       : l->parent == TUIX_NONE ? PARENT_NONE
-							: line - l->parent + 1);
+		pc = l->parent == same	      ? PARENT_SAME
+		     : l->parent == TUIX_NONE ? PARENT_NONE
+					      : line - l->parent + 1;
 		parent = l->parent;
 		if (l->flags & TUIX_CLOSE)
 			end = closes_in_block(b, l->end) ? END_OPEN
@@ -863,7 +875,14 @@ static void flush_block(struct tuix *ix)
 			end = END_CLOSE;
 		else
 			end = l->end - line + END_CLOSE;
-		rl += put_uleb(r + rl, end);
+		rl += put_uleb(r + rl, (uint64_t)l->depth << 2 | l->flags);
+		if (pc < PE_PARENTS && end < PE_ENDS) {
+			r[rl++] = (unsigned char)(pc | end << 3);
+		} else {
+			r[rl++] = PE_ESCAPE;
+			rl += put_uleb(r + rl, pc);
+			rl += put_uleb(r + rl, end);
+		}
 		rl += put_uleb(r + rl, ix->shape[i]);
 		if (ix->shape[i] != SHAPE_RAW &&
 		    ((ix->shape[i] - 1) & SHAPE_TID))
@@ -950,9 +969,21 @@ struct record {
 static bool get_record(const unsigned char **p, const unsigned char *end,
 		       struct record *r, uint32_t n_texts)
 {
-	for (int k = 0; k < 4; k++)
-		if (!get_uleb(p, end, &r->v[k]))
-			return false;
+	uint64_t df;
+	unsigned c;
+
+	if (!get_uleb(p, end, &df) || *p == end)
+		return false;
+	r->v[0] = df >> 2;
+	r->v[1] = df & 3;
+	c = *(*p)++;
+	if (c < PE_ESCAPE) {
+		r->v[2] = c & 7;
+		r->v[3] = c >> 3;
+	} else if (c != PE_ESCAPE || !get_uleb(p, end, &r->v[2]) ||
+		   !get_uleb(p, end, &r->v[3])) {
+		return false;
+	}
 	if (!get_uleb(p, end, &r->shape))
 		return false;
 	r->tidl = r->len = 0;
