@@ -863,6 +863,150 @@ case_maxdepth() {
 	done
 }
 
+# texts_tree: a tree's text whose lines repeat and differ in the ways a
+# block's table of distinct texts must tell apart: one text at several
+# depths, as a leaf and as a call, in two threads; texts of 1 to 40
+# bytes differing in their first or last byte only; pairs of texts of
+# the same hash (index.c's text_hash as it is: another hash leaves them
+# two texts among others); lines longer than the 4 KiB kept, the same or
+# not in their first 4 KiB; "[depth N]" lines; more distinct texts than
+# a block's lines, three times over (3,765 lines).
+texts_tree() {
+	awk 'function pad(n,   s) { s = ""; while (length(s) < n) s = s " "; return s }
+	function rep(c, n,   s) { s = ""; while (length(s) < n) s = s c; return s }
+	function line(d, t, tid) {
+		k++
+		printf "%s [%6d] | %s%s\n", k % 5 ? sprintf("%3d.%03d us",
+			k % 7, k * 37 % 1000) : pad(10), tid, pad(2 * d), t
+	}
+	BEGIN {
+		print "# DURATION     TID     FUNCTION"
+		line(0, "main() {", 1)
+		for (r = 0; r < 3; r++) {
+			for (d = 1; d <= 4; d++)
+				line(d, "x() {", 1)
+			for (d = 5; d >= 1; d--) {
+				line(d, "x();", 1)
+				if (d > 1)
+					line(d - 1, "} /* x */", 1)
+			}
+			for (n = 1; n <= 40; n++) {
+				line(1, rep("a", n - 1) "b", 1)
+				line(1, "b" rep("a", n - 1), 1)
+				line(1, rep("a", n), 1)
+			}
+			line(1, "f00025745();", 1)
+			line(1, "f00212264();", 1)
+			line(1, "k10087697", 1)
+			line(1, "k10133590", 1)
+			line(1, "g20379() {", 1)
+			line(2, "g21359() {", 1)
+			line(3, "f00212264();", 1)
+			line(2, "} /* g21359 */", 1)
+			line(1, "} /* g20379 */", 1)
+			line(1, rep("L", 5000) "1", 1)
+			line(1, rep("L", 5000) "2", 1)
+			line(1, rep("L", 3990) "3" rep("L", 1000), 1)
+			line(1, rep("L", 3990) "4" rep("L", 1000), 1)
+			line(1, "x();", 2)
+			line(1, "x() {", 2)
+			line(2, "x();", 2)
+			line(1, "} /* x */", 2)
+			print "# lost events"
+			line(1, "[depth 9] x();", 1)
+			line(1, "[depth 9] x() {", 1)
+			line(1, "[depth 10] x();", 1)
+			for (u = 0; u < 1100; u++)
+				line(1, "u" u "();", 1)
+		}
+		line(0, "} /* main */", 1)
+	}'
+}
+
+# tree_places TEXT: each line's depth, flags, parent and end (-1: none)
+# as the index gives them (index.c's add_line), from a tree's text.
+tree_places() {
+	awk 'function popto(d, i) {
+		while (sp > 0 && sd[sp] > d) { en[sl[sp]] = i - 1; sp-- }
+	}
+	{
+		i = NR - 1; s = $0; bar = 0
+		if (length(s) >= 4 && substr(s, 1, 1) != "#") {
+			lim = length(s) - 3 < 64 ? length(s) - 3 : 64
+			for (k = 1; k <= lim; k++)
+				if (substr(s, k, 4) == "] | ") { bar = k; break }
+		}
+		if (!bar) {
+			popto(-1, i); tid = ""
+			dp[i] = 0; fl[i] = 1; pa[i] = -1; en[i] = i; next
+		}
+		col = 1
+		for (k = bar - 1; k >= 1; k--)
+			if (substr(s, k, 1) == "[") { col = k; break }
+		t = substr(s, col, bar - col)
+		if (t != tid) { popto(-1, i); tid = t }
+		r = substr(s, bar + 4)
+		n = match(r, /[^ ]/) ? RSTART - 1 : length(r)
+		d = int(n / 2); r = substr(r, n + 1)
+		if (length(r) > 7 && substr(r, 1, 7) == "[depth ")
+			d = substr(r, 8) + 0
+		dp[i] = d; fl[i] = 0
+		popto(d, i)
+		if (substr(r, 1, 1) == "}" && sp > 0 && sd[sp] == d) {
+			en[sl[sp]] = i; fl[i] = 2; en[i] = sl[sp]; sp--
+			pa[i] = sp ? sl[sp] : -1; next
+		}
+		if (sp > 0 && sd[sp] == d) { en[sl[sp]] = i - 1; sp-- }
+		pa[i] = sp ? sl[sp] : -1
+		sp++; sl[sp] = i; sd[sp] = d
+	}
+	END {
+		popto(-1, NR)
+		for (i = 0; i < NR; i++) print dp[i], fl[i], pa[i], en[i]
+	}' "$1"
+}
+
+# The index made from texts_tree's text alone (bench/tuix, without the
+# replay nor the screen: the text is what is checked): every line read
+# back is the text's cut to 4,095 bytes, in its place in the tree
+# (tree_places), and the same when read while the index was made.  Then
+# a text repeated in a block is kept once: 10,000 calls of the
+# benchmark's outer { mid { leaf leaf } leaf }, without durations, take
+# at most 1.4 bytes a line (1.65 when every line's text was kept; a
+# duration's code is 1 byte a line of it).
+case_texts() {
+	tuix=$top_builddir/bench/tuix
+	texts_tree >text
+	: >trace.bin # the index's key reads it
+	"$tuix" text trace.bin --dump >dump 2>err || { cat err; fail "bench/tuix failed"; }
+	cut -c1-4095 text >want
+	cut -d' ' -f5- dump >got
+	cmp -s want got || { diff want got | head -20; fail "the lines read back differ"; }
+	tree_places text >want
+	cut -d' ' -f1-4 dump >got
+	cmp -s want got || { diff want got | head -20; fail "the lines' places differ"; }
+	"$tuix" text trace.bin --check 2>err ||
+		{ cat err; fail "lines read while indexing differ"; }
+	awk 'BEGIN {
+		print "# DURATION     TID     FUNCTION"
+		print "           [     1] | main() {"
+		for (i = 0; i < 10000; i++) {
+			print "           [     1] |   outer() {"
+			print "           [     1] |     mid() {"
+			print "           [     1] |       leaf();"
+			print "           [     1] |       leaf();"
+			print "           [     1] |     } /* mid */"
+			print "           [     1] |     leaf();"
+			print "           [     1] |   } /* outer */"
+		}
+		print "           [     1] | } /* main */"
+	}' >text
+	"$tuix" text trace.bin 2>err || { cat err; fail "bench/tuix failed"; }
+	side=$(($(wc -c <trace.bin.tui-tree) + $(wc -c <trace.bin.tui-index)))
+	[ $((side * 10)) -le $((70003 * 14)) ] ||
+		fail "the sidecar is $side bytes for 70,003 lines"
+}
+
 # A link planted where the sidecar goes is not followed: the index goes
 # to the cache directory, the link's target is untouched.
 case_symlink() {
@@ -961,5 +1105,6 @@ for cfg in $(configs); do
 done
 run_case noterm case_noterm cc-O0-pie
 run_case symlink case_symlink cc-O0-pie
+run_case texts case_texts
 
 test_finish

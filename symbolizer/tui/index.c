@@ -11,18 +11,23 @@
  * or left unfinished, is made again.
  *
  * TRACE.tui-tree is a sequence of blocks of BLOCK_LINES lines (the last
- * one shorter), each a raw deflate stream (level 1: several hundred MB
- * of text a second) of its lines' records, then their text:
+ * one shorter), each a raw deflate stream (level 1, memLevel 4) of its
+ * lines' records, then their text (format ctrtuix5):
  *
- *   per line, LEB128: depth; flags (TUIX_*); parent (PARENT_*); end
- *   (END_*, LATE: not known as the block was written); its shape
+ *   per line, LEB128: depth << 2 | flags (TUIX_*); its parent
+ *   (PARENT_*: of a closing line whose call is in the block,
+ *   PARENT_SAME is its call's) and end (END_*, LATE: not known as the
+ *   block was written) in a byte, or PE_ESCAPE and both; its shape
  *   (SHAPE_*: what of its text is made again from the depth and the
- *   thread), with the length of a new thread column after it; the
- *   length of its text kept (the line is at most TUIX_TEXT_MAX bytes, a
- *   longer one is cut: the browser shows and searches a line's first 4
- *   KiB)
- *   then the lines' text kept, one after another, without their
- *   durations, thread columns, indentations nor newlines
+ *   thread), with the length of a new thread column after it; its
+ *   text (what follows its indentation, or its duration for SHAPE_RAW):
+ *   its number in the block's table of distinct texts plus 1, or
+ *   TEXT_NEW for a new one followed by its length (a line is at most
+ *   TUIX_TEXT_MAX bytes, a longer one is cut: the browser shows and
+ *   searches a line's first 4 KiB)
+ *   then, line after line, its new thread column and its new text, if
+ *   any: each distinct text once a block, without durations, thread
+ *   columns, indentations nor newlines
  *
  * followed by one 8-byte slot per line whose end was not known (a call
  * still open when its block was written: at most the tree's depth a
@@ -31,19 +36,27 @@
  * TRACE.tui-index is a 64-byte header (magic, state, key, lines, size of
  * the tree file) and 32 bytes a block (struct dir_entry): where it is,
  * its sizes and how many late ends follow it.  On the benchmark's tree
- * (bench/tui), the text of 34 bytes a line costs about 2 bytes: see
- * doc/views.md.  What deflate is given is what it compresses at little
- * cost (long matches): the durations, the records' distances and a
- * window slid within a block would be most of the indexing's time.
+ * (bench/tui), a line of 34 bytes of text costs about 1.5 bytes, most of
+ * it its duration: see doc/views.md.  What deflate is given is what it
+ * compresses at little cost (long matches of records that repeat from
+ * call to call, a block's few distinct texts once): the durations, the
+ * texts of every line, the records' distances and a window slid within a
+ * block would be most of the indexing's time.
  *
  * Making it: the replay (the tree, one thread after another) runs in a
  * child process writing the text into a pipe; the browser reads it as it
  * comes and gives each line its depth (the tree's indentation, or its
  * "[depth N]"), its parent and, when the line that ends its subtree
  * comes, its end: a closing "}" at the same depth, or the last line
- * before one as shallow.  Memory: the stack of the open calls (as deep
- * as the tree), the block being filled, a read buffer of 1 MiB, and a
- * cache of CACHE_BLOCKS decoded blocks; none of it grows with the trace.
+ * before one as shallow.  Most lines are one of a few but for their
+ * duration: what is read of a line is kept by its bytes after the
+ * duration (struct parse_slot), so that such a line costs its duration,
+ * a hash and a comparison.  Blocks are written behind, WRITE_BYTES at
+ * once.  Memory: the stack of the open calls (as deep as the tree), the
+ * block being filled and its table of texts, a read buffer of 1 MiB, the
+ * blocks written behind (256 KiB, or one block larger), PARSE_SLOTS
+ * lines read (26 KiB), and a cache of CACHE_BLOCKS decoded blocks; none
+ * of it grows with the trace.
  *
  * The files are the user's alone (mode 0600), as the trace, and never
  * opened through a symbolic link or when another user owns them (then
@@ -78,7 +91,7 @@
 #define PACKAGE_VERSION "unknown"
 #endif
 
-#define TUIX_MAGIC "ctrtuix4"
+#define TUIX_MAGIC "ctrtuix5"
 #define HEADER_SIZE 64
 #define DIR_ENTRY 32
 #define BLOCK_LINES 1024 /* a block given to deflate fits its 32 KiB window */
@@ -86,6 +99,11 @@
 #define CHUNK (1u << 20)
 #define LATE 0 /* an end code: in the slots after the block */
 #define NO_SHAPE UINT16_MAX
+#define TEXT_SLOTS (2 * BLOCK_LINES) /* a table at most half full */
+/* Blocks are written behind, this many bytes or blocks at once: a write
+ * or two a block (and one a late end) took a tenth of the indexing */
+#define WRITE_BYTES (256u << 10)
+#define WRITE_BLOCKS 256
 
 enum { STATE_BUILDING = 0, STATE_COMPLETE = 1 };
 
@@ -117,13 +135,38 @@ struct block {
 	uint64_t first; /* TUIX_NONE: empty */
 	uint32_t n;
 	struct tuix_line lines[BLOCK_LINES];
-	/* of a line being filled: where its thread column ("[ tid") and
-	 * what follows its indentation start, or NO_SHAPE (shape_of) */
-	uint16_t col[BLOCK_LINES], rest[BLOCK_LINES];
-	bool same_tid[BLOCK_LINES]; /* as the previous line's */
 	char *text;
 	size_t len, cap;
 	uint64_t used; /* for the cache's choice of a block to replace */
+};
+
+/* What add_line reads of a line's bytes (parse_line), its duration
+ * known: where its bar ("] | ", NO_SHAPE when none: a head line) and
+ * thread column ("[") are, its depth, whether its text starts with "}",
+ * and what code_line wants of it (col_off: its thread column, or
+ * NO_SHAPE when the line is not shaped; rest_off: its text after the
+ * indentation). */
+struct parse {
+	uint16_t bar, col, col_off, rest_off;
+	uint32_t depth;
+	bool close;
+};
+
+/* Most lines are one of a few seen before but for their duration ("  0.030
+ * us [ 11848] |       leaf();"): what add_line reads of them is kept by
+ * the bytes after the duration (the duration's length, the key), with
+ * the number of its text in the table of the block of generation gen.
+ * A line longer than PARSE_KEY after its duration is read each time. */
+#define PARSE_SLOTS 256
+#define PARSE_KEY 64
+struct parse_slot {
+	uint32_t hash;
+	uint8_t n, klen;
+	bool used;
+	uint16_t id;
+	char key[PARSE_KEY];
+	struct parse p;
+	uint64_t gen;
 };
 
 struct open_call {
@@ -156,7 +199,32 @@ struct tuix {
 	size_t sp, stack_cap;
 	char tid[64]; /* the thread column of the previous line */
 	size_t tid_len;
-	bool tid_one; /* tid is a "[" and no other: a whole column */
+	/* the block being filled, coded as its lines come (code_line):
+	 * each line's shape, thread column, the length of the column kept
+	 * (SHAPE_TID) and its text's number in the block's table; the
+	 * durations' codes */
+	uint8_t shape[BLOCK_LINES];
+	uint16_t col[BLOCK_LINES], tidl[BLOCK_LINES], id[BLOCK_LINES];
+	bool shaped; /* the block's last line */
+	unsigned char dur[BLOCK_LINES * 10];
+	size_t dl;
+	/* the table of the block's distinct texts: a hash table of
+	 * TEXT_SLOTS slots (an entry + 1, 0 for none), and for each entry
+	 * its hash, where its first line's text is in the block, its
+	 * length */
+	uint16_t slot[TEXT_SLOTS];
+	uint32_t t_hash[BLOCK_LINES], t_off[BLOCK_LINES];
+	uint16_t t_len[BLOCK_LINES];
+	uint32_t n_texts;
+	uint64_t gen; /* blocks written: the table's generation */
+	struct parse_slot parsed[PARSE_SLOTS];
+	/* written behind (write_out): the tree file from woff on, the
+	 * directory's entries from block wblk on */
+	unsigned char *wbuf;
+	size_t wlen, wcap;
+	uint64_t woff, wblk;
+	struct dir_entry wdir[WRITE_BLOCKS];
+	uint32_t n_wdir;
 	/* reading */
 	struct block *cache[CACHE_BLOCKS];
 	uint64_t clock;
@@ -381,6 +449,22 @@ static size_t spaces(const char *s, size_t n)
 	return k;
 }
 
+/* Appends a line read, of n bytes at s, to the block being filled: for
+ * most lines, 16 bytes at a time (the text and the read buffer have
+ * COPY_SLACK bytes of room after them), not memcpy's call and its rep
+ * movs, half of the indexing's samples on short lines. */
+#define COPY_SLACK 16
+static inline void fill_text(struct block *b, const char *s, size_t n)
+{
+	if (n > 256 || n + COPY_SLACK > b->cap - b->len) {
+		block_text(b, s, n);
+		return;
+	}
+	for (size_t k = 0; k < n; k += 16)
+		memcpy(b->text + b->len + k, s + k, 16);
+	b->len += n;
+}
+
 /* Appends n spaces to the block's text. */
 static void block_spaces(struct block *b, size_t n)
 {
@@ -465,6 +549,31 @@ static uint64_t dur_code(const char *s, size_t len, size_t *n)
 	unsigned u;
 
 	*n = 0;
+	/* most: 1 to 3 digits before the point, at the 4th byte */
+	if (len >= 10 && s[3] == '.' && s[7] == ' ') {
+		unsigned d0 = (unsigned char)s[0] - '0';
+		unsigned d1 = (unsigned char)s[1] - '0';
+		unsigned d2 = (unsigned char)s[2] - '0';
+		unsigned f0 = (unsigned char)s[4] - '0';
+		unsigned f1 = (unsigned char)s[5] - '0';
+		unsigned f2 = (unsigned char)s[6] - '0';
+		bool ok = d2 <= 9 && f0 <= 9 && f1 <= 9 && f2 <= 9;
+		if (s[0] == ' ' && s[1] == ' ')
+			v = d2;
+		else if (s[0] == ' ' && d1 >= 1 && d1 <= 9)
+			v = d1 * 10 + d2;
+		else if (d0 >= 1 && d0 <= 9 && d1 <= 9)
+			v = d0 * 100 + d1 * 10 + d2;
+		else
+			ok = false;
+		for (u = 0; ok && u < 3; u++)
+			if (s[8] == dur_units[u][0] && s[9] == dur_units[u][1]) {
+				*n = 10;
+				return 1 + ((v * 1000 + f0 * 100 + f1 * 10 +
+					     f2) << 2 | u);
+			}
+		v = 0;
+	}
 	while (i < len && i < 3 && s[i] == ' ')
 		i++;
 	d0 = i;
@@ -534,6 +643,14 @@ enum {
  * block (END_CLOSE) not closed yet, else the line minus the one it
  * closes.  The closing lines nest as their calls (add_line). */
 #define END_OPEN 0
+/* A line's depth and flags are one number (depth << 2 | flags), its
+ * parent and end one byte, parent | end << 3, when the parent's code is
+ * below PE_PARENTS and the end's below PE_ENDS (most: the previous
+ * line's parent, a leaf, a call closed in the block), else PE_ESCAPE
+ * followed by both: deflate's time goes with the bytes it is given. */
+#define PE_PARENTS 8
+#define PE_ENDS 15
+#define PE_ESCAPE 127
 
 /* A line's shape: most lines are "<duration><spaces>[ tid] | <depth
  * times 2 spaces><function...>", and deflate is given only what follows
@@ -542,9 +659,147 @@ enum {
  * SHAPE_RAW, kept whole after its duration, or 1 + (the spaces before
  * its thread column << 1 | SHAPE_TID), SHAPE_TID when its thread column
  * is not the one of the previous shaped line of its block: then the
- * column's length follows, and its bytes start the text kept. */
+ * column's length follows, and its bytes are in the block's text. */
 enum { SHAPE_RAW = 0, SHAPE_TID = 1 };
 #define SHAPE_SPACES_MAX 64 /* before the thread column, as add_line */
+
+/* What is kept of a line's text (after its indentation, or after its
+ * duration for SHAPE_RAW) is one of the block's table of distinct texts,
+ * by its number: most lines repeat a few texts ("leaf();", "mid() {"),
+ * and deflate is given each text once and a number a line, not the
+ * text of every line.  The code is the entry's number plus 1, or
+ * TEXT_NEW for a new entry (the next number): its length follows, and
+ * its bytes are in the block's text.  A constant for the new ones, so
+ * that lines that all differ (arguments) cost no growing numbers. */
+#define TEXT_NEW 0
+
+/* Whether the n bytes at a and b are the same: most texts, thread
+ * columns and lines after their duration are 4 to 64 bytes, compared a
+ * word at a time, the last word read again, rather than by a call. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t x4, y4, z4, w4;
+
+	if (n >= 8) {
+		for (size_t k = 0; k + 8 < n; k += 8) {
+			memcpy(&x, a + k, 8);
+			memcpy(&y, b + k, 8);
+			if (x != y)
+				return false;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&x4, a, 4);
+		memcpy(&y4, b, 4);
+		memcpy(&z4, a + n - 4, 4);
+		memcpy(&w4, b + n - 4, 4);
+		return !((x4 ^ y4) | (z4 ^ w4));
+	}
+	return !memcmp(a, b, n);
+}
+
+/* The hash of a text of n bytes: 8 bytes at a time, the last 8 read
+ * again rather than byte by byte (2 overlapping 4-byte words below 8).
+ * Equal hashes are compared in full. */
+static inline uint32_t text_hash(const char *s, size_t n)
+{
+	uint64_t h = n, w = 0;
+	uint32_t a, b;
+
+	if (n < 8) {
+		if (n >= 4) {
+			memcpy(&a, s, 4);
+			memcpy(&b, s + n - 4, 4);
+			w = (uint64_t)a << 32 | b;
+		} else {
+			for (size_t k = 0; k < n; k++)
+				w = w << 8 | (unsigned char)s[k];
+		}
+		h = (h ^ w) * 0x9e3779b97f4a7c15u;
+		return (uint32_t)(h >> 32);
+	}
+	for (size_t k = 0; k + 8 < n; k += 8) {
+		memcpy(&w, s + k, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15u;
+		h ^= h >> 29;
+	}
+	memcpy(&w, s + n - 8, 8);
+	h = (h ^ w) * 0x9e3779b97f4a7c15u;
+	return (uint32_t)(h >> 32);
+}
+
+/* The number of the text t of n bytes in the block being filled's
+ * table, a new entry (at `off` in the block's text) if it is not there.
+ * t is the line as read, not its copy in the block, just written: read
+ * back at once, a copy stalls the loads. */
+static uint16_t text_id(struct tuix *ix, const char *t, uint32_t off,
+			size_t n)
+{
+	uint32_t h = text_hash(t, n), i = h & (TEXT_SLOTS - 1), e;
+
+	for (;; i = (i + 1) & (TEXT_SLOTS - 1)) {
+		if (!ix->slot[i])
+			break;
+		e = ix->slot[i] - 1u;
+		if (ix->t_hash[e] == h && ix->t_len[e] == n &&
+		    same_bytes(ix->fill->text + ix->t_off[e], t, n))
+			return (uint16_t)e;
+	}
+	e = ix->n_texts++;
+	ix->slot[i] = (uint16_t)(e + 1);
+	ix->t_hash[e] = h;
+	ix->t_off[e] = off;
+	ix->t_len[e] = (uint16_t)n;
+	return (uint16_t)e;
+}
+
+/* Codes the line just added to the block being filled, of len bytes at
+ * s (cut to TUIX_TEXT_MAX), the code dur of its duration of n bytes, p
+ * what add_line read of it: its duration, its shape and its text's
+ * number (kept in slot, if any, for the lines like it in this block). */
+static void code_line(struct tuix *ix, const char *s, size_t len,
+		      uint64_t dur, size_t n, const struct parse *p,
+		      bool same_tid, struct parse_slot *slot)
+{
+	struct block *b = ix->fill;
+	uint32_t k = b->n - 1;
+	size_t from = n, col = p->col_off, rest = p->rest_off;
+	uint16_t id;
+
+	ix->dl += put_uleb(ix->dur + ix->dl, dur);
+	ix->tidl[k] = 0;
+	ix->shape[k] = SHAPE_RAW;
+	/* the thread column is the previous shaped line's when that is the
+	 * previous line and add_line found them the same */
+	if (col != NO_SHAPE) {
+		bool same = ix->shaped && same_tid;
+		ix->shape[k] = (uint8_t)(1 + ((col - n) << 1 |
+					      (same ? 0 : SHAPE_TID)));
+		if (!same)
+			ix->tidl[k] = (uint16_t)(rest - 4 -
+						 2 * (size_t)p->depth - col);
+		ix->col[k] = (uint16_t)col;
+		from = rest;
+		ix->shaped = true;
+	} else {
+		ix->shaped = false;
+	}
+	if (slot && slot->gen == ix->gen) {
+		id = slot->id;
+	} else {
+		id = text_id(ix, s + from, (uint32_t)(b->lines[k].off + from),
+			     len - from);
+		if (slot) {
+			slot->id = id;
+			slot->gen = ix->gen;
+		}
+	}
+	ix->id[k] = id;
+}
 
 /* Whether the call of line `line` ends at a closing line of block b. */
 static bool closed_in_block(const struct block *b, uint64_t line,
@@ -564,49 +819,50 @@ static bool closes_in_block(const struct block *b, uint64_t open)
 	       closed_in_block(b, open, b->lines[open - b->first].end);
 }
 
-/* Writes the block being filled at the end of the tree file; the calls
- * of its lines still open get their slot. */
+/* Writes what was written behind. */
+static void write_out(struct tuix *ix)
+{
+	if (ix->wlen && pwrite(ix->tree_fd, ix->wbuf, ix->wlen,
+			       (off_t)ix->woff) != (ssize_t)ix->wlen)
+		warn_msg(errno, "%s: write error", ix->tree_path);
+	if (ix->n_wdir &&
+	    pwrite(ix->idx_fd, ix->wdir, sizeof *ix->wdir * ix->n_wdir,
+		   (off_t)(HEADER_SIZE + DIR_ENTRY * ix->wblk)) !=
+		    (ssize_t)(sizeof *ix->wdir * ix->n_wdir))
+		warn_msg(errno, "%s: write error", ix->idx_path);
+	ix->woff += ix->wlen;
+	ix->wlen = 0;
+	ix->wblk += ix->n_wdir;
+	ix->n_wdir = 0;
+}
+
+/* Writes the block being filled at the end of the tree file (behind);
+ * the calls of its lines still open get their slot. */
 static void flush_block(struct tuix *ix)
 {
 	struct block *b = ix->fill;
 	struct dir_entry d;
-	size_t rl = 0, dl = 0, k, late_sp;
-	uint32_t n_late = 0;
-	uint64_t blk, size, parent = TUIX_NONE;
-	unsigned char dur[BLOCK_LINES * 10];
-	uint16_t from[BLOCK_LINES], tidl[BLOCK_LINES];
-	bool shaped = false; /* the previous line */
+	size_t rl = 0, k, late_sp, dl = ix->dl;
+	uint32_t n_late = 0, seen = 0;
+	uint64_t size, parent = TUIX_NONE;
+	unsigned char *r, *z;
 
 	if (!b->n)
 		return;
-	grow(&ix->raw, &ix->raw_cap, (size_t)b->n * 7 * 10 + b->len);
+	grow(&ix->raw, &ix->raw_cap, (size_t)b->n * 8 * 10 + b->len);
+	r = ix->raw;
 	for (uint32_t i = 0; i < b->n; i++) {
 		const struct tuix_line *l = &b->lines[i];
-		const char *s = b->text + l->off;
-		uint64_t line = b->first + i, end, shape = SHAPE_RAW;
-		size_t len = line_len(b, i), n, c = b->col[i];
-		dl += put_uleb(dur + dl, dur_code(s, len, &n));
-		from[i] = (uint16_t)n;
-		tidl[i] = 0;
-		/* the thread column is the previous shaped line's when that
-		 * is the previous line and add_line found them the same */
-		if (c != NO_SHAPE && c >= n && spaces(s + n, c - n) == c - n) {
-			bool same = shaped && b->same_tid[i];
-			shape = 1 + ((c - n) << 1 | (same ? 0 : SHAPE_TID));
-			if (!same)
-				tidl[i] = (uint16_t)(b->rest[i] - 4 -
-						     2 * (size_t)l->depth - c);
-			from[i] = b->rest[i];
-			shaped = true;
-		} else {
-			shaped = false;
-		}
-		rl += put_uleb(ix->raw + rl, l->depth);
-		rl += put_uleb(ix->raw + rl, l->flags);
-		rl += put_uleb(ix->raw + rl,
-			       l->parent == parent	 ? PARENT_SAME
-			       : l->parent == TUIX_NONE ? PARENT_NONE
-							: line - l->parent + 1);
+		uint64_t line = b->first + i, end, pc;
+		/* a closing line's parent is its call's: the previous
+		 * line's would be a distance growing from call to call */
+		uint64_t same = (l->flags & TUIX_CLOSE) && l->end >= b->first &&
+						l->end < line
+					? b->lines[l->end - b->first].parent
+					: parent;
+		pc = l->parent == same	      ? PARENT_SAME
+		     : l->parent == TUIX_NONE ? PARENT_NONE
+					      : line - l->parent + 1;
 		parent = l->parent;
 		if (l->flags & TUIX_CLOSE)
 			end = closes_in_block(b, l->end) ? END_OPEN
@@ -619,29 +875,50 @@ static void flush_block(struct tuix *ix)
 			end = END_CLOSE;
 		else
 			end = l->end - line + END_CLOSE;
-		rl += put_uleb(ix->raw + rl, end);
-		rl += put_uleb(ix->raw + rl, shape);
-		if (shape != SHAPE_RAW && ((shape - 1) & SHAPE_TID))
-			rl += put_uleb(ix->raw + rl, tidl[i]);
-		rl += put_uleb(ix->raw + rl, tidl[i] + len - from[i]);
+		rl += put_uleb(r + rl, (uint64_t)l->depth << 2 | l->flags);
+		if (pc < PE_PARENTS && end < PE_ENDS) {
+			r[rl++] = (unsigned char)(pc | end << 3);
+		} else {
+			r[rl++] = PE_ESCAPE;
+			rl += put_uleb(r + rl, pc);
+			rl += put_uleb(r + rl, end);
+		}
+		rl += put_uleb(r + rl, ix->shape[i]);
+		if (ix->shape[i] != SHAPE_RAW &&
+		    ((ix->shape[i] - 1) & SHAPE_TID))
+			rl += put_uleb(r + rl, ix->tidl[i]);
+		if (ix->id[i] != seen) {
+			rl += put_uleb(r + rl, ix->id[i] + 1u);
+		} else {
+			r[rl++] = TEXT_NEW;
+			rl += put_uleb(r + rl, ix->t_len[seen]);
+			seen++;
+		}
 	}
+	/* then the thread columns and the new texts, line after line */
+	seen = 0;
 	for (uint32_t i = 0; i < b->n; i++) {
-		const char *s = b->text + b->lines[i].off;
-		size_t len = line_len(b, i) - from[i];
-		if (tidl[i])
-			memcpy(ix->raw + rl, s + b->col[i], tidl[i]);
-		rl += tidl[i];
-		memcpy(ix->raw + rl, s + from[i], len);
-		rl += len;
+		if (ix->tidl[i]) {
+			memcpy(r + rl, b->text + b->lines[i].off + ix->col[i],
+			       ix->tidl[i]);
+			rl += ix->tidl[i];
+		}
+		if (ix->id[i] == seen) {
+			memcpy(r + rl, b->text + ix->t_off[seen],
+			       ix->t_len[seen]);
+			rl += ix->t_len[seen];
+			seen++;
+		}
 	}
 
-	grow(&ix->z, &ix->z_cap,
-	     deflateBound(&ix->def, rl) + 8 * (size_t)n_late + dl);
+	grow(&ix->wbuf, &ix->wcap,
+	     ix->wlen + deflateBound(&ix->def, rl) + 8 * (size_t)n_late + dl);
+	z = ix->wbuf + ix->wlen;
 	deflateReset(&ix->def);
 	ix->def.next_in = ix->raw;
 	ix->def.avail_in = (uInt)rl;
-	ix->def.next_out = ix->z;
-	ix->def.avail_out = (uInt)ix->z_cap;
+	ix->def.next_out = z;
+	ix->def.avail_out = (uInt)(ix->wcap - ix->wlen);
 	if (deflate(&ix->def, Z_FINISH) != Z_STREAM_END)
 		warn_msg(0, "%s: cannot compress a block", ix->tree_path);
 	d = (struct dir_entry){ix->tree_size, (uint32_t)ix->def.total_out,
@@ -658,23 +935,69 @@ static void flush_block(struct tuix *ix)
 		k--;
 	for (uint32_t j = 0; j < n_late; j++) {
 		uint64_t none = TUIX_NONE;
-		memcpy(ix->z + d.zlen + 8 * j, &none, 8);
+		memcpy(z + d.zlen + 8 * j, &none, 8);
 		if (k + j < late_sp)
 			ix->stack[k + j].slot = d.off + d.zlen + 8 * j;
 	}
-	memcpy(ix->z + d.zlen + 8 * (size_t)n_late, dur, dl);
+	memcpy(z + d.zlen + 8 * (size_t)n_late, ix->dur, dl);
 	size = d.zlen + 8 * (uint64_t)n_late + dl;
-	if (pwrite(ix->tree_fd, ix->z, (size_t)size, (off_t)d.off) !=
-	    (ssize_t)size)
-		warn_msg(errno, "%s: write error", ix->tree_path);
-	blk = b->first / BLOCK_LINES;
-	if (pwrite(ix->idx_fd, &d, sizeof d,
-		   (off_t)(HEADER_SIZE + DIR_ENTRY * blk)) != sizeof d)
-		warn_msg(errno, "%s: write error", ix->idx_path);
+	ix->wlen += (size_t)size;
+	ix->wdir[ix->n_wdir++] = d;
 	ix->tree_size += size;
+	if (ix->wlen >= WRITE_BYTES || ix->n_wdir == WRITE_BLOCKS)
+		write_out(ix);
 	b->first += b->n;
 	b->n = 0;
 	b->len = 0;
+	ix->dl = 0;
+	ix->shaped = false;
+	ix->n_texts = 0;
+	ix->gen++;
+	memset(ix->slot, 0, sizeof ix->slot);
+}
+
+/* One line's record: depth, flags, parent, end, shape, the length of
+ * its thread column kept (0 but for SHAPE_TID), its text's number and,
+ * for a new one, its length. */
+struct record {
+	uint64_t v[4];
+	uint64_t shape, tidl, id, len;
+};
+
+/* The next record of [*p, end), n_texts the table's entries so far;
+ * false when it is damaged. */
+static bool get_record(const unsigned char **p, const unsigned char *end,
+		       struct record *r, uint32_t n_texts)
+{
+	uint64_t df;
+	unsigned c;
+
+	if (!get_uleb(p, end, &df) || *p == end)
+		return false;
+	r->v[0] = df >> 2;
+	r->v[1] = df & 3;
+	c = *(*p)++;
+	if (c < PE_ESCAPE) {
+		r->v[2] = c & 7;
+		r->v[3] = c >> 3;
+	} else if (c != PE_ESCAPE || !get_uleb(p, end, &r->v[2]) ||
+		   !get_uleb(p, end, &r->v[3])) {
+		return false;
+	}
+	if (!get_uleb(p, end, &r->shape))
+		return false;
+	r->tidl = r->len = 0;
+	if (r->shape != SHAPE_RAW && ((r->shape - 1) & SHAPE_TID) &&
+	    (!get_uleb(p, end, &r->tidl) || r->tidl > TUIX_TEXT_MAX))
+		return false;
+	if (!get_uleb(p, end, &r->id) || r->id > n_texts)
+		return false;
+	if (r->id != TEXT_NEW) {
+		r->id--;
+		return true;
+	}
+	r->id = n_texts;
+	return get_uleb(p, end, &r->len) && r->len <= TUIX_TEXT_MAX;
 }
 
 /* Block blk read into b; false when the sidecar is damaged. */
@@ -684,18 +1007,24 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 	const unsigned char *p, *end, *dp, *dend;
 	uint64_t first = blk * BLOCK_LINES, text = 0, late[BLOCK_LINES], size;
 	uint64_t parent = TUIX_NONE;
-	uint32_t n_late = 0, open[BLOCK_LINES], sp = 0;
+	uint32_t n_late = 0, open[BLOCK_LINES], sp = 0, n_texts = 0;
+	uint32_t t_off[BLOCK_LINES];
+	uint16_t t_len[BLOCK_LINES];
 	const char *ref = NULL; /* the last thread column (SHAPE_TID) */
 	size_t ref_len = 0;
+	struct record r;
 
 	b->first = TUIX_NONE;
 	b->n = 0;
 	b->len = 0;
-	if (pread(ix->idx_fd, &d, sizeof d,
-		  (off_t)(HEADER_SIZE + DIR_ENTRY * blk)) != sizeof d ||
-	    d.n_lines == 0 || d.n_lines > BLOCK_LINES ||
+	if (blk >= ix->wblk && blk - ix->wblk < ix->n_wdir)
+		d = ix->wdir[blk - ix->wblk]; /* not written yet */
+	else if (pread(ix->idx_fd, &d, sizeof d,
+		       (off_t)(HEADER_SIZE + DIR_ENTRY * blk)) != sizeof d)
+		return false;
+	if (d.n_lines == 0 || d.n_lines > BLOCK_LINES ||
 	    d.n_late > d.n_lines || d.dlen > BLOCK_LINES * 10 ||
-	    d.rawlen > BLOCK_LINES * (7 * 10 + TUIX_TEXT_MAX))
+	    d.rawlen > BLOCK_LINES * (8 * 10 + 2 * TUIX_TEXT_MAX))
 		return false;
 	size = d.zlen + 8 * (uint64_t)d.n_late + d.dlen;
 	if (size > ix->tree_size || d.off > ix->tree_size - size)
@@ -703,8 +1032,11 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 	/* the stream, its late ends and its durations: one read */
 	grow(&ix->z, &ix->z_cap, (size_t)size);
 	grow(&ix->raw, &ix->raw_cap, d.rawlen);
-	if (pread(ix->tree_fd, ix->z, (size_t)size, (off_t)d.off) !=
-	    (ssize_t)size)
+	if (d.off >= ix->woff && d.off - ix->woff < ix->wlen &&
+	    size <= ix->wlen - (d.off - ix->woff))
+		memcpy(ix->z, ix->wbuf + (d.off - ix->woff), (size_t)size);
+	else if (pread(ix->tree_fd, ix->z, (size_t)size, (off_t)d.off) !=
+		 (ssize_t)size)
 		return false;
 	memcpy(late, ix->z + d.zlen, 8 * (size_t)d.n_late);
 	dp = ix->z + d.zlen + 8 * (size_t)d.n_late;
@@ -721,40 +1053,25 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 	end = ix->raw + d.rawlen;
 	/* the records first: where the text starts */
 	for (uint32_t i = 0; i < d.n_lines; i++) {
-		uint64_t v[7];
-		for (int k = 0; k < 7; k++) {
-			if (k == 5 && (v[4] == SHAPE_RAW ||
-				       !((v[4] - 1) & SHAPE_TID)))
-				v[k++] = 0;
-			if (!get_uleb(&p, end, &v[k]))
-				return false;
-		}
-		if (v[6] > TUIX_TEXT_MAX || v[5] > v[6])
+		if (!get_record(&p, end, &r, n_texts))
 			return false;
-		text += v[6];
+		text += r.tidl + r.len;
+		n_texts += r.id == n_texts;
 	}
 	if ((uint64_t)(end - p) != text)
 		return false;
-	text = (uint64_t)(p - ix->raw); /* now: where a line's text is */
+	text = (uint64_t)(p - ix->raw); /* now: where the next text is */
 	p = ix->raw;
+	n_texts = 0;
 	for (uint32_t i = 0; i < d.n_lines; i++) {
 		struct tuix_line *l = &b->lines[i];
-		uint64_t line = first + i, v[7], c;
-		for (int k = 0; k < 7; k++) {
-			if (k == 5 && (v[4] == SHAPE_RAW ||
-				       !((v[4] - 1) & SHAPE_TID)))
-				v[k++] = 0;
-			get_uleb(&p, end, &v[k]);
-		}
+		uint64_t line = first + i, c, *v = r.v;
+		get_record(&p, end, &r, n_texts);
 		if (v[0] > UINT32_MAX || v[1] > (TUIX_HEAD | TUIX_CLOSE) ||
 		    v[2] > line + 1)
 			return false;
 		l->depth = (uint32_t)v[0];
 		l->flags = (uint32_t)v[1];
-		l->parent = v[2] == PARENT_SAME	  ? parent
-			    : v[2] == PARENT_NONE ? TUIX_NONE
-						  : line + 1 - v[2];
-		parent = l->parent;
 		if (l->flags & TUIX_CLOSE) {
 			if (v[3] == END_OPEN) {
 				if (!sp)
@@ -780,27 +1097,38 @@ static bool load_block(struct tuix *ix, uint64_t blk, struct block *b)
 		} else {
 			l->end = line + v[3] - END_CLOSE;
 		}
+		if ((l->flags & TUIX_CLOSE) && l->end >= first)
+			parent = b->lines[l->end - first].parent; /* its call's */
+		l->parent = v[2] == PARENT_SAME	  ? parent
+			    : v[2] == PARENT_NONE ? TUIX_NONE
+						  : line + 1 - v[2];
+		parent = l->parent;
 		l->off = b->len;
 		if (!get_uleb(&dp, dend, &c) || !dur_text(b, c))
 			return false;
-		if (v[4] != SHAPE_RAW) {
-			if ((v[4] - 1) >> 1 > SHAPE_SPACES_MAX ||
+		if (r.shape != SHAPE_RAW) {
+			if ((r.shape - 1) >> 1 > SHAPE_SPACES_MAX ||
 			    v[0] > TUIX_TEXT_MAX / 2)
 				return false;
-			if ((v[4] - 1) & SHAPE_TID) {
+			if ((r.shape - 1) & SHAPE_TID) {
 				ref = (const char *)ix->raw + text;
-				ref_len = (size_t)v[5];
+				ref_len = (size_t)r.tidl;
+				text += r.tidl;
 			} else if (!ref) {
 				return false;
 			}
-			block_spaces(b, (size_t)(v[4] - 1) >> 1);
+			block_spaces(b, (size_t)(r.shape - 1) >> 1);
 			block_text(b, ref, ref_len);
 			block_text(b, "] | ", 4);
 			block_spaces(b, 2 * (size_t)v[0]);
 		}
-		block_text(b, (const char *)ix->raw + text + v[5],
-			   (size_t)(v[6] - v[5]));
-		text += v[6];
+		if (r.id == n_texts) {
+			t_off[n_texts] = (uint32_t)text;
+			t_len[n_texts++] = (uint16_t)r.len;
+			text += r.len;
+		}
+		block_text(b, (const char *)ix->raw + t_off[r.id],
+			   t_len[r.id]);
 	}
 	if (n_late != d.n_late || dp != dend || sp)
 		return false;
@@ -903,7 +1231,10 @@ static void set_end(struct tuix *ix, const struct open_call *c, uint64_t end)
 		ix->fill->lines[c->line - ix->fill->first].end = end;
 		return;
 	}
-	if (pwrite(ix->tree_fd, &end, sizeof end, (off_t)c->slot) != sizeof end)
+	if (c->slot >= ix->woff && c->slot - ix->woff < ix->wlen)
+		memcpy(ix->wbuf + (c->slot - ix->woff), &end, sizeof end);
+	else if (pwrite(ix->tree_fd, &end, sizeof end, (off_t)c->slot) !=
+		 sizeof end)
 		warn_msg(errno, "%s: write error", ix->tree_path);
 	uncache(ix, c->line);
 }
@@ -918,16 +1249,15 @@ static void pop_to(struct tuix *ix, int64_t depth, uint64_t line)
 	}
 }
 
-/* One line of text, of `len` bytes. */
-static void add_line(struct tuix *ix, const char *s, size_t len)
+/* What add_line reads of the line s of len bytes, its duration n
+ * bytes. */
+static void parse_line(const char *s, size_t len, size_t n, struct parse *p)
 {
-	struct tuix_line l = {0, TUIX_NONE, TUIX_NONE, 0, 0};
-	uint64_t i = ix->n;
 	const char *bar = NULL, *col, *t;
-	size_t sp = 0, col_off = NO_SHAPE, rest_off = 0;
-	bool same_tid = false;
-	uint32_t depth;
+	size_t sp, col_off = NO_SHAPE, rest_off = 0;
+	size_t kept = len > TUIX_TEXT_MAX ? TUIX_TEXT_MAX : len;
 
+	*p = (struct parse){NO_SHAPE, 0, NO_SHAPE, 0, 0, false};
 	if (len >= 4 && s[0] != '#') {
 		/* the first "] | " starting in the first 64 bytes */
 		size_t lim = len - 3 < 64 ? len - 3 : 64;
@@ -940,30 +1270,113 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 			q++;
 		}
 	}
-	if (!bar) {
+	if (!bar)
+		return; /* a "#" line: the header, a process begins, ... */
+	/* the thread is the "[ tid" before the bar, not the columns before
+	 * it: a duration differs from line to line */
+	col = memrchr(s, '[', (size_t)(bar - s));
+	if (!col)
+		col = s;
+	t = bar + 4;
+	sp = spaces(t, (size_t)(s + len - t));
+	t += sp;
+	p->depth = (uint32_t)(sp / 2);
+	if ((size_t)(s + len - t) > 7 && !memcmp(t, "[depth ", 7)) {
+		p->depth = (uint32_t)strtoul(t + 7, NULL, 10);
+		t = memchr(t, ']', (size_t)(s + len - t));
+		t = t ? t + 2 : s + len;
+	} else if (sp % 2 == 0) {
+		col_off = (size_t)(col - s);
+		rest_off = (size_t)(t - s);
+	}
+	p->bar = (uint16_t)(bar - s);
+	p->col = (uint16_t)(col - s);
+	p->close = t < s + len && *t == '}';
+	/* shaped: spaces alone between its duration and thread column, its
+	 * text after the indentation kept */
+	if (col_off != NO_SHAPE && rest_off <= kept && col_off >= n &&
+	    spaces(s + n, col_off - n) == col_off - n) {
+		p->col_off = (uint16_t)col_off;
+		p->rest_off = (uint16_t)rest_off;
+	}
+}
+
+/* The hash of a line's bytes after its duration (n of them at s, at
+ * most PARSE_KEY, the duration's length d): of its first, middle and
+ * last 8 bytes, multiplied apart rather than one after the other (the
+ * chain of a word at a time was a fifth of add_line's time).  Lines of
+ * the same hash are compared in full: it chooses a slot, no more. */
+static inline uint32_t key_hash(const char *s, size_t n, size_t d)
+{
+	uint64_t a, m, z;
+
+	if (n < 8)
+		return text_hash(s, n) ^ (uint32_t)d * 0x9e3779b1u;
+	memcpy(&a, s, 8);
+	memcpy(&m, s + n / 2 - 4, 8);
+	memcpy(&z, s + n - 8, 8);
+	a = a * 0x9e3779b97f4a7c15u ^ m * 0xc2b2ae3d27d4eb4fu ^
+	    z * 0x165667b19e3779f9u ^ (n << 8 | d);
+	return (uint32_t)(a >> 32 ^ a);
+}
+
+/* What add_line reads of the line s of len bytes, its duration n bytes:
+ * kept in *slot for the lines like it (NULL for a line too long). */
+static const struct parse *parse_of(struct tuix *ix, const char *s,
+				    size_t len, size_t n, struct parse *tmp,
+				    struct parse_slot **slot)
+{
+	size_t klen = len - n;
+	uint32_t h;
+	struct parse_slot *sl;
+
+	*slot = NULL;
+	if (klen > PARSE_KEY) {
+		parse_line(s, len, n, tmp);
+		return tmp;
+	}
+	h = key_hash(s + n, klen, n);
+	sl = &ix->parsed[h & (PARSE_SLOTS - 1)];
+	if (!sl->used || sl->hash != h || sl->n != n || sl->klen != klen ||
+	    !same_bytes(sl->key, s + n, klen)) {
+		parse_line(s, len, n, &sl->p);
+		sl->used = true;
+		sl->hash = h;
+		sl->n = (uint8_t)n;
+		sl->klen = (uint8_t)klen;
+		memcpy(sl->key, s + n, klen);
+		sl->gen = 0; /* its text's number not known */
+	}
+	*slot = sl;
+	return &sl->p;
+}
+
+/* One line of text, of `len` bytes. */
+static void add_line(struct tuix *ix, const char *s, size_t len)
+{
+	struct tuix_line l = {0, TUIX_NONE, TUIX_NONE, 0, 0};
+	uint64_t i = ix->n, dur;
+	struct parse tmp;
+	struct parse_slot *slot;
+	const struct parse *p;
+	const char *bar, *col;
+	bool same_tid = false;
+	size_t n;
+
+	dur = dur_code(s, len, &n);
+	p = parse_of(ix, s, len, n, &tmp, &slot);
+	if (p->bar == NO_SHAPE) {
 		/* a "#" line: the header, a process begins, lost events */
 		pop_to(ix, -1, i);
 		ix->tid_len = 0;
-		ix->tid_one = false;
 		l.flags = TUIX_HEAD;
 		l.end = i;
 		goto add;
 	}
-	/* the thread is the "[ tid" before the bar, not the columns before
-	 * it: a duration differs from line to line */
-	if (ix->tid_one && (size_t)(bar - s) >= ix->tid_len &&
-	    !memcmp(bar - ix->tid_len, ix->tid, ix->tid_len)) {
-		/* the previous line's column, its only "[" the last before
-		 * the bar: no search */
-		col = bar - ix->tid_len;
-		same_tid = true;
-	} else {
-		col = memrchr(s, '[', (size_t)(bar - s));
-		if (!col)
-			col = s;
-		same_tid = (size_t)(bar - col) == ix->tid_len &&
-			   !memcmp(ix->tid, col, ix->tid_len);
-	}
+	bar = s + p->bar;
+	col = s + p->col;
+	same_tid = (size_t)(bar - col) == ix->tid_len &&
+		   same_bytes(ix->tid, col, ix->tid_len);
 	if (!same_tid) {
 		/* another thread: its calls are not the last one's */
 		pop_to(ix, -1, i);
@@ -971,26 +1384,10 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 				      ? (size_t)(bar - col)
 				      : sizeof ix->tid - 1;
 		memcpy(ix->tid, col, ix->tid_len);
-		ix->tid_one = ix->tid_len == (size_t)(bar - col) &&
-			      ix->tid_len && ix->tid[0] == '[' &&
-			      !memchr(ix->tid + 1, '[', ix->tid_len - 1);
 	}
-	t = bar + 4;
-	sp = spaces(t, (size_t)(s + len - t));
-	t += sp;
-	depth = (uint32_t)(sp / 2);
-	if ((size_t)(s + len - t) > 7 && !memcmp(t, "[depth ", 7)) {
-		depth = (uint32_t)strtoul(t + 7, NULL, 10);
-		t = memchr(t, ']', (size_t)(s + len - t));
-		t = t ? t + 2 : s + len;
-	} else if (sp % 2 == 0) {
-		col_off = (size_t)(col - s);
-		rest_off = (size_t)(t - s);
-	}
-	l.depth = depth;
-	pop_to(ix, depth, i);
-	if (t < s + len && *t == '}' && ix->sp &&
-	    ix->stack[ix->sp - 1].depth == depth) {
+	l.depth = p->depth;
+	pop_to(ix, p->depth, i);
+	if (p->close && ix->sp && ix->stack[ix->sp - 1].depth == p->depth) {
 		/* the closing line of the call open at its depth */
 		struct open_call *c = &ix->stack[--ix->sp];
 		set_end(ix, c, i);
@@ -999,28 +1396,29 @@ static void add_line(struct tuix *ix, const char *s, size_t len)
 		l.parent = ix->sp ? ix->stack[ix->sp - 1].line : TUIX_NONE;
 		goto add;
 	}
-	pop_to(ix, (int64_t)depth - 1, i);
+	/* the call of a sibling before it ends (the stack's depths grow,
+	 * and none above this one's is left) */
+	if (ix->sp && ix->stack[ix->sp - 1].depth == p->depth) {
+		set_end(ix, &ix->stack[ix->sp - 1], i - 1);
+		ix->sp--;
+	}
 	l.parent = ix->sp ? ix->stack[ix->sp - 1].line : TUIX_NONE;
 	if (ix->sp == ix->stack_cap) {
 		ix->stack_cap = ix->stack_cap ? 2 * ix->stack_cap : 256;
 		ix->stack = must_realloc(ix->stack, ix->stack_cap,
 					 sizeof *ix->stack);
 	}
-	ix->stack[ix->sp++] = (struct open_call){i, 0, depth};
+	ix->stack[ix->sp++] = (struct open_call){i, 0, p->depth};
 add:
 	/* written only now: the ends this line gave are in the block */
 	if (ix->fill->n == BLOCK_LINES)
 		flush_block(ix);
 	if (len > TUIX_TEXT_MAX)
 		len = TUIX_TEXT_MAX;
-	if (rest_off > len)
-		col_off = NO_SHAPE;
 	l.off = ix->fill->len;
-	ix->fill->col[ix->fill->n] = (uint16_t)col_off;
-	ix->fill->rest[ix->fill->n] = (uint16_t)rest_off;
-	ix->fill->same_tid[ix->fill->n] = same_tid;
 	ix->fill->lines[ix->fill->n++] = l;
-	block_text(ix->fill, s, len);
+	fill_text(ix->fill, s, len);
+	code_line(ix, s, len, dur, n, p, same_tid, slot);
 	ix->n++;
 	ix->text_size += len + 1;
 }
@@ -1031,6 +1429,10 @@ static void finish(struct tuix *ix)
 
 	pop_to(ix, -1, ix->n);
 	flush_block(ix);
+	write_out(ix);
+	free(ix->wbuf);
+	ix->wbuf = NULL;
+	ix->wcap = 0;
 	if (ix->child > 0)
 		while (waitpid(ix->child, &st, 0) < 0 && errno == EINTR)
 			;
@@ -1152,9 +1554,11 @@ struct tuix *tuix_open(const struct tui_params *p)
 		return NULL;
 	}
 	/* raw deflate: zlib's checksum would cost a tenth of the indexing,
-	 * and load_block checks what it decodes; memLevel 6: a hash table
-	 * of a block's size (cleared for each), not 4 times larger */
-	if (deflateInit2(&ix->def, 1, Z_DEFLATED, -15, 6,
+	 * and load_block checks what it decodes; memLevel 4: a hash table
+	 * of 2,048 entries, cleared for each block, for the few KiB of a
+	 * block's records and distinct texts (memLevel 6 cleared 4 times
+	 * as much for the same output, 8 took a tenth of the indexing) */
+	if (deflateInit2(&ix->def, 1, Z_DEFLATED, -15, 4,
 			 Z_DEFAULT_STRATEGY) != Z_OK) {
 		warn_msg(0, "%s: zlib: %s", ix->tree_path,
 			 ix->def.msg ? ix->def.msg : "cannot start");
@@ -1164,8 +1568,9 @@ struct tuix *tuix_open(const struct tui_params *p)
 	ix->def_ok = true;
 	ix->n = ix->tree_size = ix->text_size = 0;
 	write_header(ix, STATE_BUILDING);
-	ix->chunk = must_malloc(CHUNK);
+	ix->chunk = must_malloc(CHUNK + COPY_SLACK);
 	ix->fill = new_block();
+	ix->gen = 1; /* no slot's text number known (gen 0) */
 	ix->fill->first = 0;
 	start_child(ix, p);
 	return ix;
@@ -1199,6 +1604,7 @@ void tuix_close(struct tuix *ix)
 	free(ix->stack);
 	free(ix->raw);
 	free(ix->z);
+	free(ix->wbuf);
 	free(ix);
 }
 

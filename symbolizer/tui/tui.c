@@ -27,8 +27,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tui/tui.h"
@@ -713,13 +715,15 @@ static void finish_job(struct ui *u, int status)
 	memset(&u->job, 0, sizeof u->job);
 }
 
-static void poll_job(struct ui *u)
+/* Whether the job ended (and was taken). */
+static bool poll_job(struct ui *u)
 {
 	int st;
 
 	if (u->job.pid <= 0 || waitpid(u->job.pid, &st, WNOHANG) != u->job.pid)
-		return;
+		return false;
 	finish_job(u, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+	return true;
 }
 
 /* ---------------------------------------------------------------------------
@@ -1069,11 +1073,31 @@ static void mouse_event(struct ui *u)
 	}
 }
 
+/* While the index is made, the screen is drawn again at most every
+ * DRAW_MS milliseconds (its line count and "indexing..." change), at once
+ * after a key, a job's end or while the tree did not fill it: drawn for
+ * each of the replay's writes (64 KiB of text), it took about a fifth
+ * of the browser's CPU time. */
+#define DRAW_MS 100
+/* Text is read from the replay when this much came, or after this many
+ * milliseconds (or a key) */
+#define BATCH_BYTES (512 << 10)
+#define BATCH_MS 1
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+}
+
 int tui_main(const struct tui_params *p)
 {
 	struct ui u;
 	int status = 0;
-	bool empty;
+	bool empty, dirty = true;
+	uint64_t drawn = 0, shown = 0; /* lines when last drawn */
 
 	memset(&u, 0, sizeof u);
 	u.p = p;
@@ -1105,6 +1129,7 @@ int tui_main(const struct tui_params *p)
 	for (;;) {
 		int c;
 		bool progress = false;
+		uint64_t now;
 		if (!tuix_complete(u.ix)) {
 			progress = tuix_poll(u.ix, 8u << 20);
 			if (tuix_complete(u.ix) && tuix_status(u.ix))
@@ -1113,19 +1138,36 @@ int tui_main(const struct tui_params *p)
 					 "are in %s",
 					 tuix_status(u.ix), tuix_log(u.ix, &empty));
 		}
-		poll_job(&u);
-		draw(&u);
+		dirty |= poll_job(&u);
+		now = now_ms();
+		if (dirty || tuix_complete(u.ix) || now - drawn >= DRAW_MS ||
+		    (shown < (uint64_t)LINES && tuix_lines(u.ix) != shown)) {
+			shown = tuix_lines(u.ix);
+			draw(&u);
+			drawn = now;
+			dirty = false;
+		}
 		if (!tuix_complete(u.ix) && !progress) {
 			/* a key or more text, whichever comes first: the
 			 * replay never waits on a browser asleep */
 			struct pollfd w[2] = {{STDIN_FILENO, POLLIN, 0},
 					      {tuix_fd(u.ix), POLLIN, 0}};
+			int avail = 0;
 			poll(w, 2, 50);
+			/* text, no key: a little more is let come first (the
+			 * pipe holds 1 MiB): woken for each write of the
+			 * replay (64 KiB), the browser spent a fifth of its
+			 * time going to sleep and waking */
+			if (!w[0].revents && w[1].revents == POLLIN &&
+			    ioctl(w[1].fd, FIONREAD, &avail) == 0 &&
+			    avail < BATCH_BYTES)
+				poll(w, 1, BATCH_MS);
 		}
 		timeout(!tuix_complete(u.ix) ? 0 : u.job.pid > 0 ? 50 : -1);
 		c = getch();
 		if (c == ERR)
 			continue;
+		dirty = true;
 		u.msg[0] = '\0';
 		if (c == KEY_RESIZE)
 			continue;
