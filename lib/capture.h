@@ -120,17 +120,15 @@ struct ctrace__plan_op {
 
 /* Where the return value of a function is at one call of its exit hook,
  * keyed by the hook's return address (runtime): its operations are
- * ctrace__plan_ops[first .. first + nops). */
+ * ops[0 .. nops). */
 struct ctrace__plan_exit {
 	uintptr_t pc;
 	uintptr_t fn; /* the function whose own exit it is */
-	uint32_t first;
+	const struct ctrace__plan_op *ops;
 	uint8_t nops;
 	uint8_t mask, mem; /* as a plan entry's ret_mask, ret_mem */
 	uint8_t len;       /* the largest RETVAL_SHORT payload */
 };
-CTRACE_HIDDEN extern const struct ctrace__plan_op *ctrace__plan_ops;
-
 /* The saved registers of a DWARF number mask, as bits in the order of
  * struct ctrace__regs (plan.c). */
 CTRACE_HIDDEN uint8_t ctrace__plan_regs_select(uint32_t dwarf_mask);

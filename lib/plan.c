@@ -64,8 +64,7 @@ static struct ctrace__plan_exit *exit_slots; /* the same, while filled */
 static uintptr_t *rx_fns; /* sorted once read */
 static size_t rx_n;
 static int exits_refused; /* an `exit` line was skipped */
-const struct ctrace__plan_op *ctrace__plan_ops;
-static struct ctrace__plan_op *op_pool; /* the same, while filled */
+static struct ctrace__plan_op *op_pool; /* the exit lines' operations */
 static size_t op_cap;
 
 static void table_put(const struct ctrace__plan_entry *e)
@@ -400,7 +399,7 @@ static size_t parse(const char *text, size_t size, int fill, size_t *exits,
 			++*exits;
 			if (fill && exit_slots != NULL &&
 			    *nops + e.nops <= op_cap) {
-				e.first = (uint32_t)*nops;
+				e.ops = &op_pool[*nops];
 				memcpy(&op_pool[*nops], ops,
 				       e.nops * sizeof *ops);
 				exit_put(&e);
@@ -638,7 +637,6 @@ static int load(const char *path, int quiet_if_missing)
 	parse(text, len, 1, &nexit, &filled_rx, &nops);
 	munmap((void *)text, size);
 	ctrace__plan_slots = slots;
-	ctrace__plan_ops = op_pool;
 	ctrace__plan_exits = exit_slots;
 	rx_mark(nrx);
 	if (exits_refused && rx_fns != NULL) {

@@ -374,7 +374,7 @@ void ctrace__retread_put(struct ctrace__stream *s,
 	if (rec == NULL || (size_t)(s->chunk_end - rec) < 4 + (size_t)x->len)
 		return;
 	uint64_t out[CTRACE_RETREAD_OUT];
-	ctrace__retread_run(ctrace__plan_ops + x->first, x->nops, r, out);
+	ctrace__retread_run(x->ops, x->nops, r, out);
 	/* A value's size depends on the value (an int of -1, 0 or 1 takes a
 	 * byte): the length is a byte when the largest payload fits one. */
 	int wide = x->len >= 0x80;

@@ -196,7 +196,9 @@ case_fields() {
 	sed '/^#/d' tree | LC_ALL=C awk -v before="$before" -v after="$after" '
 		function ns(v, u) { return u == "us" ? v * 1e3 : u == "ms" ? v * 1e6 : v * 1e9 }
 		{
-			# [P/T] ELAPSED UNIT TIMESTAMP [ADDR MODULE] | TEXT
+			# [P/T] ELAPSED UNIT TIMESTAMP [ADDR MODULE] | TEXT; a
+			# pid shorter than the column is padded: "[ 368/1]"
+			sub(/^\[ +/, "[")
 			if ($1 !~ /^\[[0-9]+\/[0-9]+\]$/) { print "tid: " $0; bad = 1 }
 			t = ns($2, $3)
 			if ($4 + 0 < before || $4 + 0 > after + 1) {

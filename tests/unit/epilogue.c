@@ -30,8 +30,6 @@
 #include "retval.h"
 #include "tap.h"
 
-const struct ctrace__plan_op *ctrace__plan_ops; /* retread.c's table */
-
 static const struct row {
 	const char *name;
 	uint8_t code[40];
