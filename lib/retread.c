@@ -79,36 +79,34 @@ static void put(struct machine *m, unsigned d, unsigned dsz, uint64_t v)
 }
 
 /* x86 condition cc (0 o, 2 b, 4 e, 6 be, 8 s, 10 p, 12 l, 14 le; odd:
- * not) of the last cmp or test, as the comparisons it stands for. */
-static int condition(const struct machine *m, unsigned cc)
+ * not) of the last cmp or test, as the comparisons it stands for (a test
+ * clears of and cf: l is s, le is e or s, b never). */
+static inline int condition(const struct machine *m, unsigned cc)
 {
 	unsigned sz = m->fsz, top = sz * 8 - 1;
-	uint64_t a = cut(m->fa, sz), b = cut(m->fb, sz), res;
-	int64_t sa = (int64_t)sign_extend(a, sz), sb;
-	int r;
-	if (m->fop == CTRACE_EOP_TEST) {
-		/* of and cf are 0: l is s, le is e or s, b never */
-		res = a & b;
-		sa = (int64_t)sign_extend(res, sz);
-		sb = 0;
+	int test = m->fop == CTRACE_EOP_TEST;
+	uint64_t a = cut(m->fa, sz), b = cut(m->fb, sz);
+	uint64_t res = test ? a & b : cut(a - b, sz);
+	if (test) {
 		a = res;
 		b = 0;
-	} else {
-		res = cut(a - b, sz);
-		sb = (int64_t)sign_extend(b, sz);
 	}
+	int r;
 	switch (cc >> 1) {
 	case 0: /* o */
-		r = m->fop == CTRACE_EOP_CMP &&
-		    (int)((((a ^ b) & (a ^ res)) >> top) & 1);
+		r = !test && (int)((((a ^ b) & (a ^ res)) >> top) & 1);
 		break;
 	case 1: r = a < b; break;
 	case 2: r = res == 0; break;
 	case 3: r = a <= b; break;
 	case 4: r = (int)((res >> top) & 1); break;
 	case 5: r = !__builtin_parity((unsigned)(res & 0xff)); break;
-	case 6: r = sa < sb; break;
-	default: r = sa <= sb; break;
+	case 6:
+		r = (int64_t)sign_extend(a, sz) < (int64_t)sign_extend(b, sz);
+		break;
+	default:
+		r = (int64_t)sign_extend(a, sz) <= (int64_t)sign_extend(b, sz);
+		break;
 	}
 	return (cc & 1) ? !r : r;
 }
