@@ -82,6 +82,10 @@ prog firstcallee "$progs/firstcallee.c"
 # records, heap pointers relative to their last values (format 5.3).
 prog heapwalk "$src/tests/args/heapwalk.c" -O2
 "$build/ctrace-symbolize" --make-plan -o heapwalk.plan ./heapwalk
+# Return values read at the exit hook (-O2, a plan's exit lines):
+# RETVAL_SHORT records (format 5.4).
+prog retread "$src/tests/args/retread.c" -O2
+"$build/ctrace-symbolize" --make-plan -o retread.plan ./retread
 "${CXX:-c++}" -O0 -g -finstrument-functions -o exceptions \
 	"$progs/exceptions.cc" "$build/lib/libctrace.a" -pthread -ldl
 
@@ -102,6 +106,7 @@ record selfrec-jump ./selfrec jump 5
 record hosts ./hosts 40
 record pause ./firstcallee
 record heapwalk env CTRACE_ARGS=all CTRACE_PLAN=heapwalk.plan ./heapwalk
+record retread env CTRACE_RETVAL=all CTRACE_PLAN=retread.plan ./retread
 # A trace cut short at the end of a chunk: the last chunk is partial.
 record fib-cut ./fib 6
 head -c 12000 "$out/fib-cut" >"$out/fib-cut.tmp" && mv "$out/fib-cut.tmp" "$out/fib-cut"
