@@ -31,6 +31,19 @@ hook_done(struct ctrace__thread *t, uintptr_t outer)
 	t->busy_sp = outer;
 }
 
+/* A hook going busy, sp its stack pointer: returns what busy_sp held,
+ * for hook_done() to put back. */
+static inline __attribute__((always_inline)) uintptr_t
+hook_busy(struct ctrace__thread *t, uintptr_t sp)
+{
+	uintptr_t outer = t->busy_sp;
+	t->busy_sp = sp;
+	ctrace__barrier();
+	t->state = CTRACE_T_BUSY;
+	ctrace__barrier();
+	return outer;
+}
+
 /* What a hook does inside the recorder when its event is not emit_fast()'s
  * common case.  Out of line and called last, so that no register is kept
  * across a call on the hooks' common path: the compiler makes these tail
@@ -119,11 +132,7 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 {
 	struct ctrace__thread *t = &ctrace__state_tls;
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t sp = CTRACE_CALLER_SP(), outer = t->busy_sp;
-		t->busy_sp = sp;
-		ctrace__barrier();
-		t->state = CTRACE_T_BUSY;
-		ctrace__barrier();
+		uintptr_t sp = CTRACE_CALLER_SP(), outer = hook_busy(t, sp);
 		if (!hook_gate(t, 0, (uintptr_t)fn, (uintptr_t)site, sp, fp,
 			       outer))
 			return;
@@ -148,11 +157,7 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 {
 	struct ctrace__thread *t = &ctrace__state_tls;
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t outer = t->busy_sp;
-		t->busy_sp = r->sp;
-		ctrace__barrier();
-		t->state = CTRACE_T_BUSY;
-		ctrace__barrier();
+		uintptr_t outer = hook_busy(t, r->sp);
 		ctrace__policy_enter_regs(t, (uintptr_t)fn, (uintptr_t)site,
 					  r->sp, r);
 		hook_done(t, outer);
@@ -171,11 +176,7 @@ hook_exit(void *fn, void *site, uintptr_t sp, uintptr_t cfa)
 {
 	struct ctrace__thread *t = &ctrace__state_tls;
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t outer = t->busy_sp;
-		t->busy_sp = sp;
-		ctrace__barrier();
-		t->state = CTRACE_T_BUSY;
-		ctrace__barrier();
+		uintptr_t outer = hook_busy(t, sp);
 		if (!hook_gate(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
 			       (uintptr_t)site, sp, cfa, outer))
 			return;
@@ -216,11 +217,7 @@ void ctrace__hook_exit_regs(void *fn, void *site, const struct ctrace__regs *r)
 	}
 	struct ctrace__thread *t = &ctrace__state_tls;
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t outer = t->busy_sp;
-		t->busy_sp = r->sp;
-		ctrace__barrier();
-		t->state = CTRACE_T_BUSY;
-		ctrace__barrier();
+		uintptr_t outer = hook_busy(t, r->sp);
 		ctrace__policy_exit_read(t, (uintptr_t)fn, (uintptr_t)site,
 					 r->sp, x, r);
 		hook_done(t, outer);

@@ -10,16 +10,11 @@
  */
 	.text
 
-	.globl	__cyg_profile_func_enter
-	.type	__cyg_profile_func_enter, @function
-	.p2align 4
-__cyg_profile_func_enter:
-	.cfi_startproc
-	cmpb	$0, ctrace__state_capture_on(%rip)
-	jne	1f
-	movq	%rbp, %rdx		/* fp: for a CFA kept in rbp */
-	jmp	ctrace__hook_enter
-1:	subq	$72, %rsp
+/* Saves struct ctrace__regs below the stack pointer (the callee-saved
+ * registers, the CFA and the return address) and calls `target` with it
+ * as its third argument, the hook's two (rdi, rsi) untouched. */
+	.macro	CALL_WITH_REGS target
+	subq	$72, %rsp
 	.cfi_adjust_cfa_offset 72
 	movq	%rbx, 0(%rsp)
 	movq	%rbp, 8(%rsp)
@@ -32,10 +27,22 @@ __cyg_profile_func_enter:
 	movq	72(%rsp), %rax
 	movq	%rax, 56(%rsp)		/* pc: our return address */
 	movq	%rsp, %rdx
-	call	ctrace__hook_enter_regs
+	call	\target
 	addq	$72, %rsp
 	.cfi_adjust_cfa_offset -72
 	ret
+	.endm
+
+	.globl	__cyg_profile_func_enter
+	.type	__cyg_profile_func_enter, @function
+	.p2align 4
+__cyg_profile_func_enter:
+	.cfi_startproc
+	cmpb	$0, ctrace__state_capture_on(%rip)
+	jne	1f
+	movq	%rbp, %rdx		/* fp: for a CFA kept in rbp */
+	jmp	ctrace__hook_enter
+1:	CALL_WITH_REGS ctrace__hook_enter_regs
 	.cfi_endproc
 	.size	__cyg_profile_func_enter, .-__cyg_profile_func_enter
 
@@ -51,23 +58,7 @@ __cyg_profile_func_exit:
 	cmpb	$0, ctrace__state_exit_regs_on(%rip)
 	jne	1f
 	jmp	ctrace__hook_exit
-1:	subq	$72, %rsp
-	.cfi_adjust_cfa_offset 72
-	movq	%rbx, 0(%rsp)
-	movq	%rbp, 8(%rsp)
-	movq	%r12, 16(%rsp)
-	movq	%r13, 24(%rsp)
-	movq	%r14, 32(%rsp)
-	movq	%r15, 40(%rsp)
-	leaq	80(%rsp), %rax
-	movq	%rax, 48(%rsp)		/* sp: our CFA */
-	movq	72(%rsp), %rax
-	movq	%rax, 56(%rsp)		/* pc: our return address */
-	movq	%rsp, %rdx
-	call	ctrace__hook_exit_regs
-	addq	$72, %rsp
-	.cfi_adjust_cfa_offset -72
-	ret
+1:	CALL_WITH_REGS ctrace__hook_exit_regs
 	.cfi_endproc
 	.size	__cyg_profile_func_exit, .-__cyg_profile_func_exit
 

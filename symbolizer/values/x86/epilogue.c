@@ -172,6 +172,16 @@ static bool lea_operand(const uint8_t *p, const uint8_t *end, unsigned rex,
 	return true;
 }
 
+/* The immediate at p: a signed byte (n 1) or a signed 32-bit word. */
+static int64_t immediate(const uint8_t *p, size_t n)
+{
+	if (n == 1)
+		return (int8_t)p[0];
+	int32_t i32;
+	memcpy(&i32, p, 4);
+	return i32;
+}
+
 /* A memory operand the recorder may read: the function's own frame,
  * through the stack pointer (never below it) or the frame pointer. */
 static bool frame_load(const struct state *st, const struct operand *o)
@@ -605,16 +615,9 @@ static bool run(const uint8_t *code, size_t size, size_t at,
 				CTRACE_EOP_CMP};
 			int d = (p[0] & 7) | ((rex & 1) ? 8 : 0);
 			size_t ilen = op == 0x83 ? 1 : 4;
-			int64_t imm;
 			if (w == 2 || p + 1 + ilen > end)
 				return false;
-			if (op == 0x83) {
-				imm = (int8_t)p[1];
-			} else {
-				int32_t i32;
-				memcpy(&i32, p + 1, 4);
-				imm = i32;
-			}
+			int64_t imm = immediate(p + 1, ilen);
 			/* The stack pointer only goes up (add): loads
 			 * through it stay in the frame. */
 			if (d == HW_RSP &&
@@ -643,16 +646,9 @@ static bool run(const uint8_t *code, size_t size, size_t at,
 			int sz = (op & 1) ? w : 1;
 			int eop = op >= 0xa8 ? CTRACE_EOP_TEST : alu[op >> 3];
 			size_t ilen = sz == 1 ? 1 : 4;
-			int64_t imm;
 			if (eop == 0 || p + ilen > end)
 				return false;
-			if (sz == 1) {
-				imm = (int8_t)p[0];
-			} else {
-				int32_t i32;
-				memcpy(&i32, p, 4);
-				imm = i32;
-			}
+			int64_t imm = immediate(p, ilen);
 			if (!emit(st, eop, sz, sz, HW_RAX, CTRACE_EOP_IMM, 0,
 				  imm))
 				return false;
@@ -698,16 +694,9 @@ static bool run(const uint8_t *code, size_t size, size_t at,
 			/* imul $imm, reg, reg */
 			int s = (p[0] & 7) | ((rex & 1) ? 8 : 0);
 			size_t ilen = op == 0x6b ? 1 : 4;
-			int64_t imm;
 			if (p + 1 + ilen > end || regf == HW_RSP)
 				return false;
-			if (op == 0x6b) {
-				imm = (int8_t)p[1];
-			} else {
-				int32_t i32;
-				memcpy(&i32, p + 1, 4);
-				imm = i32;
-			}
+			int64_t imm = immediate(p + 1, ilen);
 			if (!emit(st, CTRACE_EOP_IMULI, w, w, regf, s, 0, imm))
 				return false;
 			wrote(st, regf, w, has(st, s, w));
