@@ -128,6 +128,10 @@ struct ctrace__plan_exit {
 	uint8_t nops;
 	uint8_t mask, mem; /* as a plan entry's ret_mask, ret_mem */
 	uint8_t len;       /* the largest RETVAL_SHORT payload */
+	uint8_t rx;        /* fn is read at all its exits (`rx`): its
+			    * entries set no trampoline; else the line is
+			    * not used (the trampoline's list keeps the
+			    * frame) */
 };
 /* The saved registers of a DWARF number mask, as bits in the order of
  * struct ctrace__regs (plan.c). */

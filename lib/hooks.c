@@ -211,7 +211,7 @@ void ctrace__hook_exit(void *fn, void *site)
 void ctrace__hook_exit_regs(void *fn, void *site, const struct ctrace__regs *r)
 {
 	const struct ctrace__plan_exit *x = ctrace__plan_find_exit(r->pc);
-	if (x == NULL || x->fn != (uintptr_t)fn) {
+	if (x == NULL || !x->rx || x->fn != (uintptr_t)fn) {
 		hook_exit(fn, site, r->sp, r->sp);
 		return;
 	}

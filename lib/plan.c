@@ -581,6 +581,12 @@ static void rx_mark(size_t nrx)
 		    bsearch(&e->fde, rx_fns, nrx, sizeof *rx_fns, cmp_fn))
 			e->ret_read = 1;
 	}
+	for (size_t k = 0; k <= ctrace__plan_exit_mask; k++) {
+		struct ctrace__plan_exit *x = &exit_slots[k];
+		if (x->pc != 0 &&
+		    bsearch(&x->fn, rx_fns, nrx, sizeof *rx_fns, cmp_fn))
+			x->rx = 1;
+	}
 }
 
 static int load(const char *path, int quiet_if_missing)

@@ -150,17 +150,25 @@ static void fp_begin(uint32_t *saved)
 {
 	uint32_t masked;
 	__asm__ volatile("stmxcsr %0" : "=m"(*saved));
-	masked = *saved | 0x1f80u;
+	masked = (*saved | 0x1f80u) & ~0x3fu; /* all masked, no flag */
 	__asm__ volatile("ldmxcsr %0" : : "m"(masked));
 }
 
-static void fp_end(const uint32_t *saved)
+/* 0 when an operation raised an exception the program left unmasked:
+ * its own instruction will trap there, and the function never returns
+ * the value computed here. */
+static int fp_end(const uint32_t *saved)
 {
+	uint32_t raised;
+	__asm__ volatile("stmxcsr %0" : "=m"(raised));
 	__asm__ volatile("ldmxcsr %0" : : "m"(*saved));
+	uint32_t unmasked = ~(*saved >> 7) & 0x3fu;
+	return (raised & 0x3fu & unmasked) == 0;
 }
 
-static void run(struct machine *m, const struct ctrace__plan_op *o,
-		size_t n)
+/* 1, or 0 when the value is not the program's (see fp_end()). */
+static int run(struct machine *m, const struct ctrace__plan_op *o,
+	       size_t n)
 {
 	uint32_t csr;
 	int fp = 0;
@@ -308,18 +316,18 @@ static void run(struct machine *m, const struct ctrace__plan_op *o,
 			break;
 		}
 	}
-	if (fp)
-		fp_end(&csr);
+	return fp ? fp_end(&csr) : 1;
 }
 
-void ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
-			 const struct ctrace__regs *r,
-			 uint64_t out[CTRACE_RETREAD_OUT])
+int ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
+			const struct ctrace__regs *r,
+			uint64_t out[CTRACE_RETREAD_OUT])
 {
-	/* The registers the hook left are proved not to count; those the
-	 * operations may read are given a value all the same. */
+	/* The registers the hook left are proved not to count, but their
+	 * bytes may reach the record's unknown ones: zeros, not the
+	 * recorder's stack. */
 	struct machine m;
-	memset(m.r, 0, 18 * sizeof m.r[0]);
+	memset(m.r, 0, sizeof m.r);
 	m.fa = m.fb = 0;
 	m.fsz = 8;
 	m.fop = CTRACE_EOP_CMP;
@@ -330,12 +338,13 @@ void ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
 	m.r[13] = r->r13;
 	m.r[14] = r->r14;
 	m.r[15] = r->r15;
-	run(&m, ops, n);
+	int ok = run(&m, ops, n);
 	out[0] = m.r[0];
 	out[1] = m.r[2];
 	out[2] = m.r[16];
 	out[3] = m.r[17];
 	out[4] = m.r[4] + 8; /* after the ret */
+	return ok;
 }
 
 
@@ -372,11 +381,14 @@ void ctrace__retread_put(struct ctrace__stream *s,
 	if (rec == NULL || (size_t)(s->chunk_end - rec) < 4 + (size_t)x->len)
 		return;
 	uint64_t out[CTRACE_RETREAD_OUT];
-	ctrace__retread_run(x->ops, x->nops, r, out);
+	/* Not the program's value: the record says not filled (state 0),
+	 * as for a function that left another way, which it will. */
+	uint8_t mask = ctrace__retread_run(x->ops, x->nops, r, out) ? x->mask
+								    : 0;
 	/* A value's size depends on the value (an int of -1, 0 or 1 takes a
 	 * byte): the length is a byte when the largest payload fits one. */
 	int wide = x->len >= 0x80;
-	uint8_t mask = x->mask, *p = rec + 3 + wide, *q = p + 1;
+	uint8_t *p = rec + 3 + wide, *q = p + 1;
 	int narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
 	if (mask & CTRACE_RETVAL_R0)
 		q = reg_field(q, out[0], narrow);
@@ -401,7 +413,7 @@ void ctrace__retread_put(struct ctrace__stream *s,
 			mask &= (uint8_t)~CTRACE_RETVAL_MEM;
 		}
 	}
-	p[0] = CTRACE_RETVAL_COMPACT | mask;
+	p[0] = mask ? CTRACE_RETVAL_COMPACT | mask : 0;
 	size_t len = (size_t)(q - p);
 	if (wide)
 		ctrace__uleb_put2(rec + 2, len);
@@ -428,12 +440,13 @@ size_t ctrace__retread_payload_max(uint8_t mask, uint8_t mem)
 
 #if !defined(__x86_64__) /* i386: no `exit` line is read (plan.c), the trampoline serves */
 
-void ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
-			 const struct ctrace__regs *r,
-			 uint64_t out[CTRACE_RETREAD_OUT])
+int ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
+			const struct ctrace__regs *r,
+			uint64_t out[CTRACE_RETREAD_OUT])
 {
 	(void)ops, (void)n, (void)r;
 	memset(out, 0, CTRACE_RETREAD_OUT * sizeof *out);
+	return 0;
 }
 
 void ctrace__retread_put(struct ctrace__stream *s,

@@ -242,6 +242,10 @@ static const struct row {
  {0x66, 0x48, 0x0f, 0x6e, 0xc3, 0x66, 0x49, 0x0f, 0x6e, 0xcc, 0xf2, 0x0f, 0x59, 0xc1, 0xf3, 0x0f, 0x58, 0xc9, 0xc3}, 19, 1},
 {"mov %ebx,%eax; add $0x10,%eax; xor $0xff,%al; cmp $0x7,%eax; setge %dl; test $0x1,%al; sete %cl; ret (short forms)",
  {0x89, 0xd8, 0x05, 0x10, 0x00, 0x00, 0x00, 0x34, 0xff, 0x3d, 0x07, 0x00, 0x00, 0x00, 0x0f, 0x9d, 0xc2, 0xa8, 0x01, 0x0f, 0x94, 0xc1, 0xc3}, 23, 1},
+{"mov %ebx,%eax; lea 0x5(%rbx),%ax; ret (16-bit lea: a partial write)",
+ {0x89, 0xd8, 0x66, 0x8d, 0x43, 0x05, 0xc3}, 7, 0},
+{"setg %spl; mov 0x8(%rsp),%rax; ret (rsp written: refused)",
+ {0x40, 0x0f, 0x9f, 0xc4, 0x48, 0x8b, 0x44, 0x24, 0x08, 0xc3}, 10, 0},
 {"leave; ret after mov -0x8(%rbp),%rax",
  {0x48, 0x8b, 0x45, 0xf8, 0xc9, 0xc3}, 6, 1},
 };
@@ -380,7 +384,8 @@ static int check(const struct row *r, const struct epilogue *e,
 			.r12 = value(), .r13 = value(), .r14 = value(),
 			.r15 = value(), .sp = (uintptr_t)&stack[256]};
 		uint64_t out[CTRACE_RETREAD_OUT];
-		ctrace__retread_run(all, e->n, &regs, out);
+		if (!ctrace__retread_run(all, e->n, &regs, out))
+			return 1; /* every exception is masked here */
 		/* The return address where the ret will read it. */
 		uint64_t *slot = (uint64_t *)(uintptr_t)(out[4] - 8);
 		uint64_t sp_after = out[4];
@@ -389,7 +394,8 @@ static int check(const struct row *r, const struct epilogue *e,
 		*slot = (uintptr_t)epi_back;
 		/* The interpreter again: its loads may have read that slot
 		 * (a pop of it is the ret's own). */
-		ctrace__retread_run(ops, n, &regs, out);
+		if (!ctrace__retread_run(ops, n, &regs, out))
+			return 1;
 		struct cpu c = {regs.rbx, regs.rbp, regs.r12, regs.r13,
 				regs.r14, regs.r15, regs.sp, 0, 0, 0, 0, 0,
 				rnd()};
@@ -428,18 +434,27 @@ static void unmasked(void)
 	csr &= ~(0x200u | 0x3fu); /* divide-by-zero unmasked, no flag */
 	__asm__ volatile("ldmxcsr %0" : : "m"(csr));
 	__asm__ volatile("stmxcsr %0" : "=m"(before));
-	ctrace__retread_run(ops, 2, &regs, out);
+	int ok = ctrace__retread_run(ops, 2, &regs, out);
 	__asm__ volatile("stmxcsr %0" : "=m"(after));
 	csr |= 0x200u;
 	__asm__ volatile("ldmxcsr %0" : : "m"(csr));
-	tap_ok(before == after && out[2] == 0x7ff0000000000000ull,
-	       "a division by zero, unmasked: +inf, no trap, MXCSR %#x kept "
-	       "(%#x)", before, after);
+	/* The program's own divsd will trap: no value is the program's. */
+	tap_ok(before == after && !ok,
+	       "a division by zero, unmasked: no trap, no value, MXCSR %#x "
+	       "kept (%#x)", before, after);
+	/* Masked (the default), the same division is +inf, flag raised by
+	 * the program's own instruction, not by the recorder. */
+	__asm__ volatile("ldmxcsr %0" : : "m"(csr));
+	ok = ctrace__retread_run(ops, 2, &regs, out);
+	__asm__ volatile("stmxcsr %0" : "=m"(after));
+	tap_ok(ok && out[2] == 0x7ff0000000000000ull && after == csr,
+	       "a division by zero, masked: +inf, MXCSR %#x kept (%#x)", csr,
+	       after);
 }
 
 int main(void)
 {
-	tap_plan(2 * TAP_COUNT(rows) + 1);
+	tap_plan(2 * TAP_COUNT(rows) + 2);
 	unmasked();
 	srandom(1);
 	for (size_t i = 0; i < (size_t)TAP_COUNT(rows); i++) {

@@ -50,6 +50,8 @@ struct state {
 			      * the low 8 bytes of xmm0-15 */
 	bool flags;          /* the flags are of known operands */
 	bool rbp_frame;      /* rbp is the frame pointer, unchanged */
+	bool rsp_lost;       /* rsp written but by a pop, leave or add: no
+			      * load through it is the frame's */
 	struct epilogue *out;
 	struct dw_module *m; /* the read-only data of constants, or NULL */
 	uint64_t base;       /* code[0]'s link-time address */
@@ -83,6 +85,8 @@ static void wrote(struct state *st, int d, int dsz, bool ok)
 {
 	if (d == HW_RBP)
 		st->rbp_frame = false;
+	if (d == HW_RSP)
+		st->rsp_lost = true;
 	if (dsz >= 4)
 		st->known[d] = ok ? 0xff : 0;
 	else if (ok)
@@ -191,7 +195,7 @@ static bool frame_load(const struct state *st, const struct operand *o)
 	if (o->disp < -CTRACE_PLAN_MAX_OFFSET ||
 	    o->disp > CTRACE_PLAN_MAX_OFFSET)
 		return false;
-	return (o->hw == HW_RSP && o->disp >= 0) ||
+	return (o->hw == HW_RSP && o->disp >= 0 && !st->rsp_lost) ||
 	       (o->hw == HW_RBP && st->rbp_frame);
 }
 
@@ -561,7 +565,9 @@ static bool run(const uint8_t *code, size_t size, size_t at,
 				  0, 0))
 				return false;
 			wrote(st, HW_RAX, dsz, ok);
-		} else if (op == 0x8d) { /* lea base + index * scale + disp */
+		} else if (op == 0x8d && w != 2) {
+			/* lea base + index * scale + disp (not 16-bit: a
+			 * partial write) */
 			int base, index, scale;
 			size_t n = 0;
 			int64_t disp;
@@ -627,10 +633,11 @@ static bool run(const uint8_t *code, size_t size, size_t at,
 			if (!emit(st, alu[digit], w, w, d, CTRACE_EOP_IMM, 0,
 				  imm))
 				return false;
-			if (digit == 7)
+			if (digit == 7) {
 				st->flags = has(st, d, w);
-			else {
-				wrote(st, d, w, has(st, d, w));
+			} else {
+				if (d != HW_RSP) /* rsp: moved up, known */
+					wrote(st, d, w, has(st, d, w));
 				st->flags = false;
 			}
 			p += 1 + ilen;
@@ -758,7 +765,7 @@ bool epilogue_decode(const uint8_t *code, size_t size, size_t at,
 	static const int kept[] = {3, 4, 5, 12, 13, 14, 15};
 	for (size_t i = 0; i < sizeof kept / sizeof *kept; i++)
 		st.known[kept[i]] = 0xff;
-	if (!run(code, size, at, &st))
+	if (!run(code, size, at, &st) || st.rsp_lost)
 		return false;
 	e->r0 = st.known[HW_RAX];
 	e->r1 = st.known[HW_RDX];
@@ -780,7 +787,8 @@ static void op_effects(const struct epi_op *o, uint64_t *uses, uint64_t *defs)
 	*defs = BIT(o->d);
 	switch (o->op) {
 	case CTRACE_EOP_LEA:
-		*uses = (o->base >= 0 ? BIT(o->base) : 0) | src;
+		*uses = (o->base >= 0 ? BIT(o->base) : 0) | src |
+			(merge ? BIT(o->d) : 0);
 		break;
 	case CTRACE_EOP_ADD: case CTRACE_EOP_SUB: case CTRACE_EOP_AND:
 	case CTRACE_EOP_OR: case CTRACE_EOP_XOR: case CTRACE_EOP_IMUL:
