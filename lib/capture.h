@@ -125,6 +125,7 @@ struct ctrace__plan_exit {
 	uintptr_t pc;
 	uintptr_t fn; /* the function whose own exit it is */
 	const struct ctrace__plan_op *ops;
+	uint32_t reads; /* ctrace__retread_reads(): zeroed before a run */
 	uint8_t nops;
 	uint8_t mask, mem; /* as a plan entry's ret_mask, ret_mem */
 	uint8_t len;       /* the largest RETVAL_SHORT payload */

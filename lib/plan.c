@@ -400,6 +400,7 @@ static size_t parse(const char *text, size_t size, int fill, size_t *exits,
 			if (fill && exit_slots != NULL &&
 			    *nops + e.nops <= op_cap) {
 				e.ops = &op_pool[*nops];
+				e.reads = ctrace__retread_reads(ops, e.nops);
 				memcpy(&op_pool[*nops], ops,
 				       e.nops * sizeof *ops);
 				exit_put(&e);

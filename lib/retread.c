@@ -319,15 +319,34 @@ static int run(struct machine *m, const struct ctrace__plan_op *o,
 	return fp ? fp_end(&csr) : 1;
 }
 
+uint32_t ctrace__retread_reads(const struct ctrace__plan_op *ops, size_t n)
+{
+	/* The record's registers, whatever the operations do. */
+	uint32_t reads = 1u << 0 | 1u << 2 | 1u << 16 | 1u << 17;
+	for (size_t i = 0; i < n; i++) {
+		const struct ctrace__plan_op *o = &ops[i];
+		if (o->s >= 0)
+			reads |= 1u << o->s;
+		if (o->s == CTRACE_EOP_MEM ||
+		    (o->op == CTRACE_EOP_LEA && o->base != CTRACE_EOP_NO_BASE))
+			reads |= 1u << o->base;
+		if (o->op != CTRACE_EOP_POP && o->op != CTRACE_EOP_LEAVE)
+			reads |= 1u << o->d; /* merged into, or both read */
+	}
+	return reads;
+}
+
 int ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
-			const struct ctrace__regs *r,
+			uint32_t reads, const struct ctrace__regs *r,
 			uint64_t out[CTRACE_RETREAD_OUT])
 {
 	/* The registers the hook left are proved not to count, but their
-	 * bytes may reach the record's unknown ones: zeros, not the
-	 * recorder's stack. */
+	 * bytes may reach the record's unknown ones: those the operations
+	 * read are zeros, not the recorder's stack (the rest are never
+	 * read; a memset of all 32 took the exit's longest instruction). */
 	struct machine m;
-	memset(m.r, 0, sizeof m.r);
+	for (; reads != 0; reads &= reads - 1)
+		m.r[__builtin_ctz(reads)] = 0;
 	m.fa = m.fb = 0;
 	m.fsz = 8;
 	m.fop = CTRACE_EOP_CMP;
@@ -383,8 +402,9 @@ void ctrace__retread_put(struct ctrace__stream *s,
 	uint64_t out[CTRACE_RETREAD_OUT];
 	/* Not the program's value: the record says not filled (state 0),
 	 * as for a function that left another way, which it will. */
-	uint8_t mask = ctrace__retread_run(x->ops, x->nops, r, out) ? x->mask
-								    : 0;
+	uint8_t mask = ctrace__retread_run(x->ops, x->nops, x->reads, r, out)
+			       ? x->mask
+			       : 0;
 	/* A value's size depends on the value (an int of -1, 0 or 1 takes a
 	 * byte): the length is a byte when the largest payload fits one. */
 	int wide = x->len >= 0x80;
@@ -440,11 +460,17 @@ size_t ctrace__retread_payload_max(uint8_t mask, uint8_t mem)
 
 #if !defined(__x86_64__) /* i386: no `exit` line is read (plan.c), the trampoline serves */
 
+uint32_t ctrace__retread_reads(const struct ctrace__plan_op *ops, size_t n)
+{
+	(void)ops, (void)n;
+	return 0;
+}
+
 int ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
-			const struct ctrace__regs *r,
+			uint32_t reads, const struct ctrace__regs *r,
 			uint64_t out[CTRACE_RETREAD_OUT])
 {
-	(void)ops, (void)n, (void)r;
+	(void)ops, (void)n, (void)reads, (void)r;
 	memset(out, 0, CTRACE_RETREAD_OUT * sizeof *out);
 	return 0;
 }

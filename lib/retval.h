@@ -62,11 +62,17 @@ CTRACE_HIDDEN void ctrace__retval_thread_end(void);
  * after that call will: out[] gets rax, rdx, the low 8 bytes of xmm0 and
  * xmm1, and the stack pointer after the `ret`. */
 #define CTRACE_RETREAD_OUT 5
-/* Returns 1, or 0 when an operation raised a floating-point exception
+/* reads: ctrace__retread_reads(ops, n), the registers zeroed first.
+ * Returns 1, or 0 when an operation raised a floating-point exception
  * the program left unmasked (its own instruction will trap: no value). */
 CTRACE_HIDDEN int ctrace__retread_run(const struct ctrace__plan_op *ops,
-				      size_t n, const struct ctrace__regs *r,
+				      size_t n, uint32_t reads,
+				      const struct ctrace__regs *r,
 				      uint64_t out[CTRACE_RETREAD_OUT]);
+/* retread.c: the registers (0-31) operations ops[0..n) may read before
+ * they write them, and the record's: kept in the plan's exit entry. */
+CTRACE_HIDDEN uint32_t ctrace__retread_reads(const struct ctrace__plan_op *ops,
+					     size_t n);
 /* retread.c: the largest RETVAL_SHORT payload of the registers of mask
  * (CTRACE_RETVAL_*) and mem bytes at r0. */
 CTRACE_HIDDEN size_t ctrace__retread_payload_max(uint8_t mask, uint8_t mem);

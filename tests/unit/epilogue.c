@@ -384,7 +384,9 @@ static int check(const struct row *r, const struct epilogue *e,
 			.r12 = value(), .r13 = value(), .r14 = value(),
 			.r15 = value(), .sp = (uintptr_t)&stack[256]};
 		uint64_t out[CTRACE_RETREAD_OUT];
-		if (!ctrace__retread_run(all, e->n, &regs, out))
+		if (!ctrace__retread_run(all, e->n,
+					 ctrace__retread_reads(all, e->n), &regs,
+					 out))
 			return 1; /* every exception is masked here */
 		/* The return address where the ret will read it. */
 		uint64_t *slot = (uint64_t *)(uintptr_t)(out[4] - 8);
@@ -394,7 +396,8 @@ static int check(const struct row *r, const struct epilogue *e,
 		*slot = (uintptr_t)epi_back;
 		/* The interpreter again: its loads may have read that slot
 		 * (a pop of it is the ret's own). */
-		if (!ctrace__retread_run(ops, n, &regs, out))
+		if (!ctrace__retread_run(ops, n, ctrace__retread_reads(ops, n),
+					 &regs, out))
 			return 1;
 		struct cpu c = {regs.rbx, regs.rbp, regs.r12, regs.r13,
 				regs.r14, regs.r15, regs.sp, 0, 0, 0, 0, 0,
@@ -434,7 +437,8 @@ static void unmasked(void)
 	csr &= ~(0x200u | 0x3fu); /* divide-by-zero unmasked, no flag */
 	__asm__ volatile("ldmxcsr %0" : : "m"(csr));
 	__asm__ volatile("stmxcsr %0" : "=m"(before));
-	int ok = ctrace__retread_run(ops, 2, &regs, out);
+	int ok = ctrace__retread_run(ops, 2, ctrace__retread_reads(ops, 2),
+				     &regs, out);
 	__asm__ volatile("stmxcsr %0" : "=m"(after));
 	csr |= 0x200u;
 	__asm__ volatile("ldmxcsr %0" : : "m"(csr));
@@ -445,7 +449,8 @@ static void unmasked(void)
 	/* Masked (the default), the same division is +inf, flag raised by
 	 * the program's own instruction, not by the recorder. */
 	__asm__ volatile("ldmxcsr %0" : : "m"(csr));
-	ok = ctrace__retread_run(ops, 2, &regs, out);
+	ok = ctrace__retread_run(ops, 2, ctrace__retread_reads(ops, 2), &regs,
+				 out);
 	__asm__ volatile("stmxcsr %0" : "=m"(after));
 	tap_ok(ok && out[2] == 0x7ff0000000000000ull && after == csr,
 	       "a division by zero, masked: +inf, MXCSR %#x kept (%#x)", csr,
