@@ -95,6 +95,17 @@ static void wrote(struct state *st, int d, int dsz, bool ok)
 		st->known[d] &= (uint8_t)~bytes_mask(dsz);
 }
 
+/* The low 8 bytes of xmm register x written: all of them (bytes 8), or
+ * the low 4 with the next 4 kept (a float's move or conversion). */
+static void xmm_wrote(struct state *st, int x, int bytes, bool ok)
+{
+	uint8_t *k = &st->known[XMM(x)];
+	if (bytes == 8)
+		*k = ok ? 0xff : 0;
+	else
+		*k = ok ? *k | 0x0f : *k & 0xf0;
+}
+
 /* An operand: a register (hw number) or memory base + disp. */
 struct operand {
 	bool is_reg;
@@ -360,12 +371,7 @@ static bool run(const uint8_t *code, size_t size, size_t at,
 						 CTRACE_EOP_XMOV, dsz, ssz,
 						 XMM(regf), &ok))
 					return false;
-				if (dsz == 8)
-					st->known[XMM(regf)] = ok ? 0xff : 0;
-				else
-					st->known[XMM(regf)] =
-						ok ? st->known[XMM(regf)] | 0x0f
-						   : st->known[XMM(regf)] & 0xf0;
+				xmm_wrote(st, regf, dsz, ok);
 				n = o.len;
 			} else if ((op2 == 0x7e && f3 && !o16) ||
 				   (op2 == 0x6e && o16 && !f2 && !f3)) {
@@ -377,7 +383,7 @@ static bool run(const uint8_t *code, size_t size, size_t at,
 						 CTRACE_EOP_XMOV, 8, ssz,
 						 XMM(regf), &ok))
 					return false;
-				st->known[XMM(regf)] = ok ? 0xff : 0;
+				xmm_wrote(st, regf, 8, ok);
 				n = o.len;
 			} else if ((op2 == 0x7e && o16 && !f2 && !f3) ||
 				   (op2 == 0xd6 && o16 && !f2 && !f3)) {
@@ -464,12 +470,7 @@ static bool run(const uint8_t *code, size_t size, size_t at,
 				}
 				bool ok_d = eop == CTRACE_EOP_FCVT ||
 					    has(st, XMM(regf), sz);
-				uint8_t *kn = &st->known[XMM(regf)];
-				if (merge)
-					*kn = in_ok && ok_d ? *kn | 0x0f
-							    : *kn & 0xf0;
-				else
-					*kn = in_ok && ok_d ? 0xff : 0;
+				xmm_wrote(st, regf, merge ? 4 : 8, in_ok && ok_d);
 		} else if (op2 == 0x2a && (f2 || f3) && !o16) {
 				/* cvtsi2sd, cvtsi2ss: exact or rounded as
 				 * the program's rounding mode says, never a
@@ -482,12 +483,7 @@ static bool run(const uint8_t *code, size_t size, size_t at,
 						 f2 ? 8 : 4, ssz, XMM(regf),
 						 &ok))
 					return false;
-				if (f2)
-					st->known[XMM(regf)] = ok ? 0xff : 0;
-				else
-					st->known[XMM(regf)] =
-						ok ? st->known[XMM(regf)] | 0x0f
-						   : st->known[XMM(regf)] & 0xf0;
+				xmm_wrote(st, regf, f2 ? 8 : 4, ok);
 				n = o.len;
 			} else {
 				return false;
