@@ -638,6 +638,17 @@ static void lib_args_end(struct ctrace__stream *s, uint8_t *rec, uint8_t *end)
 	s->cur = end;
 }
 
+/* The RETVAL record begun at rec, filled up to end (its payload under
+ * 0x80 bytes: CTRACE_LIBRET_BYTES), published. */
+static void lib_ret_end(struct ctrace__stream *s, uint8_t *rec, uint8_t *end)
+{
+	rec[2] = (uint8_t)(end - (rec + 3));
+	rec[1] = CTRACE_REC_RETVAL;
+	ctrace__barrier();
+	rec[0] = CTRACE_TAG_EXTENDED;
+	s->cur = end;
+}
+
 /* RETVAL's memory field, where a struct may be returned: the bytes at a
  * (r0), CTRACE_LIBRET_MEM of them or fewer at the stack's top, when a
  * lies in the stack between sp (after the function's ret: the caller's
@@ -760,11 +771,7 @@ void ctrace__capture_lib_ret(struct ctrace__stream *s,
 		p = put_lib_mem(p, &mask, v->gpr[0], sp);
 		*state = mask;
 	}
-	rec[2] = (uint8_t)(p - (rec + 3));
-	rec[1] = CTRACE_REC_RETVAL;
-	ctrace__barrier();
-	rec[0] = CTRACE_TAG_EXTENDED;
-	s->cur = p;
+	lib_ret_end(s, rec, p);
 }
 #else /* i386 */
 /* The most argument words saved (protos.c asks for no more). */
@@ -826,10 +833,6 @@ void ctrace__capture_lib_ret(struct ctrace__stream *s,
 	if (v->how.retmask & CTRACE_RETVAL_MEM)
 		p = put_lib_mem(p, &mask, v->gpr[0], sp);
 	*state = mask;
-	rec[2] = (uint8_t)(p - (rec + 3));
-	rec[1] = CTRACE_REC_RETVAL;
-	ctrace__barrier();
-	rec[0] = CTRACE_TAG_EXTENDED;
-	s->cur = p;
+	lib_ret_end(s, rec, p);
 }
 #endif

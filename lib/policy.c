@@ -358,8 +358,7 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 						 &retval_bytes)
 			: NULL;
 	/* A library call's trampoline has its registers: no reservation. */
-	uint8_t lib = lv != NULL && (gate & CTRACE_GATE_TABLE) &&
-		      (ctrace__function_flags(fn) & CTRACE_F_RETVAL);
+	uint8_t lib = lv != NULL && (flags & CTRACE_F_RETVAL);
 	if (lib)
 		retval_bytes = CTRACE_LIBRET_BYTES;
 	if (unlikely(patched))
@@ -367,9 +366,7 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	/* No patched frame, but room asked for: the frame may be one the
 	 * full list left unpatched, whose value is then said to be lost. */
 	if (unlikely(pending == NULL && retval_bytes != 0) && !lib &&
-	    read == NULL &&
-	    !((gate & CTRACE_GATE_TABLE) &&
-	      (ctrace__function_flags(fn) & CTRACE_F_RETVAL)))
+	    read == NULL && !(flags & CTRACE_F_RETVAL))
 		retval_bytes = 0;
 	struct ctrace__frame *f = NULL;
 	if (gate != (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE)) {
@@ -378,8 +375,7 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 			if (!f->recorded)
 				return;
 			t->recorded--;
-		} else if ((gate & CTRACE_GATE_TABLE) &&
-			   (ctrace__function_flags(fn) & CTRACE_F_SKIP)) {
+		} else if (flags & CTRACE_F_SKIP) {
 			return;
 		}
 	}
