@@ -415,9 +415,9 @@ static inline uint8_t *put_short_regs(uint8_t *p, const struct ctrace__regs *r,
 /* The short form for a plan that names registers alone, the common
  * case: no memory to read, and a payload always under 128 bytes (its
  * length fits the one byte). */
-static void write_args_regs(struct ctrace__stream *s,
-			    const struct ctrace__regs *r, uintptr_t fn,
-			    const struct ctrace__plan_entry *e)
+void ctrace__capture_args_regs(struct ctrace__stream *s,
+			       const struct ctrace__regs *r, uintptr_t fn,
+			       const struct ctrace__plan_entry *e)
 {
 	uint8_t *rec = s->cur;
 	uint8_t *p = ctrace__sleb_put_word(rec + 3, (intptr_t)(r->pc - fn));
@@ -557,7 +557,7 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 		 * short form needs an aligned one, as compiled code keeps. */
 		if (likely(e != NULL && e->regs_only &&
 			   (r->sp & (PTR_SIZE - 1)) == 0))
-			write_args_regs(s, r, fn, e);
+			ctrace__capture_args_regs(s, r, fn, e);
 		else
 			write_args(s, c, r, cfa, fn, e);
 	}

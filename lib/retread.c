@@ -23,12 +23,11 @@
 #if defined(__x86_64__)
 
 /* The registers as the operations leave them: 0-15 the general ones,
- * 16-31 the low 8 bytes of xmm0-15; and the last comparison's operands
- * (the flags, computed when asked). */
+ * 16-31 the low 8 bytes of xmm0-15; and the conditions the last cmp or
+ * test left true (bit cc for x86 condition cc). */
 struct machine {
-	uint64_t r[32];
-	uint64_t fa, fb;
-	uint8_t fsz, fop;
+	uint64_t r[32] __attribute__((aligned(16)));
+	unsigned cc;
 };
 
 static uint64_t cut(uint64_t v, unsigned sz)
@@ -40,6 +39,33 @@ static uint64_t sign_extend(uint64_t v, unsigned sz)
 {
 	unsigned shift = 64 - sz * 8;
 	return sz >= 8 ? v : (uint64_t)((int64_t)(v << shift) >> shift);
+}
+
+/* The sixteen x86 conditions (0 o, 2 b, 4 e, 6 be, 8 s, 10 p, 12 l,
+ * 14 le; odd: not) after `cmp b, a` (a - b) or `test` (a & b) of sz
+ * bytes, as a mask: computed once at the comparison, a set or cmov then
+ * reads a bit (a test clears of and cf). */
+static inline __attribute__((always_inline)) unsigned
+conditions(unsigned op, unsigned sz, uint64_t a, uint64_t b)
+{
+	unsigned top = sz * 8 - 1;
+	int test = op == CTRACE_EOP_TEST;
+	a = cut(a, sz);
+	b = cut(b, sz);
+	uint64_t res = test ? a & b : cut(a - b, sz);
+	unsigned zf = res == 0, sf = (unsigned)(res >> top) & 1;
+	unsigned cf = !test && a < b;
+	unsigned of = !test && (unsigned)(((a ^ b) & (a ^ res)) >> top) & 1;
+	unsigned pf = !__builtin_parity((unsigned)(res & 0xff));
+	unsigned lt = sf ^ of;
+	unsigned even = of | cf << 2 | zf << 4 | (cf | zf) << 6 | sf << 8 |
+			pf << 10 | lt << 12 | (zf | lt) << 14;
+	return even | (~even & 0x5555u) << 1;
+}
+
+static inline int condition(const struct machine *m, unsigned cc)
+{
+	return (int)(m->cc >> (cc & 15)) & 1;
 }
 
 /* The source of an operation: a register, memory of the function's
@@ -76,39 +102,6 @@ static void put(struct machine *m, unsigned d, unsigned dsz, uint64_t v)
 		uint64_t k = (1ull << (dsz * 8)) - 1;
 		m->r[d] = (m->r[d] & ~k) | (v & k);
 	}
-}
-
-/* x86 condition cc (0 o, 2 b, 4 e, 6 be, 8 s, 10 p, 12 l, 14 le; odd:
- * not) of the last cmp or test, as the comparisons it stands for (a test
- * clears of and cf: l is s, le is e or s, b never). */
-static inline int condition(const struct machine *m, unsigned cc)
-{
-	unsigned sz = m->fsz, top = sz * 8 - 1;
-	int test = m->fop == CTRACE_EOP_TEST;
-	uint64_t a = cut(m->fa, sz), b = cut(m->fb, sz);
-	uint64_t res = test ? a & b : cut(a - b, sz);
-	if (test) {
-		a = res;
-		b = 0;
-	}
-	int r;
-	switch (cc >> 1) {
-	case 0: /* o */
-		r = !test && (int)((((a ^ b) & (a ^ res)) >> top) & 1);
-		break;
-	case 1: r = a < b; break;
-	case 2: r = res == 0; break;
-	case 3: r = a <= b; break;
-	case 4: r = (int)((res >> top) & 1); break;
-	case 5: r = !__builtin_parity((unsigned)(res & 0xff)); break;
-	case 6:
-		r = (int64_t)sign_extend(a, sz) < (int64_t)sign_extend(b, sz);
-		break;
-	default:
-		r = (int64_t)sign_extend(a, sz) <= (int64_t)sign_extend(b, sz);
-		break;
-	}
-	return (cc & 1) ? !r : r;
 }
 
 /* An SSE operation as the instruction itself computes it (a NaN's
@@ -172,12 +165,15 @@ static int run(struct machine *m, const struct ctrace__plan_op *o,
 {
 	uint32_t csr;
 	int fp = 0;
+	/* The MXCSR set once, at the first floating-point operation. */
+#define FP_FIRST()                                                           \
+	do {                                                                 \
+		if (!fp) {                                                   \
+			fp_begin(&csr);                                      \
+			fp = 1;                                              \
+		}                                                            \
+	} while (0)
 	for (; n > 0; n--, o++) {
-		if (o->op >= CTRACE_EOP_CVTSD && o->op != CTRACE_EOP_IMULI &&
-		    !fp) {
-			fp_begin(&csr);
-			fp = 1;
-		}
 		unsigned d = o->d, dsz = o->dsz;
 		uint64_t *sp = &m->r[4], v;
 		switch (o->op) {
@@ -241,10 +237,7 @@ static int run(struct machine *m, const struct ctrace__plan_op *o,
 			break;
 		case CTRACE_EOP_CMP:
 		case CTRACE_EOP_TEST:
-			m->fa = m->r[d];
-			m->fb = source(m, o);
-			m->fsz = (uint8_t)dsz;
-			m->fop = o->op;
+			m->cc = conditions(o->op, dsz, m->r[d], source(m, o));
 			break;
 		case CTRACE_EOP_SET:
 			put(m, d, 1, (uint64_t)condition(m, (unsigned)o->arg));
@@ -272,6 +265,7 @@ static int run(struct machine *m, const struct ctrace__plan_op *o,
 			m->r[d] = 0;
 			break;
 		case CTRACE_EOP_CVTSD: {
+			FP_FIRST();
 			/* The program's own rounding: the same instruction
 			 * (cvtsi2sd), in this thread's MXCSR. */
 			double x = (double)(int64_t)sign_extend(
@@ -280,6 +274,7 @@ static int run(struct machine *m, const struct ctrace__plan_op *o,
 			break;
 		}
 		case CTRACE_EOP_CVTSS: {
+			FP_FIRST();
 			float x = (float)(int64_t)sign_extend(
 				cut(source(m, o), o->ssz), o->ssz);
 			uint32_t bits;
@@ -291,9 +286,11 @@ static int run(struct machine *m, const struct ctrace__plan_op *o,
 		case CTRACE_EOP_FSUB:
 		case CTRACE_EOP_FMUL:
 		case CTRACE_EOP_FDIV:
+			FP_FIRST();
 			m->r[d] = fp_op(o->op, o->ssz, m->r[d], source(m, o));
 			break;
 		case CTRACE_EOP_FCVT:
+			FP_FIRST();
 			v = source(m, o);
 			if (o->ssz == 4) {
 				float x;
@@ -316,6 +313,7 @@ static int run(struct machine *m, const struct ctrace__plan_op *o,
 			break;
 		}
 	}
+#undef FP_FIRST
 	return fp ? fp_end(&csr) : 1;
 }
 
@@ -345,11 +343,16 @@ int ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
 	 * read are zeros, not the recorder's stack (the rest are never
 	 * read; a memset of all 32 took the exit's longest instruction). */
 	struct machine m;
-	for (; reads != 0; reads &= reads - 1)
-		m.r[__builtin_ctz(reads)] = 0;
-	m.fa = m.fb = 0;
-	m.fsz = 8;
-	m.fop = CTRACE_EOP_CMP;
+	/* The general registers, xmm0 and xmm1 (the record's) in nine
+	 * stores; a loop is compiled as a slow rep stos. */
+	typedef uint64_t pair __attribute__((vector_size(16), may_alias));
+	const pair zero = {0, 0};
+	pair *z = (pair *)(void *)m.r;
+	z[0] = zero, z[1] = zero, z[2] = zero, z[3] = zero, z[4] = zero;
+	z[5] = zero, z[6] = zero, z[7] = zero, z[8] = zero;
+	for (reads >>= 18; reads != 0; reads &= reads - 1)
+		m.r[18 + __builtin_ctz(reads)] = 0;
+	m.cc = conditions(CTRACE_EOP_CMP, 8, 0, 0);
 	m.r[3] = r->rbx;
 	m.r[4] = r->sp;
 	m.r[5] = r->rbp;
