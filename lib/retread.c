@@ -70,7 +70,8 @@ static inline int condition(const struct machine *m, unsigned cc)
 
 /* The source of an operation: a register, memory of the function's
  * frame (the plan proved where), or a constant. */
-static uint64_t source(const struct machine *m, const struct ctrace__plan_op *o)
+static inline __attribute__((always_inline)) uint64_t
+source(const struct machine *m, const struct ctrace__plan_op *o)
 {
 	uint64_t v = 0;
 	if (o->s == CTRACE_EOP_IMM)
@@ -92,7 +93,8 @@ static uint64_t source(const struct machine *m, const struct ctrace__plan_op *o)
 }
 
 /* A write of dsz bytes to a general register, as x86 does it. */
-static void put(struct machine *m, unsigned d, unsigned dsz, uint64_t v)
+static inline __attribute__((always_inline)) void
+put(struct machine *m, unsigned d, unsigned dsz, uint64_t v)
 {
 	if (dsz >= 8) {
 		m->r[d] = v;
