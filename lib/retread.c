@@ -363,10 +363,14 @@ int ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
 	m.r[14] = r->r14;
 	m.r[15] = r->r15;
 	int ok = run(&m, ops, n);
+	/* Word by word: xmm0 and xmm1 were written so, and read as one
+	 * 16-byte load they missed the store buffer's forwarding. */
+	uint64_t x0 = m.r[16], x1 = m.r[17];
+	__asm__("" : "+r"(x0), "+r"(x1));
 	out[0] = m.r[0];
 	out[1] = m.r[2];
-	out[2] = m.r[16];
-	out[3] = m.r[17];
+	out[2] = x0;
+	out[3] = x1;
 	out[4] = m.r[4] + 8; /* after the ret */
 	return ok;
 }
