@@ -336,10 +336,51 @@ uint32_t ctrace__retread_reads(const struct ctrace__plan_op *ops, size_t n)
 	return reads;
 }
 
+/* A saved register by its number (0-15); 0 for one the hook left. */
+static inline __attribute__((always_inline)) uint64_t
+saved(const struct ctrace__regs *r, unsigned i)
+{
+	switch (i) {
+	case 3: return r->rbx;
+	case 4: return r->sp;
+	case 5: return r->rbp;
+	case 12: return r->r12;
+	case 13: return r->r13;
+	case 14: return r->r14;
+	case 15: return r->r15;
+	default: return 0;
+	}
+}
+
+/* The commonest exit, one move (or extension) of a register into the
+ * whole of eax or rax: what the machine below computes for it, without
+ * setting the machine up.  0 when the operations are not that. */
+static inline __attribute__((always_inline)) int
+run_one_move(const struct ctrace__plan_op *o, size_t n,
+	     const struct ctrace__regs *r, uint64_t out[CTRACE_RETREAD_OUT])
+{
+	if (n != 1 || o->d != 0 || (o->dsz != 4 && o->dsz != 8) || o->s < 0 ||
+	    o->s >= 16 ||
+	    (o->op != CTRACE_EOP_MOV && o->op != CTRACE_EOP_ZX &&
+	     o->op != CTRACE_EOP_SX))
+		return 0;
+	uint64_t v = saved(r, (unsigned)o->s);
+	if (o->op == CTRACE_EOP_ZX)
+		v = cut(v, o->ssz);
+	else if (o->op == CTRACE_EOP_SX)
+		v = sign_extend(cut(v, o->ssz), o->ssz);
+	out[0] = o->dsz == 4 ? (uint32_t)v : v;
+	out[1] = out[2] = out[3] = 0;
+	out[4] = r->sp + 8; /* after the ret */
+	return 1;
+}
+
 int ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
 			uint32_t reads, const struct ctrace__regs *r,
 			uint64_t out[CTRACE_RETREAD_OUT])
 {
+	if (run_one_move(ops, n, r, out))
+		return 1;
 	/* The registers the hook left are proved not to count, but their
 	 * bytes may reach the record's unknown ones: those the operations
 	 * read are zeros, not the recorder's stack (the rest are never

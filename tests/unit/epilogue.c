@@ -148,6 +148,16 @@ static const struct row {
  {0x66, 0x0f, 0xef, 0xc0, 0xf2, 0x0f, 0x2a, 0xc3, 0xf2, 0x0f, 0x58, 0x04, 0x24, 0x48, 0x83, 0xc4, 0x18, 0x5b, 0x5d, 0xc3}, 20, 1},
 {"gcc -O2: add $0x8,%rsp; lea 0x1(%rbx),%rax; pop %rbx; pop %rbp; ret",
  {0x48, 0x83, 0xc4, 0x08, 0x48, 0x8d, 0x43, 0x01, 0x5b, 0x5d, 0xc3}, 11, 1},
+/* One move or extension of a saved register into rax or eax (a plan's
+ * commonest exit, which the recorder runs without its machine). */
+{"made: movslq %ebx,%rax; pop %rbx; ret",
+ {0x48, 0x63, 0xc3, 0x5b, 0xc3}, 5, 1},
+{"made: movsbl %bl,%eax; pop %rbx; ret",
+ {0x0f, 0xbe, 0xc3, 0x5b, 0xc3}, 5, 1},
+{"made: movzwl %bp,%eax; pop %rbp; ret",
+ {0x0f, 0xb7, 0xc5, 0x5d, 0xc3}, 5, 1},
+{"made: mov %r12,%rax; pop %r12; ret",
+ {0x4c, 0x89, 0xe0, 0x41, 0x5c, 0xc3}, 6, 1},
 {"gcc -O2: add $0x8,%rsp; mov %ebx,%eax; pop %rbx; pop %rbp; ret",
  {0x48, 0x83, 0xc4, 0x08, 0x89, 0xd8, 0x5b, 0x5d, 0xc3}, 9, 1},
 {"gcc -O2: fildl 0xc(%rsp); fldt 0x20(%rsp); add $0x10,%rsp; pop %rbx; fmulp %st,%st(1); ret",
@@ -498,8 +508,12 @@ int main(void)
 			mask |= CTRACE_RETVAL_MEM;
 		fflush(stdout);
 		pid_t pid = fork();
+		/* With MEM, rsp's operations stay; without it, the pruned
+		 * list the plans of most functions carry (one move, often). */
 		if (pid == 0)
-			_exit(check(r, &e, mask, size));
+			_exit(check(r, &e, mask, size) ||
+			      ((mask & CTRACE_RETVAL_MEM) &&
+			       check(r, &e, mask & ~CTRACE_RETVAL_MEM, size)));
 		int status = 0;
 		waitpid(pid, &status, 0);
 		tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
