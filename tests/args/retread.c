@@ -10,10 +10,11 @@
 /* The recorder's return trampoline (lib/retval.h), linked in. */
 extern void ctrace__retval_trampoline(void)
 	__attribute__((visibility("hidden")));
-enum { CMP, SCALED, ABOVE, LOW, WIDE, HALF, QUARTER, PAIR, PICK, MIX, N };
+enum { CMP, SCALED, ABOVE, LOW, WIDE, HALF, QUARTER, PAIR, PICK, MIX, BIG,
+       N };
 static const char *const names[N] = {"cmp",  "scaled",  "above", "low",
 				     "wide", "half",    "quarter", "pair",
-				     "pick", "mix"};
+				     "pick", "mix",     "big"};
 static int patched[N];
 
 /* The return address read after the entry hook ran: a volatile load of
@@ -25,6 +26,12 @@ static int patched[N];
 
 struct two {
 	long a, b;
+};
+
+/* Returned in memory: the recorder copies it from the caller's frame (a
+ * RETVAL with MEM, which its exit's general path writes). */
+struct three {
+	long a, b, c;
 };
 
 volatile int sink;
@@ -99,6 +106,13 @@ NOINL unsigned mix(unsigned a, unsigned b)
 	return x * 7u + b;
 }
 
+NOINL struct three big(long a)
+{
+	CHECK(BIG);
+	struct three t = {a, noise((int)a) * 3L, -a};
+	return t;
+}
+
 int main(void)
 {
 	static int v[8];
@@ -114,6 +128,8 @@ int main(void)
 		printf("pair = {a=%ld, b=%ld}\n", t.a, t.b);
 		printf("pick = %p\n", (void *)pick(v, i + 2));
 		printf("mix = %u\n", mix((unsigned)i, 5u));
+		struct three b = big(i);
+		printf("big = {a=%ld, b=%ld, c=%ld}\n", b.a, b.b, b.c);
 	}
 	for (int f = 0; f < N; f++)
 		fprintf(stderr, "%s %d\n", names[f], patched[f]);
