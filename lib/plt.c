@@ -435,6 +435,64 @@ static struct glob *glob_find(struct glob *g, size_t n, uintptr_t got)
 	return lo < n && g[lo].got == got ? &g[lo] : NULL;
 }
 
+/* Whether addr lies in one of the module's writable segments (its GOT,
+ * RELRO or not). */
+static int in_data(const struct dl_phdr_info *info, uintptr_t addr)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) &&
+		    addr >= s && addr - s < ph->p_memsz)
+			return 1;
+	}
+	return 0;
+}
+
+/* The GOT bases the module's code reaches its slots from: on i386 each
+ * base its code computes (plt_arch_got_base) that lies in its data, and
+ * DT_PLTGOT when it computes none (non-PIC code names slots by their
+ * addresses).  Not DT_PLTGOT beside the computed ones: in a mold build,
+ * whose base is .got, the GOT-relative offsets of the data after .got
+ * (0x1010(%ebx), a static variable) read from .got.plt name its GLOB_DAT
+ * slots, and every one looked loaded.  Their number, or 0 when there are
+ * more than PLT_GOT_BASES: a reference from a base not known could not
+ * be told from other bytes, nor a load of a slot seen. */
+static size_t got_bases(const struct dl_phdr_info *info, const struct dyn *dy,
+			uintptr_t b[PLT_GOT_BASES])
+{
+	size_t n = 0;
+	for (int k = 0; PLT_GOT_BASES > 1 && k < info->dlpi_phnum; k++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		const uint8_t *c =
+			(const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		const uint8_t *call = c;
+		/* each call (e8) once: memchr steps over the rest fast */
+		while ((call = memchr(call, 0xe8, ph->p_filesz -
+						(size_t)(call - c))) != NULL) {
+			size_t i = (size_t)(call++ - c);
+			uintptr_t got;
+			if (!plt_arch_got_base(c, i, ph->p_filesz, (uintptr_t)c,
+					       &got) ||
+			    !in_data(info, got))
+				continue;
+			size_t j = 0;
+			while (j < n && b[j] != got)
+				j++;
+			if (j < n)
+				continue;
+			if (n == PLT_GOT_BASES)
+				return 0;
+			b[n++] = got;
+		}
+	}
+	if (n == 0)
+		b[n++] = dy->pltgot;
+	return n;
+}
+
 /* A GLOB_DAT slot holds the function's address for every use: a call
  * through it (-fno-plt, or a .plt.got stub), but also its value taken
  * (&f, a function given to the entry hook as its address).  Only a slot
@@ -452,6 +510,13 @@ static void only_called(const struct dl_phdr_info *info,
 			const struct dyn *dy, struct glob *g, size_t n)
 {
 	glob_sort(g, n);
+	uintptr_t bases[PLT_GOT_BASES];
+	size_t n_bases = got_bases(info, dy, bases);
+	if (n_bases == 0) {
+		for (size_t i = 0; i < n; i++)
+			g[i].loaded = 1;
+		return;
+	}
 	uintptr_t lo = g[0].got, hi = g[n - 1].got + sizeof(uintptr_t);
 	for (int k = 0; k < info->dlpi_phnum; k++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
@@ -467,17 +532,18 @@ static void only_called(const struct dl_phdr_info *info,
 			if (plt_arch_abs_load(c, i, &t) && t - lo < hi - lo &&
 			    (e = glob_find(g, n, t)) != NULL)
 				e->loaded = 1;
-			int kind = plt_arch_ref(c, i, ph->p_filesz, base,
-						dy->pltgot, &t);
-			if (kind == PLT_REF_NONE || t - lo >= hi - lo)
-				continue;
-			e = glob_find(g, n, t);
-			if (e == NULL)
-				continue;
-			if (kind == PLT_REF_CALL)
-				e->called = 1;
-			else
-				e->loaded = 1;
+			for (size_t b = 0; b < n_bases; b++) {
+				int kind = plt_arch_ref(c, i, ph->p_filesz,
+							base, bases[b], &t);
+				if (kind == PLT_REF_NONE ||
+				    t - lo >= hi - lo ||
+				    (e = glob_find(g, n, t)) == NULL)
+					continue;
+				if (kind == PLT_REF_CALL)
+					e->called = 1;
+				else
+					e->loaded = 1;
+			}
 		}
 	}
 }

@@ -91,9 +91,21 @@ linker_case() {
 	esac
 	LIBCALL_FLAGS="-fuse-ld=$ld" \
 		libcall_tree "$1" c libcall-libc "libcall-$ld"
-	# mold's i386 code reaches GOT slots from the start of .got, not from
-	# _GLOBAL_OFFSET_TABLE_ (DT_PLTGOT): its GLOB_DAT calls are not told
-	# from loads, and are left alone (doc/recording.md).
+	# An instrumented library linked with -fno-plt: its calls through
+	# GLOB_DAT slots, found in its code (mold's i386 code reaches them
+	# from the start of .got, not from DT_PLTGOT: none was recorded).
+	build_shlib "libcall-plugin-$ld.so" "$PROGS/libcall-plugin.c" \
+		-fuse-ld="$ld" -fno-plt -Wl,-z,now -Wl,-z,relro
+	build_c libcall-dlopen "$PROGS/libcall-dlopen.c" -rdynamic
+	run_traced plugin.bin "$BIN/libcall-dlopen" \
+		"$BIN/libcall-plugin-$ld.so"
+	symbolize_stable plugin.tree plugin.bin
+	compare "$(expected libcall-dlopen)" plugin.tree
+	# mold's i386 executable: its GOT slots lie at small offsets from its
+	# base, which the offsets of structure fields in the recorder's code
+	# linked into it share (0x80(%eax)): those slots look loaded and are
+	# left alone, so only some of its -fno-plt calls are recorded
+	# (doc/recording.md); the library above checks them.
 	[ "$ld" = mold ] && [ "$CUR_ARCH" = -m32 ] && return 0
 	LIBCALL_FLAGS="-fuse-ld=$ld -fno-plt -Wl,-z,now -Wl,-z,relro" \
 		libcall_tree "$1" c libcall-libc "libcall-$ld-now"
