@@ -74,6 +74,10 @@ struct plt_slot {
 	uintptr_t lazy;         /* what an unbound slot held: the lazy stub */
 	char name[48];          /* the relocation's symbol, for the record */
 	struct ctrace__libcall_how how; /* values to save (protos.c) */
+	/* A canonical PLT entry's slot (see canonical): its module's code,
+	 * from which alone its calls are recorded; canon 0 for others. */
+	uint8_t canon;
+	uintptr_t code_lo, code_len;
 };
 
 /* Modules looked at, by their dynamic section's address: each once, but
@@ -181,6 +185,17 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 	 * site into the word below, where an entry hook's return address
 	 * lies, which the ENTRY reads as its hook (plt.S). */
 	uintptr_t site = *ret;
+	/* Through a canonical PLT entry, every module calls: a call from
+	 * another one (libc's printf calling malloc) is none of the
+	 * module's, and one whose return is already ours came through
+	 * another trampoline (a library's -fno-plt slot holds the entry),
+	 * which records it. */
+	if (unlikely(p->canon) &&
+	    (site == (uintptr_t)ctrace__plt_return ||
+	     (mode == CTRACE_PLT_ON && site - p->code_lo >= p->code_len))) {
+		ctrace__state_self = 0;
+		return target;
+	}
 	/* A call whose return cannot be patched (the list full, or the
 	 * thread exiting) is not recorded: no ENTRY without its EXIT. */
 	if (ctrace__retval_push((uintptr_t)ret, p->got,
@@ -382,6 +397,40 @@ static struct range relro_of(const struct dl_phdr_info *info)
 	return (struct range){0, 0};
 }
 
+/* The span of the module's executable segments. */
+static struct range code_of(const struct dl_phdr_info *info)
+{
+	struct range r = {UINTPTR_MAX, 0};
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+		if (s < r.lo)
+			r.lo = s;
+		if (s + ph->p_memsz > r.hi)
+			r.hi = s + ph->p_memsz;
+	}
+	return r.hi != 0 ? r : (struct range){0, 0};
+}
+
+/* Whether the slot's function has a canonical PLT entry in the module: a
+ * symbol the module does not define but gives an address, its PLT
+ * entry's, which is then the function's address in every module (lld
+ * and mold make one for each function i386 non-PIC code calls, R_386_PC32;
+ * any linker for a function whose address non-PIC code takes).  The
+ * loader resolves the other modules' GLOB_DAT and absolute relocations of
+ * the function to that entry, which jumps through the module's slot: the
+ * libraries' own calls of the function (printf's malloc, qsort's free)
+ * reach its trampoline too.  The entry, the function's identity, is left
+ * as it is; only the slot it jumps through is redirected. */
+static int canonical(const struct dyn *dy, const plt_rel *r)
+{
+	size_t sym = PLT_R_SYM(r->r_info);
+	return sym != 0 && dy->symtab[sym].st_shndx == SHN_UNDEF &&
+	       dy->symtab[sym].st_value != 0;
+}
+
 struct scan {
 	int first;
 };
@@ -552,6 +601,7 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		     struct plt_module *m)
 {
 	struct range ro = relro_of(info);
+	struct range code = code_of(info);
 	int opened = 0;
 	size_t n_plt = dy->jmprel ? dy->pltrelsz / sizeof(plt_rel) : 0;
 	size_t n_dyn = dy->rela ? dy->relasz / sizeof(plt_rel) : 0;
@@ -609,6 +659,7 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		const char *name = rela_name(dy, r);
 		if (*name == '\0' || skipped(name))
 			continue;
+		int canon = canonical(dy, r);
 		/* The filters decide for the slot once, by its symbol, as
 		 * for a function by its name: a call they leave out is not
 		 * redirected at all. */
@@ -638,6 +689,9 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		p->name[len] = '\0';
 		ctrace__filter_libcall((uint32_t)k, got, flags);
 		ctrace__protos_how(p->name, &p->how);
+		p->canon = (uint8_t)canon;
+		p->code_lo = canon ? code.lo : 0;
+		p->code_len = canon ? code.hi - code.lo : 0;
 		uintptr_t real = in_module(info, v) ? 0 : v;
 		p->lazy = real ? 0 : v;
 		atomic_store(&p->real, real);

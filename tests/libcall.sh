@@ -3,7 +3,8 @@
 # modules): exact trees of programs calling libc with callbacks, threads,
 # libm, an uninstrumented shared library, longjmp and a C++ throw through
 # a library call; the same tree with -z now and full RELRO and with
-# -fno-plt; with the gold, lld and mold linkers; --nest-libcall and the
+# -fno-plt; with the gold, lld and mold linkers; canonical PLT entries
+# (non-PIE programs); --nest-libcall and the
 # switches that turn them off; a static
 # program; and call counts against a counting oracle preloaded into the
 # program.  On x86-64 and i386 (configs_m32).
@@ -81,16 +82,16 @@ linker_case() {
 	$CUR_CC -fuse-ld="$ld" probe.c -o probe >/dev/null 2>&1 ||
 		skip "$CUR_CC cannot link with -fuse-ld=$ld"
 	# lld and mold give a libc function that i386 non-PIC code calls
-	# (R_386_PC32) its address in the program's PLT, so that the
-	# libraries' own calls of it go through the program's slot too, and
-	# are recorded (printf's malloc): another tree.
-	case $ld/$CUR_ARCH/$CUR_PIE in
-	lld/-m32/*-no-pie | mold/-m32/*-no-pie)
-		skip "$ld makes i386 non-PIC calls' PLT entries the functions' addresses: the libraries' calls show"
-		;;
-	esac
+	# (R_386_PC32) its address in the program's PLT (canonical), so that
+	# the libraries' own calls of it (printf's malloc) go through the
+	# program's slot too: not recorded, they are not the program's.  Non-
+	# PIE on i386 whatever the configuration.
 	LIBCALL_FLAGS="-fuse-ld=$ld" \
 		libcall_tree "$1" c libcall-libc "libcall-$ld"
+	if [ "$CUR_ARCH" = -m32 ] && [ "$CUR_PIE" != '-fno-pie -no-pie' ]; then
+		LIBCALL_FLAGS="-fuse-ld=$ld -fno-pie -no-pie" \
+			libcall_tree "$1" c libcall-libc "libcall-$ld-nopie"
+	fi
 	# An instrumented library linked with -fno-plt: its calls through
 	# GLOB_DAT slots, found in its code (mold's i386 code reaches them
 	# from the start of .got, not from DT_PLTGOT: none was recorded).
@@ -113,6 +114,33 @@ linker_case() {
 case_gold() { linker_case "$1" gold; }
 case_lld() { linker_case "$1" lld; }
 case_mold() { linker_case "$1" mold; }
+
+# Canonical PLT entries: a program built non-PIE that takes malloc's
+# address (any linker), or calls functions from i386 non-PIC code (lld,
+# mold).  The libraries' calls of malloc that jump through the program's
+# entry are not the program's (printf's), and the address the program
+# and a library see is the same (the program prints 1).
+case_canon() {
+	use_config "$1"
+	build_plain libplain.so "$PROGS/libplain.c"
+	for ld in bfd lld mold; do
+		ld_bin=ld.$ld
+		[ "$ld" = mold ] && ld_bin=mold
+		command -v "$ld_bin" >/dev/null 2>&1 || continue
+		build_c "libcall-canon-$ld" "$PROGS/libcall-canon.c" \
+			-L"$BIN" -lplain -Wl,-rpath,"$BIN" -fno-pie -no-pie \
+			-fuse-ld="$ld"
+		readelf --dyn-syms -W "$BIN/libcall-canon-$ld" |
+			awk '$7 == "UND" && $8 ~ /^malloc/ && $2 !~ /^0+$/' |
+			grep -q . ||
+			fail "libcall-canon-$ld has no canonical PLT entry for malloc"
+		run_traced "$ld.bin" "$BIN/libcall-canon-$ld"
+		echo 1 >want
+		compare want "$ld.bin.out"
+		symbolize_stable "$ld.tree" "$ld.bin"
+		compare "$(expected libcall-canon)" "$ld.tree"
+	done
+}
 
 # An exception thrown by a callback through an uninstrumented C++
 # library's frame, caught by the caller; operator new and delete.
@@ -420,7 +448,8 @@ case_counts() {
 
 for cfg in $(configs) $(configs_m32); do
 	for c in libc thread libm plain longjmp relro noplt gold lld mold \
-		cxx nest off dlopen views static counts filter offline fork; do
+		canon cxx nest off dlopen views static counts filter offline \
+		fork; do
 		run_case "$c-$cfg" "case_$c" "$cfg"
 	done
 done
