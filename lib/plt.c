@@ -75,9 +75,10 @@ struct plt_slot {
 	char name[48];          /* the relocation's symbol, for the record */
 	struct ctrace__libcall_how how; /* values to save (protos.c) */
 	/* A canonical PLT entry's slot (see canonical): its module's code,
-	 * from which alone its calls are recorded; canon 0 for others. */
+	 * from which alone its calls are recorded, and the entry; canon 0
+	 * for others. */
 	uint8_t canon;
-	uintptr_t code_lo, code_len;
+	uintptr_t code_lo, code_len, entry;
 };
 
 /* Modules looked at, by their dynamic section's address: each once, but
@@ -96,6 +97,8 @@ static int mode;        /* CTRACE_PLT_* */
 static int full_warned; /* the slots ran out: said once */
 /* Slots called while unbound whose binding is not yet seen. */
 static _Atomic uint32_t unbound_called;
+/* The canonical PLT entries' span (see through_entry). */
+static uintptr_t canon_lo = UINTPTR_MAX, canon_hi;
 
 static uint32_t tramp_count(void)
 {
@@ -121,6 +124,39 @@ static void record_slot(const struct plt_slot *p, uintptr_t real)
 	ctrace__meta_unlock(&saved);
 }
 
+/* A library's slot that holds a canonical PLT entry (a GLOB_DAT slot of
+ * -fno-plt code: the loader resolves it to the program's entry) has the
+ * function for its target, once the entry's slot knows it: its calls are
+ * the function's, of its library (the entry jumps there; the entry's
+ * trampoline lets them through, see ctrace__plt_enter).  v: a slot's
+ * target; the function, or v. */
+static uintptr_t through_entry(uintptr_t v)
+{
+	if (v < canon_lo || v > canon_hi)
+		return v;
+	uint32_t n = atomic_load_explicit(&n_slots, memory_order_acquire);
+	for (uint32_t i = 0; i < n; i++) {
+		if (!slots[i].canon || slots[i].entry != v)
+			continue;
+		uintptr_t r =
+			atomic_load_explicit(&slots[i].real, memory_order_relaxed);
+		return r != 0 ? r : v;
+	}
+	return v;
+}
+
+/* The slot of the canonical entry at entry was bound to real: the slots
+ * that held the entry (through_entry) go to real too. */
+static void entry_bound(uintptr_t entry, uintptr_t real)
+{
+	uint32_t n = atomic_load_explicit(&n_slots, memory_order_acquire);
+	for (uint32_t i = 0; i < n; i++) {
+		uintptr_t r = entry;
+		if (atomic_compare_exchange_strong(&slots[i].real, &r, real))
+			record_slot(&slots[i], real);
+	}
+}
+
 /* A slot bound by the loader since it was redirected: remember the target,
  * and redirect it again.  Only writable GOTs are bound lazily. */
 static void learn(uint32_t i)
@@ -133,8 +169,11 @@ static void learn(uint32_t i)
 	    atomic_load_explicit(&p->real, memory_order_relaxed) != 0)
 		return;
 	atomic_store(&p->real, v);
+	uintptr_t real = v;
 	atomic_compare_exchange_strong(got, &v, tramp);
 	record_slot(p, v);
+	if (p->canon)
+		entry_bound(p->entry, real);
 }
 
 static void learn_all(void)
@@ -692,7 +731,14 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		p->canon = (uint8_t)canon;
 		p->code_lo = canon ? code.lo : 0;
 		p->code_len = canon ? code.hi - code.lo : 0;
-		uintptr_t real = in_module(info, v) ? 0 : v;
+		p->entry = canon ? info->dlpi_addr +
+					   dy->symtab[PLT_R_SYM(r->r_info)].st_value
+				 : 0;
+		if (canon && p->entry < canon_lo)
+			canon_lo = p->entry;
+		if (canon && p->entry > canon_hi)
+			canon_hi = p->entry;
+		uintptr_t real = in_module(info, v) ? 0 : through_entry(v);
 		p->lazy = real ? 0 : v;
 		atomic_store(&p->real, real);
 		if ((uint32_t)k == atomic_load(&n_slots))

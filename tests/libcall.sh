@@ -140,6 +140,26 @@ case_canon() {
 		symbolize_stable "$ld.tree" "$ld.bin"
 		compare "$(expected libcall-canon)" "$ld.tree"
 	done
+	# An instrumented -fno-plt library's GLOB_DAT slot of printf holds
+	# the program's canonical entry (i386 non-PIC code calls printf, with
+	# lld or mold): its calls are printf's, of libc, recorded once.
+	build_shlib libcall-plugin-noplt.so "$PROGS/libcall-plugin.c" -fno-plt
+	for ld in lld mold; do
+		ld_bin=ld.$ld
+		[ "$ld" = mold ] && ld_bin=mold
+		command -v "$ld_bin" >/dev/null 2>&1 || continue
+		build_c "libcall-dlopen-$ld" "$PROGS/libcall-dlopen.c" \
+			-rdynamic -fno-pie -no-pie -fuse-ld="$ld"
+		run_traced "dl-$ld.bin" "$BIN/libcall-dlopen-$ld" \
+			"$BIN/libcall-plugin-noplt.so"
+		symbolize_stable "dl-$ld.tree" "dl-$ld.bin"
+		compare "$(expected libcall-dlopen)" "dl-$ld.tree"
+		symbolize "dl-$ld.json" -f json "dl-$ld.bin"
+		grep '"function": "printf", "kind": "libcall"' "dl-$ld.json" |
+			grep -v '"library": "[^"]*/libc\.so\.6"' &&
+			fail "a printf call not of libc.so.6 (dl-$ld.json)"
+	done
+	return 0
 }
 
 # An exception thrown by a callback through an uninstrumented C++
