@@ -74,6 +74,11 @@ struct plt_slot {
 	uintptr_t lazy;         /* what an unbound slot held: the lazy stub */
 	char name[48];          /* the relocation's symbol, for the record */
 	struct ctrace__libcall_how how; /* values to save (protos.c) */
+	/* A canonical PLT entry's slot (see canonical): its module's code,
+	 * from which alone its calls are recorded, and the entry; canon 0
+	 * for others. */
+	uint8_t canon;
+	uintptr_t code_lo, code_len, entry;
 };
 
 /* Modules looked at, by their dynamic section's address: each once, but
@@ -92,6 +97,8 @@ static int mode;        /* CTRACE_PLT_* */
 static int full_warned; /* the slots ran out: said once */
 /* Slots called while unbound whose binding is not yet seen. */
 static _Atomic uint32_t unbound_called;
+/* The canonical PLT entries' span (see through_entry). */
+static uintptr_t canon_lo = UINTPTR_MAX, canon_hi;
 
 static uint32_t tramp_count(void)
 {
@@ -117,6 +124,39 @@ static void record_slot(const struct plt_slot *p, uintptr_t real)
 	ctrace__meta_unlock(&saved);
 }
 
+/* A library's slot that holds a canonical PLT entry (a GLOB_DAT slot of
+ * -fno-plt code: the loader resolves it to the program's entry) has the
+ * function for its target, once the entry's slot knows it: its calls are
+ * the function's, of its library (the entry jumps there; the entry's
+ * trampoline lets them through, see ctrace__plt_enter).  v: a slot's
+ * target; the function, or v. */
+static uintptr_t through_entry(uintptr_t v)
+{
+	if (v < canon_lo || v > canon_hi)
+		return v;
+	uint32_t n = atomic_load_explicit(&n_slots, memory_order_acquire);
+	for (uint32_t i = 0; i < n; i++) {
+		if (!slots[i].canon || slots[i].entry != v)
+			continue;
+		uintptr_t r =
+			atomic_load_explicit(&slots[i].real, memory_order_relaxed);
+		return r != 0 ? r : v;
+	}
+	return v;
+}
+
+/* The slot of the canonical entry at entry was bound to real: the slots
+ * that held the entry (through_entry) go to real too. */
+static void entry_bound(uintptr_t entry, uintptr_t real)
+{
+	uint32_t n = atomic_load_explicit(&n_slots, memory_order_acquire);
+	for (uint32_t i = 0; i < n; i++) {
+		uintptr_t r = entry;
+		if (atomic_compare_exchange_strong(&slots[i].real, &r, real))
+			record_slot(&slots[i], real);
+	}
+}
+
 /* A slot bound by the loader since it was redirected: remember the target,
  * and redirect it again.  Only writable GOTs are bound lazily. */
 static void learn(uint32_t i)
@@ -129,8 +169,11 @@ static void learn(uint32_t i)
 	    atomic_load_explicit(&p->real, memory_order_relaxed) != 0)
 		return;
 	atomic_store(&p->real, v);
+	uintptr_t real = v;
 	atomic_compare_exchange_strong(got, &v, tramp);
 	record_slot(p, v);
+	if (p->canon)
+		entry_bound(p->entry, real);
 }
 
 static void learn_all(void)
@@ -181,6 +224,17 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 	 * site into the word below, where an entry hook's return address
 	 * lies, which the ENTRY reads as its hook (plt.S). */
 	uintptr_t site = *ret;
+	/* Through a canonical PLT entry, every module calls: a call from
+	 * another one (libc's printf calling malloc) is none of the
+	 * module's, and one whose return is already ours came through
+	 * another trampoline (a library's -fno-plt slot holds the entry),
+	 * which records it. */
+	if (unlikely(p->canon) &&
+	    (site == (uintptr_t)ctrace__plt_return ||
+	     (mode == CTRACE_PLT_ON && site - p->code_lo >= p->code_len))) {
+		ctrace__state_self = 0;
+		return target;
+	}
 	/* A call whose return cannot be patched (the list full, or the
 	 * thread exiting) is not recorded: no ENTRY without its EXIT. */
 	if (ctrace__retval_push((uintptr_t)ret, p->got,
@@ -382,6 +436,40 @@ static struct range relro_of(const struct dl_phdr_info *info)
 	return (struct range){0, 0};
 }
 
+/* The span of the module's executable segments. */
+static struct range code_of(const struct dl_phdr_info *info)
+{
+	struct range r = {UINTPTR_MAX, 0};
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+		if (s < r.lo)
+			r.lo = s;
+		if (s + ph->p_memsz > r.hi)
+			r.hi = s + ph->p_memsz;
+	}
+	return r.hi != 0 ? r : (struct range){0, 0};
+}
+
+/* Whether the slot's function has a canonical PLT entry in the module: a
+ * symbol the module does not define but gives an address, its PLT
+ * entry's, which is then the function's address in every module (lld
+ * and mold make one for each function i386 non-PIC code calls, R_386_PC32;
+ * any linker for a function whose address non-PIC code takes).  The
+ * loader resolves the other modules' GLOB_DAT and absolute relocations of
+ * the function to that entry, which jumps through the module's slot: the
+ * libraries' own calls of the function (printf's malloc, qsort's free)
+ * reach its trampoline too.  The entry, the function's identity, is left
+ * as it is; only the slot it jumps through is redirected. */
+static int canonical(const struct dyn *dy, const plt_rel *r)
+{
+	size_t sym = PLT_R_SYM(r->r_info);
+	return sym != 0 && dy->symtab[sym].st_shndx == SHN_UNDEF &&
+	       dy->symtab[sym].st_value != 0;
+}
+
 struct scan {
 	int first;
 };
@@ -435,6 +523,64 @@ static struct glob *glob_find(struct glob *g, size_t n, uintptr_t got)
 	return lo < n && g[lo].got == got ? &g[lo] : NULL;
 }
 
+/* Whether addr lies in one of the module's writable segments (its GOT,
+ * RELRO or not). */
+static int in_data(const struct dl_phdr_info *info, uintptr_t addr)
+{
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t s = info->dlpi_addr + ph->p_vaddr;
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) &&
+		    addr >= s && addr - s < ph->p_memsz)
+			return 1;
+	}
+	return 0;
+}
+
+/* The GOT bases the module's code reaches its slots from: on i386 each
+ * base its code computes (plt_arch_got_base) that lies in its data, and
+ * DT_PLTGOT when it computes none (non-PIC code names slots by their
+ * addresses).  Not DT_PLTGOT beside the computed ones: in a mold build,
+ * whose base is .got, the GOT-relative offsets of the data after .got
+ * (0x1010(%ebx), a static variable) read from .got.plt name its GLOB_DAT
+ * slots, and every one looked loaded.  Their number, or 0 when there are
+ * more than PLT_GOT_BASES: a reference from a base not known could not
+ * be told from other bytes, nor a load of a slot seen. */
+static size_t got_bases(const struct dl_phdr_info *info, const struct dyn *dy,
+			uintptr_t b[PLT_GOT_BASES])
+{
+	size_t n = 0;
+	for (int k = 0; PLT_GOT_BASES > 1 && k < info->dlpi_phnum; k++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		const uint8_t *c =
+			(const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		const uint8_t *call = c;
+		/* each call (e8) once: memchr steps over the rest fast */
+		while ((call = memchr(call, 0xe8, ph->p_filesz -
+						(size_t)(call - c))) != NULL) {
+			size_t i = (size_t)(call++ - c);
+			uintptr_t got;
+			if (!plt_arch_got_base(c, i, ph->p_filesz, (uintptr_t)c,
+					       &got) ||
+			    !in_data(info, got))
+				continue;
+			size_t j = 0;
+			while (j < n && b[j] != got)
+				j++;
+			if (j < n)
+				continue;
+			if (n == PLT_GOT_BASES)
+				return 0;
+			b[n++] = got;
+		}
+	}
+	if (n == 0)
+		b[n++] = dy->pltgot;
+	return n;
+}
+
 /* A GLOB_DAT slot holds the function's address for every use: a call
  * through it (-fno-plt, or a .plt.got stub), but also its value taken
  * (&f, a function given to the entry hook as its address).  Only a slot
@@ -452,6 +598,13 @@ static void only_called(const struct dl_phdr_info *info,
 			const struct dyn *dy, struct glob *g, size_t n)
 {
 	glob_sort(g, n);
+	uintptr_t bases[PLT_GOT_BASES];
+	size_t n_bases = got_bases(info, dy, bases);
+	if (n_bases == 0) {
+		for (size_t i = 0; i < n; i++)
+			g[i].loaded = 1;
+		return;
+	}
 	uintptr_t lo = g[0].got, hi = g[n - 1].got + sizeof(uintptr_t);
 	for (int k = 0; k < info->dlpi_phnum; k++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
@@ -467,17 +620,18 @@ static void only_called(const struct dl_phdr_info *info,
 			if (plt_arch_abs_load(c, i, &t) && t - lo < hi - lo &&
 			    (e = glob_find(g, n, t)) != NULL)
 				e->loaded = 1;
-			int kind = plt_arch_ref(c, i, ph->p_filesz, base,
-						dy->pltgot, &t);
-			if (kind == PLT_REF_NONE || t - lo >= hi - lo)
-				continue;
-			e = glob_find(g, n, t);
-			if (e == NULL)
-				continue;
-			if (kind == PLT_REF_CALL)
-				e->called = 1;
-			else
-				e->loaded = 1;
+			for (size_t b = 0; b < n_bases; b++) {
+				int kind = plt_arch_ref(c, i, ph->p_filesz,
+							base, bases[b], &t);
+				if (kind == PLT_REF_NONE ||
+				    t - lo >= hi - lo ||
+				    (e = glob_find(g, n, t)) == NULL)
+					continue;
+				if (kind == PLT_REF_CALL)
+					e->called = 1;
+				else
+					e->loaded = 1;
+			}
 		}
 	}
 }
@@ -486,6 +640,7 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		     struct plt_module *m)
 {
 	struct range ro = relro_of(info);
+	struct range code = code_of(info);
 	int opened = 0;
 	size_t n_plt = dy->jmprel ? dy->pltrelsz / sizeof(plt_rel) : 0;
 	size_t n_dyn = dy->rela ? dy->relasz / sizeof(plt_rel) : 0;
@@ -543,6 +698,7 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		const char *name = rela_name(dy, r);
 		if (*name == '\0' || skipped(name))
 			continue;
+		int canon = canonical(dy, r);
 		/* The filters decide for the slot once, by its symbol, as
 		 * for a function by its name: a call they leave out is not
 		 * redirected at all. */
@@ -572,7 +728,17 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		p->name[len] = '\0';
 		ctrace__filter_libcall((uint32_t)k, got, flags);
 		ctrace__protos_how(p->name, &p->how);
-		uintptr_t real = in_module(info, v) ? 0 : v;
+		p->canon = (uint8_t)canon;
+		p->code_lo = canon ? code.lo : 0;
+		p->code_len = canon ? code.hi - code.lo : 0;
+		p->entry = canon ? info->dlpi_addr +
+					   dy->symtab[PLT_R_SYM(r->r_info)].st_value
+				 : 0;
+		if (canon && p->entry < canon_lo)
+			canon_lo = p->entry;
+		if (canon && p->entry > canon_hi)
+			canon_hi = p->entry;
+		uintptr_t real = in_module(info, v) ? 0 : through_entry(v);
 		p->lazy = real ? 0 : v;
 		atomic_store(&p->real, real);
 		if ((uint32_t)k == atomic_load(&n_slots))

@@ -4,8 +4,8 @@
 # than CTRACE_STRLEN too), strndup (a pointer that cannot be read),
 # strcmp, malloc, memcpy, free, atoi, open, close, sqrt, pow, snprintf,
 # llabs, div, strchrnul, fdim, scalbn, ldiv, lldiv, strtold, ldexpl,
-# sqrtl, fmal, cabs, cexp and cexpf (in no prototype table: raw
-# registers), and
+# sqrtl, fmal, cabs, cexp, cexpf, cexpl and csqrtl (in no prototype
+# table: raw registers), and
 # prints each call as the tree should show it, with the values it passed
 # and got itself: the oracle.  The tree's lines of those calls, and the
 # same built from the JSON, must be the program's; also when recorded by
@@ -28,7 +28,7 @@ NAMES='strlen|strndup|strcmp|malloc|memcpy|free|atoi|open|close|sqrt|pow|snprint
 # (doubles in xmm registers, structs returned in rax and rdx or in
 # memory, long doubles on the stack and in st(0), complex numbers) only
 # their DWARF shows.
-UNLISTED='div|strchrnul|fdim|scalbn|ldiv|lldiv|strtold|ldexpl|sqrtl|fmal|cabs|cexp|cexpf'
+UNLISTED='div|strchrnul|fdim|scalbn|ldiv|lldiv|strtold|ldexpl|sqrtl|fmal|cabs|cexp|cexpf|cexpl|csqrtl'
 
 # No debug file is found here: the libraries' debug information hidden.
 HIDE="--debug-dir=$WORK/nodebug"
@@ -64,7 +64,7 @@ symbolize_hint() {
 	"$CTRACE_SYMBOLIZE" "$@" >"$sh_out" 2>"$sh_out.err" ||
 		{ cat "$sh_out.err"; fail "ctrace-symbolize $* failed"; }
 	for f in llabs div strchrnul fdim scalbn ldiv lldiv strtold ldexpl \
-		sqrtl fmal cabs cexp cexpf; do
+		sqrtl fmal cabs cexp cexpf cexpl csqrtl; do
 		if [ "$CUR_ARCH" = -m32 ]; then
 			echo "ctrace-symbolize: no prototype known for the library function $f: its calls show their first stack words and eax, raw (for types, install the library's debug package, as libc6-dbg:i386 for the C library, or give its directory with --debug-dir)"
 		else
@@ -167,11 +167,14 @@ no_names() {
 # the structs ldiv and lldiv return from rax and rdx, the long doubles
 # of strtold, ldexpl, sqrtl and fmal from the stack and st(0), fmal's
 # third `?` (past the stack saved), the complex numbers of cabs, cexp
-# and cexpf from xmm registers; the other calls with the same values as
-# by the table.  i386 (libc6-dbg:i386): every argument from the stack
-# words, the structs and cexp's complex double from the caller's memory
-# eax points to, cexpf's complex float from eax and edx, and strchrnul
-# untyped (assembly there: no DWARF).
+# and cexpf from xmm registers, the complex long double of cexpl and
+# csqrtl from the stack (their return, in st0 and st1, `?`); the other
+# calls with the same values as by the table.  i386 (libc6-dbg:i386):
+# every argument from the stack words, the structs and the complex
+# double and long double cexp, cexpl and csqrtl return from the caller's
+# memory eax points to (cexpl's and csqrtl's argument past the words
+# saved), cexpf's complex float from eax and edx, and strchrnul untyped
+# (assembly there: no DWARF).
 # symbolize_dwarf OUTPUT ARGS...: as symbolize; on i386 stderr must hold
 # the one note for strchrnul, which the DWARF does not type.
 symbolize_dwarf() {

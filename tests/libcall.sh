@@ -3,7 +3,8 @@
 # modules): exact trees of programs calling libc with callbacks, threads,
 # libm, an uninstrumented shared library, longjmp and a C++ throw through
 # a library call; the same tree with -z now and full RELRO and with
-# -fno-plt; with the gold, lld and mold linkers; --nest-libcall and the
+# -fno-plt; with the gold, lld and mold linkers; canonical PLT entries
+# (non-PIE programs); --nest-libcall and the
 # switches that turn them off; a static
 # program; and call counts against a counting oracle preloaded into the
 # program.  On x86-64 and i386 (configs_m32).
@@ -81,19 +82,31 @@ linker_case() {
 	$CUR_CC -fuse-ld="$ld" probe.c -o probe >/dev/null 2>&1 ||
 		skip "$CUR_CC cannot link with -fuse-ld=$ld"
 	# lld and mold give a libc function that i386 non-PIC code calls
-	# (R_386_PC32) its address in the program's PLT, so that the
-	# libraries' own calls of it go through the program's slot too, and
-	# are recorded (printf's malloc): another tree.
-	case $ld/$CUR_ARCH/$CUR_PIE in
-	lld/-m32/*-no-pie | mold/-m32/*-no-pie)
-		skip "$ld makes i386 non-PIC calls' PLT entries the functions' addresses: the libraries' calls show"
-		;;
-	esac
+	# (R_386_PC32) its address in the program's PLT (canonical), so that
+	# the libraries' own calls of it (printf's malloc) go through the
+	# program's slot too: not recorded, they are not the program's.  Non-
+	# PIE on i386 whatever the configuration.
 	LIBCALL_FLAGS="-fuse-ld=$ld" \
 		libcall_tree "$1" c libcall-libc "libcall-$ld"
-	# mold's i386 code reaches GOT slots from the start of .got, not from
-	# _GLOBAL_OFFSET_TABLE_ (DT_PLTGOT): its GLOB_DAT calls are not told
-	# from loads, and are left alone (doc/recording.md).
+	if [ "$CUR_ARCH" = -m32 ] && [ "$CUR_PIE" != '-fno-pie -no-pie' ]; then
+		LIBCALL_FLAGS="-fuse-ld=$ld -fno-pie -no-pie" \
+			libcall_tree "$1" c libcall-libc "libcall-$ld-nopie"
+	fi
+	# An instrumented library linked with -fno-plt: its calls through
+	# GLOB_DAT slots, found in its code (mold's i386 code reaches them
+	# from the start of .got, not from DT_PLTGOT: none was recorded).
+	build_shlib "libcall-plugin-$ld.so" "$PROGS/libcall-plugin.c" \
+		-fuse-ld="$ld" -fno-plt -Wl,-z,now -Wl,-z,relro
+	build_c libcall-dlopen "$PROGS/libcall-dlopen.c" -rdynamic
+	run_traced plugin.bin "$BIN/libcall-dlopen" \
+		"$BIN/libcall-plugin-$ld.so"
+	symbolize_stable plugin.tree plugin.bin
+	compare "$(expected libcall-dlopen)" plugin.tree
+	# mold's i386 executable: its GOT slots lie at small offsets from its
+	# base, which the offsets of structure fields in the recorder's code
+	# linked into it share (0x80(%eax)): those slots look loaded and are
+	# left alone, so only some of its -fno-plt calls are recorded
+	# (doc/recording.md); the library above checks them.
 	[ "$ld" = mold ] && [ "$CUR_ARCH" = -m32 ] && return 0
 	LIBCALL_FLAGS="-fuse-ld=$ld -fno-plt -Wl,-z,now -Wl,-z,relro" \
 		libcall_tree "$1" c libcall-libc "libcall-$ld-now"
@@ -101,6 +114,53 @@ linker_case() {
 case_gold() { linker_case "$1" gold; }
 case_lld() { linker_case "$1" lld; }
 case_mold() { linker_case "$1" mold; }
+
+# Canonical PLT entries: a program built non-PIE that takes malloc's
+# address (any linker), or calls functions from i386 non-PIC code (lld,
+# mold).  The libraries' calls of malloc that jump through the program's
+# entry are not the program's (printf's), and the address the program
+# and a library see is the same (the program prints 1).
+case_canon() {
+	use_config "$1"
+	build_plain libplain.so "$PROGS/libplain.c"
+	for ld in bfd lld mold; do
+		ld_bin=ld.$ld
+		[ "$ld" = mold ] && ld_bin=mold
+		command -v "$ld_bin" >/dev/null 2>&1 || continue
+		build_c "libcall-canon-$ld" "$PROGS/libcall-canon.c" \
+			-L"$BIN" -lplain -Wl,-rpath,"$BIN" -fno-pie -no-pie \
+			-fuse-ld="$ld"
+		readelf --dyn-syms -W "$BIN/libcall-canon-$ld" |
+			awk '$7 == "UND" && $8 ~ /^malloc/ && $2 !~ /^0+$/' |
+			grep -q . ||
+			fail "libcall-canon-$ld has no canonical PLT entry for malloc"
+		run_traced "$ld.bin" "$BIN/libcall-canon-$ld"
+		echo 1 >want
+		compare want "$ld.bin.out"
+		symbolize_stable "$ld.tree" "$ld.bin"
+		compare "$(expected libcall-canon)" "$ld.tree"
+	done
+	# An instrumented -fno-plt library's GLOB_DAT slot of printf holds
+	# the program's canonical entry (i386 non-PIC code calls printf, with
+	# lld or mold): its calls are printf's, of libc, recorded once.
+	build_shlib libcall-plugin-noplt.so "$PROGS/libcall-plugin.c" -fno-plt
+	for ld in lld mold; do
+		ld_bin=ld.$ld
+		[ "$ld" = mold ] && ld_bin=mold
+		command -v "$ld_bin" >/dev/null 2>&1 || continue
+		build_c "libcall-dlopen-$ld" "$PROGS/libcall-dlopen.c" \
+			-rdynamic -fno-pie -no-pie -fuse-ld="$ld"
+		run_traced "dl-$ld.bin" "$BIN/libcall-dlopen-$ld" \
+			"$BIN/libcall-plugin-noplt.so"
+		symbolize_stable "dl-$ld.tree" "dl-$ld.bin"
+		compare "$(expected libcall-dlopen)" "dl-$ld.tree"
+		symbolize "dl-$ld.json" -f json "dl-$ld.bin"
+		grep '"function": "printf", "kind": "libcall"' "dl-$ld.json" |
+			grep -v '"library": "[^"]*/libc\.so\.6"' &&
+			fail "a printf call not of libc.so.6 (dl-$ld.json)"
+	done
+	return 0
+}
 
 # An exception thrown by a callback through an uninstrumented C++
 # library's frame, caught by the caller; operator new and delete.
@@ -408,7 +468,8 @@ case_counts() {
 
 for cfg in $(configs) $(configs_m32); do
 	for c in libc thread libm plain longjmp relro noplt gold lld mold \
-		cxx nest off dlopen views static counts filter offline fork; do
+		canon cxx nest off dlopen views static counts filter offline \
+		fork; do
 		run_case "$c-$cfg" "case_$c" "$cfg"
 	done
 done

@@ -260,6 +260,13 @@ static void format_value(struct fmt_ctx *fc, Dwarf_Die *type,
 				double d[2];
 				memcpy(d, p, 16);
 				str_printf(b, "%.17g%+.17gi", d[0], d[1]);
+			} else if (size == 24 || size == 32) {
+				/* long double's two parts, each in 12 bytes
+				 * (i386) or 16 (x86-64) */
+				long double ld[2] = {0, 0};
+				memcpy(&ld[0], p, 10);
+				memcpy(&ld[1], p + size / 2, 10);
+				str_printf(b, "%.21Lg%+.21Lgi", ld[0], ld[1]);
 			} else {
 				str_cat(b, "?");
 			}

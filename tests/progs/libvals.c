@@ -211,6 +211,24 @@ int main(int argc, char **argv)
 	       (double)__imag__ zf, (double)__real__ ef,
 	       (double)__imag__ ef);
 
+	/* _Complex long double: passed in memory on both (x86-64 32 bytes
+	 * of stack, all saved; i386 after the hidden pointer, 7 words, past
+	 * the 6 saved), returned in st0 and st1 on x86-64 (st1 is not
+	 * saved: `?`), in the caller's memory on i386 (24 bytes of the 32
+	 * saved). */
+	long double _Complex zl = lx + (long double)y * I;
+	long double _Complex el = cexpl(zl);
+	long double _Complex sl = csqrtl(zl);
+#if defined(__i386__)
+	expect("# typed: cexpl(?) = %.21Lg%+.21Lgi", __real__ el, __imag__ el);
+	expect("# typed: csqrtl(?) = %.21Lg%+.21Lgi", __real__ sl,
+	       __imag__ sl);
+#else
+	expect("# typed: cexpl(%.21Lg%+.21Lgi) = ?", __real__ zl, __imag__ zl);
+	expect("# typed: csqrtl(%.21Lg%+.21Lgi) = ?", __real__ zl,
+	       __imag__ zl);
+#endif
+
 	fwrite(out, 1, used, stdout);
 	return 0;
 }

@@ -46,6 +46,59 @@ static inline struct ctrace__libvals plt_arch_exit_vals(uintptr_t sp,
 		{0, 0, 0, mask, 0}};
 }
 
+/* PIC code reaches the GOT from a register it loads with the GOT's
+ * address, a base the linker chooses: GNU ld, gold and lld take
+ * _GLOBAL_OFFSET_TABLE_, the start of .got.plt (DT_PLTGOT); mold the
+ * start of .got, which no dynamic entry names (so that every -fno-plt
+ * call of its builds was read as a displacement from the wrong base, and
+ * none was recorded).  The code says which: each function that needs it
+ * computes it from its own address, as
+ *
+ *   e8 rel32             call __x86.get_pc_thunk.REG  (8b /r 24 c3:
+ *                        mov (%esp),%REG; ret)
+ *   81 c0+REG imm32      add $GOT-., %REG  (05 imm32 for eax)
+ *
+ * (gcc) or as `e8 00 00 00 00; 58+REG; 81 c0+REG imm32` (call the next
+ * instruction, pop it into REG, add; clang): the GOT is the address
+ * after the call plus imm32.  PLT_GOT_BASES is how many bases a module
+ * may use before its GLOB_DAT slots are all left alone. */
+#define PLT_GOT_BASES 4
+
+/* Whether c + i (c at address base, size bytes of code) starts one of
+ * those sequences, and if so the GOT's address in *got. */
+static inline int plt_arch_got_base(const uint8_t *c, size_t i, size_t size,
+				    uintptr_t base, uintptr_t *got)
+{
+	if (c[i] != 0xe8 || i + 12 > size)
+		return 0;
+	int32_t rel;
+	memcpy(&rel, c + i + 1, 4);
+	size_t next = i + 5, imm;
+	unsigned reg;
+	if (rel == 0 && c[next] >= 0x58 && c[next] <= 0x5f) {
+		reg = c[next] - 0x58u;
+		next++;
+	} else {
+		uintptr_t f = next + (uintptr_t)(intptr_t)rel; /* mod 2^32 */
+		if (f > size - 4 || c[f] != 0x8b || (c[f + 1] & 0xc7) != 0x04 ||
+		    c[f + 2] != 0x24 || c[f + 3] != 0xc3)
+			return 0;
+		reg = (c[f + 1] >> 3) & 7;
+	}
+	if (c[next] == 0x81 && c[next + 1] == 0xc0 + reg)
+		imm = next + 2;
+	else if (reg == 0 && c[next] == 0x05)
+		imm = next + 1;
+	else
+		return 0;
+	if (reg == 4 || imm + 4 > size)
+		return 0; /* not %esp */
+	int32_t d;
+	memcpy(&d, c + imm, 4);
+	*got = base + i + 5 + (uintptr_t)(intptr_t)d;
+	return 1;
+}
+
 /* Whether the 4 bytes at c + i (c at address base, size bytes of code,
  * i >= 2, i + 4 <= size) are the address or displacement of a memory
  * operand, and if so the address it names (*t) and whether the
@@ -56,7 +109,7 @@ static inline struct ctrace__libvals plt_arch_exit_vals(uintptr_t sp,
  * (ModRM mod 00, r/m 101; mov's moffs32 form is plt_arch_abs_load's),
  * PIC code as a disp32
  * from a register holding the GOT's address (mod 10, no SIB), which is
- * gotplt (DT_PLTGOT, _GLOBAL_OFFSET_TABLE_) whichever register holds
+ * gotplt (one of the module's GOT bases, above) whichever register holds
  * it.  Not one: the rel32 of a jcc (0f 8x: no instruction has 0f right
  * before its ModRM), and ff /7 (no such instruction; `ff | ba imm32`, a
  * rel32's last byte and `mov $imm32, %edx`, in gold's and lld's
@@ -78,23 +131,47 @@ static inline int plt_arch_abs_load(const uint8_t *c, size_t i, uintptr_t *t)
 	*t = d;
 	return 1;
 }
+/* Whether the byte before c[i - 1] can be the last byte of the opcode
+ * of an instruction whose ModRM is c[i - 1] (as x86-64's
+ * plt_opcode_before_modrm; in 32-bit code 62, c4 and c5 are BOUND, LES
+ * and LDS, which take one, as well as the EVEX and VEX prefixes): else
+ * c[i - 1] is no ModRM.  A mold build's GOT base is .got, which puts its
+ * slots at small offsets that the immediates of `mov $imm32, %reg` (b8-bf,
+ * read as a ModRM with a disp32) often equal: `fb b9 50 00 00 00`,
+ * endbr32's last byte then mov $0x50,%ecx, is no reference (fb, sti,
+ * takes no ModRM). */
+static inline int plt_opcode_before_modrm(const uint8_t *c, size_t i)
+{
+	static const uint32_t modrm[8] = {
+		0x0f0f0f0f, 0x0f0f0f0f, 0x00000000, 0x00000a0c,
+		0x0000ffff, 0x00000000, 0xff0f00f3, 0xc0c00000,
+	};
+	uint8_t op = c[i - 2];
+	if (modrm[op >> 5] >> (op & 31) & 1)
+		return 1;
+	return (i >= 3 && c[i - 3] == 0x0f) ||
+	       (i >= 4 && c[i - 4] == 0x0f &&
+		(c[i - 3] == 0x38 || c[i - 3] == 0x3a)) ||
+	       (i >= 4 && c[i - 4] == 0xc5) ||
+	       (i >= 5 && (c[i - 5] == 0xc4 || c[i - 5] == 0x8f)) ||
+	       (i >= 6 && c[i - 6] == 0x62);
+}
+
 static inline int plt_arch_ref(const uint8_t *c, size_t i, size_t size,
 			       uintptr_t base, uintptr_t gotplt, uintptr_t *t)
 {
 	(void)base;
 	uint8_t m = c[i - 1];
-	int32_t d;
-	memcpy(&d, c + i, 4);
+	int abs = (m & 0xc7) == 0x05;
+	if (!abs && ((m & 0xc0) != 0x80 || (m & 7) == 4 || gotplt == 0))
+		return PLT_REF_NONE;
 	/* 0f 80-8f: a jcc's rel32 (no instruction has 0f right before
 	 * its ModRM) */
-	if (c[i - 2] == 0x0f)
+	if (c[i - 2] == 0x0f || !plt_opcode_before_modrm(c, i))
 		return PLT_REF_NONE;
-	if ((m & 0xc7) == 0x05)
-		*t = (uintptr_t)(uint32_t)d;
-	else if ((m & 0xc0) == 0x80 && (m & 7) != 4 && gotplt != 0)
-		*t = gotplt + (uintptr_t)(intptr_t)d;
-	else
-		return PLT_REF_NONE;
+	int32_t d;
+	memcpy(&d, c + i, 4);
+	*t = abs ? (uintptr_t)(uint32_t)d : gotplt + (uintptr_t)(intptr_t)d;
 	unsigned reg = (m >> 3) & 7;
 	if (c[i - 2] == 0xff && reg == 7)
 		return PLT_REF_NONE; /* no such instruction */

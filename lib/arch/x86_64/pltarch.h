@@ -124,6 +124,20 @@ static inline int plt_arch_ref(const uint8_t *c, size_t i, size_t size,
 	return PLT_REF_LOAD;
 }
 
+/* x86-64 code names a GOT slot RIP-relative, from no base register
+ * (arch/i386/pltarch.h finds its modules' bases in their code). */
+#define PLT_GOT_BASES 1
+static inline int plt_arch_got_base(const uint8_t *c, size_t i, size_t size,
+				    uintptr_t base, uintptr_t *got)
+{
+	(void)c;
+	(void)i;
+	(void)size;
+	(void)base;
+	(void)got;
+	return 0;
+}
+
 /* i386 reads some bytes a second way (arch/i386/pltarch.h); x86-64 names
  * a slot RIP-relative only. */
 static inline int plt_arch_abs_load(const uint8_t *c, size_t i, uintptr_t *t)
