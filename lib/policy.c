@@ -294,7 +294,7 @@ void ctrace__policy_lib_enter(struct ctrace__thread *t, uintptr_t fn,
  * table and room in the chunk.  Such an event is its record and the
  * values' few stores after it, work as bounded as an ENTRY's own and done
  * in every such call alike: like the plain hooks' (hooks.c), it is not
- * timed, which took a fenced clock read per event, 40 to 45 ns a call
+ * timed, which took a fenced clock read per event, 42 to 47 ns a call
  * with both values.  Anything else (a first call, a plan without the
  * function, memory or strings to read, a trampoline, a full chunk)
  * takes the general path, whose work a PAUSE record takes out of the
