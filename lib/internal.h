@@ -347,6 +347,11 @@ struct dl_phdr_info;
 CTRACE_HIDDEN size_t ctrace__build_id(const struct dl_phdr_info *info,
 				      uint8_t *id, size_t max);
 
+/* log2 of the word size: an ENTRY's stack delta counts words.  Stack
+ * pointers at calls are whole words apart, so a shift divides exactly,
+ * without the rounding toward zero a signed division costs. */
+#define CTRACE_WORD_SHIFT (sizeof(void *) == 8 ? 3 : 2)
+
 /* Stack pointers this far apart are on different stacks (coroutines'). */
 #define CTRACE_STACK_NEAR ((uintptr_t)64 << 10)
 
