@@ -549,7 +549,11 @@ return_commit(struct ctrace__stream *s, uint64_t now, uint8_t *settled)
 	*settled = CTRACE_T_SETTLED;
 	ctrace__barrier();
 	s->last = now;
+	/* Apart: the compiler would otherwise load and store both counters
+	 * as one vector, a load that the two stores of the ENTRY just before
+	 * cannot be forwarded to. */
 	s->open_top--;
+	ctrace__barrier();
 	s->open_n--;
 	ctrace__barrier();
 	s->cur = d;
