@@ -49,6 +49,24 @@ CTRACE__DEFINE_ULEB_PUT(ctrace__uleb_put_word, uintptr_t)
 CTRACE__DEFINE_SLEB_PUT(ctrace__sleb_put, int64_t)
 CTRACE__DEFINE_SLEB_PUT(ctrace__sleb_put_word, intptr_t)
 
+/* Writes u at p as unsigned LEB128, then w as signed LEB128 (an ENTRY's
+ * time delta and stack delta in words), and returns the byte after them:
+ * the same bytes as ctrace__uleb_put and ctrace__sleb_put_word one after
+ * the other.  The recorder's hot path: when both take one byte (u below
+ * 128, w from -64 to 63) one test finds it and one store writes them. */
+CTRACE__LEB_INLINE uint8_t *ctrace__uleb_sleb_put(uint8_t *p, uint64_t u,
+						  intptr_t w)
+{
+	if (__builtin_expect((u | (uint64_t)(w + 64)) < 128, 1)) {
+		uint16_t v = (uint16_t)(u | ((uintptr_t)w & 0x7f) << 8);
+		/* the bytes in order, whatever the host's byte order */
+		uint8_t b[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
+		__builtin_memcpy(p, b, 2);
+		return p + 2;
+	}
+	return ctrace__sleb_put_word(ctrace__uleb_put(p, u), w);
+}
+
 /* Writes v (below 16384) at p as a uleb of exactly two bytes: the length
  * of a record reserved before its payload is known, or written after it
  * (a one-byte v gets a padding group, which every decoder accepts). */

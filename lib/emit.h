@@ -456,14 +456,15 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 		if (!miss && !exit_bit)
 			s->credit[slot] = PAIR_CREDIT;
 
-		d = ctrace__uleb_put(q, delta);
 		if (!exit_bit) {
 			/* sleb128 of the stack delta in words: one byte
 			 * for frames up to 512 bytes apart on x86-64. */
-			intptr_t w = (intptr_t)(sp - last_sp) /
-				     (intptr_t)sizeof(void *);
+			d = ctrace__uleb_sleb_put(q, delta,
+						  (intptr_t)(sp - last_sp) >>
+							  CTRACE_WORD_SHIFT);
 			last_sp = sp;
-			d = ctrace__sleb_put_word(d, w);
+		} else {
+			d = ctrace__uleb_put(q, delta);
 		}
 		tag = (uint8_t)(exit_bit | slot);
 	}
@@ -510,12 +511,14 @@ emit_commit(struct ctrace__stream *s, uint8_t *p, uint8_t *q, uint8_t tag,
 	    uint64_t now, uint8_t *settled, int miss)
 {
 	uintptr_t last_sp = s->last_sp;
-	uint8_t *d = ctrace__uleb_put(q, now - s->last);
+	uint8_t *d;
 	if (!exit_bit) {
-		intptr_t w = (intptr_t)(sp - last_sp) /
-			     (intptr_t)sizeof(void *);
+		d = ctrace__uleb_sleb_put(q, now - s->last,
+					  (intptr_t)(sp - last_sp) >>
+						  CTRACE_WORD_SHIFT);
 		last_sp = sp;
-		d = ctrace__sleb_put_word(d, w);
+	} else {
+		d = ctrace__uleb_put(q, now - s->last);
 	}
 	ctrace__barrier();
 	*p = tag;
@@ -546,7 +549,11 @@ return_commit(struct ctrace__stream *s, uint64_t now, uint8_t *settled)
 	*settled = CTRACE_T_SETTLED;
 	ctrace__barrier();
 	s->last = now;
+	/* Apart: the compiler would otherwise load and store both counters
+	 * as one vector, a load that the two stores of the ENTRY just before
+	 * cannot be forwarded to. */
 	s->open_top--;
+	ctrace__barrier();
 	s->open_n--;
 	ctrace__barrier();
 	s->cur = d;

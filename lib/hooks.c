@@ -13,6 +13,17 @@
  * The hooks
  * ------------------------------------------------------------------------ */
 
+/* The calling thread's state, as a plain pointer: the compiler would
+ * otherwise address each field relative to the thread pointer, and reload
+ * that pointer for each indexed one (pair slots, credits, open calls). */
+static inline __attribute__((always_inline)) struct ctrace__thread *
+hook_self(void)
+{
+	struct ctrace__thread *t = &ctrace__state_tls;
+	__asm__("" : "+r"(t));
+	return t;
+}
+
 /* Each hook goes idle, then leaves busy_sp as it found it.  A signal handler whose
  * instrumented code runs between a hook's store of busy_sp and that of
  * the state finds the thread idle and records on this path; had it left
@@ -130,7 +141,7 @@ hook_gate(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
  * captured, and then calls ctrace__hook_enter_regs. */
 CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 {
-	struct ctrace__thread *t = &ctrace__state_tls;
+	struct ctrace__thread *t = hook_self();
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		uintptr_t sp = CTRACE_CALLER_SP(), outer = hook_busy(t, sp);
 		if (!hook_gate(t, 0, (uintptr_t)fn, (uintptr_t)site, sp, fp,
@@ -174,7 +185,7 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 static inline __attribute__((always_inline)) void
 hook_exit(void *fn, void *site, uintptr_t sp, uintptr_t cfa)
 {
-	struct ctrace__thread *t = &ctrace__state_tls;
+	struct ctrace__thread *t = hook_self();
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		uintptr_t outer = hook_busy(t, sp);
 		if (!hook_gate(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,

@@ -140,18 +140,25 @@ struct ctrace__pair {
  * stream and, once a signal handler has interrupted the recorder itself,
  * a signal stream; the process has one metadata stream. */
 struct ctrace__stream {
+	/* What every event reads or writes, together after the thread's
+	 * state (struct ctrace__thread): the open calls' counters were a
+	 * cache line of their own. */
 	uint8_t *cur;   /* next byte to write */
 	uint8_t *limit; /* chunk end minus CTRACE_MAX_EVENT_BYTES */
 	uint64_t last;  /* clock reading of the previous timed record */
-	uint64_t looked; /* clock reading after the last look at the loader */
 	uintptr_t last_sp; /* of the previous ENTRY or STACK record */
-	struct ctrace__pair pair[CTRACE_PAIR_SLOTS]; /* narrow slots */
+	/* The open calls a RETURN may end (see ctrace_format.h): the top
+	 * open_n of the ENTRYs pushed (open[] below), open_top counting
+	 * pushes minus pops (the index wraps in the window). */
+	uint32_t open_top, open_n;
 	/* The wide slots (CTRACE_PAIR_HOMES, mapped at thread start; NULL in
 	 * signal streams and when mapping failed: pairs then leave the
-	 * table when pushed out of their narrow slot), the home of each
-	 * narrow slot's pair, and the bases of the next NEW: the function and
-	 * call site of the chunk's last NEW, the hook of its last NEW ENTRY. */
+	 * table when pushed out of their narrow slot). */
 	struct ctrace__pair *wide;
+	struct ctrace__pair pair[CTRACE_PAIR_SLOTS]; /* narrow slots */
+	/* The home of each narrow slot's pair, and the bases of the next
+	 * NEW: the function and call site of the chunk's last NEW, the hook
+	 * of its last NEW ENTRY. */
 	uint16_t home[CTRACE_PAIR_SLOTS];
 	struct ctrace__pair new_base;
 	uint8_t *chunk_end; /* end of the part reserved on disk so far */
@@ -176,10 +183,7 @@ struct ctrace__stream {
 	uint8_t miss_slot;      /* the narrow slot it took (0: none) */
 	struct ctrace__pair miss_base; /* new_base once the missed event is
 					* written */
-	/* The open calls a RETURN may end (see ctrace_format.h): the top
-	 * open_n of the ENTRYs pushed, open_top counting pushes minus pops
-	 * (the index wraps in the window). */
-	uint32_t open_top, open_n;
+	uint64_t looked; /* clock reading after the last look at the loader */
 	struct ctrace__open {
 		uintptr_t fn, site;
 	} open[CTRACE_RETURN_WINDOW];
@@ -346,6 +350,11 @@ CTRACE_HIDDEN void ctrace__modules_reset(void);
 struct dl_phdr_info;
 CTRACE_HIDDEN size_t ctrace__build_id(const struct dl_phdr_info *info,
 				      uint8_t *id, size_t max);
+
+/* log2 of the word size: an ENTRY's stack delta counts words.  Stack
+ * pointers at calls are whole words apart, so a shift divides exactly,
+ * without the rounding toward zero a signed division costs. */
+#define CTRACE_WORD_SHIFT (sizeof(void *) == 8 ? 3 : 2)
 
 /* Stack pointers this far apart are on different stacks (coroutines'). */
 #define CTRACE_STACK_NEAR ((uintptr_t)64 << 10)

@@ -139,6 +139,33 @@ case_spills() {
 		fail "a value not shown, or wrong, without a plan"
 }
 
+# Stack-passed arguments of calls whose entries lie 40 to 140 words apart
+# and more, up and down (stackdelta.c): every value shown and right, so
+# the reader's stack pointer is the program's whatever length the
+# recorder wrote each stack delta in.
+case_stack_deltas() {
+	cc=$1 opt=$2 arch=$3
+	build "$cc" "$opt" "$arch" prog "$ARGS_SRC/stackdelta.c"
+	"$CTRACE_SYMBOLIZE" --make-plan -o prog.plan prog ||
+		fail "ctrace-symbolize --make-plan failed"
+	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN=prog.plan \
+		CTRACE_OUTPUT=trace.bin ./prog >expected ||
+		fail "the program failed"
+	"$CTRACE_SYMBOLIZE" -f json trace.bin >trace.json ||
+		fail "ctrace-symbolize failed"
+	"$PYTHON3" -S "$ARGS_SRC/check.py" --strict expected trace.json \
+		"$cc stackdelta" >/dev/null || fail "a value not shown, or wrong"
+}
+
+for arch in $archs; do
+	for cc in $compilers; do
+		for opt in 0 2; do
+			run_case "stack-deltas-$cc-O$opt-$arch" \
+				case_stack_deltas $cc $opt $arch
+		done
+	done
+done
+
 for cc in $compilers; do
 	run_case "spills-$cc" case_spills $cc
 	run_case "longjmp-$cc" case_hazard $cc longjmp.c

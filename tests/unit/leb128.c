@@ -1,7 +1,8 @@
 /* leb128.c -- LEB128 numbers written by the recorder's encoder and read by
  * the symbolizer's decoder (common/leb128.h): edge values round trip with
  * the DWARF encoding's exact bytes; truncated and overlong numbers are
- * refused. */
+ * refused; a time and stack delta pair written at once are the bytes of
+ * the two written one after the other. */
 #include <stdint.h>
 #include <string.h>
 
@@ -65,10 +66,40 @@ static const struct {
 	 10},
 };
 
+/* ctrace__uleb_sleb_put against ctrace__uleb_put then
+ * ctrace__sleb_put_word, for every pair of u in [0, 300) and w in
+ * [-300, 300) and a few far ones: returns how many differ (and prints
+ * the first). */
+static int uleb_sleb_mismatches(void)
+{
+	static const uint64_t far_u[] = {16383, 16384, UINT64_MAX};
+	static const intptr_t far_w[] = {-8193, 8192, INTPTR_MIN, INTPTR_MAX};
+	int bad = 0;
+	for (int k = 0; k < 300 + 3; k++) {
+		uint64_t u = k < 300 ? (uint64_t)k : far_u[k - 300];
+		for (int j = 0; j < 600 + 4; j++) {
+			intptr_t w = j < 600 ? j - 300 : far_w[j - 600];
+			uint8_t a[32], b[32];
+			memset(a, 0xaa, sizeof a);
+			memset(b, 0xaa, sizeof b);
+			uint8_t *ea = ctrace__uleb_sleb_put(a, u, w);
+			uint8_t *eb = ctrace__sleb_put_word(
+				ctrace__uleb_put(b, u), w);
+			if (ea - a == eb - b && !memcmp(a, b, sizeof a))
+				continue;
+			if (bad++ == 0)
+				tap_diag("u=%llu w=%lld: %d bytes, want %d",
+					 (unsigned long long)u, (long long)w,
+					 (int)(ea - a), (int)(eb - b));
+		}
+	}
+	return bad;
+}
+
 int main(void)
 {
 	tap_plan(2 * TAP_COUNT(unsigned_values) + TAP_COUNT(signed_values) +
-		 TAP_COUNT(unsigned_known) + TAP_COUNT(signed_known) + 6);
+		 TAP_COUNT(unsigned_known) + TAP_COUNT(signed_known) + 7);
 
 	for (int i = 0; i < TAP_COUNT(unsigned_values); i++) {
 		uint8_t buf[16];
@@ -137,5 +168,7 @@ int main(void)
 	tap_ok(ctrace__uleb_get(&p, padded + 2, &u) == 0 && u == 0 &&
 		       p == padded + 2,
 	       "uleb padded zero reads as 0");
+	tap_ok(uleb_sleb_mismatches() == 0,
+	       "uleb then sleb at once: the bytes of each in turn");
 	return tap_done();
 }

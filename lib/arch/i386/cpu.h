@@ -48,8 +48,10 @@ static inline uint64_t ctrace__rdtsc_drained(void)
 #endif
 }
 
-/* The caller's stack pointer at the call to the hook (the hook's CFA). */
-#define CTRACE_CALLER_SP() ((uintptr_t)__builtin_frame_address(0) + 8)
+/* The caller's stack pointer at the call to the hook (the hook's CFA).
+ * Not from the frame address, which would make the hook keep a frame
+ * pointer. */
+#define CTRACE_CALLER_SP() ((uintptr_t)__builtin_dwarf_cfa())
 
 /* ebx may be the PIC register on i386: save it around cpuid. */
 /* The stack pointer where this is expanded: within a hook, a few words
