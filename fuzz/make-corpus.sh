@@ -10,7 +10,7 @@
 # events, markers, arguments and return values, pairs in wide slots, the
 # recorder's pauses, registers of a capture plan.  fuzz/corpus holds its
 # output; rerun it after a format change.  The corpus keeps a few traces
-# of older formats too (names ending in -v1, -v2, -v3, -v4), which readers
+# of older formats too (names ending in -v1, -v2, -v3, -v4, -v5.4), which readers
 # still read.
 set -eu
 
@@ -78,8 +78,9 @@ prog selfrec "$progs/selfrec.c" -O2
 prog hosts "$progs/hosts.c" -O2
 # Callers whose callees are all first calls: PAUSE records (format 5.2).
 prog firstcallee "$progs/firstcallee.c"
-# Arguments kept in registers (-O2) that a capture plan names: ARGS_SHORT
-# records, heap pointers relative to their last values (format 5.3).
+# Arguments kept in registers (-O2) that a capture plan names: ARGS_REGS
+# records (format 5.5; heapwalk-v5.4 has them as ARGS_SHORT), heap
+# pointers relative to their last values (format 5.3).
 prog heapwalk "$src/tests/args/heapwalk.c" -O2
 "$build/ctrace-symbolize" --make-plan -o heapwalk.plan ./heapwalk
 # Return values read at the exit hook (-O2, a plan's exit lines):

@@ -17,7 +17,7 @@
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
 #define CTRACE_VERSION_MAJOR 5           /* incompatible layout changes */
-#define CTRACE_VERSION_MINOR 4           /* compatible additions */
+#define CTRACE_VERSION_MINOR 5           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
 
@@ -325,6 +325,13 @@ enum ctrace_record_type {
 	 * compact form.  A 5.3 reader skips it: the value shows as not
 	 * captured. */
 	CTRACE_REC_RETVAL_SHORT = 11,
+
+	/* Format 5.5: CTRACE_REC_ARGS_SHORT of registers alone, without its
+	 * pc: the ENTRY's hook, which its pair carries (the NEW that defined
+	 * it), is the record's pc.  The payload is ARGS_SHORT's after the
+	 * pc (the count byte, then the registers), no memory blocks.  A 5.4
+	 * reader skips it: the arguments show as not captured. */
+	CTRACE_REC_ARGS_REGS = 12,
 
 	/* --- in the metadata stream ---------------------------------------- */
 

@@ -414,16 +414,16 @@ static inline uint8_t *put_short_regs(uint8_t *p, const struct ctrace__regs *r,
 
 /* The short form for a plan that names registers alone, the common
  * case: no memory to read, and a payload always under 128 bytes (its
- * length fits the one byte). */
+ * length fits the one byte).  Without the pc: the ENTRY's pair has it
+ * (its hook, the same return address). */
 void ctrace__capture_args_regs(struct ctrace__stream *s,
-			       const struct ctrace__regs *r, uintptr_t fn,
+			       const struct ctrace__regs *r,
 			       const struct ctrace__plan_entry *e)
 {
 	uint8_t *rec = s->cur;
-	uint8_t *p = ctrace__sleb_put_word(rec + 3, (intptr_t)(r->pc - fn));
-	p = put_short_regs(p, r, e->regs_sel,
-			   s->arg_base, !s->arg_base_off);
-	rec[1] = CTRACE_REC_ARGS_SHORT;
+	uint8_t *p = put_short_regs(rec + 3, r, e->regs_sel,
+				    s->arg_base, !s->arg_base_off);
+	rec[1] = CTRACE_REC_ARGS_REGS;
 	rec[2] = (uint8_t)(p - (rec + 3));
 	ctrace__barrier();
 	rec[0] = CTRACE_TAG_EXTENDED;
@@ -557,7 +557,7 @@ void ctrace__capture_entry(struct ctrace__stream *s, uint8_t flags,
 		 * short form needs an aligned one, as compiled code keeps. */
 		if (likely(e != NULL && e->regs_only &&
 			   (r->sp & (PTR_SIZE - 1)) == 0))
-			ctrace__capture_args_regs(s, r, fn, e);
+			ctrace__capture_args_regs(s, r, e);
 		else
 			write_args(s, c, r, cfa, fn, e);
 	}

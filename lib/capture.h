@@ -231,16 +231,15 @@ CTRACE_HIDDEN void ctrace__policy_enter_regs(struct ctrace__thread *t,
 					     const struct ctrace__regs *r);
 
 /* The ARGS record of a call whose plan entry names registers alone
- * (regs_only), its stack pointer aligned: the short form, a few stores
- * and no memory read.  Room for CTRACE_ARGS_REGS_MAX bytes is the
+ * (regs_only), its stack pointer aligned: ARGS_REGS, a few stores and
+ * no memory read, right after the call's ENTRY.  Room for CTRACE_ARGS_REGS_MAX bytes is the
  * caller's to make. */
 CTRACE_HIDDEN void ctrace__capture_args_regs(struct ctrace__stream *s,
 					     const struct ctrace__regs *r,
-					     uintptr_t fn,
 					     const struct ctrace__plan_entry *e);
-/* Its largest size: the header, the hook's offset in the function, the
- * count byte, and each register's number and sleb. */
-#define CTRACE_ARGS_REGS_MAX (3 + 10 + 1 + CTRACE_NREGS * 11)
+/* Its largest size: the header, the count byte, and each register's
+ * number and sleb. */
+#define CTRACE_ARGS_REGS_MAX (3 + 1 + CTRACE_NREGS * 11)
 
 /* The largest ARGS record, extended header included. */
 CTRACE_HIDDEN extern size_t ctrace__args_max_bytes;

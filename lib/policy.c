@@ -339,7 +339,7 @@ enter_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	if (emit_fast(s, 0, fn, site, r->sp, now, &t->state) != 0)
 		return 0;
 	if (e != NULL)
-		ctrace__capture_args_regs(s, r, fn, e);
+		ctrace__capture_args_regs(s, r, e);
 	return 1;
 }
 

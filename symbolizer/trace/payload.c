@@ -61,15 +61,15 @@ bool capture_read(const struct capture *c, uint64_t addr, void *out,
 }
 
 uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
-			      uint64_t sp, uint64_t addr_mask,
+			      uint64_t hook, uint64_t sp, uint64_t addr_mask,
 			      struct arg_bases *b, size_t *out_len)
 {
 	const uint8_t *end = p + len;
-	int64_t d;
+	int64_t d = (int64_t)(hook - fn);
 	/* Until the record is read whole, the bases cannot be trusted. */
 	bool was_bad = b->bad;
 	b->bad = true;
-	if (ctrace__sleb_get(&p, end, &d) < 0 || p == end)
+	if ((hook == 0 && ctrace__sleb_get(&p, end, &d) < 0) || p == end)
 		return NULL;
 	/* The count, and bits of the stack pointer in words: the recorder's
 	 * and the ENTRY's must agree. */

@@ -371,6 +371,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 		ev->count = p[9];
 		return true;
 	case CTRACE_REC_ARGS_SHORT:
+	case CTRACE_REC_ARGS_REGS:
 		/* Not after an ENTRY (a damaged one): its registers, which
 		 * later ones may count from, were not read. */
 		s->arg_bases.bad = true;
@@ -449,9 +450,11 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 	if (s->end - p < 3 || p[0] != CTRACE_TAG_EXTENDED)
 		return;
 	p = extended_whole(s);
-	/* The short form of ARGS is spread into the ARGS layout. */
-	bool short_args = ev->kind == EV_ENTRY &&
-			  p[1] == CTRACE_REC_ARGS_SHORT;
+	/* The short forms of ARGS are spread into the ARGS layout; that of
+	 * registers alone has the ENTRY's hook as its pc. */
+	bool regs_args = ev->kind == EV_ENTRY && p[1] == CTRACE_REC_ARGS_REGS;
+	bool short_args = regs_args || (ev->kind == EV_ENTRY &&
+					p[1] == CTRACE_REC_ARGS_SHORT);
 	bool short_ret = ev->kind != EV_ENTRY &&
 			 p[1] == CTRACE_REC_RETVAL_SHORT;
 	if (p[1] != want && !short_args && !short_ret)
@@ -468,9 +471,14 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 		ev->extra_len = n;
 	} else if (short_args) {
 		size_t n = 0;
-		ev->extra = payload_expand_short(p, len, fn, ev->sp,
-						 s->trace->sp_mask,
-						 &s->arg_bases, &n);
+		/* An ENTRY of a pair without its hook (not a 5.5 trace's):
+		 * the registers cannot be placed. */
+		ev->extra = regs_args && ev->hook == 0
+				    ? (s->arg_bases.bad = true, NULL)
+				    : payload_expand_short(
+					      p, len, fn, regs_args ? ev->hook : 0,
+					      ev->sp, s->trace->sp_mask,
+					      &s->arg_bases, &n);
 		if (ev->extra == NULL) /* shown as not captured */
 			ev->extra = must_malloc(1);
 		ev->extra_len = n;

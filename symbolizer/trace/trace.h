@@ -471,10 +471,12 @@ bool capture_read(const struct capture *c, uint64_t addr, void *out,
 
 /* An ARGS_SHORT payload in the ARGS layout (malloc'd; NULL if it is
  * malformed), given its ENTRY's function and stack pointer; addr_mask
- * makes sums wrap at the trace's pointer size.  b: the stream's bases,
- * moved on to this record's registers (set bad if it is malformed). */
+ * makes sums wrap at the trace's pointer size.  hook: 0 for ARGS_SHORT,
+ * whose payload starts with its pc; for ARGS_REGS, which has none, the
+ * ENTRY's hook, its pc.  b: the stream's bases, moved on to this
+ * record's registers (set bad if it is malformed). */
 uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
-			      uint64_t sp, uint64_t addr_mask,
+			      uint64_t hook, uint64_t sp, uint64_t addr_mask,
 			      struct arg_bases *b, size_t *out_len);
 
 /* The compact RETVAL payload p (its state byte has CTRACE_RETVAL_COMPACT)

@@ -91,7 +91,7 @@ static void test_short_args(unsigned ptr)
 	size_t len = short_args(buf, sp, ptr, 0), out_len = 0;
 	struct arg_bases b;
 	memset(&b, 0, sizeof b);
-	uint8_t *full = payload_expand_short(buf, len, fn, sp, mask, &b,
+	uint8_t *full = payload_expand_short(buf, len, fn, 0, sp, mask, &b,
 					     &out_len);
 	struct capture c;
 	char got[2];
@@ -114,25 +114,25 @@ static void test_short_args(unsigned ptr)
 	       "ARGS_SHORT (%u-byte pointers): a block at sp plus its offset",
 	       ptr);
 	free(full);
-	tap_ok(payload_expand_short(buf, len, fn, sp + ptr, mask, &b,
+	tap_ok(payload_expand_short(buf, len, fn, 0, sp + ptr, mask, &b,
 				   &out_len) == NULL && b.bad,
 	       "ARGS_SHORT (%u-byte pointers): another stack pointer than "
 	       "the recorder's is refused",
 	       ptr);
 	/* Both flags (5.3): r12 minus its value in the last record. */
 	len = short_args(buf, sp, ptr, 1);
-	tap_ok(payload_expand_short(buf, len, fn, sp, mask, &b, &out_len) ==
+	tap_ok(payload_expand_short(buf, len, fn, 0, sp, mask, &b, &out_len) ==
 		       NULL,
 	       "ARGS_SHORT (%u-byte pointers): a register relative to its "
 	       "last value is refused once a record could not be read",
 	       ptr);
 	memset(&b, 0, sizeof b);
 	b.value[12] = (sp + 0x1000) & mask;
-	full = payload_expand_short(buf, len, fn, sp, mask, &b, &out_len);
+	full = payload_expand_short(buf, len, fn, 0, sp, mask, &b, &out_len);
 	uint8_t *again = NULL;
 	if (full != NULL && capture_parse(full, out_len, &c) == 0 &&
 	    c.regval[2] == ((sp + 0x1000 - 8) & mask))
-		again = payload_expand_short(buf, len, fn, sp, mask, &b,
+		again = payload_expand_short(buf, len, fn, 0, sp, mask, &b,
 					     &out_len);
 	tap_ok(again != NULL && capture_parse(again, out_len, &c) == 0 &&
 		       c.regval[2] == ((sp + 0x1000 - 16) & mask) &&
@@ -143,10 +143,33 @@ static void test_short_args(unsigned ptr)
 	free(full);
 	free(again);
 	len = short_args(buf, sp, ptr, 0);
-	tap_ok(payload_expand_short(buf, len - 1, fn, sp, mask, &b,
+	tap_ok(payload_expand_short(buf, len - 1, fn, 0, sp, mask, &b,
 				   &out_len) == NULL && b.bad,
 	       "ARGS_SHORT (%u-byte pointers): a block cut short is refused",
 	       ptr);
+	/* ARGS_REGS (5.5): the same registers without the pc, which is
+	 * the ENTRY's hook. */
+	uint8_t regs[64];
+	size_t pc_len = (size_t)(ctrace__sleb_put(regs, 23) - regs);
+	size_t regs_len = 0;
+	{
+		uint8_t with_pc[64];
+		size_t n = short_args(with_pc, sp, ptr, 0);
+		/* up to the block: count byte and three registers */
+		regs_len = n - pc_len - 4;
+		memcpy(regs, with_pc + pc_len, regs_len);
+	}
+	memset(&b, 0, sizeof b);
+	full = payload_expand_short(regs, regs_len, fn, fn + 0x40, sp, mask,
+				    &b, &out_len);
+	tap_ok(full != NULL && capture_parse(full, out_len, &c) == 0 &&
+		       c.pc == fn + 0x40 && c.sp == sp && c.nregs == 3 &&
+		       c.regval[1] == ((sp + 0x20) & mask) && c.nblocks == 0 &&
+		       !b.bad,
+	       "ARGS_REGS (%u-byte pointers): the ENTRY's hook as the pc, "
+	       "the registers as ARGS_SHORT's",
+	       ptr);
+	free(full);
 }
 
 static void test_retval(void)
@@ -223,7 +246,7 @@ static void test_retval(void)
 
 int main(void)
 {
-	tap_plan(8 + 2 * 7 + 8);
+	tap_plan(8 + 2 * 8 + 8);
 	test_full_args();
 	test_short_args(8);
 	test_short_args(4);
