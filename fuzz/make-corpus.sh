@@ -84,7 +84,8 @@ prog firstcallee "$progs/firstcallee.c"
 prog heapwalk "$src/tests/args/heapwalk.c" -O2
 "$build/ctrace-symbolize" --make-plan -o heapwalk.plan ./heapwalk
 # Return values read at the exit hook (-O2, a plan's exit lines):
-# RETVAL_SHORT records (format 5.4).
+# RETVAL_SHORT, RETVAL_INT and RETVAL_WORD records (formats 5.4, 5.5;
+# retread-v5.4 has them all as RETVAL_SHORT).
 prog retread "$src/tests/args/retread.c" -O2
 "$build/ctrace-symbolize" --make-plan -o retread.plan ./retread
 "${CXX:-c++}" -O0 -g -finstrument-functions -o exceptions \

@@ -333,6 +333,15 @@ enum ctrace_record_type {
 	 * reader skips it: the arguments show as not captured. */
 	CTRACE_REC_ARGS_REGS = 12,
 
+	/* Format 5.5: CTRACE_REC_RETVAL_SHORT of rax alone, its state byte
+	 * left out: RETVAL_INT, the state CTRACE_RETVAL_COMPACT |
+	 * CTRACE_RETVAL_R0 | CTRACE_RETVAL_NARROW (an int), the payload the
+	 * sleb of eax; RETVAL_WORD, the state CTRACE_RETVAL_COMPACT |
+	 * CTRACE_RETVAL_R0 (a long, a pointer), the sleb of rax.  A 5.4
+	 * reader skips them: the value shows as not captured. */
+	CTRACE_REC_RETVAL_INT = 13,
+	CTRACE_REC_RETVAL_WORD = 14,
+
 	/* --- in the metadata stream ---------------------------------------- */
 
 	/* The process: u64 ticks, u32 pid, u32 ppid, then the executable's

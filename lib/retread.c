@@ -460,6 +460,13 @@ void ctrace__retread_put(struct ctrace__stream *s,
 	int wide = x->len >= 0x80;
 	uint8_t *p = rec + 3 + wide, *q = p + 1;
 	int narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
+	uint8_t type = CTRACE_REC_RETVAL_SHORT;
+	if ((mask & ~CTRACE_RETVAL_NARROW) == CTRACE_RETVAL_R0) {
+		/* rax alone, the common case: its state is the record's
+		 * type, a byte less. */
+		type = narrow ? CTRACE_REC_RETVAL_INT : CTRACE_REC_RETVAL_WORD;
+		q = p;
+	}
 	if (mask & CTRACE_RETVAL_R0)
 		q = reg_field(q, out[0], narrow);
 	if (mask & CTRACE_RETVAL_R1)
@@ -483,13 +490,14 @@ void ctrace__retread_put(struct ctrace__stream *s,
 			mask &= (uint8_t)~CTRACE_RETVAL_MEM;
 		}
 	}
-	p[0] = mask ? CTRACE_RETVAL_COMPACT | mask : 0;
+	if (type == CTRACE_REC_RETVAL_SHORT)
+		p[0] = mask ? CTRACE_RETVAL_COMPACT | mask : 0;
 	size_t len = (size_t)(q - p);
 	if (wide)
 		ctrace__uleb_put2(rec + 2, len);
 	else
 		rec[2] = (uint8_t)len;
-	rec[1] = CTRACE_REC_RETVAL_SHORT;
+	rec[1] = type;
 	ctrace__barrier();
 	rec[0] = CTRACE_TAG_EXTENDED;
 	ctrace__barrier();

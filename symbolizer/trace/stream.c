@@ -389,9 +389,11 @@ past:
 
 /* A RETVAL_SHORT payload spread into the compact RETVAL form (the
  * registers' slebs at their width); a payload that does not parse gives
- * the one byte 0, "not captured". */
+ * the one byte 0, "not captured".  state: that of a RETVAL_INT or
+ * RETVAL_WORD, whose payload has none (0 for RETVAL_SHORT's, its first
+ * byte). */
 static uint8_t *retval_expand_short(const uint8_t *p, uint64_t len,
-				    size_t *n)
+				    uint8_t state, size_t *n)
 {
 	const uint8_t *end = p + len;
 	uint8_t *out = must_malloc(CTRACE_RETVAL_PAYLOAD), *q = out;
@@ -399,9 +401,9 @@ static uint8_t *retval_expand_short(const uint8_t *p, uint64_t len,
 	out[0] = 0;
 	if (len == 0)
 		return out;
-	uint8_t mask = p[0];
+	uint8_t mask = state ? state : p[0];
 	int narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
-	const uint8_t *r = p + 1;
+	const uint8_t *r = state ? p : p + 1;
 	q = out + 1;
 	if (!(mask & CTRACE_RETVAL_COMPACT) || (mask & CTRACE_RETVAL_ST0))
 		return out;
@@ -455,8 +457,15 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 	bool regs_args = ev->kind == EV_ENTRY && p[1] == CTRACE_REC_ARGS_REGS;
 	bool short_args = regs_args || (ev->kind == EV_ENTRY &&
 					p[1] == CTRACE_REC_ARGS_SHORT);
+	uint8_t ret_state =
+		p[1] == CTRACE_REC_RETVAL_INT
+			? CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
+				  CTRACE_RETVAL_NARROW
+		: p[1] == CTRACE_REC_RETVAL_WORD
+			? CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0
+			: 0;
 	bool short_ret = ev->kind != EV_ENTRY &&
-			 p[1] == CTRACE_REC_RETVAL_SHORT;
+			 (p[1] == CTRACE_REC_RETVAL_SHORT || ret_state != 0);
 	if (p[1] != want && !short_args && !short_ret)
 		return;
 	p += 2;
@@ -467,7 +476,7 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 		s->arg_bases.bad = true;
 	} else if (short_ret) {
 		size_t n = 0;
-		ev->extra = retval_expand_short(p, len, &n);
+		ev->extra = retval_expand_short(p, len, ret_state, &n);
 		ev->extra_len = n;
 	} else if (short_args) {
 		size_t n = 0;
