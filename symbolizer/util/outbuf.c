@@ -106,18 +106,32 @@ void outbuf_spaces(struct outbuf *o, size_t n)
 	outbuf_write(o, spaces, n);
 }
 
+/* Two digits at a time, from the right, into the end of a buffer whose
+ * 20 bytes from the first digit on are copied whole: one fixed-size copy
+ * rather than a loop or a call (dst has room for 20). */
 size_t outbuf_format_u64(char *dst, uint64_t v)
 {
-	char tmp[20];
-	size_t n = 0;
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930"
+		"31323334353637383940414243444546474849505152535455565758596061"
+		"62636465666768697071727374757677787980818283848586878889909192"
+		"93949596979899";
+	char tmp[40];
+	char *p = tmp + 20;
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (size_t i = 0; i < n; i++)
-		dst[i] = tmp[n - 1 - i];
-	return n;
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, pairs + 2 * v, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
+	memcpy(dst, p, 20);
+	return (size_t)(tmp + 20 - p);
 }
 
 void outbuf_u64(struct outbuf *o, uint64_t v)
