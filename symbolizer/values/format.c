@@ -368,77 +368,100 @@ enum fmt_kind format_kind(Dwarf_Die *type, int ptr_size, size_t size)
 	}
 }
 
-/* v in base 10 or 16, at the end of d[0..n), NUL at d[n - 1]: its start. */
-/* v's digits in base 10 or 16, ending at d[n - 1] (a NUL).  The base is
- * a constant in each branch, so no division instruction: every call of
- * a trace with values passes here. */
-static char *digits(uint64_t v, unsigned base, char *d, size_t n)
+static const char dec_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930"
+	"31323334353637383940414243444546474849505152535455565758596061"
+	"62636465666768697071727374757677787980818283848586878889909192"
+	"93949596979899";
+
+/* "000102...ff": two hexadecimal digits at a time. */
+static const char *hex_pairs(void)
 {
-	char *s = d + n - 1;
-	*s = '\0';
-	if (base == 16) {
-		do {
-			*--s = "0123456789abcdef"[v & 15];
-			v >>= 4;
-		} while (v);
-		return s;
-	}
-	do {
-		*--s = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return s;
+	static char t[513];
+	if (!t[0])
+		for (int i = 0; i < 256; i++) {
+			t[2 * i] = "0123456789abcdef"[i >> 4];
+			t[2 * i + 1] = "0123456789abcdef"[i & 15];
+		}
+	return t;
 }
 
-size_t format_kind_text(enum fmt_kind k, int ptr_size, const uint8_t *p,
+/* v's digits in base 10 or 16 and a NUL, at out, after the prefix of
+ * plen (at most 3) bytes; their length.  Written two digits at a time
+ * into a scratch buffer and copied with one fixed-size copy (out has
+ * FMT_TEXT_MAX + 1 bytes): every value of a trace passes here. */
+static size_t digits(uint64_t v, bool hex, const char *prefix, size_t plen,
+		     char *out)
+{
+	char d[2 * (FMT_TEXT_MAX + 1)];
+	char *s = d + FMT_TEXT_MAX;
+	const char *pairs = hex ? hex_pairs() : dec_pairs;
+	unsigned base = hex ? 16 : 10;
+	*s = '\0';
+	while (v >= base * base) {
+		s -= 2;
+		memcpy(s, pairs + 2 * (hex ? v & 255 : v % 100), 2);
+		v = hex ? v >> 8 : v / 100;
+	}
+	if (v >= base) {
+		s -= 2;
+		memcpy(s, pairs + 2 * v, 2);
+	} else {
+		*--s = "0123456789abcdef"[v];
+	}
+	s -= plen;
+	memcpy(s, prefix, plen);
+	memcpy(out, s, FMT_TEXT_MAX + 1);
+	return (size_t)(d + FMT_TEXT_MAX - s);
+}
+
+/* format_kind_text of a value whose bytes, read as one of its size and
+ * one of the pointer size, are u and ptr. */
+static size_t kind_text(enum fmt_kind k, uint64_t u, uint64_t ptr,
 			size_t size, char *out)
 {
-	char d[FMT_TEXT_MAX + 1], *s, *end = d + sizeof d - 1;
-	uint64_t v;
-	int64_t sv;
-	size_t n;
-
 	switch (k) {
 	case FMT_BOOL:
-		if (get_uint(p, size)) {
+		if (u) {
 			memcpy(out, "true", 5);
 			return 4;
 		}
 		memcpy(out, "false", 6);
 		return 5;
 	case FMT_SIGNED:
-		sv = get_int(p, size);
-		s = digits(sv < 0 ? -(uint64_t)sv : (uint64_t)sv, 10, d,
-			   sizeof d);
-		if (sv < 0)
-			*--s = '-';
-		break;
+		if (size < 8 && (u >> (8 * size - 1)) & 1)
+			u |= ~0ull << (8 * size);
+		if ((int64_t)u < 0)
+			return digits(-u, false, "-", 1, out);
+		return digits(u, false, "", 0, out);
 	case FMT_UNSIGNED:
-		s = digits(get_uint(p, size), 10, d, sizeof d);
-		break;
+		return digits(u, false, "", 0, out);
 	case FMT_POINTER:
-		v = get_uint(p, (size_t)ptr_size);
-		if (v == 0) {
+		if (ptr == 0) {
 			memcpy(out, "NULL", 5);
 			return 4;
 		}
-		s = digits(v, 16, d, sizeof d);
-		*--s = 'x';
-		*--s = '0';
-		break;
+		return digits(ptr, true, "0x", 2, out);
 	case FMT_REFERENCE:
-		s = digits(get_uint(p, (size_t)ptr_size), 16, d, sizeof d);
-		*--s = 'x';
-		*--s = '0';
-		*--s = '@';
-		break;
+		return digits(ptr, true, "@0x", 3, out);
 	default:
 		out[0] = '\0';
 		return 0;
 	}
-	n = (size_t)(end - s);
-	memcpy(out, s, n + 1);
-	return n;
+}
+
+size_t format_kind_text(enum fmt_kind k, int ptr_size, const uint8_t *p,
+			size_t size, char *out)
+{
+	return kind_text(k, get_uint(p, size), get_uint(p, (size_t)ptr_size),
+			 size, out);
+}
+
+size_t format_kind_word(enum fmt_kind k, int ptr_size, uint64_t w,
+			size_t size, char *out)
+{
+	uint64_t ptr = ptr_size >= 8 ? w : w & ((1ull << 8 * ptr_size) - 1);
+	return kind_text(k, w, ptr, size, out);
 }
 
 char *format_text(const struct capture *mem, int ptr_size, Dwarf_Die *type,

@@ -61,12 +61,21 @@ struct value {
 	const char *why; /* when unavailable: "optimized out", ... */
 };
 
+struct values_pieces;
+struct values_shown;
+
 struct values {
 	size_t n;
 	unsigned refs; /* owners besides the first (memo.c shares values) */
 	bool packed;   /* the strings live in v's own allocation */
 	bool unknown; /* the parameters are unknown, for the reason: */
 	const char *unknown_why; /* "no debug information", ... */
+	/* The output around the texts, the same for every call of a
+	 * recipe (recipe.c; values.c writes it), or NULL. */
+	const struct values_pieces *pieces;
+	/* Shared values (memo.c): their output as written the first time,
+	 * made then (values.c); or NULL. */
+	struct values_shown *shown;
 	struct value v[];
 };
 
