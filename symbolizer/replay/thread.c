@@ -1131,7 +1131,7 @@ void thread_step(struct output *o, struct thread *th)
 			? call_args(th, ev.pair, ev.extra,
 				      ev.extra_len)
 			: NULL;
-		free(ev.extra);
+		payload_free(ev.extra);
 		th->args = args;
 		if (next && next->kind == EV_EXIT &&
 		    pair_same_fn(next->pair, ev.pair) &&
@@ -1150,7 +1150,7 @@ void thread_step(struct output *o, struct thread *th)
 			values_free((struct values *)th->retval);
 			values_free(args);
 			th->retval = NULL;
-			free(next->extra);
+			payload_free(next->extra);
 			next->extra = NULL;
 			thread_consume(th, next);
 		} else {
@@ -1163,7 +1163,7 @@ void thread_step(struct output *o, struct thread *th)
 		break;
 	case EV_EXIT:
 		on_exit_event(o, th, &ev);
-		free(ev.extra);
+		payload_free(ev.extra);
 		break;
 	case EV_LOST:
 		output_lost(o, th, ev.count, ev.reason,
@@ -1175,7 +1175,7 @@ void thread_step(struct output *o, struct thread *th)
 	case EV_MARK:
 	case EV_CONTROL:
 		note(o, th, &ev);
-		free(ev.extra);
+		payload_free(ev.extra);
 		break;
 	}
 }

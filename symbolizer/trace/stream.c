@@ -77,7 +77,7 @@ static void wide_free(struct stream *s)
 void stream_fini(struct stream *s)
 {
 	if (s->has_head)
-		free(s->head.extra);
+		payload_free(s->head.extra);
 	s->head.extra = NULL;
 	free(s->buf);
 	s->buf = NULL;
@@ -352,7 +352,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 		ev->ticks = load_u64(p) > s->time ? load_u64(p) : s->time;
 		ev->pair = NULL;
 		ev->extra_len = len - 8;
-		ev->extra = must_malloc(ev->extra_len);
+		ev->extra = payload_alloc(ev->extra_len);
 		memcpy(ev->extra, p + 8, ev->extra_len);
 		return true;
 	case CTRACE_REC_PAUSE:
@@ -393,7 +393,7 @@ static uint8_t *retval_expand_short(const uint8_t *p, uint64_t len,
 				    size_t *n)
 {
 	const uint8_t *end = p + len;
-	uint8_t *out = must_malloc(CTRACE_RETVAL_PAYLOAD), *q = out;
+	uint8_t *out = payload_alloc(CTRACE_RETVAL_PAYLOAD), *q = out;
 	*n = 1;
 	out[0] = 0;
 	if (len == 0)
@@ -472,10 +472,10 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 						 s->trace->sp_mask,
 						 &s->arg_bases, &n);
 		if (ev->extra == NULL) /* shown as not captured */
-			ev->extra = must_malloc(1);
+			ev->extra = payload_alloc(1);
 		ev->extra_len = n;
 	} else {
-		ev->extra = must_malloc(len ? len : 1);
+		ev->extra = payload_alloc(len ? len : 1);
 		memcpy(ev->extra, p, len);
 		ev->extra_len = len;
 	}
