@@ -37,18 +37,25 @@ static struct values_call call_of(const struct thread *th,
 	return c;
 }
 
+/* The arguments of a call of p; *c: p as the values stage knows it. */
 static struct values *call_args(struct thread *th, const struct pair *p,
-				const uint8_t *payload, size_t len)
+				const uint8_t *payload, size_t len,
+				struct values_call *c)
 {
-	struct values_call c = call_of(th, p);
-	return values_args(th->trace, &c, payload, len);
+	*c = call_of(th, p);
+	return values_args(th->trace, c, payload, len);
 }
 
+/* The return value of a call of p; same: p as call_args gave it (the
+ * pair of a leaf's entry is nearly always its exit's), or NULL. */
 static struct values *call_retval(struct thread *th, const struct pair *p,
-				  const uint8_t *payload, size_t len)
+				  const uint8_t *payload, size_t len,
+				  const struct values_call *same)
 {
-	struct values_call c = call_of(th, p);
-	return values_retval(th->trace, &c, payload, len);
+	struct values_call c;
+	if (!same)
+		c = call_of(th, p);
+	return values_retval(th->trace, same ? same : &c, payload, len);
 }
 
 /* The stream's next event, named: from the slot's cached pair when it
@@ -663,7 +670,7 @@ static void on_exit_event(struct output *o, struct thread *th,
 		unwind(o, th, i + 1, ev->ticks, CLOSE_NO_EXIT);
 		th->retval = ev->extra && !o->stack_only && !o->no_values
 			? call_retval(th, ev->pair, ev->extra,
-					ev->extra_len)
+					ev->extra_len, NULL)
 			: NULL;
 		unwind(o, th, i, ev->ticks, CLOSE_RETURNED);
 		values_free((struct values *)th->retval);
@@ -1110,6 +1117,7 @@ void thread_step(struct output *o, struct thread *th)
 	struct event *head = thread_peek(th), *next;
 	struct event ev;
 	struct values *args;
+	struct values_call vc; /* ev's pair, when args */
 
 	if (th->announce) {
 		th->announce = false;
@@ -1129,7 +1137,7 @@ void thread_step(struct output *o, struct thread *th)
 		next = o->leaves ? thread_peek(th) : NULL;
 		args = ev.extra && !o->stack_only && !o->no_values
 			? call_args(th, ev.pair, ev.extra,
-				      ev.extra_len)
+				      ev.extra_len, &vc)
 			: NULL;
 		payload_free(ev.extra);
 		th->args = args;
@@ -1141,7 +1149,9 @@ void thread_step(struct output *o, struct thread *th)
 		    !spawned_in(th, th->wall, next->ticks)) {
 			th->retval = next->extra && !o->no_values
 				? call_retval(th, next->pair,
-						next->extra, next->extra_len)
+						next->extra, next->extra_len,
+						args && next->pair == ev.pair
+							? &vc : NULL)
 				: NULL;
 			th->wall = next->ticks;
 			output_leaf(o, th, ev.pair, ev.ticks,

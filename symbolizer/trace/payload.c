@@ -10,59 +10,18 @@
 
 #include "trace/trace.h"
 
-/* Payloads come and go once per call, one or two alive at a time: the
- * small ones are kept for the next instead of freed (a stack of
- * PAYLOAD_SPARE), which costs a tenth of malloc and free.  Not under
- * AddressSanitizer, which should see every use after a free. */
-enum { PAYLOAD_SMALL = 512, PAYLOAD_SPARE = 16 };
-
-#if defined(__SANITIZE_ADDRESS__)
-#define PAYLOAD_KEEP 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PAYLOAD_KEEP 0
-#endif
-#endif
-#ifndef PAYLOAD_KEEP
-#define PAYLOAD_KEEP 1
-#endif
-
-union payload_head {
-	size_t cap;
-	max_align_t align;
-};
-
-static struct {
-	union payload_head *spare[PAYLOAD_SPARE];
-	size_t n;
-} payloads;
+/* Payloads come and go once per call, one or two alive at a time: kept
+ * for the next (util.c's spares). */
+static struct spares payloads;
 
 uint8_t *payload_alloc(size_t n)
 {
-	union payload_head *h;
-	if (n <= PAYLOAD_SMALL && payloads.n) {
-		h = payloads.spare[--payloads.n];
-	} else {
-		size_t cap = n <= PAYLOAD_SMALL ? PAYLOAD_SMALL : n;
-		if (cap > SIZE_MAX - sizeof *h)
-			cap = SIZE_MAX - sizeof *h; /* must_malloc says no */
-		h = must_malloc(sizeof *h + cap);
-		h->cap = cap;
-	}
-	return (uint8_t *)(h + 1);
+	return spare_alloc(&payloads, n);
 }
 
 void payload_free(uint8_t *p)
 {
-	if (!p)
-		return;
-	union payload_head *h = (union payload_head *)(void *)p - 1;
-	if (PAYLOAD_KEEP && h->cap == PAYLOAD_SMALL &&
-	    payloads.n < PAYLOAD_SPARE) {
-		payloads.spare[payloads.n++] = h;
-		return;
-	}
-	free(h);
+	spare_free(&payloads, p);
 }
 
 int capture_parse(const uint8_t *p, size_t len, struct capture *c)

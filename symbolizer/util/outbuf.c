@@ -156,12 +156,18 @@ static size_t format_fixed3(char *dst, uint64_t whole, unsigned frac,
 			    const char *unit)
 {
 	char digits[20];
-	size_t n = outbuf_format_u64(digits, whole), len = 0;
+	size_t n, len = 0;
 
-	for (size_t i = n; i < 3; i++)
-		dst[len++] = ' ';
-	memcpy(dst + len, digits, n);
-	len += n;
+	if (whole < 1000) { /* nearly always: three columns, no copy */
+		dst[0] = whole >= 100 ? (char)('0' + whole / 100) : ' ';
+		dst[1] = whole >= 10 ? (char)('0' + whole / 10 % 10) : ' ';
+		dst[2] = (char)('0' + whole % 10);
+		len = 3;
+	} else {
+		n = outbuf_format_u64(digits, whole);
+		memcpy(dst, digits, n);
+		len = n;
+	}
 	dst[len++] = '.';
 	dst[len++] = (char)('0' + frac / 100);
 	dst[len++] = (char)('0' + frac / 10 % 10);

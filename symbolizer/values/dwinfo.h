@@ -634,6 +634,9 @@ void values_add(struct values_build *vb, const char *name, Dwarf_Die *type,
 struct values *values_finish(struct values_build *vb, bool unknown);
 struct values *values_finish_unknown(struct values_build *vb,
 				     const char *why);
+/* size bytes for values whose strings live in the same block (packed),
+ * which values_free ends. */
+struct values *values_alloc_packed(size_t size);
 /* The output of values like v around their texts (the tree's and
  * JSON's), for values_put_*: v's names, types and reasons, and which
  * values have a text; plain[i] true when value i's text needs no escaping

@@ -409,8 +409,17 @@ static size_t digits(uint64_t v, bool hex, const char *prefix, size_t plen,
 	} else {
 		*--s = "0123456789abcdef"[v];
 	}
-	s -= plen;
-	memcpy(s, prefix, plen);
+	switch (plen) { /* not a copy of a variable length: a call */
+	case 3:
+		*--s = prefix[2];
+		/* fall through */
+	case 2:
+		*--s = prefix[1];
+		/* fall through */
+	case 1:
+		*--s = prefix[0];
+		break;
+	}
 	memcpy(out, s, FMT_TEXT_MAX + 1);
 	return (size_t)(d + FMT_TEXT_MAX - s);
 }

@@ -250,11 +250,10 @@ struct values *recipe_apply(struct trace *t, const struct values_call *p,
 	 * view is done with its values */
 	const struct values *s = r->shape;
 	size_t head = sizeof(struct values) + s->n * sizeof(struct value);
-	struct values *v = must_malloc(head + room);
+	struct values *v = values_alloc_packed(head + room);
 	char *at = (char *)v + head;
 	v->n = s->n;
 	v->refs = 0;
-	v->packed = true;
 	v->unknown = s->unknown;
 	v->unknown_why = s->unknown_why;
 	v->pieces = r->pieces;

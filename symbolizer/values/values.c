@@ -108,6 +108,17 @@ struct values *values_finish_unknown(struct values_build *vb, const char *why)
 
 static void shown_free(struct values *v);
 
+/* Values in one block, the strings after them (recipe.c): one a call,
+ * freed after its output (util.c's spares). */
+static struct spares packed;
+
+struct values *values_alloc_packed(size_t size)
+{
+	struct values *v = spare_alloc(&packed, size);
+	v->packed = true;
+	return v;
+}
+
 /* ---------------------------------------------------------------------------
  * Return values
  * ------------------------------------------------------------------------ */
@@ -366,7 +377,7 @@ void values_free(struct values *v)
 	}
 	shown_free(v);
 	if (v->packed) {
-		free(v);
+		spare_free(&packed, v);
 		return;
 	}
 	for (size_t i = 0; i < v->n; i++) {
