@@ -374,60 +374,75 @@ static const char dec_pairs[201] =
 	"62636465666768697071727374757677787980818283848586878889909192"
 	"93949596979899";
 
-/* "000102...ff": two hexadecimal digits at a time. */
-static const char *hex_pairs(void)
-{
-	static char t[513];
-	if (!t[0])
-		for (int i = 0; i < 256; i++) {
-			t[2 * i] = "0123456789abcdef"[i >> 4];
-			t[2 * i + 1] = "0123456789abcdef"[i & 15];
-		}
-	return t;
-}
+/* Two hexadecimal digits at a time. */
+static const char hex_pairs[513] =
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+static const uint64_t pow10[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+	10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+	100000000000ull, 1000000000000ull, 10000000000000ull,
+	100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+	100000000000000000ull, 1000000000000000000ull,
+	10000000000000000000ull,
+};
 
 /* v's digits in base 10 or 16 and a NUL, at out, after the prefix of
- * plen (at most 3) bytes; their length.  Written two digits at a time
- * into a scratch buffer and copied with one fixed-size copy (out has
- * FMT_TEXT_MAX + 1 bytes): every value of a trace passes here. */
-static size_t digits(uint64_t v, bool hex, const char *prefix, size_t plen,
-		     char *out)
+ * plen (at most 3) bytes; their length.  The digits are counted first
+ * and written in place from the right, two at a time: every value of a
+ * trace passes here. */
+static inline size_t digits(uint64_t v, bool hex, const char *prefix,
+			    size_t plen, char *out)
 {
-	char d[2 * (FMT_TEXT_MAX + 1)];
-	char *s = d + FMT_TEXT_MAX;
-	const char *pairs = hex ? hex_pairs() : dec_pairs;
-	unsigned base = hex ? 16 : 10;
-	*s = '\0';
-	while (v >= base * base) {
-		s -= 2;
-		memcpy(s, pairs + 2 * (hex ? v & 255 : v % 100), 2);
-		v = hex ? v >> 8 : v / 100;
-	}
-	if (v >= base) {
-		s -= 2;
-		memcpy(s, pairs + 2 * v, 2);
+	unsigned bits = v ? 64u - (unsigned)__builtin_clzll(v) : 1u;
+	size_t n;
+	if (hex) {
+		n = (bits + 3) / 4;
 	} else {
-		*--s = "0123456789abcdef"[v];
+		n = (bits * 1233u) >> 12; /* log10(2) * bits, or one less */
+		n += v >= pow10[n] || v == 0;
 	}
-	switch (plen) { /* not a copy of a variable length: a call */
-	case 3:
-		*--s = prefix[2];
-		/* fall through */
-	case 2:
-		*--s = prefix[1];
-		/* fall through */
-	case 1:
-		*--s = prefix[0];
-		break;
+	for (size_t i = 0; i < plen; i++)
+		out[i] = prefix[i];
+	char *s = out + plen + n;
+	*s = '\0';
+	if (hex) {
+		for (; v >= 256; v >>= 8) {
+			s -= 2;
+			memcpy(s, hex_pairs + 2 * (v & 255), 2);
+		}
+		if (v >= 16) {
+			s -= 2;
+			memcpy(s, hex_pairs + 2 * v, 2);
+		} else {
+			*--s = hex_pairs[2 * v + 1];
+		}
+	} else {
+		for (; v >= 100; v /= 100) {
+			s -= 2;
+			memcpy(s, dec_pairs + 2 * (v % 100), 2);
+		}
+		if (v >= 10) {
+			s -= 2;
+			memcpy(s, dec_pairs + 2 * v, 2);
+		} else {
+			*--s = (char)('0' + v);
+		}
 	}
-	memcpy(out, s, FMT_TEXT_MAX + 1);
-	return (size_t)(d + FMT_TEXT_MAX - s);
+	return plen + n;
 }
 
 /* format_kind_text of a value whose bytes, read as one of its size and
  * one of the pointer size, are u and ptr. */
-static size_t kind_text(enum fmt_kind k, uint64_t u, uint64_t ptr,
-			size_t size, char *out)
+static inline size_t kind_text(enum fmt_kind k, uint64_t u, uint64_t ptr,
+			       size_t size, char *out)
 {
 	switch (k) {
 	case FMT_BOOL:

@@ -67,6 +67,9 @@ struct recipe {
 	int *text_of;          /* each value's text, or -1 */
 	size_t n_texts;
 	struct recipe_text *texts;
+	size_t *value_of;      /* each text's value */
+	bool all_words;        /* every text x->word */
+	size_t word_room;      /* FMT_TEXT_MAX + 1 a word */
 };
 
 static struct {
@@ -232,16 +235,11 @@ struct values *recipe_apply(struct trace *t, const struct values_call *p,
 	 * below, the rest by format_text (its DWARF, the captured memory)
 	 * here */
 	char *other[RECIPE_TEXTS];
-	uint64_t word[RECIPE_TEXTS];
-	size_t room = 0;
-	for (size_t k = 0; k < r->n_texts; k++) {
-		struct recipe_text *x = &r->texts[k];
-		if (x->word) {
-			other[k] = NULL;
-			word[k] = word_of(x, &cap);
-			room += FMT_TEXT_MAX + 1;
-		} else {
-			other[k] = text_of(t, x, &cap);
+	size_t room = r->word_room;
+	for (size_t k = 0; !r->all_words && k < r->n_texts; k++) {
+		other[k] = NULL;
+		if (!r->texts[k].word) {
+			other[k] = text_of(t, &r->texts[k], &cap);
 			room += strlen(other[k]) + 1;
 		}
 	}
@@ -251,31 +249,25 @@ struct values *recipe_apply(struct trace *t, const struct values_call *p,
 	const struct values *s = r->shape;
 	size_t head = sizeof(struct values) + s->n * sizeof(struct value);
 	struct values *v = values_alloc_packed(head + room);
-	char *at = (char *)v + head;
-	v->n = s->n;
-	v->refs = 0;
-	v->unknown = s->unknown;
-	v->unknown_why = s->unknown_why;
+	memcpy(v, s, head); /* no texts, not shared */
+	v->packed = true;
 	v->pieces = r->pieces;
-	v->shown = NULL;
-	for (size_t i = 0; i < s->n; i++) {
-		v->v[i] = (struct value){s->v[i].name, s->v[i].type, NULL,
-					 s->v[i].why};
-		int k = r->text_of[i];
-		if (k < 0)
-			continue;
-		v->v[i].text = at;
-		if (other[k]) {
-			size_t n = strlen(other[k]) + 1;
-			memcpy(at, other[k], n);
-			at += n;
-			free(other[k]);
-		} else {
+	char *at = (char *)v + head;
+	for (size_t k = 0; k < r->n_texts; k++) {
+		const struct recipe_text *x = &r->texts[k];
+		struct value *y = &v->v[r->value_of[k]];
+		y->text = at;
+		if (x->word) {
 			/* may write FMT_TEXT_MAX + 1 bytes: the room */
-			at += format_kind_word(r->texts[k].kind,
-					       t->hdr.pointer_size, word[k],
-					       r->texts[k].size, at) + 1;
+			y->len = format_kind_word(x->kind, t->hdr.pointer_size,
+						  word_of(x, &cap), x->size,
+						  at);
+		} else {
+			y->len = strlen(other[k]);
+			memcpy(at, other[k], y->len + 1);
+			free(other[k]);
 		}
+		at += y->len + 1;
 	}
 	return v;
 }
@@ -351,11 +343,19 @@ void recipe_end(struct trace *t, const struct values_call *p,
 	r->n_texts = rc.n;
 	r->texts = must_malloc((rc.n ? rc.n : 1) * sizeof *r->texts);
 	memcpy(r->texts, rc.texts, rc.n * sizeof *r->texts);
+	r->value_of = must_malloc((rc.n ? rc.n : 1) * sizeof *r->value_of);
 	for (size_t i = 0, k = 0; i < v->n; i++) {
 		s->v[i] = (struct value){dup_or_null(v->v[i].name),
 					 dup_or_null(v->v[i].type), NULL,
-					 v->v[i].why};
-		r->text_of[i] = v->v[i].text ? (int)k++ : -1;
+					 v->v[i].why, 0};
+		r->text_of[i] = v->v[i].text ? (int)k : -1;
+		if (v->v[i].text)
+			r->value_of[k++] = i;
+	}
+	r->all_words = true;
+	for (size_t k = 0; k < rc.n; k++) {
+		r->all_words = r->all_words && r->texts[k].word;
+		r->word_room += r->texts[k].word ? FMT_TEXT_MAX + 1 : 0;
 	}
 	r->shape = s;
 	/* numbers, pointers and booleans need no escaping in JSON */
@@ -381,6 +381,7 @@ void recipe_reset(void)
 			values_free(r->shape);
 			values_pieces_free(r->pieces);
 			free(r->text_of);
+			free(r->value_of);
 			free(r->texts);
 			free(r);
 		}

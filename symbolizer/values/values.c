@@ -34,7 +34,7 @@ void values_add(struct values_build *vb, const char *name,
 		type_name(type, &tn, 0);
 	vb->v[vb->n++] = (struct value){
 		name ? must_strndup(name, strlen(name)) : NULL,
-		str_take(&tn), text, text ? NULL : why};
+		str_take(&tn), text, text ? NULL : why, 0};
 }
 
 struct values *values_finish(struct values_build *vb, bool unknown)
@@ -636,11 +636,11 @@ static void put_pieces(struct outbuf *o, const struct piece_set *ps,
 	for (size_t k = 0; k < ps->n; k++) {
 		outbuf_write(o, b, ps->len[k]);
 		b += ps->len[k];
-		const char *t = v->v[ps->index[k]].text;
+		const struct value *x = &v->v[ps->index[k]];
 		if (ps->escape[k])
-			outbuf_escaped(o, t, strlen(t), ESCAPE_JSON);
+			outbuf_escaped(o, x->text, x->len, ESCAPE_JSON);
 		else
-			outbuf_write(o, t, strlen(t));
+			outbuf_write(o, x->text, x->len);
 	}
 	outbuf_write(o, b, ps->len[ps->n]);
 }

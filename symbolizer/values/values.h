@@ -59,6 +59,7 @@ struct value {
 	char *type; /* C type as written, "" when unknown */
 	char *text; /* the value, NULL when unavailable */
 	const char *why; /* when unavailable: "optimized out", ... */
+	size_t len; /* text's length, when values have pieces (recipe.c) */
 };
 
 struct values_pieces;
