@@ -448,7 +448,6 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 	}
 	if (s->end - p < 3 || p[0] != CTRACE_TAG_EXTENDED)
 		return;
-	p = extended_whole(s);
 	/* The short form of ARGS is spread into the ARGS layout. */
 	bool short_args = ev->kind == EV_ENTRY &&
 			  p[1] == CTRACE_REC_ARGS_SHORT;
@@ -457,8 +456,15 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 	if (p[1] != want && !short_args && !short_ret)
 		return;
 	p += 2;
-	if (ctrace__uleb_get(&p, s->end, &len) < 0 || len > (uint64_t)(s->end - p))
+	if (ctrace__uleb_get(&p, s->end, &len) < 0)
 		return; /* left to the main loop to report */
+	if (len > (uint64_t)(s->end - p)) {
+		/* longer than the window holds: widened to it */
+		p = extended_whole(s) + 2;
+		if (ctrace__uleb_get(&p, s->end, &len) < 0 ||
+		    len > (uint64_t)(s->end - p))
+			return;
+	}
 	if (s->trace->skip_payloads) {
 		/* nothing shows them: not even copied */
 		s->arg_bases.bad = true;
