@@ -27,11 +27,14 @@ void payload_free(uint8_t *p)
 int capture_parse(const uint8_t *p, size_t len, struct capture *c)
 {
 	const uint8_t *end = p + len;
-	/* all but the blocks, which are read up to nblocks only: a call's
-	 * arguments are parsed per call, and the blocks are most of c */
-	memset(c, 0, offsetof(struct capture, blocks));
-	if (len < CTRACE_ARGS_REGS)
+	/* not the arrays, which are read up to nregs and nblocks only: a
+	 * call's arguments are parsed per call */
+	c->nregs = 0;
+	c->nblocks = 0;
+	if (len < CTRACE_ARGS_REGS) {
+		c->pc = c->sp = c->cfa = 0;
 		return -1;
+	}
 	c->pc = load_u64(p + CTRACE_ARGS_PC);
 	c->sp = load_u64(p + CTRACE_ARGS_SP);
 	c->cfa = load_u64(p + CTRACE_ARGS_CFA);
