@@ -41,6 +41,11 @@ struct json_state {
 	 * address, which stays while the traces are open. */
 	struct call_head *heads;
 	size_t heads_cap, n_heads;
+	/* ", \"thread_id\": N, \"depth\": " of the thread last written */
+	const struct thread *tid_of;
+	uint64_t tid;
+	char tid_text[64];
+	size_t tid_len;
 };
 
 struct call_head {
@@ -187,9 +192,19 @@ static void put_call(struct json_state *js, struct outbuf *out,
 		outbuf_u64(out, *duration);
 	else
 		outbuf_str(out, "null");
-	outbuf_str(out, ", \"thread_id\": ");
-	outbuf_u64(out, th->id);
-	outbuf_str(out, ", \"depth\": ");
+	if (js->tid_of != th || js->tid != th->id) {
+		static const char a[] = ", \"thread_id\": ",
+				  b[] = ", \"depth\": ";
+		char *t = js->tid_text;
+		memcpy(t, a, sizeof a - 1);
+		t += sizeof a - 1;
+		t += outbuf_format_u64(t, th->id);
+		memcpy(t, b, sizeof b - 1);
+		js->tid_len = (size_t)(t + sizeof b - 1 - js->tid_text);
+		js->tid_of = th;
+		js->tid = th->id;
+	}
+	outbuf_write(out, js->tid_text, js->tid_len);
 	outbuf_u64(out, depth);
 	values_put_args_json(out, th->args);
 	values_put_ret_json(out, th->retval);
@@ -255,9 +270,19 @@ static void json_note(struct output *o, struct thread *th,
 	put_json_str(out, n->text, n->text_len);
 	outbuf_str(out, ", \"timestamp\": ");
 	outbuf_i64(out, trace_ns(th->trace, n->ticks));
-	outbuf_str(out, ", \"thread_id\": ");
-	outbuf_u64(out, th->id);
-	outbuf_str(out, ", \"depth\": ");
+	if (js->tid_of != th || js->tid != th->id) {
+		static const char a[] = ", \"thread_id\": ",
+				  b[] = ", \"depth\": ";
+		char *t = js->tid_text;
+		memcpy(t, a, sizeof a - 1);
+		t += sizeof a - 1;
+		t += outbuf_format_u64(t, th->id);
+		memcpy(t, b, sizeof b - 1);
+		js->tid_len = (size_t)(t + sizeof b - 1 - js->tid_text);
+		js->tid_of = th;
+		js->tid = th->id;
+	}
+	outbuf_write(out, js->tid_text, js->tid_len);
 	outbuf_u64(out, depth);
 	outbuf_putc(out, '}');
 }
