@@ -49,7 +49,14 @@ struct recipe_text {
 	uint8_t image[VALUES_MAX_BYTES];
 	size_t n;
 	struct frame_sink log[FRAME_SINK_MAX];
+	/* where each copy's register is in a capture of the recipe's
+	 * key, whose register numbers are the same: its index, or
+	 * FROM_SP, FROM_NONE (a number the capture lacks: zero) or
+	 * FROM_BYTES (the log's constant) */
+	int8_t from[FRAME_SINK_MAX];
 };
+
+enum { FROM_BYTES = -1, FROM_SP = -2, FROM_NONE = -3 };
 
 struct recipe_key {
 	const struct trace *t;
@@ -186,10 +193,20 @@ static uint64_t word_of(const struct recipe_text *x,
 		const struct frame_sink *l = &x->log[j];
 		uint64_t v, m = l->len >= 8 ? ~0ull : (1ull << 8 * l->len) - 1;
 		unsigned sh = 8u * l->off;
-		if (l->reg < 0)
+		switch (x->from[j]) {
+		case FROM_BYTES:
 			memcpy(&v, l->bytes, 8);
-		else
-			v = reg_of(cap, l->reg);
+			break;
+		case FROM_SP:
+			v = cap->sp;
+			break;
+		case FROM_NONE:
+			v = 0;
+			break;
+		default:
+			v = cap->regval[x->from[j]];
+			break;
+		}
 		w = (w & ~(m << sh)) | (v & m) << sh;
 	}
 	return w;
@@ -354,6 +371,20 @@ void recipe_end(struct trace *t, const struct values_call *p,
 	}
 	r->all_words = true;
 	for (size_t k = 0; k < rc.n; k++) {
+		struct recipe_text *x = &r->texts[k];
+		for (size_t j = 0; j < x->n; j++) {
+			/* as reg_of finds it: the stack pointer, else the
+			 * last copy of the number, else none */
+			int reg = x->log[j].reg;
+			x->from[j] = reg < 0		       ? FROM_BYTES
+				     : reg == CTRACE_DW_SP_X86_64 ? FROM_SP
+								  : FROM_NONE;
+			for (int i = 0; reg >= 0 && reg != CTRACE_DW_SP_X86_64 &&
+					i < cap->nregs;
+			     i++)
+				if (cap->regno[i] == reg)
+					x->from[j] = (int8_t)i;
+		}
 		r->all_words = r->all_words && r->texts[k].word;
 		r->word_room += r->texts[k].word ? FMT_TEXT_MAX + 1 : 0;
 	}
