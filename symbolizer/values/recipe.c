@@ -252,12 +252,18 @@ struct values *recipe_apply(struct trace *t, const struct values_call *p,
 	 * below, the rest by format_text (its DWARF, the captured memory)
 	 * here */
 	char *other[RECIPE_TEXTS];
-	size_t room = r->word_room;
+	size_t room = r->word_room, n;
 	for (size_t k = 0; !r->all_words && k < r->n_texts; k++) {
 		other[k] = NULL;
 		if (!r->texts[k].word) {
 			other[k] = text_of(t, &r->texts[k], &cap);
-			room += strlen(other[k]) + 1;
+			n = strlen(other[k]) + 1;
+			/* a number's text has FMT_TEXT_MAX + 1 bytes, which
+			 * values.c may read */
+			if (r->texts[k].kind != FMT_OTHER &&
+			    n < FMT_TEXT_MAX + 1)
+				n = FMT_TEXT_MAX + 1;
+			room += n;
 		}
 	}
 	/* one allocation: the values, then their texts; names and types
@@ -284,6 +290,7 @@ struct values *recipe_apply(struct trace *t, const struct values_call *p,
 			memcpy(at, other[k], y->len + 1);
 			free(other[k]);
 		}
+		/* packed: from each text on, the rooms of those after it */
 		at += y->len + 1;
 	}
 	return v;

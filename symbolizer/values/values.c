@@ -413,11 +413,28 @@ void values_forget_hints(void)
  * pieces) or it goes as it is. */
 struct piece_set {
 	size_t n;      /* texts; n + 1 pieces */
-	char *bytes;   /* the pieces, one after the other */
+	char *bytes;   /* the pieces, one after the other, PIECE_PAD more */
 	size_t *len;   /* each piece's length */
 	size_t *index; /* the value whose text follows piece k */
 	bool *escape;
+	bool *plain;   /* a number's (recipe.c leaves PIECE_PAD bytes) */
 };
+
+/* A piece or a number's text of at most PIECE_PAD bytes is copied as
+ * PIECE_PAD bytes (one load and store, not a call), which it has after
+ * it: the pieces are padded, a number's text has FMT_TEXT_MAX + 1. */
+enum { PIECE_PAD = 16 };
+
+static inline void put_short(struct outbuf *o, const char *s, size_t n,
+			     bool padded)
+{
+	if (padded && n <= PIECE_PAD && OUTBUF_SIZE - o->len >= PIECE_PAD) {
+		memcpy(o->buf + o->len, s, PIECE_PAD);
+		o->len += n;
+	} else {
+		outbuf_write(o, s, n);
+	}
+}
 
 struct values_pieces {
 	struct piece_set tree, json;
@@ -465,10 +482,13 @@ static void put_text(struct outbuf *o, struct cuts *c, size_t i,
 						 sizeof *ps->index);
 			ps->escape = must_realloc(ps->escape, c->cap,
 						  sizeof *ps->escape);
+			ps->plain = must_realloc(ps->plain, c->cap,
+						 sizeof *ps->plain);
 		}
 		c->at[ps->n] = out_at(o);
 		ps->index[ps->n] = i;
-		ps->escape[ps->n] = json && !(c->plain && c->plain[i]);
+		ps->plain[ps->n] = c->plain && c->plain[i];
+		ps->escape[ps->n] = json && !ps->plain[ps->n];
 		ps->n++;
 	}
 	if (json)
@@ -562,24 +582,30 @@ static void put_ret_json(struct outbuf *o, const struct values *v)
 	json_value(o, v, 0, NULL);
 }
 
-/* Pieces and shown values are made in memory (small: one call's). */
+/* Pieces and shown values are made in memory (small: one call's), in a
+ * scratch outbuf whose memory is kept from one to the next. */
 static struct outbuf *scratch(void)
 {
 	static struct outbuf *o;
-	if (!o)
+	if (!o) {
 		o = must_malloc(sizeof *o);
-	outbuf_init_memory(o);
+		outbuf_init_memory(o);
+	}
+	o->len = 0;
+	o->mem_len = 0;
 	return o;
 }
 
-/* The bytes written to o (a scratch), taken. */
+/* The bytes written to o (a scratch), copied, and PIECE_PAD zero bytes
+ * after them (put_short may read them). */
 static char *scratch_take(struct outbuf *o, size_t *len)
 {
 	outbuf_flush(o);
 	*len = o->mem_len;
-	char *b = o->mem ? o->mem : must_malloc(1);
-	o->mem = NULL;
-	o->mem_len = o->mem_cap = 0;
+	char *b = must_malloc(o->mem_len + PIECE_PAD);
+	if (o->mem_len)
+		memcpy(b, o->mem, o->mem_len);
+	memset(b + o->mem_len, 0, PIECE_PAD);
 	return b;
 }
 
@@ -618,6 +644,7 @@ static void free_set(struct piece_set *ps)
 	free(ps->len);
 	free(ps->index);
 	free(ps->escape);
+	free(ps->plain);
 }
 
 void values_pieces_free(struct values_pieces *pc)
@@ -634,15 +661,16 @@ static void put_pieces(struct outbuf *o, const struct piece_set *ps,
 {
 	const char *b = ps->bytes;
 	for (size_t k = 0; k < ps->n; k++) {
-		outbuf_write(o, b, ps->len[k]);
+		put_short(o, b, ps->len[k], true);
 		b += ps->len[k];
 		const struct value *x = &v->v[ps->index[k]];
 		if (ps->escape[k])
 			outbuf_escaped(o, x->text, x->len, ESCAPE_JSON);
 		else
-			outbuf_write(o, x->text, x->len);
+			put_short(o, x->text, x->len, ps->plain[k]);
 	}
-	outbuf_write(o, b, ps->len[ps->n]);
+	if (ps->len[ps->n])
+		put_short(o, b, ps->len[ps->n], true);
 }
 
 static void put_kind(struct outbuf *o, const struct values *v, int kind)
