@@ -159,11 +159,15 @@ static const struct call_head *head_of(struct json_state *js,
 	size_t i = head_slot(js, p);
 	while (js->heads[i].p)
 		i = (i + 1) & (js->heads_cap - 1);
+	/* made in memory, kept in an allocation of its size */
 	struct outbuf *m = must_malloc(sizeof *m);
 	outbuf_init_memory(m);
 	put_head(m, th, p);
 	outbuf_flush(m);
-	js->heads[i] = (struct call_head){p, m->mem, m->mem_len};
+	char *bytes = must_malloc(m->mem_len);
+	memcpy(bytes, m->mem, m->mem_len);
+	js->heads[i] = (struct call_head){p, bytes, m->mem_len};
+	outbuf_free_memory(m);
 	free(m);
 	js->n_heads++;
 	return &js->heads[i];
