@@ -119,6 +119,14 @@ size_t outbuf_format_u64(char *dst, uint64_t v)
 	char tmp[40];
 	char *p = tmp + 20;
 
+	if (v < 100) { /* a depth, a short duration: often */
+		if (v < 10) {
+			dst[0] = (char)('0' + v);
+			return 1;
+		}
+		memcpy(dst, pairs + 2 * v, 2);
+		return 2;
+	}
 	while (v >= 100) {
 		p -= 2;
 		memcpy(p, pairs + 2 * (v % 100), 2);
