@@ -93,7 +93,7 @@ uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 	 * and the ENTRY's must agree. */
 	unsigned n = *p & CTRACE_ARGS_SHORT_COUNT_MASK;
 	unsigned check = *p >> CTRACE_ARGS_SHORT_COUNT_BITS;
-	uint64_t words = sp / (addr_mask == UINT32_MAX ? 4 : 8);
+	uint64_t words = sp >> (addr_mask == UINT32_MAX ? 2 : 3); /* no div */
 	p++;
 	if (n > CAPTURE_MAX_REGS || (words & CTRACE_ARGS_SHORT_SP_MASK) != check)
 		return NULL;
