@@ -25,16 +25,20 @@
 
 /* The values stage knows a call by its addresses, time and name, not by
  * the replay stage's pair. */
-static struct values_call call_of(const struct thread *th,
-				  const struct pair *p)
+/* Filled in place, field by field: a struct built and then copied was
+ * read back by wide loads before its narrow stores had landed (a stall
+ * of the store buffer, once per value). */
+static void call_of(const struct thread *th, const struct pair *p,
+		    struct values_call *c)
 {
-	struct values_call c = {.fn = pair_fn(p),
-				.site = p->site,
-				.ticks = symtab_pair_time(th->trace->symtab, p),
-				.name = p->func ? p->func->name : "?"};
-	c.libcall = symtab_pair_libcall(th->trace->symtab, p, &c.target,
-					&c.symbol);
-	return c;
+	c->fn = pair_fn(p);
+	c->site = p->site;
+	c->ticks = symtab_pair_time(th->trace->symtab, p);
+	c->name = p->func ? p->func->name : "?";
+	c->target = 0;
+	c->symbol = NULL;
+	c->libcall = symtab_pair_libcall(th->trace->symtab, p, &c->target,
+					 &c->symbol);
 }
 
 /* The arguments of a call of p; *c: p as the values stage knows it. */
@@ -42,7 +46,7 @@ static struct values *call_args(struct thread *th, const struct pair *p,
 				const uint8_t *payload, size_t len,
 				struct values_call *c)
 {
-	*c = call_of(th, p);
+	call_of(th, p, c);
 	return values_args(th->trace, c, payload, len);
 }
 
@@ -54,7 +58,7 @@ static struct values *call_retval(struct thread *th, const struct pair *p,
 {
 	struct values_call c;
 	if (!same)
-		c = call_of(th, p);
+		call_of(th, p, &c);
 	return values_retval(th->trace, same ? same : &c, payload, len);
 }
 
