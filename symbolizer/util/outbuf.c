@@ -106,9 +106,10 @@ void outbuf_spaces(struct outbuf *o, size_t n)
 	outbuf_write(o, spaces, n);
 }
 
-/* Two digits at a time, from the right, into the end of a buffer whose
- * 20 bytes from the first digit on are copied whole: one fixed-size copy
- * rather than a loop or a call (dst has room for 20). */
+/* The digits are counted first (from v's highest bit) and written in
+ * place from the right, two at a time: no loop that reverses them, and
+ * no copy (a copy of digits just stored one pair at a time would wait
+ * for those stores, once per number). */
 size_t outbuf_format_u64(char *dst, uint64_t v)
 {
 	static const char pairs[201] =
@@ -116,8 +117,15 @@ size_t outbuf_format_u64(char *dst, uint64_t v)
 		"31323334353637383940414243444546474849505152535455565758596061"
 		"62636465666768697071727374757677787980818283848586878889909192"
 		"93949596979899";
-	char tmp[40];
-	char *p = tmp + 20;
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
+		1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+		10000000000ull, 100000000000ull, 1000000000000ull,
+		10000000000000ull, 100000000000000ull,
+		1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull,
+	};
 
 	if (v < 100) { /* a depth, a short duration: often */
 		if (v < 10) {
@@ -127,19 +135,20 @@ size_t outbuf_format_u64(char *dst, uint64_t v)
 		memcpy(dst, pairs + 2 * v, 2);
 		return 2;
 	}
+	unsigned bits = 64u - (unsigned)__builtin_clzll(v);
+	size_t n = (bits * 1233u) >> 12; /* log10(2) * bits, or one less */
+	n += v >= pow10[n];
+	char *p = dst + n;
 	while (v >= 100) {
 		p -= 2;
 		memcpy(p, pairs + 2 * (v % 100), 2);
 		v /= 100;
 	}
-	if (v >= 10) {
-		p -= 2;
-		memcpy(p, pairs + 2 * v, 2);
-	} else {
-		*--p = (char)('0' + v);
-	}
-	memcpy(dst, p, 20);
-	return (size_t)(tmp + 20 - p);
+	if (v >= 10)
+		memcpy(p - 2, pairs + 2 * v, 2);
+	else
+		p[-1] = (char)('0' + v);
+	return n;
 }
 
 void outbuf_u64(struct outbuf *o, uint64_t v)

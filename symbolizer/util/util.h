@@ -149,8 +149,7 @@ size_t escape_c_byte(unsigned char c, char quote, char out[4]);
 void outbuf_u64(struct outbuf *o, uint64_t v);
 void outbuf_i64(struct outbuf *o, int64_t v);
 
-/* Decimal digits of v at dst, which has room for 20 bytes (all of them
- * may be written); returns their count. */
+/* Decimal digits of v at dst (at least 20 bytes); returns their count. */
 size_t outbuf_format_u64(char *dst, uint64_t v);
 
 /* The tree's duration column: exactly 10 characters for anything below
