@@ -424,7 +424,8 @@ static uint8_t *retval_expand_short(const uint8_t *p, uint64_t len,
 	}
 	if (rest != want || (size_t)(q - out) + want > CTRACE_RETVAL_PAYLOAD)
 		return out;
-	memcpy(q, r, want);
+	if (want) /* the vector registers, in memory: rare */
+		memcpy(q, r, want);
 	out[0] = mask;
 	*n = (size_t)(q - out) + want;
 	return out;
