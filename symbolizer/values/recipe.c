@@ -18,10 +18,16 @@
  * (a stack slot, a computed location, an entry value) is decoded in full.
  * CTRACE_VALUE_CACHE=0 switches recipes off, and the tests compare.
  *
+ * A call by recipe costs what changes from call to call: its registers
+ * placed in each value's bytes (their places in the capture found once),
+ * numbers formatted into one block with the values, and the output
+ * around the texts made once (values.c's pieces, tree and JSON).
+ *
  * Memory: one recipe per (pair, hook address, register numbers) that has
  * one, at most RECIPE_MAX (4,096) of them, each of at most RECIPE_TEXTS
- * (16) values of about 1 KiB: 64 MiB at worst, about 1 KiB a recipe of
- * one argument; later ones are not kept (decoded in full).
+ * (16) values of about 1 KiB, and its pieces (its output without the
+ * texts): 64 MiB at worst, about 1 KiB a recipe of one argument; later
+ * ones are not kept (decoded in full).
  */
 #include <stdlib.h>
 #include <string.h>
