@@ -4,7 +4,9 @@
 # views that show no values stepping over them (doc/performance.md).
 #
 # The oracle is the symbolizer itself with CTRACE_VALUE_CACHE=0, which
-# decodes every call in full: the tree, JSON and Chrome output of traces
+# decodes every call in full and writes every value one by one (no
+# recipe's pieces, no memo's kept output): the tree, JSON and Chrome
+# output of traces
 # recorded with --args --retval, with a capture plan and without, must be
 # the same bytes either way, and the recipes must have served calls (the
 # counts CTRACE_VALUE_CACHE=stats prints).  A view without values (report,
@@ -51,6 +53,12 @@ case_same() {
 		done
 		grep -q 'add(a=39, b=-273)' tree.full ||
 			fail "add's arguments not shown (plan '$plan')"
+		# the widest numbers, a variadic tail, a character JSON
+		# escapes: a recipe's pieces around its texts
+		grep -q 'edge(u=18446744073709551615, s=0, .*\.\.\.) = -1;' \
+			tree.full || fail "edge's arguments not shown"
+		grep -qF "\"value\": \"'\\\"'\"" json.full ||
+			fail "quote's character not shown"
 		# Optimized code keeps its arguments in registers: the
 		# recipes serve nearly every call of the loop.
 		if [ "$CUR_OPT" != -O0 ] && [ "$(uname -m)" = x86_64 ]; then

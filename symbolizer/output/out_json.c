@@ -36,6 +36,22 @@ struct json_state {
 	 * ",\n{...}", written after the calls: as many as the program made. */
 	struct outbuf marks;
 	size_t n_marks;
+	/* Each pair's fields before the timestamp, written once (every
+	 * call of it has the same): open addressing by the pair's
+	 * address, which stays while the traces are open. */
+	struct call_head *heads;
+	size_t heads_cap, n_heads;
+	/* ", \"thread_id\": N, \"depth\": " of the thread last written */
+	const struct thread *tid_of;
+	uint64_t tid;
+	char tid_text[64];
+	size_t tid_len;
+};
+
+struct call_head {
+	const struct pair *p;
+	char *bytes;
+	size_t len;
 };
 
 static void put_json_string(struct outbuf *out, const char *s)
@@ -72,14 +88,13 @@ static void json_begin_trace(struct output *o, struct trace *t)
 	js->traces[js->n_traces++] = t;
 }
 
-static void put_call(struct outbuf *out, const char *sep, struct thread *th,
-		     const struct pair *p, uint64_t start,
-		     const uint64_t *duration, size_t depth)
+/* The fields of a call of p before its timestamp. */
+static void put_head(struct outbuf *out, struct thread *th,
+		     const struct pair *p)
 {
 	const struct resolve_info *si = symtab_pair_site(th->trace->symtab, p);
 	const char *module = symtab_pair_module(th->trace->symtab, p);
 
-	outbuf_str(out, sep);
 	outbuf_str(out, "{\"function\": ");
 	put_json_string(out, p->func->name);
 	if (p->func->libcall)
@@ -105,15 +120,95 @@ static void put_call(struct outbuf *out, const char *sep, struct thread *th,
 		outbuf_str(out, "null");
 	}
 	outbuf_str(out, ", \"timestamp\": ");
+}
+
+static size_t head_slot(const struct json_state *js, const struct pair *p)
+{
+	uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 32) & (js->heads_cap - 1);
+}
+
+/* p's head, made the first time. */
+static const struct call_head *head_of(struct json_state *js,
+				       struct thread *th, const struct pair *p)
+{
+	if (js->heads_cap) {
+		for (size_t i = head_slot(js, p);;
+		     i = (i + 1) & (js->heads_cap - 1)) {
+			if (js->heads[i].p == p)
+				return &js->heads[i];
+			if (!js->heads[i].p)
+				break;
+		}
+	}
+	if (2 * (js->n_heads + 1) > js->heads_cap) {
+		struct call_head *old = js->heads;
+		size_t old_cap = js->heads_cap;
+		js->heads_cap = old_cap ? 2 * old_cap : 1024;
+		js->heads = must_calloc(js->heads_cap, sizeof *js->heads);
+		for (size_t k = 0; k < old_cap; k++) {
+			if (!old[k].p)
+				continue;
+			size_t i = head_slot(js, old[k].p);
+			while (js->heads[i].p)
+				i = (i + 1) & (js->heads_cap - 1);
+			js->heads[i] = old[k];
+		}
+		free(old);
+	}
+	size_t i = head_slot(js, p);
+	while (js->heads[i].p)
+		i = (i + 1) & (js->heads_cap - 1);
+	/* made in memory, kept in an allocation of its size */
+	struct outbuf *m = must_malloc(sizeof *m);
+	outbuf_init_memory(m);
+	put_head(m, th, p);
+	outbuf_flush(m);
+	char *bytes = must_malloc(m->mem_len);
+	memcpy(bytes, m->mem, m->mem_len);
+	js->heads[i] = (struct call_head){p, bytes, m->mem_len};
+	outbuf_free_memory(m);
+	free(m);
+	js->n_heads++;
+	return &js->heads[i];
+}
+
+static void heads_free(struct json_state *js)
+{
+	for (size_t i = 0; i < js->heads_cap; i++)
+		free(js->heads[i].bytes);
+	free(js->heads);
+	js->heads = NULL;
+	js->heads_cap = js->n_heads = 0;
+}
+
+static void put_call(struct json_state *js, struct outbuf *out,
+		     const char *sep, struct thread *th, const struct pair *p,
+		     uint64_t start, const uint64_t *duration, size_t depth)
+{
+	const struct call_head *h = head_of(js, th, p);
+
+	outbuf_str(out, sep);
+	outbuf_write(out, h->bytes, h->len);
 	outbuf_i64(out, trace_ns(th->trace, start));
 	outbuf_str(out, ", \"duration\": ");
 	if (duration)
 		outbuf_u64(out, *duration);
 	else
 		outbuf_str(out, "null");
-	outbuf_str(out, ", \"thread_id\": ");
-	outbuf_u64(out, th->id);
-	outbuf_str(out, ", \"depth\": ");
+	if (js->tid_of != th || js->tid != th->id) {
+		static const char a[] = ", \"thread_id\": ",
+				  b[] = ", \"depth\": ";
+		char *t = js->tid_text;
+		memcpy(t, a, sizeof a - 1);
+		t += sizeof a - 1;
+		t += outbuf_format_u64(t, th->id);
+		memcpy(t, b, sizeof b - 1);
+		js->tid_len = (size_t)(t + sizeof b - 1 - js->tid_text);
+		js->tid_of = th;
+		js->tid = th->id;
+	}
+	outbuf_write(out, js->tid_text, js->tid_len);
 	outbuf_u64(out, depth);
 	values_put_args_json(out, th->args);
 	values_put_ret_json(out, th->retval);
@@ -127,7 +222,8 @@ static void json_leaf(struct output *o, struct thread *th,
 	struct json_state *js = o->state;
 	uint64_t d = trace_duration(th->trace, start, end);
 
-	put_call(o->out, js->n_calls++ ? ",\n" : "\n", th, p, start, &d, depth);
+	put_call(js, o->out, js->n_calls++ ? ",\n" : "\n", th, p, start, &d,
+		 depth);
 }
 
 static void json_close(struct output *o, struct thread *th,
@@ -146,11 +242,12 @@ static void json_close(struct output *o, struct thread *th,
 		json_leaf(o, th, p, start, end, depth);
 		break;
 	case CLOSE_NO_EXIT: /* it ended somewhere before this point */
-		put_call(o->out, js->n_calls++ ? ",\n" : "\n", th, p, start,
-			 NULL, depth);
+		put_call(js, o->out, js->n_calls++ ? ",\n" : "\n", th, p,
+			 start, NULL, depth);
 		break;
 	case CLOSE_UNFINISHED:
-		put_call(&js->unfinished, ",\n", th, p, start, NULL, depth);
+		put_call(js, &js->unfinished, ",\n", th, p, start, NULL,
+			 depth);
 		js->n_unfinished++;
 		break;
 	case CLOSE_BEFORE_TRACE:
@@ -177,9 +274,19 @@ static void json_note(struct output *o, struct thread *th,
 	put_json_str(out, n->text, n->text_len);
 	outbuf_str(out, ", \"timestamp\": ");
 	outbuf_i64(out, trace_ns(th->trace, n->ticks));
-	outbuf_str(out, ", \"thread_id\": ");
-	outbuf_u64(out, th->id);
-	outbuf_str(out, ", \"depth\": ");
+	if (js->tid_of != th || js->tid != th->id) {
+		static const char a[] = ", \"thread_id\": ",
+				  b[] = ", \"depth\": ";
+		char *t = js->tid_text;
+		memcpy(t, a, sizeof a - 1);
+		t += sizeof a - 1;
+		t += outbuf_format_u64(t, th->id);
+		memcpy(t, b, sizeof b - 1);
+		js->tid_len = (size_t)(t + sizeof b - 1 - js->tid_text);
+		js->tid_of = th;
+		js->tid = th->id;
+	}
+	outbuf_write(out, js->tid_text, js->tid_len);
 	outbuf_u64(out, depth);
 	outbuf_putc(out, '}');
 }
@@ -229,6 +336,7 @@ static void json_finish(struct output *o)
 	free(js->traces);
 	js->traces = NULL;
 	js->n_traces = 0;
+	heads_free(js);
 }
 
 /* A switch writes nothing: each call is one line, written when it ends

@@ -25,30 +25,41 @@
 
 /* The values stage knows a call by its addresses, time and name, not by
  * the replay stage's pair. */
-static struct values_call call_of(const struct thread *th,
-				  const struct pair *p)
+/* Filled in place, field by field: a struct built and then copied was
+ * read back by wide loads before its narrow stores had landed (a stall
+ * of the store buffer, once per value). */
+static void call_of(const struct thread *th, const struct pair *p,
+		    struct values_call *c)
 {
-	struct values_call c = {.fn = pair_fn(p),
-				.site = p->site,
-				.ticks = symtab_pair_time(th->trace->symtab, p),
-				.name = p->func ? p->func->name : "?"};
-	c.libcall = symtab_pair_libcall(th->trace->symtab, p, &c.target,
-					&c.symbol);
-	return c;
+	c->fn = pair_fn(p);
+	c->site = p->site;
+	c->ticks = symtab_pair_time(th->trace->symtab, p);
+	c->name = p->func ? p->func->name : "?";
+	c->target = 0;
+	c->symbol = NULL;
+	c->libcall = symtab_pair_libcall(th->trace->symtab, p, &c->target,
+					 &c->symbol);
 }
 
+/* The arguments of a call of p; *c: p as the values stage knows it. */
 static struct values *call_args(struct thread *th, const struct pair *p,
-				const uint8_t *payload, size_t len)
+				const uint8_t *payload, size_t len,
+				struct values_call *c)
 {
-	struct values_call c = call_of(th, p);
-	return values_args(th->trace, &c, payload, len);
+	call_of(th, p, c);
+	return values_args(th->trace, c, payload, len);
 }
 
+/* The return value of a call of p; same: p as call_args gave it (the
+ * pair of a leaf's entry is nearly always its exit's), or NULL. */
 static struct values *call_retval(struct thread *th, const struct pair *p,
-				  const uint8_t *payload, size_t len)
+				  const uint8_t *payload, size_t len,
+				  const struct values_call *same)
 {
-	struct values_call c = call_of(th, p);
-	return values_retval(th->trace, &c, payload, len);
+	struct values_call c;
+	if (!same)
+		call_of(th, p, &c);
+	return values_retval(th->trace, same ? same : &c, payload, len);
 }
 
 /* The stream's next event, named: from the slot's cached pair when it
@@ -663,7 +674,7 @@ static void on_exit_event(struct output *o, struct thread *th,
 		unwind(o, th, i + 1, ev->ticks, CLOSE_NO_EXIT);
 		th->retval = ev->extra && !o->stack_only && !o->no_values
 			? call_retval(th, ev->pair, ev->extra,
-					ev->extra_len)
+					ev->extra_len, NULL)
 			: NULL;
 		unwind(o, th, i, ev->ticks, CLOSE_RETURNED);
 		values_free((struct values *)th->retval);
@@ -1110,6 +1121,7 @@ void thread_step(struct output *o, struct thread *th)
 	struct event *head = thread_peek(th), *next;
 	struct event ev;
 	struct values *args;
+	struct values_call vc; /* ev's pair, when args */
 
 	if (th->announce) {
 		th->announce = false;
@@ -1129,9 +1141,9 @@ void thread_step(struct output *o, struct thread *th)
 		next = o->leaves ? thread_peek(th) : NULL;
 		args = ev.extra && !o->stack_only && !o->no_values
 			? call_args(th, ev.pair, ev.extra,
-				      ev.extra_len)
+				      ev.extra_len, &vc)
 			: NULL;
-		free(ev.extra);
+		payload_free(ev.extra);
 		th->args = args;
 		if (next && next->kind == EV_EXIT &&
 		    pair_same_fn(next->pair, ev.pair) &&
@@ -1141,7 +1153,9 @@ void thread_step(struct output *o, struct thread *th)
 		    !spawned_in(th, th->wall, next->ticks)) {
 			th->retval = next->extra && !o->no_values
 				? call_retval(th, next->pair,
-						next->extra, next->extra_len)
+						next->extra, next->extra_len,
+						args && next->pair == ev.pair
+							? &vc : NULL)
 				: NULL;
 			th->wall = next->ticks;
 			output_leaf(o, th, ev.pair, ev.ticks,
@@ -1150,7 +1164,7 @@ void thread_step(struct output *o, struct thread *th)
 			values_free((struct values *)th->retval);
 			values_free(args);
 			th->retval = NULL;
-			free(next->extra);
+			payload_free(next->extra);
 			next->extra = NULL;
 			thread_consume(th, next);
 		} else {
@@ -1163,7 +1177,7 @@ void thread_step(struct output *o, struct thread *th)
 		break;
 	case EV_EXIT:
 		on_exit_event(o, th, &ev);
-		free(ev.extra);
+		payload_free(ev.extra);
 		break;
 	case EV_LOST:
 		output_lost(o, th, ev.count, ev.reason,
@@ -1175,7 +1189,7 @@ void thread_step(struct output *o, struct thread *th)
 	case EV_MARK:
 	case EV_CONTROL:
 		note(o, th, &ev);
-		free(ev.extra);
+		payload_free(ev.extra);
 		break;
 	}
 }

@@ -4,19 +4,37 @@
  * damaged record is refused, never read past.
  */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trace/trace.h"
 
+/* Payloads come and go once per call, one or two alive at a time: kept
+ * for the next (util.c's spares). */
+static struct spares payloads;
+
+uint8_t *payload_alloc(size_t n)
+{
+	return spare_alloc(&payloads, n);
+}
+
+void payload_free(uint8_t *p)
+{
+	spare_free(&payloads, p);
+}
+
 int capture_parse(const uint8_t *p, size_t len, struct capture *c)
 {
 	const uint8_t *end = p + len;
-	/* all but the blocks, which are read up to nblocks only: a call's
-	 * arguments are parsed per call, and the blocks are most of c */
-	memset(c, 0, offsetof(struct capture, blocks));
-	if (len < CTRACE_ARGS_REGS)
+	/* not the arrays, which are read up to nregs and nblocks only: a
+	 * call's arguments are parsed per call */
+	c->nregs = 0;
+	c->nblocks = 0;
+	if (len < CTRACE_ARGS_REGS) {
+		c->pc = c->sp = c->cfa = 0;
 		return -1;
+	}
 	c->pc = load_u64(p + CTRACE_ARGS_PC);
 	c->sp = load_u64(p + CTRACE_ARGS_SP);
 	c->cfa = load_u64(p + CTRACE_ARGS_CFA);
@@ -75,16 +93,16 @@ uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 	 * and the ENTRY's must agree. */
 	unsigned n = *p & CTRACE_ARGS_SHORT_COUNT_MASK;
 	unsigned check = *p >> CTRACE_ARGS_SHORT_COUNT_BITS;
-	uint64_t words = sp / (addr_mask == UINT32_MAX ? 4 : 8);
+	uint64_t words = sp >> (addr_mask == UINT32_MAX ? 2 : 3); /* no div */
 	p++;
 	if (n > CAPTURE_MAX_REGS || (words & CTRACE_ARGS_SHORT_SP_MASK) != check)
 		return NULL;
 	/* The full form: its fixed part, CTRACE_ARGS_REG_BYTES per
 	 * register, at most CTRACE_LEB128_MAX + 8 - 1 more per block header
 	 * (one per byte of the short form at worst). */
-	uint8_t *out = must_malloc(CTRACE_ARGS_REGS +
-				   n * (size_t)CTRACE_ARGS_REG_BYTES +
-				   (size_t)(end - p) * (CTRACE_LEB128_MAX + 8));
+	uint8_t *out = payload_alloc(CTRACE_ARGS_REGS +
+				     n * (size_t)CTRACE_ARGS_REG_BYTES +
+				     (size_t)(end - p) * (CTRACE_LEB128_MAX + 8));
 	uint8_t *q = out;
 	uint64_t pc = (fn + (uint64_t)d) & addr_mask, cfa = 0;
 	memcpy(q + CTRACE_ARGS_PC, &pc, 8);
@@ -144,7 +162,7 @@ uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 	*out_len = (size_t)(q - out);
 	return out;
 bad:
-	free(out);
+	payload_free(out);
 	return NULL;
 }
 

@@ -77,7 +77,7 @@ static void wide_free(struct stream *s)
 void stream_fini(struct stream *s)
 {
 	if (s->has_head)
-		free(s->head.extra);
+		payload_free(s->head.extra);
 	s->head.extra = NULL;
 	free(s->buf);
 	s->buf = NULL;
@@ -352,7 +352,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 		ev->ticks = load_u64(p) > s->time ? load_u64(p) : s->time;
 		ev->pair = NULL;
 		ev->extra_len = len - 8;
-		ev->extra = must_malloc(ev->extra_len);
+		ev->extra = payload_alloc(ev->extra_len);
 		memcpy(ev->extra, p + 8, ev->extra_len);
 		return true;
 	case CTRACE_REC_PAUSE:
@@ -396,7 +396,7 @@ static uint8_t *retval_expand_short(const uint8_t *p, uint64_t len,
 				    uint8_t state, size_t *n)
 {
 	const uint8_t *end = p + len;
-	uint8_t *out = must_malloc(CTRACE_RETVAL_PAYLOAD), *q = out;
+	uint8_t *out = payload_alloc(CTRACE_RETVAL_PAYLOAD), *q = out;
 	*n = 1;
 	out[0] = 0;
 	if (len == 0)
@@ -427,7 +427,8 @@ static uint8_t *retval_expand_short(const uint8_t *p, uint64_t len,
 	}
 	if (rest != want || (size_t)(q - out) + want > CTRACE_RETVAL_PAYLOAD)
 		return out;
-	memcpy(q, r, want);
+	if (want) /* the vector registers, in memory: rare */
+		memcpy(q, r, want);
 	out[0] = mask;
 	*n = (size_t)(q - out) + want;
 	return out;
@@ -451,7 +452,6 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 	}
 	if (s->end - p < 3 || p[0] != CTRACE_TAG_EXTENDED)
 		return;
-	p = extended_whole(s);
 	/* The short forms of ARGS are spread into the ARGS layout; that of
 	 * registers alone has the ENTRY's hook as its pc. */
 	bool regs_args = ev->kind == EV_ENTRY && p[1] == CTRACE_REC_ARGS_REGS;
@@ -469,8 +469,15 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 	if (p[1] != want && !short_args && !short_ret)
 		return;
 	p += 2;
-	if (ctrace__uleb_get(&p, s->end, &len) < 0 || len > (uint64_t)(s->end - p))
+	if (ctrace__uleb_get(&p, s->end, &len) < 0)
 		return; /* left to the main loop to report */
+	if (len > (uint64_t)(s->end - p)) {
+		/* longer than the window holds: widened to it */
+		p = extended_whole(s) + 2;
+		if (ctrace__uleb_get(&p, s->end, &len) < 0 ||
+		    len > (uint64_t)(s->end - p))
+			return;
+	}
 	if (s->trace->skip_payloads) {
 		/* nothing shows them: not even copied */
 		s->arg_bases.bad = true;
@@ -489,10 +496,10 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 					      ev->sp, s->trace->sp_mask,
 					      &s->arg_bases, &n);
 		if (ev->extra == NULL) /* shown as not captured */
-			ev->extra = must_malloc(1);
+			ev->extra = payload_alloc(1);
 		ev->extra_len = n;
 	} else {
-		ev->extra = must_malloc(len ? len : 1);
+		ev->extra = payload_alloc(len ? len : 1);
 		memcpy(ev->extra, p, len);
 		ev->extra_len = len;
 	}

@@ -288,8 +288,9 @@ struct event {
 	 * copied here: the event stays small); other kinds: 0, a slot
 	 * never defined (see stream_slot_at()). */
 	uint16_t slot;
-	/* ENTRY: its ARGS payload; EXIT: its RETVAL payload (malloc'd,
-	 * owned by whoever holds the event; NULL when none). */
+	/* ENTRY: its ARGS payload; EXIT: its RETVAL payload (by
+	 * payload_alloc, owned by whoever holds the event, who ends it by
+	 * payload_free; NULL when none). */
 	uint8_t *extra;
 	size_t extra_len;
 };
@@ -469,12 +470,17 @@ int capture_parse(const uint8_t *p, size_t len, struct capture *c);
 bool capture_read(const struct capture *c, uint64_t addr, void *out,
 		  size_t n);
 
-/* An ARGS_SHORT payload in the ARGS layout (malloc'd; NULL if it is
- * malformed), given its ENTRY's function and stack pointer; addr_mask
- * makes sums wrap at the trace's pointer size.  hook: 0 for ARGS_SHORT,
- * whose payload starts with its pc; for ARGS_REGS, which has none, the
- * ENTRY's hook, its pc.  b: the stream's bases, moved on to this
- * record's registers (set bad if it is malformed). */
+/* An event's payload of n bytes (struct event's extra), and its end:
+ * payload_free, never free. */
+uint8_t *payload_alloc(size_t n);
+void payload_free(uint8_t *p);
+
+/* An ARGS_SHORT payload in the ARGS layout (by payload_alloc; NULL if
+ * it is malformed), given its ENTRY's function and stack pointer;
+ * addr_mask makes sums wrap at the trace's pointer size.  hook: 0 for
+ * ARGS_SHORT, whose payload starts with its pc; for ARGS_REGS, which
+ * has none, the ENTRY's hook, its pc.  b: the stream's bases, moved on
+ * to this record's registers (set bad if it is malformed). */
 uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 			      uint64_t hook, uint64_t sp, uint64_t addr_mask,
 			      struct arg_bases *b, size_t *out_len);

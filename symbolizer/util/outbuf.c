@@ -106,17 +106,48 @@ void outbuf_spaces(struct outbuf *o, size_t n)
 	outbuf_write(o, spaces, n);
 }
 
+/* The digits are counted first (from v's highest bit) and written in
+ * place from the right, two at a time: no loop that reverses them, and
+ * no copy (a copy of digits just stored one pair at a time would wait
+ * for those stores, once per number). */
 size_t outbuf_format_u64(char *dst, uint64_t v)
 {
-	char tmp[20];
-	size_t n = 0;
+	static const char pairs[201] =
+		"00010203040506070809101112131415161718192021222324252627282930"
+		"31323334353637383940414243444546474849505152535455565758596061"
+		"62636465666768697071727374757677787980818283848586878889909192"
+		"93949596979899";
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull,
+		1000000ull, 10000000ull, 100000000ull, 1000000000ull,
+		10000000000ull, 100000000000ull, 1000000000000ull,
+		10000000000000ull, 100000000000000ull,
+		1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull,
+	};
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (size_t i = 0; i < n; i++)
-		dst[i] = tmp[n - 1 - i];
+	if (v < 100) { /* a depth, a short duration: often */
+		if (v < 10) {
+			dst[0] = (char)('0' + v);
+			return 1;
+		}
+		memcpy(dst, pairs + 2 * v, 2);
+		return 2;
+	}
+	unsigned bits = 64u - (unsigned)__builtin_clzll(v);
+	size_t n = (bits * 1233u) >> 12; /* log10(2) * bits, or one less */
+	n += v >= pow10[n];
+	char *p = dst + n;
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(p - 2, pairs + 2 * v, 2);
+	else
+		p[-1] = (char)('0' + v);
 	return n;
 }
 
@@ -142,12 +173,18 @@ static size_t format_fixed3(char *dst, uint64_t whole, unsigned frac,
 			    const char *unit)
 {
 	char digits[20];
-	size_t n = outbuf_format_u64(digits, whole), len = 0;
+	size_t n, len = 0;
 
-	for (size_t i = n; i < 3; i++)
-		dst[len++] = ' ';
-	memcpy(dst + len, digits, n);
-	len += n;
+	if (whole < 1000) { /* nearly always: three columns, no copy */
+		dst[0] = whole >= 100 ? (char)('0' + whole / 100) : ' ';
+		dst[1] = whole >= 10 ? (char)('0' + whole / 10 % 10) : ' ';
+		dst[2] = (char)('0' + whole % 10);
+		len = 3;
+	} else {
+		n = outbuf_format_u64(digits, whole);
+		memcpy(dst, digits, n);
+		len = n;
+	}
 	dst[len++] = '.';
 	dst[len++] = (char)('0' + frac / 100);
 	dst[len++] = (char)('0' + frac / 10 % 10);

@@ -1,5 +1,8 @@
-/* util.c -- allocation that cannot fail quietly, and warnings. */
+/* util.c -- allocation that cannot fail quietly, small blocks kept for
+ * reuse, and warnings. */
 #include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +32,51 @@ void *must_calloc(size_t n, size_t size)
 	if (!p)
 		out_of_memory();
 	return p;
+}
+
+/* Not under AddressSanitizer, which should see every use after a
+ * free: spares are freed there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SPARES_KEEP 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SPARES_KEEP 0
+#endif
+#endif
+#ifndef SPARES_KEEP
+#define SPARES_KEEP 1
+#endif
+
+union spare_head {
+	size_t cap;
+	max_align_t align;
+};
+
+void *spare_alloc(struct spares *s, size_t n)
+{
+	union spare_head *h;
+	if (n <= SPARE_SMALL && s->n) {
+		h = s->block[--s->n];
+	} else {
+		size_t cap = n <= SPARE_SMALL ? SPARE_SMALL : n;
+		if (cap > SIZE_MAX - sizeof *h)
+			out_of_memory();
+		h = must_malloc(sizeof *h + cap);
+		h->cap = cap;
+	}
+	return h + 1;
+}
+
+void spare_free(struct spares *s, void *p)
+{
+	if (!p)
+		return;
+	union spare_head *h = (union spare_head *)p - 1;
+	if (SPARES_KEEP && h->cap == SPARE_SMALL && s->n < SPARES_MAX) {
+		s->block[s->n++] = h;
+		return;
+	}
+	free(h);
 }
 
 void *must_realloc(void *p, size_t n, size_t size)

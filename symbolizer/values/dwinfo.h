@@ -598,13 +598,18 @@ char *format_text(const struct capture *mem, int ptr_size, Dwarf_Die *type,
 		  const uint8_t *p, size_t size);
 /* The types format_text shows without its DWARF or the captured memory,
  * once known (format_kind: FMT_OTHER for every other), and their text
- * into out (at most FMT_TEXT_MAX bytes and a NUL), its length: the same
- * bytes as format_text's. */
+ * into out (at most FMT_TEXT_MAX bytes and a NUL; all FMT_TEXT_MAX + 1
+ * bytes of out may be written), its length: the same bytes as
+ * format_text's. */
 enum fmt_kind { FMT_OTHER, FMT_SIGNED, FMT_UNSIGNED, FMT_BOOL, FMT_POINTER,
 		FMT_REFERENCE };
 enum { FMT_TEXT_MAX = 24 };
 enum fmt_kind format_kind(Dwarf_Die *type, int ptr_size, size_t size);
 size_t format_kind_text(enum fmt_kind k, int ptr_size, const uint8_t *p,
+			size_t size, char *out);
+/* The same of a value of at most 8 bytes, w: the bytes from p on (zero
+ * past the value) read as one number. */
+size_t format_kind_word(enum fmt_kind k, int ptr_size, uint64_t w,
 			size_t size, char *out);
 
 
@@ -629,6 +634,17 @@ void values_add(struct values_build *vb, const char *name, Dwarf_Die *type,
 struct values *values_finish(struct values_build *vb, bool unknown);
 struct values *values_finish_unknown(struct values_build *vb,
 				     const char *why);
+/* size bytes for values whose strings live in the same block (packed),
+ * which values_free ends. */
+struct values *values_alloc_packed(size_t size);
+/* The output of values like v around their texts (the tree's and
+ * JSON's), for values_put_*: v's names, types and reasons, and which
+ * values have a text; plain[i] true when value i's text needs no escaping
+ * in JSON (numbers, pointers, booleans: format_kind).  Made once per
+ * recipe; freed by values_pieces_free. */
+struct values_pieces *values_pieces_make(const struct values *v,
+					 const bool *plain);
+void values_pieces_free(struct values_pieces *pc);
 /* The module of the function at runtime address addr, with DWARF; its
  * bias in *bias.  NULL: none. */
 struct dw_module *values_module_of(struct trace *t, uint64_t addr,

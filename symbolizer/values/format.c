@@ -375,77 +375,124 @@ enum fmt_kind format_kind(Dwarf_Die *type, int ptr_size, size_t size)
 	}
 }
 
-/* v in base 10 or 16, at the end of d[0..n), NUL at d[n - 1]: its start. */
-/* v's digits in base 10 or 16, ending at d[n - 1] (a NUL).  The base is
- * a constant in each branch, so no division instruction: every call of
- * a trace with values passes here. */
-static char *digits(uint64_t v, unsigned base, char *d, size_t n)
+static const char dec_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930"
+	"31323334353637383940414243444546474849505152535455565758596061"
+	"62636465666768697071727374757677787980818283848586878889909192"
+	"93949596979899";
+
+/* Two hexadecimal digits at a time. */
+static const char hex_pairs[513] =
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+static const uint64_t pow10[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+	10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+	100000000000ull, 1000000000000ull, 10000000000000ull,
+	100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+	100000000000000000ull, 1000000000000000000ull,
+	10000000000000000000ull,
+};
+
+/* v's digits in base 10 or 16 and a NUL, at out, after the prefix of
+ * plen (at most 3) bytes; their length.  The digits are counted first
+ * and written in place from the right, two at a time: every value of a
+ * trace passes here. */
+static inline size_t digits(uint64_t v, bool hex, const char *prefix,
+			    size_t plen, char *out)
 {
-	char *s = d + n - 1;
-	*s = '\0';
-	if (base == 16) {
-		do {
-			*--s = "0123456789abcdef"[v & 15];
-			v >>= 4;
-		} while (v);
-		return s;
+	unsigned bits = v ? 64u - (unsigned)__builtin_clzll(v) : 1u;
+	size_t n;
+	if (hex) {
+		n = (bits + 3) / 4;
+	} else {
+		n = (bits * 1233u) >> 12; /* log10(2) * bits, or one less */
+		n += v >= pow10[n] || v == 0;
 	}
-	do {
-		*--s = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return s;
+	for (size_t i = 0; i < plen; i++)
+		out[i] = prefix[i];
+	char *s = out + plen + n;
+	*s = '\0';
+	if (hex) {
+		for (; v >= 256; v >>= 8) {
+			s -= 2;
+			memcpy(s, hex_pairs + 2 * (v & 255), 2);
+		}
+		if (v >= 16) {
+			s -= 2;
+			memcpy(s, hex_pairs + 2 * v, 2);
+		} else {
+			*--s = hex_pairs[2 * v + 1];
+		}
+	} else {
+		for (; v >= 100; v /= 100) {
+			s -= 2;
+			memcpy(s, dec_pairs + 2 * (v % 100), 2);
+		}
+		if (v >= 10) {
+			s -= 2;
+			memcpy(s, dec_pairs + 2 * v, 2);
+		} else {
+			*--s = (char)('0' + v);
+		}
+	}
+	return plen + n;
 }
 
-size_t format_kind_text(enum fmt_kind k, int ptr_size, const uint8_t *p,
-			size_t size, char *out)
+/* format_kind_text of a value whose bytes, read as one of its size and
+ * one of the pointer size, are u and ptr. */
+static inline size_t kind_text(enum fmt_kind k, uint64_t u, uint64_t ptr,
+			       size_t size, char *out)
 {
-	char d[FMT_TEXT_MAX + 1], *s, *end = d + sizeof d - 1;
-	uint64_t v;
-	int64_t sv;
-	size_t n;
-
 	switch (k) {
 	case FMT_BOOL:
-		if (get_uint(p, size)) {
+		if (u) {
 			memcpy(out, "true", 5);
 			return 4;
 		}
 		memcpy(out, "false", 6);
 		return 5;
 	case FMT_SIGNED:
-		sv = get_int(p, size);
-		s = digits(sv < 0 ? -(uint64_t)sv : (uint64_t)sv, 10, d,
-			   sizeof d);
-		if (sv < 0)
-			*--s = '-';
-		break;
+		if (size < 8 && (u >> (8 * size - 1)) & 1)
+			u |= ~0ull << (8 * size);
+		if ((int64_t)u < 0)
+			return digits(-u, false, "-", 1, out);
+		return digits(u, false, "", 0, out);
 	case FMT_UNSIGNED:
-		s = digits(get_uint(p, size), 10, d, sizeof d);
-		break;
+		return digits(u, false, "", 0, out);
 	case FMT_POINTER:
-		v = get_uint(p, (size_t)ptr_size);
-		if (v == 0) {
+		if (ptr == 0) {
 			memcpy(out, "NULL", 5);
 			return 4;
 		}
-		s = digits(v, 16, d, sizeof d);
-		*--s = 'x';
-		*--s = '0';
-		break;
+		return digits(ptr, true, "0x", 2, out);
 	case FMT_REFERENCE:
-		s = digits(get_uint(p, (size_t)ptr_size), 16, d, sizeof d);
-		*--s = 'x';
-		*--s = '0';
-		*--s = '@';
-		break;
+		return digits(ptr, true, "@0x", 3, out);
 	default:
 		out[0] = '\0';
 		return 0;
 	}
-	n = (size_t)(end - s);
-	memcpy(out, s, n + 1);
-	return n;
+}
+
+size_t format_kind_text(enum fmt_kind k, int ptr_size, const uint8_t *p,
+			size_t size, char *out)
+{
+	return kind_text(k, get_uint(p, size), get_uint(p, (size_t)ptr_size),
+			 size, out);
+}
+
+size_t format_kind_word(enum fmt_kind k, int ptr_size, uint64_t w,
+			size_t size, char *out)
+{
+	uint64_t ptr = ptr_size >= 8 ? w : w & ((1ull << 8 * ptr_size) - 1);
+	return kind_text(k, w, ptr, size, out);
 }
 
 char *format_text(const struct capture *mem, int ptr_size, Dwarf_Die *type,

@@ -140,7 +140,7 @@ static void add(struct values_build *vb, const char *name, const char *type,
 	}
 	vb->v[vb->n++] = (struct value){
 		name ? must_strndup(name, strlen(name)) : NULL,
-		must_strndup(type, strlen(type)), text, text ? NULL : why};
+		must_strndup(type, strlen(type)), text, text ? NULL : why, 0};
 }
 
 static char *text_of(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

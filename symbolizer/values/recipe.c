@@ -18,10 +18,16 @@
  * (a stack slot, a computed location, an entry value) is decoded in full.
  * CTRACE_VALUE_CACHE=0 switches recipes off, and the tests compare.
  *
+ * A call by recipe costs what changes from call to call: its registers
+ * placed in each value's bytes (their places in the capture found once),
+ * numbers formatted into one block with the values, and the output
+ * around the texts made once (values.c's pieces, tree and JSON).
+ *
  * Memory: one recipe per (pair, hook address, register numbers) that has
  * one, at most RECIPE_MAX (4,096) of them, each of at most RECIPE_TEXTS
- * (16) values of about 1 KiB: 64 MiB at worst, about 1 KiB a recipe of
- * one argument; later ones are not kept (decoded in full).
+ * (16) values of about 1 KiB, and its pieces (its output without the
+ * texts): 64 MiB at worst, about 1 KiB a recipe of one argument; later
+ * ones are not kept (decoded in full).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +39,7 @@
 enum {
 	RECIPE_MAX = 4096, /* a power of two */
 	RECIPE_TEXTS = 16, /* values shown per call, at most */
+	RECIPE_HOT_BITS = 10, /* the last recipe of 1,024 call sites */
 };
 
 /* One value shown: format_text's type and size, the buffer's bytes, the
@@ -41,10 +48,21 @@ struct recipe_text {
 	Dwarf_Die type;
 	enum fmt_kind kind; /* shown without the DWARF: format_kind */
 	size_t size;
+	/* kind not FMT_OTHER, at most eight bytes: built in image_word
+	 * (word_of), the image's first eight bytes */
+	bool word;
+	uint64_t image_word;
 	uint8_t image[VALUES_MAX_BYTES];
 	size_t n;
 	struct frame_sink log[FRAME_SINK_MAX];
+	/* where each copy's register is in a capture of the recipe's
+	 * key, whose register numbers are the same: its index, or
+	 * FROM_SP, FROM_NONE (a number the capture lacks: zero) or
+	 * FROM_BYTES (the log's constant) */
+	int8_t from[FRAME_SINK_MAX];
 };
+
+enum { FROM_BYTES = -1, FROM_SP = -2, FROM_NONE = -3 };
 
 struct recipe_key {
 	const struct trace *t;
@@ -58,13 +76,18 @@ struct recipe {
 	struct recipe *next; /* in its hash bucket */
 	struct recipe_key key;
 	struct values *shape;  /* texts left out */
+	struct values_pieces *pieces; /* the output around the texts */
 	int *text_of;          /* each value's text, or -1 */
 	size_t n_texts;
 	struct recipe_text *texts;
+	size_t *value_of;      /* each text's value */
+	bool all_words;        /* every text x->word */
+	size_t word_room;      /* FMT_TEXT_MAX + 1 a word */
 };
 
 static struct {
 	struct recipe **bucket; /* RECIPE_MAX buckets */
+	struct recipe *hot[1u << RECIPE_HOT_BITS]; /* by fn and site */
 	size_t count;
 	/* the decoding in progress */
 	bool recording, ok;
@@ -127,76 +150,154 @@ static uint64_t reg_of(const struct capture *cap, int reg)
 	return v;
 }
 
+/* Whether r is the recipe of a call of p in t with capture cap: its
+ * key, compared without making one. */
+static bool matches(const struct recipe *r, const struct trace *t,
+		    const struct values_call *p, const struct capture *cap)
+{
+	const struct recipe_key *k = &r->key;
+	if (k->t != t || k->fn != p->fn || k->site != p->site ||
+	    k->ticks != p->ticks || k->pc != cap->pc ||
+	    k->cfa_zero != (cap->cfa == 0) || k->nregs != cap->nregs)
+		return false;
+	for (int i = 0; i < k->nregs; i++)
+		if (k->regno[i] != cap->regno[i])
+			return false;
+	return true;
+}
+
+/* The recipe of a call of p with capture cap, or NULL: the one its
+ * call site found last (one comparison, nearly always), else the one
+ * of its key. */
+static struct recipe *recipe_of(const struct trace *t,
+				const struct values_call *p,
+				const struct capture *cap)
+{
+	size_t h = (size_t)(((p->fn ^ p->site) * 0x9e3779b97f4a7c15ull) >>
+			    (64 - RECIPE_HOT_BITS));
+	struct recipe *r = rc.hot[h];
+	if (r && matches(r, t, p, cap))
+		return r;
+	struct recipe_key k;
+	key_of(&k, t, p, cap);
+	for (r = rc.bucket[bucket_of(&k)]; r; r = r->next)
+		if (same_key(&r->key, &k))
+			break;
+	if (r)
+		rc.hot[h] = r;
+	return r;
+}
+
+/* Value x's bytes, as the recipe's decoding built them, in its first
+ * eight: the image with cap's registers copied in (x->word: the log's
+ * copies lie in those eight bytes, recipe_end checked). */
+static uint64_t word_of(const struct recipe_text *x,
+			const struct capture *cap)
+{
+	uint64_t w = x->image_word;
+	for (size_t j = 0; j < x->n; j++) {
+		const struct frame_sink *l = &x->log[j];
+		uint64_t v, m = l->len >= 8 ? ~0ull : (1ull << 8 * l->len) - 1;
+		unsigned sh = 8u * l->off;
+		switch (x->from[j]) {
+		case FROM_BYTES:
+			memcpy(&v, l->bytes, 8);
+			break;
+		case FROM_SP:
+			v = cap->sp;
+			break;
+		case FROM_NONE:
+			v = 0;
+			break;
+		default:
+			v = cap->regval[x->from[j]];
+			break;
+		}
+		w = (w & ~(m << sh)) | (v & m) << sh;
+	}
+	return w;
+}
+
+/* Value x's text by format_text, or by its kind (a value wider than
+ * eight bytes), allocated. */
+static char *text_of(const struct trace *t, struct recipe_text *x,
+		     const struct capture *cap)
+{
+	uint8_t buf[VALUES_MAX_BYTES];
+	/* as args.c's buffer: zero past the value */
+	memset(buf, 0, x->kind != FMT_OTHER ? 16 : sizeof buf);
+	memcpy(buf, x->image, x->size);
+	for (size_t j = 0; j < x->n; j++) {
+		const struct frame_sink *l = &x->log[j];
+		uint64_t rv = l->reg < 0 ? 0 : reg_of(cap, l->reg);
+		memcpy(buf + l->off,
+		       l->reg < 0 ? (const void *)l->bytes : (const void *)&rv,
+		       l->len);
+	}
+	if (x->kind == FMT_OTHER)
+		return format_text(cap, t->hdr.pointer_size, &x->type, buf,
+				   x->size);
+	char fast[FMT_TEXT_MAX + 1];
+	size_t n = format_kind_text(x->kind, t->hdr.pointer_size, buf,
+				    x->size, fast);
+	return must_strndup(fast, n);
+}
+
 struct values *recipe_apply(struct trace *t, const struct values_call *p,
 			    const uint8_t *payload, size_t len)
 {
 	struct capture cap;
-	struct recipe_key k;
 
 	if (!rc.bucket || capture_parse(payload, len, &cap) < 0)
 		return NULL;
-	key_of(&k, t, p, &cap);
-	struct recipe *r = rc.bucket[bucket_of(&k)];
-	while (r && !same_key(&r->key, &k))
-		r = r->next;
+	struct recipe *r = recipe_of(t, p, &cap);
 	if (!r)
 		return NULL;
 
-	/* each value's text: numbers and pointers here, the rest by
-	 * format_text (its DWARF, the captured memory) */
-	char fast[RECIPE_TEXTS][FMT_TEXT_MAX + 1];
-	char *text[RECIPE_TEXTS];
-	size_t text_len[RECIPE_TEXTS];
-	size_t total = 0;
-	for (size_t k = 0; k < r->n_texts; k++) {
-		struct recipe_text *x = &r->texts[k];
-		uint8_t buf[VALUES_MAX_BYTES];
-		/* as args.c's buffer: zero past the value */
-		memset(buf, 0, x->kind != FMT_OTHER ? 16 : sizeof buf);
-		memcpy(buf, x->image, x->size);
-		for (size_t j = 0; j < x->n; j++) {
-			const struct frame_sink *l = &x->log[j];
-			uint64_t rv = l->reg < 0 ? 0 : reg_of(&cap, l->reg);
-			memcpy(buf + l->off,
-			       l->reg < 0 ? (const void *)l->bytes
-					  : (const void *)&rv,
-			       l->len);
+	/* each value's text: numbers and pointers formatted in place
+	 * below, the rest by format_text (its DWARF, the captured memory)
+	 * here */
+	char *other[RECIPE_TEXTS];
+	size_t room = r->word_room, n;
+	for (size_t k = 0; !r->all_words && k < r->n_texts; k++) {
+		other[k] = NULL;
+		if (!r->texts[k].word) {
+			other[k] = text_of(t, &r->texts[k], &cap);
+			n = strlen(other[k]) + 1;
+			/* a number's text has FMT_TEXT_MAX + 1 bytes, which
+			 * values.c may read */
+			if (r->texts[k].kind != FMT_OTHER &&
+			    n < FMT_TEXT_MAX + 1)
+				n = FMT_TEXT_MAX + 1;
+			room += n;
 		}
-		if (x->kind != FMT_OTHER) {
-			text[k] = fast[k];
-			text_len[k] = format_kind_text(x->kind,
-						       t->hdr.pointer_size,
-						       buf, x->size, fast[k]);
-		} else {
-			text[k] = format_text(&cap, t->hdr.pointer_size,
-					      &x->type, buf, x->size);
-			text_len[k] = strlen(text[k]);
-		}
-		total += text_len[k] + 1;
 	}
 	/* one allocation: the values, then their texts; names and types
 	 * are the shape's, which lives until values_reset, after every
 	 * view is done with its values */
 	const struct values *s = r->shape;
 	size_t head = sizeof(struct values) + s->n * sizeof(struct value);
-	struct values *v = must_malloc(head + total);
-	char *at = (char *)v + head;
-	v->n = s->n;
-	v->refs = 0;
+	struct values *v = values_alloc_packed(head + room);
+	memcpy(v, s, head); /* no texts, not shared */
 	v->packed = true;
-	v->unknown = s->unknown;
-	v->unknown_why = s->unknown_why;
-	for (size_t i = 0; i < s->n; i++) {
-		v->v[i] = (struct value){s->v[i].name, s->v[i].type, NULL,
-					 s->v[i].why};
-		int k = r->text_of[i];
-		if (k < 0)
-			continue;
-		v->v[i].text = at;
-		memcpy(at, text[k], text_len[k] + 1);
-		at += text_len[k] + 1;
-		if (text[k] != fast[k])
-			free(text[k]);
+	v->pieces = r->pieces;
+	char *at = (char *)v + head;
+	for (size_t k = 0; k < r->n_texts; k++) {
+		const struct recipe_text *x = &r->texts[k];
+		struct value *y = &v->v[r->value_of[k]];
+		y->text = at;
+		if (x->word) {
+			/* may write FMT_TEXT_MAX + 1 bytes: the room */
+			y->len = format_kind_word(x->kind, t->hdr.pointer_size,
+						  word_of(x, &cap), x->size,
+						  at);
+		} else {
+			y->len = strlen(other[k]);
+			memcpy(at, other[k], y->len + 1);
+			free(other[k]);
+		}
+		/* packed: from each text on, the rooms of those after it */
+		at += y->len + 1;
 	}
 	return v;
 }
@@ -222,6 +323,9 @@ char *recipe_text(const struct capture *cap, int ptr_size, Dwarf_Die *type,
 			x->kind = format_kind(type, ptr_size, size);
 			x->size = size;
 			memcpy(x->image, buf, size);
+			x->word = x->kind != FMT_OTHER && size <= 8;
+			x->image_word = 0;
+			memcpy(&x->image_word, buf, size <= 8 ? size : 8);
 			/* the log is of this buffer's copies, if it is the
 			 * one they went to; else there were none */
 			x->n = frame_taint.buf == buf ? frame_taint.n : 0;
@@ -263,17 +367,48 @@ void recipe_end(struct trace *t, const struct values_call *p,
 	s->packed = false;
 	s->unknown = v->unknown;
 	s->unknown_why = v->unknown_why;
+	s->pieces = NULL;
+	s->shown = NULL;
 	r->text_of = must_malloc((v->n ? v->n : 1) * sizeof *r->text_of);
 	r->n_texts = rc.n;
 	r->texts = must_malloc((rc.n ? rc.n : 1) * sizeof *r->texts);
 	memcpy(r->texts, rc.texts, rc.n * sizeof *r->texts);
+	r->value_of = must_malloc((rc.n ? rc.n : 1) * sizeof *r->value_of);
 	for (size_t i = 0, k = 0; i < v->n; i++) {
 		s->v[i] = (struct value){dup_or_null(v->v[i].name),
 					 dup_or_null(v->v[i].type), NULL,
-					 v->v[i].why};
-		r->text_of[i] = v->v[i].text ? (int)k++ : -1;
+					 v->v[i].why, 0};
+		r->text_of[i] = v->v[i].text ? (int)k : -1;
+		if (v->v[i].text)
+			r->value_of[k++] = i;
+	}
+	r->all_words = true;
+	for (size_t k = 0; k < rc.n; k++) {
+		struct recipe_text *x = &r->texts[k];
+		for (size_t j = 0; j < x->n; j++) {
+			/* as reg_of finds it: the stack pointer, else the
+			 * last copy of the number, else none */
+			int reg = x->log[j].reg;
+			x->from[j] = reg < 0		       ? FROM_BYTES
+				     : reg == CTRACE_DW_SP_X86_64 ? FROM_SP
+								  : FROM_NONE;
+			for (int i = 0; reg >= 0 && reg != CTRACE_DW_SP_X86_64 &&
+					i < cap->nregs;
+			     i++)
+				if (cap->regno[i] == reg)
+					x->from[j] = (int8_t)i;
+		}
+		r->all_words = r->all_words && r->texts[k].word;
+		r->word_room += r->texts[k].word ? FMT_TEXT_MAX + 1 : 0;
 	}
 	r->shape = s;
+	/* numbers, pointers and booleans need no escaping in JSON */
+	bool *plain = must_calloc(v->n ? v->n : 1, sizeof *plain);
+	for (size_t i = 0; i < v->n; i++)
+		plain[i] = r->text_of[i] >= 0 &&
+			   r->texts[r->text_of[i]].kind != FMT_OTHER;
+	r->pieces = v->unknown ? NULL : values_pieces_make(v, plain);
+	free(plain);
 	r->next = rc.bucket[b];
 	rc.bucket[b] = r;
 	rc.count++;
@@ -288,7 +423,9 @@ void recipe_reset(void)
 		for (; r; r = next) {
 			next = r->next;
 			values_free(r->shape);
+			values_pieces_free(r->pieces);
 			free(r->text_of);
+			free(r->value_of);
 			free(r->texts);
 			free(r);
 		}
@@ -296,4 +433,5 @@ void recipe_reset(void)
 	free(rc.bucket);
 	rc.bucket = NULL;
 	rc.count = 0;
+	memset(rc.hot, 0, sizeof rc.hot);
 }

@@ -34,7 +34,7 @@ void values_add(struct values_build *vb, const char *name,
 		type_name(type, &tn, 0);
 	vb->v[vb->n++] = (struct value){
 		name ? must_strndup(name, strlen(name)) : NULL,
-		str_take(&tn), text, text ? NULL : why};
+		str_take(&tn), text, text ? NULL : why, 0};
 }
 
 struct values *values_finish(struct values_build *vb, bool unknown)
@@ -45,6 +45,8 @@ struct values *values_finish(struct values_build *vb, bool unknown)
 	v->packed = false;
 	v->unknown = unknown;
 	v->unknown_why = unknown ? "no debug information" : NULL;
+	v->pieces = NULL;
+	v->shown = NULL;
 	if (vb->n)
 		memcpy(v->v, vb->v, vb->n * sizeof *vb->v);
 	free(vb->v);
@@ -101,6 +103,19 @@ struct values *values_finish_unknown(struct values_build *vb, const char *why)
 {
 	struct values *v = values_finish(vb, true);
 	v->unknown_why = why;
+	return v;
+}
+
+static void shown_free(struct values *v);
+
+/* Values in one block, the strings after them (recipe.c): one a call,
+ * freed after its output (util.c's spares). */
+static struct spares packed;
+
+struct values *values_alloc_packed(size_t size)
+{
+	struct values *v = spare_alloc(&packed, size);
+	v->packed = true;
 	return v;
 }
 
@@ -360,8 +375,9 @@ void values_free(struct values *v)
 		v->refs--;
 		return;
 	}
+	shown_free(v);
 	if (v->packed) {
-		free(v);
+		spare_free(&packed, v);
 		return;
 	}
 	for (size_t i = 0; i < v->n; i++) {
@@ -383,12 +399,105 @@ void values_forget_hints(void)
 
 /* ---------------------------------------------------------------------------
  * Output
+ *
+ * One function per output writes values as the format has them.  It
+ * either writes each value's text or, making the pieces of a recipe
+ * (values_pieces_make), marks its place: the calls of a recipe differ
+ * only in their texts, so the rest is made once and copied (put_pieces),
+ * with the same bytes.  Values the memo shares are written once and the
+ * bytes kept with them (values_shown).
  * ------------------------------------------------------------------------ */
 
-void values_put_args_tree(struct outbuf *o, const struct values *v)
+/* The pieces of one output: the text before each value's text, and the
+ * end; that value, and whether JSON escapes its text (quoted in the
+ * pieces) or it goes as it is. */
+struct piece_set {
+	size_t n;      /* texts; n + 1 pieces */
+	char *bytes;   /* the pieces, one after the other, PIECE_PAD more */
+	size_t *len;   /* each piece's length */
+	size_t *index; /* the value whose text follows piece k */
+	bool *escape;
+	bool *plain;   /* a number's (recipe.c leaves PIECE_PAD bytes) */
+};
+
+/* A piece or a number's text of at most PIECE_PAD bytes is copied as
+ * PIECE_PAD bytes (one load and store, not a call), which it has after
+ * it: the pieces are padded, a number's text has FMT_TEXT_MAX + 1. */
+enum { PIECE_PAD = 16 };
+
+static inline void put_short(struct outbuf *o, const char *s, size_t n,
+			     bool padded)
 {
-	if (!v)
-		return;
+	if (padded && n <= PIECE_PAD && OUTBUF_SIZE - o->len >= PIECE_PAD) {
+		memcpy(o->buf + o->len, s, PIECE_PAD);
+		o->len += n;
+	} else {
+		outbuf_write(o, s, n);
+	}
+}
+
+struct values_pieces {
+	struct piece_set tree, json;
+};
+
+/* The outputs a shared value keeps. */
+enum { SHOWN_ARGS_TREE, SHOWN_RET_TREE, SHOWN_ARGS_JSON, SHOWN_RET_JSON,
+       SHOWN_KINDS };
+
+struct values_shown {
+	char *bytes[SHOWN_KINDS];
+	size_t len[SHOWN_KINDS];
+};
+
+/* The pieces being made: where each text goes (NULL: write the texts). */
+struct cuts {
+	struct piece_set *ps;
+	const bool *plain; /* value i's text needs no JSON escaping */
+	size_t cap;
+	size_t *at; /* the output's length at each cut */
+};
+
+static size_t out_at(const struct outbuf *o)
+{
+	return o->mem_len + o->len;
+}
+
+/* Value i's text: written, or its place noted. */
+static void put_text(struct outbuf *o, struct cuts *c, size_t i,
+		     const char *text, bool json)
+{
+	if (json)
+		outbuf_putc(o, '"');
+	if (!c) {
+		if (json)
+			outbuf_escaped(o, text, strlen(text), ESCAPE_JSON);
+		else
+			outbuf_str(o, text);
+	} else {
+		struct piece_set *ps = c->ps;
+		if (ps->n == c->cap) {
+			c->cap = c->cap ? 2 * c->cap : 8;
+			c->at = must_realloc(c->at, c->cap, sizeof *c->at);
+			ps->index = must_realloc(ps->index, c->cap,
+						 sizeof *ps->index);
+			ps->escape = must_realloc(ps->escape, c->cap,
+						  sizeof *ps->escape);
+			ps->plain = must_realloc(ps->plain, c->cap,
+						 sizeof *ps->plain);
+		}
+		c->at[ps->n] = out_at(o);
+		ps->index[ps->n] = i;
+		ps->plain[ps->n] = c->plain && c->plain[i];
+		ps->escape[ps->n] = json && !ps->plain[ps->n];
+		ps->n++;
+	}
+	if (json)
+		outbuf_putc(o, '"');
+}
+
+static void put_args_tree(struct outbuf *o, const struct values *v,
+			  struct cuts *c)
+{
 	if (v->unknown) {
 		outbuf_putc(o, '?');
 		return;
@@ -406,13 +515,16 @@ void values_put_args_tree(struct outbuf *o, const struct values *v)
 		else
 			outbuf_putc(o, '?');
 		outbuf_putc(o, '=');
-		outbuf_str(o, v->v[i].text ? v->v[i].text : "?");
+		if (v->v[i].text)
+			put_text(o, c, i, v->v[i].text, false);
+		else
+			outbuf_putc(o, '?');
 	}
 }
 
-void values_put_ret_tree(struct outbuf *o, const struct values *v)
+static void put_ret_tree(struct outbuf *o, const struct values *v)
 {
-	if (!v || v->n == 0)
+	if (v->n == 0)
 		return;
 	outbuf_write(o, " = ", 3);
 	outbuf_str(o, v->v[0].text ? v->v[0].text : "?");
@@ -423,8 +535,10 @@ static void json_str(struct outbuf *o, const char *s)
 	outbuf_json_str(o, s, strlen(s));
 }
 
-static void json_value(struct outbuf *o, const struct value *v)
+static void json_value(struct outbuf *o, const struct values *vs, size_t i,
+		       struct cuts *c)
 {
+	const struct value *v = &vs->v[i];
 	outbuf_putc(o, '{');
 	if (v->name) {
 		outbuf_str(o, "\"name\": ");
@@ -435,7 +549,7 @@ static void json_value(struct outbuf *o, const struct value *v)
 	json_str(o, v->type ? v->type : "");
 	if (v->text) {
 		outbuf_str(o, ", \"value\": ");
-		json_str(o, v->text);
+		put_text(o, c, i, v->text, true);
 	} else {
 		outbuf_str(o, ", \"unavailable\": ");
 		json_str(o, v->why ? v->why : "unknown");
@@ -443,10 +557,9 @@ static void json_value(struct outbuf *o, const struct value *v)
 	outbuf_putc(o, '}');
 }
 
-void values_put_args_json(struct outbuf *o, const struct values *v)
+static void put_args_json(struct outbuf *o, const struct values *v,
+			  struct cuts *c)
 {
-	if (!v)
-		return;
 	if (v->unknown) {
 		outbuf_str(o, ", \"args\": null, \"args_unavailable\": ");
 		json_str(o, v->unknown_why);
@@ -456,15 +569,185 @@ void values_put_args_json(struct outbuf *o, const struct values *v)
 	for (size_t i = 0; i < v->n; i++) {
 		if (i)
 			outbuf_str(o, ", ");
-		json_value(o, &v->v[i]);
+		json_value(o, v, i, c);
 	}
 	outbuf_putc(o, ']');
 }
 
-void values_put_ret_json(struct outbuf *o, const struct values *v)
+static void put_ret_json(struct outbuf *o, const struct values *v)
 {
-	if (!v || v->n == 0)
+	if (v->n == 0)
 		return;
 	outbuf_str(o, ", \"retval\": ");
-	json_value(o, &v->v[0]);
+	json_value(o, v, 0, NULL);
+}
+
+/* Pieces and shown values are made in memory (small: one call's), in a
+ * scratch outbuf whose memory is kept from one to the next. */
+static struct outbuf *scratch(void)
+{
+	static struct outbuf *o;
+	if (!o) {
+		o = must_malloc(sizeof *o);
+		outbuf_init_memory(o);
+	}
+	o->len = 0;
+	o->mem_len = 0;
+	return o;
+}
+
+/* The bytes written to o (a scratch), copied, and PIECE_PAD zero bytes
+ * after them (put_short may read them). */
+static char *scratch_take(struct outbuf *o, size_t *len)
+{
+	outbuf_flush(o);
+	*len = o->mem_len;
+	char *b = must_malloc(o->mem_len + PIECE_PAD);
+	if (o->mem_len)
+		memcpy(b, o->mem, o->mem_len);
+	memset(b + o->mem_len, 0, PIECE_PAD);
+	return b;
+}
+
+static void make_set(struct piece_set *ps, const struct values *v,
+		     const bool *plain, bool json)
+{
+	struct outbuf *o = scratch();
+	struct cuts c = {.ps = ps, .plain = plain};
+	size_t total;
+	if (json)
+		put_args_json(o, v, &c);
+	else
+		put_args_tree(o, v, &c);
+	ps->bytes = scratch_take(o, &total);
+	ps->len = must_malloc((ps->n + 1) * sizeof *ps->len);
+	for (size_t k = 0, from = 0; k <= ps->n; k++) {
+		size_t to = k < ps->n ? c.at[k] : total;
+		ps->len[k] = to - from;
+		from = to;
+	}
+	free(c.at);
+}
+
+struct values_pieces *values_pieces_make(const struct values *v,
+					 const bool *plain)
+{
+	struct values_pieces *pc = must_calloc(1, sizeof *pc);
+	make_set(&pc->tree, v, plain, false);
+	make_set(&pc->json, v, plain, true);
+	return pc;
+}
+
+static void free_set(struct piece_set *ps)
+{
+	free(ps->bytes);
+	free(ps->len);
+	free(ps->index);
+	free(ps->escape);
+	free(ps->plain);
+}
+
+void values_pieces_free(struct values_pieces *pc)
+{
+	if (!pc)
+		return;
+	free_set(&pc->tree);
+	free_set(&pc->json);
+	free(pc);
+}
+
+static void put_pieces(struct outbuf *o, const struct piece_set *ps,
+		       const struct values *v)
+{
+	const char *b = ps->bytes;
+	for (size_t k = 0; k < ps->n; k++) {
+		put_short(o, b, ps->len[k], true);
+		b += ps->len[k];
+		const struct value *x = &v->v[ps->index[k]];
+		if (ps->escape[k])
+			outbuf_escaped(o, x->text, x->len, ESCAPE_JSON);
+		else
+			put_short(o, x->text, x->len, ps->plain[k]);
+	}
+	if (ps->len[ps->n])
+		put_short(o, b, ps->len[ps->n], true);
+}
+
+static void put_kind(struct outbuf *o, const struct values *v, int kind)
+{
+	switch (kind) {
+	case SHOWN_ARGS_TREE:
+		put_args_tree(o, v, NULL);
+		break;
+	case SHOWN_RET_TREE:
+		put_ret_tree(o, v);
+		break;
+	case SHOWN_ARGS_JSON:
+		put_args_json(o, v, NULL);
+		break;
+	default:
+		put_ret_json(o, v);
+		break;
+	}
+}
+
+/* v's output of this kind: shared values' kept, others' written. */
+static void put(struct outbuf *o, const struct values *cv, int kind)
+{
+	struct values *v = (struct values *)cv; /* only v->shown changes */
+	if (!v->refs) {
+		put_kind(o, v, kind);
+		return;
+	}
+	if (!v->shown)
+		v->shown = must_calloc(1, sizeof *v->shown);
+	struct values_shown *sh = v->shown;
+	if (!sh->bytes[kind]) {
+		struct outbuf *s = scratch();
+		put_kind(s, v, kind);
+		sh->bytes[kind] = scratch_take(s, &sh->len[kind]);
+	}
+	outbuf_write(o, sh->bytes[kind], sh->len[kind]);
+}
+
+static void shown_free(struct values *v)
+{
+	if (!v->shown)
+		return;
+	for (int k = 0; k < SHOWN_KINDS; k++)
+		free(v->shown->bytes[k]);
+	free(v->shown);
+	v->shown = NULL;
+}
+
+void values_put_args_tree(struct outbuf *o, const struct values *v)
+{
+	if (!v)
+		return;
+	if (v->pieces)
+		put_pieces(o, &v->pieces->tree, v);
+	else
+		put(o, v, SHOWN_ARGS_TREE);
+}
+
+void values_put_ret_tree(struct outbuf *o, const struct values *v)
+{
+	if (v && v->n)
+		put(o, v, SHOWN_RET_TREE);
+}
+
+void values_put_args_json(struct outbuf *o, const struct values *v)
+{
+	if (!v)
+		return;
+	if (v->pieces)
+		put_pieces(o, &v->pieces->json, v);
+	else
+		put(o, v, SHOWN_ARGS_JSON);
+}
+
+void values_put_ret_json(struct outbuf *o, const struct values *v)
+{
+	if (v && v->n)
+		put(o, v, SHOWN_RET_JSON);
 }

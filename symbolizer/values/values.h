@@ -59,7 +59,11 @@ struct value {
 	char *type; /* C type as written, "" when unknown */
 	char *text; /* the value, NULL when unavailable */
 	const char *why; /* when unavailable: "optimized out", ... */
+	size_t len; /* text's length, when values have pieces (recipe.c) */
 };
+
+struct values_pieces;
+struct values_shown;
 
 struct values {
 	size_t n;
@@ -67,6 +71,12 @@ struct values {
 	bool packed;   /* the strings live in v's own allocation */
 	bool unknown; /* the parameters are unknown, for the reason: */
 	const char *unknown_why; /* "no debug information", ... */
+	/* The output around the texts, the same for every call of a
+	 * recipe (recipe.c; values.c writes it), or NULL. */
+	const struct values_pieces *pieces;
+	/* Shared values (memo.c): their output as written the first time,
+	 * made then (values.c); or NULL. */
+	struct values_shown *shown;
 	struct value v[];
 };
 

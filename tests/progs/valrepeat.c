@@ -4,6 +4,7 @@
  * (function, call site) and replayed must be those decoded call by call.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -44,6 +45,20 @@ NOINLINE static struct pair swap(struct pair p, long long w)
 	sink += w;
 	return r;
 }
+/* The edges of the digits (0, 9, 10, 99, 100, ..., the largest and the
+ * smallest) and a variadic tail, shown as "...". */
+NOINLINE static long long edge(unsigned long long u, long long s,
+			       unsigned short h, ...)
+{
+	sink += h;
+	return (long long)u ^ s;
+}
+/* A character JSON escapes: '"' and '\\'. */
+NOINLINE static int quote(char c, int k)
+{
+	sink += c;
+	return k + c;
+}
 NOINLINE static int depth(int n, const int *v)
 {
 	if (n <= 0)
@@ -54,7 +69,9 @@ NOINLINE static int depth(int n, const int *v)
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 50;
-	static const char *words[] = {"alpha", "beta", "", "gamma"};
+	static const char *words[] = {"alpha", "beta", "", "gamma",
+				      "q\"uote\\back"};
+	unsigned long long ten = 1;
 	int v[4] = {7, -3, 0, 1 << 30};
 	long total = 0;
 
@@ -63,11 +80,18 @@ int main(int argc, char **argv)
 		total += add(i * 1000, 3);
 		total += (long)mix((unsigned long)i << 40, -i, (short)-i);
 		total += odd((unsigned char)i, i & 1 ? LIGHT : DARK);
-		total += *pick(words[i % 4], &v[i % 4], i % 3 ? v : NULL);
+		total += *pick(words[i % 5], &v[i % 4], i % 3 ? v : NULL);
 		total += (long)scale(i / 3.0, (float)i * 0.25f, (char)('a' + i % 26));
 		struct pair p = swap((struct pair){i, (short)(i * 3)}, -(long long)i << 33);
 		total += p.a + p.b;
 		total += depth(i % 6, &v[i % 4]);
+		ten = i % 20 ? ten * 10 : 1;
+		total += edge(i & 1 ? ten - 1 : ten,
+			      i % 7 ? -(long long)(ten / 10) : INT64_MIN + i,
+			      i % 3 ? 0 : 65535, i, words[i % 5]) & 1;
+		total += quote("\"\\a'"[i % 4], i);
+		total += edge(i % 2 ? UINT64_MAX : 0, i % 2 ? 0 : INT64_MAX,
+			      (unsigned short)i) & 1;
 	}
 	printf("total %ld\n", total);
 	return 0;

@@ -113,7 +113,7 @@ static void test_short_args(unsigned ptr)
 		       !memcmp(got, "hi", 2),
 	       "ARGS_SHORT (%u-byte pointers): a block at sp plus its offset",
 	       ptr);
-	free(full);
+	payload_free(full);
 	tap_ok(payload_expand_short(buf, len, fn, 0, sp + ptr, mask, &b,
 				   &out_len) == NULL && b.bad,
 	       "ARGS_SHORT (%u-byte pointers): another stack pointer than "
@@ -140,8 +140,8 @@ static void test_short_args(unsigned ptr)
 	       "ARGS_SHORT (%u-byte pointers): a register relative to its "
 	       "value in the previous record, which each record moves on",
 	       ptr);
-	free(full);
-	free(again);
+	payload_free(full);
+	payload_free(again);
 	len = short_args(buf, sp, ptr, 0);
 	tap_ok(payload_expand_short(buf, len - 1, fn, 0, sp, mask, &b,
 				   &out_len) == NULL && b.bad,
@@ -169,7 +169,7 @@ static void test_short_args(unsigned ptr)
 	       "ARGS_REGS (%u-byte pointers): the ENTRY's hook as the pc, "
 	       "the registers as ARGS_SHORT's",
 	       ptr);
-	free(full);
+	payload_free(full);
 }
 
 static void test_retval(void)
