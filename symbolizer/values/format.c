@@ -381,17 +381,6 @@ static const char dec_pairs[201] =
 	"62636465666768697071727374757677787980818283848586878889909192"
 	"93949596979899";
 
-/* Two hexadecimal digits at a time. */
-static const char hex_pairs[513] =
-	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
-
 static const uint64_t pow10[20] = {
 	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
 	10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
@@ -401,10 +390,28 @@ static const uint64_t pow10[20] = {
 	10000000000000000000ull,
 };
 
+/* The 8 hexadecimal digits of x (32 bits) as the bytes of a word, the
+ * first digit in the lowest byte: each nibble spread to a byte, then
+ * '0' added, and 'a' - '0' - 10 more to those of 10 and above: no
+ * loop, no table. */
+static inline uint64_t hex8(uint64_t x)
+{
+	x = ((x & 0xffff0000u) << 16) | (x & 0xffffu);
+	x = ((x & 0x0000ff000000ff00ull) << 8) | (x & 0x000000ff000000ffull);
+	x = ((x & 0x00f000f000f000f0ull) << 4) | (x & 0x000f000f000f000full);
+	uint64_t ten = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+	x += 0x3030303030303030ull + ten * (uint64_t)('a' - '0' - 10);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x); /* the first digit in the first byte */
+#endif
+	return x;
+}
+
 /* v's digits in base 10 or 16 and a NUL, at out, after the prefix of
- * plen (at most 3) bytes; their length.  The digits are counted first
- * and written in place from the right, two at a time: every value of a
- * trace passes here. */
+ * plen (at most 3) bytes; their length.  The digits are counted first;
+ * decimal ones are written in place from the right, two at a time,
+ * hexadecimal ones all at once (hex8): every value of a trace passes
+ * here. */
 static inline size_t digits(uint64_t v, bool hex, const char *prefix,
 			    size_t plen, char *out)
 {
@@ -418,30 +425,28 @@ static inline size_t digits(uint64_t v, bool hex, const char *prefix,
 	}
 	for (size_t i = 0; i < plen; i++)
 		out[i] = prefix[i];
+	if (hex) {
+		/* all 16 digits, then the last n of them as one 16-byte
+		 * copy (out has the room) */
+		char all[32] = {0}; /* nothing undefined copied */
+		uint64_t hi = hex8(v >> 32), lo = hex8(v & 0xffffffffu);
+		memcpy(all, &hi, 8);
+		memcpy(all + 8, &lo, 8);
+		memcpy(out + plen, all + 16 - n, 16);
+		out[plen + n] = '\0';
+		return plen + n;
+	}
 	char *s = out + plen + n;
 	*s = '\0';
-	if (hex) {
-		for (; v >= 256; v >>= 8) {
-			s -= 2;
-			memcpy(s, hex_pairs + 2 * (v & 255), 2);
-		}
-		if (v >= 16) {
-			s -= 2;
-			memcpy(s, hex_pairs + 2 * v, 2);
-		} else {
-			*--s = hex_pairs[2 * v + 1];
-		}
+	for (; v >= 100; v /= 100) {
+		s -= 2;
+		memcpy(s, dec_pairs + 2 * (v % 100), 2);
+	}
+	if (v >= 10) {
+		s -= 2;
+		memcpy(s, dec_pairs + 2 * v, 2);
 	} else {
-		for (; v >= 100; v /= 100) {
-			s -= 2;
-			memcpy(s, dec_pairs + 2 * (v % 100), 2);
-		}
-		if (v >= 10) {
-			s -= 2;
-			memcpy(s, dec_pairs + 2 * v, 2);
-		} else {
-			*--s = (char)('0' + v);
-		}
+		*--s = (char)('0' + v);
 	}
 	return plen + n;
 }
