@@ -110,7 +110,7 @@ void outbuf_spaces(struct outbuf *o, size_t n)
  * place from the right, two at a time: no loop that reverses them, and
  * no copy (a copy of digits just stored one pair at a time would wait
  * for those stores, once per number). */
-size_t outbuf_format_u64(char *dst, uint64_t v)
+size_t outbuf_format_u64_slow(char *dst, uint64_t v)
 {
 	static const char pairs[201] =
 		"00010203040506070809101112131415161718192021222324252627282930"
