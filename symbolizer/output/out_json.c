@@ -22,6 +22,8 @@
 #include "output/output.h"
 #include "values/values.h"
 
+enum { TID_TEXT_MAX = 64 };
+
 struct json_state {
 	bool started;
 	const struct trace **traces; /* for the header */
@@ -44,7 +46,7 @@ struct json_state {
 	/* ", \"thread_id\": N, \"depth\": " of the thread last written */
 	const struct thread *tid_of;
 	uint64_t tid;
-	char tid_text[64];
+	char tid_text[TID_TEXT_MAX];
 	size_t tid_len;
 };
 
@@ -182,34 +184,77 @@ static void heads_free(struct json_state *js)
 	js->heads_cap = js->n_heads = 0;
 }
 
-static void put_call(struct json_state *js, struct outbuf *out,
-		     const char *sep, struct thread *th, const struct pair *p,
-		     uint64_t start, const uint64_t *duration, size_t depth)
+/* ", \"thread_id\": N, \"depth\": " of th, made when the thread
+ * changes. */
+static void tid_text(struct json_state *js, const struct thread *th)
 {
-	const struct call_head *h = head_of(js, th, p);
+	static const char a[] = ", \"thread_id\": ", b[] = ", \"depth\": ";
+	char *t = js->tid_text;
 
-	outbuf_str(out, sep);
-	outbuf_write(out, h->bytes, h->len);
-	outbuf_i64(out, trace_ns(th->trace, start));
-	outbuf_str(out, ", \"duration\": ");
-	if (duration)
-		outbuf_u64(out, *duration);
-	else
-		outbuf_str(out, "null");
-	if (js->tid_of != th || js->tid != th->id) {
-		static const char a[] = ", \"thread_id\": ",
-				  b[] = ", \"depth\": ";
-		char *t = js->tid_text;
-		memcpy(t, a, sizeof a - 1);
-		t += sizeof a - 1;
-		t += outbuf_format_u64(t, th->id);
-		memcpy(t, b, sizeof b - 1);
-		js->tid_len = (size_t)(t + sizeof b - 1 - js->tid_text);
-		js->tid_of = th;
-		js->tid = th->id;
+	if (js->tid_of == th && js->tid == th->id)
+		return;
+	memcpy(t, a, sizeof a - 1);
+	t += sizeof a - 1;
+	t += outbuf_format_u64(t, th->id);
+	memcpy(t, b, sizeof b - 1);
+	js->tid_len = (size_t)(t + sizeof b - 1 - js->tid_text);
+	js->tid_of = th;
+	js->tid = th->id;
+}
+
+/* The most a call's fields before its values take besides its head:
+ * the separator, three numbers and the texts between them. */
+enum { CALL_FIXED_MAX = 2 + 21 + 14 + 20 + TID_TEXT_MAX + 20 };
+
+static void put_call(struct json_state *js, struct outbuf *out,
+		     const char *sep, size_t sep_len, struct thread *th,
+		     const struct pair *p, uint64_t start,
+		     const uint64_t *duration, size_t depth)
+{
+	static const char dur[] = ", \"duration\": ";
+	const struct call_head *h = head_of(js, th, p);
+	int64_t ts = trace_ns(th->trace, start);
+	size_t need = h->len + CALL_FIXED_MAX;
+
+	tid_text(js, th);
+	if (need <= OUTBUF_SIZE) {
+		/* room for all of it checked once: the common case, every
+		 * field written in place */
+		char *q = outbuf_reserve(out, need);
+		memcpy(q, sep, sep_len);
+		q += sep_len;
+		memcpy(q, h->bytes, h->len);
+		q += h->len;
+		if (ts < 0) {
+			*q++ = '-';
+			q += outbuf_format_u64(q, -(uint64_t)ts);
+		} else {
+			q += outbuf_format_u64(q, (uint64_t)ts);
+		}
+		memcpy(q, dur, sizeof dur - 1);
+		q += sizeof dur - 1;
+		if (duration) {
+			q += outbuf_format_u64(q, *duration);
+		} else {
+			memcpy(q, "null", 4);
+			q += 4;
+		}
+		memcpy(q, js->tid_text, js->tid_len);
+		q += js->tid_len;
+		q += outbuf_format_u64(q, depth);
+		out->len = (size_t)(q - out->buf);
+	} else {
+		outbuf_write(out, sep, sep_len);
+		outbuf_write(out, h->bytes, h->len);
+		outbuf_i64(out, ts);
+		outbuf_str(out, dur);
+		if (duration)
+			outbuf_u64(out, *duration);
+		else
+			outbuf_str(out, "null");
+		outbuf_write(out, js->tid_text, js->tid_len);
+		outbuf_u64(out, depth);
 	}
-	outbuf_write(out, js->tid_text, js->tid_len);
-	outbuf_u64(out, depth);
 	values_put_args_json(out, th->args);
 	values_put_ret_json(out, th->retval);
 	outbuf_putc(out, '}');
@@ -222,8 +267,10 @@ static void json_leaf(struct output *o, struct thread *th,
 	struct json_state *js = o->state;
 	uint64_t d = trace_duration(th->trace, start, end);
 
-	put_call(js, o->out, js->n_calls++ ? ",\n" : "\n", th, p, start, &d,
-		 depth);
+	if (js->n_calls++)
+		put_call(js, o->out, ",\n", 2, th, p, start, &d, depth);
+	else
+		put_call(js, o->out, "\n", 1, th, p, start, &d, depth);
 }
 
 static void json_close(struct output *o, struct thread *th,
@@ -242,11 +289,12 @@ static void json_close(struct output *o, struct thread *th,
 		json_leaf(o, th, p, start, end, depth);
 		break;
 	case CLOSE_NO_EXIT: /* it ended somewhere before this point */
-		put_call(js, o->out, js->n_calls++ ? ",\n" : "\n", th, p,
-			 start, NULL, depth);
+		put_call(js, o->out, js->n_calls ? ",\n" : "\n",
+			 js->n_calls ? 2 : 1, th, p, start, NULL, depth);
+		js->n_calls++;
 		break;
 	case CLOSE_UNFINISHED:
-		put_call(js, &js->unfinished, ",\n", th, p, start, NULL,
+		put_call(js, &js->unfinished, ",\n", 2, th, p, start, NULL,
 			 depth);
 		js->n_unfinished++;
 		break;
@@ -274,18 +322,7 @@ static void json_note(struct output *o, struct thread *th,
 	put_json_str(out, n->text, n->text_len);
 	outbuf_str(out, ", \"timestamp\": ");
 	outbuf_i64(out, trace_ns(th->trace, n->ticks));
-	if (js->tid_of != th || js->tid != th->id) {
-		static const char a[] = ", \"thread_id\": ",
-				  b[] = ", \"depth\": ";
-		char *t = js->tid_text;
-		memcpy(t, a, sizeof a - 1);
-		t += sizeof a - 1;
-		t += outbuf_format_u64(t, th->id);
-		memcpy(t, b, sizeof b - 1);
-		js->tid_len = (size_t)(t + sizeof b - 1 - js->tid_text);
-		js->tid_of = th;
-		js->tid = th->id;
-	}
+	tid_text(js, th);
 	outbuf_write(out, js->tid_text, js->tid_len);
 	outbuf_u64(out, depth);
 	outbuf_putc(out, '}');
