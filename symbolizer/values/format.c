@@ -8,6 +8,9 @@
 #endif
 
 #include <dwarf.h>
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -390,27 +393,45 @@ static const uint64_t pow10[20] = {
 	10000000000000000000ull,
 };
 
-/* The 8 hexadecimal digits of x (32 bits) as the bytes of a word, the
- * first digit in the lowest byte: each nibble spread to a byte, then
- * '0' added, and 'a' - '0' - 10 more to those of 10 and above: no
- * loop, no table. */
-static inline uint64_t hex8(uint64_t x)
+#if defined(__SSE2__) && defined(__x86_64__)
+/* v's 16 hexadecimal digits, zeros in front, at out: its bytes, first
+ * the highest, each spread to two (high nibble, then low), '0' added,
+ * and 'a' - '0' - 10 more to the digits above 9, 16 at a time. */
+static inline void hex16(uint64_t v, char *out)
 {
-	x = ((x & 0xffff0000u) << 16) | (x & 0xffffu);
-	x = ((x & 0x0000ff000000ff00ull) << 8) | (x & 0x000000ff000000ffull);
-	x = ((x & 0x00f000f000f000f0ull) << 4) | (x & 0x000f000f000f000full);
-	uint64_t ten = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
-	x += 0x3030303030303030ull + ten * (uint64_t)('a' - '0' - 10);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	x = __builtin_bswap64(x); /* the first digit in the first byte */
-#endif
-	return x;
+	__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
+	__m128i f = _mm_set1_epi8(0x0f);
+	__m128i d = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi64(x, 4), f),
+				      _mm_and_si128(x, f));
+	__m128i above9 = _mm_cmpgt_epi8(d, _mm_set1_epi8(9));
+	d = _mm_add_epi8(d, _mm_set1_epi8('0'));
+	d = _mm_add_epi8(d, _mm_and_si128(above9,
+					  _mm_set1_epi8('a' - '0' - 10)));
+	_mm_storeu_si128((__m128i *)out, d);
 }
+#else
+/* Two hexadecimal digits at a time. */
+static const char hex_pairs[513] =
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+static inline void hex16(uint64_t v, char *out)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		memcpy(out + 2 * i, hex_pairs + 2 * (v & 255), 2);
+}
+#endif
 
 /* v's digits in base 10 or 16 and a NUL, at out, after the prefix of
  * plen (at most 3) bytes; their length.  The digits are counted first;
  * decimal ones are written in place from the right, two at a time,
- * hexadecimal ones all at once (hex8): every value of a trace passes
+ * hexadecimal ones all at once (hex16): every value of a trace passes
  * here. */
 static inline size_t digits(uint64_t v, bool hex, const char *prefix,
 			    size_t plen, char *out)
@@ -429,9 +450,7 @@ static inline size_t digits(uint64_t v, bool hex, const char *prefix,
 		/* all 16 digits, then the last n of them as one 16-byte
 		 * copy (out has the room) */
 		char all[32] = {0}; /* nothing undefined copied */
-		uint64_t hi = hex8(v >> 32), lo = hex8(v & 0xffffffffu);
-		memcpy(all, &hi, 8);
-		memcpy(all + 8, &lo, 8);
+		hex16(v, all);
 		memcpy(out + plen, all + 16 - n, 16);
 		out[plen + n] = '\0';
 		return plen + n;
