@@ -51,6 +51,20 @@ static uint64_t mix(uint64_t h, uint64_t x)
 	return h ^ (h >> 29);
 }
 
+/* The r bytes at p, 1 to 8 (a return value's payload is 4 or 5), as a
+ * word that differs whenever they do, for this r: loads that overlap
+ * rather than a call to memcpy of r bytes. */
+static inline uint64_t tail_word(const uint8_t *p, size_t r)
+{
+	if (r >= 4) {
+		uint32_t a, b;
+		memcpy(&a, p, 4);
+		memcpy(&b, p + r - 4, 4);
+		return a | (uint64_t)b << 32;
+	}
+	return p[0] | (uint64_t)p[r / 2] << 8 | (uint64_t)p[r - 1] << 16;
+}
+
 /* The key's fields are multiplied side by side, then mixed with the
  * payload's words one after the other: a chain of three multiplications
  * for a return value rather than eight. */
@@ -70,14 +84,8 @@ static uint64_t key_hash(int kind, const struct trace *t,
 		memcpy(&w, payload + i, 8);
 		h = mix(h, w);
 	}
-	if (i < len) {
-		/* byte by byte: a return value's payload is this tail
-		 * alone, and a call to memcpy would cost more */
-		uint64_t w = 0;
-		for (unsigned k = 0; i + k < len; k++)
-			w |= (uint64_t)payload[i + k] << 8 * k;
-		h = mix(h, w);
-	}
+	if (i < len)
+		h = mix(h, tail_word(payload + i, len - i));
 	return h;
 }
 
@@ -85,12 +93,19 @@ static uint64_t key_hash(int kind, const struct trace *t,
  * values. */
 static bool same_bytes(const uint8_t *a, const uint8_t *b, size_t len)
 {
-	if (len > 16)
-		return memcmp(a, b, len) == 0;
-	for (size_t i = 0; i < len; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
+	if (len == 0)
+		return true;
+	if (len <= 8)
+		return tail_word(a, len) == tail_word(b, len);
+	if (len <= 16) {
+		uint64_t a0, a1, b0, b1;
+		memcpy(&a0, a, 8);
+		memcpy(&b0, b, 8);
+		memcpy(&a1, a + len - 8, 8);
+		memcpy(&b1, b + len - 8, 8);
+		return a0 == b0 && a1 == b1;
+	}
+	return memcmp(a, b, len) == 0;
 }
 
 static struct memo_entry **slot_of(uint64_t h)
