@@ -418,6 +418,11 @@ struct piece_set {
 	size_t *index; /* the value whose text follows piece k */
 	bool *escape;
 	bool *plain;   /* a number's (recipe.c leaves PIECE_PAD bytes) */
+	/* every text a number's: the output's room for the pieces and the
+	 * longest texts, with PIECE_PAD more for copies 16 bytes at a time
+	 * (put_pieces) */
+	bool all_plain;
+	size_t room;
 };
 
 /* A piece or a number's text of at most PIECE_PAD bytes is copied as
@@ -627,6 +632,10 @@ static void make_set(struct piece_set *ps, const struct values *v,
 		from = to;
 	}
 	free(c.at);
+	ps->all_plain = true;
+	for (size_t k = 0; k < ps->n; k++)
+		ps->all_plain = ps->all_plain && ps->plain[k];
+	ps->room = total + ps->n * FMT_TEXT_MAX + PIECE_PAD;
 }
 
 struct values_pieces *values_pieces_make(const struct values *v,
@@ -656,10 +665,43 @@ void values_pieces_free(struct values_pieces *pc)
 	free(pc);
 }
 
+/* n bytes from s at q, 16 at a time (s has PIECE_PAD bytes more and q
+ * the room); the end of what was copied. */
+static inline char *copy16s(char *q, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i += PIECE_PAD)
+		memcpy(q + i, s + i, PIECE_PAD);
+	return q + n;
+}
+
+/* A number's text, at most FMT_TEXT_MAX bytes, followed by readable
+ * bytes up to FMT_TEXT_MAX + 1 (recipe.c), at q: one or two copies of
+ * 16 that overlap. */
+static inline char *copy_number(char *q, const char *s, size_t n)
+{
+	memcpy(q, s, 16);
+	if (n > 16)
+		memcpy(q + n - 16, s + n - 16, 16);
+	return q + n;
+}
+
 static void put_pieces(struct outbuf *o, const struct piece_set *ps,
 		       const struct values *v)
 {
 	const char *b = ps->bytes;
+	if (ps->all_plain && OUTBUF_SIZE - o->len >= ps->room) {
+		/* the room checked once; nothing to escape */
+		char *q = o->buf + o->len;
+		for (size_t k = 0; k < ps->n; k++) {
+			q = copy16s(q, b, ps->len[k]);
+			b += ps->len[k];
+			const struct value *x = &v->v[ps->index[k]];
+			q = copy_number(q, x->text, x->len);
+		}
+		q = copy16s(q, b, ps->len[ps->n]);
+		o->len = (size_t)(q - o->buf);
+		return;
+	}
 	for (size_t k = 0; k < ps->n; k++) {
 		put_short(o, b, ps->len[k], true);
 		b += ps->len[k];
