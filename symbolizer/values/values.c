@@ -749,6 +749,13 @@ static void put(struct outbuf *o, const struct values *cv, int kind)
 		put_kind(s, v, kind);
 		sh->bytes[kind] = scratch_take(s, &sh->len[kind]);
 	}
+	if (OUTBUF_SIZE - o->len >= sh->len[kind] + PIECE_PAD) {
+		/* padded by scratch_take: 16 bytes at a time */
+		o->len = (size_t)(copy16s(o->buf + o->len, sh->bytes[kind],
+					  sh->len[kind]) -
+				  o->buf);
+		return;
+	}
 	outbuf_write(o, sh->bytes[kind], sh->len[kind]);
 }
 
