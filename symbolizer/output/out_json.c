@@ -43,6 +43,7 @@ struct json_state {
 	 * address, which stays while the traces are open. */
 	struct call_head *heads;
 	size_t heads_cap, n_heads;
+	const struct call_head *last_head; /* found last: often again */
 	/* ", \"thread_id\": N, \"depth\": " of the thread last written */
 	const struct thread *tid_of;
 	uint64_t tid;
@@ -134,11 +135,13 @@ static size_t head_slot(const struct json_state *js, const struct pair *p)
 static const struct call_head *head_of(struct json_state *js,
 				       struct thread *th, const struct pair *p)
 {
+	if (js->last_head && js->last_head->p == p)
+		return js->last_head;
 	if (js->heads_cap) {
 		for (size_t i = head_slot(js, p);;
 		     i = (i + 1) & (js->heads_cap - 1)) {
 			if (js->heads[i].p == p)
-				return &js->heads[i];
+				return js->last_head = &js->heads[i];
 			if (!js->heads[i].p)
 				break;
 		}
@@ -172,7 +175,7 @@ static const struct call_head *head_of(struct json_state *js,
 	outbuf_free_memory(m);
 	free(m);
 	js->n_heads++;
-	return &js->heads[i];
+	return js->last_head = &js->heads[i]; /* the table may have moved */
 }
 
 static void heads_free(struct json_state *js)
@@ -181,6 +184,7 @@ static void heads_free(struct json_state *js)
 		free(js->heads[i].bytes);
 	free(js->heads);
 	js->heads = NULL;
+	js->last_head = NULL;
 	js->heads_cap = js->n_heads = 0;
 }
 
