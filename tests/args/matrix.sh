@@ -97,6 +97,20 @@ case_hazard() {
 	"$CTRACE_SYMBOLIZE" trace.bin >tree || fail "ctrace-symbolize failed"
 }
 
+# all_shown_with_plan LABEL: ./prog, its capture plan made, recorded with
+# both values; every value the program printed is shown, and right.
+all_shown_with_plan() {
+	"$CTRACE_SYMBOLIZE" --make-plan -o prog.plan prog ||
+		fail "ctrace-symbolize --make-plan failed"
+	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN=prog.plan \
+		CTRACE_OUTPUT=trace.bin ./prog >expected ||
+		fail "the program failed"
+	"$CTRACE_SYMBOLIZE" -f json trace.bin >trace.json ||
+		fail "ctrace-symbolize failed"
+	"$PYTHON3" -S "$ARGS_SRC/check.py" --strict expected trace.json \
+		"$1" >/dev/null || fail "a value not shown, or wrong"
+}
+
 compilers=gcc
 [ -n "$CLANG" ] && compilers="gcc clang"
 archs=x86_64
@@ -121,15 +135,7 @@ done
 case_spills() {
 	cc=$1
 	build "$cc" 0 x86_64 prog "$ARGS_SRC/spills.c"
-	"$CTRACE_SYMBOLIZE" --make-plan -o prog.plan prog ||
-		fail "ctrace-symbolize --make-plan failed"
-	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN=prog.plan \
-		CTRACE_OUTPUT=trace.bin ./prog >expected ||
-		fail "the program failed"
-	"$CTRACE_SYMBOLIZE" -f json trace.bin >trace.json ||
-		fail "ctrace-symbolize failed"
-	"$PYTHON3" -S "$ARGS_SRC/check.py" --strict expected trace.json \
-		"$cc spills" >/dev/null || fail "a value not shown, or wrong"
+	all_shown_with_plan "$cc spills"
 	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_OUTPUT=trace0.bin ./prog \
 		>expected0 || fail "the program failed without a plan"
 	"$CTRACE_SYMBOLIZE" -f json trace0.bin >trace0.json ||
@@ -146,15 +152,7 @@ case_spills() {
 case_stack_deltas() {
 	cc=$1 opt=$2 arch=$3
 	build "$cc" "$opt" "$arch" prog "$ARGS_SRC/stackdelta.c"
-	"$CTRACE_SYMBOLIZE" --make-plan -o prog.plan prog ||
-		fail "ctrace-symbolize --make-plan failed"
-	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN=prog.plan \
-		CTRACE_OUTPUT=trace.bin ./prog >expected ||
-		fail "the program failed"
-	"$CTRACE_SYMBOLIZE" -f json trace.bin >trace.json ||
-		fail "ctrace-symbolize failed"
-	"$PYTHON3" -S "$ARGS_SRC/check.py" --strict expected trace.json \
-		"$cc stackdelta" >/dev/null || fail "a value not shown, or wrong"
+	all_shown_with_plan "$cc stackdelta"
 }
 
 for arch in $archs; do

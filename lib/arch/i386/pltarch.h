@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "arch/x86/modrm.h"
 
 typedef ElfW(Rel) plt_rel;
 #define PLT_DT_REL DT_REL
@@ -146,15 +147,7 @@ static inline int plt_opcode_before_modrm(const uint8_t *c, size_t i)
 		0x0f0f0f0f, 0x0f0f0f0f, 0x00000000, 0x00000a0c,
 		0x0000ffff, 0x00000000, 0xff0f00f3, 0xc0c00000,
 	};
-	uint8_t op = c[i - 2];
-	if (modrm[op >> 5] >> (op & 31) & 1)
-		return 1;
-	return (i >= 3 && c[i - 3] == 0x0f) ||
-	       (i >= 4 && c[i - 4] == 0x0f &&
-		(c[i - 3] == 0x38 || c[i - 3] == 0x3a)) ||
-	       (i >= 4 && c[i - 4] == 0xc5) ||
-	       (i >= 5 && (c[i - 5] == 0xc4 || c[i - 5] == 0x8f)) ||
-	       (i >= 6 && c[i - 6] == 0x62);
+	return ctrace__x86_opcode_before_modrm(c, i, modrm);
 }
 
 static inline int plt_arch_ref(const uint8_t *c, size_t i, size_t size,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "arch/x86/modrm.h"
 
 typedef ElfW(Rela) plt_rel;
 #define PLT_DT_REL DT_RELA
@@ -86,17 +87,7 @@ static inline int plt_opcode_before_modrm(const uint8_t *c, size_t i)
 		0x0f0f0f0f, 0x0f0f0f0f, 0x00000000, 0x00000a08,
 		0x0000ffff, 0x00000000, 0xff0f00c3, 0xc0c00000,
 	};
-	uint8_t op = c[i - 2];
-	if (modrm[op >> 5] >> (op & 31) & 1)
-		return 1;
-	/* the second byte of 0f xx, the third of 0f 38 xx and 0f 3a xx,
-	 * the opcode after c5 x, c4 x x, 8f x x (XOP) or 62 x x x */
-	return (i >= 3 && c[i - 3] == 0x0f) ||
-	       (i >= 4 && c[i - 4] == 0x0f &&
-		(c[i - 3] == 0x38 || c[i - 3] == 0x3a)) ||
-	       (i >= 4 && c[i - 4] == 0xc5) ||
-	       (i >= 5 && (c[i - 5] == 0xc4 || c[i - 5] == 0x8f)) ||
-	       (i >= 6 && c[i - 6] == 0x62);
+	return ctrace__x86_opcode_before_modrm(c, i, modrm);
 }
 
 /* Whether the 4 bytes at c + i (c at address base, size bytes of code,
