@@ -31,6 +31,18 @@ build() {
 		"$5" "$b_lib" -lpthread -ldl || fail "$1 -O$2 $3: build failed"
 }
 
+# record_with_plan: ./prog's capture plan made, and ./prog recorded with
+# both values by it: expected (what it printed) and trace.json.
+record_with_plan() {
+	"$CTRACE_SYMBOLIZE" --make-plan -o prog.plan prog ||
+		fail "ctrace-symbolize --make-plan failed"
+	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN=prog.plan \
+		CTRACE_OUTPUT=trace.bin ./prog >expected ||
+		fail "the program failed"
+	"$CTRACE_SYMBOLIZE" -f json trace.bin >trace.json ||
+		fail "ctrace-symbolize failed"
+}
+
 case_matrix() {
 	cc=$1 opt=$2 arch=$3 src=$4
 	cxx=$cc
@@ -39,13 +51,7 @@ case_matrix() {
 	esac
 	command -v "$cxx" >/dev/null 2>&1 || skip "$cxx not found"
 	build "$cxx" "$opt" "$arch" prog "$ARGS_SRC/$src"
-	"$CTRACE_SYMBOLIZE" --make-plan -o prog.plan prog ||
-		fail "ctrace-symbolize --make-plan failed"
-	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN=prog.plan \
-		CTRACE_OUTPUT=trace.bin ./prog >expected ||
-		fail "the program failed"
-	"$CTRACE_SYMBOLIZE" -f json trace.bin >trace.json ||
-		fail "ctrace-symbolize failed"
+	record_with_plan
 	"$PYTHON3" -S "$ARGS_SRC/check.py" expected trace.json \
 		"$cc -O$opt $arch ${src%%.*}" >>"$ROWS" || fail "wrong values"
 	# Without a plan: the generic stack windows.
@@ -97,16 +103,10 @@ case_hazard() {
 	"$CTRACE_SYMBOLIZE" trace.bin >tree || fail "ctrace-symbolize failed"
 }
 
-# all_shown_with_plan LABEL: ./prog, its capture plan made, recorded with
-# both values; every value the program printed is shown, and right.
+# all_shown_with_plan LABEL: every value ./prog printed is shown, and
+# right, with its capture plan.
 all_shown_with_plan() {
-	"$CTRACE_SYMBOLIZE" --make-plan -o prog.plan prog ||
-		fail "ctrace-symbolize --make-plan failed"
-	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN=prog.plan \
-		CTRACE_OUTPUT=trace.bin ./prog >expected ||
-		fail "the program failed"
-	"$CTRACE_SYMBOLIZE" -f json trace.bin >trace.json ||
-		fail "ctrace-symbolize failed"
+	record_with_plan
 	"$PYTHON3" -S "$ARGS_SRC/check.py" --strict expected trace.json \
 		"$1" >/dev/null || fail "a value not shown, or wrong"
 }
