@@ -330,7 +330,10 @@ enum ctrace_record_type {
 	 * pc: the ENTRY's hook, which its pair carries (the NEW that defined
 	 * it), is the record's pc.  The payload is ARGS_SHORT's after the
 	 * pc (the count byte, then the registers), no memory blocks.  A 5.4
-	 * reader skips it: the arguments show as not captured. */
+	 * reader skips it: the arguments show as not captured.  Its
+	 * registers move the bases (CTRACE_ARGS_SHORT_REL_BASE), but no
+	 * ARGS_SHORT counts from a base an ARGS_REGS set, which a 5.4
+	 * reader does not have. */
 	CTRACE_REC_ARGS_REGS = 12,
 
 	/* Format 5.5: CTRACE_REC_RETVAL_SHORT of rax alone, its state byte

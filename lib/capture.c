@@ -423,6 +423,7 @@ void ctrace__capture_args_regs(struct ctrace__stream *s,
 	uint8_t *rec = s->cur;
 	uint8_t *p = put_short_regs(rec + 3, r, e->regs_sel,
 				    s->arg_base, !s->arg_base_off);
+	s->arg_base_regs |= e->regs_sel;
 	rec[1] = CTRACE_REC_ARGS_REGS;
 	rec[2] = (uint8_t)(p - (rec + 3));
 	ctrace__barrier();
@@ -448,8 +449,12 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 	uint8_t *payload = p;
 	if (short_form) {
 		p = ctrace__sleb_put_word(p, (intptr_t)(r->pc - fn));
-		p = put_short_regs(p, r, e->regs_sel,
-				   s->arg_base, !s->arg_base_off);
+		/* None from a base an ARGS_REGS set (rare: memory read
+		 * too), which a 5.4 reader skips. */
+		p = put_short_regs(p, r, e->regs_sel, s->arg_base,
+				   !s->arg_base_off &&
+					   !(s->arg_base_regs & e->regs_sel));
+		s->arg_base_regs &= (uint8_t)~e->regs_sel;
 	} else {
 		/* All the registers. */
 		uint64_t pc = r->pc, sp = r->sp, cfa64 = cfa;

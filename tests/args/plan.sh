@@ -181,6 +181,77 @@ case_retread() {
 	done
 }
 
+# A reader of format 5.4 skips ARGS_REGS records: the ARGS_SHORT records
+# it reads never count a register from a base that an ARGS_REGS set, or
+# it would show a wrong pointer (slen's string read from its address less
+# walk's).  The ARGS_REGS records are given a type no reader knows, as a
+# 5.4 reader sees them.
+case_regskip() {
+	use_config "$1"
+	case $1 in *-O0-*) skip "-O0: arguments on the stack, no ARGS_REGS" ;; esac
+	need_python
+	build_c regskip "$top_srcdir/tests/args/regskip.c"
+	"$CTRACE_SYMBOLIZE" --make-plan -o prog.plan "$BIN/regskip" ||
+		fail "ctrace-symbolize --make-plan failed"
+	rm -f trace.bin*
+	CTRACE_ARGS=all CTRACE_PLAN=prog.plan CTRACE_OUTPUT=trace.bin \
+		CTRACE_CHUNK_SIZE=4k CTRACE_LIBCALL=off "$BIN/regskip" ||
+		fail "the program failed"
+	"$PYTHON3" - trace.bin <<'EOF_PY' || fail "no ARGS_REGS to hide"
+import struct, sys
+path = sys.argv[1]
+data = bytearray(open(path, "rb").read())
+header_size, chunk_size = struct.unpack_from("<II", data, 20)
+def leb(i):
+    while data[i] & 0x80:
+        i += 1
+    return i + 1
+hidden = 0
+for off in range(header_size, len(data) - chunk_size + 1, chunk_size):
+    magic, kind, hs = struct.unpack_from("<IHH", data, off)
+    if magic != 0x4b484354 or kind != 1:
+        continue
+    i, end = off + hs, off + chunk_size
+    while i < end and data[i] != 0:
+        tag = data[i]
+        if tag == 0x80:
+            j = leb(i + 2)
+            n, shift = 0, 0
+            for k in range(i + 2, j):
+                n |= (data[k] & 0x7F) << shift
+                shift += 7
+            if data[i + 1] == 12:
+                data[i + 1] = 31
+                hidden += 1
+            i = j + n
+            continue
+        j = i + 1
+        if tag >= 0x82:
+            i = leb(j) if tag == 0xFF else j
+            continue
+        if tag == 0x81:
+            tag = data[j]
+            j += 1
+        entry = not tag & 0x80
+        low = tag & 0x7F
+        if low == 0x3F:
+            for _ in range(5 if entry else 3):
+                j = leb(j)
+        elif low >= 0x40:
+            j += 1
+        j = leb(j)
+        if entry:
+            j = leb(j)
+        i = j
+open(path, "wb").write(data)
+sys.exit(0 if hidden else 1)
+EOF_PY
+	symbolize tree --no-duration trace.bin
+	grep -q 'walk()' tree || fail "walk's ARGS_REGS not hidden"
+	[ "$(grep -c 'slen(s="xxxx' tree)" = 20 ] ||
+		{ grep 'slen(' tree | sed -n '1,5p'; fail "slen's pointer wrong"; }
+}
+
 for cfg in $(configs_pie); do
 	run_case "limits-$cfg" case_limits "$cfg"
 done
@@ -189,5 +260,8 @@ for cfg in $(configs); do
 done
 for cfg in $(configs); do
 	run_case "heap-$cfg" case_heap "$cfg"
+done
+for cfg in $(configs); do
+	run_case "regskip-$cfg" case_regskip "$cfg"
 done
 test_finish
