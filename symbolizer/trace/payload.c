@@ -141,6 +141,9 @@ uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 		memcpy(q + 1, &value, 8);
 		q += CTRACE_ARGS_REG_BYTES;
 	}
+	/* ARGS_REGS has registers alone: bytes after them are damage. */
+	if (hook != 0 && p != end)
+		goto bad;
 	while (p < end) {
 		uint64_t blen;
 		if (ctrace__sleb_get(&p, end, &d) < 0 ||

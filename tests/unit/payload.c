@@ -170,6 +170,13 @@ static void test_short_args(unsigned ptr)
 	       "the registers as ARGS_SHORT's",
 	       ptr);
 	payload_free(full);
+	/* With ARGS_SHORT's block after the registers: damage. */
+	memcpy(regs + regs_len, buf + pc_len + regs_len, 4);
+	tap_ok(payload_expand_short(regs, regs_len + 4, fn, fn + 0x40, sp,
+				    mask, &b, &out_len) == NULL && b.bad,
+	       "ARGS_REGS (%u-byte pointers): bytes after the registers are "
+	       "refused",
+	       ptr);
 }
 
 static void test_retval(void)
@@ -246,7 +253,7 @@ static void test_retval(void)
 
 int main(void)
 {
-	tap_plan(8 + 2 * 8 + 8);
+	tap_plan(8 + 2 * 9 + 8);
 	test_full_args();
 	test_short_args(8);
 	test_short_args(4);
