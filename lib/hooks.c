@@ -59,7 +59,7 @@ hook_busy(struct ctrace__thread *t, uintptr_t sp)
  * common case.  Out of line and called last, so that no register is kept
  * across a call on the hooks' common path: the compiler makes these tail
  * calls, and the event's slow path runs in their one frame. */
-static __attribute__((noinline)) void
+static __attribute__((noinline)) CTRACE_REALIGN void
 enter_rest(uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp,
 	   uint64_t now, uintptr_t outer)
 {
@@ -71,7 +71,7 @@ enter_rest(uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp,
 	hook_done(t, outer);
 }
 
-static __attribute__((noinline)) void
+static __attribute__((noinline)) CTRACE_REALIGN void
 exit_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp, uint64_t now,
 	  uintptr_t outer)
 {
@@ -85,7 +85,7 @@ exit_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp, uint64_t now,
 
 /* The same when the gate asks for more than a filter (control, capture,
  * depth) or the clock is not the TSC (a call to read it). */
-static __attribute__((noinline)) void
+static __attribute__((noinline)) CTRACE_REALIGN void
 record_rest(uint8_t exit_bit, uintptr_t fn, uintptr_t site, uintptr_t sp,
 	    uintptr_t fp, uintptr_t outer)
 {

@@ -31,6 +31,15 @@
 #endif
 
 #define CTRACE_HIDDEN __attribute__((visibility("hidden")))
+/* On a C function that the hooks' stubs, the trampolines or the hooks'
+ * fast path hand control to: it aligns the stack itself.  A function
+ * entered on a misaligned stack (called so by hand-written assembly; its
+ * own compiled code may never need the alignment) calls its hooks on
+ * that stack, and the recorder must not crash the program for it.  The
+ * plain hooks' fast path has no aligned access and calls nothing; what
+ * it reaches out of line, and every path with values or library calls,
+ * aligns here, at a few instructions (tests/misaligned.sh). */
+#define CTRACE_REALIGN __attribute__((force_align_arg_pointer))
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 

@@ -63,8 +63,9 @@
 /* arch/<arch>/plt.S */
 CTRACE_HIDDEN extern const char ctrace__plt_tramps[], ctrace__plt_tramps_end[];
 CTRACE_HIDDEN void ctrace__plt_return(void);
-CTRACE_HIDDEN uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret);
-CTRACE_HIDDEN uintptr_t ctrace__plt_exit(uintptr_t sp);
+CTRACE_HIDDEN CTRACE_REALIGN uintptr_t ctrace__plt_enter(uint32_t index,
+						 uintptr_t *ret);
+CTRACE_HIDDEN CTRACE_REALIGN uintptr_t ctrace__plt_exit(uintptr_t sp);
 
 #define MAX_MODULES 4096
 

@@ -85,7 +85,8 @@ CTRACE_HIDDEN void ctrace__retread_put(struct ctrace__stream *s,
 
 /* Called by the trampoline: fills the RETVAL record, returns the real
  * return address. */
-CTRACE_HIDDEN uintptr_t ctrace__retval_exit(struct ctrace__retregs *r);
+CTRACE_HIDDEN CTRACE_REALIGN uintptr_t
+ctrace__retval_exit(struct ctrace__retregs *r);
 CTRACE_HIDDEN void ctrace__retval_trampoline(void);
 
 #endif /* CTRACE_RETVAL_H */

@@ -18,25 +18,32 @@ __cyg_profile_func_enter:
 	movl	8(%esp), %edx
 	movl	%ebp, %ecx
 	jmp	ctrace__hook_enter
-2:	subl	$44, %esp
-	.cfi_adjust_cfa_offset 44
+	/* The stack aligned here, not trusted (arch/x86_64/hooks.S); the
+	 * stack pointer we were called with kept at 40(%esp). */
+2:	movl	%esp, %eax
+	.cfi_def_cfa_register %eax
+	andl	$-16, %esp
+	subl	$48, %esp
+	movl	%eax, 40(%esp)
+	/* DW_CFA_def_cfa_expression: *(esp + 40) + 4 */
+	.cfi_escape 0x0f, 0x05, 0x74, 0x28, 0x06, 0x23, 0x04
 	movl	%ebx, 16(%esp)
 	movl	%esi, 20(%esp)
 	movl	%edi, 24(%esp)
 	movl	%ebp, 28(%esp)
-	leal	48(%esp), %eax
-	movl	%eax, 32(%esp)		/* sp: our CFA */
-	movl	44(%esp), %eax
-	movl	%eax, 36(%esp)		/* pc */
-	movl	48(%esp), %eax
-	movl	%eax, 0(%esp)		/* fn */
-	movl	52(%esp), %eax
-	movl	%eax, 4(%esp)		/* site */
-	leal	16(%esp), %eax
-	movl	%eax, 8(%esp)
+	leal	4(%eax), %ecx
+	movl	%ecx, 32(%esp)		/* sp: our CFA */
+	movl	(%eax), %ecx
+	movl	%ecx, 36(%esp)		/* pc */
+	movl	4(%eax), %ecx
+	movl	%ecx, 0(%esp)		/* fn */
+	movl	8(%eax), %ecx
+	movl	%ecx, 4(%esp)		/* site */
+	leal	16(%esp), %ecx
+	movl	%ecx, 8(%esp)
 	call	ctrace__hook_enter_regs
-	addl	$44, %esp
-	.cfi_adjust_cfa_offset -44
+	movl	40(%esp), %esp
+	.cfi_def_cfa %esp, 4
 	ret
 	.cfi_endproc
 	.size	__cyg_profile_func_enter, .-__cyg_profile_func_enter

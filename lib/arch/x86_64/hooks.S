@@ -12,24 +12,33 @@
 
 /* Saves struct ctrace__regs below the stack pointer (the callee-saved
  * registers, the CFA and the return address) and calls `target` with it
- * as its third argument, the hook's two (rdi, rsi) untouched. */
+ * as its third argument, the hook's two (rdi, rsi) untouched.  The stack
+ * is aligned here, not trusted: a function called on a misaligned one
+ * (by hand-written assembly) calls its hooks on it (internal.h,
+ * CTRACE_REALIGN).  The stack pointer we were called with is kept at
+ * 72(%rsp), and the CFA is computed from it. */
 	.macro	CALL_WITH_REGS target
-	subq	$72, %rsp
-	.cfi_adjust_cfa_offset 72
+	movq	%rsp, %rax
+	.cfi_def_cfa_register %rax
+	andq	$-16, %rsp
+	subq	$80, %rsp
+	movq	%rax, 72(%rsp)
+	/* DW_CFA_def_cfa_expression: *(rsp + 72) + 8 */
+	.cfi_escape 0x0f, 0x06, 0x77, 0xc8, 0x00, 0x06, 0x23, 0x08
 	movq	%rbx, 0(%rsp)
 	movq	%rbp, 8(%rsp)
 	movq	%r12, 16(%rsp)
 	movq	%r13, 24(%rsp)
 	movq	%r14, 32(%rsp)
 	movq	%r15, 40(%rsp)
-	leaq	80(%rsp), %rax
-	movq	%rax, 48(%rsp)		/* sp: our CFA */
-	movq	72(%rsp), %rax
-	movq	%rax, 56(%rsp)		/* pc: our return address */
+	leaq	8(%rax), %rcx
+	movq	%rcx, 48(%rsp)		/* sp: our CFA */
+	movq	(%rax), %rcx
+	movq	%rcx, 56(%rsp)		/* pc: our return address */
 	movq	%rsp, %rdx
 	call	\target
-	addq	$72, %rsp
-	.cfi_adjust_cfa_offset -72
+	movq	72(%rsp), %rsp
+	.cfi_def_cfa %rsp, 8
 	ret
 	.endm
 

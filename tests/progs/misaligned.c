@@ -1,0 +1,46 @@
+/* misaligned.c -- an instrumented function called on a misaligned stack,
+ * as hand-written assembly may call it: its own code needs no alignment
+ * (no aligned stack slot), so the program runs untraced; traced, its
+ * hooks, its library call and its return run on that stack too. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+__attribute__((noinline)) int leaf(const char *s, int x)
+{
+	return (int)strlen(s) * 3 + x;
+}
+
+int call_misaligned(const char *s, int x);
+#if defined(__x86_64__)
+/* A call leaves rsp 16-byte aligned; this one leaves it 8 bytes off. */
+__asm__(".text\n"
+	".globl call_misaligned\n"
+	".type call_misaligned, @function\n"
+	"call_misaligned:\n"
+	"\tsubq $16, %rsp\n"
+	"\tcall leaf\n"
+	"\taddq $16, %rsp\n"
+	"\tret\n");
+#elif defined(__i386__)
+/* The same, 8 bytes off: s and x pushed again below an odd gap. */
+__asm__(".text\n"
+	".globl call_misaligned\n"
+	".type call_misaligned, @function\n"
+	"call_misaligned:\n"
+	"\tsubl $8, %esp\n"
+	"\tpushl 16(%esp)\n"
+	"\tpushl 16(%esp)\n"
+	"\tcall leaf\n"
+	"\taddl $16, %esp\n"
+	"\tret\n");
+#endif
+
+int main(int argc, char **argv)
+{
+	const char *s = argc > 1 ? argv[1] : "abc";
+	int n = argc > 2 ? atoi(argv[2]) : 3;
+	for (int i = 0; i < n; i++)
+		printf("leaf %d %d\n", i, call_misaligned(s, i));
+	return 0;
+}
