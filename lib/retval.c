@@ -479,6 +479,16 @@ static __attribute__((noreturn)) void lost_return(void)
  * none (the real return address is lost). */
 static struct ctrace__tramp_entry take(struct retval_thread *c, uintptr_t sp)
 {
+	/* The common case, the newest entry's slot just below the stack
+	 * pointer: what the search below finds first, with nothing above
+	 * it to keep. */
+	size_t d = c->depth;
+	if (likely(d > 0 && c->stack[d - 1].slot == sp - PTR_SIZE)) {
+		struct ctrace__tramp_entry e = c->stack[d - 1];
+		ctrace__barrier();
+		c->depth = d - 1;
+		return e;
+	}
 	/* The slot is just below the stack pointer after ret, or a few words
 	 * further down after `ret $n` (i386 struct returns). */
 	size_t found = 0;

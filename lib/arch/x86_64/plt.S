@@ -66,6 +66,20 @@ ctrace__plt_common:
 	leaq	216(%rsp), %rsi		/* the return address's slot */
 	call	ctrace__plt_enter
 	movq	%rax, 200(%rsp)		/* the real target */
+	/* A call recorded here (its return address ctrace__plt_return
+	 * now, and not before: a call through another trampoline is that
+	 * one's to record) is called below, from just above
+	 * ctrace__plt_return: the return stack buffer then predicts the
+	 * function's ret to there and that code's ret to the caller, which
+	 * a jump to the target would have it mispredict.  ZF says which,
+	 * kept by the moves and the lea below. */
+	leaq	ctrace__plt_return(%rip), %rax
+	cmpq	%rax, 208(%rsp)
+	je	2f
+	cmpq	%rax, 216(%rsp)
+	jmp	3f
+2:	testq	%rsp, %rsp		/* ZF clear */
+3:
 	movq	192(%rsp), %r11
 	movdqu	176(%rsp), %xmm7
 	movdqu	160(%rsp), %xmm6
@@ -83,14 +97,21 @@ ctrace__plt_common:
 	movq	16(%rsp), %rdx
 	movq	8(%rsp), %rsi
 	movq	0(%rsp), %rdi
-	addq	$216, %rsp		/* the frame and the index */
+	leaq	216(%rsp), %rsp		/* the frame and the index */
 	.cfi_adjust_cfa_offset -216
+	je	1f
 	jmp	*-16(%rsp)		/* 200(%rsp) above, in the red zone */
+	/* No CFI from here: ctrace__plt_return - 1, where an unwinder
+	 * would look for the frame of a function returning there, is in
+	 * none (retval.c puts return addresses back before unwinding). */
 	.cfi_endproc
+1:	call	plt_call
 	.size	ctrace__plt_common, .-ctrace__plt_common
 
 /* Reached by the ret of a library function whose return address was
- * replaced: rax, rdx, xmm0, xmm1 and st0 may hold its value.  The frame
+ * replaced (right after the call above, which pushed that address
+ * where the return stack buffer predicts it): rax, rdx, xmm0, xmm1 and
+ * st0 may hold its value.  The frame
  * (arch/x86_64/pltarch.h): rax, rdx, xmm0, xmm1, st(0) when it holds a
  * value (a long double returned: fxam says whether it is empty), and
  * whether it did, from 80 bytes below the stack pointer after the
@@ -101,7 +122,6 @@ ctrace__plt_common:
 	.globl	ctrace__plt_return
 	.hidden	ctrace__plt_return
 	.type	ctrace__plt_return, @function
-	.p2align 4
 ctrace__plt_return:
 	subq	$80, %rsp		/* rsp was 16-byte aligned after ret */
 	movq	%rax, 0(%rsp)
@@ -125,7 +145,17 @@ ctrace__plt_return:
 	movq	8(%rsp), %rdx
 	movq	0(%rsp), %rax
 	addq	$80, %rsp
-	jmp	*%r11
+	pushq	%r11
+	ret				/* predicted: the caller's call pushed it */
 	.size	ctrace__plt_return, .-ctrace__plt_return
+
+/* The call above: its return address, ctrace__plt_return, is dropped
+ * (the function has its own, the same), and the target reached as from
+ * the common part, through the red zone. */
+	.type	plt_call, @function
+plt_call:
+	leaq	8(%rsp), %rsp
+	jmp	*-16(%rsp)
+	.size	plt_call, .-plt_call
 
 	.section .note.GNU-stack,"",@progbits
