@@ -332,6 +332,7 @@ static int list_selects(const struct pattern_list *l, const char *mangled,
 /* The table's lookup is in internal.h, inlined into the hooks. */
 struct ctrace__flags_table_t *_Atomic ctrace__flags_table;
 uint8_t ctrace__default_flags;
+_Atomic uint8_t ctrace__flags_any;
 
 static void table_put(struct ctrace__flags_table_t *t, uintptr_t addr, uint8_t flags)
 {
@@ -341,6 +342,9 @@ static void table_put(struct ctrace__flags_table_t *t, uintptr_t addr, uint8_t f
 	t->used += t->slots[i].addr == 0;
 	t->slots[i].addr = addr;
 	t->slots[i].flags = flags;
+	/* Before any reader can see the table. */
+	atomic_fetch_or_explicit(&ctrace__flags_any, flags,
+				 memory_order_relaxed);
 }
 
 static struct ctrace__flags_table_t *table_new(size_t min_entries)
@@ -663,6 +667,8 @@ int ctrace__filter_init(const struct ctrace__config *c)
 					     : r->list.all)
 			ctrace__default_flags |= r->flag;
 	}
+	atomic_store_explicit(&ctrace__flags_any, ctrace__default_flags,
+			      memory_order_relaxed);
 	if (n_rules == 0)
 		return 0;
 	first_scan = 1;

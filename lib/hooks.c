@@ -103,6 +103,14 @@ table_go(uint8_t gate, uint8_t exit_bit, uintptr_t fn, uintptr_t site)
 {
 	if (gate != (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE))
 		return -1;
+	/* An exit asks the table whether its function is filtered out or
+	 * returns a value to capture: with neither anywhere (arguments
+	 * alone, say), it is recorded without a lookup.  (A return through
+	 * the trampoline needs a function that returns a value.) */
+	if (exit_bit &&
+	    !(atomic_load_explicit(&ctrace__flags_any, memory_order_relaxed) &
+	      (CTRACE_F_SKIP | CTRACE_F_RETVAL)))
+		return 1;
 	uint8_t flags = ctrace__function_flags(fn);
 	if (flags & CTRACE_F_SKIP)
 		return 0;

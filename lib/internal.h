@@ -519,6 +519,10 @@ struct ctrace__flags_table_t {
 };
 CTRACE_HIDDEN extern struct ctrace__flags_table_t *_Atomic ctrace__flags_table;
 CTRACE_HIDDEN extern uint8_t ctrace__default_flags;
+/* Every flag some function may have: the default's, and each a table was
+ * given before it was published (it only grows).  An exit needs no lookup
+ * when no function is filtered out or has its return value captured. */
+CTRACE_HIDDEN extern _Atomic uint8_t ctrace__flags_any;
 
 static inline size_t ctrace__flags_slot_of(uintptr_t addr, size_t mask)
 {
