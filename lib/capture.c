@@ -335,102 +335,6 @@ static uint8_t *put_strings(uint8_t *p, const struct ctrace__plan_entry *e,
 	return p;
 }
 
-/* How many bytes a value takes as an sleb, in order: the bits that
- * differ from its sign. */
-#define SLEB_MAGNITUDE(v)                                                    \
-	((uintptr_t)((v) ^ ((v) >> (sizeof(intptr_t) * 8 - 1))))
-
-_Static_assert(CTRACE_NREGS <= sizeof ((struct ctrace__stream *)0)->arg_base /
-				       sizeof(uintptr_t),
-	       "a base for every register");
-
-/* The short form's registers: a count byte, which also carries bits of
- * the stack pointer in words (the reader checks its own against them),
- * then the registers of sel, each written the shortest of four ways: as
- * it is (small integers), minus the stack pointer (a pointer into the
- * stack, flag 0x80 on its number), minus the previous register of the
- * record (flag 0x40: two pointers into one object or array, as many
- * functions take), or minus its own value in the chunk's previous
- * ARGS_SHORT that held it, whichever function's (both flags: a heap
- * pointer passed again one element on, as a sort's comparator gets it,
- * differs from the last in a few low bits).  A heap pointer takes 7
- * bytes as it is, 1 or 2 so; the one-byte cases are written straight.
- * base: the stream's bases, moved on to this record's registers as they
- * are written (a record abandoned half-written turns them off, event.c);
- * on: they may be used. */
-static inline uint8_t *put_short_regs(uint8_t *p, const struct ctrace__regs *r,
-				      unsigned sel, uintptr_t *base, int on)
-{
-	const uintptr_t *regs = (const uintptr_t *)r;
-	uintptr_t sp = r->sp, prev = 0;
-	uint8_t *count = p++;
-	unsigned n = 0; /* in a register: not read back from the record */
-	for (; sel != 0; sel &= sel - 1, n++) {
-		int i = __builtin_ctz(sel);
-		uintptr_t x = regs[i];
-		intptr_t v = (intptr_t)x;
-		intptr_t db = (intptr_t)(x - base[i]);
-		uint8_t regno = ctrace__plan_regnos[i];
-		base[i] = x;
-		/* A byte as it is, or relative to its last value: written
-		 * straight, the common cases. */
-		if ((uintptr_t)(v + 64) < 128) {
-			p[0] = regno;
-			p[1] = (uint8_t)(v & 0x7f);
-			p += 2;
-		} else if (on && (uintptr_t)(db + 64) < 128) {
-			p[0] = regno | CTRACE_ARGS_SHORT_REL_BASE;
-			p[1] = (uint8_t)(db & 0x7f);
-			p += 2;
-		} else {
-			/* The shortest of the other three. */
-			uintptr_t m = SLEB_MAGNITUDE(v);
-			intptr_t d = (intptr_t)(x - sp);
-			if (SLEB_MAGNITUDE(d) < m) {
-				m = SLEB_MAGNITUDE(d);
-				regno |= CTRACE_ARGS_SHORT_REL_SP;
-				v = d;
-			}
-			d = (intptr_t)(x - prev);
-			if (n > 0 && SLEB_MAGNITUDE(d) < m) {
-				m = SLEB_MAGNITUDE(d);
-				regno = ctrace__plan_regnos[i] |
-					CTRACE_ARGS_SHORT_REL_PREV;
-				v = d;
-			}
-			if (on && SLEB_MAGNITUDE(db) < m) {
-				regno |= CTRACE_ARGS_SHORT_REL_BASE;
-				v = db;
-			}
-			*p++ = regno;
-			p = ctrace__sleb_put_word(p, v);
-		}
-		prev = x;
-	}
-	*count = (uint8_t)(n | ((sp / PTR_SIZE) & CTRACE_ARGS_SHORT_SP_MASK)
-				       << CTRACE_ARGS_SHORT_COUNT_BITS);
-	return p;
-}
-
-/* The short form for a plan that names registers alone, the common
- * case: no memory to read, and a payload always under 128 bytes (its
- * length fits the one byte).  Without the pc: the ENTRY's pair has it
- * (its hook, the same return address). */
-void ctrace__capture_args_regs(struct ctrace__stream *s,
-			       const struct ctrace__regs *r,
-			       const struct ctrace__plan_entry *e)
-{
-	uint8_t *rec = s->cur;
-	uint8_t *p = put_short_regs(rec + 3, r, e->regs_sel,
-				    s->arg_base, !s->arg_base_off);
-	s->arg_base_regs |= e->regs_sel;
-	rec[1] = CTRACE_REC_ARGS_REGS;
-	rec[2] = (uint8_t)(p - (rec + 3));
-	ctrace__barrier();
-	rec[0] = CTRACE_TAG_EXTENDED;
-	s->cur = p;
-}
-
 /* The ARGS record, or with a plan that names the registers (and so the
  * CFA rule, which the symbolizer reads in the same CFI) the short form:
  * no stack pointer (the ENTRY's), no CFA, addresses relative. */
@@ -451,7 +355,7 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 		p = ctrace__sleb_put_word(p, (intptr_t)(r->pc - fn));
 		/* None from a base an ARGS_REGS set (rare: memory read
 		 * too), which a 5.4 reader skips. */
-		p = put_short_regs(p, r, e->regs_sel, s->arg_base,
+		p = ctrace__capture_short_regs(p, r, e->regs_sel, s->arg_base,
 				   !s->arg_base_off &&
 					   !(s->arg_base_regs & e->regs_sel));
 		s->arg_base_regs &= (uint8_t)~e->regs_sel;

@@ -60,7 +60,8 @@ ctrace__event_record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		return;
 	}
 	if (gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE)) {
-		uint8_t flags = ctrace__function_flags(fn);
+		uint8_t flags = exit_bit ? ctrace__function_flags(fn)
+					 : ctrace__entry_flags(t, fn);
 		if (flags & CTRACE_F_SKIP)
 			return;
 		if (!ctrace__event_more(flags, exit_bit, site)) {

@@ -332,6 +332,7 @@ static int list_selects(const struct pattern_list *l, const char *mangled,
 /* The table's lookup is in internal.h, inlined into the hooks. */
 struct ctrace__flags_table_t *_Atomic ctrace__flags_table;
 uint8_t ctrace__default_flags;
+_Atomic uint8_t ctrace__flags_any;
 
 static void table_put(struct ctrace__flags_table_t *t, uintptr_t addr, uint8_t flags)
 {
@@ -341,6 +342,9 @@ static void table_put(struct ctrace__flags_table_t *t, uintptr_t addr, uint8_t f
 	t->used += t->slots[i].addr == 0;
 	t->slots[i].addr = addr;
 	t->slots[i].flags = flags;
+	/* Before any reader can see the table. */
+	atomic_fetch_or_explicit(&ctrace__flags_any, flags,
+				 memory_order_relaxed);
 }
 
 static struct ctrace__flags_table_t *table_new(size_t min_entries)
@@ -583,6 +587,26 @@ static void libcall_publish(void)
 	}
 }
 
+uint8_t ctrace__filter_entry_miss(struct ctrace__thread *t, uintptr_t fn)
+{
+	uintptr_t lo, len;
+	if (!ctrace__modules_find(fn, &lo, &len)) {
+		/* Loaded since the last scan: scanned now, and the table
+		 * rebuilt with its functions. */
+		ctrace__modules_check(fn, ctrace__now());
+		if (!ctrace__modules_find(fn, &lo, &len)) {
+			/* In no object (generated code): checked once. */
+			lo = fn;
+			len = 1;
+		}
+	}
+	t->known_table = atomic_load_explicit(&ctrace__flags_table,
+					      memory_order_acquire);
+	t->known_lo = lo;
+	t->known_len = len;
+	return ctrace__function_flags(fn);
+}
+
 uint8_t ctrace__filter_libcall_flags(const char *name)
 {
 	if (n_rules == 0)
@@ -663,6 +687,8 @@ int ctrace__filter_init(const struct ctrace__config *c)
 					     : r->list.all)
 			ctrace__default_flags |= r->flag;
 	}
+	atomic_store_explicit(&ctrace__flags_any, ctrace__default_flags,
+			      memory_order_relaxed);
 	if (n_rules == 0)
 		return 0;
 	first_scan = 1;

@@ -99,11 +99,21 @@ record_rest(uint8_t exit_bit, uintptr_t fn, uintptr_t site, uintptr_t sp,
  * filtered out costs this lookup and nothing else), -1 for the rest
  * (record_rest). */
 static inline __attribute__((always_inline)) int
-table_go(uint8_t gate, uint8_t exit_bit, uintptr_t fn, uintptr_t site)
+table_go(struct ctrace__thread *t, uint8_t gate, uint8_t exit_bit,
+	 uintptr_t fn, uintptr_t site)
 {
 	if (gate != (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE))
 		return -1;
-	uint8_t flags = ctrace__function_flags(fn);
+	/* An exit asks the table whether its function is filtered out or
+	 * returns a value to capture: with neither anywhere (arguments
+	 * alone, say), it is recorded without a lookup.  (A return through
+	 * the trampoline needs a function that returns a value.) */
+	if (exit_bit &&
+	    !(atomic_load_explicit(&ctrace__flags_any, memory_order_relaxed) &
+	      (CTRACE_F_SKIP | CTRACE_F_RETVAL)))
+		return 1;
+	uint8_t flags = exit_bit ? ctrace__function_flags(fn)
+				 : ctrace__entry_flags(t, fn);
 	if (flags & CTRACE_F_SKIP)
 		return 0;
 	return ctrace__event_more(flags, exit_bit, site) ? -1 : 1;
@@ -119,7 +129,7 @@ hook_gate(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	uint8_t gate = atomic_load_explicit(&ctrace__gate,
 					    memory_order_relaxed);
 	if (unlikely(gate != CTRACE_GATE_LIVE)) {
-		int go = table_go(gate, exit_bit, fn, site);
+		int go = table_go(t, gate, exit_bit, fn, site);
 		if (go <= 0) {
 			if (go < 0)
 				record_rest(exit_bit, fn, site, sp, fp, outer);

@@ -353,6 +353,10 @@ CTRACE_HIDDEN void ctrace__modules_unlock(void);
  * lies outside every known module and the loader's list has changed.
  * The scan is dated `now`, so the module is known from that event on. */
 CTRACE_HIDDEN void ctrace__modules_check(uintptr_t addr, uint64_t now);
+/* 1 when addr lies in a known object (loaded, scanned), whose range it
+ * then gives; else 0. */
+CTRACE_HIDDEN int ctrace__modules_find(uintptr_t addr, uintptr_t *lo,
+				       uintptr_t *len);
 /* Rescans if the loader's list changed (at chunk claims, after a pause);
  * `signals_blocked`: the caller has blocked signals already. */
 CTRACE_HIDDEN void ctrace__modules_refresh(uint64_t now, int signals_blocked);
@@ -452,6 +456,11 @@ struct ctrace__thread {
 	struct ctrace__frame *stack;
 	size_t depth, capacity;
 	size_t recorded;        /* frames on it whose ENTRY was recorded */
+	/* The object of the last function an entry did not find in the
+	 * flags table, known to the table it was checked against
+	 * (ctrace__entry_flags). */
+	const struct ctrace__flags_table_t *known_table;
+	uintptr_t known_lo, known_len;
 };
 
 enum ctrace__global_state {
@@ -528,6 +537,10 @@ struct ctrace__flags_table_t {
 };
 CTRACE_HIDDEN extern struct ctrace__flags_table_t *_Atomic ctrace__flags_table;
 CTRACE_HIDDEN extern uint8_t ctrace__default_flags;
+/* Every flag some function may have: the default's, and each a table was
+ * given before it was published (it only grows).  An exit needs no lookup
+ * when no function is filtered out or has its return value captured. */
+CTRACE_HIDDEN extern _Atomic uint8_t ctrace__flags_any;
 
 static inline size_t ctrace__flags_slot_of(uintptr_t addr, size_t mask)
 {
@@ -547,6 +560,35 @@ static inline uint8_t ctrace__function_flags(uintptr_t fn)
 		if (t->slots[i].addr == 0)
 			return ctrace__default_flags;
 	}
+}
+
+/* The flags of the function an entry enters.  One the table does not list
+ * has the default flags only if its object is one the table was built
+ * over: else the first call into a library loaded since (dlopen), decided
+ * by the table without it, would have its exit decided by the one the
+ * recorder builds on noticing the library, and be recorded at one end
+ * only (a filter), or without the values asked for, or never (an include
+ * filter that only the library's functions match: nothing else records,
+ * so nothing would notice).  The thread keeps the range of the last
+ * object it found known: a compare in the steady state. */
+CTRACE_HIDDEN uint8_t ctrace__filter_entry_miss(struct ctrace__thread *t,
+						uintptr_t fn);
+static inline uint8_t ctrace__entry_flags(struct ctrace__thread *t,
+					  uintptr_t fn)
+{
+	const struct ctrace__flags_table_t *tab = atomic_load_explicit(
+		&ctrace__flags_table, memory_order_acquire);
+	if (tab != NULL)
+		for (size_t i = ctrace__flags_slot_of(fn, tab->mask);;
+		     i = (i + 1) & tab->mask) {
+			if (tab->slots[i].addr == fn)
+				return tab->slots[i].flags;
+			if (tab->slots[i].addr == 0)
+				break;
+		}
+	if (likely(t->known_table == tab && fn - t->known_lo < t->known_len))
+		return ctrace__default_flags;
+	return ctrace__filter_entry_miss(t, fn);
 }
 
 CTRACE_HIDDEN void ctrace__policy_enter(struct ctrace__thread *t,

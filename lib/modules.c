@@ -422,6 +422,21 @@ void ctrace__modules_check(uintptr_t addr, uint64_t now)
 		ctrace__modules_scan(now);
 }
 
+int ctrace__modules_find(uintptr_t addr, uintptr_t *lo, uintptr_t *len)
+{
+	size_t n = atomic_load_explicit(&n_known, memory_order_acquire);
+	for (size_t i = 0; i < n; i++) {
+		const struct known *k = &known[i];
+		if (addr >= k->start && addr < k->end &&
+		    !atomic_load_explicit(&k->gone, memory_order_relaxed)) {
+			*lo = k->start;
+			*len = k->end - k->start;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* A thread claims a chunk, or an event follows a pause: catches a dlopen
  * or dlclose made since the last look. */
 void ctrace__modules_refresh(uint64_t now, int signals_blocked)

@@ -182,7 +182,7 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		ctrace__fork_unseen();
 		return;
 	}
-	uint8_t flags = (gate & CTRACE_GATE_TABLE) ? ctrace__function_flags(fn)
+	uint8_t flags = (gate & CTRACE_GATE_TABLE) ? ctrace__entry_flags(t, fn)
 						   : 0;
 	/* Filters alone decide by address, entry and exit alike: no shadow
 	 * stack, so a filtered-out function costs one table lookup. */
@@ -320,7 +320,7 @@ enter_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 {
 	if (!quick_gate(site))
 		return 0;
-	uint8_t flags = ctrace__function_flags(fn);
+	uint8_t flags = ctrace__entry_flags(t, fn);
 	/* Filtered out, or a return value for the trampoline to catch. */
 	if ((flags & CTRACE_F_SKIP) ||
 	    (flags & (CTRACE_F_RETVAL | CTRACE_F_RETREAD)) == CTRACE_F_RETVAL)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # shlib.sh -- instrumented shared libraries: one linked at build time,
 # one loaded with dlopen() (and unloaded before the program ends), also by
-# a relative path.
+# a relative path, and filters and values naming the loaded one's
+# functions alone.
 
 . "$(dirname "$0")/lib.sh"
 test_init shlib
@@ -56,9 +57,59 @@ case_dlopen_relative() {
 	compare "$(expected shlib-dlopen)" found
 }
 
+# Filters and values that name the plugin's functions alone, which are
+# not loaded when the recorder starts (it warns that the patterns match
+# nothing yet): the plugin's first call is decided by the table that
+# knows it, entry and exit alike.  Before, it was decided at its entry by
+# the table without the plugin: recorded at its entry only (excluded),
+# never noticed at all (included: nothing else recorded), or without the
+# values asked for.
+# dlopen_run NAME VARIABLE=VALUE...: the plugin run with those set, its
+# tree in NAME.
+dlopen_run() {
+	dr_name=$1
+	shift
+	env "$@" CTRACE_OUTPUT="$dr_name.bin" \
+		"$BIN/shlib-dlopen" "$BIN/plugin.so" >"$dr_name.out" \
+		2>"$dr_name.err" || { cat "$dr_name.err"; fail "the program failed"; }
+	symbolize "$dr_name" --no-duration "$dr_name.bin"
+	cat "$dr_name"
+	if grep -q 'no exit recorded\|entered before the trace' "$dr_name"; then
+		fail "$*: a call recorded at one end only"
+	fi
+}
+
+case_dlopen_filters() {
+	use_config "$1"
+	build_shlib_programs
+	dlopen_run excluded 'CTRACE_FILTER=!plugin_run'
+	grep -q 'plugin_run' excluded && fail "plugin_run not filtered out"
+	grep -q '^ *\[ *[0-9]*\] |     plugin_helper();$' excluded ||
+		fail "plugin_helper missing under run_plugin"
+	dlopen_run included 'CTRACE_FILTER=plugin_*'
+	[ "$(grep -c ' | ' included)" = 3 ] &&
+		grep -q '^ *\[ *[0-9]*\] | plugin_run() {$' included &&
+		grep -q '^ *\[ *[0-9]*\] |   plugin_helper();$' included ||
+		fail "the plugin's calls alone expected"
+	dlopen_run retval 'CTRACE_RETVAL=plugin_run,plugin_helper'
+	grep -q '| *plugin_helper() = 4;$' retval ||
+		fail "plugin_helper's return value missing"
+	grep -q '| *} = 8; /\* plugin_run \*/$' retval ||
+		fail "plugin_run's return value missing"
+	dlopen_run args 'CTRACE_ARGS=plugin_run'
+	# clang -O0 stores the parameter after the hook: `?' there is the
+	# symbolizer's, the registers were captured (without them, no
+	# argument at all)
+	grep -q '| *plugin_run(x=5) {$' args ||
+		{ [ "$CUR_FAMILY$CUR_OPT" = clang-O0 ] &&
+			grep -q '| *plugin_run(x=?) {$' args; } ||
+		fail "plugin_run's argument missing"
+}
+
 for cfg in $(configs); do
 	run_case "linked-$cfg" case_linked "$cfg"
 	run_case "dlopen-$cfg" case_dlopen "$cfg"
+	run_case "dlopen-filters-$cfg" case_dlopen_filters "$cfg"
 done
 for cfg in $(configs_pie); do
 	run_case "dlopen-relative-$cfg" case_dlopen_relative "$cfg"
