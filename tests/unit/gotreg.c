@@ -27,7 +27,7 @@ static const struct row {
 	size_t len;
 	uint8_t pre; /* a byte before the base's computation, or 0 */
 	int base;    /* the body follows the base's computation */
-	int entry; /* the region starts as a function does */
+	int entry;   /* the region starts as a function does */
 	int kind, how;
 	/* the CFA (esp + offset) from offsets in the body on; none: the
 	 * CFI is not known */
@@ -93,6 +93,15 @@ static const struct row {
 	 {0x83, 0xec, 0x1c, 0x89, 0x5c, 0x24, 0x0c, 0x6a, 0x00, 0x8b, 0x44,
 	  0x24, 0x10, 0x8b, 0x80, 0x94, 0, 0, 0, 0xc3},
 	 20, 0, 1, 1, LOAD, PLT_SCAN_TRACKED, {{0, 4}, {3, 0x20}, {9, 0x24}}},
+	{"mov %ebx,%eax; mov 0x4(%esp),%eax: overwritten, no base",
+	 {0x89, 0xd8, 0x8b, 0x44, 0x24, 0x04, 0x8b, 0x80, 0x94, 0, 0, 0, 0xc3},
+	 13, 0, 1, 1, NONE, PLT_SCAN_TRACKED, {{0, 0}}},
+	{"mov %ebx,%ecx; call f; mov slot@GOT(%ecx),%eax: a call keeps it",
+	 {0x89, 0xd9, 0xe8, 0xce, 0, 0, 0, 0x8b, 0x81, 0x94, 0, 0, 0, 0xc3},
+	 14, 0, 1, 1, LOAD, PLT_SCAN_TRACKED, {{0, 0}}},
+	{"je 1f; mov %ebx,%esi; 1: push slot@GOT(%esi): a join",
+	 {0x85, 0xc0, 0x74, 0x02, 0x89, 0xde, 0xff, 0xb6, 0x94, 0, 0, 0, 0xc3},
+	 13, 0, 1, 1, LOAD, PLT_SCAN_TRACKED, {{0, 0}}},
 	{"push %ebx before the base: the prologue saves the caller's %ebx",
 	 {0x85, 0xc0, 0x75, 0xfc, 0x8b, 0x04, 0x24, 0x8b, 0x80, 0x94, 0, 0, 0,
 	  0x5b, 0xc3},
