@@ -120,6 +120,19 @@ static inline uintptr_t get_encoded(struct cursor *c, uint8_t enc,
 	return get_encoded_any(c, enc, data);
 }
 
+const int32_t *ctrace__cfi_table(const uint8_t *hdr, size_t *count)
+{
+	if (hdr[0] != 1 || hdr[3] != 0x3b) /* version 1, datarel sdata4 */
+		return NULL;
+	struct cursor c = {hdr + 4, hdr + 4 + 2 * 8, 0};
+	get_encoded(&c, hdr[1], (uintptr_t)hdr); /* eh_frame_ptr */
+	uintptr_t n = get_encoded(&c, hdr[2], (uintptr_t)hdr);
+	if (c.bad || n == 0)
+		return NULL;
+	*count = n;
+	return (const int32_t *)c.p;
+}
+
 /* The address of the search table's entry i. */
 static inline uintptr_t table_pc(const uint8_t *hdr, const int32_t *table,
 				 size_t i)
@@ -156,14 +169,10 @@ static __thread struct search_hint search_hint
  * searches all read the same entries first, which stay in the caches. */
 static const uint8_t *find_fde(const uint8_t *hdr, uintptr_t pc)
 {
-	if (hdr[0] != 1 || hdr[3] != 0x3b) /* version 1, datarel sdata4 */
+	size_t count;
+	const int32_t *table = ctrace__cfi_table(hdr, &count);
+	if (table == NULL)
 		return NULL;
-	struct cursor c = {hdr + 4, hdr + 4 + 2 * 8, 0};
-	get_encoded(&c, hdr[1], (uintptr_t)hdr); /* eh_frame_ptr */
-	uintptr_t count = get_encoded(&c, hdr[2], (uintptr_t)hdr);
-	if (c.bad || count == 0)
-		return NULL;
-	const int32_t *table = (const int32_t *)c.p;
 	/* lo: an entry at or below pc (0 if none is); hi: one above it, or
 	 * count. */
 	size_t lo = 0, hi = count;
@@ -462,6 +471,80 @@ int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule, uintptr_t *begin)
 		return -1;
 	rule->reg = (uint8_t)st->reg;
 	rule->offset = (int32_t)st->offset;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * A function's rules in order (plt.c's scan of i386 code)
+ * ------------------------------------------------------------------------ */
+
+/* One function's CFA program, run as far as the last address asked for:
+ * the next address runs it on from there, an earlier one from the start.
+ * One walk at a time (plt.c's scans never run together). */
+static struct cfa_walk {
+	uintptr_t fn, end; /* the function walked (0: none) and its end */
+	uintptr_t loc;     /* the instructions left apply from loc */
+	uintptr_t last;    /* the last address asked for */
+	struct cursor c;
+	struct cie_info ci;
+	struct cfa_state st, saved[CFA_REMEMBER];
+	int nsaved;
+} cfa_walk;
+
+static int cfa_walk_start(struct cfa_walk *w, uintptr_t fn)
+{
+	w->fn = 0;
+	const uint8_t *fde = fde_of(fn + 1);
+	if (fde == NULL)
+		return -1;
+	uint32_t len, cie_off;
+	memcpy(&len, fde, 4);
+	memcpy(&cie_off, fde + 4, 4);
+	if (len == 0 || len == 0xffffffffu || cie_off == 0)
+		return -1;
+	const uint8_t *cie = fde + 4 - cie_off;
+	w->nsaved = 0;
+	int cached = cie_cached(cie, &w->ci, &w->st);
+	if (!cached && parse_cie(cie, &w->ci) < 0)
+		return -1;
+	w->c = (struct cursor){fde + 8, fde + 4 + len, 0};
+	uintptr_t start = get_encoded(&w->c, w->ci.fde_enc, 0);
+	uintptr_t range = get_encoded(&w->c, w->ci.fde_enc & 0x0f, 0);
+	if (w->c.bad || start != fn)
+		return -1;
+	if (w->ci.has_z)
+		w->c.p += get_uleb(&w->c);
+	if (!cached && cie_run(cie, &w->ci, start, start, &w->st, w->saved,
+			       &w->nsaved) < 0)
+		return -1;
+	w->fn = fn;
+	w->end = start + range;
+	w->loc = w->last = start;
+	return 0;
+}
+
+int ctrace__cfa_walk(uintptr_t fn, uintptr_t pc, struct ctrace__cfa *rule)
+{
+	struct cfa_walk *w = &cfa_walk;
+	if ((w->fn != fn || pc < w->last) && cfa_walk_start(w, fn) < 0)
+		return -1;
+	if (pc >= w->end)
+		return -1;
+	w->last = pc;
+	if (pc >= w->loc &&
+	    !run_cfa(&w->c, &w->ci, &w->loc, pc, &w->st, w->saved,
+		     &w->nsaved))
+		w->loc = UINTPTR_MAX; /* no more: the rule holds to the end */
+	if (w->c.bad) {
+		w->fn = 0;
+		return -1;
+	}
+	if (w->st.unknown ||
+	    (w->st.reg != CTRACE_DW_SP && w->st.reg != CTRACE_DW_FP) ||
+	    w->st.offset < INT32_MIN || w->st.offset > INT32_MAX)
+		return -1;
+	rule->reg = (uint8_t)w->st.reg;
+	rule->offset = (int32_t)w->st.offset;
 	return 0;
 }
 

@@ -394,6 +394,20 @@ struct ctrace__cfa {
 CTRACE_HIDDEN int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule,
 				 uintptr_t *begin);
 
+/* The rule in effect at pc in function fn (an FDE's start), for a reader
+ * that walks fn's code in order: asked for pcs that do not decrease, the
+ * CFA program runs once.  Returns 0, or -1 as ctrace__cfa_at.  Not for
+ * two walkers at a time: plt.c's scans alone use it. */
+CTRACE_HIDDEN int ctrace__cfa_walk(uintptr_t fn, uintptr_t pc,
+				   struct ctrace__cfa *rule);
+
+/* .eh_frame_hdr's search table (hdr: the PT_GNU_EH_FRAME segment): count
+ * pairs of the offsets from hdr of a function's start and of its FDE,
+ * sorted by start; NULL when the header uses another encoding or the
+ * table is empty. */
+CTRACE_HIDDEN const int32_t *ctrace__cfi_table(const uint8_t *hdr,
+					       size_t *count);
+
 /* The frame field of an ENTRY's DEFINE record (see ctrace_format.h) for
  * function fn, whose stack pointer at its call to the entry hook is sp and
  * frame pointer register fp: 2 * (CFA - sp) / pointer size, plus 1 when

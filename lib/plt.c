@@ -563,8 +563,9 @@ static size_t got_bases(const struct dl_phdr_info *info, const struct dyn *dy,
 						(size_t)(call - c))) != NULL) {
 			size_t i = (size_t)(call++ - c);
 			uintptr_t got;
+			unsigned reg;
 			if (!plt_arch_got_base(c, i, ph->p_filesz, (uintptr_t)c,
-					       &got) ||
+					       &got, &reg) ||
 			    !in_data(info, got))
 				continue;
 			size_t j = 0;
@@ -582,19 +583,164 @@ static size_t got_bases(const struct dl_phdr_info *info, const struct dyn *dy,
 	return n;
 }
 
+/* The jump targets of a function plt_arch_region follows the GOT's
+ * address through; a function with more is read with every register
+ * counted. */
+#define PLT_BLOCKS 2048
+
+/* Where the scan of a module's code notes what it does with the slots. */
+struct refs {
+	struct glob *g;
+	size_t n;
+	uintptr_t lo, hi; /* the slots' span */
+};
+
+/* The code makes a reference of this kind (PLT_REF_*) to address t. */
+static void note_ref(void *ctx, uintptr_t t, int kind)
+{
+	struct refs *r = ctx;
+	struct glob *e;
+	if (kind == PLT_REF_NONE || t - r->lo >= r->hi - r->lo ||
+	    (e = glob_find(r->g, r->n, t)) == NULL)
+		return;
+	if (kind == PLT_REF_CALL)
+		e->called = 1;
+	else
+		e->loaded = 1;
+}
+
+/* Each byte of c from `from` to `to` read as the start of an address or a
+ * displacement (plt_arch_ref, plt_arch_abs_load).  With regs 0, the
+ * references from a register (i386's `disp32(%reg)`) are left to
+ * plt_arch_region, which reads the instructions; whether one of them would
+ * name a slot is returned (only then are they read). */
+static int scan_bytes(const uint8_t *c, size_t size, size_t from, size_t to,
+		      const uintptr_t *bases, size_t n_bases, int regs,
+		      struct refs *r)
+{
+	int named = 0;
+	if (from < 2)
+		from = 2;
+	if (to > size - 3)
+		to = size - 3; /* i + 4 <= size */
+	for (size_t i = from; i < to; i++) {
+		uintptr_t t;
+		if (plt_arch_abs_load(c, i, &t))
+			note_ref(r, t, PLT_REF_LOAD);
+		for (size_t b = 0; b < n_bases; b++) {
+			int kind = plt_arch_ref(c, i, size, (uintptr_t)c,
+						bases[b], &t);
+			if (kind == PLT_REF_NONE)
+				continue;
+			if (regs || !plt_arch_by_reg(c, i))
+				note_ref(r, t, kind);
+			else
+				named |= t - r->lo < r->hi - r->lo;
+		}
+	}
+	return named;
+}
+
+/* Whether code at pc starts as a function does, its CFA the stack
+ * pointer just above the return address (a .cold part of a function
+ * starts inside its frame). */
+static int function_entry(uintptr_t pc)
+{
+	struct ctrace__cfa rule;
+	uintptr_t begin;
+	return ctrace__cfa_at(pc + 1, &rule, &begin) == 0 && begin == pc &&
+	       rule.reg == CTRACE_DW_SP &&
+	       rule.offset == (int32_t)sizeof(uintptr_t);
+}
+
+/* The CFA's register at pc in the function at fn, and its offset. */
+static int frame_rule(uintptr_t fn, uintptr_t pc, int32_t *offset)
+{
+	struct ctrace__cfa rule;
+	if (ctrace__cfa_walk(fn, pc, &rule) < 0)
+		return -1;
+	*offset = rule.offset;
+	return rule.reg;
+}
+
+/* .eh_frame_hdr's search table of the module's functions, or NULL. */
+static const int32_t *functions_of(const struct dl_phdr_info *info,
+				   const uint8_t **hdr, size_t *count)
+{
+	for (int i = 0; PLT_GOT_BASES > 1 && i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_GNU_EH_FRAME)
+			continue;
+		*hdr = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		return ctrace__cfi_table(*hdr, count);
+	}
+	return NULL;
+}
+
+/* One executable segment's references into the slots.  On i386 each
+ * function its FDEs name (from one's start to the next one's) is read
+ * instruction by instruction, `disp32(%reg)` a reference only when %reg
+ * may hold a GOT base (arch/i386/gotreg.h); the rest, and all of x86-64's
+ * code, byte by byte. */
+static void scan_code(const struct dl_phdr_info *info, const uint8_t *c,
+		      size_t size, const uintptr_t *bases, size_t n_bases,
+		      uint8_t *marks, void *blocks, struct refs *r)
+{
+	const uint8_t *hdr = NULL;
+	size_t count = 0;
+	const int32_t *table = functions_of(info, &hdr, &count);
+	uintptr_t base = (uintptr_t)c;
+	struct plt_gotreg gr = {c,
+				size,
+				base,
+				bases,
+				n_bases,
+				r->lo,
+				r->hi,
+				note_ref,
+				function_entry,
+				frame_rule,
+				marks,
+				blocks,
+				blocks ? PLT_BLOCKS : 0,
+				r};
+	size_t from = 0; /* bytes not yet scanned */
+	for (size_t k = 0; table != NULL && k < count; k++) {
+		uintptr_t start =
+			(uintptr_t)hdr + (uintptr_t)(intptr_t)table[2 * k];
+		if (start - base >= size || start - base < from)
+			continue;
+		size_t lo = start - base, hi = size;
+		for (size_t j = k + 1; j < count; j++) {
+			uintptr_t next = (uintptr_t)hdr +
+					 (uintptr_t)(intptr_t)table[2 * j];
+			if (next > start) {
+				if (next - base < size)
+					hi = next - base;
+				break;
+			}
+		}
+		scan_bytes(c, size, from, lo, bases, n_bases, 1, r);
+		if (scan_bytes(c, size, lo, hi, bases, n_bases, 0, r) &&
+		    plt_arch_region(&gr, lo, hi) == PLT_SCAN_BYTES)
+			scan_bytes(c, size, lo, hi, bases, n_bases, 1, r);
+		from = hi;
+	}
+	scan_bytes(c, size, from, size, bases, n_bases, 1, r);
+}
+
 /* A GLOB_DAT slot holds the function's address for every use: a call
  * through it (-fno-plt, or a .plt.got stub), but also its value taken
  * (&f, a function given to the entry hook as its address).  Only a slot
  * the code calls or jumps through and never loads may be redirected, or
  * the program would see the trampoline as the function's address.  The
  * executable segments are read once for every reference into the slots
- * (plt_arch_ref says which bytes are one, and whether it is a call;
- * plt_arch_abs_load which bytes read another way take a slot's
- * address).  A
- * stray match of other bytes (`89 c7 be 02 00`, `mov %eax,%edi; mov
- * $2,%esi`, pointed at strcmp's slot in an lld build) can still only keep
- * a slot from being redirected, never redirect a slot whose value the
- * code takes. */
+ * (scan_code; plt_arch_ref says which bytes are one, and whether it is a
+ * call; plt_arch_abs_load which bytes read another way take a slot's
+ * address).  A stray match of other bytes (`89 c7 be 02 00`, `mov
+ * %eax,%edi; mov $2,%esi`, pointed at strcmp's slot in an lld build) can
+ * still only keep a slot from being redirected, never redirect a slot
+ * whose value the code takes. */
 static void only_called(const struct dl_phdr_info *info,
 			const struct dyn *dy, struct glob *g, size_t n)
 {
@@ -606,35 +752,40 @@ static void only_called(const struct dl_phdr_info *info,
 			g[i].loaded = 1;
 		return;
 	}
-	uintptr_t lo = g[0].got, hi = g[n - 1].got + sizeof(uintptr_t);
+	struct refs r = {g, n, g[0].got, g[n - 1].got + sizeof(uintptr_t)};
+	/* plt_arch_region's scratch: a bit for each byte of the largest
+	 * segment (its functions' jump targets), then the targets' states
+	 * (without, every register counts) */
+	size_t marks_len = 0;
+	for (int k = 0; PLT_BLOCK_BYTES != 0 && k < info->dlpi_phnum; k++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+		    ph->p_filesz / 8 + 1 > marks_len)
+			marks_len = ph->p_filesz / 8 + 1;
+	}
+	marks_len = (marks_len + 15) & ~(size_t)15;
+	size_t scratch_len = marks_len + PLT_BLOCKS * PLT_BLOCK_BYTES;
+	uint8_t *scratch = NULL;
+	if (marks_len != 0) {
+		int saved_errno = errno;
+		scratch = mmap(NULL, scratch_len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		errno = saved_errno;
+		if (scratch == MAP_FAILED)
+			scratch = NULL;
+	}
 	for (int k = 0; k < info->dlpi_phnum; k++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[k];
 		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) ||
 		    ph->p_filesz < 6)
 			continue;
-		const uint8_t *c =
-			(const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
-		uintptr_t base = (uintptr_t)c;
-		for (size_t i = 2; i + 4 <= ph->p_filesz; i++) {
-			uintptr_t t;
-			struct glob *e;
-			if (plt_arch_abs_load(c, i, &t) && t - lo < hi - lo &&
-			    (e = glob_find(g, n, t)) != NULL)
-				e->loaded = 1;
-			for (size_t b = 0; b < n_bases; b++) {
-				int kind = plt_arch_ref(c, i, ph->p_filesz,
-							base, bases[b], &t);
-				if (kind == PLT_REF_NONE ||
-				    t - lo >= hi - lo ||
-				    (e = glob_find(g, n, t)) == NULL)
-					continue;
-				if (kind == PLT_REF_CALL)
-					e->called = 1;
-				else
-					e->loaded = 1;
-			}
-		}
+		scan_code(info,
+			  (const uint8_t *)(info->dlpi_addr + ph->p_vaddr),
+			  ph->p_filesz, bases, n_bases, scratch,
+			  scratch ? scratch + marks_len : NULL, &r);
 	}
+	if (scratch != NULL)
+		munmap(scratch, scratch_len);
 }
 
 static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,

@@ -102,12 +102,21 @@ linker_case() {
 		"$BIN/libcall-plugin-$ld.so"
 	symbolize_stable plugin.tree plugin.bin
 	compare "$(expected libcall-dlopen)" plugin.tree
-	# mold's i386 executable: its GOT slots lie at small offsets from its
-	# base, which the offsets of structure fields in the recorder's code
-	# linked into it share (0x80(%eax)): those slots look loaded and are
-	# left alone, so only some of its -fno-plt calls are recorded
-	# (doc/recording.md); the library above checks them.
-	[ "$ld" = mold ] && [ "$CUR_ARCH" = -m32 ] && return 0
+	# The program itself, its -fno-plt calls found in code the recorder's
+	# own shares (mold's small GOT offsets; arch/i386/gotreg.h).  Some
+	# linkers resolve non-PIC i386 code's `call *f@GOT` (a GOT32X
+	# relocation with no base register) as if it had one: mold 1.10
+	# writes the slot's offset from the GOT where its address belongs,
+	# and the program crashes without the recorder.  Not checked then
+	# (the case's log says so).
+	printf '#include <stdio.h>\nint main(void) { return puts("") < 0; }\n' \
+		>noplt.c
+	# shellcheck disable=SC2086
+	if ! $CUR_CC $CUR_ARCH $CUR_PIE -fno-plt -fuse-ld="$ld" noplt.c \
+		-o noplt >/dev/null 2>&1 || ! ./noplt >/dev/null 2>&1; then
+		echo "$ld links -fno-plt $CUR_PIE $CUR_ARCH wrong: not checked"
+		return 0
+	fi
 	LIBCALL_FLAGS="-fuse-ld=$ld -fno-plt -Wl,-z,now -Wl,-z,relro" \
 		libcall_tree "$1" c libcall-libc "libcall-$ld-now"
 }

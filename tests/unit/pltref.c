@@ -72,17 +72,18 @@ static const struct base_row {
 	uint8_t code[12];
 	uint8_t thunk; /* the thunk's ModRM: mov (%esp),%ebx or %eax */
 	int found;
+	unsigned reg; /* the register that holds the base */
 } base_rows[] = {
 	{"call __x86.get_pc_thunk.bx; add $imm32,%ebx (gcc)",
-	 {0xe8, 0x1b, 0, 0, 0, 0x81, 0xc3, 0xfb, 0x0e, 0, 0}, 0x1c, 1},
+	 {0xe8, 0x1b, 0, 0, 0, 0x81, 0xc3, 0xfb, 0x0e, 0, 0}, 0x1c, 1, 3},
 	{"call __x86.get_pc_thunk.ax; add $imm32,%eax (05)",
-	 {0xe8, 0x1b, 0, 0, 0, 0x05, 0xfb, 0x0e, 0, 0}, 0x04, 1},
+	 {0xe8, 0x1b, 0, 0, 0, 0x05, 0xfb, 0x0e, 0, 0}, 0x04, 1, 0},
 	{"call 1f; 1: pop %ebx; add $imm32,%ebx (clang)",
-	 {0xe8, 0, 0, 0, 0, 0x5b, 0x81, 0xc3, 0xfb, 0x0e, 0, 0}, 0x1c, 1},
+	 {0xe8, 0, 0, 0, 0, 0x5b, 0x81, 0xc3, 0xfb, 0x0e, 0, 0}, 0x1c, 1, 3},
 	{"call __x86.get_pc_thunk.bx; add $imm32,%ecx: another register",
-	 {0xe8, 0x1b, 0, 0, 0, 0x81, 0xc1, 0xfb, 0x0e, 0, 0}, 0x1c, 0},
+	 {0xe8, 0x1b, 0, 0, 0, 0x81, 0xc1, 0xfb, 0x0e, 0, 0}, 0x1c, 0, 0},
 	{"call a function that is no thunk",
-	 {0xe8, 0x2b, 0, 0, 0, 0x81, 0xc3, 0xfb, 0x0e, 0, 0}, 0x1c, 0},
+	 {0xe8, 0x2b, 0, 0, 0, 0x81, 0xc3, 0xfb, 0x0e, 0, 0}, 0x1c, 0, 0},
 };
 
 int main(void)
@@ -117,9 +118,12 @@ int main(void)
 		memcpy(code + 0x130, "\x55\x89\xe5\xc3", 4);
 		code[0x121] = base_rows[i].thunk;
 		uintptr_t got = 0;
-		int found = plt_arch_got_base(code, 0x100, sizeof code, 0, &got);
+		unsigned reg = 8;
+		int found = plt_arch_got_base(code, 0x100, sizeof code, 0, &got,
+					      &reg);
 		if (!tap_ok(found == base_rows[i].found &&
-				    (!found || got == 0x1000),
+				    (!found || (got == 0x1000 &&
+						reg == base_rows[i].reg)),
 			    "%s", base_rows[i].name))
 			tap_diag("found %d, base %#lx", found,
 				 (unsigned long)got);

@@ -66,9 +66,11 @@ static inline struct ctrace__libvals plt_arch_exit_vals(uintptr_t sp,
 #define PLT_GOT_BASES 4
 
 /* Whether c + i (c at address base, size bytes of code) starts one of
- * those sequences, and if so the GOT's address in *got. */
+ * those sequences, and if so the GOT's address in *got and the register
+ * that holds it in *reg (0-7: eax, ecx, edx, ebx, esp, ebp, esi, edi). */
 static inline int plt_arch_got_base(const uint8_t *c, size_t i, size_t size,
-				    uintptr_t base, uintptr_t *got)
+				    uintptr_t base, uintptr_t *got,
+				    unsigned *reg_out)
 {
 	if (c[i] != 0xe8 || i + 12 > size)
 		return 0;
@@ -97,6 +99,7 @@ static inline int plt_arch_got_base(const uint8_t *c, size_t i, size_t size,
 	int32_t d;
 	memcpy(&d, c + imm, 4);
 	*got = base + i + 5 + (uintptr_t)(intptr_t)d;
+	*reg_out = reg;
 	return 1;
 }
 
@@ -150,6 +153,14 @@ static inline int plt_opcode_before_modrm(const uint8_t *c, size_t i)
 	return ctrace__x86_opcode_before_modrm(c, i, modrm);
 }
 
+/* Whether a reference plt_arch_ref found at c + i is from a register
+ * (`disp32(%reg)`, which arch/i386/gotreg.h reads), not an absolute
+ * address. */
+static inline int plt_arch_by_reg(const uint8_t *c, size_t i)
+{
+	return (c[i - 1] & 0xc7) != 0x05;
+}
+
 static inline int plt_arch_ref(const uint8_t *c, size_t i, size_t size,
 			       uintptr_t base, uintptr_t gotplt, uintptr_t *t)
 {
@@ -175,5 +186,7 @@ static inline int plt_arch_ref(const uint8_t *c, size_t i, size_t size,
 		return PLT_REF_CALL;
 	return PLT_REF_LOAD;
 }
+
+#include "arch/i386/gotreg.h"
 
 #endif /* CTRACE_ARCH_PLTARCH_H */

@@ -119,14 +119,52 @@ static inline int plt_arch_ref(const uint8_t *c, size_t i, size_t size,
  * (arch/i386/pltarch.h finds its modules' bases in their code). */
 #define PLT_GOT_BASES 1
 static inline int plt_arch_got_base(const uint8_t *c, size_t i, size_t size,
-				    uintptr_t base, uintptr_t *got)
+				    uintptr_t base, uintptr_t *got,
+				    unsigned *reg)
 {
 	(void)c;
 	(void)i;
 	(void)size;
 	(void)base;
 	(void)got;
+	(void)reg;
 	return 0;
+}
+
+/* A reference from a register, as i386's `disp32(%reg)`: none. */
+static inline int plt_arch_by_reg(const uint8_t *c, size_t i)
+{
+	(void)c;
+	(void)i;
+	return 0;
+}
+
+/* No register holds a GOT base either (arch/i386/gotreg.h): plt.c scans
+ * every byte for RIP-relative operands. */
+enum { PLT_SCAN_BYTES, PLT_SCAN_ALIGNED, PLT_SCAN_TRACKED };
+struct plt_gotreg {
+	const uint8_t *c;
+	size_t size;
+	uintptr_t base;
+	const uintptr_t *bases;
+	size_t n_bases;
+	uintptr_t lo, hi;
+	void (*ref)(void *ctx, uintptr_t target, int kind);
+	int (*entry)(uintptr_t pc);
+	int (*cfa)(uintptr_t fn, uintptr_t pc, int32_t *offset);
+	uint8_t *marks;
+	void *blocks;
+	size_t blocks_cap;
+	void *ctx;
+};
+#define PLT_BLOCK_BYTES 0
+static inline int plt_arch_region(const struct plt_gotreg *g, size_t lo,
+				  size_t hi)
+{
+	(void)g;
+	(void)lo;
+	(void)hi;
+	return PLT_SCAN_BYTES;
 }
 
 /* i386 reads some bytes a second way (arch/i386/pltarch.h); x86-64 names
