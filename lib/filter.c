@@ -587,26 +587,6 @@ static void libcall_publish(void)
 	}
 }
 
-uint8_t ctrace__filter_entry_miss(struct ctrace__thread *t, uintptr_t fn)
-{
-	uintptr_t lo, len;
-	if (!ctrace__modules_find(fn, &lo, &len)) {
-		/* Loaded since the last scan: scanned now, and the table
-		 * rebuilt with its functions. */
-		ctrace__modules_check(fn, ctrace__now());
-		if (!ctrace__modules_find(fn, &lo, &len)) {
-			/* In no object (generated code): checked once. */
-			lo = fn;
-			len = 1;
-		}
-	}
-	t->known_table = atomic_load_explicit(&ctrace__flags_table,
-					      memory_order_acquire);
-	t->known_lo = lo;
-	t->known_len = len;
-	return ctrace__function_flags(fn);
-}
-
 uint8_t ctrace__filter_libcall_flags(const char *name)
 {
 	if (n_rules == 0)

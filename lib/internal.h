@@ -585,8 +585,8 @@ static inline uint8_t ctrace__function_flags(uintptr_t fn)
  * filter that only the library's functions match: nothing else records,
  * so nothing would notice).  The thread keeps the range of the last
  * object it found known: a compare in the steady state. */
-CTRACE_HIDDEN uint8_t ctrace__filter_entry_miss(struct ctrace__thread *t,
-						uintptr_t fn);
+CTRACE_HIDDEN uint8_t ctrace__modules_flags_miss(struct ctrace__thread *t,
+						 uintptr_t fn);
 static inline uint8_t ctrace__entry_flags(struct ctrace__thread *t,
 					  uintptr_t fn)
 {
@@ -602,7 +602,7 @@ static inline uint8_t ctrace__entry_flags(struct ctrace__thread *t,
 		}
 	if (likely(t->known_table == tab && fn - t->known_lo < t->known_len))
 		return ctrace__default_flags;
-	return ctrace__filter_entry_miss(t, fn);
+	return ctrace__modules_flags_miss(t, fn);
 }
 
 CTRACE_HIDDEN void ctrace__policy_enter(struct ctrace__thread *t,

@@ -437,6 +437,35 @@ int ctrace__modules_find(uintptr_t addr, uintptr_t *lo, uintptr_t *len)
 	return 0;
 }
 
+/* ctrace__entry_flags() for a function the table does not list, outside
+ * the object the thread found known last.  Lean (the range goes straight
+ * into the thread), and the scan a tail call's: a thread that notices a
+ * dlopen rescans on its program's stack (doc/security.md's bounds). */
+static __attribute__((noinline)) uint8_t flags_miss_scan(struct ctrace__thread *t,
+						       uintptr_t fn)
+{
+	/* Loaded since the last scan: scanned now, and the table rebuilt
+	 * with its functions. */
+	ctrace__modules_check(fn, ctrace__now());
+	if (!ctrace__modules_find(fn, &t->known_lo, &t->known_len)) {
+		/* In no object (generated code): checked once. */
+		t->known_lo = fn;
+		t->known_len = 1;
+	}
+	t->known_table = atomic_load_explicit(&ctrace__flags_table,
+					      memory_order_acquire);
+	return ctrace__function_flags(fn);
+}
+
+uint8_t ctrace__modules_flags_miss(struct ctrace__thread *t, uintptr_t fn)
+{
+	if (!ctrace__modules_find(fn, &t->known_lo, &t->known_len))
+		return flags_miss_scan(t, fn);
+	t->known_table = atomic_load_explicit(&ctrace__flags_table,
+					      memory_order_acquire);
+	return ctrace__function_flags(fn);
+}
+
 /* A thread claims a chunk, or an event follows a pause: catches a dlopen
  * or dlclose made since the last look. */
 void ctrace__modules_refresh(uint64_t now, int signals_blocked)

@@ -255,7 +255,7 @@ case_stack() {
 	# symbols on the thread that noticed it (dl_iterate_phdr, the ELF
 	# symbols, the demangler; with a capture list too): doc/security.md
 	# states the bounds.
-	[ "$how" = stack ] || modes='plain:768 filter:1280 depth:896 args:1472'
+	[ "$how" = stack ] || modes='plain:768 filter:1344 depth:896 args:1472'
 	for mode in $modes; do
 		bound=${mode#*:}
 		mode=${mode%:*}
