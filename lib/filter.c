@@ -680,7 +680,7 @@ int ctrace__filter_init(const struct ctrace__config *c)
 		for (size_t k = 0; k < rules[i].list.n; k++)
 			if (!rules[i].list.items[k].matched)
 				ctrace__warn(lists_env(rules[i].flag),
-					     ": no function matches ",
+					     ": no function loaded so far matches ",
 					     rules[i].list.items[k].text);
 	return r;
 }

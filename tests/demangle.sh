@@ -89,7 +89,7 @@ case_nomatch() {
 	build_cxx cxxnames "$PROGS/cxxnames.cc"
 	CTRACE_FILTER='counter,no_such_function' CTRACE_OUTPUT=t.bin \
 		"$BIN/cxxnames" >out 2>err || fail "the program failed"
-	echo 'ctrace: CTRACE_FILTER: no function matches no_such_function' \
+	echo 'ctrace: CTRACE_FILTER: no function loaded so far matches no_such_function' \
 		>want.err
 	compare want.err err
 	CTRACE_QUIET=1 CTRACE_FILTER=no_such_function CTRACE_OUTPUT=t.bin \
