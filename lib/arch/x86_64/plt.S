@@ -134,7 +134,7 @@ ctrace__plt_return:
 	incl	%eax
 	andl	$7, %eax		/* st(1)'s physical register */
 	movzbl	4(%rsp), %ecx		/* the abridged tag word: 1 not empty */
-	movq	%rdx, %rsp		/* flags kept */
+	movq	%rdx, %rsp
 	btl	%eax, %ecx
 	jnc	1f
 	fld	%st(1)
