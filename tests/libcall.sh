@@ -59,7 +59,11 @@ case_longjmp() { libcall_tree "$1" j libcall-longjmp; }
 # another call, whose stack pointer (i386) lies above its caller's at the
 # caller's entry hook, is nested in it.
 case_after() {
-	LIBCALL_FLAGS=-O0 libcall_tree "$1" r libcall-after libcall-O0
+	use_config "$1"
+	build_c libcall-after "$PROGS/libcall-after.c" -O0
+	run_traced trace.bin "$BIN/libcall-after"
+	symbolize_stable tree trace.bin
+	compare "$(expected libcall-after)" tree
 }
 
 # Full RELRO with every slot bound at start-up: the GOT is read-only, made

@@ -80,15 +80,6 @@ int main(int argc, char **argv)
 	}
 	if (mode == 'p')
 		printf("%d\n", plain_sum(argv[0]) > 0);
-	if (mode == 'r') {
-		/* A library call of no arguments right after another call:
-		 * i386 gcc -O0 makes it at the stack pointer main had before
-		 * it pushed its entry hook's arguments, above the hook's
-		 * (main realigns its stack: its CFA is not known). */
-		after_jump(argc);
-		int r = rand();
-		printf("%d\n", r >= 0);
-	}
 	if (mode == 'n') {
 		/* argv[2] rounds of malloc, strlen and free, some skipped */
 		int n = argc > 2 ? atoi(argv[2]) : 0, sum = 0;
