@@ -8,7 +8,8 @@
 # chunks, streams and record types in a few kilobytes: calls, threads, a
 # signal stream, longjmp, exceptions, a fork()ed child, coroutines, lost
 # events, markers, arguments and return values, pairs in wide slots, the
-# recorder's pauses, registers of a capture plan.  fuzz/corpus holds its
+# recorder's pauses, registers of a capture plan, library calls' values.
+# fuzz/corpus holds its
 # output; rerun it after a format change.  The corpus keeps a few traces
 # of older formats too (names ending in -v1, -v2, -v3, -v4, -v5.4), which readers
 # still read.
@@ -88,6 +89,10 @@ prog heapwalk "$src/tests/args/heapwalk.c" -O2
 # retread-v5.4 has them all as RETVAL_SHORT).
 prog retread "$src/tests/args/retread.c" -O2
 "$build/ctrace-symbolize" --make-plan -o retread.plan ./retread
+# Library calls' values: ARGS of their registers and stack arguments, the
+# compact RETVAL, and on x86-64 RETVAL_ST1 records (format 5.6) of cexpl,
+# csqrtl and cpowl, which return a _Complex long double in st0 and st1.
+prog libvals "$progs/libvals.c" -fno-builtin -lm
 "${CXX:-c++}" -O0 -g -finstrument-functions -o exceptions \
 	"$progs/exceptions.cc" "$build/lib/libctrace.a" -pthread -ldl
 
@@ -109,6 +114,9 @@ record hosts ./hosts 40
 record pause ./firstcallee
 record heapwalk env CTRACE_ARGS=all CTRACE_PLAN=heapwalk.plan ./heapwalk
 record retread env CTRACE_RETVAL=all CTRACE_PLAN=retread.plan ./retread
+record libvals env CTRACE_LIBCALL=on CTRACE_ARGS=all CTRACE_RETVAL=all \
+	CTRACE_FILTER=main,sqrt,pow,fmal,cexpl,csqrtl,cpowl \
+	./libvals hello help -42 2 0.5 /dev/null
 # A trace cut short at the end of a chunk: the last chunk is partial.
 record fib-cut ./fib 6
 head -c 12000 "$out/fib-cut" >"$out/fib-cut.tmp" && mv "$out/fib-cut.tmp" "$out/fib-cut"

@@ -17,7 +17,7 @@
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
 #define CTRACE_VERSION_MAJOR 5           /* incompatible layout changes */
-#define CTRACE_VERSION_MINOR 5           /* compatible additions */
+#define CTRACE_VERSION_MINOR 6           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
 
@@ -266,7 +266,8 @@ enum ctrace_record_type {
 	 * a library call's EXIT: the compact form, filled, R0 and XMM0, and
 	 * R1 and XMM1 for a function the recorder's table does not list
 	 * (i386: R0 and R1 for every function, and ST0 when st(0) held a
-	 * value). */
+	 * value); on x86-64 a CTRACE_REC_RETVAL_ST1 instead when st(1)
+	 * held a value too (format 5.6). */
 	CTRACE_REC_RETVAL = 5,
 
 	/* A user marker or tracepoint hit: u64 ticks (absolute), u8 kind
@@ -344,6 +345,17 @@ enum ctrace_record_type {
 	 * reader skips them: the value shows as not captured. */
 	CTRACE_REC_RETVAL_INT = 13,
 	CTRACE_REC_RETVAL_WORD = 14,
+
+	/* Format 5.6: CTRACE_REC_RETVAL in its compact form, filled, then
+	 * st(1)'s 10 bytes (the payload's last CTRACE_RETVAL_ST1_BYTES): a
+	 * library call's EXIT on x86-64 whose function returned with both
+	 * st(0) and st(1) holding a value, a _Complex long double (its real
+	 * part in st0, its imaginary part in st1), written instead of its
+	 * RETVAL when the recorder saves st(0) (CTRACE_RETVAL_ST0 in the
+	 * mask).  The compact RETVAL's mask has no bit left to say st(1)
+	 * follows.  A 5.5 reader skips it: the value shows as not
+	 * captured. */
+	CTRACE_REC_RETVAL_ST1 = 15,
 
 	/* --- in the metadata stream ---------------------------------------- */
 
@@ -460,6 +472,7 @@ enum ctrace_lost_reason {
 #define CTRACE_RETVAL_R_BYTES 8
 #define CTRACE_RETVAL_XMM_BYTES 16
 #define CTRACE_RETVAL_ST0_BYTES 10
+#define CTRACE_RETVAL_ST1_BYTES 10 /* CTRACE_REC_RETVAL_ST1's last bytes */
 #define CTRACE_RETVAL_MEM_HEAD 9 /* u64 address, u8 length */
 
 /* RETVAL, a one-byte payload: the call's return value was not captured

@@ -17,8 +17,11 @@
  * (its fixed parameters alone are listed); a function of no parameters
  * lists CTRACE_ARG(VOID, void).  A function takes at most
  * CTRACE_PROTO_MAX_ARGS parameters, every one of them passed in a
- * register on x86-64 (six integer, eight floating point); on i386 all
- * are passed on the stack (CTRACE_PROTO_WORDS32 words each).
+ * register on x86-64 (six integer, eight floating point) but a
+ * _Complex long double (CTRACE_PROTO_IS_MEM: on the stack, the first 32
+ * bytes of which the recorder saves); on i386 all are passed on the
+ * stack (CTRACE_PROTO_WORDS32 words each, after the address of the
+ * caller's buffer for a function that returns a _Complex long double).
  */
 #ifndef CTRACE_PROTOS_H
 #define CTRACE_PROTOS_H
@@ -46,6 +49,11 @@ enum ctrace_proto_kind {
 	CTRACE_PROTO_PTHREAD,  /* pthread_t */
 	CTRACE_PROTO_DOUBLE,   /* double */
 	CTRACE_PROTO_FLOAT,    /* float */
+	/* _Complex long double: passed in memory (x86-64: 32 bytes of the
+	 * stack, i386: 24), returned in st0 and st1 (x86-64) or in the
+	 * caller's memory (i386: its address first on the stack, and
+	 * back in eax) */
+	CTRACE_PROTO_CLDOUBLE,
 	CTRACE_PROTO_N_KINDS
 };
 
@@ -55,11 +63,15 @@ enum ctrace_proto_kind {
 #define CTRACE_PROTO_IS_FP(k)                                                \
 	((k) == CTRACE_PROTO_DOUBLE || (k) == CTRACE_PROTO_FLOAT)
 
+/* Whether a kind is passed in memory: on x86-64, on the stack. */
+#define CTRACE_PROTO_IS_MEM(k) ((k) == CTRACE_PROTO_CLDOUBLE)
+
 /* The 4-byte words a kind takes on the i386 stack (and its size there,
  * in words: off_t is the 32-bit one, the unsuffixed functions'). */
 #define CTRACE_PROTO_WORDS32(k)                                              \
-	((k) == CTRACE_PROTO_LLONG || (k) == CTRACE_PROTO_ULLONG ||           \
-		 (k) == CTRACE_PROTO_DOUBLE                                    \
+	((k) == CTRACE_PROTO_CLDOUBLE ? 6                                     \
+	 : (k) == CTRACE_PROTO_LLONG || (k) == CTRACE_PROTO_ULLONG ||         \
+		   (k) == CTRACE_PROTO_DOUBLE                                  \
 	     ? 2                                                               \
 	     : 1)
 

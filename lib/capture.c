@@ -547,12 +547,13 @@ static void lib_args_end(struct ctrace__stream *s, uint8_t *rec, uint8_t *end)
 	s->cur = end;
 }
 
-/* The RETVAL record begun at rec, filled up to end (its payload under
- * 0x80 bytes: CTRACE_LIBRET_BYTES), published. */
-static void lib_ret_end(struct ctrace__stream *s, uint8_t *rec, uint8_t *end)
+/* The RETVAL record (or RETVAL_ST1: type) begun at rec, filled up to end
+ * (its payload under 0x80 bytes: CTRACE_LIBRET_BYTES), published. */
+static void lib_ret_end(struct ctrace__stream *s, uint8_t *rec, uint8_t *end,
+			uint8_t type)
 {
 	rec[2] = (uint8_t)(end - (rec + 3));
-	rec[1] = CTRACE_REC_RETVAL;
+	rec[1] = type;
 	ctrace__barrier();
 	rec[0] = CTRACE_TAG_EXTENDED;
 	s->cur = end;
@@ -646,7 +647,9 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
  * type the prototypes know needs no more of, and for a function they do
  * not know rdx, xmm1, st(0) and the memory rax points to too, where the
  * library's DWARF may say a value goes (ldiv_t, __int128, a struct of
- * two doubles; a long double; a struct returned in memory). */
+ * two doubles; a long double; a struct returned in memory).  When st(1)
+ * held a value too (a _Complex long double), the record is a RETVAL_ST1:
+ * the same, then st(1). */
 void ctrace__capture_lib_ret(struct ctrace__stream *s,
 			     const struct ctrace__libvals *v, uintptr_t sp)
 {
@@ -679,8 +682,14 @@ void ctrace__capture_lib_ret(struct ctrace__stream *s,
 		}
 		p = put_lib_mem(p, &mask, v->gpr[0], sp);
 		*state = mask;
+		if (v->st0 != NULL && v->st1 != NULL) {
+			memcpy(p, v->st1, CTRACE_RETVAL_ST1_BYTES);
+			p += CTRACE_RETVAL_ST1_BYTES;
+			lib_ret_end(s, rec, p, CTRACE_REC_RETVAL_ST1);
+			return;
+		}
 	}
-	lib_ret_end(s, rec, p);
+	lib_ret_end(s, rec, p, CTRACE_REC_RETVAL);
 }
 #else /* i386 */
 /* The most argument words saved (protos.c asks for no more). */
@@ -742,6 +751,6 @@ void ctrace__capture_lib_ret(struct ctrace__stream *s,
 	if (v->how.retmask & CTRACE_RETVAL_MEM)
 		p = put_lib_mem(p, &mask, v->gpr[0], sp);
 	*state = mask;
-	lib_ret_end(s, rec, p);
+	lib_ret_end(s, rec, p, CTRACE_REC_RETVAL);
 }
 #endif

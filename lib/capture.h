@@ -384,14 +384,17 @@ struct ctrace__libcall_how {
 
 /* What the PLT trampoline saved.  x86-64: at an entry the argument
  * registers (rdi, rsi, rdx, rcx, r8, r9) and xmm0-7, 16 bytes apart; at
- * an exit rax and rdx in gpr[0] and gpr[1], xmm0 and xmm1, and st(0)'s
- * 10 bytes (NULL when it held no value).  i386: at an entry gpr the
- * arguments on the stack; at an exit eax and edx in gpr[0] and gpr[1],
- * and st(0)'s 10 bytes (NULL when it held no value). */
+ * an exit rax and rdx in gpr[0] and gpr[1], xmm0 and xmm1, st(0)'s 10
+ * bytes (NULL when it held no value) and st(1)'s (NULL unless both held
+ * one: a _Complex long double).  i386: at an entry gpr the arguments on
+ * the stack; at an exit eax and edx in gpr[0] and gpr[1], and st(0)'s
+ * 10 bytes (NULL when it held no value); st1 NULL (i386 returns a
+ * _Complex long double in memory). */
 struct ctrace__libvals {
 	const uintptr_t *gpr;
 	const uint8_t *xmm;
 	const uint8_t *st0;
+	const uint8_t *st1;
 	struct ctrace__libcall_how how;
 };
 
@@ -406,7 +409,8 @@ CTRACE_HIDDEN void ctrace__capture_lib_args(struct ctrace__stream *s,
 /* Writes the filled RETVAL record of a library call's EXIT, of at most
  * CTRACE_LIBRET_BYTES (room checked by the caller): the registers of
  * v->how.retmask (x86-64 rax and xmm0, or rax, rdx, xmm0, xmm1 and st(0);
- * i386 eax, edx and st(0)), st(0) when it held a value, and with
+ * i386 eax, edx and st(0)), st(0) when it held a value (x86-64: and
+ * st(1) when it did too, in a RETVAL_ST1 record), and with
  * CTRACE_RETVAL_MEM up to CTRACE_LIBRET_MEM bytes at r0 when they lie
  * in the stack between sp (after the function's ret) and its top. */
 CTRACE_HIDDEN void ctrace__capture_lib_ret(struct ctrace__stream *s,
@@ -416,7 +420,7 @@ CTRACE_HIDDEN void ctrace__capture_lib_ret(struct ctrace__stream *s,
 #if defined(__x86_64__)
 #define CTRACE_LIBRET_BYTES                                                  \
 	(3 + 1 + 8 + 8 + 16 + 16 + 10 + CTRACE_RETVAL_MEM_HEAD +             \
-	 CTRACE_LIBRET_MEM)
+	 CTRACE_LIBRET_MEM + CTRACE_RETVAL_ST1_BYTES)
 #else
 #define CTRACE_LIBRET_BYTES                                                  \
 	(3 + 1 + 8 + 8 + 10 + CTRACE_RETVAL_MEM_HEAD + CTRACE_LIBRET_MEM)

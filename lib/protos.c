@@ -12,11 +12,13 @@
 
 struct proto {
 	const char *name;
+	uint8_t ret;
 	uint8_t arg[CTRACE_PROTO_MAX_ARGS];
 };
 
 #define CTRACE_ARG(kind, name) CTRACE_PROTO_##kind
-#define CTRACE_PROTO(name, ret, variadic, ...) {#name, {__VA_ARGS__}},
+#define CTRACE_PROTO(name, ret, variadic, ...)                               \
+	{#name, CTRACE_PROTO_##ret, {__VA_ARGS__}},
 static const struct proto table[] = {
 #include "ctrace_protos.def"
 };
@@ -40,7 +42,9 @@ static const struct proto table[] = {
  * to when it lies in the stack (a struct returned in memory), wherever
  * its type (from the library's DWARF, read later) puts the value
  * (capture.c writes all of those whenever R1 is asked).  The table's
- * functions return in rax or xmm0. */
+ * functions return in rax or xmm0, but a _Complex long double (complex.h:
+ * st0 and st1), for which the recorder saves all of those too, and its
+ * argument in the first CTRACE_LIBARGS_STACK bytes of the stack. */
 #define UNKNOWN_STACK 1
 #define UNKNOWN_RET                                                          \
 	(CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM0 |          \
@@ -54,7 +58,9 @@ static const struct proto table[] = {
  * trampoline keeps anyway (a long long in edx:eax, a double in st(0)),
  * and for a function the table does not know the memory eax points to
  * when it lies in the stack: every struct is returned in memory, its
- * address in eax. */
+ * address in eax; and so for a function the table lists that returns a
+ * _Complex long double, whose buffer's address is the first word of its
+ * arguments. */
 #define INT_REGS 6
 #define FP_REGS 0
 #define ON_STACK 1
@@ -70,7 +76,12 @@ void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
 		if (strcmp(table[i].name, name) != 0)
 			continue;
-		uint8_t nint = 0, nfp = 0, strmask = 0;
+		uint8_t nint = 0, nfp = 0, strmask = 0, stack = 0;
+		uint8_t ret = KNOWN_RET;
+		if (table[i].ret == CTRACE_PROTO_CLDOUBLE) {
+			ret = UNKNOWN_RET;
+			nint = ON_STACK; /* the buffer's address */
+		}
 		for (int k = 0; k < CTRACE_PROTO_MAX_ARGS; k++) {
 			uint8_t kind = table[i].arg[k];
 			if (kind == CTRACE_PROTO_VOID)
@@ -85,12 +96,16 @@ void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
 				nfp++;
 				continue;
 			}
+			if (CTRACE_PROTO_IS_MEM(kind)) {
+				stack = 1;
+				continue;
+			}
 			if (kind == CTRACE_PROTO_CSTR)
 				strmask |= (uint8_t)(1u << nint);
 			nint++;
 		}
-		*how = (struct ctrace__libcall_how){nint, nfp, strmask,
-						    KNOWN_RET, 0};
+		*how = (struct ctrace__libcall_how){nint, nfp, strmask, ret,
+						    stack};
 		return;
 	}
 }

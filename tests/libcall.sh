@@ -2,7 +2,8 @@
 # libcall.sh -- library calls (calls through the PLT and GOT into other
 # modules): exact trees of programs calling libc with callbacks, threads,
 # libm, an uninstrumented shared library, longjmp and a C++ throw through
-# a library call; the same tree with -z now and full RELRO and with
+# a library call, a library call right after another call (-O0); the same
+# tree with -z now and full RELRO and with
 # -fno-plt; with the gold, lld and mold linkers; canonical PLT entries
 # (non-PIE programs); --nest-libcall and the
 # switches that turn them off; a static
@@ -53,6 +54,17 @@ case_thread() { libcall_tree "$1" t libcall-thread; }
 case_libm() { libcall_tree "$1" m libcall-libm; }
 case_plain() { libcall_tree "$1" p libcall-plain; }
 case_longjmp() { libcall_tree "$1" j libcall-longjmp; }
+
+# Built -O0 whatever the configuration: a library call made right after
+# another call, whose stack pointer (i386) lies above its caller's at the
+# caller's entry hook, is nested in it.
+case_after() {
+	use_config "$1"
+	build_c libcall-after "$PROGS/libcall-after.c" -O0
+	run_traced trace.bin "$BIN/libcall-after"
+	symbolize_stable tree trace.bin
+	compare "$(expected libcall-after)" tree
+}
 
 # Full RELRO with every slot bound at start-up: the GOT is read-only, made
 # writable for the redirection and read-only again (checked in the maps).
@@ -476,7 +488,7 @@ case_counts() {
 }
 
 for cfg in $(configs) $(configs_m32); do
-	for c in libc thread libm plain longjmp relro noplt gold lld mold \
+	for c in libc thread libm plain longjmp after relro noplt gold lld mold \
 		canon cxx nest off dlopen views static counts filter offline \
 		fork; do
 		run_case "$c-$cfg" "case_$c" "$cfg"

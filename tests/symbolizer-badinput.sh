@@ -70,7 +70,7 @@ case_short_header() {
 case_newer_version() {
 	printf 'header version=6.7\n' | mk v
 	sym 1 v
-	has v.err "trace version 6.7 is newer than this symbolizer (5.5)"
+	has v.err "trace version 6.7 is newer than this symbolizer (5.6)"
 }
 
 case_newer_minor() {

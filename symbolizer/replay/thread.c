@@ -204,6 +204,20 @@ static bool spawned_in(const struct thread *th, uint64_t start, uint64_t end)
  * before its next call. */
 #define FRAME_SLACK 256
 
+/* How far above an open call's stack pointer at its entry hook the CFA of
+ * a call it makes may lie, exactly: the hook's return address (a word),
+ * and on i386 the hook's two arguments, which gcc pushes in 16 bytes
+ * (padding them to the stack's alignment) and pops after the hook, so
+ * that a call made then (right after another call, of no stack
+ * arguments) has its CFA 20 bytes above.  A call made after the caller
+ * was left (longjmp) has its CFA at or above the caller's CFA, which
+ * lies higher: above the hook's arguments lie at least the caller's
+ * return address.  x86-64 passes the hook's arguments in registers. */
+static uint64_t hook_reach(const struct trace *t)
+{
+	return t->hdr.pointer_size == 4 ? 4 + 16 : 8;
+}
+
 uint64_t replay_work;
 
 /* Whether sp can be on the stack of calls from stack pointer `top`
@@ -728,11 +742,18 @@ static const struct frame *host_below(const struct frame *frames, size_t i,
  *    its caller's return address: gone when not below the CFA of f's
  *    frame, which for a copy is its host's (the open real call of the same
  *    call site below it), or failing that lies above f's stack pointer.
+ *  - a real call whose frame is known, of a call f whose frame is not
+ *    (its CFI gives its CFA by an expression: i386 gcc's main, which
+ *    realigns its stack): gone when its CFA lies above what a call f
+ *    makes may have, f's stack pointer plus reach (hook_reach).  A
+ *    library call's stack pointer is the callee's, without a hook's
+ *    arguments below it: after another call at -O0 it lies above f's
+ *    own hook's.
  * Without frame sizes (older traces), stack pointers alone.  frames are
  * run k of th (th NULL: a suspended set), whose host may be below. */
 static bool abandoned(const struct frame *frames, size_t i,
 		      const struct event *ev, const struct thread *th,
-		      size_t k)
+		      size_t k, uint64_t reach)
 {
 	const struct frame *f = &frames[i];
 	const struct pair *p = f->pair, *q = ev->pair;
@@ -755,6 +776,8 @@ static bool abandoned(const struct frame *frames, size_t i,
 	}
 	if (p->site == q->site && !pair_same_fn(p, q) && f->sp == ev->sp)
 		return false;
+	if (q->frame && !p->frame)
+		return ev_cfa > f->sp + reach;
 	return ev->sp >= f->sp;
 }
 
@@ -936,7 +959,8 @@ static bool resume_for_entry(struct output *o, struct thread *th,
 			continue;
 		if (none_abandoned(s, ev))
 			n = s->n;
-		while (n < s->n && !abandoned(s->frames, n, ev, NULL, 0)) {
+		while (n < s->n && !abandoned(s->frames, n, ev, NULL, 0,
+					      hook_reach(th->trace))) {
 			replay_work++;
 			n++;
 		}
@@ -983,7 +1007,8 @@ static void before_entry(struct output *o, struct thread *th,
 	keep = frame_calls_kept(th, r->frames, 0, r->n, ev);
 	if (keep == SIZE_MAX) {
 		keep = r->n;
-		while (keep > 0 && abandoned(r->frames, keep - 1, ev, th, k - 1))
+		while (keep > 0 && abandoned(r->frames, keep - 1, ev, th, k - 1,
+					     hook_reach(th->trace)))
 			keep--;
 	}
 	keep += r->base;

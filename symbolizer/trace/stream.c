@@ -466,7 +466,9 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 			: 0;
 	bool short_ret = ev->kind != EV_ENTRY &&
 			 (p[1] == CTRACE_REC_RETVAL_SHORT || ret_state != 0);
-	if (p[1] != want && !short_args && !short_ret)
+	/* a RETVAL with st(1) after it: kept behind RETVAL_ST1_HELD */
+	bool st1_ret = ev->kind != EV_ENTRY && p[1] == CTRACE_REC_RETVAL_ST1;
+	if (p[1] != want && !short_args && !short_ret && !st1_ret)
 		return;
 	p += 2;
 	if (ctrace__uleb_get(&p, s->end, &len) < 0)
@@ -498,6 +500,11 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 		if (ev->extra == NULL) /* shown as not captured */
 			ev->extra = payload_alloc(1);
 		ev->extra_len = n;
+	} else if (st1_ret) {
+		ev->extra = payload_alloc(1 + len);
+		ev->extra[0] = RETVAL_ST1_HELD;
+		memcpy(ev->extra + 1, p, len);
+		ev->extra_len = 1 + len;
 	} else {
 		ev->extra = payload_alloc(len ? len : 1);
 		memcpy(ev->extra, p, len);

@@ -288,7 +288,8 @@ struct event {
 	 * copied here: the event stays small); other kinds: 0, a slot
 	 * never defined (see stream_slot_at()). */
 	uint16_t slot;
-	/* ENTRY: its ARGS payload; EXIT: its RETVAL payload (by
+	/* ENTRY: its ARGS payload; EXIT: its RETVAL payload, or a
+	 * RETVAL_ST1's after the byte RETVAL_ST1_HELD (by
 	 * payload_alloc, owned by whoever holds the event, who ends it by
 	 * payload_free; NULL when none). */
 	uint8_t *extra;
@@ -484,6 +485,13 @@ void payload_free(uint8_t *p);
 uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 			      uint64_t hook, uint64_t sp, uint64_t addr_mask,
 			      struct arg_bases *b, size_t *out_len);
+
+/* An EXIT's payload that starts with this byte is a RETVAL_ST1's after
+ * it: the compact RETVAL, then st(1)'s CTRACE_RETVAL_ST1_BYTES.  No
+ * RETVAL payload starts with it (the full form's state is 0 or 1, the
+ * compact form's has CTRACE_RETVAL_COMPACT, CTRACE_RETVAL_REFUSED is 2):
+ * a reader of RETVAL alone finds it not captured. */
+#define RETVAL_ST1_HELD 3
 
 /* The compact RETVAL payload p (its state byte has CTRACE_RETVAL_COMPACT)
  * spread into the full layout full (CTRACE_RETVAL_PAYLOAD bytes); *have:

@@ -191,8 +191,9 @@ void abi_return(Dwarf_Die *type, bool i386, struct abi_ret *r)
 			 tag == DW_TAG_class_type || tag == DW_TAG_union_type;
 	r->kind = ABI_RET_REGS;
 	if (is_complex && !i386 && size > 16) {
-		/* _Complex long double: st0 and st1, not shown */
-		r->kind = ABI_RET_UNSUPPORTED;
+		/* _Complex long double: st0 and st1, which the recorder saves
+		 * at a library call's return alone */
+		r->kind = ABI_RET_X87_PAIR;
 		r->regs = CTRACE_RETVAL_R0;
 		return;
 	}

@@ -514,7 +514,12 @@ struct abi_ret {
 		ABI_RET_REGS,       /* piece by piece */
 		ABI_RET_X87,        /* st0, in its own precision */
 		ABI_RET_MEMORY,     /* the caller's buffer, its address in r0 */
-		ABI_RET_UNSUPPORTED /* not shown */
+		ABI_RET_UNSUPPORTED, /* not shown */
+		/* x86-64 _Complex long double: st0 (real) and st1
+		 * (imaginary), which the recorder saves at a library call's
+		 * return alone (RETVAL_ST1): regs asks for r0, as of
+		 * ABI_RET_UNSUPPORTED */
+		ABI_RET_X87_PAIR
 	} kind;
 	size_t size;
 	unsigned regs;            /* CTRACE_RETVAL_* the recorder must keep */

@@ -5,8 +5,10 @@
  * table (include/ctrace_protos.def) names for the function (all six
  * integer ones, xmm0-7 and the first 32 bytes of the stack arguments
  * when it names none) with the text of its string arguments, and at the
- * return rax and xmm0 (and rdx, xmm1, st(0) when it held a value, and the
- * memory rax points to when in the stack, when the table names none).
+ * return rax and xmm0 (and rdx, xmm1, st(0) when it held a value, st(1)
+ * when it did too (a RETVAL_ST1 record), and the memory rax points to
+ * when in the stack, when the table names none or the function returns
+ * a _Complex long double, whose argument is on the stack).
  * On i386 (cdecl) it saved the words of the arguments on the stack above
  * the return address (six when the table names none), and at the return
  * eax, edx and st(0) when it held a value (and the memory eax points to
@@ -122,6 +124,7 @@ static const char *const kind_type[CTRACE_PROTO_N_KINDS] = {
 	[CTRACE_PROTO_PTHREAD] = "pthread_t",
 	[CTRACE_PROTO_DOUBLE] = "double",
 	[CTRACE_PROTO_FLOAT] = "float",
+	[CTRACE_PROTO_CLDOUBLE] = "complex long double",
 };
 
 /* x86-64's integer argument registers, by DWARF number and name, and
@@ -222,6 +225,17 @@ static char *string_text(const struct capture *c, uint64_t a)
 	if (unreadable)
 		return text_of("0x%" PRIx64 " <unreadable>", a);
 	return pointer_text(a);
+}
+
+/* A _Complex long double's text from its real part's 10 bytes at re and
+ * its imaginary part's at im (x87 extended). */
+static char *cld_text(const uint8_t *re, const uint8_t *im)
+{
+	long double x[2] = {0, 0};
+	_Static_assert(sizeof x[0] >= 10, "long double holds 10 bytes");
+	memcpy(&x[0], re, 10);
+	memcpy(&x[1], im, 10);
+	return text_of("%.21Lg%+.21Lgi", x[0], x[1]);
 }
 
 /* The text of a value of kind k in the 8 bytes of its register. */
@@ -473,12 +487,24 @@ static struct values *libcall_args_i386(const struct values_call *p,
 		}
 		return values_finish(vb, false);
 	}
+	/* the address of the caller's buffer comes first */
+	if (pr->ret == CTRACE_PROTO_CLDOUBLE)
+		at += 4;
 	for (int i = 0; i < CTRACE_PROTO_MAX_ARGS; i++) {
 		const struct proto_arg *a = &pr->arg[i];
 		if (a->kind == CTRACE_PROTO_VOID)
 			break;
 		unsigned size = 4 * CTRACE_PROTO_WORDS32(a->kind);
 		uint64_t v = 0;
+		if (a->kind == CTRACE_PROTO_CLDOUBLE) {
+			/* 24 bytes: each part in 12 */
+			uint8_t b[24];
+			bool have = capture_read(c, at, b, sizeof b);
+			add(vb, a->name, kind_type[a->kind],
+			    have ? cld_text(b, b + 12) : NULL, "not captured");
+			at += size;
+			continue;
+		}
 		if (!capture_read(c, at, &v, size))
 			add(vb, a->name, kind_type[a->kind], NULL,
 			    "not captured");
@@ -522,10 +548,22 @@ struct values *libcall_args(struct trace *t, const struct values_call *p,
 		return values_finish(&vb, false);
 	}
 	unsigned nint = 0, nfp = 0;
+	uint64_t stack_at = c.sp + 8; /* above the return address */
 	for (int i = 0; i < CTRACE_PROTO_MAX_ARGS; i++) {
 		const struct proto_arg *a = &pr->arg[i];
 		if (a->kind == CTRACE_PROTO_VOID)
 			break;
+		if (CTRACE_PROTO_IS_MEM(a->kind)) {
+			/* on the stack, 32 bytes: each part in 16 */
+			uint8_t b[32];
+			bool have = capture_read(&c, stack_at, b, sizeof b);
+			add(&vb, a->name, kind_type[a->kind],
+			    have ? cld_text(b, b + 16) : NULL,
+			    "not captured (past the 32 bytes of stack "
+			    "arguments saved)");
+			stack_at += sizeof b;
+			continue;
+		}
 		uint8_t regno = CTRACE_PROTO_IS_FP(a->kind)
 					? (uint8_t)(DW_XMM0 + nfp++)
 					: int_regno[nint++];
@@ -563,11 +601,13 @@ static size_t ret_at(unsigned reg)
  * it (rdx and xmm1 saved for the functions the prototype table does not
  * list), st(0) (a long double; on i386 a float or double too) and the
  * memory r0 points to (a struct returned in memory, saved for the
- * functions the table does not list when it lies in the stack).  i386:
- * eax and edx for r0 and r1. */
+ * functions the table does not list when it lies in the stack), and on
+ * x86-64 st(1) with st(0), a _Complex long double's parts (st1: its 10
+ * bytes from a RETVAL_ST1, NULL when not saved).  i386: eax and edx for
+ * r0 and r1. */
 static struct values *dwarf_retval(const struct libtype *lt,
 				   const uint8_t *full, unsigned have,
-				   bool i386)
+				   const uint8_t *st1, bool i386)
 {
 	struct values_build vb = {0};
 	uint8_t buf[CTRACE_RETVAL_MEM_MAX] = {0};
@@ -633,6 +673,20 @@ static struct values *dwarf_retval(const struct libtype *lt,
 			memcpy(buf, full + CTRACE_RETVAL_AT_MEM, size);
 		break;
 	}
+	case ABI_RET_X87_PAIR:
+		/* the real part in st0, the imaginary in st1, each in the
+		 * first 10 bytes of its half of the 32 */
+		if (!(have & CTRACE_RETVAL_ST0) || st1 == NULL ||
+		    size != 2 * 16) {
+			why = "returned in st0 and st1, not saved at this call's "
+			      "return (they held no value, the prototype table "
+			      "lists the function, or the recorder predates "
+			      "the capture of st1)";
+			break;
+		}
+		memcpy(buf, full + CTRACE_RETVAL_AT_ST0, CTRACE_RETVAL_ST0_BYTES);
+		memcpy(buf + 16, st1, CTRACE_RETVAL_ST1_BYTES);
+		break;
 	default:
 		why = "not shown (its size)";
 	}
@@ -642,6 +696,31 @@ static struct values *dwarf_retval(const struct libtype *lt,
 			     size),
 	    why);
 	return values_finish(&vb, false);
+}
+
+/* The _Complex long double a function the table lists returned, from
+ * the expanded payload full (have: its fields): x86-64 st(0) and st(1)
+ * (st1: a RETVAL_ST1's, NULL when none), i386 the caller's buffer eax
+ * points to; NULL and *why when it was not saved. */
+static char *cld_ret_text(const uint8_t *full, unsigned have,
+			  const uint8_t *st1, bool i386, const char **why)
+{
+	if (!i386) {
+		if ((have & CTRACE_RETVAL_ST0) && st1 != NULL)
+			return cld_text(full + CTRACE_RETVAL_AT_ST0, st1);
+		*why = "not captured (st(0) and st(1) held no value at the "
+		       "return, or the recorder predates the capture of st1)";
+		return NULL;
+	}
+	uint64_t addr = load_u64(full + CTRACE_RETVAL_AT_MEM_ADDR);
+	uint64_t r0 = (uint32_t)load_u64(full + CTRACE_RETVAL_AT_R0);
+	if ((have & CTRACE_RETVAL_MEM) && addr == r0 &&
+	    full[CTRACE_RETVAL_AT_MEM_LEN] >= 24)
+		return cld_text(full + CTRACE_RETVAL_AT_MEM,
+				full + CTRACE_RETVAL_AT_MEM + 12);
+	*why = "returned in memory, not saved at this call's return (the "
+	       "caller's buffer is not in the stack)";
+	return NULL;
 }
 
 /* i386: the value of kind k in eax, edx and st(0) (have: the RETVAL's
@@ -695,6 +774,14 @@ struct values *libcall_retval(struct trace *t, const struct values_call *p,
 	uint8_t full[CTRACE_RETVAL_PAYLOAD];
 	unsigned have = 0;
 	const char *why = NULL;
+	/* A RETVAL_ST1's: the compact RETVAL, then st(1) (trace.h). */
+	const uint8_t *st1 = NULL;
+	if (len > 1 + CTRACE_RETVAL_ST1_BYTES && !i386 &&
+	    payload[0] == RETVAL_ST1_HELD) {
+		len -= 1 + CTRACE_RETVAL_ST1_BYTES;
+		payload++;
+		st1 = payload + len;
+	}
 	if (len == 1 && payload[0] == CTRACE_RETVAL_REFUSED) {
 		why = "not captured (the recorder's list of 16384 calls "
 		      "waiting to return was full)";
@@ -703,7 +790,13 @@ struct values *libcall_retval(struct trace *t, const struct values_call *p,
 		   full[0] != 1) {
 		why = "not captured";
 	} else if (lt != NULL) {
-		return dwarf_retval(lt, full, have, i386);
+		return dwarf_retval(lt, full, have, st1, i386);
+	} else if (pr != NULL && pr->ret == CTRACE_PROTO_CLDOUBLE) {
+		char *text = cld_ret_text(full, have, st1, i386, &why);
+		if (text != NULL) {
+			add(&vb, NULL, type, text, NULL);
+			return values_finish(&vb, false);
+		}
 	} else if (i386) {
 		uint8_t k = pr ? pr->ret : CTRACE_PROTO_UINT;
 		uint64_t v;

@@ -303,8 +303,9 @@ struct values *retval_decode(struct trace *t, const struct values_call *p,
 		why = "not captured (inlined or cloned call)";
 		goto out;
 	}
+	/* st(1) is saved at library calls alone (RETVAL_ST1) */
 	if (size == 0 || size > CTRACE_RETVAL_MEM_MAX ||
-	    ret.kind == ABI_RET_UNSUPPORTED) {
+	    ret.kind == ABI_RET_UNSUPPORTED || ret.kind == ABI_RET_X87_PAIR) {
 		why = "unsupported type";
 		goto out;
 	}

@@ -5,7 +5,7 @@
  * program is built with -fno-builtin, so that no compiler folds a call;
  * llabs, div, strchrnul (an IFUNC), fdim, scalbn, ldiv, lldiv, strtold,
  * ldexpl, sqrtl, fmal, cabs, cexp and cexpf have no prototype in the
- * table:
+ * table (cexpl, csqrtl and cpowl, of complex.h, have):
  * their registers show raw, unless the C library's debug information
  * types them, as the lines that start with `# typed: ` say (the test
  * drops the parameters' names, which are the library's). */
@@ -211,23 +211,23 @@ int main(int argc, char **argv)
 	       (double)__imag__ zf, (double)__real__ ef,
 	       (double)__imag__ ef);
 
-	/* _Complex long double: passed in memory on both (x86-64 32 bytes
-	 * of stack, all saved; i386 after the hidden pointer, 7 words, past
-	 * the 6 saved), returned in st0 and st1 on x86-64 (st1 is not
-	 * saved: `?`), in the caller's memory on i386 (24 bytes of the 32
-	 * saved). */
+	/* _Complex long double, of the table's complex.h: passed in memory
+	 * on both (x86-64 32 bytes of stack, all saved: cpowl's second `?`;
+	 * i386 after the hidden pointer, 6 words each, 12 saved: cpowl's
+	 * second `?`), returned in st0 and st1 on x86-64 (st1 saved in a
+	 * RETVAL_ST1 record), in the caller's memory on i386 (24 bytes of
+	 * the 32 saved). */
 	long double _Complex zl = lx + (long double)y * I;
 	long double _Complex el = cexpl(zl);
 	long double _Complex sl = csqrtl(zl);
-#if defined(__i386__)
-	expect("# typed: cexpl(?) = %.21Lg%+.21Lgi", __real__ el, __imag__ el);
-	expect("# typed: csqrtl(?) = %.21Lg%+.21Lgi", __real__ sl,
-	       __imag__ sl);
-#else
-	expect("# typed: cexpl(%.21Lg%+.21Lgi) = ?", __real__ zl, __imag__ zl);
-	expect("# typed: csqrtl(%.21Lg%+.21Lgi) = ?", __real__ zl,
-	       __imag__ zl);
-#endif
+	long double _Complex wl = (long double)x - lx * I;
+	long double _Complex pl = cpowl(zl, wl);
+	expect("cexpl(z=%.21Lg%+.21Lgi) = %.21Lg%+.21Lgi", __real__ zl,
+	       __imag__ zl, __real__ el, __imag__ el);
+	expect("csqrtl(z=%.21Lg%+.21Lgi) = %.21Lg%+.21Lgi", __real__ zl,
+	       __imag__ zl, __real__ sl, __imag__ sl);
+	expect("cpowl(x=%.21Lg%+.21Lgi, y=?) = %.21Lg%+.21Lgi", __real__ zl,
+	       __imag__ zl, __real__ pl, __imag__ pl);
 
 	fwrite(out, 1, used, stdout);
 	return 0;

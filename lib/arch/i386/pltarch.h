@@ -32,7 +32,7 @@ typedef ElfW(Rel) plt_rel;
 static inline struct ctrace__libvals
 plt_arch_entry_vals(const uintptr_t *ret, struct ctrace__libcall_how how)
 {
-	return (struct ctrace__libvals){ret + 1, NULL, NULL, how};
+	return (struct ctrace__libvals){ret + 1, NULL, NULL, NULL, how};
 }
 
 /* mask: the slot's (protos.c): eax, edx and st(0) for every function,
@@ -43,7 +43,7 @@ static inline struct ctrace__libvals plt_arch_exit_vals(uintptr_t sp,
 	const uint8_t *saved = (const uint8_t *)sp - PLT_RET_BYTES;
 	return (struct ctrace__libvals){
 		(const uintptr_t *)saved, NULL,
-		saved[PLT_RET_ST0_VALID] ? saved + PLT_RET_ST0 : NULL,
+		saved[PLT_RET_ST0_VALID] ? saved + PLT_RET_ST0 : NULL, NULL,
 		{0, 0, 0, mask, 0}};
 }
 

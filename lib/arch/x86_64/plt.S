@@ -110,20 +110,27 @@ ctrace__plt_common:
 
 /* Reached by the ret of a library function whose return address was
  * replaced (right after the call above, which pushed that address
- * where the return stack buffer predicts it): rax, rdx, xmm0, xmm1 and
- * st0 may hold its value.  The frame
- * (arch/x86_64/pltarch.h): rax, rdx, xmm0, xmm1, st(0) when it holds a
- * value (a long double returned: fxam says whether it is empty), and
- * whether it did, from 80 bytes below the stack pointer after the
- * function's ret.  st(0) is copied (fld, then fstp of the copy), never
- * popped: the C side touches no x87 register.  No CFI, as retval.S's
- * trampoline: retval.c puts the real return addresses back before an
- * exception unwinds. */
+ * where the return stack buffer predicts it): rax, rdx, xmm0, xmm1, st0
+ * and st1 may hold its value.  The frame (arch/x86_64/pltarch.h): rax,
+ * rdx, xmm0, xmm1, st(0) when it holds a value (a long double returned:
+ * fxam says whether it is empty)
+ * and whether it did, st(1) when st(0) and st(1) both do (a _Complex
+ * long double: its imaginary part) and whether it did, from 80 bytes
+ * below the stack pointer after the function's ret.  Whether st(1) holds
+ * a value is read from the tag word fxsave stores (an fld or fxch of an
+ * empty register would set the invalid operation flag, the program's;
+ * fincstp, which would let fxam see it, is an instruction valgrind does
+ * not know), in 512 bytes below the frame, only when st(0) holds one and
+ * values are recorded (fxsave costs about 25 ns).  Each register is
+ * copied (fld, then fstp of the copy), never popped: the C side touches
+ * no x87 register.  No CFI, as retval.S's trampoline:
+ * retval.c puts the real return addresses back before an exception
+ * unwinds. */
 	.globl	ctrace__plt_return
 	.hidden	ctrace__plt_return
 	.type	ctrace__plt_return, @function
 ctrace__plt_return:
-	subq	$80, %rsp		/* rsp was 16-byte aligned after ret */
+	subq	$80, %rsp
 	movq	%rax, 0(%rsp)
 	movq	%rdx, 8(%rsp)
 	movdqu	%xmm0, 16(%rsp)
@@ -136,7 +143,24 @@ ctrace__plt_return:
 	je	1f
 	fld	%st(0)
 	fstpt	48(%rsp)
-	movq	$1, 64(%rsp)
+	movb	$1, 64(%rsp)
+	cmpb	$0, ctrace__state_capture_on(%rip)
+	je	1f			/* no values recorded: st(1) unused */
+	movq	%rsp, %rdx		/* rdx is saved above */
+	subq	$512, %rsp		/* fxsave's area, 16-byte aligned */
+	andq	$-16, %rsp		/* (a caller may not have kept it so) */
+	fxsave	(%rsp)
+	movzwl	2(%rsp), %eax		/* the status word: TOP in bits 11-13 */
+	shrl	$11, %eax
+	incl	%eax
+	andl	$7, %eax		/* st(1)'s physical register */
+	movzbl	4(%rsp), %ecx		/* the abridged tag word: 1 not empty */
+	movq	%rdx, %rsp
+	btl	%eax, %ecx
+	jnc	1f
+	fld	%st(1)
+	fstpt	66(%rsp)
+	movb	$1, 65(%rsp)
 1:	leaq	80(%rsp), %rdi		/* sp after the function's ret */
 	call	ctrace__plt_exit
 	movq	%rax, %r11		/* the real return address */

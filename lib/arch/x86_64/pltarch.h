@@ -27,20 +27,24 @@ typedef ElfW(Rela) plt_rel;
  * return's rax and rdx from PLT_RET_BYTES below the stack pointer after
  * the function's ret, xmm0 and xmm1 from PLT_RET_XMM0 above, st(0)'s 10
  * bytes from PLT_RET_ST0 and whether st(0) held a value at
- * PLT_RET_ST0_VALID. */
+ * PLT_RET_ST0_VALID, st(1)'s from PLT_RET_ST1 and whether both held one
+ * at PLT_RET_ST1_VALID. */
 #define PLT_SAVED_BYTES 216
 #define PLT_SAVED_XMM 64
 #define PLT_RET_BYTES 80
 #define PLT_RET_XMM0 16
 #define PLT_RET_ST0 48
 #define PLT_RET_ST0_VALID 64
+#define PLT_RET_ST1_VALID 65
+#define PLT_RET_ST1 66
 
 static inline struct ctrace__libvals
 plt_arch_entry_vals(const uintptr_t *ret, struct ctrace__libcall_how how)
 {
 	const uint8_t *saved = (const uint8_t *)ret - PLT_SAVED_BYTES;
 	return (struct ctrace__libvals){(const uintptr_t *)saved,
-					saved + PLT_SAVED_XMM, NULL, how};
+					saved + PLT_SAVED_XMM, NULL, NULL,
+					how};
 }
 
 /* mask: the return registers to record (CTRACE_RETVAL_*), the slot's */
@@ -51,6 +55,7 @@ static inline struct ctrace__libvals plt_arch_exit_vals(uintptr_t sp,
 	return (struct ctrace__libvals){
 		(const uintptr_t *)saved, saved + PLT_RET_XMM0,
 		saved[PLT_RET_ST0_VALID] ? saved + PLT_RET_ST0 : NULL,
+		saved[PLT_RET_ST1_VALID] ? saved + PLT_RET_ST1 : NULL,
 		{0, 0, 0, mask, 0}};
 }
 
