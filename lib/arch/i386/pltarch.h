@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "plt.h"
 #include "arch/x86/modrm.h"
 
 typedef ElfW(Rel) plt_rel;

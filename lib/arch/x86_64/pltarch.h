@@ -8,6 +8,8 @@
 #include <link.h>
 #include <string.h>
 
+#include "plt.h"
+
 #include "capture.h"
 #include "arch/x86/modrm.h"
 
@@ -146,22 +148,6 @@ static inline int plt_arch_by_reg(const uint8_t *c, size_t i)
 
 /* No register holds a GOT base either (arch/i386/gotreg.h): plt.c scans
  * every byte for RIP-relative operands. */
-enum { PLT_SCAN_BYTES, PLT_SCAN_ALIGNED, PLT_SCAN_TRACKED };
-struct plt_gotreg {
-	const uint8_t *c;
-	size_t size;
-	uintptr_t base;
-	const uintptr_t *bases;
-	size_t n_bases;
-	uintptr_t lo, hi;
-	void (*ref)(void *ctx, uintptr_t target, int kind);
-	int (*entry)(uintptr_t pc);
-	int (*cfa)(uintptr_t fn, uintptr_t pc, int32_t *offset);
-	uint8_t *marks;
-	void *blocks;
-	size_t blocks_cap;
-	void *ctx;
-};
 #define PLT_BLOCK_BYTES 0
 static inline int plt_arch_region(const struct plt_gotreg *g, size_t lo,
 				  size_t hi)
