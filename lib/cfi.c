@@ -435,17 +435,30 @@ static __attribute__((noinline)) const uint8_t *fde_of(uintptr_t pc)
 	return find_fde(obj.dlfo_eh_frame, pc - 1);
 }
 
-int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule, uintptr_t *begin)
+/* The FDE covering pc - 1 (a return address's call), its length and its
+ * CIE; NULL if none, or one this reader does not take (64-bit DWARF, a
+ * terminator, a CIE where an FDE should be). */
+static const uint8_t *fde_with_cie(uintptr_t pc, uint32_t *len,
+				   const uint8_t **cie)
 {
 	const uint8_t *fde = fde_of(pc);
 	if (fde == NULL)
-		return -1;
-	uint32_t len, cie_off;
-	memcpy(&len, fde, 4);
+		return NULL;
+	uint32_t cie_off;
+	memcpy(len, fde, 4);
 	memcpy(&cie_off, fde + 4, 4);
-	if (len == 0 || len == 0xffffffffu || cie_off == 0)
+	if (*len == 0 || *len == 0xffffffffu || cie_off == 0)
+		return NULL;
+	*cie = fde + 4 - cie_off;
+	return fde;
+}
+
+int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule, uintptr_t *begin)
+{
+	uint32_t len;
+	const uint8_t *cie, *fde = fde_with_cie(pc, &len, &cie);
+	if (fde == NULL)
 		return -1;
-	const uint8_t *cie = fde + 4 - cie_off;
 	struct cie_info ci;
 	struct cfa_state state, *st = &state, saved[CFA_REMEMBER];
 	int nsaved = 0;
@@ -494,15 +507,10 @@ static struct cfa_walk {
 static int cfa_walk_start(struct cfa_walk *w, uintptr_t fn)
 {
 	w->fn = 0;
-	const uint8_t *fde = fde_of(fn + 1);
+	uint32_t len;
+	const uint8_t *cie, *fde = fde_with_cie(fn + 1, &len, &cie);
 	if (fde == NULL)
 		return -1;
-	uint32_t len, cie_off;
-	memcpy(&len, fde, 4);
-	memcpy(&cie_off, fde + 4, 4);
-	if (len == 0 || len == 0xffffffffu || cie_off == 0)
-		return -1;
-	const uint8_t *cie = fde + 4 - cie_off;
 	w->nsaved = 0;
 	int cached = cie_cached(cie, &w->ci, &w->st);
 	if (!cached && parse_cie(cie, &w->ci) < 0)
