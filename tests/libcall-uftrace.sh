@@ -182,10 +182,55 @@ compare_mode() {
 	return 0
 }
 
+# An instrumented library linked at build time (tests/progs/shlib.c with
+# libdemo.so, without its plugin): its functions called through the
+# program's slots nest in those library calls, in uftrace's tree (the
+# library built with -pg) as in ctrace's.  A plugin loaded with dlopen is
+# left to tests/libcall.sh: uftrace does not hook its slots.
+compare_instlib() {
+	use_config "$1"
+	if [ "$CUR_ARCH" = -m32 ]; then
+		[ -n "${CTRACE_TEST_UFTRACE_M32:-}" ] ||
+			[ "$(elf_class "$UFTRACE_M32")" = 32 ] ||
+			skip "uftrace ($UFTRACE_M32) is not an i386 build (see compare_mode)"
+		UFTRACE=$UFTRACE_M32
+	fi
+	build_shlib libdemo.so "$PROGS/libdemo.c"
+	build_c shlib-linked "$PROGS/shlib.c" -rdynamic -L"$BIN" -ldemo \
+		-Wl,-rpath,"$BIN"
+	mkdir -p "$BIN/pg"
+	if [ ! -x "$BIN/pg/shlib-linked" ]; then
+		# shellcheck disable=SC2086
+		{ $CUR_CC $CUR_OPT -g -pg $CUR_ARCH -fPIC -shared \
+			-o "$BIN/pg/libdemo.so" "$PROGS/libdemo.c" &&
+			$CUR_CC $CUR_OPT -g -pg $CUR_ARCH $CUR_PIE \
+				-o "$BIN/pg/shlib-linked" "$PROGS/shlib.c" \
+				-L"$BIN/pg" -ldemo -Wl,-rpath,"$BIN/pg" -ldl; } \
+			>"$BIN/pg/build.log" 2>&1 ||
+			{ cat "$BIN/pg/build.log"; fail "build with -pg failed"; }
+	fi
+	run_traced trace.bin "$BIN/shlib-linked"
+	symbolize_stable tree --fields=tid,module trace.bin
+	shape_ctrace tree >ctrace.shape
+	"$UFTRACE" record -d uftrace.data "$BIN/pg/shlib-linked" \
+		>uftrace.out 2>uftrace.err ||
+		{ cat uftrace.err; fail "uftrace record failed"; }
+	"$UFTRACE" replay --no-pager -d uftrace.data -f tid >replay.txt \
+		2>replay.err || { cat replay.err; fail "uftrace replay failed"; }
+	shape_uftrace replay.txt >uftrace.shape
+	compare uftrace.shape ctrace.shape
+	for want in '1 1 demo_compute' '1 2 demo_compute' '1 3 lib_square' \
+		'1 1 demo_callback' '1 2 demo_callback' '1 3 exe_twice'; do
+		grep -qx "$want" ctrace.shape ||
+			fail "no call \"$want\" (thread, depth, name) in the shape"
+	done
+}
+
 for cfg in $(configs) $(configs_m32); do
 	for m in default nest; do
 		run_case "$m-$cfg" compare_mode "$cfg" "$m"
 	done
+	run_case "instlib-$cfg" compare_instlib "$cfg"
 done
 
 test_finish

@@ -274,6 +274,61 @@ case_dlopen() {
 	compare "$(expected libcall-dlopen)" tree
 }
 
+# Instrumented code called through a slot: the trampoline jumps to the
+# function with the caller's stack, so that its frame is the library
+# call's; it nests in the library call, as uftrace shows it, not taken
+# for a call made after a longjmp out of it.  libdemo.so linked at build
+# time (one of its functions calls back into the program), and the slots
+# of a plugin loaded with dlopen, into libdemo.so and back into the
+# program.  The same nesting in the JSON (each call's depth), the
+# report's counts and the Chrome output.
+case_instlib() {
+	use_config "$1"
+	build_shlib libdemo.so "$PROGS/libdemo.c"
+	build_shlib libcall-instplug.so "$PROGS/libcall-instplug.c" \
+		-L"$BIN" -ldemo -Wl,-rpath,"$BIN"
+	build_c libcall-inst "$PROGS/libcall-inst.c" -rdynamic -L"$BIN" \
+		-ldemo -Wl,-rpath,"$BIN"
+	run_traced trace.bin "$BIN/libcall-inst" "$BIN/libcall-instplug.so"
+	symbolize_stable tree trace.bin
+	compare "$(expected libcall-inst)" tree
+	# "DEPTH NAME[ libcall]" of each call, in the order the JSON closes
+	# them (innermost first)
+	symbolize json -f json trace.bin
+	sed -n -e 's/^{"function": "\([^"]*\)", "kind": "libcall"/{"function": "\1 libcall"/' \
+		-e 's/^{"function": "\([^"]*\)".*"depth": \([0-9]*\)}.*/\2 \1/p' \
+		json >depths
+	printf '%s\n' '3 lib_square' '2 demo_compute' \
+		'1 demo_compute libcall' '3 exe_twice' '2 demo_callback' \
+		'1 demo_callback libcall' '4 lib_square' '3 demo_compute' \
+		'2 demo_compute libcall' '3 inst_exe_add' \
+		'2 inst_exe_add libcall' '1 instplug_run' '1 dlclose libcall' \
+		'1 printf libcall' '0 main' >want
+	compare want depths
+	# the report's counts: the library call and the function each once
+	symbolize stats -f stats trace.bin
+	sed -n '2,$p' stats | cut -f1,2 | LC_ALL=C sort >counts
+	printf '%s\t%s\n' demo_callback 2 demo_compute 4 dlclose 1 \
+		exe_twice 1 inst_exe_add 2 instplug_run 1 lib_square 2 main 1 \
+		printf 1 >want
+	compare want counts
+	# Chrome: the function's begin and end inside the library call's
+	symbolize chrome -f chrome trace.bin
+	sed -n -e 's/", "cat": "libcall"/ libcall"/' \
+		-e 's/^{"ph": "\([BEX]\)".*"name": "\([^"]*\)".*/\1 \2/p' \
+		chrome >events
+	printf '%s\n' 'B main' 'B demo_compute libcall' 'B demo_compute' \
+		'X lib_square' 'E demo_compute' 'E demo_compute libcall' \
+		'B demo_callback libcall' 'B demo_callback' 'X exe_twice' \
+		'E demo_callback' 'E demo_callback libcall' 'B instplug_run' \
+		'B demo_compute libcall' 'B demo_compute' 'X lib_square' \
+		'E demo_compute' 'E demo_compute libcall' \
+		'B inst_exe_add libcall' 'X inst_exe_add' \
+		'E inst_exe_add libcall' 'E instplug_run' 'X dlclose libcall' \
+		'X printf libcall' 'E main' >want
+	compare want events
+}
+
 # A static program has no GOT to redirect: its tree says so in one line.
 # fork() with library calls on and small chunks: the recorder's own calls
 # into libc in the child (pthread_sigmask, ...) go through the module's
@@ -489,8 +544,8 @@ case_counts() {
 
 for cfg in $(configs) $(configs_m32); do
 	for c in libc thread libm plain longjmp after relro noplt gold lld mold \
-		canon cxx nest off dlopen views static counts filter offline \
-		fork; do
+		canon cxx nest off dlopen instlib views static counts filter \
+		offline fork; do
 		run_case "$c-$cfg" "case_$c" "$cfg"
 	done
 done

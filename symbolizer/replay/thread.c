@@ -6,10 +6,11 @@
  * calls above it never saw their exit (longjmp, exceptions) and are
  * closed as such.  An entry whose frame is above an open call's closes
  * that call the same way, at once rather than at the next exit further
- * out (see abandoned for inlined copies).  An exit that matches no open
- * call belongs to a call entered before the trace began (recording
- * switched on inside calls).  So the depth never goes negative and never
- * drifts, whatever the trace holds.  Calls on other stacks (coroutines)
+ * out (see abandoned for inlined copies, and libcall_target for the
+ * function a library call went to, in the library call's frame).  An
+ * exit that matches no open call belongs to a call entered before the
+ * trace began (recording switched on inside calls).  So the depth never
+ * goes negative and never drifts, whatever the trace holds.  Calls on other stacks (coroutines)
  * are suspended and reopened, see "Stacks" below.
  *
  * A thread's events come from its main stream and, rarely, its signal
@@ -970,6 +971,30 @@ static bool resume_for_entry(struct output *o, struct thread *th,
 	return false;
 }
 
+/* Whether entry ev is the function the innermost open call, a library
+ * call, went to (an instrumented library's, or the program's called back
+ * through a slot): the trampoline jumps to it with the call's own stack
+ * pointer, so that its CFA is the library call's, which abandoned() would
+ * take for a call made after a longjmp out of the library call.  The
+ * slot's target (PLT_SLOT) tells them apart: a call made after such a
+ * jump is of another function, or goes through the slot again (a library
+ * call of its own first). */
+static bool libcall_target(const struct thread *th, const struct event *ev)
+{
+	const struct frame *f = top_frame(th);
+	const struct pair *p, *q = ev->pair;
+	uint64_t target = 0;
+	const char *symbol;
+
+	if (!f || !f->sp || !q->frame || q->inlined)
+		return false;
+	p = f->pair;
+	return p->func->libcall && p->frame &&
+	       ev->sp + q->frame == f->sp + p->frame &&
+	       symtab_pair_libcall(th->trace->symtab, p, &target, &symbol) &&
+	       target == pair_fn(q);
+}
+
 /* Before the entry ev: on the stack of the top segment, closes the calls
  * it shows are gone; on the stack of a lower one, suspends the calls above
  * first; on the stack of suspended calls, reopens those still there; on a
@@ -1012,7 +1037,9 @@ static void before_entry(struct output *o, struct thread *th,
 			keep--;
 	}
 	keep += r->base;
-	if (keep < th->depth)
+	/* Asked only of an entry that would close calls: the function a
+	 * library call went to closes none. */
+	if (keep < th->depth && !libcall_target(th, ev))
 		unwind(o, th, keep, ev->ticks, CLOSE_NO_EXIT);
 }
 
