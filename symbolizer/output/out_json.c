@@ -408,7 +408,9 @@ void out_json_init(struct output *o, const struct output_options *oo)
 	memset(&state, 0, sizeof state); /* a fresh document each time */
 	o->ops = &json_ops;
 	outbuf_init_memory(&state.unfinished);
-	o->leaves = false; /* every call at its exit's place in time */
+	/* every call at its exit's place in time: a leaf only where its
+	 * exit comes next */
+	o->leaves_in_order = true;
 	o->call_sites = true;
 	o->state = &state;
 }
