@@ -6,7 +6,10 @@
  * which each compressed section lies, inflated, between the file's end
  * and that copy (at the alignment its compression header asks), its
  * SHF_COMPRESSED flag clear.  The layout comes from the compression
- * headers alone: nothing is inflated before a reader reads it.
+ * headers alone: nothing is inflated before a reader reads it.  libbfd
+ * reads the first bytes of every debug section when it opens a file, to
+ * know whether it is compressed: those come from a few bytes inflated by
+ * zlib, the whole section only when a reader reads more of it.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -14,6 +17,7 @@
 
 #include <elf.h>
 #include <gelf.h>
+#include <zlib.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,10 +27,19 @@
 #include "resolve/debugfile.h"
 #include "resolve/elfinfo.h"
 
+/* The first bytes of a section inflated alone, enough for libbfd's
+ * look at its header (24 bytes at most). */
+enum { PREFIX_MAX = 64 };
+
 /* A compressed section in the view: `size` inflated bytes at `at`. */
 struct view_section {
 	Elf_Scn *scn;
 	uint64_t at, size;
+	/* its zlib stream in the file (zlen 0: not zlib), and the first
+	 * prefix_len bytes it inflates to (0: not inflated yet) */
+	const unsigned char *z;
+	size_t zlen, prefix_len;
+	unsigned char prefix[PREFIX_MAX];
 };
 
 struct debug_file {
@@ -142,7 +155,16 @@ static int make_view(struct debug_file *f)
 			return -1;
 		f->sec = s;
 		at = align_up(at, align);
-		f->sec[f->n_sec++] = (struct view_section){scn, at, ch.ch_size};
+		s = &f->sec[f->n_sec++];
+		*s = (struct view_section){.scn = scn, .at = at,
+					   .size = ch.ch_size};
+		size_t chsz = is64 ? sizeof(Elf64_Chdr) : sizeof(Elf32_Chdr);
+		if (ch.ch_type == ELFCOMPRESS_ZLIB && sh.sh_offset <= f->raw_len &&
+		    sh.sh_size <= f->raw_len - sh.sh_offset && sh.sh_size > chsz) {
+			s->z = (const unsigned char *)f->raw + sh.sh_offset +
+			       chsz;
+			s->zlen = sh.sh_size - chsz;
+		}
 		patch_shdr(f, cls, elf_ndxscn(scn), at, ch.ch_size,
 			   ch.ch_addralign);
 		at += ch.ch_size;
@@ -264,6 +286,48 @@ static const char *inflated(struct view_section *s)
 	return d->d_buf;
 }
 
+/* The first bytes of section s, inflated alone; NULL when they cannot be
+ * (not zlib, damaged). */
+static const unsigned char *prefix(struct view_section *s)
+{
+	z_stream zs = {0};
+	size_t want = s->size < PREFIX_MAX ? (size_t)s->size : PREFIX_MAX;
+	int rc;
+
+	if (s->prefix_len)
+		return s->prefix;
+	if (!s->zlen || want == 0 || inflateInit(&zs) != Z_OK)
+		return NULL;
+	zs.next_in = (unsigned char *)s->z; /* zlib does not write it */
+	zs.avail_in = s->zlen > UINT_MAX ? UINT_MAX : (unsigned)s->zlen;
+	zs.next_out = s->prefix;
+	zs.avail_out = (unsigned)want;
+	do
+		rc = inflate(&zs, Z_SYNC_FLUSH);
+	while (rc == Z_OK && zs.avail_out > 0);
+	inflateEnd(&zs);
+	if (zs.avail_out > 0)
+		return NULL;
+	s->prefix_len = want;
+	return s->prefix;
+}
+
+/* Section s's bytes [from, from + k): its prefix when they lie in it and
+ * the section is not inflated yet, else the whole section inflated. */
+static const char *section_bytes(struct view_section *s, uint64_t from,
+				 size_t k)
+{
+	GElf_Shdr sh;
+	const unsigned char *p;
+
+	if (from + k <= PREFIX_MAX && gelf_getshdr(s->scn, &sh) &&
+	    (sh.sh_flags & SHF_COMPRESSED) && (p = prefix(s)) &&
+	    from + k <= s->prefix_len)
+		return (const char *)p + from;
+	p = (const unsigned char *)inflated(s);
+	return p ? (const char *)p + from : NULL;
+}
+
 ssize_t debugfile_pread(struct debug_file *f, void *buf, size_t n,
 			uint64_t off)
 {
@@ -287,11 +351,14 @@ ssize_t debugfile_pread(struct debug_file *f, void *buf, size_t n,
 			for (size_t i = 0; i < f->n_sec; i++) {
 				struct view_section *s = &f->sec[i];
 				if (off >= s->at && off < s->at + s->size) {
-					const char *b = inflated(s);
-					if (!b)
-						return -1;
-					src = b + (off - s->at);
 					end = s->at + s->size;
+					src = section_bytes(
+						s, off - s->at,
+						end - off < n - done
+							? (size_t)(end - off)
+							: n - done);
+					if (!src)
+						return -1;
 					break;
 				}
 				if (s->at > off && s->at < end)
