@@ -40,7 +40,9 @@ case_threads() {
 	build_c threads-busy "$PROGS/threads-busy.c"
 	run_traced trace.bin "$BIN/threads-busy" 5000
 	symbolize out.json --format=json trace.bin
-	check_json out.json --count leaf=20000 --count spin=4 --count worker=3
+	# the threads' calls interleave: still listed as they return
+	check_json out.json --count leaf=20000 --count spin=4 --count worker=3 \
+		--merged-order
 	# Kernel tids by default: four distinct ones, none of them a serial.
 	"$PYTHON3" -S -c '
 import json, sys
@@ -74,6 +76,32 @@ case_merged_order() {
 	run_traced trace.bin "$BIN/threads"
 	symbolize out.json --format=json trace.bin
 	check_json out.json --merged-order --unfinished 0
+}
+
+# A call without callees is written when its entry is read, its exit
+# read ahead, only where no other thread's event comes before that exit:
+# here thread 101's 0x2000 returns while thread 100's 0x1000 runs, and
+# thread 100's 0x3000 while thread 101's 0x5000 runs.  (Of real threads,
+# how they interleave depends on the run.)
+case_leaf_order() {
+	printf '%s\n' 'events 1 tid=100' \
+		'enter 0x1000 0x1 @1000' 'leave 0x1000 0x1 @1100' \
+		'enter 0x3000 0x1 @1200' 'leave 0x3000 0x1 @1210' \
+		'events 2 tid=101' \
+		'enter 0x2000 0x1 @1020' 'leave 0x2000 0x1 @1050' \
+		'enter 0x4000 0x1 @1150' 'enter 0x5000 0x2 @1160' \
+		'leave 0x5000 0x2 @1215' 'leave 0x4000 0x1 @1300' |
+		"$top_builddir/tests/mktrace" t.bin || fail "mktrace failed"
+	symbolize out.json -f json t.bin
+	check_json out.json --merged-order --unfinished 0
+	sed -n 's/^{"function": "\([^"]*\)".*/\1/p' out.json >order
+	printf '%s\n' 0x2000 0x1000 0x3000 0x5000 0x4000 >expected
+	compare expected order
+	# one thread after the other, each as its calls return
+	symbolize out.json -f json --per-thread t.bin
+	sed -n 's/^{"function": "\([^"]*\)".*/\1/p' out.json >order
+	printf '%s\n' 0x1000 0x3000 0x2000 0x5000 0x4000 >expected
+	compare expected order
 }
 
 # Call sites.
@@ -151,5 +179,6 @@ for cfg in $(configs_pie | grep O2); do
 	run_case "shlib-$cfg" case_shlib "$cfg"
 	run_case "merged-order-$cfg" case_merged_order "$cfg"
 done
+run_case leaf-order case_leaf_order
 
 test_finish

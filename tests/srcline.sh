@@ -87,11 +87,54 @@ case_inlined_debug() {
 	grep -q -F 'alpha(x=1) {' tree || fail "alpha's argument not shown"
 }
 
+# Separate debug files whose sections are compressed, as the C library's
+# are: libdw (the values) and libbfd (the call lines) read one view of
+# each, its sections inflated once (symbolizer/resolve/debugfile.c).  Two
+# programs' traces in one run, each program's debug file open at once:
+# the same tree and JSON as from the same files uncompressed, every
+# program's DWARF its own file's.
+case_compressed_debug() {
+	use_config "$1"
+	build_c inlsite "$PROGS/inlsite.c"
+	build_c callsite "$PROGS/callsite.c"
+	for p in inlsite callsite; do
+		id=$(readelf -n "$BIN/$p" |
+			sed -n 's/^ *Build ID: *\([0-9a-f]*\)$/\1/p')
+		[ -n "$id" ] || skip "no build-id"
+		d=.build-id/${id%"${id#??}"}
+		mkdir -p "plain/$d" "z/$d"
+		objcopy --only-keep-debug "$BIN/$p" "plain/$d/${id#??}.debug" ||
+			fail "objcopy --only-keep-debug failed"
+		objcopy --only-keep-debug --compress-debug-sections=zlib \
+			"$BIN/$p" "z/$d/${id#??}.debug" ||
+			skip "objcopy cannot compress debug sections"
+		readelf -SW "z/$d/${id#??}.debug" 2>/dev/null |
+			grep -q '\.debug_info .* C ' ||
+			skip "objcopy left .debug_info uncompressed"
+		objcopy --strip-debug "$BIN/$p" "$p" || fail "objcopy failed"
+		CTRACE_ARGS=all CTRACE_RETVAL=all run_traced "$p.bin" "./$p"
+	done
+	for d in plain z; do
+		symbolize "tree.$d" --srcline --search-dir=$d inlsite.bin \
+			callsite.bin
+		symbolize "json.$d" -f json --search-dir=$d inlsite.bin \
+			callsite.bin
+	done
+	compare tree.plain tree.z
+	compare json.plain json.z
+	grep -q -F 'alpha(x=1) {' tree.z || fail "alpha's argument not shown"
+	for p in inlsite callsite; do
+		grep -q "\"call_site\": \"[^\"]*/$p.c:[0-9]" json.z ||
+			fail "JSON: no call line in $p.c"
+	done
+}
+
 for cfg in $(configs); do
 	run_case "callsite-$cfg" case_srcline "$cfg"
 	run_case "inlined-$cfg" case_inlined "$cfg"
 	run_case "debuglink-$cfg" case_inlined_debug "$cfg" debuglink
 	run_case "buildid-$cfg" case_inlined_debug "$cfg" buildid
+	run_case "compressed-$cfg" case_compressed_debug "$cfg"
 done
 
 test_finish

@@ -188,15 +188,12 @@ static void heads_free(struct json_state *js)
 	js->heads_cap = js->n_heads = 0;
 }
 
-/* ", \"thread_id\": N, \"depth\": " of th, made when the thread
- * changes. */
-static void tid_text(struct json_state *js, const struct thread *th)
+/* ", \"thread_id\": N, \"depth\": " of th, made. */
+static void tid_text_make(struct json_state *js, const struct thread *th)
 {
 	static const char a[] = ", \"thread_id\": ", b[] = ", \"depth\": ";
 	char *t = js->tid_text;
 
-	if (js->tid_of == th && js->tid == th->id)
-		return;
 	memcpy(t, a, sizeof a - 1);
 	t += sizeof a - 1;
 	t += outbuf_format_u64(t, th->id);
@@ -206,13 +203,21 @@ static void tid_text(struct json_state *js, const struct thread *th)
 	js->tid = th->id;
 }
 
+/* The same, made when the thread changes. */
+static inline void tid_text(struct json_state *js, const struct thread *th)
+{
+	if (js->tid_of != th || js->tid != th->id)
+		tid_text_make(js, th);
+}
+
 /* The most a call's fields before its values take besides its head:
  * the separator, three numbers and the texts between them. */
 enum { CALL_FIXED_MAX = 2 + 21 + 14 + 20 + TID_TEXT_MAX + 20 };
 
-static void put_call(struct json_state *js, struct outbuf *out,
-		     const char *sep, size_t sep_len, struct thread *th,
-		     const struct pair *p, uint64_t start,
+/* A call's line, after a newline alone if it is the document's first
+ * (first), else after ",\n". */
+static void put_call(struct json_state *js, struct outbuf *out, bool first,
+		     struct thread *th, const struct pair *p, uint64_t start,
 		     const uint64_t *duration, size_t depth)
 {
 	static const char dur[] = ", \"duration\": ";
@@ -225,8 +230,9 @@ static void put_call(struct json_state *js, struct outbuf *out,
 		/* room for all of it checked once: the common case, every
 		 * field written in place */
 		char *q = outbuf_reserve(out, need);
-		memcpy(q, sep, sep_len);
-		q += sep_len;
+		if (!first)
+			*q++ = ',';
+		*q++ = '\n';
 		memcpy(q, h->bytes, h->len);
 		q += h->len;
 		if (ts < 0) {
@@ -248,7 +254,7 @@ static void put_call(struct json_state *js, struct outbuf *out,
 		q += outbuf_format_u64(q, depth);
 		out->len = (size_t)(q - out->buf);
 	} else {
-		outbuf_write(out, sep, sep_len);
+		outbuf_str(out, first ? "\n" : ",\n");
 		outbuf_write(out, h->bytes, h->len);
 		outbuf_i64(out, ts);
 		outbuf_str(out, dur);
@@ -271,10 +277,7 @@ static void json_leaf(struct output *o, struct thread *th,
 	struct json_state *js = o->state;
 	uint64_t d = trace_duration(th->trace, start, end);
 
-	if (js->n_calls++)
-		put_call(js, o->out, ",\n", 2, th, p, start, &d, depth);
-	else
-		put_call(js, o->out, "\n", 1, th, p, start, &d, depth);
+	put_call(js, o->out, js->n_calls++ == 0, th, p, start, &d, depth);
 }
 
 static void json_close(struct output *o, struct thread *th,
@@ -293,12 +296,11 @@ static void json_close(struct output *o, struct thread *th,
 		json_leaf(o, th, p, start, end, depth);
 		break;
 	case CLOSE_NO_EXIT: /* it ended somewhere before this point */
-		put_call(js, o->out, js->n_calls ? ",\n" : "\n",
-			 js->n_calls ? 2 : 1, th, p, start, NULL, depth);
-		js->n_calls++;
+		put_call(js, o->out, js->n_calls++ == 0, th, p, start, NULL,
+			 depth);
 		break;
 	case CLOSE_UNFINISHED:
-		put_call(js, &js->unfinished, ",\n", 2, th, p, start, NULL,
+		put_call(js, &js->unfinished, false, th, p, start, NULL,
 			 depth);
 		js->n_unfinished++;
 		break;
@@ -408,7 +410,9 @@ void out_json_init(struct output *o, const struct output_options *oo)
 	memset(&state, 0, sizeof state); /* a fresh document each time */
 	o->ops = &json_ops;
 	outbuf_init_memory(&state.unfinished);
-	o->leaves = false; /* every call at its exit's place in time */
+	/* every call at its exit's place in time: a leaf only where its
+	 * exit comes next */
+	o->leaves_in_order = true;
 	o->call_sites = true;
 	o->state = &state;
 }

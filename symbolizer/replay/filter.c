@@ -1895,6 +1895,8 @@ struct output *filter_wrap(struct filters *f, struct output *inner)
 			      ? &filter_switch_ops
 			      : &filter_ops;
 	f->self.state = f;
+	/* the filter takes leaves where the output does, at their entries */
+	f->self.leaves_in_order = false;
 	f->parks = f->self.ops == &filter_switch_ops;
 	f->holds = !verdicts_kept(f);
 	/* --where reads the values of every call, whatever the format */

@@ -26,13 +26,16 @@
 struct heap {
 	struct thread **a;
 	size_t n;
+	bool several; /* merge keys on the timeline of several traces */
 };
 
 /* A child process's events come in one block where its parent made it:
  * compared by their processes' nest keys, then, where one process is the
  * other's ancestor, the ancestor's event at time t and a block made at
- * time s by t <= s.  0: the same place, ordered by time. */
-static inline int nest_cmp(const struct thread *x, const struct thread *y)
+ * time s by t <= s.  0: the same place, ordered by time.  x_ticks and
+ * y_ticks: the threads' next events' merge keys (next_ticks). */
+static inline int nest_cmp(const struct thread *x, uint64_t x_ticks,
+			   const struct thread *y, uint64_t y_ticks)
 {
 	const struct trace *a = x->trace, *b = y->trace;
 	size_t n = a->nest_len < b->nest_len ? a->nest_len : b->nest_len;
@@ -41,25 +44,35 @@ static inline int nest_cmp(const struct thread *x, const struct thread *y)
 		if (a->nest_key[i] != b->nest_key[i])
 			return a->nest_key[i] < b->nest_key[i] ? -1 : 1;
 	if (a->nest_len < b->nest_len)
-		return x->next_ticks <= b->nest_key[n] ? -1 : 1;
+		return x_ticks <= b->nest_key[n] ? -1 : 1;
 	if (a->nest_len > b->nest_len)
-		return y->next_ticks <= a->nest_key[n] ? 1 : -1;
+		return y_ticks <= a->nest_key[n] ? 1 : -1;
 	return 0;
 }
 
-/* Threads in the heap have an event: placed as their processes nest,
- * then by its own time (next_own). */
-static inline bool heap_before(const struct thread *x, const struct thread *y)
+/* Whether thread x's event with merge keys x_ticks and x_own comes
+ * before y's with y_ticks and y_own: placed as their processes nest,
+ * then by their own times. */
+static inline bool comes_before(const struct thread *x, uint64_t x_ticks,
+				uint64_t x_own, const struct thread *y,
+				uint64_t y_ticks, uint64_t y_own)
 {
-	int c = nest_cmp(x, y);
+	int c = nest_cmp(x, x_ticks, y, y_ticks);
 
 	if (c)
 		return c < 0;
-	if (x->next_own != y->next_own)
-		return x->next_own < y->next_own;
+	if (x_own != y_own)
+		return x_own < y_own;
 	if (x->trace != y->trace)
 		return x->trace->time_offset < y->trace->time_offset;
 	return x->info->serial < y->info->serial;
+}
+
+/* Threads in the heap have an event: by its merge keys. */
+static inline bool heap_before(const struct thread *x, const struct thread *y)
+{
+	return comes_before(x, x->next_ticks, x->next_own, y, y->next_ticks,
+			    y->next_own);
 }
 
 /* The merge's clock: a trace's own ticks when it is alone, else ns on the
@@ -72,16 +85,22 @@ static inline uint64_t merge_key(const struct thread *th, uint64_t ticks,
 	return (uint64_t)trace_ns(th->trace, ticks) + ((uint64_t)1 << 62);
 }
 
+/* The child of a[i] that sifting down compares a[i] with. */
+static inline size_t heap_child(const struct heap *h, size_t i)
+{
+	size_t c = 2 * i + 1;
+
+	if (c + 1 < h->n && heap_before(h->a[c + 1], h->a[c]))
+		c++;
+	return c;
+}
+
 static void heap_sift_down(struct heap *h, size_t i)
 {
 	struct thread *x = h->a[i];
 
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && heap_before(h->a[c + 1], h->a[c]))
-			c++;
+	while (2 * i + 1 < h->n) {
+		size_t c = heap_child(h, i);
 		if (!heap_before(h->a[c], x))
 			break;
 		h->a[i] = h->a[c];
@@ -93,11 +112,12 @@ static void heap_sift_down(struct heap *h, size_t i)
 static void replay_merged(struct output *o, struct thread *threads, size_t n,
 			  bool several)
 {
-	struct heap h = {must_calloc(n, sizeof *h.a), 0};
+	struct heap h = {must_calloc(n, sizeof *h.a), 0, several};
 
 	for (size_t i = 0; i < n; i++) {
 		const struct event *ev = thread_peek(&threads[i]);
 		if (ev) {
+			threads[i].merge = &h;
 			threads[i].next_ticks =
 				merge_key(&threads[i], ev->ticks, several);
 			threads[i].next_own = merge_key(
@@ -109,6 +129,8 @@ static void replay_merged(struct output *o, struct thread *threads, size_t n,
 	}
 	for (size_t i = h.n / 2; i-- > 0;)
 		heap_sift_down(&h, i);
+	if (h.n == 1)
+		h.a[0]->merge = NULL;
 
 	while (h.n) {
 		struct thread *th = h.a[0];
@@ -124,14 +146,30 @@ static void replay_merged(struct output *o, struct thread *threads, size_t n,
 				th, thread_own_time(th, ev), several);
 		} else {
 			thread_finish(o, th);
+			th->merge = NULL;
 			h.a[0] = h.a[--h.n];
 			if (!h.n)
 				break;
+			if (h.n == 1) /* alone from now on */
+				h.a[0]->merge = NULL;
 		}
 		if (h.n > 1)
 			heap_sift_down(&h, 0);
 	}
 	free(h.a);
+}
+
+bool replay_takes_next(const struct thread *th, const struct event *ev)
+{
+	const struct heap *h = th->merge;
+
+	if (!h)
+		return true;
+	const struct thread *c = h->a[heap_child(h, 0)];
+	return !comes_before(c, c->next_ticks, c->next_own, th,
+			     merge_key(th, ev->ticks, h->several),
+			     merge_key(th, thread_own_time(th, ev),
+				       h->several));
 }
 
 void replay_run(struct trace **traces, size_t n_traces, struct output *o)

@@ -208,6 +208,7 @@ enum close_kind {
 	CLOSE_BEFORE_TRACE, /* exit of a call entered before the trace began */
 };
 
+struct heap;
 struct values;
 
 struct frame {
@@ -276,6 +277,10 @@ struct thread {
 	 * which threads are merged, so that calls are given in the order of
 	 * the times shown. */
 	uint64_t next_ticks, next_own;
+	/* The merge of the thread with others, the thread at its top while
+	 * it steps (replay.c); NULL: the thread replays alone (the last one
+	 * left, --per-thread) or is done. */
+	const struct heap *merge;
 	/* The recorded (wall-clock) time of the event being handled, and
 	 * the thread's own time of the last one (see own_time() in
 	 * thread.c). */
@@ -384,6 +389,11 @@ struct output {
 	 * entry() and close(): the leaf is reported at its entry's place in
 	 * time, its exit read ahead. */
 	bool leaves;
+	/* Leaves too, but only where the merge of the threads takes the
+	 * exit next (replay_takes_next): then the leaf comes where close()
+	 * would have, so an output that writes calls as they end keeps
+	 * their order (JSON) and is spared the push and pop of the call. */
+	bool leaves_in_order;
 	/* Replaying only to learn which calls are open: no values decoded. */
 	bool stack_only;
 	/* The format shows no values (report, graph, folded...): their
@@ -500,6 +510,10 @@ static inline struct event *thread_peek(struct thread *th)
 /* Replays the traces' events through the output, all on one timeline
  * (replay.c). */
 void replay_run(struct trace **traces, size_t n_traces, struct output *o);
+/* Whether the merge would take th's event ev next, before every other
+ * thread's: ev is th's next event once the one it steps through now is
+ * consumed (thread_peek), th->merge not NULL. */
+bool replay_takes_next(const struct thread *th, const struct event *ev);
 
 /* Finds where each trace's process was made, when the trace of the
  * process that made it is there too (trace.spawner, .base_depth,

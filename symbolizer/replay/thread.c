@@ -1190,7 +1190,8 @@ void thread_step(struct output *o, struct thread *th)
 			before_entry(o, th, &ev);
 		if (ev.pair->inlined && o->call_sites)
 			ev.pair = inlined_pair(th, ev.pair, ev.hook);
-		next = o->leaves ? thread_peek(th) : NULL;
+		next = o->leaves || o->leaves_in_order ? thread_peek(th)
+							: NULL;
 		args = ev.extra && !o->stack_only && !o->no_values
 			? call_args(th, ev.pair, ev.extra,
 				      ev.extra_len, &vc)
@@ -1202,7 +1203,8 @@ void thread_step(struct output *o, struct thread *th)
 		    (next->pair->site == ev.pair->site ||
 		     (ev.pair->inlined && !site_open(th, next->pair))) &&
 		    (!next->sp || !ev.sp || on_stack(next->sp, ev.sp, ev.sp)) &&
-		    !spawned_in(th, th->wall, next->ticks)) {
+		    !spawned_in(th, th->wall, next->ticks) &&
+		    (o->leaves || !th->merge || replay_takes_next(th, next))) {
 			th->retval = next->extra && !o->no_values
 				? call_retval(th, next->pair,
 						next->extra, next->extra_len,

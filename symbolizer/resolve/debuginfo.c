@@ -24,6 +24,7 @@
 #endif
 
 #include "resolve/resolve_internal.h"
+#include "resolve/debugfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -249,20 +250,10 @@ static void guard_altlink(struct resolver *r, bfd *abfd, const char *path)
 	free(id);
 }
 
-static bfd *open_object(struct resolver *r, const char *path)
+/* abfd (NULL: not opened), checked: an object file, its compressed
+ * sections read as if they were not. */
+static bfd *checked_object(struct resolver *r, bfd *abfd, const char *path)
 {
-	int fd = elfinfo_open_regular(path);
-	bfd *abfd;
-
-	if (fd < 0) {
-		resolve_report(r, 0, "%s: %s; no source lines", path,
-			       fd == -EINVAL    ? "not a regular file"
-			       : fd == -ENOEXEC ? "empty file"
-						: strerror(-fd));
-		return NULL;
-	}
-	/* libbfd owns fd from here, closed or not */
-	abfd = bfd_fdopenr(path, NULL, fd);
 	if (abfd == NULL) {
 		resolve_report(r, 0, "%s: %s; no source lines", path,
 			       bfd_errmsg(bfd_get_error()));
@@ -279,6 +270,69 @@ static bfd *open_object(struct resolver *r, const char *path)
 	}
 	guard_altlink(r, abfd, path);
 	return abfd;
+}
+
+static bfd *open_object(struct resolver *r, const char *path)
+{
+	int fd = elfinfo_open_regular(path);
+
+	if (fd < 0) {
+		resolve_report(r, 0, "%s: %s; no source lines", path,
+			       fd == -EINVAL    ? "not a regular file"
+			       : fd == -ENOEXEC ? "empty file"
+						: strerror(-fd));
+		return NULL;
+	}
+	/* libbfd owns fd from here, closed or not */
+	return checked_object(r, bfd_fdopenr(path, NULL, fd), path);
+}
+
+/* A separate debug file whose sections are compressed is read through
+ * the view debugfile.c makes of it, its sections inflated once for
+ * libbfd and libdw.  libbfd holds a reference to it from its open to its
+ * close. */
+static void *view_open(struct bfd *abfd, void *f)
+{
+	(void)abfd;
+	return debugfile_ref(f);
+}
+
+static file_ptr view_pread(struct bfd *abfd, void *f, void *buf,
+			   file_ptr n, file_ptr off)
+{
+	(void)abfd;
+	if (n < 0 || off < 0)
+		return -1;
+	return debugfile_pread(f, buf, (size_t)n, (uint64_t)off);
+}
+
+static int view_close(struct bfd *abfd, void *f)
+{
+	(void)abfd;
+	debugfile_close(f);
+	return 0;
+}
+
+static int view_stat(struct bfd *abfd, void *f, struct stat *sb)
+{
+	(void)abfd;
+	memset(sb, 0, sizeof *sb);
+	sb->st_mode = S_IFREG | 0444;
+	sb->st_size = (off_t)debugfile_size(f);
+	return 0;
+}
+
+static bfd *open_debug_object(struct resolver *r, const char *path)
+{
+	struct debug_file *f = debugfile_open(path);
+	bfd *abfd;
+
+	if (f == NULL)
+		return open_object(r, path);
+	abfd = bfd_openr_iovec(path, NULL, view_open, f, view_pread,
+			       view_close, view_stat);
+	debugfile_close(f); /* libbfd's reference, if it opened it, stays */
+	return checked_object(r, abfd, path);
 }
 
 static bool has_dwarf(bfd *abfd)
@@ -471,7 +525,7 @@ void debuginfo_open(struct resolver *r, struct module *m)
 	} else {
 		m->debug_file = find_debug_file(r, m);
 		if (m->debug_file != NULL)
-			m->dwarf = open_object(r, m->debug_file);
+			m->dwarf = open_debug_object(r, m->debug_file);
 		if (m->dwarf != NULL && !has_dwarf(m->dwarf)) {
 			bfd_close(m->dwarf);
 			m->dwarf = NULL;

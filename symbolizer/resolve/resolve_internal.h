@@ -4,6 +4,8 @@
  *   debuginfo.c  libbfd: opening modules, separate debug files, DWARF
  *                lookups, libbfd's messages
  *   elfinfo.c    function symbols with sizes and build-ids, read directly
+ *   debugfile.c  a separate debug file whose compressed sections libbfd
+ *                and libdw share, inflated once (debugfile.h)
  *   strmap.c     interned strings, and display names (demangling)
  *
  * Include config.h (for PACKAGE, which bfd.h insists on) before this.

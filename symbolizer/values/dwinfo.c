@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "values/dwinfo.h"
+#include "resolve/debugfile.h"
 #include "resolve/elfinfo.h"
 #include "resolve/resolve.h"
 #include "trace/trace.h"
@@ -83,9 +84,14 @@ struct dw_module *dw_module_at(struct trace *t, const struct resolve_info *ri,
 		return m;
 	m->debug_tried = true;
 	debug = resolve_function_debug_file(t->resolver, addr, ticks);
-	if (!debug || (m->debug_fd = elfinfo_open_regular(debug)) < 0)
+	if (!debug)
 		return m;
-	m->debug_elf = elf_begin(m->debug_fd, ELF_C_READ_MMAP, NULL);
+	/* its compressed sections inflated once, for libbfd too */
+	m->debug_shared = debugfile_open(debug);
+	if (m->debug_shared)
+		m->debug_elf = debugfile_elf(m->debug_shared);
+	else if ((m->debug_fd = elfinfo_open_regular(debug)) >= 0)
+		m->debug_elf = elf_begin(m->debug_fd, ELF_C_READ_MMAP, NULL);
 	if (m->debug_elf && elf_kind(m->debug_elf) == ELF_K_ELF)
 		m->dw = dwarf_begin_elf(m->debug_elf, DWARF_C_READ, NULL);
 	return m;
@@ -107,7 +113,9 @@ void dw_modules_free(void)
 			elf_end(m->elf);
 		if (m->fd >= 0)
 			close(m->fd);
-		if (m->debug_elf)
+		if (m->debug_shared)
+			debugfile_close(m->debug_shared);
+		else if (m->debug_elf)
 			elf_end(m->debug_elf);
 		if (m->debug_fd >= 0)
 			close(m->debug_fd);

@@ -42,6 +42,8 @@ struct dw_module {
 	bool debug_tried;
 	int debug_fd;
 	Elf *debug_elf;
+	/* or debug_elf is this file's, shared with the resolver */
+	struct debug_file *debug_shared;
 	struct dw_module *next;
 };
 
