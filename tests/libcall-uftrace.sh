@@ -56,10 +56,6 @@
 #   `_dl_allocate_tls`): ctrace's calls into ld-linux*.so are left out,
 #   by their module (the tree's module column), with whatever ran under
 #   them.
-# uftrace's own start-up calls of -pg programs (`__monstartup`,
-# `__cxa_atexit` of `_mcleanup`) and `mcount` never appear in its tree of
-# main, so nothing is done about them.  Skipped without uftrace.
-#
 # - The C++ program with --nest-libcall: the unwinder runs in libgcc_s,
 #   whose calls (`_Unwind_Find_FDE`, `_dl_find_object`, `strlen`,
 #   `pthread_once`) uftrace leaves out (skip_libs, above), but which
@@ -70,10 +66,12 @@
 #   of, are left out of both shapes (ctrace's full shape is checked for
 #   the callbacks and their calls before the throw).  And uftrace shows
 #   none of the calls of `__cxa_begin_catch`, the first library call
-#   after the unwinding (its own exception handling resets its return
-#   stack there), though it calls `__cxa_get_globals` (a gdb breakpoint
-#   on it inside `__cxa_begin_catch` is hit): ctrace's is left out with
-#   its calls.
+#   after the unwinding, though it calls `__cxa_get_globals` (a gdb
+#   breakpoint on it inside `__cxa_begin_catch` is hit): ctrace's is
+#   left out with its calls.
+# uftrace's own start-up calls of -pg programs (`__monstartup`,
+# `__cxa_atexit` of `_mcleanup`) and `mcount` never appear in its tree of
+# main, so nothing is done about them.  Skipped without uftrace.
 #
 # i386 (configs_m32) needs a uftrace built for i386: uftrace preloads its
 # own libmcount into the program, and an x86-64 build's cannot go into an
@@ -299,7 +297,7 @@ compare_mode() {
 	else
 		ct_mode=on uf_opt=
 	fi
-	cm_ct_args= cm_uf_args=
+	cm_ct_args='' cm_uf_args=''
 	if [ "$2" != cxx ]; then
 		cm_ct_args="fig $BIN/libcall-plugin.so"
 		cm_uf_args="fig $BIN/libcall-plugin.pg.so"
