@@ -236,6 +236,17 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 		ctrace__state_self = 0;
 		return target;
 	}
+	/* A tail call through the PLT from a library call recorded here
+	 * (libstdc++'s operator delete jumping to free) finds its return
+	 * address ours, and returns where that call does: it is named by
+	 * that call's site, with the trampoline as its hook (the word below,
+	 * left as the trampoline copied it), which tells the tree to nest it
+	 * in that call at the same stack pointer (replay/thread.c). */
+	if (unlikely(site == (uintptr_t)ctrace__plt_return)) {
+		uintptr_t real = ctrace__retval_real_at((uintptr_t)ret, site);
+		if (real != 0)
+			site = real;
+	}
 	/* A call whose return cannot be patched (the list full, or the
 	 * thread exiting) is not recorded: no ENTRY without its EXIT. */
 	if (ctrace__retval_push((uintptr_t)ret, p->got,
@@ -256,6 +267,19 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 	return target;
 }
 
+/* The call site an exit names its call by: the real return address, but
+ * for a tail call's (ctrace__plt_enter), the site its entry named. */
+static inline uintptr_t exit_site(uintptr_t real, uintptr_t sp)
+{
+	if (unlikely(real == (uintptr_t)ctrace__plt_return)) {
+		uintptr_t under = ctrace__retval_real_at(
+			sp - sizeof(uintptr_t), real);
+		if (under != 0)
+			return under;
+	}
+	return real;
+}
+
 uintptr_t ctrace__plt_exit(uintptr_t sp)
 {
 	uintptr_t fn;
@@ -269,13 +293,15 @@ uintptr_t ctrace__plt_exit(uintptr_t sp)
 		learn_all();
 	}
 	if (!self && likely(!ctrace__state_capture_on)) {
-		ctrace__event(CTRACE_TAG_EXIT_BIT, fn, real, sp);
+		ctrace__event(CTRACE_TAG_EXIT_BIT, fn, exit_site(real, sp),
+			      sp);
 	} else if (!self) {
 		/* The return registers, as the return trampoline saved
 		 * them below sp (plt.S); x86-64 records those of the slot's
 		 * mask. */
 		struct ctrace__libvals v = plt_arch_exit_vals(sp, mask);
-		ctrace__event_lib(CTRACE_TAG_EXIT_BIT, fn, real, sp, &v);
+		ctrace__event_lib(CTRACE_TAG_EXIT_BIT, fn,
+				  exit_site(real, sp), sp, &v);
 	}
 	ctrace__state_self = self;
 	return real;

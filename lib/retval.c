@@ -338,6 +338,27 @@ uintptr_t ctrace__retval_real(uintptr_t sp)
 	return best != NULL ? best->real : 0;
 }
 
+/* The return address the program left in slot, under the entries of
+ * calls that jumped to their function with slot already holding tramp
+ * (tail calls through a PLT from a call whose return tramp patched): the
+ * real return of the newest entry of slot that is not tramp; 0 if none.
+ * The newest entries lie lowest: the search ends above slot. */
+uintptr_t ctrace__retval_real_at(uintptr_t slot, uintptr_t tramp)
+{
+	const struct retval_thread *c = &rt;
+
+	if (c->stack == NULL)
+		return 0;
+	for (size_t i = c->depth; i > 0; i--) {
+		const struct ctrace__tramp_entry *e = &c->stack[i - 1];
+		if (e->slot > slot)
+			break;
+		if (e->slot == slot && e->real != tramp)
+			return e->real;
+	}
+	return 0;
+}
+
 void ctrace__retval_reserve(struct ctrace__stream *s,
 			    struct ctrace__tramp_entry *e)
 {

@@ -29,6 +29,11 @@ CTRACE_HIDDEN void ctrace__retval_mark_refused(struct ctrace__stream *s);
  * trampoline as call site runs in (an inlined copy's hooks), from the
  * hook's stack pointer sp; 0 if none is found. */
 CTRACE_HIDDEN uintptr_t ctrace__retval_real(uintptr_t sp);
+/* The return address the program left in return address slot `slot`,
+ * below the entries of tail calls that found it patched with tramp; 0 if
+ * none. */
+CTRACE_HIDDEN uintptr_t ctrace__retval_real_at(uintptr_t slot,
+					       uintptr_t tramp);
 /* Reserves the RETVAL record right after the EXIT (room made by the
  * caller), for the trampoline to fill. */
 CTRACE_HIDDEN void ctrace__retval_reserve(struct ctrace__stream *s,

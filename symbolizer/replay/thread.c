@@ -995,6 +995,34 @@ static bool libcall_target(const struct thread *th, const struct event *ev)
 	       target == pair_fn(q);
 }
 
+/* Whether entry ev is a library call's tail call through a PLT from the
+ * open library call on top (libstdc++'s operator delete jumping to free):
+ * the recorder names it by that call's site, at that call's stack
+ * pointer, with the return trampoline as its hook where a library call's
+ * hook is its site (lib/plt.c).  It nests in that call, as it returns
+ * through it. */
+static bool lib_tail_call(const struct thread *th, const struct event *ev)
+{
+	const struct stack_run *r;
+	const struct frame *f;
+	uint64_t target;
+	const char *symbol;
+
+	if (th->n_runs == 0 || !ev->sp || !ev->hook ||
+	    ev->hook == ev->pair->site)
+		return false;
+	r = &th->runs[th->n_runs - 1];
+	if (r->n == 0)
+		return false;
+	f = &r->frames[r->n - 1];
+	return f->sp == ev->sp && f->pair->site == ev->pair->site &&
+	       !f->pair->inlined && !ev->pair->inlined &&
+	       symtab_pair_libcall(th->trace->symtab, ev->pair, &target,
+				   &symbol) &&
+	       symtab_pair_libcall(th->trace->symtab, f->pair, &target,
+				   &symbol);
+}
+
 /* Before the entry ev: on the stack of the top segment, closes the calls
  * it shows are gone; on the stack of a lower one, suspends the calls above
  * first; on the stack of suspended calls, reopens those still there; on a
@@ -1005,6 +1033,8 @@ static void before_entry(struct output *o, struct thread *th,
 	size_t k = th->n_runs, keep;
 	const struct stack_run *r;
 
+	if (lib_tail_call(th, ev))
+		return;
 	/* A stack inside a caller's frame: a stack of its own, nested where
 	 * it runs, whose suspended calls may come back. */
 	if (inside_open_frame(th, ev)) {

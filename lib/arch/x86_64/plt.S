@@ -169,6 +169,11 @@ ctrace__plt_return:
 	movq	8(%rsp), %rdx
 	movq	0(%rsp), %rax
 	addq	$80, %rsp
+	/* A tail call's (plt.c): the call it jumped from returns here too,
+	 * and that one's ret is the one the caller's call pushed. */
+	leaq	ctrace__plt_return(%rip), %r10
+	cmpq	%r10, %r11
+	je	ctrace__plt_return
 	pushq	%r11
 	ret				/* predicted: the caller's call pushed it */
 	.size	ctrace__plt_return, .-ctrace__plt_return
