@@ -164,7 +164,7 @@ function dropped(tid, depth, name) {
 	return depth - nd[tid]
 }'
 
-# shape_ctrace TREE PLUGIN [PRUNE]: the shape of a tree printed with
+# shape_ctrace TREE [PLUGIN [PRUNE]]: the shape of a tree printed with
 # --fields=tid,module: "THREAD DEPTH NAME" for each call; calls into the
 # loader, the calls of module PLUGIN (loaded with dlopen) and the calls
 # named in PRUNE (blank-separated) left out with whatever ran under them,
@@ -203,7 +203,8 @@ shape_ctrace() {
 		delete skip[tid]
 		caller = depth > 0 ? cmod[tid, depth - 1] : ""
 		cmod[tid, depth] = mod
-		if (mod ~ /^ld-linux/ || (caller == plug && mod != plug) ||
+		if (mod ~ /^ld-linux/ ||
+		    (plug != "" && caller == plug && mod != plug) ||
 		    name in pruned) {
 			skip[tid] = depth
 			next
