@@ -19,15 +19,16 @@ __cyg_profile_func_enter:
 	movl	%ebp, %ecx
 	jmp	ctrace__hook_enter
 	/* The stack aligned here, not trusted (arch/x86_64/hooks.S); the
-	 * stack pointer we were called with kept at 40(%esp). */
+	 * stack pointer we were called with kept in ebx. */
 2:	movl	%esp, %eax
 	.cfi_def_cfa_register %eax
 	andl	$-16, %esp
 	subl	$48, %esp
-	movl	%eax, 40(%esp)
-	/* DW_CFA_def_cfa_expression: *(esp + 40) + 4 */
-	.cfi_escape 0x0f, 0x05, 0x74, 0x28, 0x06, 0x23, 0x04
 	movl	%ebx, 16(%esp)
+	/* DW_CFA_expression: ebx at esp + 16 */
+	.cfi_escape 0x10, 0x03, 0x02, 0x74, 0x10
+	movl	%eax, %ebx
+	.cfi_def_cfa_register %ebx
 	movl	%esi, 20(%esp)
 	movl	%edi, 24(%esp)
 	movl	%ebp, 28(%esp)
@@ -42,8 +43,12 @@ __cyg_profile_func_enter:
 	leal	16(%esp), %ecx
 	movl	%ecx, 8(%esp)
 	call	ctrace__hook_enter_regs
-	movl	40(%esp), %esp
-	.cfi_def_cfa %esp, 4
+	movl	%ebx, %eax
+	.cfi_def_cfa_register %eax
+	movl	16(%esp), %ebx
+	.cfi_restore %ebx
+	movl	%eax, %esp
+	.cfi_def_cfa_register %esp
 	ret
 	.cfi_endproc
 	.size	__cyg_profile_func_enter, .-__cyg_profile_func_enter
