@@ -112,8 +112,11 @@ table_go(struct ctrace__thread *t, uint8_t gate, uint8_t exit_bit,
 	    !(atomic_load_explicit(&ctrace__flags_any, memory_order_relaxed) &
 	      (CTRACE_F_SKIP | CTRACE_F_RETVAL)))
 		return 1;
-	uint8_t flags = exit_bit ? ctrace__function_flags(fn)
-				 : ctrace__entry_flags(t, fn);
+	uint8_t flags;
+	if (exit_bit)
+		flags = ctrace__function_flags(fn);
+	else if (!ctrace__entry_flags_known(t, fn, &flags))
+		return -1; /* record_rest: its object checked first */
 	if (flags & CTRACE_F_SKIP)
 		return 0;
 	return ctrace__event_more(flags, exit_bit, site) ? -1 : 1;

@@ -587,21 +587,33 @@ static inline uint8_t ctrace__function_flags(uintptr_t fn)
  * object it found known: a compare in the steady state. */
 CTRACE_HIDDEN uint8_t ctrace__modules_flags_miss(struct ctrace__thread *t,
 						 uintptr_t fn);
-static inline uint8_t ctrace__entry_flags(struct ctrace__thread *t,
-					  uintptr_t fn)
+/* Its part that calls nothing (the plain hooks' inline path has no
+ * frame): 1 with *flags, or 0 when the object must be checked first. */
+static inline int ctrace__entry_flags_known(const struct ctrace__thread *t,
+					    uintptr_t fn, uint8_t *flags)
 {
 	const struct ctrace__flags_table_t *tab = atomic_load_explicit(
 		&ctrace__flags_table, memory_order_acquire);
 	if (tab != NULL)
 		for (size_t i = ctrace__flags_slot_of(fn, tab->mask);;
 		     i = (i + 1) & tab->mask) {
-			if (tab->slots[i].addr == fn)
-				return tab->slots[i].flags;
+			if (tab->slots[i].addr == fn) {
+				*flags = tab->slots[i].flags;
+				return 1;
+			}
 			if (tab->slots[i].addr == 0)
 				break;
 		}
-	if (likely(t->known_table == tab && fn - t->known_lo < t->known_len))
-		return ctrace__default_flags;
+	*flags = ctrace__default_flags;
+	return t->known_table == tab && fn - t->known_lo < t->known_len;
+}
+
+static inline uint8_t ctrace__entry_flags(struct ctrace__thread *t,
+					  uintptr_t fn)
+{
+	uint8_t flags;
+	if (likely(ctrace__entry_flags_known(t, fn, &flags)))
+		return flags;
 	return ctrace__modules_flags_miss(t, fn);
 }
 
