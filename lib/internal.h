@@ -585,8 +585,10 @@ static inline uint8_t ctrace__function_flags(uintptr_t fn)
  * filter that only the library's functions match: nothing else records,
  * so nothing would notice).  The thread keeps the range of the last
  * object it found known: a compare in the steady state. */
-CTRACE_HIDDEN uint8_t ctrace__modules_flags_miss(struct ctrace__thread *t,
-						 uintptr_t fn);
+/* Reached from the hooks' fast path, which keeps the stack as it found it:
+ * aligns it (it may scan the loader's list, whose code needs that). */
+CTRACE_HIDDEN CTRACE_REALIGN uint8_t
+ctrace__modules_flags_miss(struct ctrace__thread *t, uintptr_t fn);
 static inline uint8_t ctrace__entry_flags(struct ctrace__thread *t,
 					  uintptr_t fn)
 {

@@ -52,8 +52,26 @@ case_modes() {
 	check_run plan.bin plan
 }
 
+# The filter (any: main left out) has the entry hook look its function
+# up, and the plugin's is in no table yet.
+case_dlopen() {
+	use_config "$1"
+	build_shlib misaligned-plugin.so "$PROGS/misaligned-plugin.c"
+	build_c misaligned-dl "$PROGS/misaligned.c" -rdynamic
+	"$BIN/misaligned-dl" abcd 3 "$BIN/misaligned-plugin.so" >plain.out ||
+		fail "the program failed untraced"
+	CTRACE_FILTER='!main' run_traced dl.bin "$BIN/misaligned-dl" abcd 3 \
+		"$BIN/misaligned-plugin.so"
+	cmp -s plain.out dl.bin.out || fail "traced, the program's output differs"
+	symbolize tree --no-duration dl.bin
+	cat tree
+	[ "$(grep -c '^ *\[ *[0-9]*\] | *plugin_leaf();$' tree)" = 3 ] ||
+		fail "expected 3 calls of plugin_leaf"
+}
+
 for cfg in $(configs) $(configs_m32); do
 	run_case "modes-$cfg" case_modes "$cfg"
+	run_case "dlopen-$cfg" case_dlopen "$cfg"
 done
 
 test_finish
