@@ -4,8 +4,12 @@
  * hooks, its library call and its return run on that stack too.  With a
  * library's path as third argument, its plugin_leaf (loaded with dlopen,
  * misaligned-plugin.c) is called so instead: the recorder notices the
- * library at that function's first entry, on that stack. */
+ * library at that function's first entry, on that stack.  Built with
+ * -DUNTRACED_MAIN, main and a thread's start routine are not instrumented:
+ * leaf's entry is each thread's first event (the process's too), on
+ * that stack. */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +65,24 @@ __asm__(".text\n"
 	"\tret\n");
 #endif
 
-int main(int argc, char **argv)
+#ifdef UNTRACED_MAIN
+#define UNTRACED __attribute__((no_instrument_function))
+#else
+#define UNTRACED
+#endif
+
+#ifdef UNTRACED_MAIN
+static const char *thread_s;
+
+UNTRACED static void *thread_run(void *arg)
+{
+	(void)arg;
+	printf("thread leaf %d\n", call_misaligned(thread_s, 7));
+	return NULL;
+}
+#endif
+
+UNTRACED int main(int argc, char **argv)
 {
 	const char *s = argc > 1 ? argv[1] : "abc";
 	int n = argc > 2 ? atoi(argv[2]) : 3;
@@ -81,5 +102,14 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < n; i++)
 		printf("leaf %d %d\n", i, call_misaligned(s, i));
+#ifdef UNTRACED_MAIN
+	/* a thread whose first event is leaf's too */
+	pthread_t t;
+	thread_s = s;
+	fflush(stdout);
+	if (pthread_create(&t, NULL, thread_run, NULL) != 0 ||
+	    pthread_join(t, NULL) != 0)
+		return 1;
+#endif
 	return 0;
 }
