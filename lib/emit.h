@@ -251,12 +251,9 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	return q;
 }
 
-/* Ticks between two events of a stream beyond which the loader's list is
- * looked at again (about 11 us at 3 GHz): a dlopen opens, maps and
- * relocates a file, which takes longer, and the look (two signal mask
- * changes and the loader's lock, well under a microsecond) is then a
- * small part of the pause. */
-#define CTRACE_GAP_TICKS ((uint64_t)1 << 15)
+/* CTRACE_GAP_TICKS (internal.h): the look after a pause (two signal mask
+ * changes and the loader's lock, well under a microsecond) is a small
+ * part of it. */
 
 /* The slow side of the time test in emit(): returns the time to record.
  * Never lets time run backwards inside a stream.  After a pause, notices

@@ -75,11 +75,13 @@ ctrace__event_record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 
 /* An event that found the thread not idle (its first event, the recorder
  * interrupted by a signal handler or left by a jump out of one); _regs:
- * an entry whose registers are captured. */
-CTRACE_HIDDEN void ctrace__event_slow(struct ctrace__thread *t,
-				      uint8_t exit_bit, uintptr_t fn,
-				      uintptr_t site, uintptr_t sp,
-				      uintptr_t fp);
+ * an entry whose registers are captured.  The plain one is reached from
+ * the hooks' fast path, on the stack the instrumented function was
+ * called with: it aligns it (the first event opens the trace file and
+ * registers the thread, in code that needs that). */
+CTRACE_HIDDEN CTRACE_REALIGN void
+ctrace__event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
+		   uintptr_t site, uintptr_t sp, uintptr_t fp);
 CTRACE_HIDDEN void ctrace__event_slow_regs(struct ctrace__thread *t,
 					   uintptr_t fn, uintptr_t site,
 					   const struct ctrace__regs *r);

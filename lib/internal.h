@@ -123,6 +123,12 @@ static inline uint64_t ctrace__now(void)
 	return ctrace__monotonic_ns();
 }
 
+/* Ticks between two events of a stream beyond which the loader's list is
+ * looked at again (emit.h's after_gap; ctrace__entry_flags): about 11 us
+ * at 3 GHz, shorter than a dlopen, which opens, maps and relocates a
+ * file. */
+#define CTRACE_GAP_TICKS ((uint64_t)1 << 15)
+
 /* Chooses the clock and fills the header's calibration fields. */
 CTRACE_HIDDEN void ctrace__clock_init(struct ctrace_file_header *h);
 /* Records a fresh (ticks, ns) pair in the header for the symbolizer. */
@@ -353,8 +359,9 @@ CTRACE_HIDDEN void ctrace__modules_unlock(void);
  * lies outside every known module and the loader's list has changed.
  * The scan is dated `now`, so the module is known from that event on. */
 CTRACE_HIDDEN void ctrace__modules_check(uintptr_t addr, uint64_t now);
-/* 1 when addr lies in a known object (loaded, scanned), whose range it
- * then gives; else 0. */
+/* 1 when addr lies in a known object (loaded, scanned) that the first
+ * scan found, 2 in one found since (dlopen), whose range it then gives;
+ * else 0. */
 CTRACE_HIDDEN int ctrace__modules_find(uintptr_t addr, uintptr_t *lo,
 				       uintptr_t *len);
 /* Rescans if the loader's list changed (at chunk claims, after a pause);
@@ -475,6 +482,12 @@ struct ctrace__thread {
 	 * (ctrace__entry_flags). */
 	const struct ctrace__flags_table_t *known_table;
 	uintptr_t known_lo, known_len;
+	/* ... an object loaded since start (dlopen): it may be unloaded and
+	 * another loaded at its address before a scan notices, so it is
+	 * trusted for CTRACE_GAP_TICKS from known_checked, when the loader's
+	 * list was looked at (a reload takes longer) */
+	uint8_t known_later;
+	uint64_t known_checked;
 };
 
 enum ctrace__global_state {
@@ -584,9 +597,13 @@ static inline uint8_t ctrace__function_flags(uintptr_t fn)
  * only (a filter), or without the values asked for, or never (an include
  * filter that only the library's functions match: nothing else records,
  * so nothing would notice).  The thread keeps the range of the last
- * object it found known: a compare in the steady state. */
-CTRACE_HIDDEN uint8_t ctrace__modules_flags_miss(struct ctrace__thread *t,
-						 uintptr_t fn);
+ * object it found known: a compare in the steady state (and a clock read
+ * for a library loaded since start, which dlclose may have replaced with
+ * another at the same address: looked at again after a pause). */
+/* Reached from the hooks' fast path, which keeps the stack as it found it:
+ * aligns it (it may scan the loader's list, whose code needs that). */
+CTRACE_HIDDEN CTRACE_REALIGN uint8_t
+ctrace__modules_flags_miss(struct ctrace__thread *t, uintptr_t fn);
 /* Its part that calls nothing (the plain hooks' inline path has no
  * frame): 1 with *flags, or 0 when the object must be checked first. */
 static inline int ctrace__entry_flags_known(const struct ctrace__thread *t,
@@ -605,7 +622,11 @@ static inline int ctrace__entry_flags_known(const struct ctrace__thread *t,
 				break;
 		}
 	*flags = ctrace__default_flags;
-	return t->known_table == tab && fn - t->known_lo < t->known_len;
+	if (t->known_table != tab || fn - t->known_lo >= t->known_len)
+		return 0;
+	return likely(!t->known_later) ||
+	       (likely(ctrace__use_tsc) &&
+		ctrace__rdtsc() - t->known_checked < CTRACE_GAP_TICKS);
 }
 
 static inline uint8_t ctrace__entry_flags(struct ctrace__thread *t,

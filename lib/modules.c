@@ -31,6 +31,7 @@ struct known {
 	uintptr_t start, end;
 	uint64_t path_hash;
 	uint32_t generation; /* of the last scan that saw it */
+	uint8_t later;       /* found after the first scan */
 	_Atomic int gone;
 };
 
@@ -309,6 +310,7 @@ static int record_object(const struct object *o, uint64_t now)
 	known[n].end = o->end;
 	known[n].path_hash = h;
 	known[n].generation = generation;
+	known[n].later = generation > 1;
 	atomic_store(&known[n].gone, 0);
 	atomic_store_explicit(&n_known, n + 1, memory_order_release);
 	return 1;
@@ -431,27 +433,38 @@ int ctrace__modules_find(uintptr_t addr, uintptr_t *lo, uintptr_t *len)
 		    !atomic_load_explicit(&k->gone, memory_order_relaxed)) {
 			*lo = k->start;
 			*len = k->end - k->start;
-			return 1;
+			return 1 + k->later;
 		}
 	}
 	return 0;
 }
 
 /* ctrace__entry_flags() for a function the table does not list, outside
- * the object the thread found known last.  Lean (the range goes straight
- * into the thread), and the scan a tail call's: a thread that notices a
- * dlopen rescans on its program's stack (doc/security.md's bounds). */
-static __attribute__((noinline)) uint8_t flags_miss_scan(struct ctrace__thread *t,
-						       uintptr_t fn)
+ * the object the thread found known last, or in an object loaded since
+ * start that was last looked for longer ago than a reload takes.  Lean
+ * (the range goes straight into the thread), and the scan a tail call's:
+ * a thread that notices a dlopen rescans on its program's stack
+ * (doc/security.md's bounds).  `known`: fn lies in a known object, which
+ * may be gone (dlclose) with another at its address: the loader's list
+ * is looked at; else fn's object is new, or none. */
+static __attribute__((noinline)) uint8_t
+flags_miss_scan(struct ctrace__thread *t, uintptr_t fn, int known)
 {
 	/* Loaded since the last scan: scanned now, and the table rebuilt
 	 * with its functions. */
-	ctrace__modules_check(fn, ctrace__now());
-	if (!ctrace__modules_find(fn, &t->known_lo, &t->known_len)) {
+	uint64_t now = ctrace__now();
+	if (known)
+		ctrace__modules_refresh(now, 0);
+	else
+		ctrace__modules_check(fn, now);
+	int found = ctrace__modules_find(fn, &t->known_lo, &t->known_len);
+	if (!found) {
 		/* In no object (generated code): checked once. */
 		t->known_lo = fn;
 		t->known_len = 1;
 	}
+	t->known_later = found == 2;
+	t->known_checked = now;
 	t->known_table = atomic_load_explicit(&ctrace__flags_table,
 					      memory_order_acquire);
 	return ctrace__function_flags(fn);
@@ -459,8 +472,11 @@ static __attribute__((noinline)) uint8_t flags_miss_scan(struct ctrace__thread *
 
 uint8_t ctrace__modules_flags_miss(struct ctrace__thread *t, uintptr_t fn)
 {
-	if (!ctrace__modules_find(fn, &t->known_lo, &t->known_len))
-		return flags_miss_scan(t, fn);
+	int found = ctrace__modules_find(fn, &t->known_lo, &t->known_len);
+	if (!found || (found == 2 && ctrace__now() - t->known_checked >=
+						CTRACE_GAP_TICKS))
+		return flags_miss_scan(t, fn, found);
+	t->known_later = found == 2;
 	t->known_table = atomic_load_explicit(&ctrace__flags_table,
 					      memory_order_acquire);
 	return ctrace__function_flags(fn);

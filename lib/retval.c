@@ -148,8 +148,6 @@ void ctrace__retval_patch(uintptr_t fn, uintptr_t site, uintptr_t cfa,
 	e->mem = mem;
 	e->len = len;
 	ctrace__barrier();
-	c->depth++;
-	ctrace__barrier();
 	*(uintptr_t *)slot = (uintptr_t)ctrace__retval_trampoline;
 }
 
@@ -168,16 +166,22 @@ int ctrace__retval_push(uintptr_t slot, uintptr_t fn, uintptr_t tramp,
 	e->mem = 0;
 	e->len = 0;
 	ctrace__barrier();
-	c->depth++;
-	ctrace__barrier();
 	*(uintptr_t *)slot = tramp;
 	return 1;
 }
 
+/* What a counted entry names as its slot until it is filled: no frame's,
+ * and never holding a trampoline. */
+static uintptr_t no_slot = 1;
+
 /* The entry for a return address slot about to be patched with tramp,
- * filled but for the plan's fields and not yet counted (the caller
- * publishes it, then patches: a signal handler on this thread sees either
- * no entry or a complete one); NULL if the list is full. */
+ * counted, and filled but for the plan's fields (the caller fills those,
+ * then patches); NULL if the list is full.  It is counted first, naming
+ * no_slot: a signal handler on this thread that records calls while it
+ * is filled (a library call's, which plt.c makes with the thread idle)
+ * pushes its own above it, not over it, and takes it for another
+ * stack's; its slot set last, it is one whose slot does not hold the
+ * trampoline yet (a frame still running). */
 static struct ctrace__tramp_entry *push(struct retval_thread *c,
 					uintptr_t slot, uintptr_t fn,
 					uintptr_t tramp)
@@ -197,14 +201,21 @@ static struct ctrace__tramp_entry *push(struct retval_thread *c,
 			c->refused_top = slot;
 		return NULL;
 	}
-	struct ctrace__tramp_entry *e = &c->stack[c->depth];
-	e->slot = slot;
+	size_t d = c->depth;
+	struct ctrace__tramp_entry *e = &c->stack[d];
+	e->slot = (uintptr_t)&no_slot;
+	e->tramp = 0;
+	ctrace__barrier();
+	c->depth = d + 1;
+	ctrace__barrier();
 	e->real = *(uintptr_t *)slot;
 	e->fn = fn;
 	e->rec = NULL;
 	e->chunk = 0;
 	e->restored = 0;
 	e->tramp = tramp;
+	ctrace__barrier();
+	e->slot = slot;
 	return e;
 }
 

@@ -52,8 +52,50 @@ case_modes() {
 	check_run plan.bin plan
 }
 
+# The filter (any: main left out) has the entry hook look its function
+# up, and the plugin's is in no table yet.
+case_dlopen() {
+	use_config "$1"
+	build_shlib misaligned-plugin.so "$PROGS/misaligned-plugin.c"
+	build_c misaligned-dl "$PROGS/misaligned.c" -rdynamic
+	"$BIN/misaligned-dl" abcd 3 "$BIN/misaligned-plugin.so" >plain.out ||
+		fail "the program failed untraced"
+	CTRACE_FILTER='!main' run_traced dl.bin "$BIN/misaligned-dl" abcd 3 \
+		"$BIN/misaligned-plugin.so"
+	cmp -s plain.out dl.bin.out || fail "traced, the program's output differs"
+	symbolize tree --no-duration dl.bin
+	cat tree
+	[ "$(grep -c '^ *\[ *[0-9]*\] | *plugin_leaf();$' tree)" = 3 ] ||
+		fail "expected 3 calls of plugin_leaf"
+}
+
+# main and a thread's start routine not instrumented: leaf's entry is
+# the first event of the process and of the thread, on that stack.
+case_first() {
+	use_config "$1"
+	build_c misaligned-first "$PROGS/misaligned.c" -DUNTRACED_MAIN
+	CTRACE=off "$BIN/misaligned-first" abcd 3 >plain.out ||
+		fail "the program failed untraced"
+	for mode in plain values; do
+		if [ $mode = plain ]; then
+			run_traced first.bin "$BIN/misaligned-first" abcd 3
+		else
+			CTRACE_LIBCALL=on CTRACE_ARGS=all CTRACE_RETVAL=all \
+				run_traced first.bin "$BIN/misaligned-first" abcd 3
+		fi
+		cmp -s plain.out first.bin.out ||
+			fail "$mode: traced, the program's output differs"
+		symbolize tree --no-duration first.bin
+		cat tree
+		[ "$(grep -c '^ *\[ *[0-9]*\] | leaf(' tree)" = 4 ] ||
+			fail "$mode: expected 4 calls of leaf"
+	done
+}
+
 for cfg in $(configs) $(configs_m32); do
 	run_case "modes-$cfg" case_modes "$cfg"
+	run_case "dlopen-$cfg" case_dlopen "$cfg"
+	run_case "first-$cfg" case_first "$cfg"
 done
 
 test_finish

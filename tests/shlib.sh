@@ -2,7 +2,7 @@
 # shlib.sh -- instrumented shared libraries: one linked at build time,
 # one loaded with dlopen() (and unloaded before the program ends), also by
 # a relative path, and filters and values naming the loaded one's
-# functions alone.
+# functions alone, also when it is loaded where another one was.
 
 . "$(dirname "$0")/lib.sh"
 test_init shlib
@@ -106,10 +106,52 @@ case_dlopen_filters() {
 		fail "plugin_run's argument missing"
 }
 
+# A library unloaded and another loaded at its address, with filters and
+# values naming the second's functions: its first call is decided by the
+# table that knows it.  Before, an entry took it for the first's, known
+# to the table it had checked that one against (no scan had noticed the
+# change yet), and was decided without it.
+reload_run() {
+	rr_name=$1
+	shift
+	env "$@" CTRACE_OUTPUT="$rr_name.bin" "$BIN/shlib-reload" \
+		"$BIN/reload-first.so" "$BIN/reload-second.so" \
+		>"$rr_name.out" 2>"$rr_name.err" ||
+		{ cat "$rr_name.err"; fail "the program failed"; }
+	grep -q '^same address$' "$rr_name.out" ||
+		fail "the second library was not loaded where the first was"
+	symbolize "$rr_name" --no-duration "$rr_name.bin"
+	cat "$rr_name"
+	if grep -q 'no exit recorded\|entered before the trace' "$rr_name"; then
+		fail "$*: a call recorded at one end only"
+	fi
+}
+
+case_dlopen_reload() {
+	use_config "$1"
+	build_shlib reload-first.so "$PROGS/reload-plugin.c" \
+		'-DNAME(x)=first_##x'
+	build_shlib reload-second.so "$PROGS/reload-plugin.c" \
+		'-DNAME(x)=second_##x'
+	build_c shlib-reload "$PROGS/shlib-reload.c" -rdynamic
+	reload_run excluded 'CTRACE_FILTER=!second_run'
+	grep -q 'second_run' excluded && fail "second_run not filtered out"
+	grep -q '^ *\[ *[0-9]*\] |   second_help();$' excluded ||
+		fail "second_help missing"
+	reload_run included 'CTRACE_FILTER=second_*'
+	grep -q '^ *\[ *[0-9]*\] | second_run() {$' included &&
+		grep -q '^ *\[ *[0-9]*\] |   second_help();$' included ||
+		fail "the second library's calls expected"
+	reload_run retval 'CTRACE_RETVAL=second_run'
+	grep -q '| *} = 10; /\* second_run \*/$' retval ||
+		fail "second_run's return value missing"
+}
+
 for cfg in $(configs); do
 	run_case "linked-$cfg" case_linked "$cfg"
 	run_case "dlopen-$cfg" case_dlopen "$cfg"
 	run_case "dlopen-filters-$cfg" case_dlopen_filters "$cfg"
+	run_case "dlopen-reload-$cfg" case_dlopen_reload "$cfg"
 done
 for cfg in $(configs_pie); do
 	run_case "dlopen-relative-$cfg" case_dlopen_relative "$cfg"
