@@ -102,6 +102,16 @@ elf_class() {
 	esac
 }
 
+# use_uftrace_m32: under an i386 configuration, UFTRACE is the i386
+# uftrace, or the case is skipped saying why.
+use_uftrace_m32() {
+	[ "$CUR_ARCH" = -m32 ] || return 0
+	[ -n "${CTRACE_TEST_UFTRACE_M32:-}" ] ||
+		[ "$(elf_class "$UFTRACE_M32")" = 32 ] ||
+		skip "uftrace ($UFTRACE_M32) is not an i386 build: its libmcount cannot be preloaded into an i386 program (ld.so: wrong ELF class: ELFCLASS64: ignored) and uftrace record never returns; set CTRACE_TEST_UFTRACE_M32 to an i386 uftrace"
+	UFTRACE=$UFTRACE_M32
+}
+
 # build_both PROG: the program PROG (c, now or cxx) built for ctrace
 # ($BIN/uf-PROG) and for uftrace ($BIN/uf-PROG.pg), with what it loads:
 # libplain.so, and the plugin for each (libcall-plugin.so instrumented,
@@ -286,12 +296,7 @@ want_calls() {
 # with -z now and full RELRO, PIE) or cxx; MODE is default or nest.
 compare_mode() {
 	use_config "$1"
-	if [ "$CUR_ARCH" = -m32 ]; then
-		[ -n "${CTRACE_TEST_UFTRACE_M32:-}" ] ||
-			[ "$(elf_class "$UFTRACE_M32")" = 32 ] ||
-			skip "uftrace ($UFTRACE_M32) is not an i386 build: its libmcount cannot be preloaded into an i386 program (ld.so: wrong ELF class: ELFCLASS64: ignored) and uftrace record never returns; set CTRACE_TEST_UFTRACE_M32 to an i386 uftrace"
-		UFTRACE=$UFTRACE_M32
-	fi
+	use_uftrace_m32
 	build_both "$2"
 	if [ "$3" = nest ]; then
 		ct_mode=nest uf_opt=--nest-libcall
@@ -389,12 +394,7 @@ compare_mode() {
 # left to tests/libcall.sh: uftrace does not hook its slots.
 compare_instlib() {
 	use_config "$1"
-	if [ "$CUR_ARCH" = -m32 ]; then
-		[ -n "${CTRACE_TEST_UFTRACE_M32:-}" ] ||
-			[ "$(elf_class "$UFTRACE_M32")" = 32 ] ||
-			skip "uftrace ($UFTRACE_M32) is not an i386 build (see compare_mode)"
-		UFTRACE=$UFTRACE_M32
-	fi
+	use_uftrace_m32
 	build_shlib libdemo.so "$PROGS/libdemo.c"
 	build_c shlib-linked "$PROGS/shlib.c" -rdynamic -L"$BIN" -ldemo \
 		-Wl,-rpath,"$BIN"

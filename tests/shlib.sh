@@ -57,6 +57,16 @@ case_dlopen_relative() {
 	compare "$(expected shlib-dlopen)" found
 }
 
+# both_ends NAME WHAT: NAME.bin's tree, in NAME, has no call recorded at
+# one end only (WHAT: the run's settings, for the message).
+both_ends() {
+	symbolize "$1" --no-duration "$1.bin"
+	cat "$1"
+	if grep -q 'no exit recorded\|entered before the trace' "$1"; then
+		fail "$2: a call recorded at one end only"
+	fi
+}
+
 # Filters and values that name the plugin's functions alone, which are
 # not loaded when the recorder starts (it warns that the patterns match
 # nothing yet): the plugin's first call is decided by the table that
@@ -72,11 +82,7 @@ dlopen_run() {
 	env "$@" CTRACE_OUTPUT="$dr_name.bin" \
 		"$BIN/shlib-dlopen" "$BIN/plugin.so" >"$dr_name.out" \
 		2>"$dr_name.err" || { cat "$dr_name.err"; fail "the program failed"; }
-	symbolize "$dr_name" --no-duration "$dr_name.bin"
-	cat "$dr_name"
-	if grep -q 'no exit recorded\|entered before the trace' "$dr_name"; then
-		fail "$*: a call recorded at one end only"
-	fi
+	both_ends "$dr_name" "$*"
 }
 
 case_dlopen_filters() {
@@ -120,11 +126,7 @@ reload_run() {
 		{ cat "$rr_name.err"; fail "the program failed"; }
 	grep -q '^same address$' "$rr_name.out" ||
 		fail "the second library was not loaded where the first was"
-	symbolize "$rr_name" --no-duration "$rr_name.bin"
-	cat "$rr_name"
-	if grep -q 'no exit recorded\|entered before the trace' "$rr_name"; then
-		fail "$*: a call recorded at one end only"
-	fi
+	both_ends "$rr_name" "$*"
 }
 
 case_dlopen_reload() {
