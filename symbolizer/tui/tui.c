@@ -514,6 +514,7 @@ static bool prompt(struct ui *u, const char *what, char *buf, size_t cap)
 			return false;
 		if (c == KEY_RESIZE) {
 			getmaxyx(stdscr, u->rows, u->cols);
+			clearok(curscr, TRUE); /* see the main loop */
 			continue;
 		}
 		if ((c == KEY_BACKSPACE || c == 127 || c == 8) && n)
@@ -1169,8 +1170,14 @@ int tui_main(const struct tui_params *p)
 			continue;
 		dirty = true;
 		u.msg[0] = '\0';
-		if (c == KEY_RESIZE)
+		if (c == KEY_RESIZE) {
+			/* The next refresh repaints the whole screen: the
+			 * terminal may have reflowed or cleared what curses
+			 * believes it shows (tmux did; only the changes were
+			 * sent, and the screen stayed half drawn). */
+			clearok(curscr, TRUE);
 			continue;
+		}
 		if (c == KEY_MOUSE) {
 			mouse_event(&u);
 			continue;
