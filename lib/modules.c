@@ -439,6 +439,16 @@ int ctrace__modules_find(uintptr_t addr, uintptr_t *lo, uintptr_t *len)
 	return 0;
 }
 
+/* fn's flags, its object (found: 2 if loaded since start) the thread's
+ * known one for the table now published. */
+static uint8_t known_flags(struct ctrace__thread *t, uintptr_t fn, int found)
+{
+	t->known_later = found == 2;
+	t->known_table = atomic_load_explicit(&ctrace__flags_table,
+					      memory_order_acquire);
+	return ctrace__function_flags(fn);
+}
+
 /* ctrace__entry_flags() for a function the table does not list, outside
  * the object the thread found known last, or in an object loaded since
  * start that was last looked for longer ago than a reload takes.  Lean
@@ -463,11 +473,8 @@ flags_miss_scan(struct ctrace__thread *t, uintptr_t fn, int known)
 		t->known_lo = fn;
 		t->known_len = 1;
 	}
-	t->known_later = found == 2;
 	t->known_checked = now;
-	t->known_table = atomic_load_explicit(&ctrace__flags_table,
-					      memory_order_acquire);
-	return ctrace__function_flags(fn);
+	return known_flags(t, fn, found);
 }
 
 uint8_t ctrace__modules_flags_miss(struct ctrace__thread *t, uintptr_t fn)
@@ -476,10 +483,7 @@ uint8_t ctrace__modules_flags_miss(struct ctrace__thread *t, uintptr_t fn)
 	if (!found || (found == 2 && ctrace__now() - t->known_checked >=
 						CTRACE_GAP_TICKS))
 		return flags_miss_scan(t, fn, found);
-	t->known_later = found == 2;
-	t->known_table = atomic_load_explicit(&ctrace__flags_table,
-					      memory_order_acquire);
-	return ctrace__function_flags(fn);
+	return known_flags(t, fn, found);
 }
 
 /* A thread claims a chunk, or an event follows a pause: catches a dlopen

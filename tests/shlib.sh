@@ -124,8 +124,7 @@ reload_run() {
 		"$BIN/reload-first.so" "$BIN/reload-second.so" \
 		>"$rr_name.out" 2>"$rr_name.err" ||
 		{ cat "$rr_name.err"; fail "the program failed"; }
-	grep -q '^same address$' "$rr_name.out" ||
-		fail "the second library was not loaded where the first was"
+	grep -q '^same address$' "$rr_name.out" || rr_moved=yes
 	both_ends "$rr_name" "$*"
 }
 
@@ -136,6 +135,7 @@ case_dlopen_reload() {
 	build_shlib reload-second.so "$PROGS/reload-plugin.c" \
 		'-DNAME(x)=second_##x'
 	build_c shlib-reload "$PROGS/shlib-reload.c" -rdynamic
+	rr_moved=no
 	reload_run excluded 'CTRACE_FILTER=!second_run'
 	grep -q 'second_run' excluded && fail "second_run not filtered out"
 	grep -q '^ *\[ *[0-9]*\] |   second_help();$' excluded ||
@@ -147,6 +147,10 @@ case_dlopen_reload() {
 	reload_run retval 'CTRACE_RETVAL=second_run'
 	grep -q '| *} = 10; /\* second_run \*/$' retval ||
 		fail "second_run's return value missing"
+	# The loader chooses the address: where it put the second library
+	# elsewhere, the checks above held, but not for the case they are for.
+	[ "$rr_moved" = no ] ||
+		skip "the loader put the second library elsewhere: no reload at the same address to check"
 }
 
 for cfg in $(configs); do
