@@ -487,6 +487,23 @@ int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule, uintptr_t *begin)
 	return 0;
 }
 
+int ctrace__cfi_extent(uintptr_t fn, uintptr_t *len)
+{
+	uint32_t n;
+	const uint8_t *cie, *fde = fde_with_cie(fn + 1, &n, &cie);
+	struct cie_info ci;
+	struct cfa_state st;
+	if (fde == NULL || (!cie_cached(cie, &ci, &st) && parse_cie(cie, &ci) < 0))
+		return -1;
+	struct cursor c = {fde + 8, fde + 4 + n, 0};
+	uintptr_t start = get_encoded(&c, ci.fde_enc, 0);
+	uintptr_t range = get_encoded(&c, ci.fde_enc & 0x0f, 0);
+	if (c.bad || start != fn)
+		return -1;
+	*len = range;
+	return 0;
+}
+
 /* ---------------------------------------------------------------------------
  * A function's rules in order (plt.c's scan of i386 code)
  * ------------------------------------------------------------------------ */

@@ -97,10 +97,17 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	  uintptr_t site, uintptr_t sp, uintptr_t fp,
 	  const struct ctrace__regs *r, const struct ctrace__plan_exit *x)
 {
+	/* A thread's first event: the recorder's library calls (errno's
+	 * address too) go straight on, as plt.c lets a new thread's through
+	 * (its first event may be a library call). */
+	uint8_t self = ctrace__state_self, first = t->state == CTRACE_T_NEW;
+	if (first)
+		ctrace__state_self = 1;
+	ctrace__barrier(); /* __errno_location is `const`: not before */
 	int saved_errno = errno;
 
 	switch (t->state) {
-	case CTRACE_T_NEW:
+	case CTRACE_T_NEW: {
 		ctrace__thread_start(t);
 		if (t->state != CTRACE_T_IDLE)
 			break;
@@ -123,6 +130,7 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		break;
+	}
 
 	case CTRACE_T_IDLE:
 		/* The hook read the state busy, left by a jump, and a signal
@@ -192,6 +200,9 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		break;
 	}
 	errno = saved_errno;
+	ctrace__barrier();
+	if (first)
+		ctrace__state_self = self;
 }
 
 /* Two entries, so that no hook passes an argument on the stack (a
@@ -226,7 +237,10 @@ void ctrace__event_lib(uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		       uintptr_t sp, const struct ctrace__libvals *v)
 {
 	struct ctrace__thread *t = &ctrace__state_tls;
-	int saved_errno = errno;
+	/* errno is not saved here: each path that may change it keeps it
+	 * (as for the hooks), and reading it calls __errno_location, through
+	 * a GOT slot that may be redirected: a trip through a trampoline,
+	 * twice a library call. */
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		uintptr_t outer = t->busy_sp;
 		t->busy_sp = sp;
@@ -254,5 +268,4 @@ void ctrace__event_lib(uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 	} else if (t->state != CTRACE_T_OFF) {
 		ctrace__event_slow(t, exit_bit, fn, site, sp, 0);
 	}
-	errno = saved_errno;
 }

@@ -408,6 +408,11 @@ CTRACE_HIDDEN int ctrace__cfa_at(uintptr_t pc, struct ctrace__cfa *rule,
 CTRACE_HIDDEN int ctrace__cfa_walk(uintptr_t fn, uintptr_t pc,
 				   struct ctrace__cfa *rule);
 
+/* The range of the FDE that starts at fn, from the .eh_frame of the
+ * object holding it: 0 and its length in *len, or -1 when no FDE starts
+ * there (or this reader does not take it). */
+CTRACE_HIDDEN int ctrace__cfi_extent(uintptr_t fn, uintptr_t *len);
+
 /* .eh_frame_hdr's search table (hdr: the PT_GNU_EH_FRAME segment): count
  * pairs of the offsets from hdr of a function's start and of its FDE,
  * sorted by start; NULL when the header uses another encoding or the

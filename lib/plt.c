@@ -213,8 +213,10 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 		learn_all();
 	}
 	/* Inside the recorder (its start, a signal handler that interrupted
-	 * it), or not recording: the call goes straight on. */
-	if (t->state != CTRACE_T_IDLE ||
+	 * it), or not recording: the call goes straight on.  A thread's
+	 * first event may be a library call's (a thread function not
+	 * instrumented): ctrace__event starts the thread's recording. */
+	if ((t->state != CTRACE_T_IDLE && t->state != CTRACE_T_NEW) ||
 	    !(atomic_load_explicit(&ctrace__gate, memory_order_relaxed) &
 	      CTRACE_GATE_LIVE)) {
 		ctrace__state_self = 0;
@@ -619,6 +621,9 @@ struct refs {
 	struct glob *g;
 	size_t n;
 	uintptr_t lo, hi; /* the slots' span */
+	/* loads not noted but told here (scan_code's first reading of an
+	 * x86-64 function) */
+	int defer_loads, load_seen;
 };
 
 /* The code makes a reference of this kind (PLT_REF_*) to address t. */
@@ -631,6 +636,8 @@ static void note_ref(void *ctx, uintptr_t t, int kind)
 		return;
 	if (kind == PLT_REF_CALL)
 		e->called = 1;
+	else if (r->defer_loads)
+		r->load_seen = 1;
 	else
 		e->loaded = 1;
 }
@@ -693,7 +700,9 @@ static int frame_rule(uintptr_t fn, uintptr_t pc, int32_t *offset)
 static const int32_t *functions_of(const struct dl_phdr_info *info,
 				   const uint8_t **hdr, size_t *count)
 {
-	for (int i = 0; PLT_GOT_BASES > 1 && i < info->dlpi_phnum; i++) {
+	for (int i = 0; (PLT_GOT_BASES > 1 || PLT_REGION_EXTENT) &&
+			i < info->dlpi_phnum;
+	     i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 		if (ph->p_type != PT_GNU_EH_FRAME)
 			continue;
@@ -703,11 +712,12 @@ static const int32_t *functions_of(const struct dl_phdr_info *info,
 	return NULL;
 }
 
-/* One executable segment's references into the slots.  On i386 each
- * function its FDEs name (from one's start to the next one's) is read
- * instruction by instruction, `disp32(%reg)` a reference only when %reg
- * may hold a GOT base (arch/i386/gotreg.h); the rest, and all of x86-64's
- * code, byte by byte. */
+/* One executable segment's references into the slots.  Each function
+ * its FDEs name is read instruction by instruction (plt_arch_region): on
+ * i386 from one's start to the next one's, `disp32(%reg)` a reference
+ * only when %reg may hold a GOT base (arch/i386/gotreg.h); on x86-64 its
+ * FDE's range (PLT_REGION_EXTENT), every RIP-relative operand.  The
+ * rest, and a function the reader refuses, byte by byte. */
 static void scan_code(const struct dl_phdr_info *info, const uint8_t *c,
 		      size_t size, const uintptr_t *bases, size_t n_bases,
 		      uint8_t *marks, void *blocks, struct refs *r)
@@ -747,10 +757,36 @@ static void scan_code(const struct dl_phdr_info *info, const uint8_t *c,
 			}
 		}
 		scan_bytes(c, size, from, lo, bases, n_bases, 1, r);
+		if (PLT_REGION_EXTENT) {
+			/* Its bytes first: a call seen there is noted (one
+			 * of stray bytes can only let a slot no code names
+			 * be redirected), and only a function where they
+			 * show a load is read instruction by instruction,
+			 * a few in a program (a load of a function's slot
+			 * takes its address).  Bytes no range covers (the
+			 * padding after a function) are scanned with the
+			 * next gap. */
+			uintptr_t len;
+			from = lo;
+			if (ctrace__cfi_extent(start, &len) < 0)
+				continue;
+			if (len < hi - lo)
+				hi = lo + len;
+			from = hi;
+			r->defer_loads = 1;
+			r->load_seen = 0;
+			scan_bytes(c, size, lo, hi, bases, n_bases, 1, r);
+			r->defer_loads = 0;
+			if (r->load_seen &&
+			    plt_arch_region(&gr, lo, hi) == PLT_SCAN_BYTES)
+				scan_bytes(c, size, lo, hi, bases, n_bases, 1,
+					   r);
+			continue;
+		}
+		from = hi;
 		if (scan_bytes(c, size, lo, hi, bases, n_bases, 0, r) &&
 		    plt_arch_region(&gr, lo, hi) == PLT_SCAN_BYTES)
 			scan_bytes(c, size, lo, hi, bases, n_bases, 1, r);
-		from = hi;
 	}
 	scan_bytes(c, size, from, size, bases, n_bases, 1, r);
 }
@@ -778,7 +814,7 @@ static void only_called(const struct dl_phdr_info *info,
 			g[i].loaded = 1;
 		return;
 	}
-	struct refs r = {g, n, g[0].got, g[n - 1].got + sizeof(uintptr_t)};
+	struct refs r = {g, n, g[0].got, g[n - 1].got + sizeof(uintptr_t), 0, 0};
 	/* plt_arch_region's scratch: a bit for each byte of the largest
 	 * segment (its functions' jump targets), then the targets' states
 	 * (without, every register counts) */

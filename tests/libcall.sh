@@ -80,6 +80,18 @@ case_noplt() {
 	LIBCALL_FLAGS=-fno-plt libcall_tree "$1" c libcall-libc libcall-noplt
 }
 
+# Bytes of an and and a cmp that a scan by bytes reads as a load of
+# exit's GOT slot (which would leave it unredirected, its call unseen):
+# x86-64 reads each function's instructions where the bytes show a load.
+case_stray() {
+	use_config "$1"
+	[ "$CUR_ARCH" = -m32 ] && skip "x86-64 code"
+	build_c libcall-stray "$PROGS/libcall-stray.c" -fno-plt
+	run_traced trace.bin "$BIN/libcall-stray"
+	symbolize_stable tree trace.bin
+	compare "$(expected libcall-stray)" tree
+}
+
 # Each linker lays the PLT and the GOT out its own way (lld and mold put
 # .got.plt elsewhere, mold's PLT entries differ from bfd's): the same tree
 # with gold, lld and mold, lazy, and -fno-plt with -z now and full RELRO.
@@ -569,7 +581,7 @@ case_counts() {
 for cfg in $(configs) $(configs_m32); do
 	for c in libc thread libm plain longjmp after relro noplt gold lld mold \
 		canon cxx nest off dlopen instlib views static counts filter \
-		offline fork signal; do
+		offline fork signal stray; do
 		run_case "$c-$cfg" "case_$c" "$cfg"
 	done
 done

@@ -10,11 +10,15 @@ test_init runtime
 case_errno() {
 	use_config "$1"
 	build_c errno "$PROGS/errno.c"
-	run_traced trace.bin "$BIN/errno"
+	# library calls on: errno.c checks them too
+	CTRACE_LIBCALL=on run_traced trace.bin "$BIN/errno"
 	symbolize_stable tree trace.bin
 	check_tree tree
 	n=$(calls_of tree nothing)
 	[ "$n" -eq 300000 ] || fail "$n calls of nothing, expected 300000"
+	# the library calls errno.c checks were recorded
+	n=$(calls_of tree close)
+	[ "$n" -eq 100001 ] || fail "$n calls of close, expected 100001"
 }
 
 # CTRACE=off: the program runs as usual and writes nothing.

@@ -228,8 +228,8 @@ int main(void)
 				 s.loaded, how);
 	}
 	for (size_t i = 0; i < nl; i++) {
-		struct i386_insn in;
-		int ok = i386_decode(lens[i].code, sizeof lens[i].code, &in);
+		struct x86_insn in;
+		int ok = x86_decode(lens[i].code, sizeof lens[i].code, &in, 0);
 		if (!tap_ok(ok == 0 && in.len == lens[i].len, "%s: %zu bytes",
 			    lens[i].name, lens[i].len))
 			tap_diag("decoded %d, %d bytes", ok, in.len);

@@ -38,7 +38,7 @@
 #ifndef CTRACE_ARCH_I386_GOTREG_H
 #define CTRACE_ARCH_I386_GOTREG_H
 
-#include "arch/i386/insn.h"
+#include "arch/x86/insn.h"
 
 
 /* What may hold a base: the registers, the stack slots compilers spill
@@ -74,7 +74,7 @@ static inline uint8_t gotreg_computed(const struct plt_gotreg *g, size_t i,
 /* Whether the immediate or absolute address of the instruction is a
  * base's: `mov $base,%reg` and the like put one in a register too. */
 static inline uint8_t gotreg_literal(const struct plt_gotreg *g,
-				     const struct i386_insn *in)
+				     const struct x86_insn *in)
 {
 	uint8_t bits = 0;
 	for (size_t b = 0; b < g->n_bases; b++) {
@@ -103,7 +103,7 @@ static inline int gotreg_stack(const struct plt_gotreg *g, uintptr_t fn,
 
 /* The instruction's memory operand (ModRM, not a register). */
 static inline int gotreg_where(const struct plt_gotreg *g, uintptr_t fn,
-			       size_t i, const struct i386_insn *in,
+			       size_t i, const struct x86_insn *in,
 			       int32_t *key)
 {
 	unsigned b = in->rm;
@@ -150,10 +150,10 @@ static inline void gotreg_store(struct gotreg_state *s, int where,
  * `call __x86.get_pc_thunk.reg` or `call 1f; 1: pop %reg`, puts in *reg:
  * the end of a base's computation. */
 static inline uint8_t gotreg_added(const struct plt_gotreg *g, size_t i,
-				   const struct i386_insn *in, unsigned *reg)
+				   const struct x86_insn *in, unsigned *reg)
 {
 	static const uint8_t call0[5] = {0xe8, 0, 0, 0, 0};
-	if (in->map != I386_MAP1 || in->vex ||
+	if (in->map != X86_MAP1 || in->vex ||
 	    (in->op != 0x81 && in->op != 0x05))
 		return 0;
 	if (i >= 5 && memcmp(g->c + i - 5, call0, 5) != 0) {
@@ -173,7 +173,7 @@ static inline uint8_t gotreg_added(const struct plt_gotreg *g, size_t i,
  * register may hold, as does any instruction not listed (a call: the
  * callee may leave a register alone, and gcc -fipa-ra relies on it). */
 static inline void gotreg_gen(const struct plt_gotreg *g, uintptr_t fn,
-			      size_t i, const struct i386_insn *in,
+			      size_t i, const struct x86_insn *in,
 			      struct gotreg_state *s)
 {
 	uint8_t *r = s->r;
@@ -188,7 +188,7 @@ static inline void gotreg_gen(const struct plt_gotreg *g, uintptr_t fn,
 			addr |= r[in->rm];
 		if (in->index != 4)
 			addr |= r[in->index];
-		if (!(in->map == I386_MAP1 && !in->vex && in->op == 0x8d))
+		if (!(in->map == X86_MAP1 && !in->vex && in->op == 0x8d))
 			where = gotreg_where(g, fn, i, in, &key);
 	}
 	unsigned reg;
@@ -201,7 +201,7 @@ static inline void gotreg_gen(const struct plt_gotreg *g, uintptr_t fn,
 	uint8_t op = in->op, t;
 	int32_t at;
 	int full = !in->p66; /* 32-bit operands */
-	if (in->map == I386_MAP1 && !in->vex) {
+	if (in->map == X86_MAP1 && !in->vex) {
 		switch (op) {
 		case 0x89: /* mov r, r/m */
 			if (!regs)
@@ -353,7 +353,7 @@ static inline void gotreg_gen(const struct plt_gotreg *g, uintptr_t fn,
 	}
 	/* 0f and VEX maps: the moves between general registers and memory,
 	 * SSE or MMX registers (memory's set) */
-	if (in->map == I386_MAP0F && !in->vex) {
+	if (in->map == X86_MAP0F && !in->vex) {
 		switch (op) {
 		case 0x40 ... 0x4f: /* cmov */
 		case 0xc1:          /* xadd: the old value */
@@ -396,13 +396,13 @@ static inline void gotreg_gen(const struct plt_gotreg *g, uintptr_t fn,
 			return;
 		}
 	}
-	if (in->map == I386_MAP0F && regs && op == 0x6e)
+	if (in->map == X86_MAP0F && regs && op == 0x6e)
 		s->mem |= r[in->rm]; /* movd r, %xmm or %mm */
-	else if (in->map == I386_MAP0F && regs && op == 0x7e && !in->rep)
+	else if (in->map == X86_MAP0F && regs && op == 0x7e && !in->rep)
 		r[in->rm] |= s->mem; /* movd %xmm or %mm, r */
-	else if (in->map == I386_MAP0F3A && regs && op == 0x22)
+	else if (in->map == X86_MAP0F3A && regs && op == 0x22)
 		s->mem |= r[in->rm]; /* pinsrd */
-	else if (in->map == I386_MAP0F3A && regs && op == 0x16)
+	else if (in->map == X86_MAP0F3A && regs && op == 0x16)
 		r[in->rm] |= s->mem; /* pextrd */
 	else if (!regs && in->has_modrm)
 		s->mem |= gotreg_load(s, where, key); /* to an SSE register */
@@ -421,9 +421,9 @@ static inline int gotreg_padding(const uint8_t *c, size_t i, size_t hi)
 /* Decodes the instruction at c + i, region end hi: its length, 0 at the
  * padding that ends the region, -1 when it does not decode. */
 static inline int gotreg_decode(const struct plt_gotreg *g, size_t i,
-				size_t hi, struct i386_insn *in)
+				size_t hi, struct x86_insn *in)
 {
-	if (i386_decode(g->c + i, hi - i, in) == 0)
+	if (x86_decode(g->c + i, hi - i, in, 0) == 0)
 		return in->len;
 	return gotreg_padding(g->c, i, hi) ? 0 : -1;
 }
@@ -431,17 +431,17 @@ static inline int gotreg_decode(const struct plt_gotreg *g, size_t i,
 /* The reference the instruction at c + i makes, if it has a `disp32(%reg)`
  * operand: to each base in bits (its register's set). */
 static inline void gotreg_ref(const struct plt_gotreg *g, size_t i,
-			      size_t hi, const struct i386_insn *in,
+			      size_t hi, const struct x86_insn *in,
 			      uint8_t bits)
 {
 	if (!in->has_modrm || in->mod != 2 || in->has_sib || bits == 0)
 		return;
 	int kind = PLT_REF_LOAD;
 	const uint8_t *next = g->c + i + in->len;
-	if (in->map == I386_MAP1 && !in->vex && in->op == 0xff &&
+	if (in->map == X86_MAP1 && !in->vex && in->op == 0xff &&
 	    (in->reg == 2 || in->reg == 4))
 		kind = PLT_REF_CALL; /* call *, jmp * */
-	else if (in->map == I386_MAP1 && !in->vex && in->op == 0x8b &&
+	else if (in->map == X86_MAP1 && !in->vex && in->op == 0x8b &&
 		 i + in->len + 2 <= hi && next[0] == 0xff &&
 		 (next[1] == 0xd0 + in->reg || next[1] == 0xe0 + in->reg))
 		kind = PLT_REF_CALL; /* mov slot, %reg; call *%reg */
@@ -453,13 +453,13 @@ static inline void gotreg_ref(const struct plt_gotreg *g, size_t i,
 }
 
 /* Whether the instruction transfers control: the end of a block. */
-static inline int gotreg_jumps(const struct i386_insn *in)
+static inline int gotreg_jumps(const struct x86_insn *in)
 {
 	if (in->vex)
 		return 0;
-	if (in->map == I386_MAP0F)
+	if (in->map == X86_MAP0F)
 		return (in->op >= 0x80 && in->op <= 0x8f) || in->op == 0x0b;
-	if (in->map != I386_MAP1)
+	if (in->map != X86_MAP1)
 		return 0;
 	uint8_t op = in->op;
 	return (op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3) ||
@@ -469,12 +469,12 @@ static inline int gotreg_jumps(const struct i386_insn *in)
 }
 
 /* A direct jump's target, as an offset in c (or SIZE_MAX if none). */
-static inline size_t gotreg_target(size_t i, const struct i386_insn *in)
+static inline size_t gotreg_target(size_t i, const struct x86_insn *in)
 {
 	if (!gotreg_jumps(in) || in->p66 ||
-	    (in->map == I386_MAP0F && in->op == 0x0b))
+	    (in->map == X86_MAP0F && in->op == 0x0b))
 		return SIZE_MAX; /* ud2; rel16 */
-	if (in->map == I386_MAP1 &&
+	if (in->map == X86_MAP1 &&
 	    (in->op == 0xff || (in->op >= 0xc2 && in->op <= 0xcf)))
 		return SIZE_MAX; /* indirect jumps, returns */
 	return i + in->len + (size_t)(intptr_t)in->imm;
@@ -483,7 +483,7 @@ static inline size_t gotreg_target(size_t i, const struct i386_insn *in)
 /* Whether the instruction has a `disp32(%reg)` operand that names an
  * address in the slots' span from one of the bases. */
 static inline int gotreg_names(const struct plt_gotreg *g,
-			       const struct i386_insn *in)
+			       const struct x86_insn *in)
 {
 	if (!in->has_modrm || in->mod != 2 || in->has_sib)
 		return 0;
@@ -558,7 +558,7 @@ static inline int gotreg_flow(const struct plt_gotreg *g, size_t lo,
 	uintptr_t fn = g->base + lo;
 	struct gotreg_state s;
 	memset(&s, 0, sizeof s); /* a function starts with no base */
-	struct i386_insn in;
+	struct x86_insn in;
 	int len, grew = 0, live = 1;
 	size_t k = 0;
 	for (size_t i = lo; i < hi; i += (size_t)len) {
@@ -580,7 +580,7 @@ static inline int gotreg_flow(const struct plt_gotreg *g, size_t lo,
 		gotreg_gen(g, fn, i, &in, &s);
 		if (!gotreg_jumps(&in))
 			continue;
-		int ret = in.map == I386_MAP1 && !in.vex &&
+		int ret = in.map == X86_MAP1 && !in.vex &&
 			  ((in.op >= 0xc2 && in.op <= 0xc3) ||
 			   (in.op >= 0xca && in.op <= 0xcb) || in.op == 0xcf);
 		size_t t = gotreg_target(i, &in);
@@ -591,9 +591,9 @@ static inline int gotreg_flow(const struct plt_gotreg *g, size_t lo,
 		else if (!ret)
 			grew |= gotreg_join(ind, &s);
 		/* jmp, ret, ud2: nothing falls into what follows */
-		int jmp = in.map == I386_MAP1 && !in.vex &&
+		int jmp = in.map == X86_MAP1 && !in.vex &&
 			  (in.op == 0xe9 || in.op == 0xeb || in.op == 0xff);
-		if (ret || jmp || (in.map == I386_MAP0F && in.op == 0x0b))
+		if (ret || jmp || (in.map == X86_MAP0F && in.op == 0x0b))
 			live = 0;
 	}
 	return grew;
@@ -611,7 +611,7 @@ static inline int gotreg_flow(const struct plt_gotreg *g, size_t lo,
 static inline int plt_arch_region(const struct plt_gotreg *g, size_t lo,
 				  size_t hi)
 {
-	struct i386_insn in;
+	struct x86_insn in;
 	int n;
 	uint8_t computes = 0;
 	uint32_t naming[GOTREG_NAMING];

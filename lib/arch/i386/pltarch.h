@@ -65,6 +65,9 @@ static inline struct ctrace__libvals plt_arch_exit_vals(uintptr_t sp,
  * after the call plus imm32.  PLT_GOT_BASES is how many bases a module
  * may use before its GLOB_DAT slots are all left alone. */
 #define PLT_GOT_BASES 4
+/* plt_arch_region reads from a function's start to the next one's
+ * (arch/i386/gotreg.h follows its jumps), not its FDE's range alone. */
+#define PLT_REGION_EXTENT 0
 
 /* Whether c + i (c at address base, size bytes of code) starts one of
  * those sequences, and if so the GOT's address in *got and the register

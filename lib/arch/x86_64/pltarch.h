@@ -11,6 +11,7 @@
 #include "plt.h"
 
 #include "capture.h"
+#include "arch/x86/insn.h"
 #include "arch/x86/modrm.h"
 
 typedef ElfW(Rela) plt_rel;
@@ -146,16 +147,60 @@ static inline int plt_arch_by_reg(const uint8_t *c, size_t i)
 	return 0;
 }
 
-/* No register holds a GOT base either (arch/i386/gotreg.h): plt.c scans
- * every byte for RIP-relative operands. */
+/* No register holds a GOT base either (arch/i386/gotreg.h).  A function
+ * (its FDE's range, PLT_REGION_EXTENT) is read instruction by instruction
+ * from its start: each disp32(%rip) names the address after its
+ * instruction plus disp32, a reference exactly where one is.  Other code
+ * (none of its FDEs covers it, or an instruction x86_decode refuses),
+ * byte by byte: plt_arch_ref takes any bytes shaped like a RIP-relative
+ * operand for one, and a stray match (`and $0xf000,%eax; cmp
+ * $0xa000,%eax` read as `add %al, disp32(%rip)`, pointed at exit's slot
+ * in a gold build) kept a slot called only from being redirected. */
 #define PLT_BLOCK_BYTES 0
+#define PLT_REGION_EXTENT 1
+
+/* Whether the instruction at c + k, in, calls or jumps through its
+ * RIP-relative operand: `ff /2` (call *), `ff /4` (jmp *), or `mov
+ * slot(%rip), %reg` whose next instruction calls or jumps through %reg
+ * (clang -O0 -fno-plt). */
+static inline int plt_insn_calls(const uint8_t *c, size_t k, size_t hi,
+				 const struct x86_insn *in)
+{
+	if (in->map != X86_MAP1 || in->vex)
+		return 0;
+	if (in->op == 0xff)
+		return in->reg == 2 || in->reg == 4;
+	if (in->op != 0x8b || !(in->rex & 8))
+		return 0;
+	struct x86_insn next;
+	size_t at = k + in->len;
+	unsigned reg = in->reg + ((in->rex & 4) ? 8u : 0u);
+	return at < hi && x86_decode(c + at, hi - at, &next, 1) == 0 &&
+	       next.map == X86_MAP1 && !next.vex && next.op == 0xff &&
+	       next.mod == 3 && (next.reg == 2 || next.reg == 4) &&
+	       next.rm + ((next.rex & 1) ? 8u : 0u) == reg;
+}
+
 static inline int plt_arch_region(const struct plt_gotreg *g, size_t lo,
 				  size_t hi)
 {
-	(void)g;
-	(void)lo;
-	(void)hi;
-	return PLT_SCAN_BYTES;
+	struct x86_insn in;
+	/* A function that stops decoding is read again byte by byte: what
+	 * was noted before the refusal was read in step, and is found
+	 * again. */
+	for (size_t k = lo; k < hi; k += in.len) {
+		if (x86_decode(g->c + k, hi - k, &in, 1) < 0)
+			return PLT_SCAN_BYTES;
+		if (!in.rip)
+			continue;
+		uintptr_t t = g->base + k + in.len + (uintptr_t)(intptr_t)in.disp;
+		if (t - g->lo >= g->hi - g->lo)
+			continue;
+		g->ref(g->ctx, t,
+		       plt_insn_calls(g->c, k, hi, &in) ? PLT_REF_CALL
+							: PLT_REF_LOAD);
+	}
+	return PLT_SCAN_ALIGNED;
 }
 
 /* i386 reads some bytes a second way (arch/i386/pltarch.h); x86-64 names
