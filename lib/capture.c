@@ -122,6 +122,10 @@ void ctrace__capture_setup(void)
 		ctrace__plan_load();
 		ctrace__state_exit_regs_on = r != NULL && *r &&
 					     ctrace__plan_exits != NULL;
+		/* Return values read at the exits ask nothing of most
+		 * entries: those alone go through the plain hook. */
+		ctrace__state_entry_regs_on = (a != NULL && *a) ||
+					      !ctrace__state_exit_regs_on;
 	}
 }
 

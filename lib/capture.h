@@ -114,8 +114,15 @@ struct ctrace__plan_op {
 	uint8_t d;    /* 0-15 general registers, 16-31 xmm0-15 */
 	int8_t s;     /* the same, or CTRACE_EOP_MEM, CTRACE_EOP_IMM */
 	uint8_t base; /* CTRACE_EOP_NO_BASE: none (lea) */
+	uint8_t sx;   /* 64 - 8 * ssz: a shift that sign-extends S */
 	int64_t arg;
+	/* A write of dsz bytes to D, as x86 does it: D = (D & keep) |
+	 * (value & put); and S's ssz low bytes (S & cut).  Set by
+	 * ctrace__retread_prepare, so that no operation tests a size. */
+	uint64_t keep, put, cut;
 };
+/* Fills an operation's derived fields (plan.c, as it reads the line). */
+CTRACE_HIDDEN void ctrace__retread_prepare(struct ctrace__plan_op *o);
 #define CTRACE_EOP_NO_BASE 0xff
 
 /* Where the return value of a function is at one call of its exit hook,

@@ -20,27 +20,81 @@ static inline void ctrace__event_policy(struct ctrace__thread *t, uint8_t exit_b
 			  uintptr_t fn, uintptr_t site, uintptr_t sp,
 			  uintptr_t fp)
 {
-	if (exit_bit)
+	if (exit_bit) {
 		ctrace__policy_exit(t, fn, site, sp, fp);
-	else
+	} else if (ctrace__state_capture_on) {
+		/* An entry of the plain hook with values on (return values
+		 * read at the exits, ctrace__state_entry_regs_on clear): a
+		 * trampoline needs the function's CFA, which the plan or
+		 * the CFI finds from the stack and frame pointers and the
+		 * hook's return address; arguments are not captured. */
+		struct ctrace__regs r = {.sp = sp,
+					 .pc = ctrace__hook_return(sp)};
+		CTRACE_REGS_FP(&r) = fp;
+		ctrace__policy_enter_regs(t, fn, site, sp, &r);
+	} else {
 		ctrace__policy_enter(t, fn, site, sp, fp);
+	}
 }
 
 /* Whether an event with filters alone asks more than its record: its
  * function's arguments or return value at an entry, its return value
  * alone at an exit (policy_exit() records any other exit as the hooks'
- * fast path does).  An exit given the return trampoline as its call site
- * (a function inlined into a patched frame) goes there too, for the real
- * one. */
+ * fast path does).  An event given the return trampoline as its call
+ * site (a function inlined into a patched frame) goes there too, for the
+ * real one. */
 static inline __attribute__((always_inline)) int
 ctrace__event_more(uint8_t flags, uint8_t exit_bit, uintptr_t site)
 {
 	if (!exit_bit)
 		return (flags & CTRACE_F_ARGS) ||
 		       (flags & (CTRACE_F_RETVAL | CTRACE_F_RETREAD)) ==
-			       CTRACE_F_RETVAL;
+			       CTRACE_F_RETVAL ||
+		       unlikely(site == (uintptr_t)ctrace__retval_trampoline);
 	return (flags & CTRACE_F_RETVAL) ||
 	       unlikely(site == (uintptr_t)ctrace__retval_trampoline);
+}
+
+/* The captured calls' short paths (policy.c's comment before
+ * enter_quick tells what they are): whether the gate and the clock allow
+ * one, the call site not the return trampoline. */
+static inline __attribute__((always_inline)) int
+ctrace__quick_gate(uintptr_t site)
+{
+	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
+	return gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE) &&
+	       likely(ctrace__use_tsc) &&
+	       site != (uintptr_t)ctrace__retval_trampoline;
+}
+
+/* The most operations an exit read this way runs: the plans of the
+ * programs tried need 1 to 6; a longer list keeps the pause. */
+#define CTRACE_QUICK_EXIT_OPS 8
+
+/* An exit whose return value x reads from the exit hook's registers r,
+ * on the short path: 1 when recorded, else 0 having stored nothing (the
+ * caller then takes ctrace__policy_exit_read's general path).  Inline in
+ * the exit hook (hooks.c), which needs no other layer for it. */
+static inline __attribute__((always_inline)) int
+ctrace__exit_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
+		   const struct ctrace__plan_exit *x,
+		   const struct ctrace__regs *r)
+{
+	if (!ctrace__quick_gate(site) || x->nops > CTRACE_QUICK_EXIT_OPS ||
+	    (x->mask & CTRACE_RETVAL_MEM))
+		return 0;
+	uint8_t flags = ctrace__function_flags(fn);
+	struct ctrace__stream *s = &t->main;
+	if ((flags & (CTRACE_F_SKIP | CTRACE_F_RETVAL)) != CTRACE_F_RETVAL ||
+	    (size_t)(s->chunk_end - s->cur) <
+		    CTRACE_MAX_EVENT_BYTES + 4 + (size_t)x->len)
+		return 0;
+	uint64_t now = ctrace__rdtsc();
+	if (emit_fast(s, CTRACE_TAG_EXIT_BIT, fn, site, r->sp, now,
+		      &t->state) != 0)
+		return 0;
+	ctrace__retread_put(s, x, r);
+	return 1;
 }
 
 /* One event, inside the recorder.  With no control asked for, straight to

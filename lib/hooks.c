@@ -242,8 +242,10 @@ void ctrace__hook_exit_regs(void *fn, void *site, const struct ctrace__regs *r)
 	struct ctrace__thread *t = &ctrace__state_tls;
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		uintptr_t outer = hook_busy(t, r->sp);
-		ctrace__policy_exit_read(t, (uintptr_t)fn, (uintptr_t)site,
-					 r->sp, x, r);
+		if (!ctrace__exit_quick(t, (uintptr_t)fn, (uintptr_t)site, x,
+					r))
+			ctrace__policy_exit_read(t, (uintptr_t)fn,
+						 (uintptr_t)site, r->sp, x, r);
 		hook_done(t, outer);
 		return;
 	}

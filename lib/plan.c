@@ -300,6 +300,7 @@ static int parse_op(struct lexer *l, struct ctrace__plan_op *o)
 	o->s = (int8_t)src;
 	o->base = (uint8_t)(base < 0 ? CTRACE_EOP_NO_BASE : base);
 	o->arg = (int64_t)arg;
+	ctrace__retread_prepare(o);
 	return 0;
 }
 

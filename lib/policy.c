@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 
 #include "capture.h"
+#include "event.h"
 #include "emit.h"
 #include "retval.h"
 #include "state.h"
@@ -299,26 +300,14 @@ void ctrace__policy_lib_enter(struct ctrace__thread *t, uintptr_t fn,
  * function, memory or strings to read, a trampoline, a full chunk)
  * takes the general path, whose work a PAUSE record takes out of the
  * durations.  These return 1 when the event is recorded, else 0 having
- * stored nothing. */
-
-/* The most operations an exit read this way runs: the plans of the
- * programs tried need 1 to 6; a longer list keeps the pause. */
-#define QUICK_EXIT_OPS 8
-
-static inline __attribute__((always_inline)) int
-quick_gate(uintptr_t site)
-{
-	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
-	return gate == (CTRACE_GATE_LIVE | CTRACE_GATE_TABLE) &&
-	       likely(ctrace__use_tsc) &&
-	       site != (uintptr_t)ctrace__retval_trampoline;
-}
+ * stored nothing.  The exits' is ctrace__exit_quick (event.h), inline in
+ * the exit hook. */
 
 static inline __attribute__((always_inline)) int
 enter_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	    const struct ctrace__regs *r)
 {
-	if (!quick_gate(site))
+	if (!ctrace__quick_gate(site))
 		return 0;
 	uint8_t flags = ctrace__entry_flags(t, fn);
 	/* Filtered out, or a return value for the trampoline to catch. */
@@ -340,27 +329,6 @@ enter_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		return 0;
 	if (e != NULL)
 		ctrace__capture_args_regs(s, r, e);
-	return 1;
-}
-
-static inline __attribute__((always_inline)) int
-exit_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
-	   const struct ctrace__plan_exit *x, const struct ctrace__regs *r)
-{
-	if (!quick_gate(site) || x->nops > QUICK_EXIT_OPS ||
-	    (x->mask & CTRACE_RETVAL_MEM))
-		return 0;
-	uint8_t flags = ctrace__function_flags(fn);
-	struct ctrace__stream *s = &t->main;
-	if ((flags & (CTRACE_F_SKIP | CTRACE_F_RETVAL)) != CTRACE_F_RETVAL ||
-	    (size_t)(s->chunk_end - s->cur) <
-		    CTRACE_MAX_EVENT_BYTES + 4 + (size_t)x->len)
-		return 0;
-	uint64_t now = ctrace__rdtsc();
-	if (emit_fast(s, CTRACE_TAG_EXIT_BIT, fn, site, r->sp, now,
-		      &t->state) != 0)
-		return 0;
-	ctrace__retread_put(s, x, r);
 	return 1;
 }
 
@@ -516,7 +484,7 @@ void ctrace__policy_exit_read(struct ctrace__thread *t, uintptr_t fn,
 			      const struct ctrace__plan_exit *x,
 			      const struct ctrace__regs *r)
 {
-	if (exit_quick(t, fn, site, x, r))
+	if (ctrace__exit_quick(t, fn, site, x, r))
 		return;
 	policy_exit(t, fn, site, sp, sp, NULL, x, r);
 }

@@ -20,6 +20,16 @@
 #include "retval.h"
 #include "internal.h"
 
+void ctrace__retread_prepare(struct ctrace__plan_op *o)
+{
+	uint64_t dmask = o->dsz >= 8 ? ~0ull : (1ull << (o->dsz * 8)) - 1;
+	/* a 4-byte write zero-extends, a narrower one merges */
+	o->keep = o->dsz >= 4 ? 0 : ~dmask;
+	o->put = o->dsz == 4 ? 0xffffffffull : dmask;
+	o->cut = o->ssz >= 8 ? ~0ull : (1ull << (o->ssz * 8)) - 1;
+	o->sx = (uint8_t)(64 - o->ssz * 8);
+}
+
 #if defined(__x86_64__)
 
 /* The registers as the operations leave them: 0-15 the general ones,
@@ -68,42 +78,26 @@ static inline int condition(const struct machine *m, unsigned cc)
 	return (int)(m->cc >> (cc & 15)) & 1;
 }
 
-/* The source of an operation: a register, memory of the function's
- * frame (the plan proved where), or a constant. */
-static inline __attribute__((always_inline)) uint64_t
-source(const struct machine *m, const struct ctrace__plan_op *o)
+/* The source of an operation that is no register: a constant, or
+ * memory of the function's frame (the plan proved where).  Out of line:
+ * the registers are the common case. */
+static __attribute__((noinline)) uint64_t
+source_other(const struct machine *m, const struct ctrace__plan_op *o)
 {
 	uint64_t v = 0;
 	if (o->s == CTRACE_EOP_IMM)
 		return (uint64_t)o->arg;
-	if (o->s == CTRACE_EOP_MEM) {
-		/* Sizes known to the compiler: a call of memcpy would go
-		 * through the program's GOT, redirected for library calls. */
-		const uint8_t *a = (const uint8_t *)(uintptr_t)(m->r[o->base] +
-							      (uint64_t)o->arg);
-		switch (o->ssz) {
-		case 1: v = a[0]; break;
-		case 2: { uint16_t h; memcpy(&h, a, 2); v = h; break; }
-		case 4: { uint32_t w; memcpy(&w, a, 4); v = w; break; }
-		default: memcpy(&v, a, 8); break;
-		}
-		return v;
+	/* Sizes known to the compiler: a call of memcpy would go through
+	 * the program's GOT, redirected for library calls. */
+	const uint8_t *a =
+		(const uint8_t *)(uintptr_t)(m->r[o->base] + (uint64_t)o->arg);
+	switch (o->ssz) {
+	case 1: v = a[0]; break;
+	case 2: { uint16_t h; memcpy(&h, a, 2); v = h; break; }
+	case 4: { uint32_t w; memcpy(&w, a, 4); v = w; break; }
+	default: memcpy(&v, a, 8); break;
 	}
-	return m->r[(uint8_t)o->s];
-}
-
-/* A write of dsz bytes to a general register, as x86 does it. */
-static inline __attribute__((always_inline)) void
-put(struct machine *m, unsigned d, unsigned dsz, uint64_t v)
-{
-	if (dsz >= 8) {
-		m->r[d] = v;
-	} else if (dsz == 4) {
-		m->r[d] = (uint32_t)v;
-	} else {
-		uint64_t k = (1ull << (dsz * 8)) - 1;
-		m->r[d] = (m->r[d] & ~k) | (v & k);
-	}
+	return v;
 }
 
 /* An SSE operation as the instruction itself computes it (a NaN's
@@ -161,12 +155,45 @@ static int fp_end(const uint32_t *saved)
 	return (raised & 0x3fu & unmasked) == 0;
 }
 
-/* 1, or 0 when the value is not the program's (see fp_end()). */
+/* The source of an operation: a register, memory of the function's
+ * frame, or a constant. */
+static inline __attribute__((always_inline)) uint64_t
+src(const struct machine *m, const struct ctrace__plan_op *o)
+{
+	if (likely(o->s >= 0))
+		return m->r[(uint8_t)o->s];
+	return source_other(m, o);
+}
+
+/* 1, or 0 when the value is not the program's (see fp_end()).  Threaded
+ * code: each operation jumps to the next one's handler through the
+ * table (one indirect jump an operation, each predicted on its own),
+ * with the sizes' masks made when the plan was read; the operations are
+ * valid (plan.c checked them), n at least 1. */
 static int run(struct machine *m, const struct ctrace__plan_op *o,
 	       size_t n)
 {
+	static const void *const at[CTRACE_EOP_LAST + 1] = {
+		[CTRACE_EOP_MOV] = &&mov,     [CTRACE_EOP_ZX] = &&zx,
+		[CTRACE_EOP_SX] = &&sx,       [CTRACE_EOP_LEA] = &&lea,
+		[CTRACE_EOP_ADD] = &&add,     [CTRACE_EOP_SUB] = &&sub,
+		[CTRACE_EOP_AND] = &&and,     [CTRACE_EOP_OR] = &&or,
+		[CTRACE_EOP_XOR] = &&xor,     [CTRACE_EOP_IMUL] = &&imul,
+		[CTRACE_EOP_NEG] = &&neg,     [CTRACE_EOP_NOT] = &&not,
+		[CTRACE_EOP_SHL] = &&shl,     [CTRACE_EOP_SHR] = &&shr,
+		[CTRACE_EOP_SAR] = &&sar,     [CTRACE_EOP_CMP] = &&cmp,
+		[CTRACE_EOP_TEST] = &&test,   [CTRACE_EOP_SET] = &&set,
+		[CTRACE_EOP_CMOV] = &&cmov,   [CTRACE_EOP_POP] = &&pop,
+		[CTRACE_EOP_LEAVE] = &&leave, [CTRACE_EOP_XMOV] = &&xmov,
+		[CTRACE_EOP_XZERO] = &&xzero, [CTRACE_EOP_CVTSD] = &&cvtsd,
+		[CTRACE_EOP_CVTSS] = &&cvtss, [CTRACE_EOP_IMULI] = &&imuli,
+		[CTRACE_EOP_FADD] = &&fpop,   [CTRACE_EOP_FSUB] = &&fpop,
+		[CTRACE_EOP_FMUL] = &&fpop,   [CTRACE_EOP_FDIV] = &&fpop,
+		[CTRACE_EOP_FCVT] = &&fcvt,
+	};
 	uint32_t csr;
 	int fp = 0;
+	uint64_t *r = m->r, v;
 	/* The MXCSR set once, at the first floating-point operation. */
 #define FP_FIRST()                                                           \
 	do {                                                                 \
@@ -175,146 +202,143 @@ static int run(struct machine *m, const struct ctrace__plan_op *o,
 			fp = 1;                                              \
 		}                                                            \
 	} while (0)
-	for (; n > 0; n--, o++) {
-		unsigned d = o->d, dsz = o->dsz;
-		uint64_t *sp = &m->r[4], v;
-		switch (o->op) {
-		case CTRACE_EOP_MOV:
-			put(m, d, dsz, source(m, o));
-			break;
-		case CTRACE_EOP_ZX:
-			put(m, d, dsz, cut(source(m, o), o->ssz));
-			break;
-		case CTRACE_EOP_SX:
-			put(m, d, dsz, sign_extend(cut(source(m, o), o->ssz),
-						   o->ssz));
-			break;
-		case CTRACE_EOP_LEA:
-			v = (uint64_t)o->arg;
-			if (o->base != CTRACE_EOP_NO_BASE)
-				v += m->r[o->base];
-			if (o->s != CTRACE_EOP_IMM)
-				v += m->r[(uint8_t)o->s] * o->ssz;
-			put(m, d, dsz, v);
-			break;
-		case CTRACE_EOP_ADD:
-			put(m, d, dsz, m->r[d] + source(m, o));
-			break;
-		case CTRACE_EOP_SUB:
-			put(m, d, dsz, m->r[d] - source(m, o));
-			break;
-		case CTRACE_EOP_AND:
-			put(m, d, dsz, m->r[d] & source(m, o));
-			break;
-		case CTRACE_EOP_OR:
-			put(m, d, dsz, m->r[d] | source(m, o));
-			break;
-		case CTRACE_EOP_XOR:
-			put(m, d, dsz, m->r[d] ^ source(m, o));
-			break;
-		case CTRACE_EOP_IMUL:
-			put(m, d, dsz, m->r[d] * source(m, o));
-			break;
-		case CTRACE_EOP_IMULI:
-			put(m, d, dsz, m->r[(uint8_t)o->s] * (uint64_t)o->arg);
-			break;
-		case CTRACE_EOP_NEG:
-			put(m, d, dsz, 0 - m->r[d]);
-			break;
-		case CTRACE_EOP_NOT:
-			put(m, d, dsz, ~m->r[d]);
-			break;
-		case CTRACE_EOP_SHL:
-			put(m, d, dsz, m->r[d] << (o->arg & (dsz * 8 - 1)));
-			break;
-		case CTRACE_EOP_SHR:
-			put(m, d, dsz,
-			    cut(m->r[d], dsz) >> (o->arg & (dsz * 8 - 1)));
-			break;
-		case CTRACE_EOP_SAR:
-			put(m, d, dsz,
-			    (uint64_t)((int64_t)sign_extend(cut(m->r[d], dsz),
-							    dsz) >>
-				       (o->arg & (dsz * 8 - 1))));
-			break;
-		case CTRACE_EOP_CMP:
-		case CTRACE_EOP_TEST:
-			m->cc = conditions(o->op, dsz, m->r[d], source(m, o));
-			break;
-		case CTRACE_EOP_SET:
-			put(m, d, 1, (uint64_t)condition(m, (unsigned)o->arg));
-			break;
-		case CTRACE_EOP_CMOV:
-			put(m, d, dsz,
-			    condition(m, (unsigned)o->arg) ? source(m, o)
-							   : m->r[d]);
-			break;
-		case CTRACE_EOP_POP:
-			memcpy(&m->r[d], (const void *)(uintptr_t)*sp, 8);
-			*sp += 8;
-			break;
-		case CTRACE_EOP_LEAVE:
-			*sp = m->r[5];
-			memcpy(&m->r[5], (const void *)(uintptr_t)*sp, 8);
-			*sp += 8;
-			break;
-		case CTRACE_EOP_XMOV:
-			v = cut(source(m, o), o->ssz);
-			m->r[d] = dsz >= 8 ? v
-					   : (m->r[d] & ~cut(~0ull, o->ssz)) | v;
-			break;
-		case CTRACE_EOP_XZERO:
-			m->r[d] = 0;
-			break;
-		case CTRACE_EOP_CVTSD: {
-			FP_FIRST();
-			/* The program's own rounding: the same instruction
-			 * (cvtsi2sd), in this thread's MXCSR. */
-			double x = (double)(int64_t)sign_extend(
-				cut(source(m, o), o->ssz), o->ssz);
-			memcpy(&m->r[d], &x, 8);
-			break;
-		}
-		case CTRACE_EOP_CVTSS: {
-			FP_FIRST();
-			float x = (float)(int64_t)sign_extend(
-				cut(source(m, o), o->ssz), o->ssz);
-			uint32_t bits;
-			memcpy(&bits, &x, 4);
-			m->r[d] = (m->r[d] & ~0xffffffffull) | bits;
-			break;
-		}
-		case CTRACE_EOP_FADD:
-		case CTRACE_EOP_FSUB:
-		case CTRACE_EOP_FMUL:
-		case CTRACE_EOP_FDIV:
-			FP_FIRST();
-			m->r[d] = fp_op(o->op, o->ssz, m->r[d], source(m, o));
-			break;
-		case CTRACE_EOP_FCVT:
-			FP_FIRST();
-			v = source(m, o);
-			if (o->ssz == 4) {
-				float x;
-				double y;
-				uint32_t lo = (uint32_t)v;
-				memcpy(&x, &lo, 4);
-				__asm__("cvtss2sd %1, %0" : "=x"(y) : "x"(x));
-				memcpy(&m->r[d], &y, 8);
-			} else {
-				double x;
-				float y;
-				uint32_t lo;
-				memcpy(&x, &v, 8);
-				__asm__("cvtsd2ss %1, %0" : "=x"(y) : "x"(x));
-				memcpy(&lo, &y, 4);
-				m->r[d] = (m->r[d] & ~0xffffffffull) | lo;
-			}
-			break;
-		default:
-			break;
-		}
+#define PUT(x) (r[o->d] = (r[o->d] & o->keep) | ((x) & o->put))
+#define NEXT()                                                               \
+	do {                                                                 \
+		if (--n == 0)                                                \
+			goto done;                                           \
+		o++;                                                         \
+		goto *at[o->op];                                             \
+	} while (0)
+	goto *at[o->op];
+mov:
+	PUT(src(m, o));
+	NEXT();
+zx:
+	PUT(src(m, o) & o->cut);
+	NEXT();
+sx:
+	PUT((uint64_t)((int64_t)(src(m, o) << o->sx) >> o->sx));
+	NEXT();
+lea:
+	v = (uint64_t)o->arg;
+	if (o->base != CTRACE_EOP_NO_BASE)
+		v += r[o->base];
+	if (o->s != CTRACE_EOP_IMM)
+		v += r[(uint8_t)o->s] * o->ssz;
+	PUT(v);
+	NEXT();
+add:
+	PUT(r[o->d] + src(m, o));
+	NEXT();
+sub:
+	PUT(r[o->d] - src(m, o));
+	NEXT();
+and:
+	PUT(r[o->d] & src(m, o));
+	NEXT();
+or:
+	PUT(r[o->d] | src(m, o));
+	NEXT();
+xor:
+	PUT(r[o->d] ^ src(m, o));
+	NEXT();
+imul:
+	PUT(r[o->d] * src(m, o));
+	NEXT();
+imuli:
+	PUT(r[(uint8_t)o->s] * (uint64_t)o->arg);
+	NEXT();
+neg:
+	PUT(0 - r[o->d]);
+	NEXT();
+not:
+	PUT(~r[o->d]);
+	NEXT();
+shl:
+	PUT(r[o->d] << (o->arg & (o->dsz * 8 - 1)));
+	NEXT();
+shr:
+	PUT(cut(r[o->d], o->dsz) >> (o->arg & (o->dsz * 8 - 1)));
+	NEXT();
+sar:
+	PUT((uint64_t)((int64_t)sign_extend(cut(r[o->d], o->dsz), o->dsz) >>
+		       (o->arg & (o->dsz * 8 - 1))));
+	NEXT();
+cmp:
+	m->cc = conditions(CTRACE_EOP_CMP, o->dsz, r[o->d], src(m, o));
+	NEXT();
+test:
+	m->cc = conditions(CTRACE_EOP_TEST, o->dsz, r[o->d], src(m, o));
+	NEXT();
+set: /* the low byte, whatever dsz */
+	r[o->d] = (r[o->d] & ~0xffull) |
+		  (uint64_t)condition(m, (unsigned)o->arg);
+	NEXT();
+cmov:
+	PUT(condition(m, (unsigned)o->arg) ? src(m, o) : r[o->d]);
+	NEXT();
+pop:
+	memcpy(&r[o->d], (const void *)(uintptr_t)r[4], 8);
+	r[4] += 8;
+	NEXT();
+leave:
+	r[4] = r[5];
+	memcpy(&r[5], (const void *)(uintptr_t)r[4], 8);
+	r[4] += 8;
+	NEXT();
+xmov:
+	v = src(m, o) & o->cut;
+	r[o->d] = o->dsz >= 8 ? v : (r[o->d] & ~o->cut) | v;
+	NEXT();
+xzero:
+	r[o->d] = 0;
+	NEXT();
+cvtsd: {
+	FP_FIRST();
+	/* The program's own rounding: the same instruction (cvtsi2sd), in
+	 * this thread's MXCSR. */
+	double x = (double)(int64_t)((int64_t)((src(m, o) & o->cut)
+					       << o->sx) >> o->sx);
+	memcpy(&r[o->d], &x, 8);
+	NEXT();
+}
+cvtss: {
+	FP_FIRST();
+	float x = (float)(int64_t)((int64_t)((src(m, o) & o->cut) << o->sx) >>
+				   o->sx);
+	uint32_t bits;
+	memcpy(&bits, &x, 4);
+	r[o->d] = (r[o->d] & ~0xffffffffull) | bits;
+	NEXT();
+}
+fpop:
+	FP_FIRST();
+	r[o->d] = fp_op(o->op, o->ssz, r[o->d], src(m, o));
+	NEXT();
+fcvt:
+	FP_FIRST();
+	v = src(m, o);
+	if (o->ssz == 4) {
+		float x;
+		double y;
+		uint32_t lo = (uint32_t)v;
+		memcpy(&x, &lo, 4);
+		__asm__("cvtss2sd %1, %0" : "=x"(y) : "x"(x));
+		memcpy(&r[o->d], &y, 8);
+	} else {
+		double x;
+		float y;
+		uint32_t lo;
+		memcpy(&x, &v, 8);
+		__asm__("cvtsd2ss %1, %0" : "=x"(y) : "x"(x));
+		memcpy(&lo, &y, 4);
+		r[o->d] = (r[o->d] & ~0xffffffffull) | lo;
 	}
+	NEXT();
+done:
+#undef NEXT
+#undef PUT
 #undef FP_FIRST
 	return fp ? fp_end(&csr) : 1;
 }
@@ -375,9 +399,10 @@ run_one_move(const struct ctrace__plan_op *o, size_t n,
 	return 1;
 }
 
-int ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
-			uint32_t reads, const struct ctrace__regs *r,
-			uint64_t out[CTRACE_RETREAD_OUT])
+/* ctrace__retread_run's work, inline in ctrace__retread_put. */
+static inline __attribute__((always_inline)) int
+retread_exec(const struct ctrace__plan_op *ops, size_t n, uint32_t reads,
+	     const struct ctrace__regs *r, uint64_t out[CTRACE_RETREAD_OUT])
 {
 	if (run_one_move(ops, n, r, out))
 		return 1;
@@ -416,6 +441,12 @@ int ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
 	return ok;
 }
 
+int ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
+			uint32_t reads, const struct ctrace__regs *r,
+			uint64_t out[CTRACE_RETREAD_OUT])
+{
+	return retread_exec(ops, n, reads, r, out);
+}
 
 /* A register of the short form: a sleb, of its low half with NARROW. */
 static inline uint8_t *reg_field(uint8_t *q, uint64_t v, int narrow)
@@ -452,7 +483,7 @@ void ctrace__retread_put(struct ctrace__stream *s,
 	uint64_t out[CTRACE_RETREAD_OUT];
 	/* Not the program's value: the record says not filled (state 0),
 	 * as for a function that left another way, which it will. */
-	uint8_t mask = ctrace__retread_run(x->ops, x->nops, x->reads, r, out)
+	uint8_t mask = retread_exec(x->ops, x->nops, x->reads, r, out)
 			       ? x->mask
 			       : 0;
 	/* A value's size depends on the value (an int of -1, 0 or 1 takes a

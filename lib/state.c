@@ -8,6 +8,7 @@ __thread struct ctrace__thread ctrace__state_tls CTRACE_STATE_SELF_ATTR;
 struct ctrace__gate_page ctrace__state_gate;
 
 uint8_t ctrace__state_capture_on;
+uint8_t ctrace__state_entry_regs_on;
 uint8_t ctrace__state_exit_regs_on;
 
 __thread uint8_t ctrace__state_self __attribute__((tls_model("initial-exec")));

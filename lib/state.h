@@ -24,9 +24,16 @@ extern __thread struct ctrace__thread ctrace__state_tls CTRACE_STATE_SELF_ATTR;
 CTRACE_HIDDEN extern struct ctrace__gate_page ctrace__state_gate;
 #define ctrace__gate (ctrace__state_gate.gate)
 
-/* Nonzero when any capture list is set (capture.c sets it): the entry
- * stub takes the slow path.  Read by hooks.S. */
+/* Nonzero when any capture list is set (capture.c sets it). */
 CTRACE_HIDDEN extern uint8_t ctrace__state_capture_on;
+
+/* Nonzero when entries need the callee-saved registers (capture.c):
+ * arguments captured, or return values caught by the trampoline alone
+ * (no plan `exit` lines).  The entry stub then saves them and calls
+ * ctrace__hook_enter_regs; else it jumps to the plain hook, and an entry
+ * that sets a trampoline makes do with the stack and frame pointers
+ * (ctrace__event_policy).  Read by hooks.S. */
+CTRACE_HIDDEN extern uint8_t ctrace__state_entry_regs_on;
 
 /* Nonzero when return values are read at the exit hook (CTRACE_RETVAL
  * and a plan with `exit` lines): the exit stub saves the registers and

@@ -332,10 +332,12 @@ static size_t read_ops(const char *text, struct ctrace__plan_op *ops)
 			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) != 7)
 			break;
 		ops[n] = (struct ctrace__plan_op){
-			(uint8_t)v[0], (uint8_t)v[1], (uint8_t)v[2],
-			(uint8_t)v[3], (int8_t)v[4],
-			(uint8_t)(v[5] < 0 ? CTRACE_EOP_NO_BASE : v[5]),
-			v[6]};
+			.op = (uint8_t)v[0], .dsz = (uint8_t)v[1],
+			.ssz = (uint8_t)v[2], .d = (uint8_t)v[3],
+			.s = (int8_t)v[4],
+			.base = (uint8_t)(v[5] < 0 ? CTRACE_EOP_NO_BASE : v[5]),
+			.arg = v[6]};
+		ctrace__retread_prepare(&ops[n]); /* as plan.c does */
 		n++;
 		p += 4;
 	}
@@ -380,10 +382,13 @@ static int check(const struct row *r, const struct epilogue *e,
 	for (size_t i = 0; i < e->n; i++) {
 		const struct epi_op *o = &e->ops[i];
 		all[i] = (struct ctrace__plan_op){
-			(uint8_t)o->op, (uint8_t)o->dsz, (uint8_t)o->ssz,
-			(uint8_t)o->d, (int8_t)o->s,
-			(uint8_t)(o->base < 0 ? CTRACE_EOP_NO_BASE : o->base),
-			o->arg};
+			.op = (uint8_t)o->op, .dsz = (uint8_t)o->dsz,
+			.ssz = (uint8_t)o->ssz, .d = (uint8_t)o->d,
+			.s = (int8_t)o->s,
+			.base = (uint8_t)(o->base < 0 ? CTRACE_EOP_NO_BASE
+						      : o->base),
+			.arg = o->arg};
+		ctrace__retread_prepare(&all[i]);
 	}
 	static uint64_t stack[1024];
 	for (int round = 0; round < 64; round++) {
@@ -437,9 +442,12 @@ static int check(const struct row *r, const struct epilogue *e,
 static void unmasked(void)
 {
 	struct ctrace__plan_op ops[2] = {
-		{CTRACE_EOP_XMOV, 8, 8, 16, CTRACE_EOP_IMM, 0,
-		 0x3ff0000000000000ll},                       /* 1.0 */
-		{CTRACE_EOP_FDIV, 8, 8, 16, CTRACE_EOP_IMM, 0, 0}}; /* / 0.0 */
+		{.op = CTRACE_EOP_XMOV, .dsz = 8, .ssz = 8, .d = 16,
+		 .s = CTRACE_EOP_IMM, .arg = 0x3ff0000000000000ll}, /* 1.0 */
+		{.op = CTRACE_EOP_FDIV, .dsz = 8, .ssz = 8, .d = 16,
+		 .s = CTRACE_EOP_IMM, .arg = 0}}; /* / 0.0 */
+	ctrace__retread_prepare(&ops[0]);
+	ctrace__retread_prepare(&ops[1]);
 	struct ctrace__regs regs = {.sp = (uintptr_t)&ops};
 	uint64_t out[CTRACE_RETREAD_OUT];
 	uint32_t before, after, csr;

@@ -102,8 +102,11 @@ def check_values(ctx):
             del env[k]
     # plan: --args --retval with the capture plan; noplan: without it;
     # args: --args alone with the plan (return value capture changes the
-    # call tree where gcc inlined, see check.py: more calls compared).
-    for mode in ("plan", "noplan", "args"):
+    # call tree where gcc inlined, see check.py: more calls compared);
+    # retval: --retval alone with the plan (entries take the plain hook,
+    # and those that set a trampoline find the frame without the
+    # callee-saved registers).
+    for mode in ("plan", "noplan", "args", "retval"):
         if ctx["defects"]:
             break   # no oracle: the other runs would tell no more
         d = ctx["dir"]
@@ -112,6 +115,8 @@ def check_values(ctx):
             e["CTRACE_PLAN"] = os.path.join(d, "prog.plan")
         if mode == "args":
             del e["CTRACE_RETVAL"]
+        if mode == "retval":
+            del e["CTRACE_ARGS"]
         try:
             r = run([os.path.join(d, "prog")], env=e, cwd=d, timeout=60)
         except subprocess.TimeoutExpired:
@@ -517,10 +522,10 @@ def main():
     else:
         passed += 1
         print("ok generator defects=0")
-    values = sum(c.get("plan_values", 0) + c.get("noplan_values", 0) +
-                 c.get("args_values", 0) for c in totals.values())
-    wrong = sum(c.get("plan_wrong", 0) + c.get("noplan_wrong", 0) +
-                c.get("args_wrong", 0) for c in totals.values())
+    values = sum(c.get(m + "_values", 0) for c in totals.values()
+                 for m in ("plan", "noplan", "args", "retval"))
+    wrong = sum(c.get(m + "_wrong", 0) for c in totals.values()
+                for m in ("plan", "noplan", "args", "retval"))
     print("programs=%d values=%d wrong=%d generator_defects=%d seconds=%.0f" %
           (programs, values, wrong, len(bad_seeds), time.time() - start))
     if write_floor:

@@ -12,7 +12,7 @@ __cyg_profile_func_enter:
 1:	popl	%eax
 	.cfi_adjust_cfa_offset 0
 	addl	$_GLOBAL_OFFSET_TABLE_+(.-1b), %eax
-	cmpb	$0, ctrace__state_capture_on@GOTOFF(%eax)
+	cmpb	$0, ctrace__state_entry_regs_on@GOTOFF(%eax)
 	jne	2f
 	movl	4(%esp), %eax		/* regparm(3): fn, site, fp */
 	movl	8(%esp), %edx

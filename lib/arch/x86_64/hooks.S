@@ -54,7 +54,7 @@
 	.p2align 4
 __cyg_profile_func_enter:
 	.cfi_startproc
-	cmpb	$0, ctrace__state_capture_on(%rip)
+	cmpb	$0, ctrace__state_entry_regs_on(%rip)
 	jne	1f
 	movq	%rbp, %rdx		/* fp: for a CFA kept in rbp */
 	jmp	ctrace__hook_enter
