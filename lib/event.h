@@ -67,6 +67,39 @@ ctrace__quick_gate(uintptr_t site)
 	       site != (uintptr_t)ctrace__retval_trampoline;
 }
 
+/* An entry whose registers r were saved, on the short path (no
+ * trampoline to set, arguments in registers alone): 1 when recorded,
+ * else 0 having stored nothing (the caller then takes
+ * ctrace__policy_enter_regs). */
+static inline __attribute__((always_inline)) int
+ctrace__enter_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
+		    const struct ctrace__regs *r)
+{
+	if (!ctrace__quick_gate(site))
+		return 0;
+	uint8_t flags = ctrace__entry_flags(t, fn);
+	/* Filtered out, or a return value for the trampoline to catch. */
+	if ((flags & CTRACE_F_SKIP) ||
+	    (flags & (CTRACE_F_RETVAL | CTRACE_F_RETREAD)) == CTRACE_F_RETVAL)
+		return 0;
+	const struct ctrace__plan_entry *e = NULL;
+	struct ctrace__stream *s = &t->main;
+	if (flags & CTRACE_F_ARGS) {
+		e = ctrace__plan_find(r->pc);
+		if (e == NULL || !e->regs_only ||
+		    (r->sp & (sizeof(uintptr_t) - 1)) ||
+		    (size_t)(s->chunk_end - s->cur) <
+			    CTRACE_MAX_EVENT_BYTES + CTRACE_ARGS_REGS_MAX)
+			return 0;
+	}
+	uint64_t now = ctrace__rdtsc();
+	if (emit_fast(s, 0, fn, site, r->sp, now, &t->state) != 0)
+		return 0;
+	if (e != NULL)
+		ctrace__capture_args_regs(s, r, e);
+	return 1;
+}
+
 /* The most operations an exit read this way runs: the plans of the
  * programs tried need 1 to 6; a longer list keeps the pause. */
 #define CTRACE_QUICK_EXIT_OPS 8

@@ -182,8 +182,9 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 	struct ctrace__thread *t = &ctrace__state_tls;
 	if (likely(t->state == CTRACE_T_IDLE)) {
 		uintptr_t outer = hook_busy(t, r->sp);
-		ctrace__policy_enter_regs(t, (uintptr_t)fn, (uintptr_t)site,
-					  r->sp, r);
+		if (!ctrace__enter_quick(t, (uintptr_t)fn, (uintptr_t)site, r))
+			ctrace__policy_enter_regs(t, (uintptr_t)fn,
+						  (uintptr_t)site, r->sp, r);
 		hook_done(t, outer);
 		return;
 	}

@@ -300,43 +300,14 @@ void ctrace__policy_lib_enter(struct ctrace__thread *t, uintptr_t fn,
  * function, memory or strings to read, a trampoline, a full chunk)
  * takes the general path, whose work a PAUSE record takes out of the
  * durations.  These return 1 when the event is recorded, else 0 having
- * stored nothing.  The exits' is ctrace__exit_quick (event.h), inline in
- * the exit hook. */
-
-static inline __attribute__((always_inline)) int
-enter_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
-	    const struct ctrace__regs *r)
-{
-	if (!ctrace__quick_gate(site))
-		return 0;
-	uint8_t flags = ctrace__entry_flags(t, fn);
-	/* Filtered out, or a return value for the trampoline to catch. */
-	if ((flags & CTRACE_F_SKIP) ||
-	    (flags & (CTRACE_F_RETVAL | CTRACE_F_RETREAD)) == CTRACE_F_RETVAL)
-		return 0;
-	const struct ctrace__plan_entry *e = NULL;
-	struct ctrace__stream *s = &t->main;
-	if (flags & CTRACE_F_ARGS) {
-		e = ctrace__plan_find(r->pc);
-		if (e == NULL || !e->regs_only ||
-		    (r->sp & (sizeof(uintptr_t) - 1)) ||
-		    (size_t)(s->chunk_end - s->cur) <
-			    CTRACE_MAX_EVENT_BYTES + CTRACE_ARGS_REGS_MAX)
-			return 0;
-	}
-	uint64_t now = ctrace__rdtsc();
-	if (emit_fast(s, 0, fn, site, r->sp, now, &t->state) != 0)
-		return 0;
-	if (e != NULL)
-		ctrace__capture_args_regs(s, r, e);
-	return 1;
-}
+ * stored nothing.  They are ctrace__enter_quick and ctrace__exit_quick
+ * (event.h), inline in the hooks. */
 
 void ctrace__policy_enter_regs(struct ctrace__thread *t, uintptr_t fn,
 			       uintptr_t site, uintptr_t sp,
 			       const struct ctrace__regs *r)
 {
-	if (enter_quick(t, fn, site, r))
+	if (ctrace__enter_quick(t, fn, site, r))
 		return;
 	/* A copy inlined into a frame whose return address was replaced
 	 * reads the trampoline as its call site: the real one is kept. */
