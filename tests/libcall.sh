@@ -317,6 +317,17 @@ case_instlib() {
 		'2 inst_exe_add libcall' '1 instplug_run' '1 dlclose libcall' \
 		'1 printf libcall' '0 main' >want
 	compare want depths
+	# The function a library call went to returns to the recorder's
+	# trampoline, its hooks' call site: shown at the library call's
+	# (it showed plt.S), in the tree with --srcline and in JSON.
+	symbolize srcline --srcline --no-duration trace.bin
+	if grep -q 'plt\.S' srcline json; then
+		fail "a call site in the recorder's trampoline"
+	fi
+	sed -n 's/.*demo_compute() { \(.*\)$/\1/p' srcline >sites
+	awk 'NR % 2 == 1 { a = $0 } NR % 2 == 0 && $0 != a { bad = 1 }
+		END { exit bad || NR != 4 }' sites ||
+		fail "demo_compute's call sites: $(tr '\n' ' ' <sites)"
 	# the report's counts: the library call and the function each once
 	symbolize stats -f stats trace.bin
 	sed -n '2,$p' stats | cut -f1,2 | LC_ALL=C sort >counts

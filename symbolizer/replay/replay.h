@@ -213,6 +213,10 @@ struct values;
 
 struct frame {
 	const struct pair *pair;
+	/* what the outputs show, NULL: pair.  A function a library call
+	 * went to (thread.c, libcall_target) returns to the recorder's
+	 * trampoline, its hooks' call site: shown at the library call's. */
+	const struct pair *shown;
 	uint64_t start; /* below its stack's `shown`: the stack's resumed_at */
 	uint64_t sp; /* 0 if unknown */
 	uint64_t hook; /* the entry hook's return address, 0 if unknown */

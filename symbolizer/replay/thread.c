@@ -352,6 +352,12 @@ static void push(struct thread *th, const struct pair *p, uint64_t ticks,
 	replay_work++;
 }
 
+/* The pair the outputs show for frame f (see struct frame). */
+static inline const struct pair *shown(const struct frame *f)
+{
+	return f->shown ? f->shown : f->pair;
+}
+
 void thread_inherit(struct output *o, struct thread *th)
 {
 	const struct trace *t = th->trace;
@@ -362,7 +368,8 @@ void thread_inherit(struct output *o, struct thread *th)
 		const struct frame *f = &t->inherited[i];
 		push(th, f->pair, f->start, f->sp, f->hook, NULL);
 		top_frame(th)->inherited = true;
-		output_inherit(o, th, f->pair, f->start, i + th->shift);
+		top_frame(th)->shown = f->shown;
+		output_inherit(o, th, shown(f), f->start, i + th->shift);
 	}
 }
 
@@ -384,7 +391,7 @@ static void unwind(struct output *o, struct thread *th, size_t keep,
 		} else {
 			th->args = f->args;
 			th->closing_resumed = frame_resumed(r, i);
-			output_close(o, th, f->pair, frame_start(r, i), ticks,
+			output_close(o, th, shown(f), frame_start(r, i), ticks,
 				     th->depth + th->shift, kind);
 		}
 		th->closing_resumed = false;
@@ -482,7 +489,7 @@ static void suspend(struct output *o, struct thread *th, size_t keep,
 				continue;
 			th->args = f->args;
 			th->closing_resumed = frame_resumed(r, i);
-			output_close(o, th, f->pair, frame_start(r, i), ticks,
+			output_close(o, th, shown(f), frame_start(r, i), ticks,
 				     r->base + i + th->shift, CLOSE_NO_EXIT);
 			th->closing_resumed = false;
 			th->args = NULL;
@@ -558,7 +565,7 @@ static void resume(struct output *o, struct thread *th, size_t which,
 	th->resumed = true;
 	for (size_t i = 0; !told && i < n; i++) {
 		replay_work++;
-		output_entry(o, th, s.frames[i].pair, ticks,
+		output_entry(o, th, shown(&s.frames[i]), ticks,
 			     th->depth + i + th->shift);
 	}
 	th->resumed = false;
@@ -1023,6 +1030,19 @@ static bool lib_tail_call(const struct thread *th, const struct event *ev)
 				   &symbol);
 }
 
+/* The pair the outputs show for entry ev, with call sites: ev's, but
+ * for the function a library call went to (libcall_target), whose hooks
+ * were given the recorder's return trampoline as their call site, the
+ * same function at the library call's site, the program's. */
+static const struct pair *libcall_site(struct thread *th,
+				       const struct event *ev)
+{
+	if (!libcall_target(th, ev))
+		return ev->pair;
+	return symtab_pair(th->trace->symtab, pair_fn(ev->pair),
+			   top_frame(th)->pair->site, th->wall);
+}
+
 /* Before the entry ev: on the stack of the top segment, closes the calls
  * it shows are gone; on the stack of a lower one, suspends the calls above
  * first; on the stack of suspended calls, reopens those still there; on a
@@ -1204,6 +1224,7 @@ void thread_step(struct output *o, struct thread *th)
 	struct event ev;
 	struct values *args;
 	struct values_call vc; /* ev's pair, when args */
+	const struct pair *show; /* what the outputs show of an entry */
 
 	if (th->announce) {
 		th->announce = false;
@@ -1220,6 +1241,7 @@ void thread_step(struct output *o, struct thread *th)
 			before_entry(o, th, &ev);
 		if (ev.pair->inlined && o->call_sites)
 			ev.pair = inlined_pair(th, ev.pair, ev.hook);
+		show = ev.sp && o->call_sites ? libcall_site(th, &ev) : ev.pair;
 		next = o->leaves || o->leaves_in_order ? thread_peek(th)
 							: NULL;
 		args = ev.extra && !o->stack_only && !o->no_values
@@ -1242,7 +1264,7 @@ void thread_step(struct output *o, struct thread *th)
 							? &vc : NULL)
 				: NULL;
 			th->wall = next->ticks;
-			output_leaf(o, th, ev.pair, ev.ticks,
+			output_leaf(o, th, show, ev.ticks,
 				    own_time(th, next),
 				    th->depth + th->shift);
 			values_free((struct values *)th->retval);
@@ -1252,9 +1274,11 @@ void thread_step(struct output *o, struct thread *th)
 			next->extra = NULL;
 			thread_consume(th, next);
 		} else {
-			output_entry(o, th, ev.pair, ev.ticks,
+			output_entry(o, th, show, ev.ticks,
 				     th->depth + th->shift);
 			push(th, ev.pair, ev.ticks, ev.sp, ev.hook, args);
+			if (show != ev.pair)
+				top_frame(th)->shown = show;
 		}
 		th->new_stack = false; /* not taken by a leaf */
 		th->args = NULL;
