@@ -190,6 +190,7 @@ static inline int x86_decode(const uint8_t *c, size_t n, struct x86_insn *in,
 		n = 15;
 	size_t k = 0;
 	uint8_t flags;
+	int a32 = 0;
 	for (;;) {
 		if (k >= n)
 			return -1;
@@ -207,6 +208,8 @@ static inline int x86_decode(const uint8_t *c, size_t n, struct x86_insn *in,
 			break;
 		if (c[k] == 0x67 && !long_mode)
 			return -1; /* 16-bit addressing */
+		if (c[k] == 0x67)
+			a32 = 1; /* 32-bit addressing: a 4-byte moffs */
 		if (c[k] == 0x66)
 			in->p66 = 1;
 		if (c[k] == 0xf3)
@@ -293,7 +296,7 @@ static inline int x86_decode(const uint8_t *c, size_t n, struct x86_insn *in,
 			  !in->has_sib;
 	if (flags & X86_AD) {
 		/* mov moffs: a 64-bit address in long mode */
-		size_t ad = long_mode ? 8 : 4;
+		size_t ad = long_mode && !a32 ? 8 : 4;
 		in->disp_at = (uint8_t)k;
 		in->disp_size = (uint8_t)ad;
 		if (k + ad > n)
