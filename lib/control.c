@@ -39,31 +39,31 @@ static void set_off(int off)
 
 void ctrace_enable(void)
 {
-	int saved_errno = errno;
+	struct ctrace__api_saved api = ctrace__api_begin();
 	struct ctrace__thread *t = self();
 	if (t != NULL) {
 		set_off(0);
 		ctrace__switch_control(t, CTRACE_CONTROL_ON,
 				       CTRACE_CONTROL_PROCESS);
 	}
-	errno = saved_errno;
+	ctrace__api_end(api);
 }
 
 void ctrace_disable(void)
 {
-	int saved_errno = errno;
+	struct ctrace__api_saved api = ctrace__api_begin();
 	struct ctrace__thread *t = self();
 	if (t != NULL) {
 		ctrace__switch_control(t, CTRACE_CONTROL_OFF,
 				       CTRACE_CONTROL_PROCESS);
 		set_off(1);
 	}
-	errno = saved_errno;
+	ctrace__api_end(api);
 }
 
 void ctrace_thread_enable(void)
 {
-	int saved_errno = errno;
+	struct ctrace__api_saved api = ctrace__api_begin();
 	struct ctrace__thread *t = self();
 	if (t != NULL) {
 		atomic_fetch_or(&ctrace__gate, CTRACE_GATE_SHADOW);
@@ -71,12 +71,12 @@ void ctrace_thread_enable(void)
 		ctrace__switch_control(t, CTRACE_CONTROL_ON,
 				       CTRACE_CONTROL_THREAD);
 	}
-	errno = saved_errno;
+	ctrace__api_end(api);
 }
 
 void ctrace_thread_disable(void)
 {
-	int saved_errno = errno;
+	struct ctrace__api_saved api = ctrace__api_begin();
 	struct ctrace__thread *t = self();
 	if (t != NULL) {
 		ctrace__switch_control(t, CTRACE_CONTROL_OFF,
@@ -84,16 +84,16 @@ void ctrace_thread_disable(void)
 		atomic_fetch_or(&ctrace__gate, CTRACE_GATE_SHADOW);
 		t->thread_off = 1;
 	}
-	errno = saved_errno;
+	ctrace__api_end(api);
 }
 
 int ctrace_is_enabled(void)
 {
-	int saved_errno = errno;
+	struct ctrace__api_saved api = ctrace__api_begin();
 	struct ctrace__thread *t = self();
 	int on = t != NULL && !t->thread_off &&
 		 !(atomic_load(&ctrace__gate) & CTRACE_GATE_OFF);
-	errno = saved_errno;
+	ctrace__api_end(api);
 	return on;
 }
 
@@ -129,42 +129,38 @@ static void record_mark(uint8_t kind, const char *name, const char *fmt,
 
 void ctrace_mark(const char *fmt, ...)
 {
-	int saved_errno = errno;
+	struct ctrace__api_saved api = ctrace__api_begin();
 	va_list ap;
 	va_start(ap, fmt);
-	ctrace__state_self++;
 	record_mark(CTRACE_MARK_USER, NULL, fmt, ap);
-	ctrace__state_self--;
 	va_end(ap);
-	errno = saved_errno;
+	ctrace__api_end(api);
 }
 
 void ctrace_tracepoint_hit(const struct ctrace_tracepoint *tp,
 			   const char *fmt, ...)
 {
-	int saved_errno = errno;
+	struct ctrace__api_saved api = ctrace__api_begin();
 	va_list ap;
 	va_start(ap, fmt);
-	ctrace__state_self++;
 	record_mark(CTRACE_MARK_TRACEPOINT, tp->name, fmt, ap);
-	ctrace__state_self--;
 	va_end(ap);
-	errno = saved_errno;
+	ctrace__api_end(api);
 }
 
 int ctrace_tracepoint_enable(const char *pattern)
 {
-	int saved_errno = errno;
+	struct ctrace__api_saved api = ctrace__api_begin();
 	int n = ctrace__switch_tracepoints(pattern, 1);
-	errno = saved_errno;
+	ctrace__api_end(api);
 	return n;
 }
 
 int ctrace_tracepoint_disable(const char *pattern)
 {
-	int saved_errno = errno;
+	struct ctrace__api_saved api = ctrace__api_begin();
 	int n = ctrace__switch_tracepoints(pattern, 0);
-	errno = saved_errno;
+	ctrace__api_end(api);
 	return n;
 }
 
@@ -174,7 +170,7 @@ int ctrace_tracepoint_disable(const char *pattern)
 
 int ctrace_set_callback(ctrace_callback_fn fn, void *data)
 {
-	int saved_errno = errno;
+	struct ctrace__api_saved api = ctrace__api_begin();
 	int err = 0;
 	if (self() == NULL) {
 		err = -ENODEV;
@@ -189,6 +185,6 @@ int ctrace_set_callback(ctrace_callback_fn fn, void *data)
 		atomic_fetch_or(&ctrace__gate,
 				CTRACE_GATE_CALLBACK | CTRACE_GATE_SHADOW);
 	}
-	errno = saved_errno;
+	ctrace__api_end(api);
 	return err;
 }

@@ -89,13 +89,35 @@ static void recover(struct ctrace__thread *t, uint64_t now)
 	t->signal_busy = 0;
 }
 
+/* A library call's event inside the recorder (ctrace__event_lib): its
+ * values `v` (NULL: none saved) through the policy path when its slot's
+ * flags ask for them, else recorded as any event. */
+static inline __attribute__((always_inline)) void
+lib_record(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
+	   uintptr_t site, uintptr_t sp, const struct ctrace__libvals *v)
+{
+	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
+	if (v != NULL && (gate & CTRACE_GATE_TABLE) &&
+	    (ctrace__function_flags(fn) & (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
+		if (exit_bit)
+			ctrace__policy_lib_exit(t, fn, site, sp, v);
+		else
+			ctrace__policy_lib_enter(t, fn, site, sp, v);
+	} else {
+		ctrace__event_record(t, exit_bit, fn, site, sp, 0);
+	}
+}
+
 /* `r`: an entry's registers when values are captured (else NULL), which
  * the thread's first event needs as much as any: a program whose first
- * instrumented call is main shows main's arguments. */
+ * instrumented call is main shows main's arguments.  `lib`: a library
+ * call's event, with its values `lv` (NULL: none saved), which a
+ * thread's first event records as any other (lib_record). */
 static inline __attribute__((always_inline)) void
 event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	  uintptr_t site, uintptr_t sp, uintptr_t fp,
-	  const struct ctrace__regs *r, const struct ctrace__plan_exit *x)
+	  const struct ctrace__regs *r, const struct ctrace__plan_exit *x,
+	  int lib, const struct ctrace__libvals *lv)
 {
 	/* A thread's first event: the recorder's library calls (errno's
 	 * address too) go straight on, as plt.c lets a new thread's through
@@ -116,7 +138,9 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
-		if (x != NULL)
+		if (lib)
+			lib_record(t, exit_bit, fn, site, sp, lv);
+		else if (x != NULL)
 			ctrace__policy_exit_read(t, fn, site, sp, x, r);
 		else if (r != NULL)
 			ctrace__policy_enter_regs(t, fn, site, sp, r);
@@ -150,7 +174,9 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 				recover(t, now);
 			t->state = CTRACE_T_BUSY;
 			ctrace__barrier();
-			if (x != NULL)
+			if (lib)
+				lib_record(t, exit_bit, fn, site, sp, lv);
+			else if (x != NULL)
 				ctrace__policy_exit_read(t, fn, site, sp, x,
 							 r);
 			else if (r != NULL)
@@ -210,13 +236,13 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 void ctrace__event_slow(struct ctrace__thread *t, uint8_t exit_bit,
 			uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp)
 {
-	event_slow(t, exit_bit, fn, site, sp, fp, NULL, NULL);
+	event_slow(t, exit_bit, fn, site, sp, fp, NULL, NULL, 0, NULL);
 }
 
 void ctrace__event_slow_regs(struct ctrace__thread *t, uintptr_t fn,
 			     uintptr_t site, const struct ctrace__regs *r)
 {
-	event_slow(t, 0, fn, site, r->sp, CTRACE_REGS_FP(r), r, NULL);
+	event_slow(t, 0, fn, site, r->sp, CTRACE_REGS_FP(r), r, NULL, 0, NULL);
 }
 
 void ctrace__event_slow_exit_regs(struct ctrace__thread *t, uintptr_t fn,
@@ -224,7 +250,17 @@ void ctrace__event_slow_exit_regs(struct ctrace__thread *t, uintptr_t fn,
 				  const struct ctrace__plan_exit *x,
 				  const struct ctrace__regs *r)
 {
-	event_slow(t, CTRACE_TAG_EXIT_BIT, fn, site, r->sp, r->sp, r, x);
+	event_slow(t, CTRACE_TAG_EXIT_BIT, fn, site, r->sp, r->sp, r, x, 0,
+		   NULL);
+}
+
+/* A library call's slow path, out of line: its frame stays off the
+ * library calls' common path. */
+static __attribute__((noinline)) void
+event_slow_lib(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
+	       uintptr_t site, uintptr_t sp, const struct ctrace__libvals *v)
+{
+	event_slow(t, exit_bit, fn, site, sp, 0, NULL, NULL, 1, v);
 }
 
 void ctrace__event(uint8_t exit_bit, uintptr_t fn, uintptr_t site,
@@ -247,25 +283,14 @@ void ctrace__event_lib(uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		ctrace__barrier();
 		t->state = CTRACE_T_BUSY;
 		ctrace__barrier();
-		uint8_t gate = atomic_load_explicit(&ctrace__gate,
-						    memory_order_relaxed);
-		/* Values asked for (the slot's flags): the policy path
-		 * writes them. */
-		if (v != NULL && (gate & CTRACE_GATE_TABLE) &&
-		    (ctrace__function_flags(fn) &
-		     (CTRACE_F_ARGS | CTRACE_F_RETVAL))) {
-			if (exit_bit)
-				ctrace__policy_lib_exit(t, fn, site, sp, v);
-			else
-				ctrace__policy_lib_enter(t, fn, site, sp, v);
-		} else {
-			ctrace__event_record(t, exit_bit, fn, site, sp, 0);
-		}
+		lib_record(t, exit_bit, fn, site, sp, v);
 		ctrace__barrier();
 		t->state = CTRACE_T_IDLE;
 		ctrace__barrier();
 		t->busy_sp = outer;
 	} else if (t->state != CTRACE_T_OFF) {
-		ctrace__event_slow(t, exit_bit, fn, site, sp, 0);
+		/* A thread's first event (its values too), or one that
+		 * found the recorder left by a jump. */
+		event_slow_lib(t, exit_bit, fn, site, sp, v);
 	}
 }

@@ -287,7 +287,9 @@ static int start_process(void)
 	return 0;
 }
 
-void ctrace__thread_start(struct ctrace__thread *t)
+/* The work of ctrace__thread_start: its library calls are the
+ * recorder's own (ctrace__state_self, set around it below). */
+static void thread_start(struct ctrace__thread *t)
 {
 	int g = atomic_load(&ctrace__global);
 	if (g == CTRACE_G_UNINIT) {
@@ -335,6 +337,16 @@ void ctrace__thread_start(struct ctrace__thread *t)
 	}
 }
 
+void ctrace__thread_start(struct ctrace__thread *t)
+{
+	uint8_t self = ctrace__state_self;
+	ctrace__state_self = 1;
+	ctrace__barrier(); /* a `const` call (errno's address) stays after */
+	thread_start(t);
+	ctrace__barrier();
+	ctrace__state_self = self;
+}
+
 __attribute__((destructor(101))) static void finish_process(void)
 {
 	if (atomic_load(&ctrace__global) != CTRACE_G_ON)
@@ -371,11 +383,9 @@ int ctrace_flush(void)
 {
 	if (atomic_load(&ctrace__global) != CTRACE_G_ON)
 		return -ENODEV;
-	int saved_errno = errno;
-	ctrace__state_self++;
+	struct ctrace__api_saved api = ctrace__api_begin();
 	ctrace__modules_scan(ctrace__now());
 	ctrace__file_sync();
-	ctrace__state_self--;
-	errno = saved_errno;
+	ctrace__api_end(api);
 	return 0;
 }

@@ -340,7 +340,10 @@ static int parse_exit(struct lexer *l, uintptr_t bias,
 			return -1;
 		e->nops++;
 	}
-	return 0;
+	/* The value moves after the hook's call at least once (the call
+	 * clobbers the return registers): a line without operations is
+	 * damaged. */
+	return e->nops != 0 ? 0 : -1;
 #endif
 }
 

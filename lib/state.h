@@ -9,6 +9,8 @@
 #ifndef CTRACE_STATE_H
 #define CTRACE_STATE_H
 
+#include <errno.h>
+
 #include "internal.h"
 
 /* initial-exec: the recorder lives in the executable, so its TLS is in the
@@ -46,6 +48,29 @@ CTRACE_HIDDEN extern uint8_t ctrace__state_exit_regs_on;
  * go straight on, unrecorded. */
 CTRACE_HIDDEN extern __thread uint8_t ctrace__state_self
 	__attribute__((tls_model("initial-exec")));
+
+/* The public API's work, on the thread that called it, is the recorder's
+ * own (ctrace__state_self set), its errno the program's: begun before
+ * errno is read (its address is a library call too, and `const`: the
+ * barrier keeps the call after the mark), ended after it is put back. */
+struct ctrace__api_saved {
+	int saved_errno;
+	uint8_t self;
+};
+static inline struct ctrace__api_saved ctrace__api_begin(void)
+{
+	struct ctrace__api_saved a = {0, ctrace__state_self};
+	ctrace__state_self = 1;
+	ctrace__barrier();
+	a.saved_errno = errno;
+	return a;
+}
+static inline void ctrace__api_end(struct ctrace__api_saved a)
+{
+	errno = a.saved_errno;
+	ctrace__barrier();
+	ctrace__state_self = a.self;
+}
 
 /* The policy path's limits, set at start-up (switch.c). */
 CTRACE_HIDDEN extern uint32_t ctrace__state_max_depth; /* 0: no limit */

@@ -244,8 +244,24 @@ case_skip() {
 	compare want got
 }
 
+# A thread's first event is a library call's (its function is not
+# instrumented): recorded, with its values, in that thread.
+case_first() {
+	use_config "$1"
+	build_c libcall-first "$PROGS/libcall-first.c"
+	CTRACE_ARGS=all CTRACE_RETVAL=all run_traced trace.bin \
+		"$BIN/libcall-first"
+	[ "$(cat trace.bin.out)" = "6 7" ] || fail "the program printed \
+$(cat trace.bin.out)"
+	symbolize tree --no-duration --thread-ids=serial trace.bin
+	grep -q '^ *\[ *2\] | strlen(s="abcdef") = 6;$' tree ||
+		{ cat tree; fail "the thread's first library call is missing"; }
+	grep -q '^ *\[ *2\] | count(n=6) = 7;$' tree ||
+		{ cat tree; fail "the thread's count(6) is missing"; }
+}
+
 for cfg in $(configs) $(configs_m32); do
-	for c in tree json record pattern dwarf skip; do
+	for c in tree json record pattern dwarf skip first; do
 		run_case "$c-$cfg" "case_$c" "$cfg"
 	done
 done

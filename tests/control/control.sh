@@ -48,6 +48,27 @@ case_callback() {
 	compare want.out trace.bin.out
 }
 
+# The API's own work is the recorder's: with library calls recorded, its
+# calls into the C library (errno's address, a thread's registration:
+# mmap, pthread_setspecific, prctl...) are not the program's, and a
+# thread whose first call is the API's is registered once.  Each scenario
+# that calls the API, with library calls on.
+case_api_libcalls() {
+	use_config "$1"
+	build_c control "$top_srcdir/tests/control/control.c"
+	for what in onoff thread marks callback; do
+		CTRACE_LIBCALL=on CTRACE_TRACEPOINTS=tp_rows \
+			run_traced "$what.bin" "$BIN/control" "$what"
+		symbolize_stable "$what.tree" "$what.bin"
+		if grep -E '\| *(__errno_location|pthread_[gs]etspecific|mmap|munmap|prctl|syscall|strnlen|vsnprintf|clock_gettime|sched_yield|pthread_mutex_(un)?lock|memcpy)\(\)' \
+			"$what.tree" >recorder.calls; then
+			cat recorder.calls
+			fail "$what: the recorder's own library calls recorded"
+		fi
+		check_tree "$what.tree"
+	done
+}
+
 # ctrace_version() is the version of the header and of the package, and
 # the recorder enables a tracepoint by the size it was compiled with: one
 # too small never, one from a later (larger) header by its prefix.
@@ -107,5 +128,6 @@ for cfg in $(configs_pie); do
 	run_case "marks-$cfg" case_marks "$cfg"
 	run_case "callback-$cfg" case_callback "$cfg"
 	run_case "abi-$cfg" case_abi "$cfg"
+	run_case "api-libcalls-$cfg" case_api_libcalls "$cfg"
 done
 test_finish

@@ -89,6 +89,10 @@ static const struct fn {
 	{"push %es (none in long mode): read by bytes",
 	 {0x06, 0xff, 0x15, 0, 0, 0, 0, 0xc3}, 8, 3, 7, PLT_REF_NONE,
 	 PLT_SCAN_BYTES, 0},
+	{"extrq $8,$4,%xmm0 (SSE4a, two immediates): read by bytes",
+	 {0x66, 0x0f, 0x78, 0xc0, 0x08, 0x04, 0x48, 0x8b, 0x05, 0, 0, 0, 0,
+	  0xc3},
+	 14, 9, 13, PLT_REF_NONE, PLT_SCAN_BYTES, 0},
 };
 
 static const struct len {

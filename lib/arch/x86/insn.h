@@ -190,7 +190,7 @@ static inline int x86_decode(const uint8_t *c, size_t n, struct x86_insn *in,
 		n = 15;
 	size_t k = 0;
 	uint8_t flags;
-	int a32 = 0;
+	int a32 = 0, repne = 0;
 	for (;;) {
 		if (k >= n)
 			return -1;
@@ -214,6 +214,8 @@ static inline int x86_decode(const uint8_t *c, size_t n, struct x86_insn *in,
 			in->p66 = 1;
 		if (c[k] == 0xf3)
 			in->rep = 1;
+		if (c[k] == 0xf2)
+			repne = 1;
 		k++;
 	}
 	uint8_t op = c[k++];
@@ -246,6 +248,8 @@ static inline int x86_decode(const uint8_t *c, size_t n, struct x86_insn *in,
 			flags |= X86_I8;
 		else if (op == 0x0f)
 			return -1; /* 3DNow! */
+		else if (op == 0x78 && (in->p66 || repne))
+			return -1; /* SSE4a extrq, insertq: two immediates */
 		if (op == 0x38 || op == 0x3a) {
 			if (k >= n)
 				return -1;
