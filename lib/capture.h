@@ -225,8 +225,10 @@ CTRACE_HIDDEN void ctrace__hook_enter_regs(void *fn, void *site,
 CTRACE_HIDDEN void ctrace__hook_exit(void *fn, void *site);
 CTRACE_HIDDEN void ctrace__hook_exit_regs(void *fn, void *site,
 					  const struct ctrace__regs *r);
-/* An exit whose return value x says how to read from r: recorded with
- * its RETVAL record, filled now. */
+/* The general paths of an exit whose return value x says how to read
+ * from r (recorded with its RETVAL record, filled now), and of an entry
+ * whose registers r were saved: the hooks try their short paths first
+ * (event.h). */
 CTRACE_HIDDEN void ctrace__policy_exit_read(struct ctrace__thread *t,
 					    uintptr_t fn, uintptr_t site,
 					    uintptr_t sp,

@@ -301,14 +301,13 @@ void ctrace__policy_lib_enter(struct ctrace__thread *t, uintptr_t fn,
  * takes the general path, whose work a PAUSE record takes out of the
  * durations.  These return 1 when the event is recorded, else 0 having
  * stored nothing.  They are ctrace__enter_quick and ctrace__exit_quick
- * (event.h), inline in the hooks. */
+ * (event.h), inline in the hooks, which call the general paths below
+ * when they decline. */
 
 void ctrace__policy_enter_regs(struct ctrace__thread *t, uintptr_t fn,
 			       uintptr_t site, uintptr_t sp,
 			       const struct ctrace__regs *r)
 {
-	if (ctrace__enter_quick(t, fn, site, r))
-		return;
 	/* A copy inlined into a frame whose return address was replaced
 	 * reads the trampoline as its call site: the real one is kept. */
 	if (unlikely(site == (uintptr_t)ctrace__retval_trampoline))
@@ -455,8 +454,6 @@ void ctrace__policy_exit_read(struct ctrace__thread *t, uintptr_t fn,
 			      const struct ctrace__plan_exit *x,
 			      const struct ctrace__regs *r)
 {
-	if (ctrace__exit_quick(t, fn, site, x, r))
-		return;
 	policy_exit(t, fn, site, sp, sp, NULL, x, r);
 }
 
