@@ -39,31 +39,31 @@ static void set_off(int off)
 
 void ctrace_enable(void)
 {
-	struct ctrace__api_saved api = ctrace__api_begin();
+	int saved_errno = ctrace__api_begin();
 	struct ctrace__thread *t = self();
 	if (t != NULL) {
 		set_off(0);
 		ctrace__switch_control(t, CTRACE_CONTROL_ON,
 				       CTRACE_CONTROL_PROCESS);
 	}
-	ctrace__api_end(api);
+	ctrace__api_end(saved_errno);
 }
 
 void ctrace_disable(void)
 {
-	struct ctrace__api_saved api = ctrace__api_begin();
+	int saved_errno = ctrace__api_begin();
 	struct ctrace__thread *t = self();
 	if (t != NULL) {
 		ctrace__switch_control(t, CTRACE_CONTROL_OFF,
 				       CTRACE_CONTROL_PROCESS);
 		set_off(1);
 	}
-	ctrace__api_end(api);
+	ctrace__api_end(saved_errno);
 }
 
 void ctrace_thread_enable(void)
 {
-	struct ctrace__api_saved api = ctrace__api_begin();
+	int saved_errno = ctrace__api_begin();
 	struct ctrace__thread *t = self();
 	if (t != NULL) {
 		atomic_fetch_or(&ctrace__gate, CTRACE_GATE_SHADOW);
@@ -71,12 +71,12 @@ void ctrace_thread_enable(void)
 		ctrace__switch_control(t, CTRACE_CONTROL_ON,
 				       CTRACE_CONTROL_THREAD);
 	}
-	ctrace__api_end(api);
+	ctrace__api_end(saved_errno);
 }
 
 void ctrace_thread_disable(void)
 {
-	struct ctrace__api_saved api = ctrace__api_begin();
+	int saved_errno = ctrace__api_begin();
 	struct ctrace__thread *t = self();
 	if (t != NULL) {
 		ctrace__switch_control(t, CTRACE_CONTROL_OFF,
@@ -84,16 +84,16 @@ void ctrace_thread_disable(void)
 		atomic_fetch_or(&ctrace__gate, CTRACE_GATE_SHADOW);
 		t->thread_off = 1;
 	}
-	ctrace__api_end(api);
+	ctrace__api_end(saved_errno);
 }
 
 int ctrace_is_enabled(void)
 {
-	struct ctrace__api_saved api = ctrace__api_begin();
+	int saved_errno = ctrace__api_begin();
 	struct ctrace__thread *t = self();
 	int on = t != NULL && !t->thread_off &&
 		 !(atomic_load(&ctrace__gate) & CTRACE_GATE_OFF);
-	ctrace__api_end(api);
+	ctrace__api_end(saved_errno);
 	return on;
 }
 
@@ -129,38 +129,38 @@ static void record_mark(uint8_t kind, const char *name, const char *fmt,
 
 void ctrace_mark(const char *fmt, ...)
 {
-	struct ctrace__api_saved api = ctrace__api_begin();
+	int saved_errno = ctrace__api_begin();
 	va_list ap;
 	va_start(ap, fmt);
 	record_mark(CTRACE_MARK_USER, NULL, fmt, ap);
 	va_end(ap);
-	ctrace__api_end(api);
+	ctrace__api_end(saved_errno);
 }
 
 void ctrace_tracepoint_hit(const struct ctrace_tracepoint *tp,
 			   const char *fmt, ...)
 {
-	struct ctrace__api_saved api = ctrace__api_begin();
+	int saved_errno = ctrace__api_begin();
 	va_list ap;
 	va_start(ap, fmt);
 	record_mark(CTRACE_MARK_TRACEPOINT, tp->name, fmt, ap);
 	va_end(ap);
-	ctrace__api_end(api);
+	ctrace__api_end(saved_errno);
 }
 
 int ctrace_tracepoint_enable(const char *pattern)
 {
-	struct ctrace__api_saved api = ctrace__api_begin();
+	int saved_errno = ctrace__api_begin();
 	int n = ctrace__switch_tracepoints(pattern, 1);
-	ctrace__api_end(api);
+	ctrace__api_end(saved_errno);
 	return n;
 }
 
 int ctrace_tracepoint_disable(const char *pattern)
 {
-	struct ctrace__api_saved api = ctrace__api_begin();
+	int saved_errno = ctrace__api_begin();
 	int n = ctrace__switch_tracepoints(pattern, 0);
-	ctrace__api_end(api);
+	ctrace__api_end(saved_errno);
 	return n;
 }
 
@@ -170,7 +170,7 @@ int ctrace_tracepoint_disable(const char *pattern)
 
 int ctrace_set_callback(ctrace_callback_fn fn, void *data)
 {
-	struct ctrace__api_saved api = ctrace__api_begin();
+	int saved_errno = ctrace__api_begin();
 	int err = 0;
 	if (self() == NULL) {
 		err = -ENODEV;
@@ -185,6 +185,6 @@ int ctrace_set_callback(ctrace_callback_fn fn, void *data)
 		atomic_fetch_or(&ctrace__gate,
 				CTRACE_GATE_CALLBACK | CTRACE_GATE_SHADOW);
 	}
-	ctrace__api_end(api);
+	ctrace__api_end(saved_errno);
 	return err;
 }

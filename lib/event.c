@@ -122,9 +122,9 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	/* A thread's first event: the recorder's library calls (errno's
 	 * address too) go straight on, as plt.c lets a new thread's through
 	 * (its first event may be a library call). */
-	uint8_t self = ctrace__state_self, first = t->state == CTRACE_T_NEW;
+	int first = t->state == CTRACE_T_NEW;
 	if (first)
-		ctrace__state_self = 1;
+		ctrace__state_self++;
 	ctrace__barrier(); /* __errno_location is `const`: not before */
 	int saved_errno = errno;
 
@@ -228,7 +228,7 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	errno = saved_errno;
 	ctrace__barrier();
 	if (first)
-		ctrace__state_self = self;
+		ctrace__state_self--;
 }
 
 /* Two entries, so that no hook passes an argument on the stack (a

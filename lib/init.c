@@ -339,12 +339,11 @@ static void thread_start(struct ctrace__thread *t)
 
 void ctrace__thread_start(struct ctrace__thread *t)
 {
-	uint8_t self = ctrace__state_self;
-	ctrace__state_self = 1;
+	ctrace__state_self++;
 	ctrace__barrier(); /* a `const` call (errno's address) stays after */
 	thread_start(t);
 	ctrace__barrier();
-	ctrace__state_self = self;
+	ctrace__state_self--;
 }
 
 __attribute__((destructor(101))) static void finish_process(void)
@@ -383,9 +382,9 @@ int ctrace_flush(void)
 {
 	if (atomic_load(&ctrace__global) != CTRACE_G_ON)
 		return -ENODEV;
-	struct ctrace__api_saved api = ctrace__api_begin();
+	int saved_errno = ctrace__api_begin();
 	ctrace__modules_scan(ctrace__now());
 	ctrace__file_sync();
-	ctrace__api_end(api);
+	ctrace__api_end(saved_errno);
 	return 0;
 }

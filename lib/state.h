@@ -49,27 +49,23 @@ CTRACE_HIDDEN extern uint8_t ctrace__state_exit_regs_on;
 CTRACE_HIDDEN extern __thread uint8_t ctrace__state_self
 	__attribute__((tls_model("initial-exec")));
 
-/* The public API's work, on the thread that called it, is the recorder's
- * own (ctrace__state_self set), its errno the program's: begun before
- * errno is read (its address is a library call too, and `const`: the
- * barrier keeps the call after the mark), ended after it is put back. */
-struct ctrace__api_saved {
-	int saved_errno;
-	uint8_t self;
-};
-static inline struct ctrace__api_saved ctrace__api_begin(void)
+/* Work the recorder does when the program calls it (the public API, the
+ * toggle signal's handler) is its own (ctrace__state_self raised), its
+ * errno the program's.  Begun before errno is read, whose address is a
+ * library call too, and `const`: the barrier keeps that call after the
+ * mark.  Returns errno, for ctrace__api_end to put back before the mark
+ * is lowered. */
+static inline int ctrace__api_begin(void)
 {
-	struct ctrace__api_saved a = {0, ctrace__state_self};
-	ctrace__state_self = 1;
+	ctrace__state_self++;
 	ctrace__barrier();
-	a.saved_errno = errno;
-	return a;
+	return errno;
 }
-static inline void ctrace__api_end(struct ctrace__api_saved a)
+static inline void ctrace__api_end(int saved_errno)
 {
-	errno = a.saved_errno;
+	errno = saved_errno;
 	ctrace__barrier();
-	ctrace__state_self = a.self;
+	ctrace__state_self--;
 }
 
 /* The policy path's limits, set at start-up (switch.c). */

@@ -51,16 +51,14 @@ void ctrace__switch_control(struct ctrace__thread *t, uint8_t what,
 static void toggle(int sig)
 {
 	(void)sig;
-	int saved_errno = errno;
+	int saved_errno = ctrace__api_begin();
 	uint8_t old = atomic_fetch_xor(&ctrace__gate, CTRACE_GATE_OFF);
 	struct ctrace__thread *t = &ctrace__state_tls;
 	uint8_t what = (old & CTRACE_GATE_OFF) ? CTRACE_CONTROL_ON
 					       : CTRACE_CONTROL_OFF;
-	ctrace__state_self++;
 	if (t->state == CTRACE_T_IDLE)
 		ctrace__switch_control(t, what, CTRACE_CONTROL_PROCESS);
-	ctrace__state_self--;
-	errno = saved_errno;
+	ctrace__api_end(saved_errno);
 }
 
 /* ---------------------------------------------------------------------------

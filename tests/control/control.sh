@@ -52,12 +52,14 @@ case_callback() {
 # calls into the C library (errno's address, a thread's registration:
 # mmap, pthread_setspecific, prctl...) are not the program's, and a
 # thread whose first call is the API's is registered once.  Each scenario
-# that calls the API, with library calls on.
+# that calls the API or raises the toggle signal (its handler is the
+# recorder's), with library calls on.
 case_api_libcalls() {
 	use_config "$1"
 	build_c control "$top_srcdir/tests/control/control.c"
-	for what in onoff thread marks callback; do
+	for what in onoff thread marks callback signal; do
 		CTRACE_LIBCALL=on CTRACE_TRACEPOINTS=tp_rows \
+			CTRACE_SIGNAL=USR2 \
 			run_traced "$what.bin" "$BIN/control" "$what"
 		symbolize_stable "$what.tree" "$what.bin"
 		if grep -E '\| *(__errno_location|pthread_[gs]etspecific|mmap|munmap|prctl|syscall|strnlen|vsnprintf|clock_gettime|sched_yield|pthread_mutex_(un)?lock|memcpy)\(\)' \
