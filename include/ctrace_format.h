@@ -16,8 +16,8 @@
  * ------------------------------------------------------------------------ */
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
-#define CTRACE_VERSION_MAJOR 5           /* incompatible layout changes */
-#define CTRACE_VERSION_MINOR 6           /* compatible additions */
+#define CTRACE_VERSION_MAJOR 6           /* incompatible layout changes */
+#define CTRACE_VERSION_MINOR 0           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
 
@@ -182,6 +182,10 @@ struct ctrace_chunk_header {
 #define CTRACE_NEW_KEY_CHOICE 1u  /* the pair's second narrow slot */
 #define CTRACE_NEW_KEY_SIBLING 2u /* format 4: home of (fn, site ^ hook) */
 #define CTRACE_NEW_KEY_WIDE 4u    /* format 5: into its home's wide slot */
+/* Format 6, an ENTRY's NEW: every ENTRY of the pair is followed, inside
+ * its group, by an ARGS_REGS payload without its record header (the
+ * count byte, then the registers; see doc/format.md). */
+#define CTRACE_NEW_KEY_ARGS 8u
 /* The narrow slot (1..narrow) of a pair of home h, choice c, in a table
  * with 2^bits homes and `narrow` narrow slots. */
 #define CTRACE_PAIR_NARROW_SLOT_OF(h, c, bits, narrow)                         \
@@ -334,7 +338,9 @@ enum ctrace_record_type {
 	 * reader skips it: the arguments show as not captured.  Its
 	 * registers move the bases (CTRACE_ARGS_SHORT_REL_BASE), but no
 	 * ARGS_SHORT counts from a base an ARGS_REGS set, which a 5.4
-	 * reader does not have. */
+	 * reader does not have.  Format 6 writes its payload inside the
+	 * ENTRY's group instead, without this header, when the ENTRY's pair
+	 * has CTRACE_NEW_KEY_ARGS (64-bit traces). */
 	CTRACE_REC_ARGS_REGS = 12,
 
 	/* Format 5.5: CTRACE_REC_RETVAL_SHORT of rax alone, its state byte

@@ -344,6 +344,52 @@ ctrace__capture_args_regs(struct ctrace__stream *s,
 	s->cur = p;
 }
 
+/* An ENTRY whose registers follow it inline (format 6: the NEW of its
+ * pair has CTRACE_NEW_KEY_ARGS) belongs to a pair of its own: the pair
+ * table (emit.h) holds its hook with this bit, which no user-space
+ * address has, so that the same call recorded otherwise (its values not
+ * captured, or in a record of their own) names another pair and is
+ * never followed by bytes a reader would take for registers.  The hash
+ * and the NEW's hook leave the bit out.  64-bit only: on i386 (no bit to
+ * spare) every ARGS_REGS has its record header. */
+#if UINTPTR_MAX > 0xffffffffu
+#define CTRACE__PAIR_ARGS ((uintptr_t)1 << 63)
+#else
+#define CTRACE__PAIR_ARGS ((uintptr_t)0)
+#endif
+
+/* Format 6: the same payload without its record header, written inside
+ * its ENTRY's group (emit.h), before the ENTRY's tag is stored: the
+ * ENTRY's pair says it follows (CTRACE_NEW_KEY_ARGS; emit.h's
+ * CTRACE__PAIR_ARGS), three bytes less a call.  What the ENTRY's
+ * writer needs: the saved registers and which of them. */
+struct ctrace__args_inline {
+	const struct ctrace__regs *r;
+	unsigned sel;
+};
+
+static inline __attribute__((always_inline)) uint8_t *
+ctrace__args_inline_put(struct ctrace__stream *s, uint8_t *p,
+			const struct ctrace__args_inline *a)
+{
+	p = ctrace__capture_short_regs(p, a->r, a->sel, s->arg_base,
+				       !s->arg_base_off);
+	s->arg_base_regs |= a->sel;
+	return p;
+}
+
+/* Whether a call whose plan entry is e, its registers r, has its
+ * registers written inline: a plan naming registers alone, the stack
+ * pointer aligned (the count byte carries it in words), and a pair bit
+ * to mark it with (64-bit). */
+static inline __attribute__((always_inline)) int
+ctrace__args_inline_ok(const struct ctrace__plan_entry *e,
+		       const struct ctrace__regs *r)
+{
+	return CTRACE__PAIR_ARGS != 0 && e != NULL && e->regs_only &&
+	       (r->sp & (sizeof(uintptr_t) - 1)) == 0;
+}
+
 /* Its largest size: the header, the count byte, and each register's
  * number and sleb. */
 #define CTRACE_ARGS_REGS_MAX (3 + 1 + CTRACE_NREGS * 11)

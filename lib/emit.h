@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "capture.h"
 #include "internal.h"
 
 /* ---------------------------------------------------------------------------
@@ -25,6 +26,10 @@ static inline unsigned pair_home(uintptr_t fn, uintptr_t site, uintptr_t pc)
 {
 	return CTRACE_PAIR_HOME(fn, site ^ pc);
 }
+
+/* An ENTRY whose registers follow it inline carries its pair's mark
+ * (capture.h, CTRACE__PAIR_ARGS) in its hook. */
+#define CTRACE__PAIR_MARK(args) ((args) != NULL ? CTRACE__PAIR_ARGS : 0)
 
 static inline void put_u64(uint8_t *p, uint64_t v)
 {
@@ -216,15 +221,17 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 		pc_base = base->pc;
 	}
 	/* The reader computes the home from the addresses, as here. */
-	uint8_t *q = ctrace__uleb_put(p + 1, key);
+	uintptr_t hook = pc & ~CTRACE__PAIR_ARGS;
+	uint8_t *q = ctrace__uleb_put(p + 1, key | (hook != pc ? CTRACE_NEW_KEY_ARGS
+							     : 0));
 	q = ctrace__sleb_put_word(q, (intptr_t)(fn - base->fn));
 	if (exit_bit) {
 		q = ctrace__sleb_put_word(q, (intptr_t)(site - fn));
 	} else {
 		q = ctrace__uleb_put_word(q, frame);
 		q = ctrace__sleb_put_word(q, (intptr_t)(site - site_base));
-		q = ctrace__sleb_put_word(q, (intptr_t)(pc - pc_base));
-		s->miss_base.pc = pc;
+		q = ctrace__sleb_put_word(q, (intptr_t)(hook - pc_base));
+		s->miss_base.pc = hook;
 	}
 	if (key == CTRACE_NEW_KEY_WIDE) {
 		struct ctrace__pair *w = &s->wide[home];
@@ -311,6 +318,19 @@ store_tags(uint8_t *first, uint8_t first_tag, uint8_t *p, uint8_t tag)
 	*first = first_tag;
 }
 
+/* An ENTRY's registers (capture.h, ctrace__args_inline_put) where the
+ * ENTRY is not emit_fast()'s common case of a narrow slot: one copy out
+ * of line, so that the paths that inline the rest of the event keep
+ * their frames (and the recorder's stack bound, doc/security.md); given
+ * what they are, not where: the callers' struct then needs no memory. */
+static __attribute__((noinline, unused)) uint8_t *
+args_put_apart(struct ctrace__stream *s, uint8_t *d,
+	       const struct ctrace__regs *r, unsigned sel)
+{
+	const struct ctrace__args_inline a = {r, sel};
+	return ctrace__args_inline_put(s, d, &a);
+}
+
 /* pause_put()'s `drain`: never, and from a pause of about 200 ns at
  * 2.5 GHz, longer than the values of a known call take. */
 #define CTRACE_PAUSE_NO_DRAIN UINT64_MAX
@@ -379,8 +399,9 @@ pause_put(struct ctrace__stream *s, uint64_t since, uint64_t extra,
  * emit_fast() below sends the first three here. */
 static inline __attribute__((always_inline, unused)) void
 emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
-	       uintptr_t site, uintptr_t sp, uintptr_t fp, uint64_t now,
-	       int may_scan, uint8_t *settled)
+	       uintptr_t site, uintptr_t sp, const struct ctrace__args_inline *args,
+	       uintptr_t fp,
+	       uint64_t now, int may_scan, uint8_t *settled)
 {
 	uint8_t *p = s->cur;
 
@@ -436,7 +457,8 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 		 * narrow slots (a C++ test driver), a pair hits its second
 		 * slot about as often as its first, and a call out of line
 		 * for each of those cost more than the second compare. */
-		uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
+		uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp) |
+					  CTRACE__PAIR_MARK(args);
 		unsigned home = pair_home(fn, site, pc);
 		unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, 0);
 		uint8_t *q = p + 1;
@@ -460,6 +482,9 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 						  (intptr_t)(sp - last_sp) >>
 							  CTRACE_WORD_SHIFT);
 			last_sp = sp;
+			if (args != NULL)
+				d = args_put_apart(s, d, args->r,
+						   args->sel);
 		} else {
 			d = ctrace__uleb_put(q, delta);
 		}
@@ -505,6 +530,7 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 static inline __attribute__((always_inline, unused)) void
 emit_commit(struct ctrace__stream *s, uint8_t *p, uint8_t *q, uint8_t tag,
 	    uint8_t exit_bit, uintptr_t fn, uintptr_t site, uintptr_t sp,
+	    const struct ctrace__args_inline *args, int args_apart,
 	    uint64_t now, uint8_t *settled, int miss)
 {
 	uintptr_t last_sp = s->last_sp;
@@ -514,6 +540,10 @@ emit_commit(struct ctrace__stream *s, uint8_t *p, uint8_t *q, uint8_t tag,
 					  (intptr_t)(sp - last_sp) >>
 						  CTRACE_WORD_SHIFT);
 		last_sp = sp;
+		if (args != NULL)
+			d = args_apart ? args_put_apart(s, d, args->r,
+							args->sel)
+				       : ctrace__args_inline_put(s, d, args);
 	} else {
 		d = ctrace__uleb_put(q, now - s->last);
 	}
@@ -561,15 +591,17 @@ return_commit(struct ctrace__stream *s, uint64_t now, uint8_t *settled)
  * what emit_slow_body() does in that case, without checking again. */
 static inline __attribute__((always_inline, unused)) void
 emit_miss_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
-	       uintptr_t site, uintptr_t sp, uintptr_t fp, uint64_t now,
-	       int may_scan, uint8_t *settled)
+	       uintptr_t site, uintptr_t sp, const struct ctrace__args_inline *args,
+	       uintptr_t fp,
+	       uint64_t now, int may_scan, uint8_t *settled)
 {
 	uint8_t *p = s->cur;
-	uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp);
+	uintptr_t pc = exit_bit ? 0
+			       : ctrace__hook_return(sp) | CTRACE__PAIR_MARK(args);
 	uint8_t *q = pair_miss(s, p, exit_bit, pair_home(fn, site, pc), fn, site,
 			       pc, sp, fp, now, may_scan);
 	emit_commit(s, p, q, (uint8_t)(exit_bit | s->miss_tag), exit_bit, fn,
-		    site, sp, now, settled, 1);
+		    site, sp, args, 1, now, settled, 1);
 }
 
 #define EMIT_MISS 1
@@ -602,7 +634,8 @@ emit_how(const struct ctrace__stream *s, uint8_t exit_bit, uintptr_t sp,
 
 static inline __attribute__((always_inline, unused)) int
 emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
-	  uintptr_t site, uintptr_t sp, uint64_t now, uint8_t *settled)
+	  uintptr_t site, uintptr_t sp, const struct ctrace__args_inline *args,
+	  int args_apart, uint64_t now, uint8_t *settled)
 {
 	if (unlikely(emit_how(s, exit_bit, sp, now) == EMIT_SLOW))
 		return EMIT_SLOW;
@@ -615,7 +648,7 @@ emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 		return_commit(s, now, settled);
 		return 0;
 	}
-	uintptr_t pc = ctrace__hook_return(sp);
+	uintptr_t pc = ctrace__hook_return(sp) | CTRACE__PAIR_MARK(args);
 	unsigned home = pair_home(fn, site, pc);
 	unsigned first = CTRACE_PAIR_NARROW_SLOT(home, 0), slot = first;
 	if (!pair_is(&s->pair[slot], 0, fn, site, pc)) {
@@ -638,14 +671,14 @@ emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 			}
 			uint8_t *p = s->cur;
 			p[1] = (uint8_t)home;
-			emit_commit(s, p, p + 2, tag, 0, fn, site, sp, now,
-				    settled, 0);
+			emit_commit(s, p, p + 2, tag, 0, fn, site, sp, args,
+				    1, now, settled, 0);
 			return 0;
 		}
 	}
 	s->credit[slot] = PAIR_CREDIT;
-	emit_commit(s, s->cur, s->cur + 1, (uint8_t)slot, 0, fn, site, sp, now,
-		    settled, 0);
+	emit_commit(s, s->cur, s->cur + 1, (uint8_t)slot, 0, fn, site, sp,
+		    args, args_apart, now, settled, 0);
 	return 0;
 }
 
@@ -656,15 +689,16 @@ emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
  * as when the whole event was one function. */
 static inline __attribute__((always_inline, unused)) void
 emit_rest_body(int how, struct ctrace__stream *s, uint8_t exit_bit,
-	       uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp,
+	       uintptr_t fn, uintptr_t site, uintptr_t sp,
+	       const struct ctrace__args_inline *args, uintptr_t fp,
 	       uint64_t now, int may_scan, uint8_t *settled)
 {
 	if (how == EMIT_MISS)
-		emit_miss_body(s, exit_bit, fn, site, sp, fp, now, may_scan,
-			       settled);
+		emit_miss_body(s, exit_bit, fn, site, sp, args, fp, now,
+			       may_scan, settled);
 	else
-		emit_slow_body(s, exit_bit, fn, site, sp, fp, now, may_scan,
-			       settled);
+		emit_slow_body(s, exit_bit, fn, site, sp, args, fp, now,
+			       may_scan, settled);
 }
 
 /* One event, all inline: for the slow paths (hook_slow, the policy), whose
@@ -673,11 +707,13 @@ emit_rest_body(int how, struct ctrace__stream *s, uint8_t exit_bit,
  * non-zero: the caller then measures the recorder's work (pause_put). */
 static inline __attribute__((always_inline, unused)) int
 emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
-     uintptr_t sp, uintptr_t fp, uint64_t now, int may_scan, uint8_t *settled)
+     uintptr_t sp, const struct ctrace__args_inline *args,
+	       uintptr_t fp, uint64_t now, int may_scan,
+     uint8_t *settled)
 {
-	int how = emit_fast(s, exit_bit, fn, site, sp, now, settled);
+	int how = emit_fast(s, exit_bit, fn, site, sp, args, 1, now, settled);
 	if (unlikely(how != 0))
-		emit_rest_body(how, s, exit_bit, fn, site, sp, fp, now,
+		emit_rest_body(how, s, exit_bit, fn, site, sp, args, fp, now,
 			       may_scan, settled);
 	return how;
 }
@@ -689,7 +725,7 @@ emit_timed(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	   uintptr_t site, uintptr_t sp, uintptr_t fp, uint64_t now,
 	   int may_scan, uint8_t *settled)
 {
-	if (unlikely(emit(s, exit_bit, fn, site, sp, fp, now, may_scan,
+	if (unlikely(emit(s, exit_bit, fn, site, sp, NULL, fp, now, may_scan,
 			  settled) != 0))
 		pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS,
 			  CTRACE_PAUSE_NO_DRAIN);

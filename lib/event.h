@@ -82,21 +82,26 @@ ctrace__enter_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	if ((flags & CTRACE_F_SKIP) ||
 	    (flags & (CTRACE_F_RETVAL | CTRACE_F_RETREAD)) == CTRACE_F_RETVAL)
 		return 0;
-	const struct ctrace__plan_entry *e = NULL;
 	struct ctrace__stream *s = &t->main;
-	if (flags & CTRACE_F_ARGS) {
-		e = ctrace__plan_find(r->pc);
-		if (e == NULL || !e->regs_only ||
-		    (r->sp & (sizeof(uintptr_t) - 1)) ||
-		    (size_t)(s->chunk_end - s->cur) <
-			    CTRACE_MAX_EVENT_BYTES + CTRACE_ARGS_REGS_MAX)
-			return 0;
-	}
-	uint64_t now = ctrace__rdtsc();
-	if (emit_fast(s, 0, fn, site, r->sp, now, &t->state) != 0)
+	if (!(flags & CTRACE_F_ARGS))
+		return emit_fast(s, 0, fn, site, r->sp, NULL, 0, ctrace__rdtsc(),
+				 &t->state) == 0;
+	/* Each case its own emit_fast(), whose registers inline (format 6)
+	 * are then no test at run time. */
+	const struct ctrace__plan_entry *e = ctrace__plan_find(r->pc);
+	if (e == NULL || !e->regs_only || (r->sp & (sizeof(uintptr_t) - 1)) ||
+	    (size_t)(s->chunk_end - s->cur) <
+		    CTRACE_MAX_EVENT_BYTES + CTRACE_ARGS_REGS_MAX)
 		return 0;
-	if (e != NULL)
-		ctrace__capture_args_regs(s, r, e);
+	uint64_t now = ctrace__rdtsc();
+	if (CTRACE__PAIR_ARGS != 0) {
+		const struct ctrace__args_inline a = {r, e->regs_sel};
+		return emit_fast(s, 0, fn, site, r->sp, &a, 0, now,
+				 &t->state) == 0;
+	}
+	if (emit_fast(s, 0, fn, site, r->sp, NULL, 0, now, &t->state) != 0)
+		return 0;
+	ctrace__capture_args_regs(s, r, e);
 	return 1;
 }
 
@@ -123,7 +128,7 @@ ctrace__exit_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		    CTRACE_MAX_EVENT_BYTES + 4 + (size_t)x->len)
 		return 0;
 	uint64_t now = ctrace__rdtsc();
-	if (emit_fast(s, CTRACE_TAG_EXIT_BIT, fn, site, r->sp, now,
+	if (emit_fast(s, CTRACE_TAG_EXIT_BIT, fn, site, r->sp, NULL, 0, now,
 		      &t->state) != 0)
 		return 0;
 	ctrace__retread_put(s, x, r);

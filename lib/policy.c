@@ -234,17 +234,27 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		t->state = CTRACE_T_SETTLED;
 		return;
 	}
+	/* Registers alone go inside the ENTRY's group (format 6). */
+	struct ctrace__args_inline a, *args = NULL;
+	if ((capture & CTRACE_F_ARGS) && where.ready &&
+	    ctrace__args_inline_ok(where.plan, regs)) {
+		a.r = regs;
+		a.sel = where.plan->regs_sel;
+		args = &a;
+		capture &= (uint8_t)~CTRACE_F_ARGS;
+	}
 	if (f == NULL) {
-		int how = emit(s, 0, fn, site, sp, fp, now, 1, &t->state);
+		int how = emit(s, 0, fn, site, sp, args, fp, now, 1,
+			       &t->state);
 		if (capture)
 			ctrace__capture_entry(s, capture, fn, site, regs,
 					      &where);
 		if (lib)
 			ctrace__capture_lib_args(s, site, sp, lv);
-		if (capture || lib || how)
+		if (capture || args || lib || how)
 			pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS,
-				  capture ? CTRACE_PAUSE_DRAIN_TICKS
-					  : CTRACE_PAUSE_NO_DRAIN);
+				  capture || args ? CTRACE_PAUSE_DRAIN_TICKS
+						  : CTRACE_PAUSE_NO_DRAIN);
 		return;
 	}
 	f->pos = s->cur;
@@ -253,17 +263,17 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	f->prev_sp = s->last_sp;
 	f->prev_base = s->new_base;
 	f->paused = s->paused;
-	int how = emit(s, 0, fn, site, sp, fp, now, 1, &t->state);
+	int how = emit(s, 0, fn, site, sp, args, fp, now, 1, &t->state);
 	/* the ENTRY's time (later than now if the clock went back) */
 	f->ticks = s->cur != f->pos ? s->last : now;
 	if (capture)
 		ctrace__capture_entry(s, capture, fn, site, regs, &where);
 	if (lib)
 		ctrace__capture_lib_args(s, site, sp, lv);
-	if (capture || lib || how)
+	if (capture || args || lib || how)
 		pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS,
-			  capture ? CTRACE_PAUSE_DRAIN_TICKS
-				  : CTRACE_PAUSE_NO_DRAIN);
+			  capture || args ? CTRACE_PAUSE_DRAIN_TICKS
+					  : CTRACE_PAUSE_NO_DRAIN);
 	f->end = s->cur;
 	f->recorded = 1;
 	t->recorded++;
@@ -429,7 +439,8 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		t->state = CTRACE_T_SETTLED;
 		return;
 	}
-	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, sp, 0, now, 1, &t->state);
+	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, sp, NULL, 0, now, 1,
+	     &t->state);
 	if (lib)
 		ctrace__capture_lib_ret(s, lv, sp);
 	else if (read != NULL)

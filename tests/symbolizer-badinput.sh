@@ -68,9 +68,9 @@ case_short_header() {
 }
 
 case_newer_version() {
-	printf 'header version=6.7\n' | mk v
+	printf 'header version=7.1\n' | mk v
 	sym 1 v
-	has v.err "trace version 6.7 is newer than this symbolizer (5.6)"
+	has v.err "trace version 7.1 is newer than this symbolizer (6.0)"
 }
 
 case_newer_minor() {
@@ -394,6 +394,39 @@ case_v5_wide() {
 	done
 }
 
+# Format 6: an ENTRY of a pair whose NEW key has CTRACE_NEW_KEY_ARGS (8)
+# is followed by its registers, an ARGS_REGS payload without a header
+# (count byte 1, DWARF register 3 = 42; then two registers): three calls
+# read whole, their RETURNs where they are, their arguments captured
+# (`?`: no DWARF to show them by).  A payload that runs past its chunk
+# is damage;
+# so is key 8 on an EXIT's NEW, or in a format 5 trace (where the
+# registers would not be read).
+V6_ARGS_NEW='3f0880c00000906008''0a00''01032a'
+
+case_v6_inline_args() {
+	printf '%s\n' 'header version=6.0' 'events 1' \
+		"raw ${V6_ARGS_NEW}82""340a00""01032a""82""340a00""020305052a""82" |
+		mk i6
+	sym 0 i6
+	[ "$(grep -c -F '| 0x2000(?);' i6.out)" -eq 3 ] ||
+		fail "not three calls of 0x2000"
+	{
+		printf '%s\n' 'header version=6.0' 'events 1'
+		echo "raw 3f0880c00000906008""0a00""0103$(printf 'ff%.0s' $(seq 1 4000))"
+	} | mk p6
+	sym 1 p6
+	has p6.err "record runs past the end of its chunk"
+	printf '%s\n' 'header version=6.0' 'events 1' \
+		"raw ${V6_ARGS_NEW}81bf0880c000906000" | mk x6
+	sym 1 x6
+	has x6.err "bad pair key 8"
+	printf '%s\n' 'header version=5.0' 'events 1' \
+		"raw 3f0880c00000906008""0a00" | mk k5
+	sym 1 k5
+	has k5.err "bad pair key 8"
+}
+
 # The recorder ends a finished file's last chunk early, at a page
 # boundary, and gives the file's length then (final_size): such a file is
 # whole.  Cut there without that length, or with another, it is damaged.
@@ -492,7 +525,7 @@ for c in empty not_trace short_header newer_version newer_minor byte_order \
 	unknown_extended duplicate_seq impossible_seq missing_chunk \
 	bad_chunk_kind unstarted_chunk huge_lost lost_header_only \
 	entered_before longjmp_by_exit longjmp_by_sp self_copy self_again \
-	new_v2 new_v4_again new_v4_copy new_v4_bad_key endless_hook \
+	new_v2 new_v4_again new_v4_copy new_v4_bad_key endless_hook v6_inline_args \
 	v5_returns v5_return_unopened v5_wide v5_ended_early v5_continues \
 	signal_stream no_file usage long_options huge_lost_flame; do
 	run_case "$c" "case_$c"

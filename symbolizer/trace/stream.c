@@ -513,6 +513,52 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 	s->pos = p + len;
 }
 
+/* Format 6: the registers that follow an ENTRY of a pair whose NEW said
+ * so (CTRACE_NEW_KEY_ARGS), an ARGS_REGS payload without its header: a
+ * count byte, then as many registers, each a number byte and an sleb.
+ * Its length is read from it; one that runs past the chunk is damage
+ * (the rest of the chunk cannot be found).  The event takes a copy spread into the ARGS
+ * layout, as attach_extra() does for an ARGS_REGS record. */
+static void attach_inline_args(struct stream *s, struct event *ev, uint64_t fn)
+{
+	const uint8_t *p = s->pos;
+	ev->extra = NULL;
+	ev->extra_len = 0;
+	if ((size_t)(s->end - p) < STREAM_LOOKAHEAD) {
+		window_fill(s, STREAM_LOOKAHEAD);
+		p = s->pos;
+	}
+	const uint8_t *q = p;
+	if (q >= s->end) {
+		past_end(s, p);
+		return;
+	}
+	unsigned n = *q++ & CTRACE_ARGS_SHORT_COUNT_MASK;
+	for (unsigned i = 0; i < n; i++) {
+		int64_t v;
+		if (q >= s->end || (q++, ctrace__sleb_get(&q, s->end, &v) < 0)) {
+			past_end(s, p);
+			return;
+		}
+	}
+	size_t len = (size_t)(q - p);
+	s->pos = q;
+	if (s->trace->skip_payloads) {
+		/* nothing shows them: not even copied */
+		s->arg_bases.bad = true;
+		return;
+	}
+	size_t out = 0;
+	ev->extra = ev->hook == 0
+			    ? (s->arg_bases.bad = true, NULL)
+			    : payload_expand_short(p, len, fn, ev->hook, ev->sp,
+						   s->trace->sp_mask,
+						   &s->arg_bases, &out);
+	if (ev->extra == NULL) /* shown as not captured */
+		ev->extra = payload_alloc(1);
+	ev->extra_len = out;
+}
+
 /* Format 2: a NEW pair or one in a wide slot, whose tag was at p[-1]:
  * reads what follows the tag, moves the pair into its narrow slot (and
  * that slot's pair into its own home) as the recorder did, and returns
@@ -574,7 +620,10 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 		 * the home is the recorder's hash of the addresses. */
 		uint64_t keys = CTRACE_NEW_KEY_CHOICE |
 				(s->wide_stays ? CTRACE_NEW_KEY_WIDE
-					       : CTRACE_NEW_KEY_SIBLING);
+					       : CTRACE_NEW_KEY_SIBLING) |
+				(entry && t->hdr.version_major >= 6
+					 ? CTRACE_NEW_KEY_ARGS
+					 : 0);
 		bool bad_key =
 			v4 ? (key & ~keys) != 0 ||
 				     (!entry && (key & CTRACE_NEW_KEY_SIBLING)) ||
@@ -595,7 +644,9 @@ static unsigned pair_moved_in(struct stream *s, const uint8_t **pp,
 		s->new_fn = fn;
 		s->new_site = site;
 		in = (struct stream_slot){
-			.fn = fn, .site = site, .defined = s->time, .set = true};
+			.fn = fn, .site = site, .defined = s->time, .set = true,
+			.args_inline = entry && t->hdr.version_major >= 6 &&
+				       (key & CTRACE_NEW_KEY_ARGS)};
 		if (has_hook) {
 			in.hook = ((from_host ? s->new_hook : fn) +
 				   (uint64_t)dhook) & t->sp_mask;
@@ -796,7 +847,10 @@ bool stream_advance(struct stream *s)
 		ev->ticks = s->time;
 		ev->slot = slot;
 		ev->pair = NULL;
-		attach_extra(s, ev, sl->fn);
+		if (ev->kind == EV_ENTRY && sl->args_inline)
+			attach_inline_args(s, ev, sl->fn);
+		else
+			attach_extra(s, ev, sl->fn);
 		return s->has_head = true;
 	}
 	return s->has_head = false;

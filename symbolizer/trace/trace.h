@@ -359,6 +359,9 @@ struct stream {
 		uint32_t frame;
 		uint32_t gen; /* which definition (stream.gen when made) */
 		bool inlined, set;
+		/* Format 6: each ENTRY is followed by its registers
+		 * (CTRACE_NEW_KEY_ARGS). */
+		bool args_inline;
 	} slots[CTRACE_PAIR_SLOTS];
 	uint32_t gen;
 	/* Format 2: the wide slots, by home, in blocks of STREAM_WIDE_BLOCK
