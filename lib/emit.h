@@ -222,8 +222,8 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	}
 	/* The reader computes the home from the addresses, as here. */
 	uintptr_t hook = pc & ~CTRACE__PAIR_ARGS;
-	uint8_t *q = ctrace__uleb_put(p + 1, key | (hook != pc ? CTRACE_NEW_KEY_ARGS
-							     : 0));
+	unsigned args_key = hook != pc ? CTRACE_NEW_KEY_ARGS : 0;
+	uint8_t *q = ctrace__uleb_put(p + 1, key | args_key);
 	q = ctrace__sleb_put_word(q, (intptr_t)(fn - base->fn));
 	if (exit_bit) {
 		q = ctrace__sleb_put_word(q, (intptr_t)(site - fn));
@@ -399,8 +399,8 @@ pause_put(struct ctrace__stream *s, uint64_t since, uint64_t extra,
  * emit_fast() below sends the first three here. */
 static inline __attribute__((always_inline, unused)) void
 emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
-	       uintptr_t site, uintptr_t sp, const struct ctrace__args_inline *args,
-	       uintptr_t fp,
+	       uintptr_t site, uintptr_t sp,
+	       const struct ctrace__args_inline *args, uintptr_t fp,
 	       uint64_t now, int may_scan, uint8_t *settled)
 {
 	uint8_t *p = s->cur;
@@ -591,13 +591,14 @@ return_commit(struct ctrace__stream *s, uint64_t now, uint8_t *settled)
  * what emit_slow_body() does in that case, without checking again. */
 static inline __attribute__((always_inline, unused)) void
 emit_miss_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
-	       uintptr_t site, uintptr_t sp, const struct ctrace__args_inline *args,
-	       uintptr_t fp,
+	       uintptr_t site, uintptr_t sp,
+	       const struct ctrace__args_inline *args, uintptr_t fp,
 	       uint64_t now, int may_scan, uint8_t *settled)
 {
 	uint8_t *p = s->cur;
 	uintptr_t pc = exit_bit ? 0
-			       : ctrace__hook_return(sp) | CTRACE__PAIR_MARK(args);
+			       : ctrace__hook_return(sp) |
+					 CTRACE__PAIR_MARK(args);
 	uint8_t *q = pair_miss(s, p, exit_bit, pair_home(fn, site, pc), fn, site,
 			       pc, sp, fp, now, may_scan);
 	emit_commit(s, p, q, (uint8_t)(exit_bit | s->miss_tag), exit_bit, fn,

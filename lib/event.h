@@ -84,8 +84,8 @@ ctrace__enter_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		return 0;
 	struct ctrace__stream *s = &t->main;
 	if (!(flags & CTRACE_F_ARGS))
-		return emit_fast(s, 0, fn, site, r->sp, NULL, 0, ctrace__rdtsc(),
-				 &t->state) == 0;
+		return emit_fast(s, 0, fn, site, r->sp, NULL, 0,
+				 ctrace__rdtsc(), &t->state) == 0;
 	/* Each case its own emit_fast(), whose registers inline (format 6)
 	 * are then no test at run time. */
 	const struct ctrace__plan_entry *e = ctrace__plan_find(r->pc);

@@ -76,8 +76,8 @@ exit_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp, uint64_t now,
 	  uintptr_t outer)
 {
 	struct ctrace__thread *t = &ctrace__state_tls;
-	emit_rest_body(how, &t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp, NULL, 0,
-		       now, 1, &t->state);
+	emit_rest_body(how, &t->main, CTRACE_TAG_EXIT_BIT, fn, site, sp, NULL,
+		       0, now, 1, &t->state);
 	pause_put(&t->main, now, 0, CTRACE_PAUSE_MIN_TICKS,
 		  CTRACE_PAUSE_NO_DRAIN);
 	hook_done(t, outer);
@@ -162,7 +162,8 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 			return;
 		uint64_t now = ctrace__rdtsc();
 		int how = emit_fast(&t->main, 0, (uintptr_t)fn,
-				    (uintptr_t)site, sp, NULL, 0, now, &t->state);
+				    (uintptr_t)site, sp, NULL, 0, now,
+				    &t->state);
 		if (unlikely(how != 0)) {
 			enter_rest((uintptr_t)fn, (uintptr_t)site, sp, fp, now,
 				   outer);
@@ -207,8 +208,8 @@ hook_exit(void *fn, void *site, uintptr_t sp, uintptr_t cfa)
 			return;
 		uint64_t now = ctrace__rdtsc();
 		int how = emit_fast(&t->main, CTRACE_TAG_EXIT_BIT,
-				    (uintptr_t)fn, (uintptr_t)site, sp, NULL, 0, now,
-				    &t->state);
+				    (uintptr_t)fn, (uintptr_t)site, sp, NULL, 0,
+				    now, &t->state);
 		if (unlikely(how != 0)) {
 			exit_rest(how, (uintptr_t)fn, (uintptr_t)site, sp,
 				  now, outer);

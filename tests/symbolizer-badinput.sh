@@ -406,14 +406,15 @@ V6_ARGS_NEW='3f0880c00000906008''0a00''01032a'
 
 case_v6_inline_args() {
 	printf '%s\n' 'header version=6.0' 'events 1' \
-		"raw ${V6_ARGS_NEW}82""340a00""01032a""82""340a00""020305052a""82" |
-		mk i6
+		"raw ${V6_ARGS_NEW}82""340a00""01032a""82" \
+		"raw 340a00""020305052a""82" | mk i6
 	sym 0 i6
 	[ "$(grep -c -F '| 0x2000(?);' i6.out)" -eq 3 ] ||
 		fail "not three calls of 0x2000"
 	{
 		printf '%s\n' 'header version=6.0' 'events 1'
-		echo "raw 3f0880c00000906008""0a00""0103$(printf 'ff%.0s' $(seq 1 4000))"
+		echo "raw 3f0880c00000906008""0a00""0103$(printf 'ff%.0s' \
+			$(seq 1 4000))"
 	} | mk p6
 	sym 1 p6
 	has p6.err "record runs past the end of its chunk"
@@ -525,8 +526,9 @@ for c in empty not_trace short_header newer_version newer_minor byte_order \
 	unknown_extended duplicate_seq impossible_seq missing_chunk \
 	bad_chunk_kind unstarted_chunk huge_lost lost_header_only \
 	entered_before longjmp_by_exit longjmp_by_sp self_copy self_again \
-	new_v2 new_v4_again new_v4_copy new_v4_bad_key endless_hook v6_inline_args \
+	new_v2 new_v4_again new_v4_copy new_v4_bad_key endless_hook \
 	v5_returns v5_return_unopened v5_wide v5_ended_early v5_continues \
+	v6_inline_args \
 	signal_stream no_file usage long_options huge_lost_flame; do
 	run_case "$c" "case_$c"
 done

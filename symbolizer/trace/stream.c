@@ -517,8 +517,9 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
  * so (CTRACE_NEW_KEY_ARGS), an ARGS_REGS payload without its header: a
  * count byte, then as many registers, each a number byte and an sleb.
  * Its length is read from it; one that runs past the chunk is damage
- * (the rest of the chunk cannot be found).  The event takes a copy spread into the ARGS
- * layout, as attach_extra() does for an ARGS_REGS record. */
+ * (the rest of the chunk cannot be found).  The event takes a copy
+ * spread into the ARGS layout, as attach_extra() does for an ARGS_REGS
+ * record. */
 static void attach_inline_args(struct stream *s, struct event *ev, uint64_t fn)
 {
 	const uint8_t *p = s->pos;
@@ -536,7 +537,8 @@ static void attach_inline_args(struct stream *s, struct event *ev, uint64_t fn)
 	unsigned n = *q++ & CTRACE_ARGS_SHORT_COUNT_MASK;
 	for (unsigned i = 0; i < n; i++) {
 		int64_t v;
-		if (q >= s->end || (q++, ctrace__sleb_get(&q, s->end, &v) < 0)) {
+		/* its number byte, then its sleb */
+		if (++q > s->end || ctrace__sleb_get(&q, s->end, &v) < 0) {
 			past_end(s, p);
 			return;
 		}
