@@ -11,8 +11,8 @@
 # recorder's pauses, registers of a capture plan, library calls' values.
 # fuzz/corpus holds its
 # output; rerun it after a format change.  The corpus keeps a few traces
-# of older formats too (names ending in -v1, -v2, -v3, -v4, -v5.4), which readers
-# still read.
+# of older formats too (names ending in -v1, -v2, -v3, -v4, -v5.4, -v5.5),
+# which readers still read.
 set -eu
 
 build=$(cd "$1" && pwd)
@@ -79,9 +79,10 @@ prog selfrec "$progs/selfrec.c" -O2
 prog hosts "$progs/hosts.c" -O2
 # Callers whose callees are all first calls: PAUSE records (format 5.2).
 prog firstcallee "$progs/firstcallee.c"
-# Arguments kept in registers (-O2) that a capture plan names: ARGS_REGS
-# records (format 5.5; heapwalk-v5.4 has them as ARGS_SHORT), heap
-# pointers relative to their last values (format 5.3).
+# Arguments kept in registers (-O2) that a capture plan names: inside
+# their ENTRYs, after a NEW with CTRACE_NEW_KEY_ARGS (format 6;
+# heapwalk-v5.5 has them as ARGS_REGS records, heapwalk-v5.4 as
+# ARGS_SHORT), heap pointers relative to their last values (format 5.3).
 prog heapwalk "$src/tests/args/heapwalk.c" -O2
 "$build/ctrace-symbolize" --make-plan -o heapwalk.plan ./heapwalk
 # Return values read at the exit hook (-O2, a plan's exit lines):
