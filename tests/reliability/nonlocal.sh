@@ -107,7 +107,10 @@ case_sigjumps() {
 # handler between a hook's first two stores left its stack pointer for
 # the hook, and the next one took the live recorder for one left by a
 # jump (traces damaged, SIGBUS); one during a recovery recovered again
-# or made the hook drop its event.  $2: args, retval or none.
+# or made the hook drop its event.  $2: args, retval or none; or plan:
+# arguments with a capture plan, whose registers (format 6) go inside
+# their ENTRY's group before its tag is stored, the stream's bases of
+# the registers moved meanwhile.
 case_sigstep() {
 	use_config "$1"
 	case $(uname -m) in
@@ -120,6 +123,15 @@ case_sigstep() {
 	ss_args= ss_retval=
 	case $2 in
 	args) ss_args=all ;;
+	plan)
+		ss_args=all
+		# made from the very binary run: its entries match its hooks
+		CTRACE_PLAN=$BIN/sigstep.tee.plan
+		export CTRACE_PLAN
+		[ -f "$CTRACE_PLAN" ] ||
+			"$CTRACE_SYMBOLIZE" --make-plan -o "$CTRACE_PLAN" \
+				"$BIN/sigstep.tee" || fail "--make-plan failed"
+		;;
 	retval) ss_retval=all ;;
 	esac
 	rm -f trace.bin.counts trace.bin.counts.*
@@ -129,6 +141,26 @@ case_sigstep() {
 	read -r rounds traps jumps <trace.bin.out
 	[ "$traps" -gt "$rounds" ] && [ "$jumps" -gt 0 ] ||
 		fail "$traps traps, $jumps jumps: nothing was stepped"
+	if [ "$2" = plan ]; then
+		"$PYTHON3" "$top_srcdir/bench/records" trace.bin >records ||
+			fail "bench/records failed"
+		grep -q '^ARGS inline ' records ||
+			{ cat records; fail "no registers inside an ENTRY"; }
+		# and read right: leaf(x) is given its target's x, and the
+		# rounds of mark come in order
+		"$CTRACE_SYMBOLIZE" --no-duration trace.bin 2>/dev/null |
+			LC_ALL=C grep -o -e '\(target\|leaf\)(x=[0-9]*' \
+				-e 'mark(round=[0-9]*' |
+			awk -F= '/^target/ { x = $2 }
+				/^leaf/ && $2 != x { print "leaf(x=" $2 \
+					") in target(x=" x ")"; bad = 1 }
+				/^mark/ && $2 + 0 < m { print "mark(round=" \
+					$2 ") after " m; bad = 1 }
+				/^mark/ { m = $2 + 1; n++ }
+				END { if (n < 100) { print n " marks"; bad = 1 }
+					exit bad }' ||
+			fail "arguments shown wrong"
+	fi
 	"$CTRACE_SYMBOLIZE" -f json --demangle=none trace.bin \
 		>trace.bin.json 2>err ||
 		{ cat err; fail "ctrace-symbolize failed"; }
@@ -160,6 +192,8 @@ for cfg in $(configs_pie); do
 		*-O2-*)
 			run_case "sigstep-capture-args-$cfg" case_sigstep \
 				"$cfg" args
+			run_case "sigstep-capture-plan-$cfg" case_sigstep \
+				"$cfg" plan
 			run_case "sigstep-capture-retval-$cfg" case_sigstep \
 				"$cfg" retval
 			;;
