@@ -336,11 +336,12 @@ enum ctrace_record_type {
 	 * it), is the record's pc.  The payload is ARGS_SHORT's after the
 	 * pc (the count byte, then the registers), no memory blocks.  A 5.4
 	 * reader skips it: the arguments show as not captured.  Its
-	 * registers move the bases (CTRACE_ARGS_SHORT_REL_BASE), but no
-	 * ARGS_SHORT counts from a base an ARGS_REGS set, which a 5.4
-	 * reader does not have.  Format 6 writes its payload inside the
-	 * ENTRY's group instead, without this header, when the ENTRY's pair
-	 * has CTRACE_NEW_KEY_ARGS (64-bit traces). */
+	 * registers move the bases (CTRACE_ARGS_SHORT_REL_BASE), but in
+	 * format 5.5 no ARGS_SHORT counts from a base an ARGS_REGS set,
+	 * which a 5.4 reader does not have (since 6.0 any may).  Format 6
+	 * writes its payload inside the ENTRY's group instead, without this
+	 * header, when the ENTRY's pair has CTRACE_NEW_KEY_ARGS (64-bit
+	 * traces). */
 	CTRACE_REC_ARGS_REGS = 12,
 
 	/* Format 5.5: CTRACE_REC_RETVAL_SHORT of rax alone, its state byte

@@ -357,12 +357,8 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 	uint8_t *payload = p;
 	if (short_form) {
 		p = ctrace__sleb_put_word(p, (intptr_t)(r->pc - fn));
-		/* None from a base an ARGS_REGS set (rare: memory read
-		 * too), which a 5.4 reader skips. */
 		p = ctrace__capture_short_regs(p, r, e->regs_sel, s->arg_base,
-				   !s->arg_base_off &&
-					   !(s->arg_base_regs & e->regs_sel));
-		s->arg_base_regs &= (uint8_t)~e->regs_sel;
+					       !s->arg_base_off);
 	} else {
 		/* All the registers. */
 		uint64_t pc = r->pc, sp = r->sp, cfa64 = cfa;

@@ -336,7 +336,6 @@ ctrace__capture_args_regs(struct ctrace__stream *s,
 	uint8_t *rec = s->cur;
 	uint8_t *p = ctrace__capture_short_regs(rec + 3, r, e->regs_sel,
 				    s->arg_base, !s->arg_base_off);
-	s->arg_base_regs |= e->regs_sel;
 	rec[1] = CTRACE_REC_ARGS_REGS;
 	rec[2] = (uint8_t)(p - (rec + 3));
 	ctrace__barrier();
@@ -372,10 +371,8 @@ static inline __attribute__((always_inline)) uint8_t *
 ctrace__args_inline_put(struct ctrace__stream *s, uint8_t *p,
 			const struct ctrace__args_inline *a)
 {
-	p = ctrace__capture_short_regs(p, a->r, a->sel, s->arg_base,
-				       !s->arg_base_off);
-	s->arg_base_regs |= a->sel;
-	return p;
+	return ctrace__capture_short_regs(p, a->r, a->sel, s->arg_base,
+					  !s->arg_base_off);
 }
 
 /* Whether a call whose plan entry is e, its registers r, has its

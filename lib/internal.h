@@ -212,13 +212,11 @@ struct ctrace__stream {
 	 * arg_base_off: a record the reader will not see (a short call
 	 * rewound, one a jump out of a signal handler abandoned) may have
 	 * moved them, so they are not used again before the next chunk.
-	 * arg_base_regs: the registers (bits as a plan entry's regs_sel)
-	 * whose base an ARGS_REGS (format 5.5) set last, which a 5.4 reader
-	 * skips: ARGS_SHORT, which it reads, counts from no such base, or
-	 * that reader would show a wrong value. */
+	 * Any ARGS_SHORT, ARGS_REGS or registers inline in an ENTRY moves
+	 * and uses them (format 5.5 kept ARGS_SHORT from counting from an
+	 * ARGS_REGS, which a 5.4 reader skipped; none reads format 6). */
 	uintptr_t arg_base[8];
 	uint8_t arg_base_off;
-	uint8_t arg_base_regs;
 };
 /* Empties the stream's pair table (a chunk that starts afresh, objects
  * unloaded, a jump out of the recorder): the reader keeps pairs the

@@ -178,7 +178,6 @@ static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
 	s->last_sp = 0;
 	memset(s->arg_base, 0, sizeof s->arg_base);
 	s->arg_base_off = 0;
-	s->arg_base_regs = 0;
 	if (!h->flags) {
 		ctrace__pairs_reset(s);
 		s->new_base = (struct ctrace__pair){0, 0, 0};

@@ -1,8 +1,8 @@
 /* regskip.c -- a function whose plan entry names registers alone (its
- * arguments in ARGS_REGS records, format 5.5) and one that reads a string
- * too (ARGS_SHORT), their pointers one after the other: what a reader
- * that skips ARGS_REGS (format 5.4) shows of the second must not count
- * from the first's. */
+ * arguments inside its ENTRYs, format 6; in ARGS_REGS records in format
+ * 5.5, which a 5.4 reader skipped) and one that reads a string too
+ * (ARGS_SHORT), their pointers one after the other: the second may be
+ * written relative to the first's. */
 #include <stdlib.h>
 #include <string.h>
 
