@@ -359,7 +359,7 @@ ctrace__capture_args_regs(struct ctrace__stream *s,
 
 /* Format 6: the same payload without its record header, written inside
  * its ENTRY's group (emit.h), before the ENTRY's tag is stored: the
- * ENTRY's pair says it follows (CTRACE_NEW_KEY_ARGS; emit.h's
+ * ENTRY's pair says it follows (CTRACE_NEW_KEY_ARGS; the pair bit
  * CTRACE__PAIR_ARGS), three bytes less a call.  What the ENTRY's
  * writer needs: the saved registers and which of them. */
 struct ctrace__args_inline {

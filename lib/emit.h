@@ -27,9 +27,13 @@ static inline unsigned pair_home(uintptr_t fn, uintptr_t site, uintptr_t pc)
 	return CTRACE_PAIR_HOME(fn, site ^ pc);
 }
 
-/* An ENTRY whose registers follow it inline carries its pair's mark
- * (capture.h, CTRACE__PAIR_ARGS) in its hook. */
-#define CTRACE__PAIR_MARK(args) ((args) != NULL ? CTRACE__PAIR_ARGS : 0)
+/* An ENTRY's pc in the pair table: its hook's return address, marked
+ * (capture.h, CTRACE__PAIR_ARGS) when its registers follow it inline. */
+static inline uintptr_t entry_pc(uintptr_t sp,
+				const struct ctrace__args_inline *args)
+{
+	return ctrace__hook_return(sp) | (args != NULL ? CTRACE__PAIR_ARGS : 0);
+}
 
 static inline void put_u64(uint8_t *p, uint64_t v)
 {
@@ -457,8 +461,7 @@ emit_slow_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 		 * narrow slots (a C++ test driver), a pair hits its second
 		 * slot about as often as its first, and a call out of line
 		 * for each of those cost more than the second compare. */
-		uintptr_t pc = exit_bit ? 0 : ctrace__hook_return(sp) |
-					  CTRACE__PAIR_MARK(args);
+		uintptr_t pc = exit_bit ? 0 : entry_pc(sp, args);
 		unsigned home = pair_home(fn, site, pc);
 		unsigned slot = CTRACE_PAIR_NARROW_SLOT(home, 0);
 		uint8_t *q = p + 1;
@@ -596,9 +599,7 @@ emit_miss_body(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 	       uint64_t now, int may_scan, uint8_t *settled)
 {
 	uint8_t *p = s->cur;
-	uintptr_t pc = exit_bit ? 0
-			       : ctrace__hook_return(sp) |
-					 CTRACE__PAIR_MARK(args);
+	uintptr_t pc = exit_bit ? 0 : entry_pc(sp, args);
 	uint8_t *q = pair_miss(s, p, exit_bit, pair_home(fn, site, pc), fn, site,
 			       pc, sp, fp, now, may_scan);
 	emit_commit(s, p, q, (uint8_t)(exit_bit | s->miss_tag), exit_bit, fn,
@@ -649,7 +650,7 @@ emit_fast(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn,
 		return_commit(s, now, settled);
 		return 0;
 	}
-	uintptr_t pc = ctrace__hook_return(sp) | CTRACE__PAIR_MARK(args);
+	uintptr_t pc = entry_pc(sp, args);
 	unsigned home = pair_home(fn, site, pc);
 	unsigned first = CTRACE_PAIR_NARROW_SLOT(home, 0), slot = first;
 	if (!pair_is(&s->pair[slot], 0, fn, site, pc)) {
@@ -708,9 +709,8 @@ emit_rest_body(int how, struct ctrace__stream *s, uint8_t exit_bit,
  * non-zero: the caller then measures the recorder's work (pause_put). */
 static inline __attribute__((always_inline, unused)) int
 emit(struct ctrace__stream *s, uint8_t exit_bit, uintptr_t fn, uintptr_t site,
-     uintptr_t sp, const struct ctrace__args_inline *args,
-	       uintptr_t fp, uint64_t now, int may_scan,
-     uint8_t *settled)
+     uintptr_t sp, const struct ctrace__args_inline *args, uintptr_t fp,
+     uint64_t now, int may_scan, uint8_t *settled)
 {
 	int how = emit_fast(s, exit_bit, fn, site, sp, args, 1, now, settled);
 	if (unlikely(how != 0))

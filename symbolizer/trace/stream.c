@@ -434,6 +434,27 @@ static uint8_t *retval_expand_short(const uint8_t *p, uint64_t len,
 	return out;
 }
 
+/* An ARGS_SHORT payload (regs: ARGS_REGS', registers alone, whose pc is
+ * the ENTRY's hook) spread into the ARGS layout for the event; one that
+ * does not read gives the one byte "not captured". */
+static void attach_short_args(struct stream *s, struct event *ev,
+			      const uint8_t *p, uint64_t len, uint64_t fn,
+			      bool regs)
+{
+	size_t n = 0;
+	/* An ENTRY of a pair without its hook (not a 5.5 trace's): the
+	 * registers cannot be placed. */
+	ev->extra = regs && ev->hook == 0
+			    ? (s->arg_bases.bad = true, NULL)
+			    : payload_expand_short(p, len, fn,
+						   regs ? ev->hook : 0, ev->sp,
+						   s->trace->sp_mask,
+						   &s->arg_bases, &n);
+	if (ev->extra == NULL) /* shown as not captured */
+		ev->extra = payload_alloc(1);
+	ev->extra_len = n;
+}
+
 /* An ARGS record right after an ENTRY, or a RETVAL record right after an
  * EXIT, belongs to it: the event takes a copy of its payload.  fn: the
  * function's address, which the short form of ARGS leaves out. */
@@ -488,18 +509,7 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 		ev->extra = retval_expand_short(p, len, ret_state, &n);
 		ev->extra_len = n;
 	} else if (short_args) {
-		size_t n = 0;
-		/* An ENTRY of a pair without its hook (not a 5.5 trace's):
-		 * the registers cannot be placed. */
-		ev->extra = regs_args && ev->hook == 0
-				    ? (s->arg_bases.bad = true, NULL)
-				    : payload_expand_short(
-					      p, len, fn, regs_args ? ev->hook : 0,
-					      ev->sp, s->trace->sp_mask,
-					      &s->arg_bases, &n);
-		if (ev->extra == NULL) /* shown as not captured */
-			ev->extra = payload_alloc(1);
-		ev->extra_len = n;
+		attach_short_args(s, ev, p, len, fn, regs_args);
 	} else if (st1_ret) {
 		ev->extra = payload_alloc(1 + len);
 		ev->extra[0] = RETVAL_ST1_HELD;
@@ -550,15 +560,7 @@ static void attach_inline_args(struct stream *s, struct event *ev, uint64_t fn)
 		s->arg_bases.bad = true;
 		return;
 	}
-	size_t out = 0;
-	ev->extra = ev->hook == 0
-			    ? (s->arg_bases.bad = true, NULL)
-			    : payload_expand_short(p, len, fn, ev->hook, ev->sp,
-						   s->trace->sp_mask,
-						   &s->arg_bases, &out);
-	if (ev->extra == NULL) /* shown as not captured */
-		ev->extra = payload_alloc(1);
-	ev->extra_len = out;
+	attach_short_args(s, ev, p, len, fn, true);
 }
 
 /* Format 2: a NEW pair or one in a wide slot, whose tag was at p[-1]:
