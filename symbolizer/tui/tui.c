@@ -493,13 +493,22 @@ static void search(struct ui *u, bool forward)
 		 forward ? "below" : "above");
 }
 
+/* Never waiting for a key longer than this: curses learns of a resize
+ * from its SIGWINCH handler's flag, which getch() looks at before it
+ * waits; a signal that comes between the look and the wait can be seen
+ * only at the next call, and without a timeout that is the next key
+ * (tests/tui.sh resize once found the screen half drawn, under load,
+ * for the two minutes it waits).  An idle wake redraws nothing that did
+ * not change. */
+#define IDLE_MS 250
+
 /* Reads a line of input on the status line; false on Esc. */
 static bool prompt(struct ui *u, const char *what, char *buf, size_t cap)
 {
 	size_t n = 0;
 
 	buf[0] = '\0';
-	timeout(-1);
+	timeout(IDLE_MS);
 	for (;;) {
 		int c;
 		attron(A_REVERSE);
@@ -508,6 +517,8 @@ static bool prompt(struct ui *u, const char *what, char *buf, size_t cap)
 		attroff(A_REVERSE);
 		refresh();
 		c = getch();
+		if (c == ERR) /* IDLE_MS passed */
+			continue;
 		if (c == '\n' || c == KEY_ENTER || c == '\r')
 			return true;
 		if (c == 27)
@@ -1164,7 +1175,8 @@ int tui_main(const struct tui_params *p)
 			    avail < BATCH_BYTES)
 				poll(w, 1, BATCH_MS);
 		}
-		timeout(!tuix_complete(u.ix) ? 0 : u.job.pid > 0 ? 50 : -1);
+		timeout(!tuix_complete(u.ix) ? 0
+					     : u.job.pid > 0 ? 50 : IDLE_MS);
 		c = getch();
 		if (c == ERR)
 			continue;
