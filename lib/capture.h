@@ -115,6 +115,8 @@ struct ctrace__plan_op {
 	int8_t s;     /* the same, or CTRACE_EOP_MEM, CTRACE_EOP_IMM */
 	uint8_t base; /* CTRACE_EOP_NO_BASE: none (lea) */
 	uint8_t sx;   /* 64 - 8 * ssz: a shift that sign-extends S */
+	uint8_t how;  /* the interpreter's handler (retread.c): op, or a
+		       * faster form of it */
 	int64_t arg;
 	/* A write of dsz bytes to D, as x86 does it: D = (D & keep) |
 	 * (value & put); and S's ssz low bytes (S & cut).  Set by

@@ -20,6 +20,24 @@
 #include "retval.h"
 #include "internal.h"
 
+/* Faster forms of some operations (struct ctrace__plan_op's `how`),
+ * chosen as the plan is read.  A write of a whole register (4 or 8
+ * bytes: x86 zero-extends a 4-byte one) needs not the register's old
+ * value, whose load would wait for the store before it to complete; and
+ * `xor r, r` (or `sub`) is 0 whatever r held. */
+enum {
+	HOW_MOV_WHOLE = CTRACE_EOP_LAST + 1,
+	HOW_ZX_WHOLE,
+	HOW_SX_WHOLE,
+	HOW_ZERO,
+	HOW_SET_B, /* a set of condition b or ae, e or ne, ... */
+	HOW_SET_E,
+	HOW_SET_BE,
+	HOW_SET_L,
+	HOW_SET_LE,
+	HOW_LAST = HOW_SET_LE
+};
+
 void ctrace__retread_prepare(struct ctrace__plan_op *o)
 {
 	uint64_t dmask = o->dsz >= 8 ? ~0ull : (1ull << (o->dsz * 8)) - 1;
@@ -28,16 +46,36 @@ void ctrace__retread_prepare(struct ctrace__plan_op *o)
 	o->put = o->dsz == 4 ? 0xffffffffull : dmask;
 	o->cut = o->ssz >= 8 ? ~0ull : (1ull << (o->ssz * 8)) - 1;
 	o->sx = (uint8_t)(64 - o->ssz * 8);
+	o->how = o->op;
+	if (o->op == CTRACE_EOP_SET) {
+		static const uint8_t set_how[8] = {
+			CTRACE_EOP_SET, HOW_SET_B,      HOW_SET_E,
+			HOW_SET_BE,     CTRACE_EOP_SET, CTRACE_EOP_SET,
+			HOW_SET_L,      HOW_SET_LE};
+		o->how = set_how[(o->arg >> 1) & 7];
+		return;
+	}
+	if (o->keep != 0)
+		return;
+	switch (o->op) {
+	case CTRACE_EOP_MOV: o->how = HOW_MOV_WHOLE; break;
+	case CTRACE_EOP_ZX: o->how = HOW_ZX_WHOLE; break;
+	case CTRACE_EOP_SX: o->how = HOW_SX_WHOLE; break;
+	case CTRACE_EOP_XOR:
+	case CTRACE_EOP_SUB:
+		if (o->s == (int8_t)o->d)
+			o->how = HOW_ZERO;
+		break;
+	default: break;
+	}
 }
 
 #if defined(__x86_64__)
 
 /* The registers as the operations leave them: 0-15 the general ones,
- * 16-31 the low 8 bytes of xmm0-15; and the conditions the last cmp or
- * test left true (bit cc for x86 condition cc). */
+ * 16-31 the low 8 bytes of xmm0-15. */
 struct machine {
 	uint64_t r[32] __attribute__((aligned(16)));
-	unsigned cc;
 };
 
 static uint64_t cut(uint64_t v, unsigned sz)
@@ -53,8 +91,7 @@ static uint64_t sign_extend(uint64_t v, unsigned sz)
 
 /* The sixteen x86 conditions (0 o, 2 b, 4 e, 6 be, 8 s, 10 p, 12 l,
  * 14 le; odd: not) after `cmp b, a` (a - b) or `test` (a & b) of sz
- * bytes, as a mask: computed once at the comparison, a set or cmov then
- * reads a bit (a test clears of and cf). */
+ * bytes, as a mask (a test clears of and cf). */
 static inline __attribute__((always_inline)) unsigned
 conditions(unsigned op, unsigned sz, uint64_t a, uint64_t b)
 {
@@ -73,9 +110,28 @@ conditions(unsigned op, unsigned sz, uint64_t a, uint64_t b)
 	return even | (~even & 0x5555u) << 1;
 }
 
-static inline int condition(const struct machine *m, unsigned cc)
+/* Condition cc (x86's number) after the last cmp or test, kept as
+ * `cmp b, a` of sz bytes (a and b cut to it; a test of x and y sets the
+ * flags of a comparison of x & y with 0): computed only when read.
+ * Below, equal, below or equal, less and less or equal are one
+ * comparison of a with b (signed: both shifted to the top, which keeps
+ * their order); overflow, sign and parity take the whole mask. */
+static inline __attribute__((always_inline)) int
+condition(uint64_t a, uint64_t b, unsigned sz, unsigned cc)
 {
-	return (int)(m->cc >> (cc & 15)) & 1;
+	unsigned shift = 64 - sz * 8;
+	int c;
+	switch ((cc >> 1) & 7) {
+	case 1: c = a < b; break;
+	case 2: c = a == b; break;
+	case 3: c = a <= b; break;
+	case 6: c = (int64_t)(a << shift) < (int64_t)(b << shift); break;
+	case 7: c = (int64_t)(a << shift) <= (int64_t)(b << shift); break;
+	default:
+		return (int)(conditions(CTRACE_EOP_CMP, sz, a, b) >>
+			     (cc & 15)) & 1;
+	}
+	return c ^ (int)(cc & 1);
 }
 
 /* The source of an operation that is no register: a constant, or
@@ -173,7 +229,7 @@ src(const struct machine *m, const struct ctrace__plan_op *o)
 static int run(struct machine *m, const struct ctrace__plan_op *o,
 	       size_t n)
 {
-	static const void *const at[CTRACE_EOP_LAST + 1] = {
+	static const void *const at[HOW_LAST + 1] = {
 		[CTRACE_EOP_MOV] = &&mov,     [CTRACE_EOP_ZX] = &&zx,
 		[CTRACE_EOP_SX] = &&sx,       [CTRACE_EOP_LEA] = &&lea,
 		[CTRACE_EOP_ADD] = &&add,     [CTRACE_EOP_SUB] = &&sub,
@@ -189,11 +245,19 @@ static int run(struct machine *m, const struct ctrace__plan_op *o,
 		[CTRACE_EOP_CVTSS] = &&cvtss, [CTRACE_EOP_IMULI] = &&imuli,
 		[CTRACE_EOP_FADD] = &&fpop,   [CTRACE_EOP_FSUB] = &&fpop,
 		[CTRACE_EOP_FMUL] = &&fpop,   [CTRACE_EOP_FDIV] = &&fpop,
-		[CTRACE_EOP_FCVT] = &&fcvt,
+		[CTRACE_EOP_FCVT] = &&fcvt,   [HOW_MOV_WHOLE] = &&mov_whole,
+		[HOW_ZX_WHOLE] = &&zx_whole,  [HOW_SX_WHOLE] = &&sx_whole,
+		[HOW_ZERO] = &&zero,          [HOW_SET_B] = &&set_b,
+		[HOW_SET_E] = &&set_e,        [HOW_SET_BE] = &&set_be,
+		[HOW_SET_L] = &&set_l,        [HOW_SET_LE] = &&set_le,
 	};
 	uint32_t csr;
 	int fp = 0;
 	uint64_t *r = m->r, v;
+	/* The last cmp or test (see condition()), none yet: the flags of
+	 * 0 - 0. */
+	uint64_t ca = 0, cb = 0;
+	unsigned csz = 8;
 	/* The MXCSR set once, at the first floating-point operation. */
 #define FP_FIRST()                                                           \
 	do {                                                                 \
@@ -208,9 +272,9 @@ static int run(struct machine *m, const struct ctrace__plan_op *o,
 		if (--n == 0)                                                \
 			goto done;                                           \
 		o++;                                                         \
-		goto *at[o->op];                                             \
+		goto *at[o->how];                                            \
 	} while (0)
-	goto *at[o->op];
+	goto *at[o->how];
 mov:
 	PUT(src(m, o));
 	NEXT();
@@ -219,6 +283,18 @@ zx:
 	NEXT();
 sx:
 	PUT((uint64_t)((int64_t)(src(m, o) << o->sx) >> o->sx));
+	NEXT();
+mov_whole:
+	r[o->d] = src(m, o) & o->put;
+	NEXT();
+zx_whole:
+	r[o->d] = src(m, o) & o->cut & o->put;
+	NEXT();
+sx_whole:
+	r[o->d] = (uint64_t)((int64_t)(src(m, o) << o->sx) >> o->sx) & o->put;
+	NEXT();
+zero:
+	r[o->d] = 0;
 	NEXT();
 lea:
 	v = (uint64_t)o->arg;
@@ -265,18 +341,43 @@ sar:
 	PUT((uint64_t)((int64_t)sign_extend(cut(r[o->d], o->dsz), o->dsz) >>
 		       (o->arg & (o->dsz * 8 - 1))));
 	NEXT();
-cmp:
-	m->cc = conditions(CTRACE_EOP_CMP, o->dsz, r[o->d], src(m, o));
+cmp: /* put: the mask of dsz bytes */
+	ca = r[o->d] & o->put;
+	cb = src(m, o) & o->put;
+	csz = o->dsz;
 	NEXT();
 test:
-	m->cc = conditions(CTRACE_EOP_TEST, o->dsz, r[o->d], src(m, o));
+	ca = r[o->d] & src(m, o) & o->put;
+	cb = 0;
+	csz = o->dsz;
 	NEXT();
-set: /* the low byte, whatever dsz */
-	r[o->d] = (r[o->d] & ~0xffull) |
-		  (uint64_t)condition(m, (unsigned)o->arg);
-	NEXT();
+	/* The low byte, whatever dsz; each common condition a handler of
+	 * its own, which computes it without a switch.  Stored whole: a
+	 * store of the byte alone (what the compiler would make of this)
+	 * cannot be forwarded to the next operation's load of the
+	 * register, which then waits for it to complete. */
+#define SET(cc)                                                              \
+	do {                                                                 \
+		v = r[o->d] & ~0xffull;                                      \
+		__asm__("" : "+r"(v));                                       \
+		r[o->d] = v | (uint64_t)condition(ca, cb, csz, (cc));        \
+		NEXT();                                                      \
+	} while (0)
+set:
+	SET((unsigned)o->arg);
+set_b:
+	SET(2u | ((unsigned)o->arg & 1));
+set_e:
+	SET(4u | ((unsigned)o->arg & 1));
+set_be:
+	SET(6u | ((unsigned)o->arg & 1));
+set_l:
+	SET(12u | ((unsigned)o->arg & 1));
+set_le:
+	SET(14u | ((unsigned)o->arg & 1));
+#undef SET
 cmov:
-	PUT(condition(m, (unsigned)o->arg) ? src(m, o) : r[o->d]);
+	PUT(condition(ca, cb, csz, (unsigned)o->arg) ? src(m, o) : r[o->d]);
 	NEXT();
 pop:
 	memcpy(&r[o->d], (const void *)(uintptr_t)r[4], 8);
@@ -399,45 +500,57 @@ run_one_move(const struct ctrace__plan_op *o, size_t n,
 	return 1;
 }
 
-/* ctrace__retread_run's work, inline in ctrace__retread_put. */
+/* The machine as the exit hook leaves it, r its saved registers. */
+static inline __attribute__((always_inline)) void
+machine_start(struct machine *m, uint32_t reads, const struct ctrace__regs *r)
+{
+	/* The registers the hook left are proved not to count, but their
+	 * bytes may reach the record's unknown ones: those the operations
+	 * read are zeros, not the recorder's stack (the rest are never
+	 * read; a memset of all 32 took the exit's longest instruction).
+	 * The general registers, xmm0 and xmm1 (the record's) in nine
+	 * stores; a loop is compiled as a slow rep stos. */
+	typedef uint64_t pair __attribute__((vector_size(16), may_alias));
+	const pair zero = {0, 0};
+	pair *z = (pair *)(void *)m->r;
+	z[0] = zero, z[1] = zero, z[2] = zero, z[3] = zero, z[4] = zero;
+	z[5] = zero, z[6] = zero, z[7] = zero, z[8] = zero;
+	for (reads >>= 18; reads != 0; reads &= reads - 1)
+		m->r[18 + __builtin_ctz(reads)] = 0;
+	m->r[3] = r->rbx;
+	m->r[4] = r->sp;
+	m->r[5] = r->rbp;
+	m->r[12] = r->r12;
+	m->r[13] = r->r13;
+	m->r[14] = r->r14;
+	m->r[15] = r->r15;
+}
+
+/* The record's registers from the machine, word by word: the operations
+ * wrote them so, and a wider load would miss the store buffer's
+ * forwarding. */
+static inline __attribute__((always_inline)) void
+machine_out(const struct machine *m, uint64_t out[CTRACE_RETREAD_OUT])
+{
+	uint64_t v[CTRACE_RETREAD_OUT] = {m->r[0], m->r[2], m->r[16], m->r[17],
+					  m->r[4] + 8 /* after the ret */};
+	for (int i = 0; i < CTRACE_RETREAD_OUT; i++) {
+		__asm__("" : "+r"(v[i]));
+		out[i] = v[i];
+	}
+}
+
+/* ctrace__retread_run's work. */
 static inline __attribute__((always_inline)) int
 retread_exec(const struct ctrace__plan_op *ops, size_t n, uint32_t reads,
 	     const struct ctrace__regs *r, uint64_t out[CTRACE_RETREAD_OUT])
 {
 	if (run_one_move(ops, n, r, out))
 		return 1;
-	/* The registers the hook left are proved not to count, but their
-	 * bytes may reach the record's unknown ones: those the operations
-	 * read are zeros, not the recorder's stack (the rest are never
-	 * read; a memset of all 32 took the exit's longest instruction). */
 	struct machine m;
-	/* The general registers, xmm0 and xmm1 (the record's) in nine
-	 * stores; a loop is compiled as a slow rep stos. */
-	typedef uint64_t pair __attribute__((vector_size(16), may_alias));
-	const pair zero = {0, 0};
-	pair *z = (pair *)(void *)m.r;
-	z[0] = zero, z[1] = zero, z[2] = zero, z[3] = zero, z[4] = zero;
-	z[5] = zero, z[6] = zero, z[7] = zero, z[8] = zero;
-	for (reads >>= 18; reads != 0; reads &= reads - 1)
-		m.r[18 + __builtin_ctz(reads)] = 0;
-	m.cc = conditions(CTRACE_EOP_CMP, 8, 0, 0);
-	m.r[3] = r->rbx;
-	m.r[4] = r->sp;
-	m.r[5] = r->rbp;
-	m.r[12] = r->r12;
-	m.r[13] = r->r13;
-	m.r[14] = r->r14;
-	m.r[15] = r->r15;
+	machine_start(&m, reads, r);
 	int ok = run(&m, ops, n);
-	/* Word by word: xmm0 and xmm1 were written so, and read as one
-	 * 16-byte load they missed the store buffer's forwarding. */
-	uint64_t x0 = m.r[16], x1 = m.r[17];
-	__asm__("" : "+r"(x0), "+r"(x1));
-	out[0] = m.r[0];
-	out[1] = m.r[2];
-	out[2] = x0;
-	out[3] = x1;
-	out[4] = m.r[4] + 8; /* after the ret */
+	machine_out(&m, out);
 	return ok;
 }
 
@@ -473,19 +586,12 @@ static inline uint8_t *xmm_field(uint8_t *q, uint64_t v, int narrow)
 	return q + (narrow ? 8 : 16);
 }
 
-void ctrace__retread_put(struct ctrace__stream *s,
-			 const struct ctrace__plan_exit *x,
-			 const struct ctrace__regs *r)
+/* The record at rec of the values out, mask's (x's, or 0 for none that
+ * is the program's), in its general form. */
+static __attribute__((noinline)) void
+put_general(struct ctrace__stream *s, const struct ctrace__plan_exit *x,
+	    uint8_t *rec, uint8_t mask, const uint64_t out[CTRACE_RETREAD_OUT])
 {
-	uint8_t *rec = s->cur;
-	if (rec == NULL || (size_t)(s->chunk_end - rec) < 4 + (size_t)x->len)
-		return;
-	uint64_t out[CTRACE_RETREAD_OUT];
-	/* Not the program's value: the record says not filled (state 0),
-	 * as for a function that left another way, which it will. */
-	uint8_t mask = retread_exec(x->ops, x->nops, x->reads, r, out)
-			       ? x->mask
-			       : 0;
 	/* A value's size depends on the value (an int of -1, 0 or 1 takes a
 	 * byte): the length is a byte when the largest payload fits one. */
 	int wide = x->len >= 0x80;
@@ -493,8 +599,7 @@ void ctrace__retread_put(struct ctrace__stream *s,
 	int narrow = (mask & CTRACE_RETVAL_NARROW) != 0;
 	uint8_t type = CTRACE_REC_RETVAL_SHORT;
 	if ((mask & ~CTRACE_RETVAL_NARROW) == CTRACE_RETVAL_R0) {
-		/* rax alone, the common case: its state is the record's
-		 * type, a byte less. */
+		/* rax alone: its state is the record's type, a byte less. */
 		type = narrow ? CTRACE_REC_RETVAL_INT : CTRACE_REC_RETVAL_WORD;
 		q = p;
 	}
@@ -533,6 +638,45 @@ void ctrace__retread_put(struct ctrace__stream *s,
 	rec[0] = CTRACE_TAG_EXTENDED;
 	ctrace__barrier();
 	s->cur = q;
+}
+
+void ctrace__retread_put(struct ctrace__stream *s,
+			 const struct ctrace__plan_exit *x,
+			 const struct ctrace__regs *r)
+{
+	uint8_t *rec = s->cur;
+	if (rec == NULL || (size_t)(s->chunk_end - rec) < 4 + (size_t)x->len)
+		return;
+	uint64_t out[CTRACE_RETREAD_OUT], rax;
+	struct machine m;
+	int ok = 1, machine = !run_one_move(x->ops, x->nops, r, out);
+	if (machine) {
+		machine_start(&m, x->reads, r);
+		ok = run(&m, x->ops, x->nops);
+		rax = m.r[0];
+	} else {
+		rax = out[0];
+	}
+	if (likely(ok) &&
+	    (x->mask & ~CTRACE_RETVAL_NARROW) == CTRACE_RETVAL_R0) {
+		/* rax alone, the common case, written here: its state is the
+		 * record's type, and its length (at most 10) a byte. */
+		int narrow = (x->mask & CTRACE_RETVAL_NARROW) != 0;
+		uint8_t *q = reg_field(rec + 3, rax, narrow);
+		rec[2] = (uint8_t)(q - (rec + 3));
+		rec[1] = narrow ? CTRACE_REC_RETVAL_INT
+				: CTRACE_REC_RETVAL_WORD;
+		ctrace__barrier();
+		rec[0] = CTRACE_TAG_EXTENDED;
+		ctrace__barrier();
+		s->cur = q;
+		return;
+	}
+	if (machine)
+		machine_out(&m, out);
+	/* Not the program's value: the record says not filled (state 0),
+	 * as for a function that left another way, which it will. */
+	put_general(s, x, rec, ok ? x->mask : 0, out);
 }
 
 #endif

@@ -475,11 +475,101 @@ static void unmasked(void)
 	       after);
 }
 
+/* Every condition (the sixteen of set and of cmov) after a cmp and after
+ * a test of each size, from values that make each go both ways: the
+ * interpreter's rax against the CPU's, running
+ *   mov %r13,%rax; cmp|test %r12,%rbx; setcc %al | cmovcc %r12,%rax; ret
+ * A line for each operation and size. */
+static void conditions_all(void)
+{
+	static const uint8_t cmp_code[2][4][4] = {
+		{{0x44, 0x38, 0xe3}, {0x66, 0x44, 0x39, 0xe3},
+		 {0x44, 0x39, 0xe3}, {0x4c, 0x39, 0xe3}},
+		{{0x44, 0x84, 0xe3}, {0x66, 0x44, 0x85, 0xe3},
+		 {0x44, 0x85, 0xe3}, {0x4c, 0x85, 0xe3}}};
+	static uint64_t stack[64];
+	long page = sysconf(_SC_PAGESIZE);
+	uint8_t *code = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (int use = 0; use < 2; use++) /* set, cmov */
+		for (int test = 0; test < 2; test++)
+			for (unsigned k = 0, size = 1; k < 4; k++, size *= 2) {
+				int bad = code == MAP_FAILED;
+				for (unsigned cc = 0; cc < 16 && !bad; cc++) {
+					uint8_t text[16] = {0x4c, 0x89, 0xe8};
+					size_t n = 3;
+					unsigned cl = k == 1 ? 4 : 3;
+					memcpy(text + n, cmp_code[test][k], cl);
+					n += cl;
+					if (use == 0) {
+						const uint8_t set[3] = {0x0f, (uint8_t)(0x90 + cc), 0xc0};
+						memcpy(text + n, set, 3);
+					} else {
+						const uint8_t mov[4] = {0x49, 0x0f, (uint8_t)(0x40 + cc), 0xc4};
+						memcpy(text + n, mov, 4);
+						n++;
+					}
+					n += 3;
+					text[n++] = 0xc3;
+					if (mprotect(code, (size_t)page, PROT_READ | PROT_WRITE) < 0)
+						break;
+					memcpy(code, text, n);
+					if (mprotect(code, (size_t)page, PROT_READ | PROT_EXEC) < 0) {
+						bad = 1;
+						break;
+					}
+					struct ctrace__plan_op ops[3] = {
+						{.op = CTRACE_EOP_MOV, .dsz = 8, .ssz = 8, .d = 0, .s = 13},
+						{.op = (uint8_t)(test ? CTRACE_EOP_TEST : CTRACE_EOP_CMP),
+						 .dsz = (uint8_t)size, .ssz = (uint8_t)size, .d = 3, .s = 12},
+						{.op = (uint8_t)(use ? CTRACE_EOP_CMOV : CTRACE_EOP_SET),
+						 .dsz = (uint8_t)(use ? 8 : 1), .ssz = (uint8_t)(use ? 8 : 1),
+						 .d = 0, .s = (int8_t)(use ? 12 : 0), .arg = cc}};
+					for (int i = 0; i < 3; i++) {
+						ops[i].base = CTRACE_EOP_NO_BASE;
+						ctrace__retread_prepare(&ops[i]);
+					}
+					for (int round = 0; round < 256 && !bad; round++) {
+						uint64_t a = value(), b = value();
+						if (round % 4 == 0)
+							b = a; /* equal */
+						else if (round % 4 == 1)
+							b = a ^ (1ull << (size * 8 - 1)); /* signs apart */
+						stack[32] = (uintptr_t)epi_back;
+						struct cpu c = {.rbx = a, .r12 = b, .r13 = rnd(),
+								.rsp = (uintptr_t)&stack[32],
+								.garbage = rnd()};
+						struct ctrace__regs regs = {.rbx = a, .r12 = b, .r13 = c.r13,
+									    .sp = c.rsp};
+						uint64_t out[CTRACE_RETREAD_OUT];
+						if (!ctrace__retread_run(ops, 3, ctrace__retread_reads(ops, 3),
+									 &regs, out))
+							bad = 1;
+						epi_call(code, &c);
+						if (c.rax != out[0]) {
+							printf("# cc %u of %#llx and %#llx: cpu %#llx, "
+							       "interpreter %#llx\n", cc,
+							       (unsigned long long)a, (unsigned long long)b,
+							       (unsigned long long)c.rax,
+							       (unsigned long long)out[0]);
+							bad = 1;
+						}
+					}
+				}
+				tap_ok(!bad, "%s after %s, %u byte%s: all 16 conditions as the CPU's",
+				       use ? "cmov" : "set", test ? "test" : "cmp", size,
+				       size > 1 ? "s" : "");
+			}
+	if (code != MAP_FAILED)
+		munmap(code, (size_t)page);
+}
+
 int main(void)
 {
-	tap_plan(2 * TAP_COUNT(rows) + 2);
+	tap_plan(2 * TAP_COUNT(rows) + 2 + 16);
 	unmasked();
 	srandom(1);
+	conditions_all();
 	for (size_t i = 0; i < (size_t)TAP_COUNT(rows); i++) {
 		const struct row *r = &rows[i];
 		struct epilogue e;
