@@ -123,8 +123,11 @@ struct ctrace__plan_op {
 	 * ctrace__retread_prepare, so that no operation tests a size. */
 	uint64_t keep, put, cut;
 };
-/* Fills an operation's derived fields (plan.c, as it reads the line). */
+/* Fills an operation's derived fields (plan.c, as it reads the line).
+ * An exit's list ends with an operation of op CTRACE__EOP_END, prepared
+ * too: the interpreter stops there, counting nothing. */
 CTRACE_HIDDEN void ctrace__retread_prepare(struct ctrace__plan_op *o);
+#define CTRACE__EOP_END 0
 #define CTRACE_EOP_NO_BASE 0xff
 
 /* Where the return value of a function is at one call of its exit hook,
@@ -133,7 +136,7 @@ CTRACE_HIDDEN void ctrace__retread_prepare(struct ctrace__plan_op *o);
 struct ctrace__plan_exit {
 	uintptr_t pc;
 	uintptr_t fn; /* the function whose own exit it is */
-	const struct ctrace__plan_op *ops;
+	const struct ctrace__plan_op *ops; /* and the CTRACE__EOP_END after */
 	uint32_t reads; /* ctrace__retread_reads(): zeroed before a run */
 	uint8_t nops;
 	uint8_t mask, mem; /* as a plan entry's ret_mask, ret_mem */
@@ -142,6 +145,11 @@ struct ctrace__plan_exit {
 			    * entries set no trampoline; else the line is
 			    * not used (the trampoline's list keeps the
 			    * frame) */
+	/* fn's flags, and the flags table they were read from: its address
+	 * (a mapping's, so page-aligned) | the flags; 0 none yet.  The
+	 * exit hook then finds them without a second lookup
+	 * (ctrace__plan_exit_flags). */
+	_Atomic uintptr_t flags_seen;
 };
 /* The saved registers of a DWARF number mask, as bits in the order of
  * struct ctrace__regs (plan.c). */

@@ -105,6 +105,28 @@ ctrace__enter_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	return 1;
 }
 
+/* The flags of x's function (fn), as ctrace__function_flags() gives
+ * them: kept in x for the table they were read from, so that an exit
+ * makes one lookup (x's) and not two.  A published table is never
+ * unmapped (filter.c), so that its address names it for good; x is
+ * written only when the table changes. */
+static inline __attribute__((always_inline)) uint8_t
+ctrace__plan_exit_flags(const struct ctrace__plan_exit *x, uintptr_t fn)
+{
+	const struct ctrace__flags_table_t *tab =
+		atomic_load_explicit(&ctrace__flags_table, memory_order_acquire);
+	uintptr_t seen = atomic_load_explicit(&x->flags_seen,
+					      memory_order_relaxed);
+	if (likely((seen & ~(uintptr_t)0xff) == (uintptr_t)tab && tab != NULL))
+		return (uint8_t)seen;
+	uint8_t flags = ctrace__function_flags_in(tab, fn);
+	if (tab != NULL)
+		atomic_store_explicit(
+			&((struct ctrace__plan_exit *)(uintptr_t)x)->flags_seen,
+			(uintptr_t)tab | flags, memory_order_relaxed);
+	return flags;
+}
+
 /* The most operations an exit read this way runs: the plans of the
  * programs tried need 1 to 6; a longer list keeps the pause. */
 #define CTRACE_QUICK_EXIT_OPS 8
@@ -121,7 +143,7 @@ ctrace__exit_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	if (!ctrace__quick_gate(site) || x->nops > CTRACE_QUICK_EXIT_OPS ||
 	    (x->mask & CTRACE_RETVAL_MEM))
 		return 0;
-	uint8_t flags = ctrace__function_flags(fn);
+	uint8_t flags = ctrace__plan_exit_flags(x, fn);
 	struct ctrace__stream *s = &t->main;
 	if ((flags & (CTRACE_F_SKIP | CTRACE_F_RETVAL)) != CTRACE_F_RETVAL ||
 	    (size_t)(s->chunk_end - s->cur) <

@@ -577,10 +577,10 @@ static inline size_t ctrace__flags_slot_of(uintptr_t addr, size_t mask)
 	return (size_t)(((uint64_t)addr * 0x9e3779b97f4a7c15ull) >> 32) & mask;
 }
 
-static inline uint8_t ctrace__function_flags(uintptr_t fn)
+/* The flags of fn in table t (NULL: none built, the default's). */
+static inline uint8_t
+ctrace__function_flags_in(const struct ctrace__flags_table_t *t, uintptr_t fn)
 {
-	const struct ctrace__flags_table_t *t = atomic_load_explicit(
-		&ctrace__flags_table, memory_order_acquire);
 	if (t == NULL)
 		return ctrace__default_flags;
 	for (size_t i = ctrace__flags_slot_of(fn, t->mask);;
@@ -590,6 +590,14 @@ static inline uint8_t ctrace__function_flags(uintptr_t fn)
 		if (t->slots[i].addr == 0)
 			return ctrace__default_flags;
 	}
+}
+
+static inline uint8_t ctrace__function_flags(uintptr_t fn)
+{
+	return ctrace__function_flags_in(
+		atomic_load_explicit(&ctrace__flags_table,
+				     memory_order_acquire),
+		fn);
 }
 
 /* The flags of the function an entry enters.  One the table does not list

@@ -402,14 +402,17 @@ static size_t parse(const char *text, size_t size, int fill, size_t *exits,
 			}
 			++*exits;
 			if (fill && exit_slots != NULL &&
-			    *nops + e.nops <= op_cap) {
-				e.ops = &op_pool[*nops];
+			    *nops + e.nops + 1 <= op_cap) {
+				struct ctrace__plan_op *to = &op_pool[*nops];
+				e.ops = to;
 				e.reads = ctrace__retread_reads(ops, e.nops);
-				memcpy(&op_pool[*nops], ops,
-				       e.nops * sizeof *ops);
+				memcpy(to, ops, e.nops * sizeof *ops);
+				to[e.nops] = (struct ctrace__plan_op){
+					.op = CTRACE__EOP_END};
+				ctrace__retread_prepare(&to[e.nops]);
 				exit_put(&e);
 			}
-			*nops += e.nops;
+			*nops += e.nops + 1; /* and the end */
 		} else if (is_word(k, len, "rx") && active) {
 			long long v;
 			if (number(&l, 16, &v) < 0 || v == 0)

@@ -35,7 +35,8 @@ enum {
 	HOW_SET_BE,
 	HOW_SET_L,
 	HOW_SET_LE,
-	HOW_LAST = HOW_SET_LE
+	HOW_END, /* the end of the list */
+	HOW_LAST = HOW_END
 };
 
 void ctrace__retread_prepare(struct ctrace__plan_op *o)
@@ -46,7 +47,7 @@ void ctrace__retread_prepare(struct ctrace__plan_op *o)
 	o->put = o->dsz == 4 ? 0xffffffffull : dmask;
 	o->cut = o->ssz >= 8 ? ~0ull : (1ull << (o->ssz * 8)) - 1;
 	o->sx = (uint8_t)(64 - o->ssz * 8);
-	o->how = o->op;
+	o->how = o->op == CTRACE__EOP_END ? HOW_END : o->op;
 	if (o->op == CTRACE_EOP_SET) {
 		static const uint8_t set_how[8] = {
 			CTRACE_EOP_SET, HOW_SET_B,      HOW_SET_E,
@@ -225,9 +226,8 @@ src(const struct machine *m, const struct ctrace__plan_op *o)
  * code: each operation jumps to the next one's handler through the
  * table (one indirect jump an operation, each predicted on its own),
  * with the sizes' masks made when the plan was read; the operations are
- * valid and at least one (plan.c refuses an exit line without any). */
-static int run(struct machine *m, const struct ctrace__plan_op *o,
-	       size_t n)
+ * valid, and end with CTRACE__EOP_END's. */
+static int run(struct machine *m, const struct ctrace__plan_op *o)
 {
 	static const void *const at[HOW_LAST + 1] = {
 		[CTRACE_EOP_MOV] = &&mov,     [CTRACE_EOP_ZX] = &&zx,
@@ -250,6 +250,7 @@ static int run(struct machine *m, const struct ctrace__plan_op *o,
 		[HOW_ZERO] = &&zero,          [HOW_SET_B] = &&set_b,
 		[HOW_SET_E] = &&set_e,        [HOW_SET_BE] = &&set_be,
 		[HOW_SET_L] = &&set_l,        [HOW_SET_LE] = &&set_le,
+		[HOW_END] = &&done,
 	};
 	uint32_t csr;
 	int fp = 0;
@@ -269,8 +270,6 @@ static int run(struct machine *m, const struct ctrace__plan_op *o,
 #define PUT(x) (r[o->d] = (r[o->d] & o->keep) | ((x) & o->put))
 #define NEXT()                                                               \
 	do {                                                                 \
-		if (--n == 0)                                                \
-			goto done;                                           \
 		o++;                                                         \
 		goto *at[o->how];                                            \
 	} while (0)
@@ -540,25 +539,25 @@ machine_out(const struct machine *m, uint64_t out[CTRACE_RETREAD_OUT])
 	}
 }
 
-/* ctrace__retread_run's work. */
-static inline __attribute__((always_inline)) int
-retread_exec(const struct ctrace__plan_op *ops, size_t n, uint32_t reads,
-	     const struct ctrace__regs *r, uint64_t out[CTRACE_RETREAD_OUT])
-{
-	if (run_one_move(ops, n, r, out))
-		return 1;
-	struct machine m;
-	machine_start(&m, reads, r);
-	int ok = run(&m, ops, n);
-	machine_out(&m, out);
-	return ok;
-}
-
+/* ops[0..n), at most CTRACE_PLAN_MAX_OPS, copied with the end after
+ * them (a test's list has none). */
 int ctrace__retread_run(const struct ctrace__plan_op *ops, size_t n,
 			uint32_t reads, const struct ctrace__regs *r,
 			uint64_t out[CTRACE_RETREAD_OUT])
 {
-	return retread_exec(ops, n, reads, r, out);
+	struct ctrace__plan_op list[CTRACE_PLAN_MAX_OPS + 1];
+	if (n == 0 || n > CTRACE_PLAN_MAX_OPS)
+		return 0;
+	if (run_one_move(ops, n, r, out))
+		return 1;
+	memcpy(list, ops, n * sizeof *ops);
+	list[n] = (struct ctrace__plan_op){.op = CTRACE__EOP_END};
+	ctrace__retread_prepare(&list[n]);
+	struct machine m;
+	machine_start(&m, reads, r);
+	int ok = run(&m, list);
+	machine_out(&m, out);
+	return ok;
 }
 
 /* A register of the short form: a sleb, of its low half with NARROW. */
@@ -652,7 +651,7 @@ void ctrace__retread_put(struct ctrace__stream *s,
 	int ok = 1, machine = !run_one_move(x->ops, x->nops, r, out);
 	if (machine) {
 		machine_start(&m, x->reads, r);
-		ok = run(&m, x->ops, x->nops);
+		ok = run(&m, x->ops);
 		rax = m.r[0];
 	} else {
 		rax = out[0];

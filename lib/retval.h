@@ -67,9 +67,12 @@ CTRACE_HIDDEN void ctrace__retval_thread_end(void);
  * after that call will: out[] gets rax, rdx, the low 8 bytes of xmm0 and
  * xmm1, and the stack pointer after the `ret`. */
 #define CTRACE_RETREAD_OUT 5
-/* reads: ctrace__retread_reads(ops, n), the registers zeroed first.
- * Returns 1, or 0 when an operation raised a floating-point exception
- * the program left unmasked (its own instruction will trap: no value). */
+/* reads: ctrace__retread_reads(ops, n), the registers zeroed first; n
+ * from 1 to CTRACE_PLAN_MAX_OPS (no end operation needed: the list is
+ * copied).  For tests: the exit hook runs a plan's list in place
+ * (ctrace__retread_put).  Returns 1, or 0 when an operation raised a
+ * floating-point exception the program left unmasked (its own
+ * instruction will trap: no value), or n is out of range. */
 CTRACE_HIDDEN int ctrace__retread_run(const struct ctrace__plan_op *ops,
 				      size_t n, uint32_t reads,
 				      const struct ctrace__regs *r,
