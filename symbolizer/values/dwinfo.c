@@ -628,15 +628,23 @@ static void origins_free(void)
 	memset(&origins_cache, 0, sizeof origins_cache);
 }
 
-static const struct origins *origins_of(struct dw_module *m,
-					const char *module, uint64_t off,
-					bool fn)
+/* What origins_of finds, by value: the table's entries move when it
+ * grows (a pointer to one would dangle after the next lookup), their
+ * roots arrays do not. */
+struct origins_found {
+	int n; /* -1: unknown */
+	const Dwarf_Off *roots;
+};
+
+static struct origins_found origins_of(struct dw_module *m,
+				       const char *module, uint64_t off,
+				       bool fn)
 {
 	struct origins *o = origins_slot(module, off, fn);
 	Dwarf_Die chain[CHAIN_MAX], root;
 
 	if (o->module)
-		return o;
+		return (struct origins_found){o->n, o->roots};
 	o->module = module;
 	o->off = off;
 	o->fn = fn;
@@ -652,7 +660,7 @@ static const struct origins *origins_of(struct dw_module *m,
 		}
 	}
 	origins_cache.n++;
-	return o;
+	return (struct origins_found){o->n, o->roots};
 }
 
 int dw_copies_holding(struct trace *t, uint64_t pc, uint64_t ticks,
@@ -660,24 +668,22 @@ int dw_copies_holding(struct trace *t, uint64_t pc, uint64_t ticks,
 {
 	const struct resolve_info *pi = resolve_function(t->resolver, pc,
 							 ticks);
-	const struct origins *chain;
+	struct origins_found chain, fo;
 	struct dw_module *m;
 	size_t k = 0;
 
 	if (!(m = dw_module_at(t, pi, pc, ticks)) || !m->dw ||
-	    (chain = origins_of(m, pi->module, pi->module_offset, false))
-			    ->n < 0)
+	    (chain = origins_of(m, pi->module, pi->module_offset, false)).n < 0)
 		return -1;
 	/* Copies of functions that are not instrumented may lie between. */
-	for (int j = 0; j < chain->n && k < n_fns; j++) {
+	for (int j = 0; j < chain.n && k < n_fns; j++) {
 		const struct resolve_info *fi = resolve_function(t->resolver,
 								 fns[k], ticks);
-		const struct origins *fo;
 		if (!fi->module || strcmp(fi->module, pi->module) ||
-		    (fo = origins_of(m, fi->module, fi->module_offset, true))
-				    ->n < 0)
+		    (fo = origins_of(m, fi->module, fi->module_offset, true)).n <
+			    0)
 			return -1;
-		if (fo->roots[0] == chain->roots[j])
+		if (fo.roots[0] == chain.roots[j])
 			k++;
 	}
 	return (int)k;
