@@ -151,6 +151,12 @@ struct ctrace__plan_exit {
 	 * (ctrace__plan_exit_flags). */
 	_Atomic uintptr_t flags_seen;
 };
+#if defined(__x86_64__)
+/* arch/x86_64/hooks.S finds an exit's slot itself: 48 bytes, pc first. */
+_Static_assert(sizeof(struct ctrace__plan_exit) == 48 &&
+		       offsetof(struct ctrace__plan_exit, pc) == 0,
+	       "struct ctrace__plan_exit as hooks.S reads it");
+#endif
 /* The saved registers of a DWARF number mask, as bits in the order of
  * struct ctrace__regs (plan.c). */
 CTRACE_HIDDEN uint8_t ctrace__plan_regs_select(uint32_t dwarf_mask);
@@ -233,8 +239,11 @@ CTRACE_HIDDEN CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site,
 CTRACE_HIDDEN void ctrace__hook_enter_regs(void *fn, void *site,
 					   const struct ctrace__regs *r);
 CTRACE_HIDDEN void ctrace__hook_exit(void *fn, void *site);
+/* x: the exit table's slot of r->pc that the stub found, or NULL for
+ * one it did not (looked up here). */
 CTRACE_HIDDEN void ctrace__hook_exit_regs(void *fn, void *site,
-					  const struct ctrace__regs *r);
+					  const struct ctrace__regs *r,
+					  const struct ctrace__plan_exit *x);
 /* The general paths of an exit whose return value x says how to read
  * from r (recorded with its RETVAL record, filled now), and of an entry
  * whose registers r were saved: the hooks try their short paths first

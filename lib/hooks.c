@@ -232,11 +232,13 @@ void ctrace__hook_exit(void *fn, void *site)
 }
 
 /* An exit whose plan says where the return value is (an `exit` line of
- * the function given) reads it now, through the policy path; any other
- * exit is recorded as the C hook does. */
-void ctrace__hook_exit_regs(void *fn, void *site, const struct ctrace__regs *r)
+ * the function given) reads it now; any other exit is recorded as the C
+ * hook does.  The stub gives the table's slot it found (NULL: look). */
+void ctrace__hook_exit_regs(void *fn, void *site, const struct ctrace__regs *r,
+			    const struct ctrace__plan_exit *x)
 {
-	const struct ctrace__plan_exit *x = ctrace__plan_find_exit(r->pc);
+	if (x == NULL)
+		x = ctrace__plan_find_exit(r->pc);
 	if (x == NULL || !x->rx || x->fn != (uintptr_t)fn) {
 		hook_exit(fn, site, r->sp, r->sp);
 		return;

@@ -38,8 +38,9 @@ CTRACE_HIDDEN extern uint8_t ctrace__state_capture_on;
 CTRACE_HIDDEN extern uint8_t ctrace__state_entry_regs_on;
 
 /* Nonzero when return values are read at the exit hook (CTRACE_RETVAL
- * and a plan with `exit` lines): the exit stub saves the registers and
- * calls ctrace__hook_exit_regs.  Read by hooks.S. */
+ * and a plan with `exit` lines): the exit stub looks its return address
+ * up in the plan's exit table and, unless no line has it, saves the
+ * registers and calls ctrace__hook_exit_regs.  Read by hooks.S. */
 CTRACE_HIDDEN extern uint8_t ctrace__state_exit_regs_on;
 
 /* Nonzero while the recorder does its own work on this thread outside an

@@ -19,7 +19,7 @@
  * (saved first, callee-saved in the C code), so that the one ret follows
  * reads no memory first (a load into rsp just before the ret cost the
  * values' path 1 to 2 ns a hook). */
-	.macro	CALL_WITH_REGS target
+	.macro	CALL_WITH_REGS target, arg4
 	movq	%rsp, %rax
 	.cfi_def_cfa_register %rax
 	andq	$-16, %rsp
@@ -39,6 +39,9 @@
 	movq	(%rax), %rcx
 	movq	%rcx, 56(%rsp)		/* pc: our return address */
 	movq	%rsp, %rdx
+	.ifnb	\arg4
+	movq	\arg4, %rcx
+	.endif
 	call	\target
 	movq	%rbx, %rax
 	.cfi_def_cfa_register %rax
@@ -73,8 +76,31 @@ __cyg_profile_func_exit:
 	.cfi_startproc
 	cmpb	$0, ctrace__state_exit_regs_on(%rip)
 	jne	1f
-	jmp	ctrace__hook_exit
-1:	CALL_WITH_REGS ctrace__hook_exit_regs
+0:	jmp	ctrace__hook_exit
+	/* The exit table's slot of our return address (ctrace__plan_hash
+	 * and struct ctrace__plan_exit's size, capture.h).  Empty: no
+	 * `exit` line, a function that returns nothing, say; the C hook
+	 * records the exit as without values, and no register is saved.
+	 * Another pc in it: NULL, for ctrace__hook_exit_regs to look
+	 * further. */
+1:	movq	ctrace__plan_exits(%rip), %r8
+	testq	%r8, %r8
+	jz	0b
+	movq	(%rsp), %rax
+	movabsq	$0x9e3779b97f4a7c15, %rcx
+	imulq	%rax, %rcx
+	shrq	$40, %rcx
+	andq	ctrace__plan_exit_mask(%rip), %rcx
+	leaq	(%rcx,%rcx,2), %rcx
+	shlq	$4, %rcx		/* 48 bytes a slot */
+	addq	%rcx, %r8
+	movq	(%r8), %rcx
+	cmpq	%rax, %rcx
+	je	2f
+	testq	%rcx, %rcx
+	jz	0b
+	xorl	%r8d, %r8d
+2:	CALL_WITH_REGS ctrace__hook_exit_regs, %r8
 	.cfi_endproc
 	.size	__cyg_profile_func_exit, .-__cyg_profile_func_exit
 
