@@ -110,7 +110,9 @@ case_sigjumps() {
 # or made the hook drop its event.  $2: args, retval or none; or plan:
 # arguments with a capture plan, whose registers (format 6) go inside
 # their ENTRY's group before its tag is stored, the stream's bases of
-# the registers moved meanwhile.
+# the registers moved meanwhile; or planretval: both values with the
+# plan, the return values read at the exit hook (its stub's own lookup
+# of the plan's exit table, the operations, the RETVAL record).
 case_sigstep() {
 	use_config "$1"
 	case $(uname -m) in
@@ -123,8 +125,9 @@ case_sigstep() {
 	ss_args= ss_retval=
 	case $2 in
 	args) ss_args=all ;;
-	plan)
+	plan | planretval)
 		ss_args=all
+		[ "$2" = planretval ] && ss_retval=all
 		# made from the very binary run: its entries match its hooks
 		CTRACE_PLAN=$BIN/sigstep.tee.plan
 		export CTRACE_PLAN
@@ -141,6 +144,16 @@ case_sigstep() {
 	read -r rounds traps jumps <trace.bin.out
 	[ "$traps" -gt "$rounds" ] && [ "$jumps" -gt 0 ] ||
 		fail "$traps traps, $jumps jumps: nothing was stepped"
+	if [ "$2" = planretval ]; then
+		# leaf returns x + 1, read at its exit hook; every call shows it
+		"$CTRACE_SYMBOLIZE" --no-duration trace.bin 2>/dev/null |
+			LC_ALL=C grep -o 'leaf(x=[0-9]*) = [0-9-]*' |
+			awk '{ n++; split($1, a, "="); x = a[2] + 0
+				if ($3 != x + 1) { print; bad = 1 } }
+				END { if (n < 100) { print n " leaf calls"; bad = 1 }
+					exit bad }' ||
+			fail "return values shown wrong"
+	fi
 	if [ "$2" = plan ]; then
 		"$PYTHON3" "$top_srcdir/bench/records" trace.bin >records ||
 			fail "bench/records failed"
@@ -194,6 +207,8 @@ for cfg in $(configs_pie); do
 				"$cfg" args
 			run_case "sigstep-capture-plan-$cfg" case_sigstep \
 				"$cfg" plan
+			run_case "sigstep-capture-planretval-$cfg" case_sigstep \
+				"$cfg" planretval
 			run_case "sigstep-capture-retval-$cfg" case_sigstep \
 				"$cfg" retval
 			;;
