@@ -171,8 +171,10 @@ void paths_unpark(struct output *o, struct thread *th, size_t depth,
 /* count events lost under `parent` (a node), weighed by their number. */
 static void lost_under(struct paths *ps, uint32_t parent, uint64_t count)
 {
-	struct path_node *n =
-		&ps->nodes[node_of(ps, parent, agg_name_id(&lost_pair))];
+	/* found first, then indexed: making it may move the nodes, and
+	 * the array read in the same expression could be the old one */
+	uint32_t node = node_of(ps, parent, agg_name_id(&lost_pair));
+	struct path_node *n = &ps->nodes[node];
 
 	n->calls = n->calls + count < n->calls ? UINT64_MAX : n->calls + count;
 	n->self = n->self + count < n->self ? UINT64_MAX : n->self + count;

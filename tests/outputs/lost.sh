@@ -109,6 +109,38 @@ case_written() {
 	fi
 }
 
+# Events lost in a call whose "lost" frame is the call path that fills
+# the folded stacks' table of paths: main and 254 callees make 256 paths
+# with the root, and the loss's is the one that grows the table.  The
+# sanitized symbolizer reports a use of the table freed by that growth.
+case_grown() {
+	[ -x "$MKTRACE" ] || skip "$MKTRACE not built"
+	san=$top_builddir/tests/ctrace-symbolize-san
+	[ "$HAVE_SANITIZERS" = yes ] && [ -x "$san" ] ||
+		skip "no sanitized symbolizer"
+	{
+		printf '%s\n' 'meta' 'thread 1 100 main' 'events 1 tid=100' \
+			'enter 0x1000 0x1'
+		i=1
+		while [ $i -le 254 ]; do
+			printf 'enter %d 0x1010\nleave %d 0x1010\n' \
+				$((0x100000 + i * 16)) $((0x100000 + i * 16))
+			i=$((i + 1))
+		done
+		printf '%s\n' 'lost 5 1' 'leave 0x1000 0x1' 'thread_end'
+	} | "$MKTRACE" grown.bin || fail "mktrace failed"
+	for f in folded flamegraph; do
+		ASAN_OPTIONS=detect_leaks=0:exitcode=86 \
+			"$san" -f $f --weight=calls -o grown.$f grown.bin \
+			2>grown.$f.err || {
+			sed -n '1,20p' grown.$f.err
+			fail "-f $f: the sanitized symbolizer failed"
+		}
+	done
+	grep -qx '0x1000;\[ctrace: events lost\] 5' grown.folded ||
+		fail "the folded stacks lack the 5 events lost in main"
+}
+
 # sum_lost FILE SED_SCRIPT: the sum of the numbers the script prints.
 sum_lost() {
 	sed -n "$2" "$1" | awk '{ s += $1 } END { print s + 0 }'
@@ -148,6 +180,7 @@ case_real() {
 }
 
 run_case written case_written
+run_case grown case_grown
 for cfg in $(configs | grep -e '-O2-pie$'); do
 	run_case "real-$cfg" case_real "$cfg"
 done
