@@ -92,9 +92,36 @@ case_views() {
 		{ cat where.err; fail "--where did not read the values"; }
 }
 
+# The views with values free what they decoded: the sanitized symbolizer
+# with LeakSanitizer (libbfd's own leak suppressed, tests/lsan.supp, which
+# needs the slow unwinder) on a trace with arguments and return values,
+# whose return values' types are found once per function and named at
+# every call.
+case_leaks() {
+	use_config "$1"
+	san=$top_builddir/tests/ctrace-symbolize-san
+	[ "$HAVE_SANITIZERS" = yes ] && [ -x "$san" ] ||
+		skip "no sanitized symbolizer"
+	ASAN_OPTIONS=detect_leaks=1:exitcode=86:fast_unwind_on_malloc=0
+	LSAN_OPTIONS=suppressions=$tests_srcdir/lsan.supp:print_suppressions=0
+	export ASAN_OPTIONS LSAN_OPTIONS
+	"$san" --version 2>&1 | grep -q 'LeakSanitizer has encountered' &&
+		skip "LeakSanitizer does not work here"
+	build_c valrepeat "$PROGS/valrepeat.c"
+	CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN= \
+		run_traced trace.bin "$BIN/valrepeat" 10
+	for f in tree json chrome perfetto; do
+		"$san" -f $f -o $f trace.bin 2>$f.err || {
+			sed -n '1,30p' $f.err
+			fail "-f $f: the sanitized symbolizer failed"
+		}
+	done
+}
+
 for cfg in $(configs); do
 	run_case "same-$cfg" case_same "$cfg"
 	run_case "views-$cfg" case_views "$cfg"
+	run_case "leaks-$cfg" case_leaks "$cfg"
 done
 
 test_finish

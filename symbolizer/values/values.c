@@ -243,6 +243,7 @@ static struct values *ret_value(const struct ret_shape *sh,
 	struct values_build vb = {0};
 	if (sh) {
 		values_add(&vb, NULL, NULL, text, why);
+		free(vb.v[0].type); /* the "" of no type given */
 		vb.v[0].type = must_strndup(sh->type_name,
 					    strlen(sh->type_name));
 	} else {
