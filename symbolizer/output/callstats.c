@@ -304,10 +304,14 @@ void callstats_entry(struct callstats *cs, struct thread *th,
 	struct agg_seg *s;
 	uint32_t ref = 0;
 
-	if (cs->per_thread)
-		ref = (uint32_t)(row_of(cs, at, name) - cs->rows);
-	else
+	if (cs->per_thread) {
+		/* the row first: making it may move the rows, which the
+		 * same expression could read before */
+		const struct stat_row *r = row_of(cs, at, name);
+		ref = (uint32_t)(r - cs->rows);
+	} else {
 		cell_make(cs, name);
+	}
 	f = agg_push(at, depth);
 	f->ref = ref;
 	f->name = name;
