@@ -102,6 +102,9 @@ struct ctrace__plan_entry {
 	uint8_t regs_only;
 	uint8_t ret_len;
 	uint32_t regs;
+	/* The flags of the function whose entry hook this is, as an exit's
+	 * slot keeps them (ctrace__plan_entry_flags, event.h). */
+	_Atomic uintptr_t flags_seen;
 	struct ctrace__plan_mem mem[CTRACE_PLAN_MAX_MEM];
 	struct ctrace__plan_str str[CTRACE_PLAN_MAX_STR];
 };
@@ -174,7 +177,8 @@ CTRACE_HIDDEN int ctrace__plan_reads_return(uintptr_t fn);
 CTRACE_HIDDEN extern const struct ctrace__plan_exit *ctrace__plan_exits;
 CTRACE_HIDDEN extern size_t ctrace__plan_exit_mask;
 
-/* The table, open addressing by PC; filled at set-up, read-only after. */
+/* The table, open addressing by PC; filled at set-up, read-only after
+ * but for the flags its slots keep (flags_seen). */
 CTRACE_HIDDEN extern const struct ctrace__plan_entry *ctrace__plan_slots;
 CTRACE_HIDDEN extern size_t ctrace__plan_mask;
 

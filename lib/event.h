@@ -67,6 +67,35 @@ ctrace__quick_gate(uintptr_t site)
 	       site != (uintptr_t)ctrace__retval_trampoline;
 }
 
+/* The flags of the function whose entry hook e is for (fn), as
+ * ctrace__entry_flags() gives them, kept in e as an exit's slot keeps
+ * them (ctrace__plan_exit_flags, below): those the table lists, and the
+ * default flags of a function it does not list whose object was loaded
+ * at start (one loaded since may be replaced by another at the same
+ * address: decided each time, internal.h).  A wrong answer here costs
+ * no event: a call this short path does not record goes to the policy
+ * path, which asks the table itself. */
+static inline __attribute__((always_inline)) uint8_t
+ctrace__plan_entry_flags(struct ctrace__thread *t,
+			 const struct ctrace__plan_entry *e, uintptr_t fn)
+{
+	const struct ctrace__flags_table_t *tab =
+		atomic_load_explicit(&ctrace__flags_table, memory_order_acquire);
+	uintptr_t seen = atomic_load_explicit(&e->flags_seen,
+					      memory_order_relaxed);
+	uint8_t flags;
+	if (likely((seen & ~(uintptr_t)0xff) == (uintptr_t)tab && tab != NULL))
+		return (uint8_t)seen;
+	int listed = tab != NULL && ctrace__flags_find(tab, fn, &flags);
+	if (!listed && !ctrace__entry_flags_unlisted(t, tab, fn, &flags))
+		return ctrace__modules_flags_miss(t, fn);
+	if (tab != NULL && (listed || !t->known_later))
+		atomic_store_explicit(
+			&((struct ctrace__plan_entry *)(uintptr_t)e)->flags_seen,
+			(uintptr_t)tab | flags, memory_order_relaxed);
+	return flags;
+}
+
 /* An entry whose registers r were saved, on the short path (no
  * trampoline to set, arguments in registers alone): 1 when recorded,
  * else 0 having stored nothing (the caller then takes
@@ -77,7 +106,9 @@ ctrace__enter_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 {
 	if (!ctrace__quick_gate(site))
 		return 0;
-	uint8_t flags = ctrace__entry_flags(t, fn);
+	const struct ctrace__plan_entry *e = ctrace__plan_find(r->pc);
+	uint8_t flags = e != NULL ? ctrace__plan_entry_flags(t, e, fn)
+				  : ctrace__entry_flags(t, fn);
 	/* Filtered out, or a return value for the trampoline to catch. */
 	if ((flags & CTRACE_F_SKIP) ||
 	    (flags & (CTRACE_F_RETVAL | CTRACE_F_RETREAD)) == CTRACE_F_RETVAL)
@@ -88,7 +119,6 @@ ctrace__enter_quick(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 				 ctrace__rdtsc(), &t->state) == 0;
 	/* Each case its own emit_fast(), whose registers inline (format 6)
 	 * are then no test at run time. */
-	const struct ctrace__plan_entry *e = ctrace__plan_find(r->pc);
 	if (e == NULL || !e->regs_only || (r->sp & (sizeof(uintptr_t) - 1)) ||
 	    (size_t)(s->chunk_end - s->cur) <
 		    CTRACE_MAX_EVENT_BYTES + CTRACE_ARGS_REGS_MAX)

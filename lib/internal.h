@@ -577,19 +577,29 @@ static inline size_t ctrace__flags_slot_of(uintptr_t addr, size_t mask)
 	return (size_t)(((uint64_t)addr * 0x9e3779b97f4a7c15ull) >> 32) & mask;
 }
 
+/* 1 with *flags when table t (not NULL) lists fn, else 0. */
+static inline int ctrace__flags_find(const struct ctrace__flags_table_t *t,
+				     uintptr_t fn, uint8_t *flags)
+{
+	for (size_t i = ctrace__flags_slot_of(fn, t->mask);;
+	     i = (i + 1) & t->mask) {
+		if (t->slots[i].addr == fn) {
+			*flags = t->slots[i].flags;
+			return 1;
+		}
+		if (t->slots[i].addr == 0)
+			return 0;
+	}
+}
+
 /* The flags of fn in table t (NULL: none built, the default's). */
 static inline uint8_t
 ctrace__function_flags_in(const struct ctrace__flags_table_t *t, uintptr_t fn)
 {
-	if (t == NULL)
-		return ctrace__default_flags;
-	for (size_t i = ctrace__flags_slot_of(fn, t->mask);;
-	     i = (i + 1) & t->mask) {
-		if (t->slots[i].addr == fn)
-			return t->slots[i].flags;
-		if (t->slots[i].addr == 0)
-			return ctrace__default_flags;
-	}
+	uint8_t flags;
+	if (t != NULL && ctrace__flags_find(t, fn, &flags))
+		return flags;
+	return ctrace__default_flags;
 }
 
 static inline uint8_t ctrace__function_flags(uintptr_t fn)
@@ -615,6 +625,21 @@ static inline uint8_t ctrace__function_flags(uintptr_t fn)
  * aligns it (it may scan the loader's list, whose code needs that). */
 CTRACE_HIDDEN CTRACE_REALIGN uint8_t
 ctrace__modules_flags_miss(struct ctrace__thread *t, uintptr_t fn);
+/* Its part for a function table tab does not list: the default flags
+ * in *flags, and 1 when its object is known to tab (else 0). */
+static inline int
+ctrace__entry_flags_unlisted(const struct ctrace__thread *t,
+			     const struct ctrace__flags_table_t *tab,
+			     uintptr_t fn, uint8_t *flags)
+{
+	*flags = ctrace__default_flags;
+	if (t->known_table != tab || fn - t->known_lo >= t->known_len)
+		return 0;
+	return likely(!t->known_later) ||
+	       (likely(ctrace__use_tsc) &&
+		ctrace__rdtsc() - t->known_checked < CTRACE_GAP_TICKS);
+}
+
 /* Its part that calls nothing (the plain hooks' inline path has no
  * frame): 1 with *flags, or 0 when the object must be checked first. */
 static inline int ctrace__entry_flags_known(const struct ctrace__thread *t,
@@ -622,22 +647,9 @@ static inline int ctrace__entry_flags_known(const struct ctrace__thread *t,
 {
 	const struct ctrace__flags_table_t *tab = atomic_load_explicit(
 		&ctrace__flags_table, memory_order_acquire);
-	if (tab != NULL)
-		for (size_t i = ctrace__flags_slot_of(fn, tab->mask);;
-		     i = (i + 1) & tab->mask) {
-			if (tab->slots[i].addr == fn) {
-				*flags = tab->slots[i].flags;
-				return 1;
-			}
-			if (tab->slots[i].addr == 0)
-				break;
-		}
-	*flags = ctrace__default_flags;
-	if (t->known_table != tab || fn - t->known_lo >= t->known_len)
-		return 0;
-	return likely(!t->known_later) ||
-	       (likely(ctrace__use_tsc) &&
-		ctrace__rdtsc() - t->known_checked < CTRACE_GAP_TICKS);
+	if (tab != NULL && ctrace__flags_find(tab, fn, flags))
+		return 1;
+	return ctrace__entry_flags_unlisted(t, tab, fn, flags);
 }
 
 static inline uint8_t ctrace__entry_flags(struct ctrace__thread *t,
