@@ -330,16 +330,20 @@ neg:
 not:
 	PUT(~r[o->d]);
 	NEXT();
+	/* x86 masks the count to 5 bits (6 for 8 bytes) whatever the
+	 * size: a byte shifted by 9 is 0 (or its sign), not shifted by 1. */
+#define COUNT() (o->arg & (o->dsz == 8 ? 63 : 31))
 shl:
-	PUT(r[o->d] << (o->arg & (o->dsz * 8 - 1)));
+	PUT(r[o->d] << COUNT());
 	NEXT();
 shr:
-	PUT(cut(r[o->d], o->dsz) >> (o->arg & (o->dsz * 8 - 1)));
+	PUT(cut(r[o->d], o->dsz) >> COUNT());
 	NEXT();
 sar:
 	PUT((uint64_t)((int64_t)sign_extend(cut(r[o->d], o->dsz), o->dsz) >>
-		       (o->arg & (o->dsz * 8 - 1))));
+		       COUNT()));
 	NEXT();
+#undef COUNT
 cmp: /* put: the mask of dsz bytes */
 	ca = r[o->d] & o->put;
 	cb = src(m, o) & o->put;

@@ -564,12 +564,161 @@ static void conditions_all(void)
 		munmap(code, (size_t)page);
 }
 
+/* Operations the decoder does not make today but a plan may carry (the
+ * format takes every size): sizes 1 and 2, constants, a set's byte read
+ * again, a cmov of 4 bytes that zero-extends when false, and the flags
+ * before any comparison (those of 0 - 0 on 8 bytes, as the CPU's after
+ * cmp %rax,%rax).  Each row's code, after mov %r13,%rax, against its
+ * operations, rax whole; a row with CC_AT >= 0 is run for each of the
+ * sixteen conditions (added to code[CC_AT] and to ops[CC_OP].arg). */
+#define X(op_, dsz_, ssz_, d_, s_, arg_)                                     \
+	{.op = CTRACE_EOP_##op_, .dsz = dsz_, .ssz = ssz_, .d = d_,          \
+	 .s = s_, .base = CTRACE_EOP_NO_BASE, .arg = arg_}
+static const struct direct {
+	const char *name;
+	uint8_t code[16];
+	size_t len;
+	int cc_at, cc_op;
+	size_t n;
+	struct ctrace__plan_op ops[4];
+} directs[] = {
+{"add %bl,%al", {0x00, 0xd8}, 2, -1, 0, 1, {X(ADD, 1, 1, 0, 3, 0)}},
+{"add %bx,%ax", {0x66, 0x01, 0xd8}, 3, -1, 0, 1, {X(ADD, 2, 2, 0, 3, 0)}},
+{"sub $0x7f,%al", {0x2c, 0x7f}, 2, -1, 0, 1,
+ {X(SUB, 1, 1, 0, CTRACE_EOP_IMM, 0x7f)}},
+{"xor $-5,%ax", {0x66, 0x83, 0xf0, 0xfb}, 4, -1, 0, 1,
+ {X(XOR, 2, 2, 0, CTRACE_EOP_IMM, -5)}},
+{"and %r12w,%ax", {0x66, 0x44, 0x21, 0xe0}, 4, -1, 0, 1,
+ {X(AND, 2, 2, 0, 12, 0)}},
+{"or %r12b,%al", {0x44, 0x08, 0xe0}, 3, -1, 0, 1, {X(OR, 1, 1, 0, 12, 0)}},
+{"xor %ax,%ax (a merge, not a zeroing)", {0x66, 0x31, 0xc0}, 3, -1, 0, 1,
+ {X(XOR, 2, 2, 0, 0, 0)}},
+{"sub %al,%al", {0x28, 0xc0}, 2, -1, 0, 1, {X(SUB, 1, 1, 0, 0, 0)}},
+{"neg %al", {0xf6, 0xd8}, 2, -1, 0, 1, {X(NEG, 1, 1, 0, 0, 0)}},
+{"not %ax", {0x66, 0xf7, 0xd0}, 3, -1, 0, 1, {X(NOT, 2, 2, 0, 0, 0)}},
+{"shl $3,%ax", {0x66, 0xc1, 0xe0, 0x03}, 4, -1, 0, 1,
+ {X(SHL, 2, 2, 0, 0, 3)}},
+{"shl $9,%al (the count masked to 5 bits)", {0xc0, 0xe0, 0x09}, 3, -1, 0,
+ 1, {X(SHL, 1, 1, 0, 0, 9)}},
+{"shr $9,%al", {0xc0, 0xe8, 0x09}, 3, -1, 0, 1, {X(SHR, 1, 1, 0, 0, 9)}},
+{"sar $9,%al", {0xc0, 0xf8, 0x09}, 3, -1, 0, 1, {X(SAR, 1, 1, 0, 0, 9)}},
+{"sar $17,%ax", {0x66, 0xc1, 0xf8, 0x11}, 4, -1, 0, 1,
+ {X(SAR, 2, 2, 0, 0, 17)}},
+{"mov %r12w,%ax", {0x66, 0x44, 0x89, 0xe0}, 4, -1, 0, 1,
+ {X(MOV, 2, 2, 0, 12, 0)}},
+{"movzbw %bl,%ax", {0x66, 0x0f, 0xb6, 0xc3}, 4, -1, 0, 1,
+ {X(ZX, 2, 1, 0, 3, 0)}},
+{"movsbw %bl,%ax", {0x66, 0x0f, 0xbe, 0xc3}, 4, -1, 0, 1,
+ {X(SX, 2, 1, 0, 3, 0)}},
+{"lea 0x5(%rbx),%ax", {0x66, 0x8d, 0x43, 0x05}, 4, -1, 0, 1,
+ {{.op = CTRACE_EOP_LEA, .dsz = 2, .ssz = 1, .d = 0,
+   .s = CTRACE_EOP_IMM, .base = 3, .arg = 5}}},
+{"cmp $-3,%al; setcc %al", {0x3c, 0xfd, 0x0f, 0x90, 0xc0}, 5, 3, 1, 2,
+ {X(CMP, 1, 1, 0, CTRACE_EOP_IMM, -3), X(SET, 1, 1, 0, 0, 0)}},
+{"cmp $0x1234,%ax; setcc %al", {0x66, 0x3d, 0x34, 0x12, 0x0f, 0x90, 0xc0},
+ 7, 5, 1, 2,
+ {X(CMP, 2, 2, 0, CTRACE_EOP_IMM, 0x1234), X(SET, 1, 1, 0, 0, 0)}},
+{"cmp $-100,%rbx; setcc %al", {0x48, 0x83, 0xfb, 0x9c, 0x0f, 0x90, 0xc0},
+ 7, 5, 1, 2,
+ {X(CMP, 8, 8, 3, CTRACE_EOP_IMM, -100), X(SET, 1, 1, 0, 0, 0)}},
+{"test $0x80,%al; setcc %al", {0xa8, 0x80, 0x0f, 0x90, 0xc0}, 5, 3, 1, 2,
+ {X(TEST, 1, 1, 0, CTRACE_EOP_IMM, 0x80), X(SET, 1, 1, 0, 0, 0)}},
+{"cmp %r12,%rbx; setcc %al; movzwl %ax,%eax",
+ {0x4c, 0x39, 0xe3, 0x0f, 0x90, 0xc0, 0x0f, 0xb7, 0xc0}, 9, 4, 1, 3,
+ {X(CMP, 8, 8, 3, 12, 0), X(SET, 1, 1, 0, 0, 0), X(ZX, 4, 2, 0, 0, 0)}},
+{"cmp %r12d,%ebx; setcc %al; neg %al; movsbq %al,%rax",
+ {0x44, 0x39, 0xe3, 0x0f, 0x90, 0xc0, 0xf6, 0xd8, 0x48, 0x0f, 0xbe, 0xc0},
+ 12, 4, 1, 4,
+ {X(CMP, 4, 4, 3, 12, 0), X(SET, 1, 1, 0, 0, 0), X(NEG, 1, 1, 0, 0, 0),
+  X(SX, 8, 1, 0, 0, 0)}},
+{"cmp %r12,%rbx; cmovcc %r12d,%eax (zero-extended either way)",
+ {0x4c, 0x39, 0xe3, 0x41, 0x0f, 0x40, 0xc4}, 7, 5, 1, 2,
+ {X(CMP, 8, 8, 3, 12, 0), X(CMOV, 4, 4, 0, 12, 0)}},
+{"cmp %r12b,%bl; cmovcc %r12w,%ax (a merge)",
+ {0x44, 0x38, 0xe3, 0x66, 0x41, 0x0f, 0x40, 0xc4}, 8, 6, 1, 2,
+ {X(CMP, 1, 1, 3, 12, 0), X(CMOV, 2, 2, 0, 12, 0)}},
+{"no comparison (cmp %rax,%rax for the CPU); setcc %al",
+ {0x48, 0x39, 0xc0, 0x0f, 0x90, 0xc0}, 6, 4, 0, 1,
+ {X(SET, 1, 1, 0, 0, 0)}},
+{"no comparison (cmp %rax,%rax for the CPU); cmovcc %r12,%rax",
+ {0x48, 0x39, 0xc0, 0x49, 0x0f, 0x40, 0xc4}, 7, 5, 0, 1,
+ {X(CMOV, 8, 8, 0, 12, 0)}},
+};
+#undef X
+
+static void directs_all(void)
+{
+	static uint64_t stack[64];
+	long page = sysconf(_SC_PAGESIZE);
+	uint8_t *code = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	for (size_t i = 0; i < (size_t)TAP_COUNT(directs); i++) {
+		const struct direct *d = &directs[i];
+		int bad = code == MAP_FAILED;
+		for (unsigned cc = 0; cc < (d->cc_at >= 0 ? 16u : 1u) && !bad;
+		     cc++) {
+			uint8_t text[32] = {0x4c, 0x89, 0xe8}; /* mov %r13,%rax */
+			memcpy(text + 3, d->code, d->len);
+			if (d->cc_at >= 0)
+				text[3 + d->cc_at] = (uint8_t)(text[3 + d->cc_at] + cc);
+			text[3 + d->len] = 0xc3;
+			struct ctrace__plan_op ops[5] = {
+				{.op = CTRACE_EOP_MOV, .dsz = 8, .ssz = 8, .d = 0,
+				 .s = 13, .base = CTRACE_EOP_NO_BASE}};
+			memcpy(ops + 1, d->ops, d->n * sizeof *ops);
+			if (d->cc_at >= 0)
+				ops[1 + d->cc_op].arg = cc;
+			for (size_t k = 0; k <= d->n; k++)
+				ctrace__retread_prepare(&ops[k]);
+			if (mprotect(code, (size_t)page, PROT_READ | PROT_WRITE) < 0)
+				break;
+			memcpy(code, text, d->len + 4);
+			if (mprotect(code, (size_t)page, PROT_READ | PROT_EXEC) < 0)
+				break;
+			for (int round = 0; round < 256 && !bad; round++) {
+				uint64_t a = value(), b = value();
+				if (round % 4 == 0)
+					b = a;
+				else if (round % 4 == 1)
+					b = a ^ (1ull << (random() % 64));
+				stack[32] = (uintptr_t)epi_back;
+				struct cpu c = {.rbx = a, .r12 = b, .r13 = value(),
+						.rsp = (uintptr_t)&stack[32],
+						.garbage = rnd()};
+				struct ctrace__regs regs = {.rbx = a, .r12 = b,
+							    .r13 = c.r13,
+							    .sp = c.rsp};
+				uint64_t out[CTRACE_RETREAD_OUT];
+				if (!ctrace__retread_run(ops, d->n + 1,
+							 ctrace__retread_reads(ops, d->n + 1),
+							 &regs, out))
+					bad = 1;
+				epi_call(code, &c);
+				if (c.rax != out[0]) {
+					printf("# cc %u, rbx %#llx r12 %#llx r13 %#llx: "
+					       "cpu %#llx, interpreter %#llx\n", cc,
+					       (unsigned long long)a,
+					       (unsigned long long)b,
+					       (unsigned long long)c.r13,
+					       (unsigned long long)c.rax,
+					       (unsigned long long)out[0]);
+					bad = 1;
+				}
+			}
+		}
+		tap_ok(!bad, "%s: as the CPU's", d->name);
+	}
+	if (code != MAP_FAILED)
+		munmap(code, (size_t)page);
+}
+
 int main(void)
 {
-	tap_plan(2 * TAP_COUNT(rows) + 2 + 16);
+	tap_plan(2 * TAP_COUNT(rows) + 2 + 16 + TAP_COUNT(directs));
 	unmasked();
 	srandom(1);
 	conditions_all();
+	directs_all();
 	for (size_t i = 0; i < (size_t)TAP_COUNT(rows); i++) {
 		const struct row *r = &rows[i];
 		struct epilogue e;
