@@ -475,48 +475,82 @@ static void unmasked(void)
 	       after);
 }
 
+/* The CPU runs `mov %r13,%rax`, text[0..len) and a `ret` (copied into
+ * code, a page), and the interpreter ops[0..n) (the mov first), from the
+ * same rbx, r12 and r13, 256 times: rbx and r12 equal a quarter of the
+ * time, a sign bit of size bytes apart a quarter, any bit apart a
+ * quarter, so that comparisons go every way.  1 when rax is the same
+ * every time; cc names the condition tried in a message. */
+static int same_rax(uint8_t *code, long page, const uint8_t *text,
+		    size_t len, const struct ctrace__plan_op *ops, size_t n,
+		    unsigned size, unsigned cc)
+{
+	static uint64_t stack[64];
+	if (mprotect(code, (size_t)page, PROT_READ | PROT_WRITE) < 0)
+		return 0;
+	code[0] = 0x4c, code[1] = 0x89, code[2] = 0xe8; /* mov %r13,%rax */
+	memcpy(code + 3, text, len);
+	code[3 + len] = 0xc3;
+	if (mprotect(code, (size_t)page, PROT_READ | PROT_EXEC) < 0)
+		return 0;
+	for (int round = 0; round < 256; round++) {
+		uint64_t a = value(), b = value();
+		if (round % 4 == 0)
+			b = a;
+		else if (round % 4 == 1)
+			b = a ^ (1ull << (size * 8 - 1));
+		else if (round % 4 == 2)
+			b = a ^ (1ull << (random() % 64));
+		stack[32] = (uintptr_t)epi_back;
+		struct cpu c = {.rbx = a, .r12 = b, .r13 = value(),
+				.rsp = (uintptr_t)&stack[32], .garbage = rnd()};
+		struct ctrace__regs regs = {.rbx = a, .r12 = b, .r13 = c.r13,
+					    .sp = c.rsp};
+		uint64_t out[CTRACE_RETREAD_OUT];
+		if (!ctrace__retread_run(ops, n, ctrace__retread_reads(ops, n),
+					 &regs, out))
+			return 0;
+		epi_call(code, &c);
+		if (c.rax != out[0]) {
+			printf("# cc %u, rbx %#llx r12 %#llx r13 %#llx: cpu %#llx, "
+			       "interpreter %#llx\n", cc, (unsigned long long)a,
+			       (unsigned long long)b, (unsigned long long)c.r13,
+			       (unsigned long long)c.rax,
+			       (unsigned long long)out[0]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* Every condition (the sixteen of set and of cmov) after a cmp and after
  * a test of each size, from values that make each go both ways: the
  * interpreter's rax against the CPU's, running
  *   mov %r13,%rax; cmp|test %r12,%rbx; setcc %al | cmovcc %r12,%rax; ret
  * A line for each operation and size. */
-static void conditions_all(void)
+static void conditions_all(uint8_t *code, long page)
 {
 	static const uint8_t cmp_code[2][4][4] = {
 		{{0x44, 0x38, 0xe3}, {0x66, 0x44, 0x39, 0xe3},
 		 {0x44, 0x39, 0xe3}, {0x4c, 0x39, 0xe3}},
 		{{0x44, 0x84, 0xe3}, {0x66, 0x44, 0x85, 0xe3},
 		 {0x44, 0x85, 0xe3}, {0x4c, 0x85, 0xe3}}};
-	static uint64_t stack[64];
-	long page = sysconf(_SC_PAGESIZE);
-	uint8_t *code = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	for (int use = 0; use < 2; use++) /* set, cmov */
 		for (int test = 0; test < 2; test++)
 			for (unsigned k = 0, size = 1; k < 4; k++, size *= 2) {
-				int bad = code == MAP_FAILED;
-				for (unsigned cc = 0; cc < 16 && !bad; cc++) {
-					uint8_t text[16] = {0x4c, 0x89, 0xe8};
-					size_t n = 3;
-					unsigned cl = k == 1 ? 4 : 3;
-					memcpy(text + n, cmp_code[test][k], cl);
-					n += cl;
+				int ok = code != MAP_FAILED;
+				for (unsigned cc = 0; cc < 16 && ok; cc++) {
+					uint8_t text[16];
+					size_t n = k == 1 ? 4 : 3;
+					memcpy(text, cmp_code[test][k], n);
 					if (use == 0) {
 						const uint8_t set[3] = {0x0f, (uint8_t)(0x90 + cc), 0xc0};
 						memcpy(text + n, set, 3);
+						n += 3;
 					} else {
 						const uint8_t mov[4] = {0x49, 0x0f, (uint8_t)(0x40 + cc), 0xc4};
 						memcpy(text + n, mov, 4);
-						n++;
-					}
-					n += 3;
-					text[n++] = 0xc3;
-					if (mprotect(code, (size_t)page, PROT_READ | PROT_WRITE) < 0)
-						break;
-					memcpy(code, text, n);
-					if (mprotect(code, (size_t)page, PROT_READ | PROT_EXEC) < 0) {
-						bad = 1;
-						break;
+						n += 4;
 					}
 					struct ctrace__plan_op ops[3] = {
 						{.op = CTRACE_EOP_MOV, .dsz = 8, .ssz = 8, .d = 0, .s = 13},
@@ -529,39 +563,12 @@ static void conditions_all(void)
 						ops[i].base = CTRACE_EOP_NO_BASE;
 						ctrace__retread_prepare(&ops[i]);
 					}
-					for (int round = 0; round < 256 && !bad; round++) {
-						uint64_t a = value(), b = value();
-						if (round % 4 == 0)
-							b = a; /* equal */
-						else if (round % 4 == 1)
-							b = a ^ (1ull << (size * 8 - 1)); /* signs apart */
-						stack[32] = (uintptr_t)epi_back;
-						struct cpu c = {.rbx = a, .r12 = b, .r13 = rnd(),
-								.rsp = (uintptr_t)&stack[32],
-								.garbage = rnd()};
-						struct ctrace__regs regs = {.rbx = a, .r12 = b, .r13 = c.r13,
-									    .sp = c.rsp};
-						uint64_t out[CTRACE_RETREAD_OUT];
-						if (!ctrace__retread_run(ops, 3, ctrace__retread_reads(ops, 3),
-									 &regs, out))
-							bad = 1;
-						epi_call(code, &c);
-						if (c.rax != out[0]) {
-							printf("# cc %u of %#llx and %#llx: cpu %#llx, "
-							       "interpreter %#llx\n", cc,
-							       (unsigned long long)a, (unsigned long long)b,
-							       (unsigned long long)c.rax,
-							       (unsigned long long)out[0]);
-							bad = 1;
-						}
-					}
+					ok = same_rax(code, page, text, n, ops, 3, size, cc);
 				}
-				tap_ok(!bad, "%s after %s, %u byte%s: all 16 conditions as the CPU's",
+				tap_ok(ok, "%s after %s, %u byte%s: all 16 conditions as the CPU's",
 				       use ? "cmov" : "set", test ? "test" : "cmp", size,
 				       size > 1 ? "s" : "");
 			}
-	if (code != MAP_FAILED)
-		munmap(code, (size_t)page);
 }
 
 /* Operations the decoder does not make today but a plan may carry (the
@@ -646,22 +653,17 @@ static const struct direct {
 };
 #undef X
 
-static void directs_all(void)
+static void directs_all(uint8_t *code, long page)
 {
-	static uint64_t stack[64];
-	long page = sysconf(_SC_PAGESIZE);
-	uint8_t *code = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	for (size_t i = 0; i < (size_t)TAP_COUNT(directs); i++) {
 		const struct direct *d = &directs[i];
-		int bad = code == MAP_FAILED;
-		for (unsigned cc = 0; cc < (d->cc_at >= 0 ? 16u : 1u) && !bad;
+		int ok = code != MAP_FAILED;
+		for (unsigned cc = 0; cc < (d->cc_at >= 0 ? 16u : 1u) && ok;
 		     cc++) {
-			uint8_t text[32] = {0x4c, 0x89, 0xe8}; /* mov %r13,%rax */
-			memcpy(text + 3, d->code, d->len);
+			uint8_t text[32];
+			memcpy(text, d->code, d->len);
 			if (d->cc_at >= 0)
-				text[3 + d->cc_at] = (uint8_t)(text[3 + d->cc_at] + cc);
-			text[3 + d->len] = 0xc3;
+				text[d->cc_at] = (uint8_t)(text[d->cc_at] + cc);
 			struct ctrace__plan_op ops[5] = {
 				{.op = CTRACE_EOP_MOV, .dsz = 8, .ssz = 8, .d = 0,
 				 .s = 13, .base = CTRACE_EOP_NO_BASE}};
@@ -670,46 +672,11 @@ static void directs_all(void)
 				ops[1 + d->cc_op].arg = cc;
 			for (size_t k = 0; k <= d->n; k++)
 				ctrace__retread_prepare(&ops[k]);
-			if (mprotect(code, (size_t)page, PROT_READ | PROT_WRITE) < 0)
-				break;
-			memcpy(code, text, d->len + 4);
-			if (mprotect(code, (size_t)page, PROT_READ | PROT_EXEC) < 0)
-				break;
-			for (int round = 0; round < 256 && !bad; round++) {
-				uint64_t a = value(), b = value();
-				if (round % 4 == 0)
-					b = a;
-				else if (round % 4 == 1)
-					b = a ^ (1ull << (random() % 64));
-				stack[32] = (uintptr_t)epi_back;
-				struct cpu c = {.rbx = a, .r12 = b, .r13 = value(),
-						.rsp = (uintptr_t)&stack[32],
-						.garbage = rnd()};
-				struct ctrace__regs regs = {.rbx = a, .r12 = b,
-							    .r13 = c.r13,
-							    .sp = c.rsp};
-				uint64_t out[CTRACE_RETREAD_OUT];
-				if (!ctrace__retread_run(ops, d->n + 1,
-							 ctrace__retread_reads(ops, d->n + 1),
-							 &regs, out))
-					bad = 1;
-				epi_call(code, &c);
-				if (c.rax != out[0]) {
-					printf("# cc %u, rbx %#llx r12 %#llx r13 %#llx: "
-					       "cpu %#llx, interpreter %#llx\n", cc,
-					       (unsigned long long)a,
-					       (unsigned long long)b,
-					       (unsigned long long)c.r13,
-					       (unsigned long long)c.rax,
-					       (unsigned long long)out[0]);
-					bad = 1;
-				}
-			}
+			ok = same_rax(code, page, text, d->len, ops, d->n + 1,
+				      d->ops[0].dsz ? d->ops[0].dsz : 8, cc);
 		}
-		tap_ok(!bad, "%s: as the CPU's", d->name);
+		tap_ok(ok, "%s: as the CPU's", d->name);
 	}
-	if (code != MAP_FAILED)
-		munmap(code, (size_t)page);
 }
 
 int main(void)
@@ -717,8 +684,14 @@ int main(void)
 	tap_plan(2 * TAP_COUNT(rows) + 2 + 16 + TAP_COUNT(directs));
 	unmasked();
 	srandom(1);
-	conditions_all();
-	directs_all();
+	/* A page for the code the CPU runs against the interpreter. */
+	long page = sysconf(_SC_PAGESIZE);
+	uint8_t *code = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	conditions_all(code, page);
+	directs_all(code, page);
+	if (code != MAP_FAILED)
+		munmap(code, (size_t)page);
 	for (size_t i = 0; i < (size_t)TAP_COUNT(rows); i++) {
 		const struct row *r = &rows[i];
 		struct epilogue e;
