@@ -67,6 +67,31 @@ ctrace__quick_gate(uintptr_t site)
 	       site != (uintptr_t)ctrace__retval_trampoline;
 }
 
+/* A plan slot's flags_seen: its function's flags | the address of the
+ * flags table they came from (a mapping's, page-aligned; 0: none yet).
+ * 1 with *flags when they were kept for table tab (not NULL). */
+static inline __attribute__((always_inline)) int
+plan_flags_kept(const _Atomic uintptr_t *seen,
+		const struct ctrace__flags_table_t *tab, uint8_t *flags)
+{
+	uintptr_t v = atomic_load_explicit(seen, memory_order_relaxed);
+	*flags = (uint8_t)v;
+	return (v & ~(uintptr_t)0xff) == (uintptr_t)tab && tab != NULL;
+}
+
+/* Keeps flags for table tab (none without a table).  The slot is the
+ * plan's, written only when the table changes; threads racing here
+ * write the same value. */
+static inline void plan_flags_keep(const _Atomic uintptr_t *seen,
+				   const struct ctrace__flags_table_t *tab,
+				   uint8_t flags)
+{
+	if (tab != NULL)
+		atomic_store_explicit((_Atomic uintptr_t *)(uintptr_t)seen,
+				      (uintptr_t)tab | flags,
+				      memory_order_relaxed);
+}
+
 /* The flags of the function whose entry hook e is for (fn), as
  * ctrace__entry_flags() gives them, kept in e as an exit's slot keeps
  * them (ctrace__plan_exit_flags, below): those the table lists, and the
@@ -81,18 +106,14 @@ ctrace__plan_entry_flags(struct ctrace__thread *t,
 {
 	const struct ctrace__flags_table_t *tab =
 		atomic_load_explicit(&ctrace__flags_table, memory_order_acquire);
-	uintptr_t seen = atomic_load_explicit(&e->flags_seen,
-					      memory_order_relaxed);
 	uint8_t flags;
-	if (likely((seen & ~(uintptr_t)0xff) == (uintptr_t)tab && tab != NULL))
-		return (uint8_t)seen;
+	if (likely(plan_flags_kept(&e->flags_seen, tab, &flags)))
+		return flags;
 	int listed = tab != NULL && ctrace__flags_find(tab, fn, &flags);
 	if (!listed && !ctrace__entry_flags_unlisted(t, tab, fn, &flags))
 		return ctrace__modules_flags_miss(t, fn);
-	if (tab != NULL && (listed || !t->known_later))
-		atomic_store_explicit(
-			&((struct ctrace__plan_entry *)(uintptr_t)e)->flags_seen,
-			(uintptr_t)tab | flags, memory_order_relaxed);
+	if (listed || !t->known_later)
+		plan_flags_keep(&e->flags_seen, tab, flags);
 	return flags;
 }
 
@@ -145,15 +166,11 @@ ctrace__plan_exit_flags(const struct ctrace__plan_exit *x, uintptr_t fn)
 {
 	const struct ctrace__flags_table_t *tab =
 		atomic_load_explicit(&ctrace__flags_table, memory_order_acquire);
-	uintptr_t seen = atomic_load_explicit(&x->flags_seen,
-					      memory_order_relaxed);
-	if (likely((seen & ~(uintptr_t)0xff) == (uintptr_t)tab && tab != NULL))
-		return (uint8_t)seen;
-	uint8_t flags = ctrace__function_flags_in(tab, fn);
-	if (tab != NULL)
-		atomic_store_explicit(
-			&((struct ctrace__plan_exit *)(uintptr_t)x)->flags_seen,
-			(uintptr_t)tab | flags, memory_order_relaxed);
+	uint8_t flags;
+	if (likely(plan_flags_kept(&x->flags_seen, tab, &flags)))
+		return flags;
+	flags = ctrace__function_flags_in(tab, fn);
+	plan_flags_keep(&x->flags_seen, tab, flags);
 	return flags;
 }
 

@@ -589,6 +589,19 @@ static inline uint8_t *xmm_field(uint8_t *q, uint64_t v, int narrow)
 	return q + (narrow ? 8 : 16);
 }
 
+/* The record at rec made whole, its payload up to q: its type, then
+ * its tag stored last, so that a reader, a crash or a jump out of a
+ * signal handler finds all of it or none. */
+static inline void record_close(struct ctrace__stream *s, uint8_t *rec,
+				uint8_t type, uint8_t *q)
+{
+	rec[1] = type;
+	ctrace__barrier();
+	rec[0] = CTRACE_TAG_EXTENDED;
+	ctrace__barrier();
+	s->cur = q;
+}
+
 /* The record at rec of the values out, mask's (x's, or 0 for none that
  * is the program's), in its general form. */
 static __attribute__((noinline)) void
@@ -636,11 +649,7 @@ put_general(struct ctrace__stream *s, const struct ctrace__plan_exit *x,
 		ctrace__uleb_put2(rec + 2, len);
 	else
 		rec[2] = (uint8_t)len;
-	rec[1] = type;
-	ctrace__barrier();
-	rec[0] = CTRACE_TAG_EXTENDED;
-	ctrace__barrier();
-	s->cur = q;
+	record_close(s, rec, type, q);
 }
 
 void ctrace__retread_put(struct ctrace__stream *s,
@@ -667,12 +676,10 @@ void ctrace__retread_put(struct ctrace__stream *s,
 		int narrow = (x->mask & CTRACE_RETVAL_NARROW) != 0;
 		uint8_t *q = reg_field(rec + 3, rax, narrow);
 		rec[2] = (uint8_t)(q - (rec + 3));
-		rec[1] = narrow ? CTRACE_REC_RETVAL_INT
-				: CTRACE_REC_RETVAL_WORD;
-		ctrace__barrier();
-		rec[0] = CTRACE_TAG_EXTENDED;
-		ctrace__barrier();
-		s->cur = q;
+		record_close(s, rec,
+			     narrow ? CTRACE_REC_RETVAL_INT
+				    : CTRACE_REC_RETVAL_WORD,
+			     q);
 		return;
 	}
 	if (machine)
