@@ -314,7 +314,7 @@ static uint8_t *put_strings(uint8_t *p, const struct ctrace__plan_entry *e,
 {
 	size_t budget = string_max ? STRING_BUDGET : 0;
 	for (int i = 0; i < e->nstr && budget > 0; i++) {
-		const struct ctrace__plan_str *ps = &e->str[i];
+		const struct ctrace__plan_str *ps = &e->extra->str[i];
 		uintptr_t a;
 		if (ps->base == CTRACE_PLAN_REG) {
 			a = saved_register(r, ps->off);
@@ -381,7 +381,7 @@ static void write_args(struct ctrace__stream *s, const struct cap_thread *c,
 	uintptr_t sp = r->sp, top = stack_limit(c, sp, cfa);
 	if (e != NULL) {
 		for (int i = 0; i < e->nmem; i++) {
-			const struct ctrace__plan_mem *m = &e->mem[i];
+			const struct ctrace__plan_mem *m = &e->extra->mem[i];
 			uintptr_t base = m->base == CTRACE_PLAN_CFA ? cfa : sp;
 			if (base == 0)
 				continue;

@@ -64,6 +64,8 @@ struct rule {
 
 static struct rule rules[3];
 static size_t n_rules;
+/* Some list has a pattern: the names are matched (else each is "all"). */
+static int names_read;
 static int use_regex;
 
 static void *mmap_alloc(size_t size)
@@ -388,7 +390,10 @@ static uint8_t flags_of(const char *name, void *demangle_state,
 			      ? (char *)demangle_state +
 					ctrace__demangle_state_size()
 			      : NULL;
-	const char *p = demangle_state != NULL &&
+	/* Lists without patterns ("all") read no name: demangling every
+	 * symbol of every object (libstdc++'s thousands) took half of a
+	 * C++ program's start-up with CTRACE_ARGS=all. */
+	const char *p = demangle_state != NULL && names_read &&
 				ctrace__demangle_name(demangle_state, name,
 						      plain, PLAIN_MAX) == 0
 			? plain
@@ -663,6 +668,7 @@ int ctrace__filter_init(const struct ctrace__config *c)
 			return -EINVAL;
 		r->flag = lists[i].flag;
 		n_rules++;
+		names_read |= r->list.n != 0;
 		if (r->flag == CTRACE_F_SKIP ? r->list.has_include
 					     : r->list.all)
 			ctrace__default_flags |= r->flag;

@@ -19,6 +19,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,10 @@ static size_t rx_n;
 static int exits_refused; /* an `exit` line was skipped */
 static struct ctrace__plan_op *op_pool; /* the exit lines' operations */
 static size_t op_cap;
+/* The pc lines' memory and string items (struct ctrace__plan_extra),
+ * for at most every line; only the pages used are touched. */
+static struct ctrace__plan_extra *extras;
+static size_t n_extras, extras_cap;
 
 static void table_put(const struct ctrace__plan_entry *e)
 {
@@ -111,19 +116,30 @@ static int match_build_id(struct dl_phdr_info *info, size_t size, void *data)
  * Parsing
  * ------------------------------------------------------------------------ */
 
+/* The text ends with a newline of its own (read_plan's sentinel, past
+ * `end`): the scans below stop at a newline without testing for the end
+ * at each byte. */
 struct lexer {
 	const char *p, *end;
 };
 
+/* The bytes that end a word. */
+static const uint8_t ends_word[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1};
+
+static void skip_blanks(struct lexer *l)
+{
+	while (*l->p == ' ' || *l->p == '\t')
+		l->p++;
+}
+
 /* The next word of the current line, or NULL at its end. */
 static const char *word(struct lexer *l, size_t *len)
 {
-	while (l->p < l->end && (*l->p == ' ' || *l->p == '\t'))
-		l->p++;
-	if (l->p == l->end || *l->p == '\n')
+	skip_blanks(l);
+	if (*l->p == '\n')
 		return NULL;
 	const char *w = l->p;
-	while (l->p < l->end && *l->p != ' ' && *l->p != '\t' && *l->p != '\n')
+	while (!ends_word[(uint8_t)*l->p])
 		l->p++;
 	*len = (size_t)(l->p - w);
 	return w;
@@ -131,8 +147,7 @@ static const char *word(struct lexer *l, size_t *len)
 
 static void next_line(struct lexer *l)
 {
-	while (l->p < l->end && *l->p++ != '\n')
-		;
+	l->p = (const char *)memchr(l->p, '\n', (size_t)(l->end - l->p) + 1) + 1;
 }
 
 static int is_word(const char *w, size_t len, const char *s)
@@ -140,18 +155,36 @@ static int is_word(const char *w, size_t len, const char *s)
 	return w != NULL && len == strlen(s) && !memcmp(w, s, len);
 }
 
+/* The next word as a number of base 10 or 16 (include/ctrace_plan.h:
+ * digits, a sign before them; no 0x): 0, or -1 if it is none or does
+ * not fit.  Read in place: strtoll on a copy of each word took most of
+ * the time the recorder's start-up spent on a C++ program's plan. */
 static int number(struct lexer *l, int base, long long *v)
 {
-	size_t len;
-	const char *w = word(l, &len);
-	char buf[32];
-	if (w == NULL || len == 0 || len >= sizeof buf)
+	skip_blanks(l);
+	const char *w = l->p;
+	int neg = *w == '-';
+	w += neg || *w == '+';
+	const char *digits = w;
+	unsigned long long n = 0, cap = neg ? (unsigned long long)LLONG_MAX + 1
+					    : (unsigned long long)LLONG_MAX;
+	for (;; w++) {
+		unsigned c = (uint8_t)*w, d;
+		if (c - '0' < 10)
+			d = c - '0';
+		else if (base == 16 && (c | 0x20) - 'a' < 6)
+			d = (c | 0x20) - 'a' + 10;
+		else
+			break;
+		if (__builtin_mul_overflow(n, (unsigned)base, &n) ||
+		    __builtin_add_overflow(n, d, &n) || n > cap)
+			return -1;
+	}
+	l->p = w;
+	if (w == digits || !ends_word[(uint8_t)*w])
 		return -1;
-	memcpy(buf, w, len);
-	buf[len] = '\0';
-	char *e;
-	*v = strtoll(buf, &e, base);
-	return *e == '\0' ? 0 : -1;
+	*v = neg ? (long long)(0 - n) : (long long)n;
+	return 0;
 }
 
 /* One letter: CTRACE_PLAN_BASE_CFA or CTRACE_PLAN_BASE_SP. */
@@ -168,7 +201,7 @@ static int base_of(const char *w, size_t len)
 
 /* One `pc` line after the keyword; 0, or -1 if it is malformed. */
 static int parse_pc(struct lexer *l, uintptr_t bias,
-		    struct ctrace__plan_entry *e)
+		    struct ctrace__plan_entry *e, struct ctrace__plan_extra *x)
 {
 	long long v, w;
 	size_t len;
@@ -219,15 +252,15 @@ static int parse_pc(struct lexer *l, uintptr_t bias,
 			    v > CTRACE_PLAN_MAX_OFFSET ||
 			    e->nmem == CTRACE_PLAN_MAX_MEM)
 				return -1;
-			e->mem[e->nmem].base = (uint8_t)base;
-			e->mem[e->nmem].off = (int32_t)v;
-			e->mem[e->nmem].len = (uint32_t)n;
+			x->mem[e->nmem].base = (uint8_t)base;
+			x->mem[e->nmem].off = (int32_t)v;
+			x->mem[e->nmem].len = (uint32_t)n;
 			e->nmem++;
 		} else if (is_word(k, len, "str")) {
 			const char *b = word(l, &len);
 			if (e->nstr == CTRACE_PLAN_MAX_STR)
 				return -1;
-			struct ctrace__plan_str *s = &e->str[e->nstr];
+			struct ctrace__plan_str *s = &x->str[e->nstr];
 			if (b != NULL && len == 1 &&
 			    *b == CTRACE_PLAN_BASE_REG) {
 				if (number(l, 10, &v) < 0 || v < 0 ||
@@ -251,7 +284,7 @@ static int parse_pc(struct lexer *l, uintptr_t bias,
 	}
 	uint32_t total = 0;
 	for (int i = 0; i < e->nmem; i++)
-		total += e->mem[i].len;
+		total += x->mem[i].len;
 	if (total > CTRACE_PLAN_MAX_BYTES) { /* the generic windows instead */
 		e->nmem = 0;
 		e->wide = 1;
@@ -347,9 +380,17 @@ static int parse_exit(struct lexer *l, uintptr_t bias,
 #endif
 }
 
-/* Two passes over the text: count the entries of matching modules, then
- * fill the tables; *exits, *rx and *nops: the `exit` and `rx` lines and
- * the exit lines' operations. */
+/* Whether `exit` lines are read (parse_exit). */
+#if defined(__x86_64__)
+#define EXITS_READ 1
+#else
+#define EXITS_READ 0
+#endif
+
+/* Two passes over the text: count the lines of matching modules, at most
+ * the entries there are (a line is read, and may be refused, when
+ * filling), then fill the tables; *exits, *rx and *nops: the `exit` and
+ * `rx` lines and the exit lines' operations. */
 static size_t parse(const char *text, size_t size, int fill, size_t *exits,
 		    size_t *rx, size_t *nops)
 {
@@ -386,14 +427,36 @@ static size_t parse(const char *text, size_t size, int fill, size_t *exits,
 			bias = f.bias;
 		} else if (is_word(k, len, "pc") && active) {
 			struct ctrace__plan_entry e;
-			if (parse_pc(&l, bias, &e) < 0)
+			struct ctrace__plan_extra x;
+			if (!fill) {
+				n++; /* read when filling */
 				continue;
+			}
+			if (parse_pc(&l, bias, &e, &x) < 0)
+				continue;
+			if (e.nmem != 0 || e.nstr != 0) {
+				/* No room (no pool): as a line not read. */
+				if (n_extras == extras_cap)
+					continue;
+				extras[n_extras] = x;
+				e.extra = &extras[n_extras++];
+			}
 			n++;
-			if (fill)
-				table_put(&e);
+			table_put(&e);
 		} else if (is_word(k, len, "exit") && active) {
 			struct ctrace__plan_exit e;
 			struct ctrace__plan_op ops[CTRACE_PLAN_MAX_OPS];
+			if (!fill && !EXITS_READ) {
+				exits_refused = 1;
+				continue;
+			}
+			if (!fill) {
+				++*exits;
+				while ((k = word(&l, &len)) != NULL)
+					*nops += is_word(k, len, "op");
+				++*nops; /* and the end */
+				continue;
+			}
 			if (parse_exit(&l, bias, &e, ops) < 0) {
 				/* Its function's `rx` would leave an exit
 				 * unread: no `rx` is trusted. */
@@ -415,6 +478,10 @@ static size_t parse(const char *text, size_t size, int fill, size_t *exits,
 			*nops += e.nops + 1; /* and the end */
 		} else if (is_word(k, len, "rx") && active) {
 			long long v;
+			if (!fill) {
+				++*rx;
+				continue;
+			}
 			if (number(&l, 16, &v) < 0 || v == 0)
 				continue;
 			if (fill && rx_fns != NULL)
@@ -500,8 +567,8 @@ int ctrace__plan_returns_nothing(uintptr_t fn)
  * or root that nobody else can write, checked on the descriptor opened.
  * It is read, not mapped: a file truncated under a mapping raises
  * SIGBUS in the program.  NULL, after saying why (when quiet, not that
- * there is none); else the text, *len bytes, in an anonymous mapping of
- * *size bytes (the caller unmaps it). */
+ * there is none); else the text, *len bytes and a newline after them,
+ * in an anonymous mapping of *size bytes (the caller unmaps it). */
 static char *read_plan(const char *path, int quiet, size_t *size,
 			size_t *len)
 {
@@ -536,8 +603,9 @@ static char *read_plan(const char *path, int quiet, size_t *size,
 			ctrace__warn(who, path, why);
 		return NULL;
 	}
+	/* A byte more for the newline the parser stops at (struct lexer). */
 	size_t want = (size_t)st.st_size, got = 0;
-	char *text = mmap(NULL, want, PROT_READ | PROT_WRITE,
+	char *text = mmap(NULL, want + 1, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (text == MAP_FAILED) {
 		close(fd);
@@ -554,22 +622,26 @@ static char *read_plan(const char *path, int quiet, size_t *size,
 	}
 	close(fd);
 	if (got == 0) {
-		munmap(text, want);
+		munmap(text, want + 1);
 		return NULL;
 	}
-	*size = want;
+	text[got] = '\n';
+	*size = want + 1;
 	*len = got;
 	return text;
 }
 
-/* Tables of at least twice n slots (a power of two), or NULL. */
+/* Tables of at least twice n slots (a power of two), or NULL.  Filling
+ * one touches nearly every page, each first read (a probe) then written:
+ * populated at once, not two faults a page (a C++ program's 2.4 MB of
+ * slots took most of its start-up that way). */
 static void *table_map(size_t n, size_t slot, size_t *mask)
 {
 	size_t cap = 64;
 	while (cap < n * 2)
 		cap *= 2;
 	void *m = mmap(NULL, cap * slot, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (m == MAP_FAILED)
 		return NULL;
 	*mask = cap - 1;
@@ -616,6 +688,12 @@ static int load(const char *path, int quiet_if_missing)
 	if (slots == NULL) {
 		munmap((void *)text, size);
 		return -ENOMEM;
+	}
+	void *pool = mmap(NULL, n * sizeof *extras, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (pool != MAP_FAILED) {
+		extras = pool;
+		extras_cap = n;
 	}
 	size_t rx_bytes = nrx * sizeof *rx_fns;
 	if (nexit > 0)
