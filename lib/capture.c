@@ -429,8 +429,10 @@ void ctrace__capture_locate(struct ctrace__capture_where *w, uintptr_t fn,
 			    const struct ctrace__regs *r)
 {
 	struct cap_thread *c = &cap;
+	int first = c->cache == NULL;
 	w->ready = 0;
-	if (unlikely(c->cache == NULL) && !thread_ready(c))
+	w->timed = 1;
+	if (unlikely(first) && !thread_ready(c))
 		return;
 	w->ready = 1;
 	/* The plan knows the CFA rule; else the CFI, read at run time. */
@@ -440,6 +442,7 @@ void ctrace__capture_locate(struct ctrace__capture_where *w, uintptr_t fn,
 		struct cfa_rule rule = {r->pc, e->cfa_off, e->cfa_reg, 0, fn};
 		cfa = cfa_of(&rule, r);
 		w->own_body = e->fde == fn;
+		w->timed = first || e->wide || (e->nstr != 0 && string_max != 0);
 	} else {
 		const struct cfa_rule *rule = lookup_rule(c, r->pc, fn);
 		cfa = cfa_of(rule, r);

@@ -440,6 +440,15 @@ struct ctrace__capture_where {
 	uintptr_t cfa;
 	int own_body;
 	int ready;
+	/* The capture does work a call's duration must not hold, which
+	 * the caller times (pause_put, emit.h): the thread's first, the
+	 * CFI read for a function the plan does not name, strings read
+	 * through the kernel, the generic windows.  A plan's registers,
+	 * its stack bytes (at most CTRACE_PLAN_MAX_BYTES) and a return
+	 * address patched are work every call of the function does alike,
+	 * as the hooks' own: timing them would cost more than it corrects
+	 * (doc/recording.md). */
+	int timed;
 };
 CTRACE_HIDDEN void ctrace__capture_locate(struct ctrace__capture_where *w,
 					  uintptr_t fn,

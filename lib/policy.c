@@ -225,15 +225,19 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		ctrace__capture_locate(&where, fn, regs);
 	if (lib)
 		ctrace__capture_lib_ready();
-	if ((s->cur >= s->limit ||
-	     ((capture || lib) && (size_t)(s->chunk_end - s->cur) <
-				 CTRACE_MAX_EVENT_BYTES +
-					 ctrace__args_max_bytes)) &&
-	    ctrace__stream_refill(s, now) == NULL) {
+	int refilled = s->cur >= s->limit ||
+		       ((capture || lib) && (size_t)(s->chunk_end - s->cur) <
+						    CTRACE_MAX_EVENT_BYTES +
+							    ctrace__args_max_bytes);
+	if (refilled && ctrace__stream_refill(s, now) == NULL) {
 		ctrace__stream_lost(s, now, 0);
 		t->state = CTRACE_T_SETTLED;
 		return;
 	}
+	/* Only work that a call's time must not hold is timed (see struct
+	 * ctrace__capture_where): the event's slow path, a chunk claimed, a
+	 * library call's values, a capture that says so. */
+	int timed = refilled || lib || (capture && where.timed);
 	/* Registers alone go inside the ENTRY's group (format 6). */
 	struct ctrace__args_inline a, *args = NULL;
 	if ((capture & CTRACE_F_ARGS) && where.ready &&
@@ -251,10 +255,10 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 					      &where);
 		if (lib)
 			ctrace__capture_lib_args(s, site, sp, lv);
-		if (capture || args || lib || how)
+		if (timed || how)
 			pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS,
-				  capture || args ? CTRACE_PAUSE_DRAIN_TICKS
-						  : CTRACE_PAUSE_NO_DRAIN);
+				  capture ? CTRACE_PAUSE_DRAIN_TICKS
+					  : CTRACE_PAUSE_NO_DRAIN);
 		return;
 	}
 	f->pos = s->cur;
@@ -270,10 +274,10 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		ctrace__capture_entry(s, capture, fn, site, regs, &where);
 	if (lib)
 		ctrace__capture_lib_args(s, site, sp, lv);
-	if (capture || args || lib || how)
+	if (timed || how)
 		pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS,
-			  capture || args ? CTRACE_PAUSE_DRAIN_TICKS
-					  : CTRACE_PAUSE_NO_DRAIN);
+			  capture ? CTRACE_PAUSE_DRAIN_TICKS
+				  : CTRACE_PAUSE_NO_DRAIN);
 	f->end = s->cur;
 	f->recorded = 1;
 	t->recorded++;
@@ -383,10 +387,11 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	uintptr_t from = frame_sp != 0 ? frame_sp - sizeof(uintptr_t) : sp;
 	if (read != NULL)
 		retval_bytes = 4 + read->len;
+	size_t scanned = 0;
 	struct ctrace__tramp_entry *pending =
 		ctrace__state_capture_on && lv == NULL && read == NULL
 			? ctrace__retval_pending(fn, from, patched, &real,
-						 &retval_bytes)
+						 &retval_bytes, &scanned)
 			: NULL;
 	/* A library call's trampoline has its registers: no reservation. */
 	uint8_t lib = lv != NULL && (flags & CTRACE_F_RETVAL);
@@ -431,16 +436,16 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	}
 	/* Reserve the RETVAL record right after the EXIT, in the same
 	 * chunk, for the trampoline to fill. */
-	if (retval_bytes != 0 && s->cur != NULL &&
-	    (size_t)(s->chunk_end - s->cur) <
-		    CTRACE_MAX_EVENT_BYTES + retval_bytes &&
-	    ctrace__stream_refill(s, now) == NULL) {
+	int refilled = retval_bytes != 0 && s->cur != NULL &&
+		       (size_t)(s->chunk_end - s->cur) <
+			       CTRACE_MAX_EVENT_BYTES + retval_bytes;
+	if (refilled && ctrace__stream_refill(s, now) == NULL) {
 		ctrace__stream_lost(s, now, 0);
 		t->state = CTRACE_T_SETTLED;
 		return;
 	}
-	emit(s, CTRACE_TAG_EXIT_BIT, fn, site, sp, NULL, 0, now, 1,
-	     &t->state);
+	int how = emit(s, CTRACE_TAG_EXIT_BIT, fn, site, sp, NULL, 0, now, 1,
+		       &t->state);
 	if (lib)
 		ctrace__capture_lib_ret(s, lv, sp);
 	else if (read != NULL)
@@ -449,7 +454,15 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		ctrace__retval_reserve(s, pending);
 	else if (unlikely(retval_bytes != 0))
 		ctrace__retval_mark_refused(s);
-	pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS, CTRACE_PAUSE_NO_DRAIN);
+	/* Timed as an entry's capture is (policy_enter): not the value read
+	 * or its record reserved, which every call of the function does
+	 * alike, but a slow path, a chunk claimed, a library call's value,
+	 * the patched frames searched through (for a frame given the
+	 * trampoline, or past the few that lie above the exit), and the
+	 * shadow stack's pop (which may drop frames a jump left). */
+	if (how || refilled || lib || patched || scanned > 4 || f != NULL)
+		pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS,
+			  CTRACE_PAUSE_NO_DRAIN);
 	if (gate & CTRACE_GATE_CALLBACK)
 		notify(t, CTRACE_EVENT_EXIT, fn, site, now, t->recorded);
 }

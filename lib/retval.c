@@ -230,7 +230,7 @@ static struct ctrace__tramp_entry *push(struct retval_thread *c,
  * number, each skipped by a compare (its slot is below sp, never read). */
 static struct ctrace__tramp_entry *pending(struct retval_thread *c,
 					   uintptr_t fn, uintptr_t sp,
-					   int patched)
+					   int patched, size_t *scanned)
 {
 	struct ctrace__tramp_entry *best = NULL;
 
@@ -238,6 +238,7 @@ static struct ctrace__tramp_entry *pending(struct retval_thread *c,
 		return NULL;
 	for (size_t i = c->depth; i > 0; i--) {
 		struct ctrace__tramp_entry *e = &c->stack[i - 1];
+		++*scanned;
 		int near = sp == 0 ||
 			   (e->slot >= sp && e->slot - sp < CTRACE_STACK_NEAR);
 		uintptr_t at = *(const uintptr_t *)e->slot;
@@ -278,9 +279,9 @@ static int refused(struct retval_thread *c, uintptr_t sp)
 
 struct ctrace__tramp_entry *
 ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
-		       uintptr_t *real, size_t *bytes)
+		       uintptr_t *real, size_t *bytes, size_t *scanned)
 {
-	struct ctrace__tramp_entry *e = pending(&rt, fn, sp, patched);
+	struct ctrace__tramp_entry *e = pending(&rt, fn, sp, patched, scanned);
 	/* A slot the full list refused between the exit and e: the exit is
 	 * a frame's at or below it (recursion deeper than the list), not a
 	 * copy of fn inlined into e's frame, which exits above it. */

@@ -18,11 +18,12 @@ CTRACE_HIDDEN extern __thread uint8_t ctrace__retval_st0
  * return address (*real) and the record's size (with its header) come
  * with it.  NULL with *bytes set to CTRACE_RETVAL_REFUSED_BYTES: the frame
  * may be one left unpatched because the list of patched frames was full,
- * for ctrace__retval_mark_refused to say (room made by the caller). */
+ * for ctrace__retval_mark_refused to say (room made by the caller).
+ * *scanned grows by the entries of the list looked at (one, commonly). */
 struct ctrace__tramp_entry;
 CTRACE_HIDDEN struct ctrace__tramp_entry *
 ctrace__retval_pending(uintptr_t fn, uintptr_t sp, int patched,
-		       uintptr_t *real, size_t *bytes);
+		       uintptr_t *real, size_t *bytes, size_t *scanned);
 CTRACE_HIDDEN void ctrace__retval_mark_refused(struct ctrace__stream *s);
 #define CTRACE_RETVAL_REFUSED_BYTES 4
 /* The real return address of the patched frame a hook given the
