@@ -295,6 +295,69 @@ static size_t read_string(uintptr_t a, uint8_t *out, size_t max,
 	return len;
 }
 
+/* A string's header in the record: its address (put_address) and a
+ * two-byte length. */
+#define STRING_HEADER_MAX (10 + 2)
+/* The most strings of one record: a plan's, or a library call's (a bit
+ * each of its strmask). */
+#define TEXTS_MAX 8
+_Static_assert(CTRACE_PLAN_MAX_STR <= TEXTS_MAX, "a plan's strings fit");
+
+/* lens[i] of read_strings(): not read, read_string's to do. */
+#define READ_LATER ((size_t)-1)
+
+/* The strings at at[0..n) that the kernel reads, string_max bytes each,
+ * into out + i * string_max by one system call; lens[i] their lengths as
+ * read_string gives them, or READ_LATER for those on the stack (read
+ * directly), those after a string the kernel stopped at (it stops at the
+ * first piece it cannot read whole), and all when only one string is
+ * the kernel's. */
+static void read_strings(const uintptr_t *at, int n, uint8_t *out,
+			 uintptr_t sp, uintptr_t top, size_t *lens)
+{
+	struct iovec local[TEXTS_MAX];
+	struct iovec remote[2 * TEXTS_MAX];
+	int kernel[TEXTS_MAX], nk = 0, nr = 0;
+	size_t max = string_max;
+	for (int i = 0; i < n; i++) {
+		lens[i] = READ_LATER;
+		uintptr_t a = at[i];
+		if (a >= sp && a < top)
+			continue;
+		/* Split at the page boundary, as read_string does. */
+		uintptr_t page = (a | 4095) + 1;
+		kernel[nk] = i;
+		local[nk++] = (struct iovec){out + (size_t)i * max, max};
+		if (page - a < max) {
+			remote[nr++] = (struct iovec){(void *)a, page - a};
+			remote[nr++] =
+				(struct iovec){(void *)page, max - (page - a)};
+		} else {
+			remote[nr++] = (struct iovec){(void *)a, max};
+		}
+	}
+	if (nk < 2)
+		return;
+	int saved_errno = errno;
+	ssize_t got = syscall(SYS_process_vm_readv,
+			      (long)ctrace__state_tls.main.tid, local, (long)nk,
+			      remote, (long)nr, 0L);
+	errno = saved_errno;
+	size_t left = got > 0 ? (size_t)got : 0;
+	for (int k = 0; k < nk; k++) {
+		size_t m = left < max ? left : max;
+		left -= m;
+		if (m == 0)
+			break;
+		uint8_t *t = out + (size_t)kernel[k] * max;
+		const uint8_t *z = memchr(t, '\0', m);
+		/* Cut short (m < max): the kernel stopped in this string,
+		 * whose text is then what read_string gives; the next ones
+		 * get nothing, and wait. */
+		lens[kernel[k]] = z != NULL ? (size_t)(z - t) + 1 : m;
+	}
+}
+
 static uintptr_t saved_register(const struct ctrace__regs *r, int regno)
 {
 	const uintptr_t *regs = (const uintptr_t *)r;
@@ -302,6 +365,49 @@ static uintptr_t saved_register(const struct ctrace__regs *r, int regno)
 		if (ctrace__plan_regnos[i] == regno)
 			return regs[i];
 	return 0;
+}
+
+/* The texts of the strings at at[0..n), string_max bytes at most each
+ * and STRING_BUDGET in all (string_max not 0): a block each at its
+ * address (put_address's, relative to rel), empty when the pointer
+ * cannot be read, within top on the stack.  Those the kernel reads
+ * (read_string) are read in one system call when their lengths fit the
+ * budget together: a C++ test driver's calls with two strings (a
+ * range's first and last) made a third of its system calls.  Each text
+ * goes into a slot of its own past every header, then down into place
+ * (later slots lie past any string's place); the slots' bytes past the
+ * record are zeroed again.  Else one at a time, within the budget. */
+static uint8_t *put_texts(uint8_t *p, const uintptr_t *at, int n,
+			  uintptr_t sp, uintptr_t top, uintptr_t rel)
+{
+	size_t lens[TEXTS_MAX];
+	uint8_t *slots = p + (size_t)n * STRING_HEADER_MAX;
+	int batched = n > 1 && n <= TEXTS_MAX &&
+		      (size_t)n * string_max <= STRING_BUDGET;
+	if (batched)
+		read_strings(at, n, slots, sp, top, lens);
+	size_t budget = STRING_BUDGET;
+	for (int i = 0; i < n && budget > 0; i++) {
+		size_t max = string_max < budget ? string_max : budget;
+		uint8_t *hdr = put_address(p, at[i], rel);
+		/* The length fits in two bytes: written after the text. */
+		size_t len;
+		if (batched && lens[i] != READ_LATER) {
+			len = lens[i];
+			memmove(hdr + 2, slots + (size_t)i * string_max, len);
+		} else {
+			len = read_string(at[i], hdr + 2, max, sp, top);
+		}
+		ctrace__uleb_put2(hdr, len);
+		p = hdr + 2 + len;
+		budget -= len;
+	}
+	if (batched) {
+		uint8_t *end = slots + (size_t)n * string_max;
+		if (end > p)
+			memset(p, 0, (size_t)(end - p));
+	}
+	return p;
 }
 
 /* The text of the string arguments the plan names.  A pointer that
@@ -312,8 +418,9 @@ static uint8_t *put_strings(uint8_t *p, const struct ctrace__plan_entry *e,
 			    const struct ctrace__regs *r, uintptr_t cfa,
 			    uintptr_t top, uintptr_t rel)
 {
-	size_t budget = string_max ? STRING_BUDGET : 0;
-	for (int i = 0; i < e->nstr && budget > 0; i++) {
+	uintptr_t at[CTRACE_PLAN_MAX_STR];
+	int n = 0;
+	for (int i = 0; i < e->nstr && string_max != 0; i++) {
 		const struct ctrace__plan_str *ps = &e->extra->str[i];
 		uintptr_t a;
 		if (ps->base == CTRACE_PLAN_REG) {
@@ -326,17 +433,10 @@ static uint8_t *put_strings(uint8_t *p, const struct ctrace__plan_entry *e,
 				continue;
 			memcpy(&a, (const void *)slot, PTR_SIZE);
 		}
-		if (a == 0)
-			continue;
-		size_t max = string_max < budget ? string_max : budget;
-		uint8_t *hdr = put_address(p, a, rel);
-		/* The length fits in two bytes: write it after the text. */
-		size_t n = read_string(a, hdr + 2, max, r->sp, top);
-		ctrace__uleb_put2(hdr, n);
-		p = hdr + 2 + n;
-		budget -= n;
+		if (a != 0)
+			at[n++] = a;
 	}
-	return p;
+	return put_texts(p, at, n, r->sp, top, rel);
 }
 
 /* The ARGS record, or with a plan that names the registers (and so the
@@ -507,19 +607,14 @@ static uint8_t *put_lib_strings(uint8_t *p, const struct cap_thread *c,
 				const struct ctrace__libvals *v, unsigned n,
 				uintptr_t sp, uintptr_t top)
 {
-	size_t budget = string_max && c->cache != NULL ? STRING_BUDGET : 0;
-	for (unsigned i = 0; i < n && budget > 0; i++) {
+	uintptr_t at[TEXTS_MAX];
+	int k = 0;
+	for (unsigned i = 0; i < n && string_max && c->cache != NULL; i++) {
 		uintptr_t a = v->gpr[i];
-		if (!(v->how.strmask & (1u << i)) || a == 0)
-			continue;
-		size_t max = string_max < budget ? string_max : budget;
-		uint8_t *hdr = put_address(p, a, 0);
-		size_t n_read = read_string(a, hdr + 2, max, sp, top);
-		ctrace__uleb_put2(hdr, n_read);
-		p = hdr + 2 + n_read;
-		budget -= n_read;
+		if ((v->how.strmask & (1u << i)) && a != 0)
+			at[k++] = a;
 	}
-	return p;
+	return put_texts(p, at, k, sp, top, 0);
 }
 
 /* The start of a library call's full ARGS at s->cur: NULL when the

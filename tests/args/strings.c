@@ -35,6 +35,16 @@ TESTED size_t s_mixed(const char *a, int n, const char *b)
 {
 	return sink += strlen(a) + (size_t)n + strlen(b);
 }
+/* Several strings of one call, which the recorder reads from the kernel
+ * in one system call: the pointers alone are used. */
+TESTED size_t s_pair(const char *a, const char *b)
+{
+	return sink += (size_t)a + (size_t)b;
+}
+TESTED size_t s_three(const char *a, const char *b, const char *c)
+{
+	return sink += (size_t)a + (size_t)b + (size_t)c;
+}
 
 /* The text as the symbolizer shows it: at most max bytes were saved; none
  * with max 0 (CTRACE_STRLEN=0), and then the address shows. */
@@ -141,5 +151,60 @@ int main(int argc, char **argv)
 	shown(want, "first", max);
 	shown(want2, "second", max);
 	expect("s_mixed", "a=%s\tn=7\tb=%s", want, want2);
+
+	/* Pairs: overlapping text; an unreadable pointer first (the
+	 * kernel reads nothing more); a string that ends before an
+	 * unreadable page, first and second (the kernel stops in it); one
+	 * on the stack; long text cut; three with the bad one between. */
+	char *tail = heap + 3;
+	s_pair(heap, tail);
+	shown(want, heap, max);
+	shown(want2, tail, max);
+	expect("s_pair", "a=%s\tb=%s", want, want2);
+
+	char bad[64];
+	sprintf(bad, max ? "%p <unreadable>" : "%p", (void *)16);
+	s_pair((const char *)16, "data");
+	shown(want2, "data", max);
+	expect("s_pair", "a=%s\tb=%s", bad, want2);
+
+	s_pair(edge, heap);
+	shown(want, edge, max);
+	shown(want2, heap, max);
+	expect("s_pair", "a=%s\tb=%s", want, want2);
+
+	s_pair(heap, edge);
+	shown(want, heap, max);
+	shown(want2, edge, max);
+	expect("s_pair", "a=%s\tb=%s", want, want2);
+
+	s_pair(local, heap);
+	shown(want, local, max);
+	shown(want2, heap, max);
+	expect("s_pair", "a=%s\tb=%s", want, want2);
+
+	char want3[1024];
+	char *big = malloc(300);
+	if (big == NULL)
+		return 1;
+	memset(big, 'y', 299);
+	big[299] = '\0';
+	s_pair(big, esc);
+	shown(want, big, max);
+	shown(want2, esc, max);
+	expect("s_pair", "a=%s\tb=%s", want, want2);
+
+	s_three(local, tail, "data");
+	shown(want, local, max);
+	shown(want2, tail, max);
+	shown(want3, "data", max);
+	expect("s_three", "a=%s\tb=%s\tc=%s", want, want2, want3);
+
+	char *unmapped = two + page + 8;
+	sprintf(bad, max ? "%p <unreadable>" : "%p", (void *)unmapped);
+	s_three(heap, unmapped, "data");
+	shown(want, heap, max);
+	shown(want3, "data", max);
+	expect("s_three", "a=%s\tb=%s\tc=%s", want, bad, want3);
 	return 0;
 }
