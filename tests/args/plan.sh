@@ -91,6 +91,60 @@ case_limits() {
 	grep -q 'big(' tree || fail "no call of big in the tree"
 }
 
+# The recorder reads a plan's numbers as include/ctrace_plan.h writes
+# them: hexadecimal or decimal digits, a sign before them.  A line with
+# a number in another form, or one too large for 64 bits, is skipped,
+# and its call captured as without a plan: the generic windows, hundreds
+# of bytes a call where the plan's registers take a few (so the trace's
+# size tells, whatever the timing).  walk()'s pc line is rewritten: with
+# a plus sign (read), with 0x (skipped), with 20 digits (skipped), with
+# its registers' mask signed (read), and the plan cut without its last
+# newline (read).
+case_numbers() {
+	use_config "$1"
+	case $1 in *-O0-* | *-m32*)
+		skip "-O0 and i386: arguments on the stack, no registers to write" ;;
+	esac
+	build_c heapwalk "$top_srcdir/tests/args/heapwalk.c"
+	"$CTRACE_SYMBOLIZE" --make-plan -o good.plan "$BIN/heapwalk" ||
+		fail "ctrace-symbolize --make-plan failed"
+	walk=$(nm "$BIN/heapwalk" | sed -n 's/^0*\([0-9a-f]*\) T walk$/\1/p')
+	[ -n "$walk" ] || fail "no walk in the program"
+	grep -q "^pc [0-9a-f]* fde $walk .* regs " good.plan ||
+		skip "walk's plan line names no registers"
+	size_of() { # PLAN: the trace's bytes
+		rm -f t.bin*
+		CTRACE_ARGS=all CTRACE_PLAN=$1 CTRACE_OUTPUT=t.bin \
+			"$BIN/heapwalk" >/dev/null || fail "the program failed"
+		wc -c <t.bin
+	}
+	: >none.plan
+	chmod 600 none.plan
+	good=$(size_of good.plan) none=$(size_of none.plan)
+	[ "$none" -gt $((2 * good)) ] ||
+		fail "no plan: $none bytes, with one $good: no difference to see"
+	edit() { # NAME SED: good.plan with walk's pc line edited
+		sed "/^pc [0-9a-f]* fde $walk /$2" good.plan >"$1.plan"
+		chmod 600 "$1.plan"
+	}
+	edit plus 's/^pc /pc +/'
+	edit hex0x 's/^pc /pc 0x/'
+	edit huge 's/^pc \([0-9a-f]*\)/pc 0000\1\1\1\1\1/'
+	edit signed 's/ regs / regs +/'
+	head -c -1 good.plan >cut.plan
+	chmod 600 cut.plan
+	for form in plus signed cut; do
+		n=$(size_of $form.plan)
+		[ "$n" -le $((good + good / 4)) ] ||
+			fail "$form: $n bytes against $good: the line was skipped"
+	done
+	for form in hex0x huge; do
+		n=$(size_of $form.plan)
+		[ "$n" -gt $((2 * good)) ] ||
+			fail "$form: $n bytes against $good: the line was read"
+	done
+}
+
 # Pointers into the heap, each call's one element on from the last: the
 # recorder writes them relative to the registers' values in the chunk's
 # previous record (format 5.3), its bases starting afresh in every chunk
@@ -225,6 +279,9 @@ for cfg in $(configs); do
 done
 for cfg in $(configs); do
 	run_case "heap-$cfg" case_heap "$cfg"
+done
+for cfg in $(configs); do
+	run_case "numbers-$cfg" case_numbers "$cfg"
 done
 for cfg in $(configs); do
 	run_case "regskip-$cfg" case_regskip "$cfg"
