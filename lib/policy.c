@@ -257,8 +257,8 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 			ctrace__capture_lib_args(s, site, sp, lv);
 		if (timed || how)
 			pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS,
-				  capture ? CTRACE_PAUSE_DRAIN_TICKS
-					  : CTRACE_PAUSE_NO_DRAIN);
+				  capture || args ? CTRACE_PAUSE_DRAIN_TICKS
+						  : CTRACE_PAUSE_NO_DRAIN);
 		return;
 	}
 	f->pos = s->cur;
@@ -276,8 +276,8 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 		ctrace__capture_lib_args(s, site, sp, lv);
 	if (timed || how)
 		pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS,
-			  capture ? CTRACE_PAUSE_DRAIN_TICKS
-				  : CTRACE_PAUSE_NO_DRAIN);
+			  capture || args ? CTRACE_PAUSE_DRAIN_TICKS
+					  : CTRACE_PAUSE_NO_DRAIN);
 	f->end = s->cur;
 	f->recorded = 1;
 	t->recorded++;
