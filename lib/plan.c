@@ -68,7 +68,7 @@ static int exits_refused; /* an `exit` line was skipped */
 static struct ctrace__plan_op *op_pool; /* the exit lines' operations */
 static size_t op_cap;
 /* The pc lines' memory and string items (struct ctrace__plan_extra),
- * for at most every line; only the pages used are touched. */
+ * for the lines the first pass took that have any. */
 static struct ctrace__plan_extra *extras;
 static size_t n_extras, extras_cap;
 
@@ -380,19 +380,13 @@ static int parse_exit(struct lexer *l, uintptr_t bias,
 #endif
 }
 
-/* Whether `exit` lines are read (parse_exit). */
-#if defined(__x86_64__)
-#define EXITS_READ 1
-#else
-#define EXITS_READ 0
-#endif
-
-/* Two passes over the text: count the lines of matching modules, at most
- * the entries there are (a line is read, and may be refused, when
- * filling), then fill the tables; *exits, *rx and *nops: the `exit` and
- * `rx` lines and the exit lines' operations. */
+/* Two passes over the text: count the entries of matching modules, then
+ * fill the tables; *exits, *rx and *nops: the `exit` and `rx` lines and
+ * the exit lines' operations, *nextra the pc lines with memory or string
+ * items.  Both read every line: the tables are sized by the lines taken,
+ * never by the lines written (a plan of junk must not cost memory). */
 static size_t parse(const char *text, size_t size, int fill, size_t *exits,
-		    size_t *rx, size_t *nops)
+		    size_t *rx, size_t *nops, size_t *nextra)
 {
 	struct lexer l = {text, text + size};
 	uintptr_t bias = 0;
@@ -428,13 +422,15 @@ static size_t parse(const char *text, size_t size, int fill, size_t *exits,
 		} else if (is_word(k, len, "pc") && active) {
 			struct ctrace__plan_entry e;
 			struct ctrace__plan_extra x;
-			if (!fill) {
-				n++; /* read when filling */
-				continue;
-			}
 			if (parse_pc(&l, bias, &e, &x) < 0)
 				continue;
-			if (e.nmem != 0 || e.nstr != 0) {
+			int items = e.nmem != 0 || e.nstr != 0;
+			if (!fill) {
+				n++;
+				*nextra += (size_t)items;
+				continue;
+			}
+			if (items) {
 				/* No room (no pool): as a line not read. */
 				if (n_extras == extras_cap)
 					continue;
@@ -446,17 +442,6 @@ static size_t parse(const char *text, size_t size, int fill, size_t *exits,
 		} else if (is_word(k, len, "exit") && active) {
 			struct ctrace__plan_exit e;
 			struct ctrace__plan_op ops[CTRACE_PLAN_MAX_OPS];
-			if (!fill && !EXITS_READ) {
-				exits_refused = 1;
-				continue;
-			}
-			if (!fill) {
-				++*exits;
-				while ((k = word(&l, &len)) != NULL)
-					*nops += is_word(k, len, "op");
-				++*nops; /* and the end */
-				continue;
-			}
 			if (parse_exit(&l, bias, &e, ops) < 0) {
 				/* Its function's `rx` would leave an exit
 				 * unread: no `rx` is trusted. */
@@ -478,10 +463,6 @@ static size_t parse(const char *text, size_t size, int fill, size_t *exits,
 			*nops += e.nops + 1; /* and the end */
 		} else if (is_word(k, len, "rx") && active) {
 			long long v;
-			if (!fill) {
-				++*rx;
-				continue;
-			}
 			if (number(&l, 16, &v) < 0 || v == 0)
 				continue;
 			if (fill && rx_fns != NULL)
@@ -671,11 +652,11 @@ static void rx_mark(size_t nrx)
 
 static int load(const char *path, int quiet_if_missing)
 {
-	size_t size, len, nexit = 0, nrx = 0, nops = 0;
+	size_t size, len, nexit = 0, nrx = 0, nops = 0, nextra = 0;
 	const char *text = read_plan(path, quiet_if_missing, &size, &len);
 	if (text == NULL)
 		return -EINVAL;
-	size_t n = parse(text, len, 0, &nexit, &nrx, &nops);
+	size_t n = parse(text, len, 0, &nexit, &nrx, &nops, &nextra);
 	if (n == 0) {
 		munmap((void *)text, size);
 		if (!quiet_if_missing && modules_matched == 0)
@@ -689,11 +670,13 @@ static int load(const char *path, int quiet_if_missing)
 		munmap((void *)text, size);
 		return -ENOMEM;
 	}
-	void *pool = mmap(NULL, n * sizeof *extras, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *pool = nextra == 0 ? MAP_FAILED
+				 : mmap(NULL, nextra * sizeof *extras,
+					PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (pool != MAP_FAILED) {
 		extras = pool;
-		extras_cap = n;
+		extras_cap = nextra;
 	}
 	size_t rx_bytes = nrx * sizeof *rx_fns;
 	if (nexit > 0)
@@ -726,7 +709,8 @@ static int load(const char *path, int quiet_if_missing)
 	 * kept: the trampoline serves. */
 	if (exit_slots == NULL || rx_fns == NULL)
 		exits_refused = 1;
-	parse(text, len, 1, &nexit, &filled_rx, &nops);
+	nextra = 0;
+	parse(text, len, 1, &nexit, &filled_rx, &nops, &nextra);
 	munmap((void *)text, size);
 	ctrace__plan_slots = slots;
 	ctrace__plan_exits = exit_slots;

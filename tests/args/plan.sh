@@ -145,6 +145,30 @@ case_numbers() {
 	done
 }
 
+# Lines the recorder cannot read cost no room: the tables are sized by
+# the lines taken.  A plan of a million `pc` lines that are nothing but
+# the word made the program peak at 135 MB when the first pass counted
+# lines without reading them; its peak memory stays under 64 MB.
+case_junk() {
+	use_config "$1"
+	[ -n "$PYTHON3" ] || skip "no python3 to read the peak memory"
+	build_c heapwalk "$top_srcdir/tests/args/heapwalk.c"
+	"$CTRACE_SYMBOLIZE" --make-plan -o good.plan "$BIN/heapwalk" ||
+		fail "ctrace-symbolize --make-plan failed"
+	{ sed -n 1,2p good.plan; yes pc | head -1000000; } >junk.plan
+	chmod 600 junk.plan
+	kib=$(CTRACE_ARGS=all CTRACE_PLAN=junk.plan CTRACE_OUTPUT=t.bin \
+		"$PYTHON3" -c '
+import resource, subprocess, sys
+r = subprocess.run([sys.argv[1]], stdout=subprocess.DEVNULL)
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+' "$BIN/heapwalk") || fail "cannot run the program"
+	set -- $kib
+	[ "$1" = 0 ] || fail "the program failed: exit $1"
+	[ "$2" -lt 65536 ] ||
+		fail "a plan of junk lines took $2 KiB at start-up"
+}
+
 # Pointers into the heap, each call's one element on from the last: the
 # recorder writes them relative to the registers' values in the chunk's
 # previous record (format 5.3), its bases starting afresh in every chunk
@@ -282,6 +306,9 @@ for cfg in $(configs); do
 done
 for cfg in $(configs); do
 	run_case "numbers-$cfg" case_numbers "$cfg"
+done
+for cfg in $(configs); do
+	run_case "junk-$cfg" case_junk "$cfg"
 done
 for cfg in $(configs); do
 	run_case "regskip-$cfg" case_regskip "$cfg"
