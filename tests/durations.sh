@@ -22,7 +22,9 @@
 #   to land in the first call of more than half the functions, each a
 #   few tens of ns long, to move the median: load (make -j2 beside it)
 #   does not.  The later calls' median is taken per function, so a
-#   slower CPU or a slower clock shifts both sides alike.
+#   slower CPU or a slower clock shifts both sides alike.  The best of
+#   three runs counts (case_first says why): a fault of the recorder's
+#   shows in every run.
 # - gcc and clang, -O0 and -O2, without and with argument and return
 #   value capture (without a plan: the CFI is read at run time).
 
@@ -70,31 +72,40 @@ first_minus_later() {
 case_first() {
 	use_config "$1"
 	build_c firstcall "$PROGS/firstcall.c"
-	if [ "$2" = values ]; then
-		CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN= \
-			run_traced trace.bin "$BIN/firstcall"
-	else
-		run_traced trace.bin "$BIN/firstcall"
-	fi
-	symbolize json -f json trace.bin
-	grep -q '"function": "f127"' json || fail "no call of f127 in the trace"
 	# the lines of the two call sites, in site_one and site_two
 	one=$(grep -n 'sink += fns\[k\](r);' "$PROGS/firstcall.c" |
 		sed -n '1s/:.*//p')
 	two=$(grep -n 'sink += fns\[k\](r);' "$PROGS/firstcall.c" |
 		sed -n '2s/:.*//p')
-	new_fn=$(first_minus_later json "$one") ||
-		{ echo "$new_fn"; fail "bad trace"; }
-	new_site=$(first_minus_later json "$two") ||
-		{ echo "$new_site"; fail "bad trace"; }
 	# The goal's bound, 100 ns, with values too (250 before: 135 to 170
 	# ns with gcc, of which 35 to 60 were the functions' loop, new to
 	# the branch predictors at a first call; and the stores of the
 	# values' slow path, which the pause now waits for: emit.h,
-	# pause_put).
+	# pause_put).  The best of three runs: on a virtual machine whose
+	# clock reads take 10 ns, one run in six or seven put the median of
+	# the functions' first calls 100 to 137 ns above their later ones,
+	# with this recorder and the one before (whose fault this test was
+	# made for cost 1 to 7 us, in every run).
 	bound=100
-	echo "median first call minus later calls: new function $new_fn ns," \
-		"new call site $new_site ns"
+	for attempt in 1 2 3; do
+		if [ "$2" = values ]; then
+			CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN= \
+				run_traced trace.bin "$BIN/firstcall"
+		else
+			run_traced trace.bin "$BIN/firstcall"
+		fi
+		symbolize json -f json trace.bin
+		grep -q '"function": "f127"' json ||
+			fail "no call of f127 in the trace"
+		new_fn=$(first_minus_later json "$one") ||
+			{ echo "$new_fn"; fail "bad trace"; }
+		new_site=$(first_minus_later json "$two") ||
+			{ echo "$new_site"; fail "bad trace"; }
+		echo "median first call minus later calls: new function" \
+			"$new_fn ns, new call site $new_site ns"
+		[ "$new_fn" -lt "$bound" ] && [ "$new_site" -lt "$bound" ] &&
+			break
+	done
 	[ "$new_fn" -lt "$bound" ] ||
 		fail "a function's first call is $new_fn ns longer than its later calls (median of 128), bound $bound"
 	[ "$new_site" -lt "$bound" ] ||
