@@ -69,6 +69,18 @@ first_minus_later() {
 		}'
 }
 
+# run_mode MODE PROGRAM: PROGRAM traced into trace.bin, with its
+# arguments and return values when MODE is "values" (without a plan: the
+# CFI is read at run time).
+run_mode() {
+	if [ "$1" = values ]; then
+		CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN= \
+			run_traced trace.bin "$2"
+	else
+		run_traced trace.bin "$2"
+	fi
+}
+
 case_first() {
 	use_config "$1"
 	build_c firstcall "$PROGS/firstcall.c"
@@ -88,12 +100,7 @@ case_first() {
 	# made for cost 1 to 7 us, in every run).
 	bound=100
 	for attempt in 1 2 3; do
-		if [ "$2" = values ]; then
-			CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN= \
-				run_traced trace.bin "$BIN/firstcall"
-		else
-			run_traced trace.bin "$BIN/firstcall"
-		fi
+		run_mode "$2" "$BIN/firstcall"
 		symbolize json -f json trace.bin
 		grep -q '"function": "f127"' json ||
 			fail "no call of f127 in the trace"
@@ -168,12 +175,7 @@ caller_first_minus_later() {
 case_callees() {
 	use_config "$1"
 	build_c firstcallee "$PROGS/firstcallee.c"
-	if [ "$2" = values ]; then
-		CTRACE_ARGS=all CTRACE_RETVAL=all CTRACE_PLAN= \
-			run_traced trace.bin "$BIN/firstcallee"
-	else
-		run_traced trace.bin "$BIN/firstcallee"
-	fi
+	run_mode "$2" "$BIN/firstcallee"
 	symbolize json -f json trace.bin
 	d=$(caller_first_minus_later json) || { echo "$d"; fail "bad trace"; }
 	echo "median first call minus later calls of a caller of 8 new" \

@@ -298,19 +298,9 @@ case_regskip() {
 for cfg in $(configs_pie); do
 	run_case "limits-$cfg" case_limits "$cfg"
 done
-for cfg in $(configs); do
-	run_case "retread-$cfg" case_retread "$cfg"
-done
-for cfg in $(configs); do
-	run_case "heap-$cfg" case_heap "$cfg"
-done
-for cfg in $(configs); do
-	run_case "numbers-$cfg" case_numbers "$cfg"
-done
-for cfg in $(configs); do
-	run_case "junk-$cfg" case_junk "$cfg"
-done
-for cfg in $(configs); do
-	run_case "regskip-$cfg" case_regskip "$cfg"
+for name in retread heap numbers junk regskip; do
+	for cfg in $(configs); do
+		run_case "$name-$cfg" "case_$name" "$cfg"
+	done
 done
 test_finish
