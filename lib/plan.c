@@ -155,6 +155,16 @@ static int is_word(const char *w, size_t len, const char *s)
 	return w != NULL && len == strlen(s) && !memcmp(w, s, len);
 }
 
+/* The value of digit c in base 10 or 16 (either case), or -1. */
+static int digit_of(unsigned c, int base)
+{
+	if (c - '0' < 10)
+		return (int)(c - '0');
+	if (base == 16 && (c | 0x20) - 'a' < 6)
+		return (int)((c | 0x20) - 'a') + 10;
+	return -1;
+}
+
 /* The next word as a number of base 10 or 16 (include/ctrace_plan.h:
  * digits, a sign before them; no 0x): 0, or -1 if it is none or does
  * not fit.  Read in place: strtoll on a copy of each word took most of
@@ -168,18 +178,10 @@ static int number(struct lexer *l, int base, long long *v)
 	const char *digits = w;
 	unsigned long long n = 0, cap = neg ? (unsigned long long)LLONG_MAX + 1
 					    : (unsigned long long)LLONG_MAX;
-	for (;; w++) {
-		unsigned c = (uint8_t)*w, d;
-		if (c - '0' < 10)
-			d = c - '0';
-		else if (base == 16 && (c | 0x20) - 'a' < 6)
-			d = (c | 0x20) - 'a' + 10;
-		else
-			break;
+	for (int d; (d = digit_of((uint8_t)*w, base)) >= 0; w++)
 		if (__builtin_mul_overflow(n, (unsigned)base, &n) ||
-		    __builtin_add_overflow(n, d, &n) || n > cap)
+		    __builtin_add_overflow(n, (unsigned)d, &n) || n > cap)
 			return -1;
-	}
 	l->p = w;
 	if (w == digits || !ends_word[(uint8_t)*w])
 		return -1;
@@ -406,10 +408,7 @@ static size_t parse(const char *text, size_t size, int fill, size_t *exits,
 			if (h == NULL || len % 2 || len / 2 > sizeof f.id)
 				continue;
 			for (size_t i = 0; i < len; i++) {
-				char c = h[i];
-				int d = c >= '0' && c <= '9'   ? c - '0'
-					: c >= 'a' && c <= 'f' ? c - 'a' + 10
-							       : -1;
+				int d = digit_of((uint8_t)h[i], 16);
 				if (d < 0)
 					goto next;
 				f.id[i / 2] = (uint8_t)(f.id[i / 2] << 4 | d);

@@ -331,6 +331,10 @@ void ctrace__policy_enter_regs(struct ctrace__thread *t, uintptr_t fn,
 
 /* lv: a library call's return registers (plt.c), written in a filled
  * RETVAL record after its EXIT. */
+/* The patched frames an exit may look through untimed: the one above
+ * it, and a few a jump left (retval.c's pending()). */
+#define SCANNED_UNTIMED 4
+
 static inline __attribute__((always_inline)) void
 policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	    uintptr_t sp, uintptr_t frame_sp, const struct ctrace__libvals *lv,
@@ -460,7 +464,8 @@ policy_exit(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	 * the patched frames searched through (for a frame given the
 	 * trampoline, or past the few that lie above the exit), and the
 	 * shadow stack's pop (which may drop frames a jump left). */
-	if (how || refilled || lib || patched || scanned > 4 || f != NULL)
+	if (how || refilled || lib || patched || scanned > SCANNED_UNTIMED ||
+	    f != NULL)
 		pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS,
 			  CTRACE_PAUSE_NO_DRAIN);
 	if (gate & CTRACE_GATE_CALLBACK)
