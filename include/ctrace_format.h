@@ -17,7 +17,7 @@
 
 #define CTRACE_FILE_MAGIC "\177CTRACE\n" /* 8 bytes, no terminator stored */
 #define CTRACE_VERSION_MAJOR 6           /* incompatible layout changes */
-#define CTRACE_VERSION_MINOR 0           /* compatible additions */
+#define CTRACE_VERSION_MINOR 1           /* compatible additions */
 #define CTRACE_BYTE_ORDER_MARK 0x01020304u
 #define CTRACE_HEADER_SIZE 4096u
 
@@ -364,6 +364,19 @@ enum ctrace_record_type {
 	 * captured. */
 	CTRACE_REC_RETVAL_ST1 = 15,
 
+	/* Format 6.1: a library call's ARGS (x86-64) in short form: sleb
+	 * pc minus the ENTRY's function (its GOT slot), u8 n, u8 the low
+	 * bits of the stack pointer in words (CTRACE_ARGS_SHORT_SP_MASK),
+	 * then n registers and the memory blocks as in ARGS_SHORT (a
+	 * string's text, the stack arguments).  ARGS_SHORT's count byte
+	 * holds 7 registers at most, and a function the prototype table
+	 * does not know passes 14 (six integer, eight vector).  Its
+	 * registers move the bases as any ARGS_SHORT's (theirs are other
+	 * DWARF numbers: the argument registers, xmm0-7's low 8 bytes).
+	 * The full form took 47 to 164 bytes a call.  A 6.0 reader skips it:
+	 * the arguments show as not captured. */
+	CTRACE_REC_ARGS_LIB = 16,
+
 	/* --- in the metadata stream ---------------------------------------- */
 
 	/* The process: u64 ticks, u32 pid, u32 ppid, then the executable's
@@ -400,6 +413,15 @@ enum ctrace_record_type {
 	 * the environment it started with, each NAME=VALUE NUL-terminated
 	 * (none set: no record).  Written once, after ARGV. */
 	CTRACE_REC_SETTINGS = 38,
+	/* Format 6.1: the address the recorder puts in place of a library
+	 * call's return address (u64; lib/plt.c), written with the
+	 * process's first PLT_SLOT.  An instrumented function whose ENTRY
+	 * has it for call site was jumped to by the library function (a
+	 * tail call: libstdc++'s basic_string constructor jumping to the
+	 * program's _M_construct), and runs in that call's frame: it nests
+	 * in the library call, and is shown at the call's site.  A 6.0
+	 * reader ignores it. */
+	CTRACE_REC_LIB_RETURN = 39,
 };
 
 enum ctrace_mark_kind {

@@ -602,10 +602,10 @@ void ctrace__capture_lib_ready(void)
 /* The text of a library call's string arguments: of the first n of
  * v->gpr (registers on x86-64, stack words on i386) that strmask names, a
  * block each, as put_strings' (empty: the pointer was unreadable; NULL
- * none), within top. */
+ * none), within top, addresses relative to rel (put_address). */
 static uint8_t *put_lib_strings(uint8_t *p, const struct cap_thread *c,
 				const struct ctrace__libvals *v, unsigned n,
-				uintptr_t sp, uintptr_t top)
+				uintptr_t sp, uintptr_t top, uintptr_t rel)
 {
 	uintptr_t at[TEXTS_MAX];
 	int k = 0;
@@ -614,32 +614,15 @@ static uint8_t *put_lib_strings(uint8_t *p, const struct cap_thread *c,
 		if ((v->how.strmask & (1u << i)) && a != 0)
 			at[k++] = a;
 	}
-	return put_texts(p, at, k, sp, top, 0);
+	return put_texts(p, at, k, sp, top, rel);
 }
 
-/* The start of a library call's full ARGS at s->cur: NULL when the
- * chunk has no room for the longest; else the record, its pc the call
- * site, its sp, its CFA unknown (the architecture's part writes the rest,
- * then lib_args_end). */
-static uint8_t *lib_args_begin(struct ctrace__stream *s, uintptr_t site,
-			       uintptr_t sp)
-{
-	if (s->cur == NULL ||
-	    (size_t)(s->chunk_end - s->cur) < ctrace__args_max_bytes)
-		return NULL;
-	uint8_t *payload = s->cur + 4;
-	uint64_t pc = site, sp64 = sp, cfa = 0;
-	memcpy(payload + CTRACE_ARGS_PC, &pc, 8);
-	memcpy(payload + CTRACE_ARGS_SP, &sp64, 8);
-	memcpy(payload + CTRACE_ARGS_CFA, &cfa, 8);
-	return s->cur;
-}
-
-/* The ARGS at rec, ending at end, published. */
-static void lib_args_end(struct ctrace__stream *s, uint8_t *rec, uint8_t *end)
+/* The ARGS (or ARGS_LIB: type) at rec, ending at end, published. */
+static void lib_args_end(struct ctrace__stream *s, uint8_t *rec, uint8_t *end,
+			 uint8_t type)
 {
 	ctrace__uleb_put2(rec + 2, (size_t)(end - (rec + 4)));
-	rec[1] = CTRACE_REC_ARGS;
+	rec[1] = type;
 	ctrace__barrier();
 	rec[0] = CTRACE_TAG_EXTENDED;
 	s->cur = end;
@@ -694,52 +677,72 @@ static uint8_t *put_lib_mem(uint8_t *p, uint8_t *mask, uintptr_t a,
 static const uint8_t lib_regnos[6] = {5, 4, 1, 2, 8, 9};
 #define LIB_DW_XMM0 17
 
-/* The full form of ARGS, its pc the call site, its CFA unknown: the
- * integer argument registers, the low 8 bytes of the floating-point ones
- * (a double or a float), then a block per string argument, as the
- * instrumented functions' (an empty one: the pointer was unreadable),
- * then the first of the stack arguments above the return address (sp),
- * within the stack. */
-void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
-			      uintptr_t sp, const struct ctrace__libvals *v)
+/* ARGS_LIB, the short form of a library call's ARGS (ctrace_format.h):
+ * its pc the call site, relative to the ENTRY's function, the GOT slot
+ * fn; the integer argument registers, the low 8 bytes of the
+ * floating-point ones (a double or a float), as ARGS_SHORT writes
+ * registers (with bases of their own, s->lib_base); then a block per
+ * string argument, as the instrumented functions' (an empty one: the
+ * pointer was unreadable), then the first of the stack arguments above
+ * the return address (sp), within the stack.  Addresses are relative to
+ * sp, the ENTRY's stack pointer, which the trampoline keeps aligned. */
+void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t fn,
+			      uintptr_t site, uintptr_t sp,
+			      const struct ctrace__libvals *v)
 {
 	const struct cap_thread *c = &cap;
-	uint8_t *rec = lib_args_begin(s, site, sp);
-	if (rec == NULL)
+	if (s->cur == NULL ||
+	    (size_t)(s->chunk_end - s->cur) < ctrace__args_max_bytes ||
+	    (sp & (PTR_SIZE - 1)) != 0)
 		return;
-	uint8_t *payload = rec + 4, *p = payload;
+	uint8_t *rec = s->cur, *payload = rec + 4;
 	unsigned nint = v->how.nint > 6 ? 6 : v->how.nint;
 	unsigned nfp = v->how.nfp > 8 ? 8 : v->how.nfp;
-	p[CTRACE_ARGS_NREGS] = (uint8_t)(nint + nfp);
-	p += CTRACE_ARGS_REGS;
+	uint8_t *p = ctrace__sleb_put_word(payload, (intptr_t)(site - fn));
+	*p++ = (uint8_t)(nint + nfp);
+	*p++ = (uint8_t)((sp / PTR_SIZE) & CTRACE_ARGS_SHORT_SP_MASK);
+	int on = !s->arg_base_off;
+	uintptr_t prev = 0;
 	for (unsigned i = 0; i < nint; i++) {
-		p[0] = lib_regnos[i];
-		memcpy(p + 1, &v->gpr[i], 8);
-		p += CTRACE_ARGS_REG_BYTES;
+		uintptr_t x = v->gpr[i];
+		p = ctrace__capture_short_reg(p, lib_regnos[i], x, sp, prev,
+					      i == 0, &s->lib_base[i], on);
+		prev = x;
 	}
 	for (unsigned i = 0; i < nfp; i++) {
-		p[0] = (uint8_t)(LIB_DW_XMM0 + i);
-		memcpy(p + 1, v->xmm + 16 * i, 8);
-		p += CTRACE_ARGS_REG_BYTES;
+		uint64_t x;
+		memcpy(&x, v->xmm + 16 * i, 8);
+		p = ctrace__capture_short_reg(p, (uint8_t)(LIB_DW_XMM0 + i),
+					      (uintptr_t)x, sp, prev,
+					      nint + i == 0,
+					      &s->lib_base[6 + i], on);
+		prev = (uintptr_t)x;
 	}
 	if (v->how.strmask != 0 && string_max && c->cache != NULL)
-		p = put_lib_strings(p, c, v, nint, sp, stack_limit(c, sp, 0));
+		p = put_lib_strings(p, c, v, nint, sp, stack_limit(c, sp, 0),
+				    sp);
 	if (v->how.stack) {
 		/* Of a constant size, the common case, the copy is inlined:
 		 * the recorder's own memcpy would come back through a
 		 * redirected slot. */
 		uintptr_t from = sp + PTR_SIZE, top = stack_limit(c, sp, 0);
 		if (top > from && top - from >= CTRACE_LIBARGS_STACK) {
-			p = put_block_header(p, from, CTRACE_LIBARGS_STACK, 0);
+			p = put_block_header(p, from, CTRACE_LIBARGS_STACK, sp);
 			memcpy(p, (const void *)from, CTRACE_LIBARGS_STACK);
 			p += CTRACE_LIBARGS_STACK;
 		} else {
 			p = put_block(p, from, from + CTRACE_LIBARGS_STACK, sp,
-				      top, 0);
+				      top, sp);
 		}
 	}
-	lib_args_end(s, rec, p);
+	lib_args_end(s, rec, p, CTRACE_REC_ARGS_LIB);
 }
+/* Its longest: header, pc, count and stack bytes, 14 registers, the
+ * strings' headers, the stack block; the strings' text is ARGS_MAX's. */
+_Static_assert(4 + 10 + 2 + 14 * 11 + TEXTS_MAX * STRING_HEADER_MAX + 12 +
+			       CTRACE_LIBARGS_STACK <=
+		       ARGS_MAX(0),
+	       "a library call's ARGS_LIB fits the room checked");
 
 /* The compact RETVAL, filled: rax and xmm0 whole, which every return
  * type the prototypes know needs no more of, and for a function they do
@@ -790,6 +793,24 @@ void ctrace__capture_lib_ret(struct ctrace__stream *s,
 	lib_ret_end(s, rec, p, CTRACE_REC_RETVAL);
 }
 #else /* i386 */
+/* The start of a library call's full ARGS at s->cur: NULL when the
+ * chunk has no room for the longest; else the record, its pc the call
+ * site, its sp, its CFA unknown (the architecture's part writes the rest,
+ * then lib_args_end). */
+static uint8_t *lib_args_begin(struct ctrace__stream *s, uintptr_t site,
+			       uintptr_t sp)
+{
+	if (s->cur == NULL ||
+	    (size_t)(s->chunk_end - s->cur) < ctrace__args_max_bytes)
+		return NULL;
+	uint8_t *payload = s->cur + 4;
+	uint64_t pc = site, sp64 = sp, cfa = 0;
+	memcpy(payload + CTRACE_ARGS_PC, &pc, 8);
+	memcpy(payload + CTRACE_ARGS_SP, &sp64, 8);
+	memcpy(payload + CTRACE_ARGS_CFA, &cfa, 8);
+	return s->cur;
+}
+
 /* The most argument words saved (protos.c asks for no more). */
 #define LIB_MAX_WORDS 12
 
@@ -798,10 +819,12 @@ void ctrace__capture_lib_ret(struct ctrace__stream *s,
  * is the words of the arguments above the return address (sp), then a
  * block per string argument, as the instrumented functions' (an empty
  * one: the pointer was unreadable). */
-void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
-			      uintptr_t sp, const struct ctrace__libvals *v)
+void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t fn,
+			      uintptr_t site, uintptr_t sp,
+			      const struct ctrace__libvals *v)
 {
 	const struct cap_thread *c = &cap;
+	(void)fn;
 	uint8_t *rec = lib_args_begin(s, site, sp);
 	if (rec == NULL)
 		return;
@@ -818,8 +841,8 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t site,
 	p = put_block_header(p, args, 4 * (size_t)words, 0);
 	memcpy(p, v->gpr, 4 * (size_t)words);
 	p += 4 * (size_t)words;
-	p = put_lib_strings(p, c, v, words < 8 ? words : 8, sp, top);
-	lib_args_end(s, rec, p);
+	p = put_lib_strings(p, c, v, words < 8 ? words : 8, sp, top, 0);
+	lib_args_end(s, rec, p, CTRACE_REC_ARGS);
 }
 
 /* The compact RETVAL, filled: eax and edx, and st(0) when it held a

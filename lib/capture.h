@@ -292,20 +292,64 @@ _Static_assert(CTRACE_NREGS <= sizeof ((struct ctrace__stream *)0)->arg_base /
 				       sizeof(uintptr_t),
 	       "a base for every register");
 
+/* One register of a short form, x its value, regno its DWARF number,
+ * written the shortest of four ways: as it is (small integers), minus
+ * the stack pointer sp (a pointer into the stack, flag 0x80 on its
+ * number), minus the previous register of the record, prev (flag 0x40:
+ * two pointers into one object or array, as many functions take; not
+ * for the record's first, first set), or minus its own value in the
+ * chunk's previous record that held it, *base, whichever function's
+ * (both flags: a heap pointer passed again one element on, as a sort's
+ * comparator gets it, differs from the last in a few low bits).  A heap
+ * pointer takes 7 bytes as it is, 1 or 2 so; the one-byte cases are
+ * written straight.  *base moves on to x; on: it may be used (a record
+ * abandoned half-written turns the bases off, event.c). */
+static inline __attribute__((always_inline)) uint8_t *
+ctrace__capture_short_reg(uint8_t *p, uint8_t regno, uintptr_t x,
+			  uintptr_t sp, uintptr_t prev, int first,
+			  uintptr_t *base, int on)
+{
+	intptr_t v = (intptr_t)x;
+	intptr_t db = (intptr_t)(x - *base);
+	*base = x;
+	if ((uintptr_t)(v + 64) < 128) {
+		p[0] = regno;
+		p[1] = (uint8_t)(v & 0x7f);
+		return p + 2;
+	}
+	if (on && (uintptr_t)(db + 64) < 128) {
+		p[0] = regno | CTRACE_ARGS_SHORT_REL_BASE;
+		p[1] = (uint8_t)(db & 0x7f);
+		return p + 2;
+	}
+	/* The shortest of the other three. */
+	uintptr_t m = SLEB_MAGNITUDE(v);
+	uint8_t how = 0;
+	intptr_t d = (intptr_t)(x - sp);
+	if (SLEB_MAGNITUDE(d) < m) {
+		m = SLEB_MAGNITUDE(d);
+		how = CTRACE_ARGS_SHORT_REL_SP;
+		v = d;
+	}
+	d = (intptr_t)(x - prev);
+	if (!first && SLEB_MAGNITUDE(d) < m) {
+		m = SLEB_MAGNITUDE(d);
+		how = CTRACE_ARGS_SHORT_REL_PREV;
+		v = d;
+	}
+	if (on && SLEB_MAGNITUDE(db) < m) {
+		how = CTRACE_ARGS_SHORT_REL_BASE;
+		v = db;
+	}
+	*p++ = regno | how;
+	return ctrace__sleb_put_word(p, v);
+}
+
 /* The short form's registers: a count byte, which also carries bits of
  * the stack pointer in words (the reader checks its own against them),
- * then the registers of sel, each written the shortest of four ways: as
- * it is (small integers), minus the stack pointer (a pointer into the
- * stack, flag 0x80 on its number), minus the previous register of the
- * record (flag 0x40: two pointers into one object or array, as many
- * functions take), or minus its own value in the chunk's previous
- * ARGS_SHORT that held it, whichever function's (both flags: a heap
- * pointer passed again one element on, as a sort's comparator gets it,
- * differs from the last in a few low bits).  A heap pointer takes 7
- * bytes as it is, 1 or 2 so; the one-byte cases are written straight.
- * base: the stream's bases, moved on to this record's registers as they
- * are written (a record abandoned half-written turns them off, event.c);
- * on: they may be used. */
+ * then the registers of sel (ctrace__capture_short_reg).  base: the
+ * stream's bases, as struct ctrace__regs orders them; on: they may be
+ * used. */
 static inline uint8_t *
 ctrace__capture_short_regs(uint8_t *p, const struct ctrace__regs *r,
 				      unsigned sel, uintptr_t *base, int on)
@@ -317,43 +361,8 @@ ctrace__capture_short_regs(uint8_t *p, const struct ctrace__regs *r,
 	for (; sel != 0; sel &= sel - 1, n++) {
 		int i = __builtin_ctz(sel);
 		uintptr_t x = regs[i];
-		intptr_t v = (intptr_t)x;
-		intptr_t db = (intptr_t)(x - base[i]);
-		uint8_t regno = ctrace__plan_regnos[i];
-		base[i] = x;
-		/* A byte as it is, or relative to its last value: written
-		 * straight, the common cases. */
-		if ((uintptr_t)(v + 64) < 128) {
-			p[0] = regno;
-			p[1] = (uint8_t)(v & 0x7f);
-			p += 2;
-		} else if (on && (uintptr_t)(db + 64) < 128) {
-			p[0] = regno | CTRACE_ARGS_SHORT_REL_BASE;
-			p[1] = (uint8_t)(db & 0x7f);
-			p += 2;
-		} else {
-			/* The shortest of the other three. */
-			uintptr_t m = SLEB_MAGNITUDE(v);
-			intptr_t d = (intptr_t)(x - sp);
-			if (SLEB_MAGNITUDE(d) < m) {
-				m = SLEB_MAGNITUDE(d);
-				regno |= CTRACE_ARGS_SHORT_REL_SP;
-				v = d;
-			}
-			d = (intptr_t)(x - prev);
-			if (n > 0 && SLEB_MAGNITUDE(d) < m) {
-				m = SLEB_MAGNITUDE(d);
-				regno = ctrace__plan_regnos[i] |
-					CTRACE_ARGS_SHORT_REL_PREV;
-				v = d;
-			}
-			if (on && SLEB_MAGNITUDE(db) < m) {
-				regno |= CTRACE_ARGS_SHORT_REL_BASE;
-				v = db;
-			}
-			*p++ = regno;
-			p = ctrace__sleb_put_word(p, v);
-		}
+		p = ctrace__capture_short_reg(p, ctrace__plan_regnos[i], x, sp,
+					      prev, n == 0, &base[i], on);
 		prev = x;
 	}
 	*count = (uint8_t)(n | ((sp / sizeof(uintptr_t)) & CTRACE_ARGS_SHORT_SP_MASK)
@@ -498,11 +507,14 @@ struct ctrace__libvals {
 
 /* The thread's capture state, made before an entry's time is read. */
 CTRACE_HIDDEN void ctrace__capture_lib_ready(void);
-/* Writes the ARGS record of a library call's ENTRY (room checked by the
- * caller: ctrace__args_max_bytes): its argument registers and the text
- * of its string arguments, read now. */
+/* Writes the ARGS record of a library call's ENTRY, fn its GOT slot
+ * (the ENTRY's function), when the chunk has room for
+ * ctrace__args_max_bytes: its argument registers and the text of its
+ * string arguments, read now.  x86-64 writes the short form, ARGS_LIB;
+ * i386 the full ARGS. */
 CTRACE_HIDDEN void ctrace__capture_lib_args(struct ctrace__stream *s,
-					    uintptr_t site, uintptr_t sp,
+					    uintptr_t fn, uintptr_t site,
+					    uintptr_t sp,
 					    const struct ctrace__libvals *v);
 /* Writes the filled RETVAL record of a library call's EXIT, of at most
  * CTRACE_LIBRET_BYTES (room checked by the caller): the registers of

@@ -231,6 +231,7 @@ static void after_fork_child(void)
 	}
 	atomic_store(&next_thread, 1);
 	record_process();
+	ctrace__plt_describe();
 	ctrace__modules_scan(ctrace__now());
 	if (t->state == CTRACE_T_IDLE || writing)
 		register_thread(t);

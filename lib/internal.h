@@ -217,6 +217,9 @@ struct ctrace__stream {
 	 * ARGS_REGS, which a 5.4 reader skipped; none reads format 6). */
 	uintptr_t arg_base[8];
 	uint8_t arg_base_off;
+	/* The same bases for the registers of library calls' ARGS_LIB
+	 * (other DWARF numbers), in the order capture.c writes them. */
+	uintptr_t lib_base[14];
 };
 /* Empties the stream's pair table (a chunk that starts afresh, objects
  * unloaded, a jump out of the recorder): the reader keeps pairs the

@@ -73,7 +73,7 @@ struct plt_slot {
 	uintptr_t got;          /* the GOT slot's address */
 	_Atomic uintptr_t real; /* the real target, 0 until bound */
 	uintptr_t lazy;         /* what an unbound slot held: the lazy stub */
-	char name[48];          /* the relocation's symbol, for the record */
+	const char *name;       /* the relocation's symbol (name_keep) */
 	struct ctrace__libcall_how how; /* values to save (protos.c) */
 	/* A canonical PLT entry's slot (see canonical): its module's code,
 	 * from which alone its calls are recorded, and the entry; canon 0
@@ -96,6 +96,7 @@ static struct plt_module *modules;
 static size_t n_modules;
 static int mode;        /* CTRACE_PLT_* */
 static int full_warned; /* the slots ran out: said once */
+static int names_warned; /* the names' space ran out: said once */
 /* Slots called while unbound whose binding is not yet seen. */
 static _Atomic uint32_t unbound_called;
 /* The canonical PLT entries' span (see through_entry). */
@@ -112,12 +113,52 @@ static uintptr_t tramp_of(uint32_t i)
 	return (uintptr_t)ctrace__plt_tramps + (uintptr_t)i * PLT_TRAMP_SIZE;
 }
 
+/* The slots' symbols, copied: a module's string table goes when it is
+ * unloaded.  NAMES_BYTES reserved, their pages taken as written.  A
+ * symbol is kept whole up to PLT_NAME_MAX bytes, which a PLT_SLOT record
+ * holds in the smallest chunk (C++ names run to hundreds of bytes:
+ * libstdc++'s basic_string members share their first 47), and cut
+ * there. */
+#define NAMES_BYTES (16u << 20)
+#define PLT_NAME_MAX 1024
+static char *names;
+static size_t names_used;
+
+/* A copy of name, NUL-terminated, cut at PLT_NAME_MAX bytes; NULL when
+ * the names' space is used up. */
+static const char *name_keep(const char *name)
+{
+	size_t len = strnlen(name, PLT_NAME_MAX);
+	if (names == NULL || NAMES_BYTES - names_used < len + 1)
+		return NULL;
+	char *p = names + names_used;
+	memcpy(p, name, len);
+	p[len] = '\0';
+	names_used += len + 1;
+	return p;
+}
+
+static void record_return(void)
+{
+	uint64_t v = (uintptr_t)ctrace__plt_return;
+	uint64_t saved;
+	ctrace__meta_lock(&saved);
+	ctrace__meta_record(CTRACE_REC_LIB_RETURN, &v, sizeof v);
+	ctrace__meta_unlock(&saved);
+}
+
+void ctrace__plt_describe(void)
+{
+	if (mode != CTRACE_PLT_OFF)
+		record_return();
+}
+
 static void record_slot(const struct plt_slot *p, uintptr_t real)
 {
-	uint8_t rec[24 + sizeof p->name];
+	uint8_t rec[24 + PLT_NAME_MAX];
 	uint64_t v[3] = {ctrace__now(), p->got, real};
 	memcpy(rec, v, sizeof v);
-	size_t n = strnlen(p->name, sizeof p->name);
+	size_t n = p->name != NULL ? strlen(p->name) : 0;
 	memcpy(rec + 24, p->name, n);
 	uint64_t saved;
 	ctrace__meta_lock(&saved);
@@ -935,11 +976,18 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 			full_warned = 1;
 			break;
 		}
+		const char *kept = name_keep(name);
+		if (kept == NULL) {
+			if (!names_warned)
+				ctrace__warn("library call symbols past 16 MiB: "
+					     "the calls of the rest are not "
+					     "recorded", "", "");
+			names_warned = 1;
+			break;
+		}
 		struct plt_slot *p = &slots[k];
 		p->got = got;
-		size_t len = strnlen(name, sizeof p->name - 1);
-		memcpy(p->name, name, len);
-		p->name[len] = '\0';
+		p->name = kept;
 		ctrace__filter_libcall((uint32_t)k, got, flags);
 		ctrace__protos_how(p->name, &p->how);
 		p->canon = (uint8_t)canon;
@@ -1070,8 +1118,10 @@ void ctrace__plt_start(int how)
 	void *m = mmap(NULL, MAX_MODULES * sizeof *modules,
 		       PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	void *nm = mmap(NULL, NAMES_BYTES, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	errno = saved_errno;
-	if (s == MAP_FAILED || m == MAP_FAILED) {
+	if (s == MAP_FAILED || m == MAP_FAILED || nm == MAP_FAILED) {
 		mode = CTRACE_PLT_OFF;
 		ctrace__warn("no memory for library calls: not recorded", "",
 			     "");
@@ -1079,6 +1129,7 @@ void ctrace__plt_start(int how)
 	}
 	slots = s;
 	modules = m;
+	names = nm;
 	struct scan sc = {.first = 1};
 	dl_iterate_phdr(has_dynamic, &sc);
 	if (sc.first) {
@@ -1088,6 +1139,7 @@ void ctrace__plt_start(int how)
 		mode = CTRACE_PLT_OFF;
 		return;
 	}
+	record_return();
 	ctrace__plt_scan();
 }
 

@@ -254,7 +254,7 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 			ctrace__capture_entry(s, capture, fn, site, regs,
 					      &where);
 		if (lib)
-			ctrace__capture_lib_args(s, site, sp, lv);
+			ctrace__capture_lib_args(s, fn, site, sp, lv);
 		if (timed || how)
 			pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS,
 				  capture || args ? CTRACE_PAUSE_DRAIN_TICKS
@@ -273,7 +273,7 @@ policy_enter(struct ctrace__thread *t, uintptr_t fn, uintptr_t site,
 	if (capture)
 		ctrace__capture_entry(s, capture, fn, site, regs, &where);
 	if (lib)
-		ctrace__capture_lib_args(s, site, sp, lv);
+		ctrace__capture_lib_args(s, fn, site, sp, lv);
 	if (timed || how)
 		pause_put(s, now, 0, CTRACE_PAUSE_MIN_TICKS,
 			  capture || args ? CTRACE_PAUSE_DRAIN_TICKS

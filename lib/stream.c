@@ -177,6 +177,7 @@ static uint8_t *refill(struct ctrace__stream *s, uint64_t now)
 	s->last = now;
 	s->last_sp = 0;
 	memset(s->arg_base, 0, sizeof s->arg_base);
+	memset(s->lib_base, 0, sizeof s->lib_base);
 	s->arg_base_off = 0;
 	if (!h->flags) {
 		ctrace__pairs_reset(s);

@@ -70,7 +70,7 @@ case_short_header() {
 case_newer_version() {
 	printf 'header version=7.1\n' | mk v
 	sym 1 v
-	has v.err "trace version 7.1 is newer than this symbolizer (6.0)"
+	has v.err "trace version 7.1 is newer than this symbolizer (6.1)"
 }
 
 case_newer_minor() {
@@ -149,6 +149,27 @@ case_unknown_extended() {
 		mk k
 	sym 0 k
 	has k.out "} /* 0x1000 */"
+}
+
+# A library call's arguments (format 6.1) cut short, with more registers
+# than the reader holds, or followed by junk: not captured, and the
+# records after them read.
+case_args_lib() {
+	{
+		echo "$PRELUDE"
+		echo 'enter 0x3000 0x1'
+		echo 'ext 16 00'
+		echo 'leave 0x3000 0x1'
+		echo 'enter 0x3000 0x1'
+		echo 'ext 16 00ff00'
+		echo 'leave 0x3000 0x1'
+		echo 'enter 0x3000 0x1'
+		echo "ext 16 000100052a$(printf 'ff%.0s' $(seq 1 300))"
+		echo 'leave 0x3000 0x1'
+	} | mk al
+	sym 0 al
+	[ "$(grep -c -F '0x3000(?);' al.out)" -eq 3 ] ||
+		{ cat al.out; fail "not three calls of 0x3000 without arguments"; }
 }
 
 case_duplicate_seq() {
@@ -524,7 +545,7 @@ for c in empty not_trace short_header newer_version newer_minor byte_order \
 	bad_chunk_size header_only truncated_chunk slot_undefined \
 	length_past_end endless_uleb bad_define_slot short_extended \
 	unknown_extended duplicate_seq impossible_seq missing_chunk \
-	bad_chunk_kind unstarted_chunk huge_lost lost_header_only \
+	bad_chunk_kind unstarted_chunk huge_lost lost_header_only args_lib \
 	entered_before longjmp_by_exit longjmp_by_sp self_copy self_again \
 	new_v2 new_v4_again new_v4_copy new_v4_bad_key endless_hook \
 	v5_returns v5_return_unopened v5_wide v5_ended_early v5_continues \

@@ -320,7 +320,58 @@ case_manyinline() {
 	oracle_check trace.bin "$BIN/manyinline"
 }
 
+# Functions inlined into a host of one compilation unit whose out-of-line
+# copy, the one the hooks of every copy name, is another unit's: C99
+# inline functions with their external definitions elsewhere (C), and the
+# members of a class whose out-of-line copies the linker kept from the
+# first unit (C++).  Each unit describes the functions with DIEs of its
+# own.  The copies nest as they ran (the symbolizer matched a copy to
+# the function named by DIE alone, so a copy inlined in a copy was taken
+# for a call after the outer one left: 27,388 calls of jsoncpp's test
+# driver shown out of place), and each copy's call site is its line in
+# the host.
+case_crosscu() {
+	use_config "$2"
+	if [ "$1" = c ]; then
+		build_pair c crosscu "$PROGS/crosscu-a.c" "$PROGS/crosscu-b.c"
+		prog=$BIN/crosscu
+		outer=crosscu_outer inner=crosscu_inner host=crosscu-b.c
+		inner_line=15
+	else
+		build_pair cxx crosscuxx "$PROGS/crosscu-a.cc" \
+			"$PROGS/crosscu-b.cc"
+		prog=$BIN/crosscuxx
+		outer=Acc::twice inner=Acc::add host=crosscu-b.cc
+		inner_line=17
+	fi
+	run_traced trace.bin "$prog"
+	symbolize_stable tree trace.bin
+	check_tree tree
+	oracle_check trace.bin "$prog"
+	# main, host, two outer copies and four inner ones per host, as
+	# nested as they ran
+	call_depths tree | sed 's/(.*//' | sort | uniq -c |
+		awk '{ print $1, $2, $3 }' >depths
+	printf '%s\n' "1 0 main" "3 1 host" "6 2 $outer" "12 3 $inner" |
+		sort >expected
+	grep -v -e ' Acc::Acc$' depths | sort >got
+	compare expected got
+	# the outer copies' call sites are in the host's file, the inner
+	# ones' on their lines (gcc -Os names the unit with the external
+	# definitions for the header's lines, as addr2line shows)
+	symbolize_stable srcline trace.bin --srcline
+	tree_text srcline | LC_ALL=C sed -n \
+		-e "s/^ *\($outer\)().*\/\* \([^:]*\):[0-9]* \*\/\$/\1 \2/p" \
+		-e "s/^ *\($inner\)().*\/\* [^:]*:\([0-9]*\) \*\/\$/\1 \2/p" |
+		sort | uniq -c | awk '{ print $1, $2, $3 }' >sites
+	printf '%s\n' "6 $outer $host" "6 $inner $inner_line" \
+		"6 $inner $((inner_line + 1))" | sort >expected
+	compare expected sites
+}
+
 for cfg in $(configs_all_levels); do
+	run_case "crosscu-$cfg" case_crosscu c "$cfg"
+	run_case "crosscuxx-$cfg" case_crosscu cxx "$cfg"
 	run_case "manyinline-$cfg" case_manyinline "$cfg"
 	run_case "pendpop-$cfg" case_pendpop "$cfg"
 	run_case "jmpinline-$cfg" case_jmpinline "$cfg"

@@ -980,12 +980,16 @@ static bool resume_for_entry(struct output *o, struct thread *th,
 
 /* Whether entry ev is the function the innermost open call, a library
  * call, went to (an instrumented library's, or the program's called back
- * through a slot): the trampoline jumps to it with the call's own stack
- * pointer, so that its CFA is the library call's, which abandoned() would
- * take for a call made after a longjmp out of the library call.  The
- * slot's target (PLT_SLOT) tells them apart: a call made after such a
- * jump is of another function, or goes through the slot again (a library
- * call of its own first). */
+ * through a slot), or one the library function jumped to (a tail call:
+ * libstdc++'s basic_string constructor jumping to the program's
+ * _M_construct): the trampoline jumps to the first with the call's own
+ * stack pointer, and the library function to the second, so that its
+ * CFA is the library call's, which abandoned() would take for a call
+ * made after a longjmp out of the library call.  The slot's target
+ * (PLT_SLOT) tells the first apart, and the recorder's return trampoline
+ * as ev's call site (LIB_RETURN) the second: a call made after such a
+ * jump is of another function, or goes through the slot again (a
+ * library call of its own first), and returns into the program. */
 static bool libcall_target(const struct thread *th, const struct event *ev)
 {
 	const struct frame *f = top_frame(th);
@@ -996,9 +1000,12 @@ static bool libcall_target(const struct thread *th, const struct event *ev)
 	if (!f || !f->sp || !q->frame || q->inlined)
 		return false;
 	p = f->pair;
-	return p->func->libcall && p->frame &&
-	       ev->sp + q->frame == f->sp + p->frame &&
-	       symtab_pair_libcall(th->trace->symtab, p, &target, &symbol) &&
+	if (!p->func->libcall || !p->frame ||
+	    ev->sp + q->frame != f->sp + p->frame)
+		return false;
+	if (th->trace->lib_return != 0 && q->site == th->trace->lib_return)
+		return true;
+	return symtab_pair_libcall(th->trace->symtab, p, &target, &symbol) &&
 	       target == pair_fn(q);
 }
 

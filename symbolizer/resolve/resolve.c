@@ -516,6 +516,7 @@ static int fill_entry(struct resolver *r, struct entry *e, struct module *m,
 	e->call_site = call_site;
 	e->info.module = m != NULL ? m->path : NULL;
 	e->info.module_offset = m != NULL ? addr - m->bias : addr;
+	e->info.symbol = sym != NULL ? sym->name : NULL;
 	if (sym != NULL)
 		e->info.name = display_name(r, sym->name);
 	else if (n > 0 && frames[n - 1].function != NULL)

@@ -56,6 +56,9 @@ struct resolve_info {
 	 * or "0xaddress" when no module covers it.  Equal names are equal
 	 * pointers. */
 	const char *name;
+	/* The ELF symbol as it is (mangled), NULL when none covers the
+	 * address. */
+	const char *symbol;
 	const char *module;       /* module path, NULL if none covers it */
 	uint64_t module_offset;   /* address (as passed) minus load bias */
 	/* Source location, innermost inline frame first; from DWARF (src

@@ -133,6 +133,11 @@ static bool meta_record(struct trace *t, unsigned type, const uint8_t *p,
 		t->n_plt_slots++;
 		return true;
 	}
+	case CTRACE_REC_LIB_RETURN:
+		if (len < 8)
+			break;
+		t->lib_return = load_u64(p);
+		return true;
 	case CTRACE_REC_ARGV:
 		free(t->argv);
 		t->argv = must_strndup((const char *)p, len);

@@ -79,8 +79,9 @@ bool capture_read(const struct capture *c, uint64_t addr, void *out,
 }
 
 uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
-			      uint64_t hook, uint64_t sp, uint64_t addr_mask,
-			      struct arg_bases *b, size_t *out_len)
+			      uint64_t hook, bool lib, uint64_t sp,
+			      uint64_t addr_mask, struct arg_bases *b,
+			      size_t *out_len)
 {
 	const uint8_t *end = p + len;
 	int64_t d = (int64_t)(hook - fn);
@@ -93,6 +94,12 @@ uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
 	 * and the ENTRY's must agree. */
 	unsigned n = *p & CTRACE_ARGS_SHORT_COUNT_MASK;
 	unsigned check = *p >> CTRACE_ARGS_SHORT_COUNT_BITS;
+	if (lib) {
+		if (end - p < 2)
+			return NULL;
+		n = p[0];
+		check = *++p;
+	}
 	uint64_t words = sp >> (addr_mask == UINT32_MAX ? 2 : 3); /* no div */
 	p++;
 	if (n > CAPTURE_MAX_REGS || (words & CTRACE_ARGS_SHORT_SP_MASK) != check)

@@ -372,6 +372,7 @@ static bool extended(struct stream *s, const uint8_t *p)
 		return true;
 	case CTRACE_REC_ARGS_SHORT:
 	case CTRACE_REC_ARGS_REGS:
+	case CTRACE_REC_ARGS_LIB:
 		/* Not after an ENTRY (a damaged one): its registers, which
 		 * later ones may count from, were not read. */
 		s->arg_bases.bad = true;
@@ -439,7 +440,7 @@ static uint8_t *retval_expand_short(const uint8_t *p, uint64_t len,
  * does not read gives the one byte "not captured". */
 static void attach_short_args(struct stream *s, struct event *ev,
 			      const uint8_t *p, uint64_t len, uint64_t fn,
-			      bool regs)
+			      bool regs, bool lib)
 {
 	size_t n = 0;
 	/* An ENTRY of a pair without its hook (not a 5.5 trace's): the
@@ -447,7 +448,8 @@ static void attach_short_args(struct stream *s, struct event *ev,
 	ev->extra = regs && ev->hook == 0
 			    ? (s->arg_bases.bad = true, NULL)
 			    : payload_expand_short(p, len, fn,
-						   regs ? ev->hook : 0, ev->sp,
+						   regs ? ev->hook : 0, lib,
+						   ev->sp,
 						   s->trace->sp_mask,
 						   &s->arg_bases, &n);
 	if (ev->extra == NULL) /* shown as not captured */
@@ -476,8 +478,9 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 	/* The short forms of ARGS are spread into the ARGS layout; that of
 	 * registers alone has the ENTRY's hook as its pc. */
 	bool regs_args = ev->kind == EV_ENTRY && p[1] == CTRACE_REC_ARGS_REGS;
-	bool short_args = regs_args || (ev->kind == EV_ENTRY &&
-					p[1] == CTRACE_REC_ARGS_SHORT);
+	bool lib_args = ev->kind == EV_ENTRY && p[1] == CTRACE_REC_ARGS_LIB;
+	bool short_args = regs_args || lib_args ||
+			  (ev->kind == EV_ENTRY && p[1] == CTRACE_REC_ARGS_SHORT);
 	uint8_t ret_state =
 		p[1] == CTRACE_REC_RETVAL_INT
 			? CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
@@ -509,7 +512,7 @@ static void attach_extra(struct stream *s, struct event *ev, uint64_t fn)
 		ev->extra = retval_expand_short(p, len, ret_state, &n);
 		ev->extra_len = n;
 	} else if (short_args) {
-		attach_short_args(s, ev, p, len, fn, regs_args);
+		attach_short_args(s, ev, p, len, fn, regs_args, lib_args);
 	} else if (st1_ret) {
 		ev->extra = payload_alloc(1 + len);
 		ev->extra[0] = RETVAL_ST1_HELD;
@@ -560,7 +563,7 @@ static void attach_inline_args(struct stream *s, struct event *ev, uint64_t fn)
 		s->arg_bases.bad = true;
 		return;
 	}
-	attach_short_args(s, ev, p, len, fn, true);
+	attach_short_args(s, ev, p, len, fn, true, false);
 }
 
 /* Format 2: a NEW pair or one in a wide slot, whose tag was at p[-1]:

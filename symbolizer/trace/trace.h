@@ -132,6 +132,8 @@ struct trace {
 	struct trace_plt_slot *plt_slots;
 	size_t n_plt_slots, cap_plt_slots;
 	bool libcalls_unseen;
+	/* LIB_RETURN's: what library calls return through; 0 unknown. */
+	uint64_t lib_return;
 	char *argv;      /* the command line, NUL-separated; or NULL */
 	size_t argv_len;
 	char *settings;  /* the recorder's CTRACE* variables, NAME=VALUE
@@ -482,12 +484,15 @@ void payload_free(uint8_t *p);
 /* An ARGS_SHORT payload in the ARGS layout (by payload_alloc; NULL if
  * it is malformed), given its ENTRY's function and stack pointer;
  * addr_mask makes sums wrap at the trace's pointer size.  hook: 0 for
- * ARGS_SHORT, whose payload starts with its pc; for ARGS_REGS, which
- * has none, the ENTRY's hook, its pc.  b: the stream's bases, moved on
- * to this record's registers (set bad if it is malformed). */
+ * ARGS_SHORT and ARGS_LIB, whose payload starts with its pc; for
+ * ARGS_REGS, which has none, the ENTRY's hook, its pc.  lib: an
+ * ARGS_LIB's, whose register count and stack pointer bits take a byte
+ * each.  b: the stream's bases, moved on to this record's registers
+ * (set bad if it is malformed). */
 uint8_t *payload_expand_short(const uint8_t *p, size_t len, uint64_t fn,
-			      uint64_t hook, uint64_t sp, uint64_t addr_mask,
-			      struct arg_bases *b, size_t *out_len);
+			      uint64_t hook, bool lib, uint64_t sp,
+			      uint64_t addr_mask, struct arg_bases *b,
+			      size_t *out_len);
 
 /* An EXIT's payload that starts with this byte is a RETVAL_ST1's after
  * it: the compact RETVAL, then st(1)'s CTRACE_RETVAL_ST1_BYTES.  No

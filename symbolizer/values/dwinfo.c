@@ -198,6 +198,79 @@ void dw_root(Dwarf_Die *die, Dwarf_Die *out)
 	*out = cur;
 }
 
+/* What names a function across compilation units.  C++ inline and
+ * template functions are described in every unit that uses them, each
+ * with its own DIEs: a copy inlined in one unit has its origin there,
+ * while the function a hook names (the one out-of-line copy the linker
+ * kept) may be another unit's.  Its linkage name says which function it
+ * is in the whole program; in C, an external function's name does.
+ * NULL (its DIE alone matches): a static function, or a C++ one without
+ * a linkage name. */
+static const char *origin_key(Dwarf_Die *root)
+{
+	Dwarf_Attribute a;
+	const char *s;
+	bool external = false;
+	Dwarf_Die cu;
+
+	if ((dwarf_attr(root, DW_AT_linkage_name, &a) ||
+	     dwarf_attr(root, DW_AT_MIPS_linkage_name, &a)) &&
+	    (s = dwarf_formstring(&a)) != NULL)
+		return s;
+	if (!dwarf_diecu(root, &cu, NULL, NULL))
+		return NULL;
+	switch (dwarf_srclang(&cu)) {
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_C99:
+	case DW_LANG_C11:
+		break;
+	default:
+		return NULL;
+	}
+	if (!dwarf_attr(root, DW_AT_external, &a) ||
+	    dwarf_formflag(&a, &external) != 0 || !external)
+		return NULL;
+	return dwarf_diename(root);
+}
+
+/* Whether origin_key's a and b name one function: the same, or for a
+ * constructor or destructor, the variant an ELF symbol names (C1, C2,
+ * C3; D0, D1, D2) and the one gcc's DWARF declares (C4, D4), the one
+ * digit that differs. */
+static bool same_key(const char *a, const char *b)
+{
+	size_t i = 0;
+
+	while (a[i] != '\0' && a[i] == b[i])
+		i++;
+	if (a[i] == b[i])
+		return true;
+	if (i == 0 || a[i] == '\0' || b[i] == '\0' ||
+	    strcmp(a + i + 1, b + i + 1) != 0)
+		return false;
+	char lo = a[i] < b[i] ? a[i] : b[i], hi = a[i] < b[i] ? b[i] : a[i];
+	return hi == '4' && ((a[i - 1] == 'C' && lo >= '1' && lo <= '3') ||
+			     (a[i - 1] == 'D' && lo >= '0' && lo <= '2'));
+}
+
+/* Whether root (dw_root's) is the function whose root is the DIE at off,
+ * of origin_key key.  A copy inlined in one object may be named by the
+ * address of another's copy of the function: a C++ template that the
+ * program instantiates and libstdc++ exports, whose address the program
+ * takes through its GOT, which the loader binds to libstdc++'s.  Then
+ * off is none ((Dwarf_Off)-1) and key that copy's symbol, its linkage
+ * name. */
+static bool is_origin(Dwarf_Die *root, Dwarf_Off off, const char *key)
+{
+	const char *k;
+
+	if (dwarf_dieoffset(root) == off)
+		return true;
+	return key != NULL && (k = origin_key(root)) != NULL &&
+	       same_key(k, key);
+}
+
 bool dw_is_clang(Dwarf_Die *die)
 {
 	Dwarf_Die cu;
@@ -403,6 +476,7 @@ int dw_function_at(struct dw_module *m, uint64_t rel_addr, Dwarf_Die *out)
 
 struct inlined_search {
 	Dwarf_Off origin; /* the callee's abstract DIE */
+	const char *key;  /* its origin_key */
 	Dwarf_Files *files;
 	const char *file;
 	unsigned line;
@@ -425,7 +499,7 @@ static void find_inlined(Dwarf_Die *die, struct inlined_search *s, int depth)
 			Dwarf_Attribute a;
 			Dwarf_Word fi = 0, ln = 0;
 			dw_root(&c, &root);
-			if (dwarf_dieoffset(&root) == s->origin) {
+			if (is_origin(&root, s->origin, s->key)) {
 				const char *f = NULL;
 				if (dwarf_attr(&c, DW_AT_call_file, &a))
 					dwarf_formudata(&a, &fi);
@@ -456,7 +530,8 @@ static int inline_chain(struct dw_module *m, uint64_t rel_pc, Dwarf_Die *out,
 /* The call site of the copy of the function whose abstract DIE is origin
  * that holds rel_pc (its entry hook's call): the innermost such. */
 static bool call_site_at(struct dw_module *m, uint64_t rel_pc,
-			 Dwarf_Off origin, const char **file, unsigned *line)
+			 Dwarf_Off origin, const char *key, const char **file,
+			 unsigned *line)
 {
 	Dwarf_Die chain[CHAIN_MAX], root, cu;
 	Dwarf_Attribute a;
@@ -467,7 +542,7 @@ static bool call_site_at(struct dw_module *m, uint64_t rel_pc,
 
 	while (n-- > 0) {
 		dw_root(&chain[n], &root);
-		if (dwarf_dieoffset(&root) != origin)
+		if (!is_origin(&root, origin, key))
 			continue;
 		if (!dwarf_attr(&chain[n], DW_AT_call_file, &a) ||
 		    dwarf_formudata(&a, &fi) ||
@@ -496,13 +571,23 @@ bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
 	struct inlined_search s = {0};
 	size_t n_files;
 
-	if (!hi->module || !ci->module || strcmp(hi->module, ci->module) ||
+	if (!hi->module || !ci->module ||
 	    !(m = dw_module_at(t, hi, host, ticks)) || !m->dw ||
-	    dw_function_at(m, hi->module_offset, &host_die) < 0 ||
-	    dw_function_at(m, ci->module_offset, &callee_die) < 0)
+	    dw_function_at(m, hi->module_offset, &host_die) < 0)
 		return false;
-	dw_root(&callee_die, &root);
-	s.origin = dwarf_dieoffset(&root);
+	if (strcmp(hi->module, ci->module) != 0) {
+		/* Another object's copy of the callee: by its symbol. */
+		if (ci->symbol == NULL)
+			return false;
+		s.origin = (Dwarf_Off)-1;
+		s.key = ci->symbol;
+	} else if (dw_function_at(m, ci->module_offset, &callee_die) < 0) {
+		return false;
+	} else {
+		dw_root(&callee_die, &root);
+		s.origin = dwarf_dieoffset(&root);
+		s.key = origin_key(&root);
+	}
 	/* The hook's call is in the copy that ran: its own call site, even
 	 * when the callee is inlined into host at several lines. */
 	uint64_t bias = host - hi->module_offset;
@@ -511,7 +596,7 @@ bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
 						       ticks)
 					      : NULL;
 	if (hook_module && !strcmp(hook_module, hi->module) &&
-	    call_site_at(m, hook - 1 - bias, s.origin, file, line))
+	    call_site_at(m, hook - 1 - bias, s.origin, s.key, file, line))
 		return true;
 	if (dwarf_diecu(&host_die, &cu, NULL, NULL) &&
 	    dwarf_getsrcfiles(&cu, &s.files, &n_files) != 0)
@@ -575,6 +660,7 @@ struct origins {
 	bool fn;
 	int n; /* -1: unknown */
 	Dwarf_Off *roots;
+	const char **keys; /* origin_key's, by root */
 };
 
 static struct {
@@ -622,8 +708,10 @@ static struct origins *origins_slot(const char *module, uint64_t off, bool fn)
 
 static void origins_free(void)
 {
-	for (size_t i = 0; i < origins_cache.cap; i++)
+	for (size_t i = 0; i < origins_cache.cap; i++) {
 		free(origins_cache.e[i].roots);
+		free(origins_cache.e[i].keys);
+	}
 	free(origins_cache.e);
 	memset(&origins_cache, 0, sizeof origins_cache);
 }
@@ -634,7 +722,17 @@ static void origins_free(void)
 struct origins_found {
 	int n; /* -1: unknown */
 	const Dwarf_Off *roots;
+	const char *const *keys;
 };
+
+/* Whether roots a[i] and b[j] are the same function's. */
+static bool same_origin(struct origins_found a, int i, struct origins_found b,
+			int j)
+{
+	return a.roots[i] == b.roots[j] ||
+	       (a.keys[i] != NULL && b.keys[j] != NULL &&
+		same_key(a.keys[i], b.keys[j]));
+}
 
 static struct origins_found origins_of(struct dw_module *m,
 				       const char *module, uint64_t off,
@@ -644,7 +742,7 @@ static struct origins_found origins_of(struct dw_module *m,
 	Dwarf_Die chain[CHAIN_MAX], root;
 
 	if (o->module)
-		return (struct origins_found){o->n, o->roots};
+		return (struct origins_found){o->n, o->roots, o->keys};
 	o->module = module;
 	o->off = off;
 	o->fn = fn;
@@ -654,13 +752,15 @@ static struct origins_found origins_of(struct dw_module *m,
 		o->n = inline_chain(m, off, chain, CHAIN_MAX);
 	if (o->n > 0) {
 		o->roots = must_calloc((size_t)o->n, sizeof *o->roots);
+		o->keys = must_calloc((size_t)o->n, sizeof *o->keys);
 		for (int k = 0; k < o->n; k++) {
 			dw_root(&chain[k], &root);
 			o->roots[k] = dwarf_dieoffset(&root);
+			o->keys[k] = origin_key(&root);
 		}
 	}
 	origins_cache.n++;
-	return (struct origins_found){o->n, o->roots};
+	return (struct origins_found){o->n, o->roots, o->keys};
 }
 
 int dw_copies_holding(struct trace *t, uint64_t pc, uint64_t ticks,
@@ -679,12 +779,27 @@ int dw_copies_holding(struct trace *t, uint64_t pc, uint64_t ticks,
 	for (int j = 0; j < chain.n && k < n_fns; j++) {
 		const struct resolve_info *fi = resolve_function(t->resolver,
 								 fns[k], ticks);
-		if (!fi->module || strcmp(fi->module, pi->module) ||
-		    (fo = origins_of(m, fi->module, fi->module_offset, true)).n <
-			    0)
+		const Dwarf_Off none = (Dwarf_Off)-1;
+		const char *symbol = fi->symbol;
+		if (!fi->module)
 			return -1;
-		if (fo.roots[0] == chain.roots[j])
+		/* Another object's copy (is_origin): by its symbol. */
+		if (strcmp(fi->module, pi->module) != 0)
+			fo = (struct origins_found){1, &none, &symbol};
+		else if ((fo = origins_of(m, fi->module, fi->module_offset,
+					  true)).n < 0)
+			return -1;
+		if (same_origin(fo, 0, chain, j))
 			k++;
+	}
+	/* Another object's copy that no copy here matched by its symbol
+	 * (a constructor's symbol names one of its variants, C1 or C2,
+	 * where the DWARF names C4): which copies hold pc is not known. */
+	for (size_t i = k; i < n_fns; i++) {
+		const struct resolve_info *fi = resolve_function(t->resolver,
+								 fns[i], ticks);
+		if (!fi->module || strcmp(fi->module, pi->module) != 0)
+			return -1;
 	}
 	return (int)k;
 }

@@ -1,9 +1,14 @@
 // libcallxx.cc -- library calls from C++: operator new and delete, and an
 // exception thrown by a callback through an uninstrumented library's frame
-// (libplainxx.so), caught in the caller.
+// (libplainxx.so), caught in the caller; two library functions whose
+// mangled names share a long prefix.
 #include <cstdio>
 
 extern "C" int plain_apply(int (*f)(int), int x);
+namespace a_namespace_whose_name_is_long_enough_for_a_prefix {
+int first_function(int x);
+int second_function(int x);
+} // namespace a_namespace_whose_name_is_long_enough_for_a_prefix
 
 static int thrower(int x)
 {
@@ -32,5 +37,7 @@ int main(int argc, char **)
 	int v = catcher(*p);
 	delete p;
 	report(v);
+	namespace ns = a_namespace_whose_name_is_long_enough_for_a_prefix;
+	report(ns::first_function(v) + ns::second_function(v));
 	return 0;
 }

@@ -91,7 +91,7 @@ static void test_short_args(unsigned ptr)
 	size_t len = short_args(buf, sp, ptr, 0), out_len = 0;
 	struct arg_bases b;
 	memset(&b, 0, sizeof b);
-	uint8_t *full = payload_expand_short(buf, len, fn, 0, sp, mask, &b,
+	uint8_t *full = payload_expand_short(buf, len, fn, 0, false, sp, mask, &b,
 					     &out_len);
 	struct capture c;
 	char got[2];
@@ -114,25 +114,25 @@ static void test_short_args(unsigned ptr)
 	       "ARGS_SHORT (%u-byte pointers): a block at sp plus its offset",
 	       ptr);
 	payload_free(full);
-	tap_ok(payload_expand_short(buf, len, fn, 0, sp + ptr, mask, &b,
+	tap_ok(payload_expand_short(buf, len, fn, 0, false, sp + ptr, mask, &b,
 				   &out_len) == NULL && b.bad,
 	       "ARGS_SHORT (%u-byte pointers): another stack pointer than "
 	       "the recorder's is refused",
 	       ptr);
 	/* Both flags (5.3): r12 minus its value in the last record. */
 	len = short_args(buf, sp, ptr, 1);
-	tap_ok(payload_expand_short(buf, len, fn, 0, sp, mask, &b, &out_len) ==
+	tap_ok(payload_expand_short(buf, len, fn, 0, false, sp, mask, &b, &out_len) ==
 		       NULL,
 	       "ARGS_SHORT (%u-byte pointers): a register relative to its "
 	       "last value is refused once a record could not be read",
 	       ptr);
 	memset(&b, 0, sizeof b);
 	b.value[12] = (sp + 0x1000) & mask;
-	full = payload_expand_short(buf, len, fn, 0, sp, mask, &b, &out_len);
+	full = payload_expand_short(buf, len, fn, 0, false, sp, mask, &b, &out_len);
 	uint8_t *again = NULL;
 	if (full != NULL && capture_parse(full, out_len, &c) == 0 &&
 	    c.regval[2] == ((sp + 0x1000 - 8) & mask))
-		again = payload_expand_short(buf, len, fn, 0, sp, mask, &b,
+		again = payload_expand_short(buf, len, fn, 0, false, sp, mask, &b,
 					     &out_len);
 	tap_ok(again != NULL && capture_parse(again, out_len, &c) == 0 &&
 		       c.regval[2] == ((sp + 0x1000 - 16) & mask) &&
@@ -143,7 +143,7 @@ static void test_short_args(unsigned ptr)
 	payload_free(full);
 	payload_free(again);
 	len = short_args(buf, sp, ptr, 0);
-	tap_ok(payload_expand_short(buf, len - 1, fn, 0, sp, mask, &b,
+	tap_ok(payload_expand_short(buf, len - 1, fn, 0, false, sp, mask, &b,
 				   &out_len) == NULL && b.bad,
 	       "ARGS_SHORT (%u-byte pointers): a block cut short is refused",
 	       ptr);
@@ -160,7 +160,7 @@ static void test_short_args(unsigned ptr)
 		memcpy(regs, with_pc + pc_len, regs_len);
 	}
 	memset(&b, 0, sizeof b);
-	full = payload_expand_short(regs, regs_len, fn, fn + 0x40, sp, mask,
+	full = payload_expand_short(regs, regs_len, fn, fn + 0x40, false, sp, mask,
 				    &b, &out_len);
 	tap_ok(full != NULL && capture_parse(full, out_len, &c) == 0 &&
 		       c.pc == fn + 0x40 && c.sp == sp && c.nregs == 3 &&
@@ -172,11 +172,69 @@ static void test_short_args(unsigned ptr)
 	payload_free(full);
 	/* With ARGS_SHORT's block after the registers: damage. */
 	memcpy(regs + regs_len, buf + pc_len + regs_len, 4);
-	tap_ok(payload_expand_short(regs, regs_len + 4, fn, fn + 0x40, sp,
+	tap_ok(payload_expand_short(regs, regs_len + 4, fn, fn + 0x40, false, sp,
 				    mask, &b, &out_len) == NULL && b.bad,
 	       "ARGS_REGS (%u-byte pointers): bytes after the registers are "
 	       "refused",
 	       ptr);
+}
+
+/* ARGS_LIB (6.1): a library call's, fn its GOT slot: the pc, a whole
+ * count byte and the stack pointer's bits, then 14 registers (more than
+ * ARGS_SHORT's count holds), the last relative to its value in the last
+ * record, and a string's block. */
+static size_t lib_args(uint8_t *buf, uint64_t sp)
+{
+	uint8_t *p = buf;
+	p = ctrace__sleb_put(p, -0x2000); /* the call site, before the GOT */
+	*p++ = 14;
+	*p++ = (uint8_t)((sp / 8) & CTRACE_ARGS_SHORT_SP_MASK);
+	static const uint8_t regnos[14] = {5,  4,  1,  2,  8,  9,  17,
+					   18, 19, 20, 21, 22, 23, 24};
+	for (int i = 0; i < 13; i++) {
+		*p++ = regnos[i];
+		p = ctrace__sleb_put(p, i);
+	}
+	*p++ = 24 | CTRACE_ARGS_SHORT_REL_BASE;
+	p = ctrace__sleb_put(p, 5);
+	p = ctrace__sleb_put(p, 0x100); /* the string, above sp */
+	p = ctrace__uleb_put(p, 3);
+	memcpy(p, "ok", 3);
+	return (size_t)(p + 3 - buf);
+}
+
+static void test_lib_args(void)
+{
+	uint64_t sp = 0x7ffc1238, fn = 0x555555558000;
+	uint8_t buf[128];
+	size_t len = lib_args(buf, sp), out_len = 0;
+	struct arg_bases b;
+	memset(&b, 0, sizeof b);
+	b.value[24] = 1000;
+	uint8_t *full = payload_expand_short(buf, len, fn, 0, true, sp,
+					     UINT64_MAX, &b, &out_len);
+	struct capture c;
+	char got[3];
+	tap_ok(full != NULL && capture_parse(full, out_len, &c) == 0 &&
+		       c.pc == fn - 0x2000 && c.sp == sp && c.nregs == 14 &&
+		       c.regno[0] == 5 && c.regval[12] == 12 &&
+		       c.regno[13] == 24 && c.regval[13] == 1005 &&
+		       b.value[24] == 1005 && c.nblocks == 1 &&
+		       capture_read(&c, sp + 0x100, got, 3) &&
+		       !memcmp(got, "ok", 3),
+	       "ARGS_LIB: 14 registers, one relative to its last value, and "
+	       "a string's block at sp plus its offset");
+	payload_free(full);
+	tap_ok(payload_expand_short(buf, len, fn, 0, true, sp + 8, UINT64_MAX,
+				    &b, &out_len) == NULL && b.bad,
+	       "ARGS_LIB: another stack pointer than the recorder's is "
+	       "refused");
+	memset(&b, 0, sizeof b);
+	tap_ok(payload_expand_short(buf, 3, fn, 0, true, sp, UINT64_MAX, &b,
+				    &out_len) == NULL &&
+		       payload_expand_short(buf, len - 1, fn, 0, true, sp,
+					    UINT64_MAX, &b, &out_len) == NULL,
+	       "ARGS_LIB: cut short in its count or its block is refused");
 }
 
 static void test_retval(void)
@@ -253,10 +311,11 @@ static void test_retval(void)
 
 int main(void)
 {
-	tap_plan(8 + 2 * 9 + 8);
+	tap_plan(8 + 2 * 9 + 3 + 8);
 	test_full_args();
 	test_short_args(8);
 	test_short_args(4);
+	test_lib_args();
 	test_retval();
 	return tap_done();
 }

@@ -1,0 +1,11 @@
+/* libtail.c -- a shared library built without -finstrument-functions,
+ * at -O2: tail_apply ends in a jump to the program's tail_target (a tail
+ * call through the library's PLT), which then runs in the frame of the
+ * program's library call, returning through the recorder's trampoline
+ * (libcall-tail.c). */
+int tail_target(int x);
+
+int tail_apply(int x)
+{
+	return tail_target(x + 1);
+}
