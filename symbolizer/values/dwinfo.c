@@ -198,15 +198,7 @@ void dw_root(Dwarf_Die *die, Dwarf_Die *out)
 	*out = cur;
 }
 
-/* What names a function across compilation units.  C++ inline and
- * template functions are described in every unit that uses them, each
- * with its own DIEs: a copy inlined in one unit has its origin there,
- * while the function a hook names (the one out-of-line copy the linker
- * kept) may be another unit's.  Its linkage name says which function it
- * is in the whole program; in C, an external function's name does.
- * NULL (its DIE alone matches): a static function, or a C++ one without
- * a linkage name. */
-static const char *origin_key(Dwarf_Die *root)
+const char *dw_origin_key(Dwarf_Die *root)
 {
 	Dwarf_Attribute a;
 	const char *s;
@@ -234,11 +226,7 @@ static const char *origin_key(Dwarf_Die *root)
 	return dwarf_diename(root);
 }
 
-/* Whether origin_key's a and b name one function: the same, or for a
- * constructor or destructor, the variant an ELF symbol names (C1, C2,
- * C3; D0, D1, D2) and the one gcc's DWARF declares (C4, D4), the one
- * digit that differs. */
-static bool same_key(const char *a, const char *b)
+bool dw_same_key(const char *a, const char *b)
 {
 	size_t i = 0;
 
@@ -255,7 +243,7 @@ static bool same_key(const char *a, const char *b)
 }
 
 /* Whether root (dw_root's) is the function whose root is the DIE at off,
- * of origin_key key.  A copy inlined in one object may be named by the
+ * of dw_origin_key key.  A copy inlined in one object may be named by the
  * address of another's copy of the function: a C++ template that the
  * program instantiates and libstdc++ exports, whose address the program
  * takes through its GOT, which the loader binds to libstdc++'s.  Then
@@ -267,8 +255,8 @@ static bool is_origin(Dwarf_Die *root, Dwarf_Off off, const char *key)
 
 	if (dwarf_dieoffset(root) == off)
 		return true;
-	return key != NULL && (k = origin_key(root)) != NULL &&
-	       same_key(k, key);
+	return key != NULL && (k = dw_origin_key(root)) != NULL &&
+	       dw_same_key(k, key);
 }
 
 bool dw_is_clang(Dwarf_Die *die)
@@ -586,7 +574,7 @@ bool dw_inlined_call_site(struct trace *t, uint64_t host, uint64_t callee,
 	} else {
 		dw_root(&callee_die, &root);
 		s.origin = dwarf_dieoffset(&root);
-		s.key = origin_key(&root);
+		s.key = dw_origin_key(&root);
 	}
 	/* The hook's call is in the copy that ran: its own call site, even
 	 * when the callee is inlined into host at several lines. */
@@ -660,7 +648,7 @@ struct origins {
 	bool fn;
 	int n; /* -1: unknown */
 	Dwarf_Off *roots;
-	const char **keys; /* origin_key's, by root */
+	const char **keys; /* dw_origin_key's, by root */
 };
 
 static struct {
@@ -731,7 +719,7 @@ static bool same_origin(struct origins_found a, int i, struct origins_found b,
 {
 	return a.roots[i] == b.roots[j] ||
 	       (a.keys[i] != NULL && b.keys[j] != NULL &&
-		same_key(a.keys[i], b.keys[j]));
+		dw_same_key(a.keys[i], b.keys[j]));
 }
 
 static struct origins_found origins_of(struct dw_module *m,
@@ -756,7 +744,7 @@ static struct origins_found origins_of(struct dw_module *m,
 		for (int k = 0; k < o->n; k++) {
 			dw_root(&chain[k], &root);
 			o->roots[k] = dwarf_dieoffset(&root);
-			o->keys[k] = origin_key(&root);
+			o->keys[k] = dw_origin_key(&root);
 		}
 	}
 	origins_cache.n++;

@@ -142,6 +142,20 @@ bool dw_read_rodata(struct dw_module *m, uint64_t rel, uint8_t *out, size_t n);
 bool dw_got_address(struct dw_module *m, uint64_t *out);
 /* The CU's producer names clang. */
 bool dw_is_clang(Dwarf_Die *die);
+/* What names a function across compilation units.  C++ inline and
+ * template functions are described in every unit that uses them, each
+ * with its own DIEs: a copy inlined in one unit has its origin there,
+ * while the function a hook names (the one out-of-line copy the linker
+ * kept) may be another unit's.  Its linkage name says which function it
+ * is in the whole program; in C, an external function's name does.
+ * NULL (its DIE alone matches): a static function, or a C++ one without
+ * a linkage name. */
+const char *dw_origin_key(Dwarf_Die *root);
+/* Whether dw_origin_key's a and b name one function: the same, or for a
+ * constructor or destructor, the variant an ELF symbol names (C1, C2,
+ * C3; D0, D1, D2) and the one gcc's DWARF declares (C4, D4), the one
+ * digit that differs. */
+bool dw_same_key(const char *a, const char *b);
 /* clang on i386: what to add to esp at the call to the hook of sub whose
  * return address is ra to get the frame base (esp as the body keeps it);
  * false if unknown. */
@@ -499,6 +513,9 @@ int frame_unwind_to_caller(struct frame_state *f, struct frame_state *c);
 int entryval_eval(struct frame_state *f, Dwarf_Attribute *attr,
 		  const Dwarf_Op *op, size_t bytes, uint64_t *v,
 		  const char **why, int depth);
+/* The DW_TAG_call_site_parameter of call site `site` for register reg:
+ * true and *out, or false. */
+bool entryval_site_param(Dwarf_Die *site, uint64_t reg, Dwarf_Die *out);
 
 /* ---------------------------------------------------------------------------
  * abi.c: the calling conventions (x86-64 SysV, i386)
@@ -792,5 +809,7 @@ struct plan_ctx {
 void planneed_params(struct plan_ctx *c, Dwarf_Die *scope);
 /* The evaluator will read the register reg: saved if the recorder can. */
 void planneed_reg(const struct plan_ctx *c, uint64_t reg);
+/* Frees what the needs of one module's calls kept (its call sites). */
+void planneed_done(void);
 
 #endif /* CTRACE_SYMBOLIZER_DWINFO_H */

@@ -161,8 +161,7 @@ static bool call_value_proven(struct dw_module *m, Dwarf_Die *sub,
 	return dw_call_value_holds(m, from, call, (int)param_reg, value_reg);
 }
 
-/* The call-site parameter for register reg, or false. */
-static bool find_site_param(Dwarf_Die *site, uint64_t reg, Dwarf_Die *out)
+bool entryval_site_param(Dwarf_Die *site, uint64_t reg, Dwarf_Die *out)
 {
 	Dwarf_Die child;
 	if (dwarf_child(site, &child) != 0)
@@ -257,7 +256,7 @@ int entryval_eval(struct frame_state *f, Dwarf_Attribute *attr,
 	Dwarf_Die scope, sub_die, site_die, param;
 	if (dw_scope_at(cm, c.rel_pc - 1, &scope, &sub_die) < 0 ||
 	    !find_call_site(&sub_die, c.rel_pc, &site_die, 0) ||
-	    !find_site_param(&site_die, reg, &param))
+	    !entryval_site_param(&site_die, reg, &param))
 		return -1;
 	c.subprogram = sub_die;
 	c.have_subprogram = true;

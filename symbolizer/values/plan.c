@@ -362,6 +362,7 @@ int plan_module(FILE *out, const char *path)
 		}
 	}
 	plan_rx(out, &counts);
+	planneed_done();
 	return 0;
 }
 

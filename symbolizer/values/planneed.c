@@ -119,6 +119,7 @@ static int m_cfa(struct lw_frame *w, struct lw_val *out, const char **why)
 
 static void entry_value_needs(struct plan_ctx *c, Dwarf_Attribute *attr,
 			      const Dwarf_Op *op);
+static void caller_frame_needs(struct plan_ctx *c, uint64_t reg);
 
 static int m_entry_value(struct lw_frame *w, Dwarf_Attribute *attr,
 			 const Dwarf_Op *op, struct lw_val *out,
@@ -184,6 +185,292 @@ static struct sloc eval(struct plan_ctx *c, Dwarf_Attribute *attr,
 	return sloc_of(c, &w, r, &l);
 }
 
+/* ---------------------------------------------------------------------------
+ * The callers' frames, for DW_OP_entry_value
+ *
+ * A register the function may have changed since its entry is found at
+ * the caller's DW_TAG_call_site, whose DW_AT_call_value for it may read
+ * the caller's frame (clang: an argument loaded from a stack slot).  The
+ * bytes are those the call-site values of the module's calls that may
+ * reach the function read: its direct calls, and every indirect one.
+ * Anything this does not follow (a read through a register, a caller
+ * whose CFA is not its stack pointer plus a constant) asks for the
+ * generic window above the CFA, CALLER_WINDOW bytes.  A caller in
+ * another module is not seen: its call-site values find no bytes of its
+ * frame (doc/values.md).
+ * ------------------------------------------------------------------------ */
+
+/* A call site of the module, and the function it calls: the root DIE and
+ * dw_origin_key of its callee, target NO_TARGET for an indirect call. */
+struct call_site {
+	Dwarf_Die die, caller; /* the DW_TAG_call_site, its subprogram */
+	uint64_t ret;          /* its return address */
+	Dwarf_Off target;
+	const char *key;
+	/* Without a target DIE (gcc leaves it out of some calls of a
+	 * constructor), the address a direct call goes to, read from its
+	 * call instruction; 0 for a call through a pointer. */
+	uint64_t to;
+};
+#define NO_TARGET ((Dwarf_Off)-1)
+#define CALLER_READ_MAX 256 /* more: the generic window */
+
+/* The call sites of one module (plan_module's), made at the first entry
+ * value that asks. */
+static struct {
+	struct dw_module *m;
+	struct call_site *v;
+	size_t n, cap;
+} sites;
+
+static void sites_walk(struct dw_module *m, Dwarf_Die *die, Dwarf_Die *caller,
+		       int depth)
+{
+	Dwarf_Die child;
+	if (depth > 64 || dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+		if (tag == DW_TAG_subprogram) {
+			sites_walk(m, &child, &child, depth + 1);
+		} else if (tag == DW_TAG_lexical_block ||
+			   tag == DW_TAG_inlined_subroutine) {
+			sites_walk(m, &child, caller, depth + 1);
+		} else if ((tag == DW_TAG_call_site ||
+			    tag == DW_TAG_GNU_call_site) &&
+			   caller != NULL) {
+			Dwarf_Attribute a;
+			Dwarf_Addr ret;
+			Dwarf_Die callee, root;
+			/* 0: in code the linker discarded (a C++ inline
+			 * function's copy of another unit) */
+			if ((!dwarf_attr(&child, DW_AT_call_return_pc, &a) &&
+			     !dwarf_attr(&child, DW_AT_low_pc, &a)) ||
+			    dwarf_formaddr(&a, &ret) != 0 || ret == 0)
+				continue;
+			struct call_site cs = {child, *caller, ret, NO_TARGET,
+					       NULL, 0};
+			uint8_t code[5];
+			int32_t rel;
+			if ((dwarf_attr(&child, DW_AT_call_origin, &a) ||
+			     dwarf_attr(&child, DW_AT_abstract_origin, &a)) &&
+			    dwarf_formref_die(&a, &callee)) {
+				dw_root(&callee, &root);
+				cs.target = dwarf_dieoffset(&root);
+				cs.key = dw_origin_key(&root);
+			} else if (ret >= 5 && dw_read_code(m, ret - 5, code, 5) &&
+				   code[0] == 0xe8) {
+				memcpy(&rel, code + 1, 4);
+				cs.to = ret + (uint64_t)(int64_t)rel;
+			}
+			if (sites.n == sites.cap) {
+				sites.cap = sites.cap ? 2 * sites.cap : 256;
+				sites.v = must_realloc(sites.v, sites.cap,
+						       sizeof *sites.v);
+			}
+			sites.v[sites.n++] = cs;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static void sites_of(struct dw_module *m)
+{
+	if (sites.m == m)
+		return;
+	planneed_done();
+	sites.m = m;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	while (dwarf_nextcu(m->dw, off, &next, &hsize, NULL, NULL, NULL) ==
+	       0) {
+		Dwarf_Die cu;
+		if (dwarf_offdie(m->dw, off + hsize, &cu) != NULL)
+			sites_walk(m, &cu, NULL, 0);
+		off = next;
+	}
+}
+
+void planneed_done(void)
+{
+	free(sites.v);
+	memset(&sites, 0, sizeof sites);
+}
+
+/* The caller's frame base at call site s as an offset from its stack
+ * pointer at the call: true, or false when it is not one. */
+static bool frame_base_at(const struct plan_ctx *c, const struct call_site *s,
+			  int64_t *base)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *fb;
+	size_t n;
+	int reg;
+	int64_t off;
+	if (!dwarf_attr_integrate((Dwarf_Die *)&s->caller, DW_AT_frame_base,
+				  &a) ||
+	    dwarf_getlocation_addr(&a, s->ret - 1, &fb, &n, 1) != 1 || n != 1)
+		return false;
+	if (fb[0].atom == DW_OP_call_frame_cfa)
+		return frame_cfa_rule(c->m, s->ret - 1, &reg, base) &&
+		       reg == c->sp_reg;
+	if (fb[0].atom == DW_OP_reg0 + (unsigned)c->sp_reg) {
+		*base = 0;
+		return true;
+	}
+	off = (int64_t)fb[0].number;
+	if (fb[0].atom == DW_OP_breg0 + (unsigned)c->sp_reg) {
+		*base = off;
+		return true;
+	}
+	return false;
+}
+
+/* The caller's stack bytes the call-site value (ops, n) of s reads, as
+ * offsets from its stack pointer at the call (the callee's CFA), added
+ * to [*lo, *hi); false when it reads memory at another address, or does
+ * what this does not follow. */
+static bool value_reads(const struct plan_ctx *c, const struct call_site *s,
+			const Dwarf_Op *ops, size_t n, int64_t *lo, int64_t *hi)
+{
+	enum { V_NUM, V_SP, V_DATA } k[8];
+	int64_t v[8];
+	int top = 0;
+	/* No load, no memory (whatever it computes). */
+	bool loads = false;
+	for (size_t i = 0; i < n; i++)
+		loads |= ops[i].atom == DW_OP_deref ||
+			 ops[i].atom == DW_OP_deref_size ||
+			 ops[i].atom == DW_OP_xderef ||
+			 ops[i].atom == DW_OP_xderef_size ||
+			 ops[i].atom == DW_OP_deref_type ||
+			 ops[i].atom == DW_OP_GNU_deref_type ||
+			 ops[i].atom == DW_OP_call2 ||
+			 ops[i].atom == DW_OP_call4 ||
+			 ops[i].atom == DW_OP_call_ref;
+	if (!loads)
+		return true;
+	for (size_t i = 0; i < n; i++) {
+		unsigned a = ops[i].atom;
+		int64_t x = (int64_t)ops[i].number;
+		if (top == 8)
+			return false;
+		if (a >= DW_OP_lit0 && a <= DW_OP_lit31) {
+			k[top] = V_NUM;
+			v[top++] = a - DW_OP_lit0;
+		} else if (a == DW_OP_const1u || a == DW_OP_const1s ||
+			   a == DW_OP_const2u || a == DW_OP_const2s ||
+			   a == DW_OP_const4u || a == DW_OP_const4s ||
+			   a == DW_OP_const8u || a == DW_OP_const8s ||
+			   a == DW_OP_constu || a == DW_OP_consts) {
+			k[top] = V_NUM;
+			v[top++] = x;
+		} else if (a == DW_OP_addr) {
+			k[top] = V_NUM; /* static data, not the stack */
+			v[top++] = x;
+		} else if (a == DW_OP_entry_value ||
+			   a == DW_OP_GNU_entry_value) {
+			/* the caller's own entry value, which the reader
+			 * does not follow */
+			k[top] = V_DATA;
+			v[top++] = 0;
+		} else if (a == DW_OP_breg0 + (unsigned)c->sp_reg) {
+			k[top] = V_SP;
+			v[top++] = x;
+		} else if (a == DW_OP_fbreg) {
+			int64_t base;
+			bool known = frame_base_at(c, s, &base);
+			k[top] = known ? V_SP : V_DATA;
+			v[top++] = known ? base + x : 0;
+		} else if ((a >= DW_OP_breg0 && a <= DW_OP_breg31) ||
+			   (a >= DW_OP_reg0 && a <= DW_OP_reg31) ||
+			   a == DW_OP_bregx || a == DW_OP_regx) {
+			k[top] = V_DATA; /* a register's value */
+			v[top++] = 0;
+		} else if (a == DW_OP_plus_uconst && top > 0) {
+			v[top - 1] += x;
+		} else if ((a == DW_OP_deref || a == DW_OP_deref_size) &&
+			   top > 0) {
+			if (k[top - 1] == V_NUM) {
+				k[top - 1] = V_DATA; /* not the stack */
+				continue;
+			}
+			if (k[top - 1] != V_SP)
+				return false;
+			int64_t len = a == DW_OP_deref ? c->ptr_size : x;
+			if (v[top - 1] < *lo)
+				*lo = v[top - 1];
+			if (v[top - 1] + len > *hi)
+				*hi = v[top - 1] + len;
+			k[top - 1] = V_DATA;
+		} else if (a == DW_OP_stack_value) {
+			break;
+		} else if ((a == DW_OP_plus || a == DW_OP_minus ||
+			    a == DW_OP_and || a == DW_OP_or ||
+			    a == DW_OP_xor || a == DW_OP_mul ||
+			    a == DW_OP_shl || a == DW_OP_shr ||
+			    a == DW_OP_shra) &&
+			   top > 1) {
+			/* an address plus a constant stays one; any other
+			 * result is data */
+			bool sp_plus = a == DW_OP_plus &&
+				       ((k[top - 2] == V_SP && k[top - 1] == V_NUM) ||
+					(k[top - 2] == V_NUM && k[top - 1] == V_SP));
+			top--;
+			if (sp_plus) {
+				v[top - 1] += v[top];
+				k[top - 1] = V_SP;
+			} else {
+				k[top - 1] = V_DATA;
+			}
+		} else if ((a == DW_OP_neg || a == DW_OP_not) && top > 0) {
+			k[top - 1] = V_DATA;
+		} else {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The bytes of the caller's frame above the CFA that the entry value of
+ * register reg may read, for every call of the function that the module
+ * describes. */
+static void caller_frame_needs(struct plan_ctx *c, uint64_t reg)
+{
+	Dwarf_Die root;
+	dw_root(&c->sub, &root);
+	Dwarf_Off self = dwarf_dieoffset(&root);
+	const char *key = dw_origin_key(&root);
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	sites_of(c->m);
+	for (size_t i = 0; i < sites.n; i++) {
+		const struct call_site *s = &sites.v[i];
+		Dwarf_Die param;
+		Dwarf_Attribute val;
+		Dwarf_Op *ops;
+		size_t n;
+		if (s->target != NO_TARGET && s->target != self &&
+		    (key == NULL || s->key == NULL || !dw_same_key(key, s->key)))
+			continue;
+		if (s->target == NO_TARGET && s->to != 0 && s->to != c->entry)
+			continue;
+		if (!entryval_site_param((Dwarf_Die *)&s->die, reg, &param) ||
+		    (!dwarf_attr(&param, DW_AT_call_value, &val) &&
+		     !dwarf_attr(&param, DW_AT_GNU_call_site_value, &val)) ||
+		    dwarf_getlocation(&val, &ops, &n) != 0)
+			continue; /* nothing the reader could use */
+		if (!value_reads(c, s, ops, n, &lo, &hi))
+			goto window;
+	}
+	if (lo >= hi)
+		return; /* no call site reads its frame */
+	if (hi - lo <= CALLER_READ_MAX) {
+		need_range(c->need, PLAN_AT_CFA, lo, hi - lo);
+		return;
+	}
+window:
+	need_range(c->need, PLAN_AT_CFA, 0, CALLER_WINDOW);
+}
+
 /* DW_OP_entry_value(reg): one CFI step to the caller (its saved
  * registers), then, for a register the function may have changed, the
  * caller's call site: in the caller's frame, just above ours. */
@@ -218,7 +505,7 @@ static void entry_value_needs(struct plan_ctx *c, Dwarf_Attribute *attr,
 			       ? ops[0].number
 			       : (uint64_t)(ops[0].atom - DW_OP_reg0);
 	if (!is_saved(c, reg))
-		need_range(c->need, PLAN_AT_CFA, 0, CALLER_WINDOW);
+		caller_frame_needs(c, reg);
 }
 
 /* ---------------------------------------------------------------------------

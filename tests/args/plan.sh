@@ -295,7 +295,39 @@ case_regskip() {
 		{ grep 'slen(' tree | sed -n '1,5p'; fail "slen's pointer wrong"; }
 }
 
+# Entry values found at call sites that read no memory of the caller's
+# frame: the plan copies none of it for them (it copied the 128 bytes
+# above the CFA for any entry value, 144 and 152 bytes for f and g with
+# their own frames), and the values are right.  Other calls through
+# pointers in the program (the recorder's) may read 8 or 16 bytes.
+case_callerframe() {
+	use_config "$1"
+	[ "$CUR_FAMILY" = gcc ] && [ "$CUR_OPT" != -O0 ] ||
+		skip "gcc -O1 and up describe the parameters as entry values"
+	build_c callerframe "$top_srcdir/tests/args/callerframe.c"
+	"$CTRACE_SYMBOLIZE" --make-plan -o callerframe.plan \
+		"$BIN/callerframe" || fail "ctrace-symbolize --make-plan failed"
+	chmod 600 callerframe.plan
+	for fn in f g; do
+		at=$(nm "$BIN/callerframe" |
+			sed -n "s/^0*\([0-9a-f]*\) T $fn\$/\1/p")
+		bytes=$(sed -n "s/^pc [0-9a-f]* fde $at //p" callerframe.plan |
+			awk '{ for (i = 1; i < NF; i++) if ($i == "mem")
+				n += $(i + 3) } END { print n + 0 }')
+		[ "$bytes" -le 48 ] ||
+			fail "$fn: $bytes bytes of stack in the plan"
+	done
+	CTRACE_ARGS=all CTRACE_PLAN=callerframe.plan \
+		run_traced trace.bin "$BIN/callerframe"
+	symbolize_stable tree trace.bin
+	tree_text tree | grep -c -e '^  f(x=5);$' -e '^  f(x=7);$' \
+		-e '^  g(x=3, y=4);$' >found
+	echo 3 >want
+	compare want found
+}
+
 for cfg in $(configs_pie); do
+	run_case "callerframe-$cfg" case_callerframe "$cfg"
 	run_case "limits-$cfg" case_limits "$cfg"
 done
 for name in retread heap numbers junk regskip; do
