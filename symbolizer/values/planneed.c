@@ -207,6 +207,7 @@ struct call_site {
 	uint64_t ret;          /* its return address */
 	Dwarf_Off target;
 	const char *key;
+	uint64_t hash; /* key_hash(key) */
 	/* Without a target DIE (gcc leaves it out of some calls of a
 	 * constructor), the address a direct call goes to, read from its
 	 * call instruction; 0 for a call through a pointer. */
@@ -221,7 +222,32 @@ static struct {
 	struct dw_module *m;
 	struct call_site *v;
 	size_t n, cap;
+	/* v's indices: the calls by target DIE, by key hash, by the address
+	 * their instruction calls (sorted), and those through a pointer */
+	uint32_t *by_target, *by_hash, *by_to, *indirect;
+	size_t n_target, n_hash, n_to, n_indirect;
+	/* what the indirect calls' values of register r (below 64) read:
+	 * [lo, hi), or wide: memory this does not place */
+	struct reads {
+		bool done, wide;
+		int64_t lo, hi;
+	} ind[64];
 } sites;
+
+/* A hash of an dw_origin_key that dw_same_key's equal keys share: the
+ * digit after a C or D (a constructor's or destructor's variant) left
+ * out.  A plan of a C++ program compares thousands of functions with
+ * tens of thousands of call sites. */
+static uint64_t key_hash(const char *k)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; k != NULL && k[i] != '\0'; i++) {
+		bool variant = i > 0 && (k[i - 1] == 'C' || k[i - 1] == 'D') &&
+			       k[i] >= '0' && k[i] <= '4';
+		h = (h ^ (uint8_t)(variant ? '*' : k[i])) * 0x100000001b3ull;
+	}
+	return h;
+}
 
 static void sites_walk(struct dw_module *m, Dwarf_Die *die, Dwarf_Die *caller,
 		       int depth)
@@ -249,7 +275,7 @@ static void sites_walk(struct dw_module *m, Dwarf_Die *die, Dwarf_Die *caller,
 			    dwarf_formaddr(&a, &ret) != 0 || ret == 0)
 				continue;
 			struct call_site cs = {child, *caller, ret, NO_TARGET,
-					       NULL, 0};
+					       NULL, 0, 0};
 			uint8_t code[5];
 			int32_t rel;
 			if ((dwarf_attr(&child, DW_AT_call_origin, &a) ||
@@ -258,6 +284,7 @@ static void sites_walk(struct dw_module *m, Dwarf_Die *die, Dwarf_Die *caller,
 				dw_root(&callee, &root);
 				cs.target = dwarf_dieoffset(&root);
 				cs.key = dw_origin_key(&root);
+				cs.hash = key_hash(cs.key);
 			} else if (ret >= 5 && dw_read_code(m, ret - 5, code, 5) &&
 				   code[0] == 0xe8) {
 				memcpy(&rel, code + 1, 4);
@@ -271,6 +298,53 @@ static void sites_walk(struct dw_module *m, Dwarf_Die *die, Dwarf_Die *caller,
 			sites.v[sites.n++] = cs;
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The field an index sorts by. */
+static uint64_t by_field(uint32_t i, int field)
+{
+	const struct call_site *s = &sites.v[i];
+	return field == 0 ? s->target : field == 1 ? s->hash : s->to;
+}
+
+static int sort_field;
+
+static int cmp_index(const void *a, const void *b)
+{
+	uint64_t x = by_field(*(const uint32_t *)a, sort_field);
+	uint64_t y = by_field(*(const uint32_t *)b, sort_field);
+	return x < y ? -1 : x > y;
+}
+
+static uint32_t *index_of(bool (*in)(const struct call_site *), int field,
+			  size_t *n)
+{
+	uint32_t *ix = must_calloc(sites.n + 1, sizeof *ix);
+	*n = 0;
+	for (size_t i = 0; i < sites.n; i++)
+		if (in(&sites.v[i]))
+			ix[(*n)++] = (uint32_t)i;
+	sort_field = field;
+	if (field >= 0)
+		qsort(ix, *n, sizeof *ix, cmp_index);
+	return ix;
+}
+
+static bool has_target(const struct call_site *s)
+{
+	return s->target != NO_TARGET;
+}
+static bool has_key(const struct call_site *s)
+{
+	return s->key != NULL;
+}
+static bool has_to(const struct call_site *s)
+{
+	return s->target == NO_TARGET && s->to != 0;
+}
+static bool through_pointer(const struct call_site *s)
+{
+	return s->target == NO_TARGET && s->to == 0;
 }
 
 static void sites_of(struct dw_module *m)
@@ -288,12 +362,35 @@ static void sites_of(struct dw_module *m)
 			sites_walk(m, &cu, NULL, 0);
 		off = next;
 	}
+	sites.by_target = index_of(has_target, 0, &sites.n_target);
+	sites.by_hash = index_of(has_key, 1, &sites.n_hash);
+	sites.by_to = index_of(has_to, 2, &sites.n_to);
+	sites.indirect = index_of(through_pointer, -1, &sites.n_indirect);
 }
 
 void planneed_done(void)
 {
 	free(sites.v);
+	free(sites.by_target);
+	free(sites.by_hash);
+	free(sites.by_to);
+	free(sites.indirect);
 	memset(&sites, 0, sizeof sites);
+}
+
+/* The first of index ix (n entries, sorted by field) whose field is not
+ * below v. */
+static size_t first_of(const uint32_t *ix, size_t n, int field, uint64_t v)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (by_field(ix[mid], field) < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* The caller's frame base at call site s as an offset from its stack
@@ -431,44 +528,68 @@ static bool value_reads(const struct plan_ctx *c, const struct call_site *s,
 	return true;
 }
 
+/* What the call-site value of register reg at call site s reads of the
+ * caller's frame, added to r. */
+static void site_reads(const struct plan_ctx *c, const struct call_site *s,
+		       uint64_t reg, struct reads *r)
+{
+	Dwarf_Die param;
+	Dwarf_Attribute val;
+	Dwarf_Op *ops;
+	size_t n;
+	if (r->wide ||
+	    !entryval_site_param((Dwarf_Die *)&s->die, reg, &param) ||
+	    (!dwarf_attr(&param, DW_AT_call_value, &val) &&
+	     !dwarf_attr(&param, DW_AT_GNU_call_site_value, &val)) ||
+	    dwarf_getlocation(&val, &ops, &n) != 0)
+		return; /* nothing the reader could use */
+	if (!value_reads(c, s, ops, n, &r->lo, &r->hi))
+		r->wide = true;
+}
+
 /* The bytes of the caller's frame above the CFA that the entry value of
  * register reg may read, for every call of the function that the module
- * describes. */
+ * describes: those through a pointer (the same for every function), and
+ * the direct ones, by their target's DIE or key, or the address their
+ * instruction calls. */
 static void caller_frame_needs(struct plan_ctx *c, uint64_t reg)
 {
 	Dwarf_Die root;
 	dw_root(&c->sub, &root);
 	Dwarf_Off self = dwarf_dieoffset(&root);
 	const char *key = dw_origin_key(&root);
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	uint64_t hash = key_hash(key);
+	struct reads r = {true, false, INT64_MAX, INT64_MIN}, own;
 	sites_of(c->m);
-	for (size_t i = 0; i < sites.n; i++) {
-		const struct call_site *s = &sites.v[i];
-		Dwarf_Die param;
-		Dwarf_Attribute val;
-		Dwarf_Op *ops;
-		size_t n;
-		if (s->target != NO_TARGET && s->target != self &&
-		    (key == NULL || s->key == NULL || !dw_same_key(key, s->key)))
-			continue;
-		if (s->target == NO_TARGET && s->to != 0 && s->to != c->entry)
-			continue;
-		if (!entryval_site_param((Dwarf_Die *)&s->die, reg, &param) ||
-		    (!dwarf_attr(&param, DW_AT_call_value, &val) &&
-		     !dwarf_attr(&param, DW_AT_GNU_call_site_value, &val)) ||
-		    dwarf_getlocation(&val, &ops, &n) != 0)
-			continue; /* nothing the reader could use */
-		if (!value_reads(c, s, ops, n, &lo, &hi))
-			goto window;
+	if (reg < 64 && sites.ind[reg].done) {
+		r = sites.ind[reg];
+	} else {
+		for (size_t i = 0; i < sites.n_indirect; i++)
+			site_reads(c, &sites.v[sites.indirect[i]], reg, &r);
+		if (reg < 64)
+			sites.ind[reg] = r;
 	}
-	if (lo >= hi)
-		return; /* no call site reads its frame */
-	if (hi - lo <= CALLER_READ_MAX) {
-		need_range(c->need, PLAN_AT_CFA, lo, hi - lo);
-		return;
+	own = r;
+	for (size_t i = first_of(sites.by_target, sites.n_target, 0, self);
+	     i < sites.n_target && sites.v[sites.by_target[i]].target == self;
+	     i++)
+		site_reads(c, &sites.v[sites.by_target[i]], reg, &own);
+	for (size_t i = first_of(sites.by_hash, sites.n_hash, 1, hash);
+	     key != NULL && i < sites.n_hash &&
+	     sites.v[sites.by_hash[i]].hash == hash;
+	     i++) {
+		const struct call_site *s = &sites.v[sites.by_hash[i]];
+		if (s->target != self && dw_same_key(key, s->key))
+			site_reads(c, s, reg, &own);
 	}
-window:
-	need_range(c->need, PLAN_AT_CFA, 0, CALLER_WINDOW);
+	for (size_t i = first_of(sites.by_to, sites.n_to, 2, c->entry);
+	     i < sites.n_to && sites.v[sites.by_to[i]].to == c->entry; i++)
+		site_reads(c, &sites.v[sites.by_to[i]], reg, &own);
+	if (own.wide || own.hi - own.lo > CALLER_READ_MAX)
+		need_range(c->need, PLAN_AT_CFA, 0, CALLER_WINDOW);
+	else if (own.lo < own.hi)
+		need_range(c->need, PLAN_AT_CFA, own.lo, own.hi - own.lo);
+	/* else no call site reads its frame */
 }
 
 /* DW_OP_entry_value(reg): one CFI step to the caller (its saved
