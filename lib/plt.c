@@ -147,23 +147,36 @@ static void record_return(void)
 	ctrace__meta_unlock(&saved);
 }
 
-void ctrace__plt_describe(void)
-{
-	if (mode != CTRACE_PLT_OFF)
-		record_return();
-}
+/* A PLT_SLOT record is made here under the metadata lock (which blocks
+ * signals): not on the stack, which may be a signal handler's small
+ * one (learn() runs in the trampolines). */
+static uint8_t slot_rec[24 + PLT_NAME_MAX];
 
 static void record_slot(const struct plt_slot *p, uintptr_t real)
 {
-	uint8_t rec[24 + PLT_NAME_MAX];
 	uint64_t v[3] = {ctrace__now(), p->got, real};
-	memcpy(rec, v, sizeof v);
 	size_t n = p->name != NULL ? strlen(p->name) : 0;
-	memcpy(rec + 24, p->name, n);
 	uint64_t saved;
 	ctrace__meta_lock(&saved);
-	ctrace__meta_record(CTRACE_REC_PLT_SLOT, rec, 24 + n);
+	memcpy(slot_rec, v, sizeof v);
+	memcpy(slot_rec + 24, p->name, n);
+	ctrace__meta_record(CTRACE_REC_PLT_SLOT, slot_rec, 24 + n);
 	ctrace__meta_unlock(&saved);
+}
+
+void ctrace__plt_describe(void)
+{
+	if (mode == CTRACE_PLT_OFF)
+		return;
+	record_return();
+	/* A fork()ed child's trace: the slots redirected before, which
+	 * its scans find ours already. */
+	uint32_t n = atomic_load_explicit(&n_slots, memory_order_acquire);
+	for (uint32_t i = 0; i < n; i++)
+		if (slots[i].got != 0)
+			record_slot(&slots[i],
+				    atomic_load_explicit(&slots[i].real,
+							 memory_order_relaxed));
 }
 
 /* A library's slot that holds a canonical PLT entry (a GLOB_DAT slot of
@@ -976,7 +989,12 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 			full_warned = 1;
 			break;
 		}
-		const char *kept = name_keep(name);
+		/* A module loaded again at the same address (dlopen after
+		 * dlclose) finds its slots with their names. */
+		const char *kept = slots[k].name;
+		if (kept == NULL || strncmp(kept, name, PLT_NAME_MAX) != 0 ||
+		    strlen(kept) != strnlen(name, PLT_NAME_MAX))
+			kept = name_keep(name);
 		if (kept == NULL) {
 			if (!names_warned)
 				ctrace__warn("library call symbols past 16 MiB: "
@@ -1139,7 +1157,7 @@ void ctrace__plt_start(int how)
 		mode = CTRACE_PLT_OFF;
 		return;
 	}
-	record_return();
+	ctrace__plt_describe();
 	ctrace__plt_scan();
 }
 

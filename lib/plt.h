@@ -13,8 +13,9 @@ enum { CTRACE_PLT_OFF, CTRACE_PLT_ON, CTRACE_PLT_NEST };
 CTRACE_HIDDEN void ctrace__plt_start(int how);
 /* The loader's list grew: redirects the slots of the new modules. */
 CTRACE_HIDDEN void ctrace__plt_scan(void);
-/* Library calls recorded: writes the LIB_RETURN record into the trace
- * (a fork()ed child's, which starts without it). */
+/* Library calls recorded: writes the LIB_RETURN record and a PLT_SLOT
+ * record of each slot redirected so far into the trace (at start-up, or
+ * a fork()ed child's, which starts without them). */
 CTRACE_HIDDEN void ctrace__plt_describe(void);
 
 /* plt.c's scan of a module's code for its GOT references, as the

@@ -389,6 +389,11 @@ case_fork() {
 	tree_text tree | grep -c '^ *leaf();' >leaves
 	echo 2 >want
 	compare want leaves
+	# the slot bound before the fork is named in the child's trace
+	# (it showed as an address, or as the function before it)
+	tree_text tree | grep -c '^ *fflush();' >named
+	echo 1 >want
+	compare want named
 }
 
 case_static() {

@@ -369,7 +369,22 @@ case_crosscu() {
 	compare expected sites
 }
 
+# External C functions whose names differ in a constructor variant's
+# digit (tests/progs/namedigit.c): one function's copy is not another's.
+case_namedigit() {
+	use_config "$1"
+	build_pair c namedigit "$PROGS/namedigit.c"
+	run_traced trace.bin "$BIN/namedigit"
+	symbolize_stable tree trace.bin
+	check_tree tree
+	call_depths tree >depths
+	printf '%s\n' '0 main' '1 MX_ADC1_Init' '1 MX_ADC4_Init' \
+		'1 MX_ADC4_Init' >expected
+	compare expected depths
+}
+
 for cfg in $(configs_all_levels); do
+	run_case "namedigit-$cfg" case_namedigit "$cfg"
 	run_case "crosscu-$cfg" case_crosscu c "$cfg"
 	run_case "crosscuxx-$cfg" case_crosscu cxx "$cfg"
 	run_case "manyinline-$cfg" case_manyinline "$cfg"

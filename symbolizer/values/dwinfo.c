@@ -205,6 +205,11 @@ const char *dw_origin_key(Dwarf_Die *root)
 	bool external = false;
 	Dwarf_Die cu;
 
+	/* A static function's name, even mangled (clang's _ZL6helperi),
+	 * may be another unit's function's too. */
+	if (!dwarf_attr(root, DW_AT_external, &a) ||
+	    dwarf_formflag(&a, &external) != 0 || !external)
+		return NULL;
 	if ((dwarf_attr(root, DW_AT_linkage_name, &a) ||
 	     dwarf_attr(root, DW_AT_MIPS_linkage_name, &a)) &&
 	    (s = dwarf_formstring(&a)) != NULL)
@@ -220,9 +225,6 @@ const char *dw_origin_key(Dwarf_Die *root)
 	default:
 		return NULL;
 	}
-	if (!dwarf_attr(root, DW_AT_external, &a) ||
-	    dwarf_formflag(&a, &external) != 0 || !external)
-		return NULL;
 	return dwarf_diename(root);
 }
 
@@ -234,8 +236,16 @@ bool dw_same_key(const char *a, const char *b)
 		i++;
 	if (a[i] == b[i])
 		return true;
-	if (i == 0 || a[i] == '\0' || b[i] == '\0' ||
-	    strcmp(a + i + 1, b + i + 1) != 0)
+	/* only in a mangled C++ name (C's MX_ADC1_Init is not
+	 * MX_ADC4_Init) */
+	if (i < 3 || a[0] != '_' || a[1] != 'Z' || a[i] == '\0' ||
+	    b[i] == '\0' || strcmp(a + i + 1, b + i + 1) != 0)
+		return false;
+	/* at a constructor's or destructor's place: after its class's
+	 * name (not a length's digit), before the end of the nested name
+	 * or its template arguments (_ZN3FooC1Ev, not _ZN2C14fooEv) */
+	if ((a[i + 1] != 'E' && a[i + 1] != 'I') ||
+	    (a[i - 2] >= '0' && a[i - 2] <= '9'))
 		return false;
 	char lo = a[i] < b[i] ? a[i] : b[i], hi = a[i] < b[i] ? b[i] : a[i];
 	return hi == '4' && ((a[i - 1] == 'C' && lo >= '1' && lo <= '3') ||

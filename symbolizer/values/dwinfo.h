@@ -148,13 +148,14 @@ bool dw_is_clang(Dwarf_Die *die);
  * while the function a hook names (the one out-of-line copy the linker
  * kept) may be another unit's.  Its linkage name says which function it
  * is in the whole program; in C, an external function's name does.
- * NULL (its DIE alone matches): a static function, or a C++ one without
- * a linkage name. */
+ * NULL (its DIE alone matches): a static function (its name, even
+ * mangled, may be another unit's static function's), or an external C++
+ * one without a linkage name. */
 const char *dw_origin_key(Dwarf_Die *root);
 /* Whether dw_origin_key's a and b name one function: the same, or for a
  * constructor or destructor, the variant an ELF symbol names (C1, C2,
  * C3; D0, D1, D2) and the one gcc's DWARF declares (C4, D4), the one
- * digit that differs. */
+ * digit that differs in a mangled name. */
 bool dw_same_key(const char *a, const char *b);
 /* clang on i386: what to add to esp at the call to the hook of sub whose
  * return address is ra to get the frame base (esp as the body keeps it);

@@ -18,8 +18,11 @@ NOINLINE static int before_fork(void)
 	return leaf(1);
 }
 
+/* fflush: a library call whose slot the parent bound (main's), named
+ * in the child's trace too. */
 NOINLINE static int child_work(void)
 {
+	fflush(stdout);
 	return leaf(2) + leaf(3);
 }
 
