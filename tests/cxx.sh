@@ -64,14 +64,7 @@ case_demangle() {
 case_xcopy() {
 	use_config "$1"
 	[ "$CUR_OPT" = -O0 ] && skip "nothing is inlined at -O0"
-	command -v "${CUR_CXX%% *}" >/dev/null 2>&1 ||
-		skip "no C++ compiler (${CUR_CXX%% *})"
-	if [ ! -f "$BIN/libxcopy.so" ]; then
-		# shellcheck disable=SC2086
-		$CUR_CXX $CUR_OPT $CUR_ARCH -fPIC -shared \
-			-o "$BIN/libxcopy.so" "$PROGS/xcopy-lib.cc" ||
-			fail "build of libxcopy.so failed"
-	fi
+	build_plain cxx libxcopy.so "$PROGS/xcopy-lib.cc"
 	build_cxx xcopy "$PROGS/xcopy.cc" -L"$BIN" -lxcopy -Wl,-rpath,"$BIN"
 	run_traced trace.bin "$BIN/xcopy"
 	symbolize_stable tree trace.bin --srcline

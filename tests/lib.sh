@@ -641,6 +641,25 @@ build_shlib() {
 	cache_store "$bs_out"
 }
 
+# build_plain c|cxx NAME SOURCE [FLAGS...]: an uninstrumented shared
+# library $BIN/NAME (FLAGS after the configuration's).
+build_plain() {
+	bp_cc=$CUR_CC
+	if [ "$1" = cxx ]; then
+		command -v "${CUR_CXX%% *}" >/dev/null 2>&1 ||
+			skip "no C++ compiler (${CUR_CXX%% *})"
+		bp_cc=$CUR_CXX
+	fi
+	bp_lib=$BIN/$2
+	shift 2
+	[ -f "$bp_lib" ] && return 0
+	# shellcheck disable=SC2086
+	$bp_cc $CUR_OPT $CUR_ARCH -fPIC -shared -o "$bp_lib.tmp" "$@" \
+		>"$bp_lib.cc-log" 2>&1 ||
+		{ cat "$bp_lib.cc-log"; fail "build of $bp_lib failed"; }
+	mv "$bp_lib.tmp" "$bp_lib"
+}
+
 # ---------------------------------------------------------------------------
 # Running programs and the symbolizer
 # ---------------------------------------------------------------------------

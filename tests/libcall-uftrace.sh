@@ -117,12 +117,7 @@ use_uftrace_m32() {
 # libplain.so, and the plugin for each (libcall-plugin.so instrumented,
 # libcall-plugin.pg.so built with -pg).
 build_both() {
-	if [ ! -f "$BIN/libplain.so" ]; then
-		# shellcheck disable=SC2086
-		$CUR_CC $CUR_OPT $CUR_ARCH -fPIC -shared -o "$BIN/libplain.so" \
-			"$PROGS/libplain.c" ||
-			fail "build of libplain.so failed"
-	fi
+	build_plain c libplain.so "$PROGS/libplain.c"
 	case $1 in
 	c | now)
 		bb_src=$PROGS/libcall-uftrace.c bb_cc=$CUR_CC

@@ -16,23 +16,11 @@ test_init libcall
 # The rest of the suite runs with library calls off (lib.sh).
 unset CTRACE_LIBCALL
 
-# build_plain NAME SOURCE [FLAGS...]: an uninstrumented shared library.
-build_plain() {
-	bp_lib=$BIN/$1
-	shift
-	[ -f "$bp_lib" ] && return 0
-	# shellcheck disable=SC2086
-	$CUR_CC $CUR_OPT $CUR_ARCH -fPIC -shared -o "$bp_lib.tmp" "$@" \
-		>"$bp_lib.cc-log" 2>&1 ||
-		{ cat "$bp_lib.cc-log"; fail "build of $bp_lib failed"; }
-	mv "$bp_lib.tmp" "$bp_lib"
-}
-
 # build_libcall NAME [FLAGS...]: tests/progs/libcall.c with libplain.so.
 build_libcall() {
 	bl_name=$1
 	shift
-	build_plain libplain.so "$PROGS/libplain.c"
+	build_plain c libplain.so "$PROGS/libplain.c"
 	build_c "$bl_name" "$PROGS/libcall.c" -L"$BIN" -lplain \
 		-Wl,-rpath,"$BIN" -lm "$@"
 }
@@ -76,7 +64,7 @@ case_after() {
 # _M_construct).  x86-64 only: no i386 machine at hand proved the case.
 case_tail() {
 	use_config "$1"
-	build_plain libtail.so "$PROGS/libtail.c" -O2
+	build_plain c libtail.so "$PROGS/libtail.c" -O2
 	objdump -d "$BIN/libtail.so" | awk '/<tail_apply>:/,/^$/' >tail.s
 	grep -q 'jmp.*tail_target' tail.s ||
 		fail "libtail.so's tail_apply does not jump to tail_target"
@@ -176,7 +164,7 @@ case_mold() { linker_case "$1" mold; }
 # and a library see is the same (the program prints 1).
 case_canon() {
 	use_config "$1"
-	build_plain libplain.so "$PROGS/libplain.c"
+	build_plain c libplain.so "$PROGS/libplain.c"
 	for ld in bfd lld mold; do
 		ld_bin=ld.$ld
 		[ "$ld" = mold ] && ld_bin=mold
@@ -220,14 +208,7 @@ case_canon() {
 # library's frame, caught by the caller; operator new and delete.
 case_cxx() {
 	use_config "$1"
-	command -v "${CUR_CXX%% *}" >/dev/null 2>&1 ||
-		skip "no C++ compiler (${CUR_CXX%% *})"
-	if [ ! -f "$BIN/libplainxx.so" ]; then
-		# shellcheck disable=SC2086
-		$CUR_CXX $CUR_OPT $CUR_ARCH -fPIC -shared \
-			-o "$BIN/libplainxx.so" "$PROGS/libplainxx.cc" ||
-			fail "build of libplainxx.so failed"
-	fi
+	build_plain cxx libplainxx.so "$PROGS/libplainxx.cc"
 	build_cxx libcallxx "$PROGS/libcallxx.cc" -L"$BIN" -lplainxx \
 		-Wl,-rpath,"$BIN"
 	run_traced trace.bin "$BIN/libcallxx"
