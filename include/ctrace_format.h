@@ -373,7 +373,7 @@ enum ctrace_record_type {
 	 * does not know passes 14 (six integer, eight vector).  Its
 	 * registers move the bases as any ARGS_SHORT's (theirs are other
 	 * DWARF numbers: the argument registers, xmm0-7's low 8 bytes).
-	 * The full form took 47 to 164 bytes a call.  A 6.0 reader skips it:
+	 * The full form took 47 to 196 bytes a call.  A 6.0 reader skips it:
 	 * the arguments show as not captured. */
 	CTRACE_REC_ARGS_LIB = 16,
 
