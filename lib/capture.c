@@ -674,7 +674,7 @@ static uint8_t *put_lib_mem(uint8_t *p, uint8_t *mask, uintptr_t a,
 #if defined(__x86_64__)
 /* DWARF numbers of the x86-64 argument registers, in the ABI's order,
  * and of xmm0. */
-static const uint8_t lib_regnos[6] = {5, 4, 1, 2, 8, 9};
+static const uint8_t lib_regnos[CTRACE__LIB_INT_REGS] = {5, 4, 1, 2, 8, 9};
 #define LIB_DW_XMM0 17
 
 /* ARGS_LIB, the short form of a library call's ARGS (ctrace_format.h):
@@ -696,8 +696,10 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t fn,
 	    (sp & (PTR_SIZE - 1)) != 0)
 		return;
 	uint8_t *rec = s->cur, *payload = rec + 4;
-	unsigned nint = v->how.nint > 6 ? 6 : v->how.nint;
-	unsigned nfp = v->how.nfp > 8 ? 8 : v->how.nfp;
+	unsigned nint = v->how.nint > CTRACE__LIB_INT_REGS ? CTRACE__LIB_INT_REGS
+							   : v->how.nint;
+	unsigned nfp = v->how.nfp > CTRACE__LIB_VEC_REGS ? CTRACE__LIB_VEC_REGS
+							 : v->how.nfp;
 	uint8_t *p = ctrace__sleb_put_word(payload, (intptr_t)(site - fn));
 	*p++ = (uint8_t)(nint + nfp);
 	*p++ = (uint8_t)((sp / PTR_SIZE) & CTRACE_ARGS_SHORT_SP_MASK);
@@ -715,7 +717,8 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t fn,
 		p = ctrace__capture_short_reg(p, (uint8_t)(LIB_DW_XMM0 + i),
 					      (uintptr_t)x, sp, prev,
 					      nint + i == 0,
-					      &s->lib_base[6 + i], on);
+					      &s->lib_base[CTRACE__LIB_INT_REGS + i],
+					      on);
 		prev = (uintptr_t)x;
 	}
 	if (v->how.strmask != 0 && string_max && c->cache != NULL)
@@ -738,8 +741,11 @@ void ctrace__capture_lib_args(struct ctrace__stream *s, uintptr_t fn,
 	lib_args_end(s, rec, p, CTRACE_REC_ARGS_LIB);
 }
 /* Its longest: header, pc, count and stack bytes, 14 registers, the
- * strings' headers, the stack block; the strings' text is ARGS_MAX's. */
-_Static_assert(4 + 10 + 2 + 14 * 11 + TEXTS_MAX * STRING_HEADER_MAX + 12 +
+ * strings' headers, the stack block; the strings' text is ARGS_MAX's.
+ * A register: its number and an sleb of up to 10 bytes. */
+_Static_assert(4 + 10 + 2 +
+			       (CTRACE__LIB_INT_REGS + CTRACE__LIB_VEC_REGS) * 11 +
+			       TEXTS_MAX * STRING_HEADER_MAX + 12 +
 			       CTRACE_LIBARGS_STACK <=
 		       ARGS_MAX(0),
 	       "a library call's ARGS_LIB fits the room checked");

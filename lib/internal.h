@@ -154,6 +154,11 @@ struct ctrace__pair {
 /* One writer's position in its current chunk.  A thread has a main
  * stream and, once a signal handler has interrupted the recorder itself,
  * a signal stream; the process has one metadata stream. */
+/* The argument registers a library call's ARGS_LIB may hold (x86-64:
+ * rdi to r9, and the low 8 bytes of xmm0-7). */
+#define CTRACE__LIB_INT_REGS 6
+#define CTRACE__LIB_VEC_REGS 8
+
 struct ctrace__stream {
 	/* What every event reads or writes, together after the thread's
 	 * state (struct ctrace__thread): the open calls' counters were a
@@ -218,8 +223,9 @@ struct ctrace__stream {
 	uintptr_t arg_base[8];
 	uint8_t arg_base_off;
 	/* The same bases for the registers of library calls' ARGS_LIB
-	 * (other DWARF numbers), in the order capture.c writes them. */
-	uintptr_t lib_base[14];
+	 * (other DWARF numbers), in the order capture.c writes them: the
+	 * integer argument registers, then the vector ones. */
+	uintptr_t lib_base[CTRACE__LIB_INT_REGS + CTRACE__LIB_VEC_REGS];
 };
 /* Empties the stream's pair table (a chunk that starts afresh, objects
  * unloaded, a jump out of the recorder): the reader keeps pairs the

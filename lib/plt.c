@@ -159,7 +159,8 @@ static void record_slot(const struct plt_slot *p, uintptr_t real)
 	uint64_t saved;
 	ctrace__meta_lock(&saved);
 	memcpy(slot_rec, v, sizeof v);
-	memcpy(slot_rec + 24, p->name, n);
+	if (n != 0)
+		memcpy(slot_rec + 24, p->name, n);
 	ctrace__meta_record(CTRACE_REC_PLT_SLOT, slot_rec, 24 + n);
 	ctrace__meta_unlock(&saved);
 }

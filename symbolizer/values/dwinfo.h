@@ -514,6 +514,9 @@ int frame_unwind_to_caller(struct frame_state *f, struct frame_state *c);
 int entryval_eval(struct frame_state *f, Dwarf_Attribute *attr,
 		  const Dwarf_Op *op, size_t bytes, uint64_t *v,
 		  const char **why, int depth);
+/* The return address of call site `site` (DW_AT_call_return_pc, or a
+ * GNU call site's DW_AT_low_pc): true and *ret, or false. */
+bool entryval_site_return(Dwarf_Die *site, uint64_t *ret);
 /* The DW_TAG_call_site_parameter of call site `site` for register reg:
  * true and *out, or false. */
 bool entryval_site_param(Dwarf_Die *site, uint64_t reg, Dwarf_Die *out);

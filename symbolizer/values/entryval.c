@@ -21,6 +21,18 @@
 #include "resolve/resolve.h"
 #include "util/util.h"
 
+bool entryval_site_return(Dwarf_Die *site, uint64_t *ret)
+{
+	Dwarf_Attribute a;
+	Dwarf_Addr pc;
+	if ((!dwarf_attr(site, DW_AT_call_return_pc, &a) &&
+	     !dwarf_attr(site, DW_AT_low_pc, &a)) ||
+	    dwarf_formaddr(&a, &pc) != 0)
+		return false;
+	*ret = pc;
+	return true;
+}
+
 /* Searches the subtree of die for the call site returning to ret. */
 static bool find_call_site(Dwarf_Die *die, uint64_t ret, Dwarf_Die *out,
 			   int depth)
@@ -31,11 +43,8 @@ static bool find_call_site(Dwarf_Die *die, uint64_t ret, Dwarf_Die *out,
 	do {
 		int tag = dwarf_tag(&child);
 		if (tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site) {
-			Dwarf_Attribute a;
-			Dwarf_Addr pc;
-			if (((dwarf_attr(&child, DW_AT_call_return_pc, &a) ||
-			      dwarf_attr(&child, DW_AT_low_pc, &a)) &&
-			     dwarf_formaddr(&a, &pc) == 0 && pc == ret)) {
+			uint64_t pc;
+			if (entryval_site_return(&child, &pc) && pc == ret) {
 				*out = child;
 				return true;
 			}
@@ -60,11 +69,8 @@ static uint64_t previous_return(Dwarf_Die *die, uint64_t before, int depth)
 		int tag = dwarf_tag(&child);
 		uint64_t r = 0;
 		if (tag == DW_TAG_call_site || tag == DW_TAG_GNU_call_site) {
-			Dwarf_Attribute a;
-			Dwarf_Addr pc;
-			if ((dwarf_attr(&child, DW_AT_call_return_pc, &a) ||
-			     dwarf_attr(&child, DW_AT_low_pc, &a)) &&
-			    dwarf_formaddr(&a, &pc) == 0 && pc < before)
+			uint64_t pc;
+			if (entryval_site_return(&child, &pc) && pc < before)
 				r = pc;
 		} else if (tag == DW_TAG_lexical_block ||
 			   tag == DW_TAG_inlined_subroutine) {

@@ -266,13 +266,11 @@ static void sites_walk(struct dw_module *m, Dwarf_Die *die, Dwarf_Die *caller,
 			    tag == DW_TAG_GNU_call_site) &&
 			   caller != NULL) {
 			Dwarf_Attribute a;
-			Dwarf_Addr ret;
+			uint64_t ret;
 			Dwarf_Die callee, root;
 			/* 0: in code the linker discarded (a C++ inline
 			 * function's copy of another unit) */
-			if ((!dwarf_attr(&child, DW_AT_call_return_pc, &a) &&
-			     !dwarf_attr(&child, DW_AT_low_pc, &a)) ||
-			    dwarf_formaddr(&a, &ret) != 0 || ret == 0)
+			if (!entryval_site_return(&child, &ret) || ret == 0)
 				continue;
 			struct call_site cs = {child, *caller, ret, NO_TARGET,
 					       NULL, 0, 0};
