@@ -152,6 +152,7 @@ static const struct cfa_rule *lookup_rule(struct cap_thread *c, uintptr_t pc,
 	e->pc = 0;
 	ctrace__barrier();
 	int saved_errno = errno; /* the loader's lookup */
+	ctrace__clock_test_delay();
 	int found = ctrace__cfa_at(pc, &st, &begin) == 0;
 	errno = saved_errno;
 	if (found) {

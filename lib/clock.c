@@ -20,6 +20,16 @@ uint64_t ctrace__monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+volatile uint64_t ctrace__clock_test_delay_ns;
+
+/* Busy, as the recorder's own work is: a sleep would leave the CPU. */
+void ctrace__clock_test_spin(uint64_t ns)
+{
+	uint64_t end = ctrace__monotonic_ns() + ns;
+	while (ctrace__monotonic_ns() < end)
+		;
+}
+
 void ctrace__clock_force(int tsc)
 {
 	clock_forced = tsc;

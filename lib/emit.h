@@ -208,6 +208,7 @@ pair_miss(struct ctrace__stream *s, uint8_t *p, uint8_t exit_bit,
 	if (key != CTRACE_NEW_KEY_WIDE && has_wide)
 		__builtin_prefetch(&s->wide[s->home[slot]], 1);
 	int saved_errno = errno;
+	ctrace__clock_test_delay();
 	/* A library call's hook is its call site (plt.c), and its stack
 	 * pointer the one it starts with: its CFA is one word above. */
 	uintptr_t frame = !exit_bit && sp && may_scan

@@ -129,6 +129,20 @@ static inline uint64_t ctrace__now(void)
  * file. */
 #define CTRACE_GAP_TICKS ((uint64_t)1 << 15)
 
+/* For tests alone (tests/durations.sh): when non-zero, the recorder's
+ * slow paths for a new pair and a new capture rule each take this many ns
+ * longer (ctrace__clock_test_delay), so that a test can show that their
+ * time is never in a call's duration with a margin no load or CPU can
+ * cover.  Programs set it through a weak declaration; nothing else does. */
+CTRACE_HIDDEN extern volatile uint64_t ctrace__clock_test_delay_ns;
+CTRACE_HIDDEN void ctrace__clock_test_spin(uint64_t ns);
+static inline void ctrace__clock_test_delay(void)
+{
+	uint64_t ns = ctrace__clock_test_delay_ns;
+	if (unlikely(ns != 0))
+		ctrace__clock_test_spin(ns);
+}
+
 /* Chooses the clock and fills the header's calibration fields. */
 CTRACE_HIDDEN void ctrace__clock_init(struct ctrace_file_header *h);
 /* Records a fresh (ticks, ns) pair in the header for the symbolizer. */

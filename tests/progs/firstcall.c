@@ -4,10 +4,14 @@
  * ROUNDS times from a second call site (the first of them a new call site
  * of a known function).  tests/durations.sh compares the durations.
  *
- *	firstcall	prints "sink N" (the functions' results, summed)
+ *	firstcall [delay NS]
+ *	prints "sink N" (the functions' results, summed) and "elapsed N"
+ *	(testdelay.h)
  */
 #include <stdint.h>
 #include <stdio.h>
+
+#include "testdelay.h"
 
 #define NOINLINE __attribute__((noinline))
 #define ROUNDS 9
@@ -75,11 +79,14 @@ NOINLINE static void site_two(void)
 			sink += fns[k](r);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	testdelay_set(argc, argv);
 	warm_code();
+	uint64_t start = testdelay_now();
 	site_one();
 	site_two();
-	printf("sink %d\n", sink);
+	uint64_t elapsed = testdelay_now() - start;
+	printf("sink %d\nelapsed %llu\n", sink, (unsigned long long)elapsed);
 	return 0;
 }

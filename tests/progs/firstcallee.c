@@ -6,10 +6,14 @@
  * tests/durations.sh compares each caller's first duration with its
  * later ones.
  *
- *	firstcallee	prints "sink N" (the functions' results, summed)
+ *	firstcallee [delay NS]
+ *	prints "sink N" (the functions' results, summed) and "elapsed N"
+ *	(testdelay.h)
  */
 #include <stdint.h>
 #include <stdio.h>
+
+#include "testdelay.h"
 
 #define NOINLINE __attribute__((noinline))
 #define ROUNDS 9
@@ -98,12 +102,15 @@ NOINLINE static void warm_code(void)
 	sink += (int)(sum & 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	testdelay_set(argc, argv);
 	warm_code();
+	uint64_t start = testdelay_now();
 	for (int r = 0; r < ROUNDS; r++)
 		for (size_t k = 0; k < N_CALLERS; k++)
 			sink += callers[k](r);
-	printf("sink %d\n", sink);
+	uint64_t elapsed = testdelay_now() - start;
+	printf("sink %d\nelapsed %llu\n", sink, (unsigned long long)elapsed);
 	return 0;
 }
