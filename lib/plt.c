@@ -45,6 +45,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -241,17 +242,65 @@ static void learn_all(void)
 			learn(i);
 }
 
+/* Where the library call whose trampoline raised ctrace__state_self
+ * (ctrace__plt_enter, ctrace__plt_exit) keeps its return address: 0 when
+ * something else raised it (a thread's first event, start-up, fork, the
+ * public API).  Whatever runs while that trampoline's C side does (the
+ * recorder's own library calls, a signal handler on the same stack) runs
+ * below it, more than a trampoline's frame down. */
+static __thread uintptr_t self_at __attribute__((tls_model("initial-exec")));
+
+/* A library call whose return address lies at `ret` found
+ * ctrace__state_self raised: true if it is the recorder's own or a
+ * signal handler's inside the trampoline's C side, to go straight on;
+ * false if that trampoline was left by a jump out of a signal handler
+ * that interrupted it (siglongjmp), which left the flag up: every later
+ * library call of the thread would go unrecorded, taken for the
+ * recorder's own.  A call at or above the trampoline's place cannot run
+ * inside it on the same stack; on an alternate signal stack any address
+ * can, and sigaltstack tells (asked only then, with the new place marked
+ * first, so that its own call through a slot goes straight on). */
+static int self_inside(uintptr_t ret)
+{
+	uintptr_t at = self_at;
+	if (at == 0 || ret < at)
+		return 1;
+	self_at = ret;
+	stack_t ss;
+	if (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK)) {
+		self_at = at;
+		return 1;
+	}
+	return 0;
+}
+
+/* The flag raised and lowered by a trampoline's C side, in the order
+ * that leaves no signal handler a raised flag without its place. */
+static inline void self_raise(uintptr_t at)
+{
+	self_at = at;
+	ctrace__barrier();
+	ctrace__state_self = 1;
+}
+
+static inline void self_lower(void)
+{
+	ctrace__state_self = 0;
+	ctrace__barrier();
+	self_at = 0;
+}
+
 uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 {
 	struct plt_slot *p = &slots[index];
 	struct ctrace__thread *t = &ctrace__state_tls;
 	/* The recorder's own calls (this one's too) go straight on. */
-	if (ctrace__state_self) {
+	if (ctrace__state_self && self_inside((uintptr_t)ret)) {
 		uintptr_t r = atomic_load_explicit(&p->real,
 						   memory_order_relaxed);
 		return r ? r : p->lazy;
 	}
-	ctrace__state_self = 1;
+	self_raise((uintptr_t)ret);
 	uintptr_t target = atomic_load_explicit(&p->real, memory_order_relaxed);
 	if (target == 0) {
 		/* The loader may have bound it since (another thread). */
@@ -274,7 +323,7 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 	if ((t->state != CTRACE_T_IDLE && t->state != CTRACE_T_NEW) ||
 	    !(atomic_load_explicit(&ctrace__gate, memory_order_relaxed) &
 	      CTRACE_GATE_LIVE)) {
-		ctrace__state_self = 0;
+		self_lower();
 		return target;
 	}
 	/* The stack pointer the library function starts with, as a hook's
@@ -290,7 +339,7 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 	if (unlikely(p->canon) &&
 	    (site == (uintptr_t)ctrace__plt_return ||
 	     (mode == CTRACE_PLT_ON && site - p->code_lo >= p->code_len))) {
-		ctrace__state_self = 0;
+		self_lower();
 		return target;
 	}
 	/* A tail call through the PLT from a library call recorded here
@@ -320,7 +369,7 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 					  &v);
 		}
 	}
-	ctrace__state_self = 0;
+	self_lower();
 	return target;
 }
 
@@ -342,8 +391,14 @@ uintptr_t ctrace__plt_exit(uintptr_t sp)
 	uintptr_t fn;
 	uint8_t mask;
 	uintptr_t real = ctrace__retval_pop(sp, &fn, &mask);
+	/* Raised by a trampoline left by a jump (self_inside): taken down.
+	 * The function returned to sp: its return address was just below. */
+	uintptr_t ret = sp - sizeof(uintptr_t);
+	if (ctrace__state_self && !self_inside(ret))
+		self_lower();
 	uint8_t self = ctrace__state_self;
-	ctrace__state_self = 1;
+	uintptr_t outer_at = self_at;
+	self_raise(ret);
 	if (unlikely(atomic_load_explicit(&unbound_called,
 					  memory_order_relaxed))) {
 		atomic_store(&unbound_called, 0);
@@ -361,6 +416,8 @@ uintptr_t ctrace__plt_exit(uintptr_t sp)
 				  exit_site(real, sp), sp, &v);
 	}
 	ctrace__state_self = self;
+	ctrace__barrier();
+	self_at = outer_at;
 	return real;
 }
 

@@ -1,4 +1,5 @@
-/* testdelay.h -- the recorder's test delay, for tests/durations.sh.
+/* testdelay.h -- the recorder's test delay, for tests/durations.sh and
+ * tests/progs/libcall-jump.c.
  *
  * `PROGRAM delay NS` makes each of the recorder's slow paths for a new
  * pair or a new capture rule NS ns longer (ctrace__clock_test_delay_ns,
