@@ -263,6 +263,13 @@ event_slow_lib(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	event_slow(t, exit_bit, fn, site, sp, 0, NULL, NULL, 1, v);
 }
 
+void ctrace__event_loaded(void)
+{
+	int saved_errno = errno;
+	ctrace__modules_refresh(ctrace__now(), 0);
+	errno = saved_errno;
+}
+
 void ctrace__event(uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 		   uintptr_t sp)
 {

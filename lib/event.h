@@ -267,4 +267,11 @@ CTRACE_HIDDEN void ctrace__event_lib(uint8_t exit_bit, uintptr_t fn,
 				     uintptr_t site, uintptr_t sp,
 				     const struct ctrace__libvals *v);
 
+/* A library call that may have loaded modules (dlopen, plt.c) returned:
+ * the loader's list is looked at now, new modules recorded and their
+ * library-call slots redirected (modules.c), before its caller can call
+ * into them (the hooks look only after a pause: emit.h, after_gap).
+ * Keeps errno. */
+CTRACE_HIDDEN void ctrace__event_loaded(void);
+
 #endif /* CTRACE_EVENT_H */

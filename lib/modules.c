@@ -391,9 +391,15 @@ void ctrace__modules_scan(uint64_t now)
 	ctrace__meta_unlock(&saved);
 	munmap(c.buf, c.size);
 	/* A new object's functions need their filter flags (a no-op without
-	 * filters).  The first scan runs before the filters are read. */
-	if (added && generation > 1) {
-		ctrace__filter_rescan();
+	 * filters), and its slots redirecting.  The first scan runs before
+	 * the filters are read, and before the slots are looked at.  The
+	 * slots are looked at whenever the loader's list changed, an object
+	 * added or not: one unloaded and loaded again at its address between
+	 * two scans is the same object here, with a new GOT (plt.c notices
+	 * it by its first slot). */
+	if (generation > 1) {
+		if (added)
+			ctrace__filter_rescan();
 		ctrace__plt_scan();
 	}
 }

@@ -83,6 +83,23 @@ struct plt_slot {
 	uintptr_t code_lo, code_len, entry;
 };
 
+/* dlopen and dlmopen: a module they load may sit where one unloaded
+ * before did, its functions and call sites at the same addresses, so
+ * that no event of it is new to the recorder; and a dlopen of a cached
+ * file may take less than the pause after which the loader's list is
+ * looked at (CTRACE_GAP_TICKS).  Its slots would go unredirected, its
+ * library calls unrecorded.  Called from the module that holds the
+ * recorder, whose code the patched return address (ctrace__plt_return)
+ * is in, they find their caller's RUNPATH and namespace by it as by the
+ * real one: there they are recorded, and the modules looked at when they
+ * return (ctrace__plt_exit).  Kept with the slot's return mask, in a bit
+ * no return register uses. */
+#define PLT_RET_LOADS 0x80
+static int loads(const char *name)
+{
+	return !strcmp(name, "dlopen") || !strcmp(name, "dlmopen");
+}
+
 /* Modules looked at, by their dynamic section's address: each once, but
  * again when a scan finds its first redirected slot no longer ours (an
  * object unloaded and another loaded at its address). */
@@ -391,6 +408,8 @@ uintptr_t ctrace__plt_exit(uintptr_t sp)
 	uintptr_t fn;
 	uint8_t mask;
 	uintptr_t real = ctrace__retval_pop(sp, &fn, &mask);
+	int loaded = mask & PLT_RET_LOADS;
+	mask &= (uint8_t)~PLT_RET_LOADS;
 	/* Raised by a trampoline left by a jump (self_inside): taken down.
 	 * The function returned to sp: its return address was just below. */
 	uintptr_t ret = sp - sizeof(uintptr_t);
@@ -404,6 +423,10 @@ uintptr_t ctrace__plt_exit(uintptr_t sp)
 		atomic_store(&unbound_called, 0);
 		learn_all();
 	}
+	/* A dlopen returned (see loads): its modules are recorded and
+	 * their slots redirected before its caller can call into them. */
+	if (unlikely(loaded))
+		ctrace__event_loaded();
 	if (!self && likely(!ctrace__state_capture_on)) {
 		ctrace__event(CTRACE_TAG_EXIT_BIT, fn, exit_site(real, sp),
 			      sp);
@@ -430,10 +453,13 @@ uintptr_t ctrace__plt_exit(uintptr_t sp)
  * (setjmp and vfork: the patched return address would be saved, or
  * returned through twice; dlopen and dlsym: RTLD_NEXT and the caller's
  * RUNPATH are found by the caller's address, which would be the
- * recorder's); the loader's TLS lookup, called by compiled code; and
- * personality routines. */
-static int skipped(const char *name)
+ * recorder's, but for dlopen called from the recorder's own module, see
+ * loads); the loader's TLS lookup, called by compiled code; and
+ * personality routines.  own: the module holds the recorder. */
+static int skipped(const char *name, int own)
 {
+	if (own && loads(name))
+		return 0;
 	static const char *const skip[] = {
 		"__libc_start_main", "__cxa_finalize", "setjmp", "_setjmp",
 		"__sigsetjmp", "sigsetjmp", "savectx", "getcontext",
@@ -968,6 +994,7 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 	struct range ro = relro_of(info);
 	struct range code = code_of(info);
 	int opened = 0;
+	int own = in_module(info, (uintptr_t)ctrace__plt_return);
 	size_t n_plt = dy->jmprel ? dy->pltrelsz / sizeof(plt_rel) : 0;
 	size_t n_dyn = dy->rela ? dy->relasz / sizeof(plt_rel) : 0;
 
@@ -1022,7 +1049,7 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 				continue;
 		}
 		const char *name = rela_name(dy, r);
-		if (*name == '\0' || skipped(name))
+		if (*name == '\0' || skipped(name, own))
 			continue;
 		int canon = canonical(dy, r);
 		/* The filters decide for the slot once, by its symbol, as
@@ -1066,6 +1093,8 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		p->name = kept;
 		ctrace__filter_libcall((uint32_t)k, got, flags);
 		ctrace__protos_how(p->name, &p->how);
+		if (own && loads(p->name))
+			p->how.retmask |= PLT_RET_LOADS;
 		p->canon = (uint8_t)canon;
 		p->code_lo = canon ? code.lo : 0;
 		p->code_len = canon ? code.hi - code.lo : 0;

@@ -33,9 +33,10 @@
 #   and the like) are not calls: left out.
 # - Calls ctrace never redirects (doc/recording.md: they find their
 #   caller, or return twice, by their return address): setjmp,
-#   _setjmp, sigsetjmp, __sigsetjmp, dlopen, dlmopen, dlsym, dlvsym and
-#   __tls_get_addr, which uftrace records, are left out of uftrace's
-#   shape, the calls under them one level up.
+#   _setjmp, sigsetjmp, __sigsetjmp, dlsym, dlvsym and __tls_get_addr,
+#   which uftrace records, are left out of uftrace's shape, the calls
+#   under them one level up.  (dlopen and dlmopen ctrace redirects in
+#   the program, which alone calls them here: both tools show them.)
 # - Calls uftrace never records (the skip_syms of its libmcount/plthook.c,
 #   whose slots it leaves alone for its exception handling): __cxa_throw,
 #   __cxa_rethrow, __cxa_begin_catch, __cxa_end_catch, __cxa_finalize and
@@ -227,8 +228,8 @@ shape_ctrace() {
 shape_uftrace() {
 	awk "$AWK_DROP"'
 	BEGIN {
-		split("setjmp _setjmp __sigsetjmp sigsetjmp dlopen dlmopen " \
-		      "dlsym dlvsym __tls_get_addr", l, " ")
+		split("setjmp _setjmp __sigsetjmp sigsetjmp dlsym dlvsym " \
+		      "__tls_get_addr", l, " ")
 		for (k in l)
 			drop[l[k]] = 1
 	}

@@ -288,6 +288,38 @@ case_dlopen() {
 	compare "$(expected libcall-dlopen)" tree
 }
 
+# A plugin loaded and unloaded 2,500 times, each time at the address it
+# had before (no event of it new to the recorder) and faster than the
+# pause after which the loader's list is looked at: the program's dlopen
+# is recorded, and the modules looked at as it returns, so each load's
+# slots are redirected (11 of the 2,500 loads' calls were recorded
+# before).  Its 8 slots' names are 899 bytes long: 18 MB of names in
+# all, more than the recorder keeps (16 MiB), which each load finds
+# kept from the one before (else 2,330 loads' are recorded, and the
+# recorder warns).  Every library call is in the JSON, named in full.
+case_reload() {
+	use_config "$1"
+	build_shlib libcall-reload-plugin.so "$PROGS/libcall-reload-plugin.c"
+	build_c libcall-reload "$PROGS/libcall-reload.c" -rdynamic
+	run_traced trace.bin "$BIN/libcall-reload" \
+		"$BIN/libcall-reload-plugin.so" 2500
+	symbolize json -f json trace.bin
+	# each library call's function: its first 3 bytes and its length
+	sed -n 's/^{"function": "\([^"]*\)", "kind": "libcall".*/\1/p' json |
+		awk '{ n[substr($0, 1, 3) " " length($0)]++ }
+		END { for (k in n) print k, n[k] }' | LC_ALL=C sort >got
+	{
+		echo 'dlc 7 2500'
+		echo 'dlo 6 2500'
+		for f in fa_ fb_ fc_ fd_ fe_ ff_ fg_ fh_; do
+			echo "$f 899 2500"
+		done
+		echo 'pri 6 1'
+		echo 'str 6 1'
+	} >want
+	compare want got
+}
+
 # Instrumented code called through a slot: the trampoline jumps to the
 # function with the caller's stack, so that its frame is the library
 # call's; it nests in the library call, as uftrace shows it, not taken
@@ -314,7 +346,8 @@ case_instlib() {
 		json >depths
 	printf '%s\n' '3 lib_square' '2 demo_compute' \
 		'1 demo_compute libcall' '3 exe_twice' '2 demo_callback' \
-		'1 demo_callback libcall' '4 lib_square' '3 demo_compute' \
+		'1 demo_callback libcall' '1 dlopen libcall' '4 lib_square' \
+		'3 demo_compute' \
 		'2 demo_compute libcall' '3 inst_exe_add' \
 		'2 inst_exe_add libcall' '1 instplug_run' '1 dlclose libcall' \
 		'1 printf libcall' '0 main' >want
@@ -334,8 +367,8 @@ case_instlib() {
 	symbolize stats -f stats trace.bin
 	sed -n '2,$p' stats | cut -f1,2 | LC_ALL=C sort >counts
 	printf '%s\t%s\n' demo_callback 2 demo_compute 4 dlclose 1 \
-		exe_twice 1 inst_exe_add 2 instplug_run 1 lib_square 2 main 1 \
-		printf 1 >want
+		dlopen 1 exe_twice 1 inst_exe_add 2 instplug_run 1 \
+		lib_square 2 main 1 printf 1 >want
 	compare want counts
 	# Chrome: the function's begin and end inside the library call's
 	symbolize chrome -f chrome trace.bin
@@ -345,7 +378,8 @@ case_instlib() {
 	printf '%s\n' 'B main' 'B demo_compute libcall' 'B demo_compute' \
 		'X lib_square' 'E demo_compute' 'E demo_compute libcall' \
 		'B demo_callback libcall' 'B demo_callback' 'X exe_twice' \
-		'E demo_callback' 'E demo_callback libcall' 'B instplug_run' \
+		'E demo_callback' 'E demo_callback libcall' \
+		'X dlopen libcall' 'B instplug_run' \
 		'B demo_compute libcall' 'B demo_compute' 'X lib_square' \
 		'E demo_compute' 'E demo_compute libcall' \
 		'B inst_exe_add libcall' 'X inst_exe_add' \
@@ -624,7 +658,7 @@ done
 for cfg in $(configs) $(configs_m32); do
 	for c in libc thread libm plain longjmp after relro noplt gold lld mold \
 		canon cxx nest off dlopen instlib views static counts filter \
-		offline fork signal jump stray; do
+		offline fork signal jump reload stray; do
 		run_case "$c-$cfg" "case_$c" "$cfg"
 	done
 done
