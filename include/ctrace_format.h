@@ -349,7 +349,9 @@ enum ctrace_record_type {
 	 * CTRACE_RETVAL_R0 | CTRACE_RETVAL_NARROW (an int), the payload the
 	 * sleb of eax; RETVAL_WORD, the state CTRACE_RETVAL_COMPACT |
 	 * CTRACE_RETVAL_R0 (a long, a pointer), the sleb of rax.  A 5.4
-	 * reader skips them: the value shows as not captured. */
+	 * reader skips them: the value shows as not captured.  Also a
+	 * library call's return on x86-64, when the recorder's prototype
+	 * table says the function returns such a value. */
 	CTRACE_REC_RETVAL_INT = 13,
 	CTRACE_REC_RETVAL_WORD = 14,
 

@@ -765,16 +765,29 @@ void ctrace__capture_lib_ret(struct ctrace__stream *s,
 	    (size_t)(s->chunk_end - s->cur) < CTRACE_LIBRET_BYTES)
 		return;
 	uint8_t *rec = s->cur, *p = rec + 3;
-	/* Two masks only (protos.c), each written straight: the trampoline
-	 * saved rax and rdx, and xmm0 and xmm1, side by side, in the
-	 * format's order of the fields; st(0) and the memory follow for a
-	 * function the table does not list. */
-	if (likely(!(v->how.retmask & CTRACE_RETVAL_R1))) {
-		*p++ = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |
-		       CTRACE_RETVAL_XMM0;
-		memcpy(p, &v->gpr[0], 8);
-		memcpy(p + 8, v->xmm, 16);
-		p += 24;
+	/* A function the table lists (protos.c, known_ret): nothing for a
+	 * void one; eax or rax alone as the hooks' return values are
+	 * (their state the record's type, the register a sleb); the low
+	 * half of xmm0.  Else everything the trampoline saved, written
+	 * straight: rax and rdx, and xmm0 and xmm1, side by side, in the
+	 * format's order of the fields; st(0) and the memory follow. */
+	uint8_t m = v->how.retmask;
+	if (likely(!(m & CTRACE_RETVAL_R1))) {
+		if (m == 0)
+			return;
+		int narrow = (m & CTRACE_RETVAL_NARROW) != 0;
+		if (m & CTRACE_RETVAL_R0) {
+			uint64_t r = v->gpr[0];
+			p = ctrace__sleb_put(p, narrow ? (int64_t)(int32_t)(uint32_t)r
+						       : (int64_t)r);
+			lib_ret_end(s, rec, p,
+				    narrow ? CTRACE_REC_RETVAL_INT
+					   : CTRACE_REC_RETVAL_WORD);
+			return;
+		}
+		*p++ = CTRACE_RETVAL_COMPACT | m;
+		memcpy(p, v->xmm, narrow ? 8 : 16);
+		p += narrow ? 8 : 16;
 	} else {
 		uint8_t *state = p++;
 		uint8_t mask = CTRACE_RETVAL_COMPACT | CTRACE_RETVAL_R0 |

@@ -49,7 +49,29 @@ static const struct proto table[] = {
 #define UNKNOWN_RET                                                          \
 	(CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM0 |          \
 	 CTRACE_RETVAL_XMM1 | CTRACE_RETVAL_ST0 | CTRACE_RETVAL_MEM)
-#define KNOWN_RET (CTRACE_RETVAL_R0 | CTRACE_RETVAL_XMM0)
+/* The table's functions return in rax or xmm0 (but a _Complex long
+ * double, above): their return needs nothing (void), eax (an int: capture.c
+ * writes RETVAL_INT, the sleb of eax), rax (RETVAL_WORD) or the low half
+ * of xmm0 (a double, a float), by kind. */
+static uint8_t known_ret(uint8_t kind)
+{
+	switch (kind) {
+	case CTRACE_PROTO_VOID:
+		return 0;
+	case CTRACE_PROTO_INT:
+	case CTRACE_PROTO_UINT:
+	case CTRACE_PROTO_MODE:
+	case CTRACE_PROTO_FD:
+	case CTRACE_PROTO_OFLAGS:
+	case CTRACE_PROTO_CHAR:
+		return CTRACE_RETVAL_R0 | CTRACE_RETVAL_NARROW;
+	case CTRACE_PROTO_DOUBLE:
+	case CTRACE_PROTO_FLOAT:
+		return CTRACE_RETVAL_XMM0 | CTRACE_RETVAL_NARROW;
+	default:
+		return CTRACE_RETVAL_R0;
+	}
+}
 #else
 /* i386 cdecl: every argument in words on the stack, a long long or a
  * double in two; nint counts the words, strmask has a bit per word, no
@@ -67,6 +89,11 @@ static const struct proto table[] = {
 #define UNKNOWN_STACK 0
 #define KNOWN_RET (CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 | CTRACE_RETVAL_ST0)
 #define UNKNOWN_RET (KNOWN_RET | CTRACE_RETVAL_MEM)
+static uint8_t known_ret(uint8_t kind)
+{
+	(void)kind;
+	return KNOWN_RET;
+}
 #endif
 
 void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
@@ -77,7 +104,7 @@ void ctrace__protos_how(const char *name, struct ctrace__libcall_how *how)
 		if (strcmp(table[i].name, name) != 0)
 			continue;
 		uint8_t nint = 0, nfp = 0, strmask = 0, stack = 0;
-		uint8_t ret = KNOWN_RET;
+		uint8_t ret = known_ret(table[i].ret);
 		if (table[i].ret == CTRACE_PROTO_CLDOUBLE) {
 			ret = UNKNOWN_RET;
 			nint = ON_STACK; /* the buffer's address */
