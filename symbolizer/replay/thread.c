@@ -654,6 +654,29 @@ static bool split_exit(const struct thread *th, const struct event *ev)
 	       top->site != ev->pair->site && !site_open(th, ev->pair);
 }
 
+/* Whether exit ev closes frame j of run r, a function a library call
+ * went to whose call site is the recorder's return trampoline (LIB_RETURN:
+ * one the library function jumped to, see libcall_target), as an
+ * exception unwinds it: the unwinder is given the real return address
+ * back first (lib/retval.c), so that the function's exit hook names the
+ * library call's own site, that of frame j - 1. */
+static bool exits_unwound_target(const struct thread *th,
+				 const struct stack_run *r, size_t j,
+				 const struct event *ev, bool by_stack)
+{
+	const struct frame *f = &r->frames[j];
+	const struct pair *lib;
+
+	if (j == 0 || th->trace->lib_return == 0 ||
+	    f->pair->site != th->trace->lib_return ||
+	    !pair_same_fn(f->pair, ev->pair))
+		return false;
+	lib = r->frames[j - 1].pair;
+	return lib->func->libcall && lib->site == ev->pair->site &&
+	       (!by_stack || !ev->sp || !f->sp || !r->frames[0].sp ||
+		on_stack(ev->sp, f->sp, r->frames[0].sp));
+}
+
 /* The depth of the innermost open call exit ev closes, plus one; 0 if
  * none: on its stack, else by function and call site alone (a call that
  * grew its frame beyond a stack's reach, alloca). */
@@ -669,7 +692,8 @@ static size_t exit_match(const struct thread *th, const struct event *ev,
 			replay_work++;
 			if (exits_here(ev, &r->frames[j],
 				       by_stack ? &r->frames[0] : NULL,
-				       by_stack))
+				       by_stack) ||
+			    exits_unwound_target(th, r, j, ev, by_stack))
 				return r->base + j + 1;
 		}
 	}
