@@ -119,12 +119,13 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	  const struct ctrace__regs *r, const struct ctrace__plan_exit *x,
 	  int lib, const struct ctrace__libvals *lv)
 {
-	/* A thread's first event: the recorder's library calls (errno's
-	 * address too) go straight on, as plt.c lets a new thread's through
-	 * (its first event may be a library call). */
-	int first = t->state == CTRACE_T_NEW;
-	if (first)
-		ctrace__state_self++;
+	/* The recorder's library calls (errno's address too) go straight
+	 * on: in a thread's first event, as plt.c lets a new thread's
+	 * through (its first event may be a library call); and in one that
+	 * found the thread's recorder busy, whose stack pointer is stale
+	 * (busy_sp, left by a jump) until it is set below: a call above it
+	 * would be taken for the program's (plt.c, busy_left). */
+	ctrace__state_self_up();
 	ctrace__barrier(); /* __errno_location is `const`: not before */
 	int saved_errno = errno;
 
@@ -227,8 +228,7 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	}
 	errno = saved_errno;
 	ctrace__barrier();
-	if (first)
-		ctrace__state_self--;
+	ctrace__state_self_down();
 }
 
 /* Two entries, so that no hook passes an argument on the stack (a

@@ -80,6 +80,10 @@ struct plt_slot {
 	 * from which alone its calls are recorded, and the entry; canon 0
 	 * for others. */
 	uint8_t canon;
+	/* A longjmp: it never returns, so its return is not patched (the
+	 * entry would stay in retval.c's list, its slot holding the
+	 * trampoline, taken for a frame still running). */
+	uint8_t jumps;
 	uintptr_t code_lo, code_len, entry;
 };
 
@@ -98,6 +102,19 @@ struct plt_slot {
 static int loads(const char *name)
 {
 	return !strcmp(name, "dlopen") || !strcmp(name, "dlmopen");
+}
+
+/* The functions that jump and never return (struct plt_slot's jumps). */
+static int jumps(const char *name)
+{
+	static const char *const jump[] = {
+		"longjmp",	 "_longjmp",	      "siglongjmp",
+		"__longjmp_chk", "__libc_longjmp", "__libc_siglongjmp",
+	};
+	for (size_t i = 0; i < sizeof jump / sizeof jump[0]; i++)
+		if (!strcmp(name, jump[i]))
+			return 1;
+	return 0;
 }
 
 /* Modules looked at, by their dynamic section's address: each once, but
@@ -259,52 +276,79 @@ static void learn_all(void)
 			learn(i);
 }
 
-/* Where the library call whose trampoline raised ctrace__state_self
- * (ctrace__plt_enter, ctrace__plt_exit) keeps its return address: 0 when
- * something else raised it (a thread's first event, start-up, fork, the
- * public API).  Whatever runs while that trampoline's C side does (the
- * recorder's own library calls, a signal handler on the same stack) runs
- * below it, more than a trampoline's frame down. */
-static __thread uintptr_t self_at __attribute__((tls_model("initial-exec")));
+/* The trampolines' own mark for the recorder's calls made inside their C
+ * side (ctrace__plt_enter, ctrace__plt_exit), apart from
+ * ctrace__state_self, the count the rest of the recorder raises for its
+ * own work (a thread's first event, start-up, fork, the public API),
+ * which this file only reads.  It is where the library call whose
+ * trampoline runs keeps its return address, 0 when none runs: whatever
+ * runs while that C side does (its calls into libc, a signal handler on
+ * the same stack) runs below it, more than a trampoline's frame down.  A
+ * signal handler that interrupted it and left with siglongjmp leaves it
+ * behind (every later library call of the thread was taken for the
+ * recorder's own and went unrecorded); a call at or above that place
+ * cannot run inside the trampoline, and takes the mark as left.
+ * volatile: no code outside this file can name it, so the compiler
+ * would otherwise keep it in a register across the calls that must find
+ * it in memory (a call into libc through a slot comes back here). */
+static __thread volatile uintptr_t plt_at
+	__attribute__((tls_model("initial-exec")));
+
+/* A library call whose return address lies at `ret` found plt_at set:
+ * true if it runs inside the trampoline's C side (the recorder's own
+ * call, or a signal handler's), to go straight on; false if the mark was
+ * left by a jump.  On an alternate signal stack any address can be
+ * inside, and sigaltstack tells (asked only then, with the mark moved to
+ * ret first, so that its own call through a slot goes straight on). */
+static int plt_inside(uintptr_t ret)
+{
+	uintptr_t at = plt_at;
+	if (ret < at)
+		return 1;
+	plt_at = ret;
+	stack_t ss;
+	int on = sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK);
+	plt_at = at;
+	return on;
+}
 
 /* A library call whose return address lies at `ret` found
- * ctrace__state_self raised: true if it is the recorder's own or a
- * signal handler's inside the trampoline's C side, to go straight on;
- * false if that trampoline was left by a jump out of a signal handler
- * that interrupted it (siglongjmp), which left the flag up: every later
- * library call of the thread would go unrecorded, taken for the
- * recorder's own.  A call at or above the trampoline's place cannot run
- * inside it on the same stack; on an alternate signal stack any address
- * can, and sigaltstack tells (asked only then, with the new place marked
- * first, so that its own call through a slot goes straight on). */
-static int self_inside(uintptr_t ret)
+ * ctrace__state_self raised: true if the work that raised it was left by
+ * a jump (see ctrace__state_self_at), and then it is taken down; false
+ * for the recorder's own call, to go straight on.  sigaltstack is asked
+ * as in plt_inside. */
+static int self_left(uintptr_t ret)
 {
-	uintptr_t at = self_at;
+	uintptr_t at = ctrace__state_self_at;
 	if (at == 0 || ret < at)
-		return 1;
-	self_at = ret;
+		return 0;
+	ctrace__state_self_at = ret;
 	stack_t ss;
 	if (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK)) {
-		self_at = at;
-		return 1;
+		ctrace__state_self_at = at;
+		return 0;
 	}
-	return 0;
-}
-
-/* The flag raised and lowered by a trampoline's C side, in the order
- * that leaves no signal handler a raised flag without its place. */
-static inline void self_raise(uintptr_t at)
-{
-	self_at = at;
-	ctrace__barrier();
-	ctrace__state_self = 1;
-}
-
-static inline void self_lower(void)
-{
 	ctrace__state_self = 0;
 	ctrace__barrier();
-	self_at = 0;
+	ctrace__state_self_at = 0;
+	return 1;
+}
+
+/* A library call whose return address lies at `ret` found the thread's
+ * recorder busy with an event: true if a signal handler that interrupted
+ * it left with siglongjmp (the call is at or above the stack pointer the
+ * event began with, so not inside it on the same stack: ctrace__event
+ * then puts the stream back in order, event.c's recover, and records
+ * the call, which went unrecorded, as every library call of the thread
+ * did until its next instrumented function's event), false for the
+ * recorder's own call.  With plt_at raised, so that sigaltstack's own
+ * call goes straight on. */
+static int busy_left(const struct ctrace__thread *t, uintptr_t ret)
+{
+	if (t->busy_sp == 0 || ret < t->busy_sp)
+		return 0;
+	stack_t ss;
+	return !(sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK));
 }
 
 uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
@@ -312,12 +356,19 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 	struct plt_slot *p = &slots[index];
 	struct ctrace__thread *t = &ctrace__state_tls;
 	/* The recorder's own calls (this one's too) go straight on. */
-	if (ctrace__state_self && self_inside((uintptr_t)ret)) {
+	if ((ctrace__state_self && !self_left((uintptr_t)ret)) ||
+	    (plt_at && plt_inside((uintptr_t)ret))) {
 		uintptr_t r = atomic_load_explicit(&p->real,
 						   memory_order_relaxed);
-		return r ? r : p->lazy;
+		if (r != 0)
+			return r;
+		/* Bound by the loader on the way: the next call through a
+		 * trampoline learns it (else the slot, the loader's from
+		 * then on, would never be recorded again). */
+		atomic_fetch_add(&unbound_called, 1);
+		return p->lazy;
 	}
-	self_raise((uintptr_t)ret);
+	plt_at = (uintptr_t)ret;
 	uintptr_t target = atomic_load_explicit(&p->real, memory_order_relaxed);
 	if (target == 0) {
 		/* The loader may have bound it since (another thread). */
@@ -337,10 +388,11 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 	 * it), or not recording: the call goes straight on.  A thread's
 	 * first event may be a library call's (a thread function not
 	 * instrumented): ctrace__event starts the thread's recording. */
-	if ((t->state != CTRACE_T_IDLE && t->state != CTRACE_T_NEW) ||
+	if ((t->state != CTRACE_T_IDLE && t->state != CTRACE_T_NEW &&
+	     !busy_left(t, (uintptr_t)ret)) ||
 	    !(atomic_load_explicit(&ctrace__gate, memory_order_relaxed) &
 	      CTRACE_GATE_LIVE)) {
-		self_lower();
+		plt_at = 0;
 		return target;
 	}
 	/* The stack pointer the library function starts with, as a hook's
@@ -356,7 +408,7 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 	if (unlikely(p->canon) &&
 	    (site == (uintptr_t)ctrace__plt_return ||
 	     (mode == CTRACE_PLT_ON && site - p->code_lo >= p->code_len))) {
-		self_lower();
+		plt_at = 0;
 		return target;
 	}
 	/* A tail call through the PLT from a library call recorded here
@@ -372,9 +424,9 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 	}
 	/* A call whose return cannot be patched (the list full, or the
 	 * thread exiting) is not recorded: no ENTRY without its EXIT. */
-	if (ctrace__retval_push((uintptr_t)ret, p->got,
-				(uintptr_t)ctrace__plt_return,
-				p->how.retmask)) {
+	if (p->jumps || ctrace__retval_push((uintptr_t)ret, p->got,
+					    (uintptr_t)ctrace__plt_return,
+					    p->how.retmask)) {
 		if (likely(!ctrace__state_capture_on)) {
 			ctrace__event(0, p->got, site, (uintptr_t)ret);
 		} else {
@@ -386,7 +438,7 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 					  &v);
 		}
 	}
-	self_lower();
+	plt_at = 0;
 	return target;
 }
 
@@ -410,14 +462,13 @@ uintptr_t ctrace__plt_exit(uintptr_t sp)
 	uintptr_t real = ctrace__retval_pop(sp, &fn, &mask);
 	int loaded = mask & PLT_RET_LOADS;
 	mask &= (uint8_t)~PLT_RET_LOADS;
-	/* Raised by a trampoline left by a jump (self_inside): taken down.
-	 * The function returned to sp: its return address was just below. */
-	uintptr_t ret = sp - sizeof(uintptr_t);
-	if (ctrace__state_self && !self_inside(ret))
-		self_lower();
-	uint8_t self = ctrace__state_self;
-	uintptr_t outer_at = self_at;
-	self_raise(ret);
+	/* The function returned to sp: its return address was just below.
+	 * A mark left by a jump (plt_inside) is taken down. */
+	uintptr_t ret = sp - sizeof(uintptr_t), outer = plt_at;
+	if (outer && !plt_inside(ret))
+		outer = 0;
+	int self = (ctrace__state_self && !self_left(ret)) || outer;
+	plt_at = ret;
 	if (unlikely(atomic_load_explicit(&unbound_called,
 					  memory_order_relaxed))) {
 		atomic_store(&unbound_called, 0);
@@ -438,9 +489,7 @@ uintptr_t ctrace__plt_exit(uintptr_t sp)
 		ctrace__event_lib(CTRACE_TAG_EXIT_BIT, fn,
 				  exit_site(real, sp), sp, &v);
 	}
-	ctrace__state_self = self;
-	ctrace__barrier();
-	self_at = outer_at;
+	plt_at = outer;
 	return real;
 }
 
@@ -1095,6 +1144,7 @@ static void redirect(const struct dl_phdr_info *info, const struct dyn *dy,
 		ctrace__protos_how(p->name, &p->how);
 		if (own && loads(p->name))
 			p->how.retmask |= PLT_RET_LOADS;
+		p->jumps = (uint8_t)jumps(p->name);
 		p->canon = (uint8_t)canon;
 		p->code_lo = canon ? code.lo : 0;
 		p->code_len = canon ? code.hi - code.lo : 0;
