@@ -60,6 +60,13 @@ delays_ran() {
 		fail "the calls took $elapsed ns: fewer than $1 slow paths delayed"
 }
 
+# below_half NS WHAT: fails unless NS, a median of first calls minus
+# later ones, is under DELAY / 2.
+below_half() {
+	[ "$1" -lt $((DELAY / 2)) ] ||
+		fail "$2 is $1 ns longer than its later calls (a median): the recorder's slow path is in it"
+}
+
 case_first() {
 	use_config "$1"
 	build_c firstcall "$PROGS/firstcall.c"
@@ -80,10 +87,8 @@ case_first() {
 		{ echo "$new_site"; fail "bad trace"; }
 	echo "median first call minus later calls: new function" \
 		"$new_fn ns, new call site $new_site ns; delay $DELAY ns"
-	[ "$new_fn" -lt $((DELAY / 2)) ] ||
-		fail "a function's first call is $new_fn ns longer than its later calls (median of 128): the recorder's slow path is in it"
-	[ "$new_site" -lt $((DELAY / 2)) ] ||
-		fail "a first call from a new call site is $new_site ns longer than the later ones (median of 128): the recorder's slow path is in it"
+	below_half "$new_fn" "a function's first call"
+	below_half "$new_site" "a first call from a new call site"
 	if [ "$2" = values ]; then
 		grep -q '"function": "f100".*"retval": {"type": "int", "value"' json ||
 			fail "no return value captured"
@@ -106,8 +111,7 @@ case_callees() {
 		{ echo "$d"; fail "bad trace"; }
 	echo "median first call minus later calls of a caller of 8 new" \
 		"functions: $d ns; delay $DELAY ns"
-	[ "$d" -lt $((DELAY / 2)) ] ||
-		fail "a caller's first call, whose 8 callees are first calls, is $d ns longer than its later calls (median of 64): the recorder's slow path is in it"
+	below_half "$d" "a caller's first call, whose 8 callees are first calls,"
 }
 
 # The replay takes PAUSE records out of a thread's later times, exactly:

@@ -660,6 +660,16 @@ build_plain() {
 	mv "$bp_lib.tmp" "$bp_lib"
 }
 
+# build_tail_plain c|cxx NAME SOURCE: build_plain at -O2 of a library
+# whose tail_apply ends in a jump to the program's tail_target (a tail call
+# through its PLT), checked in its code.
+build_tail_plain() {
+	build_plain "$1" "$2" "$3" -O2
+	objdump -d "$BIN/$2" | awk '/<tail_apply>:/,/^$/' >tail.s
+	grep -q 'jmp.*tail_target' tail.s ||
+		fail "$2's tail_apply does not jump to tail_target"
+}
+
 # ---------------------------------------------------------------------------
 # Running programs and the symbolizer
 # ---------------------------------------------------------------------------
