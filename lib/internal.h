@@ -130,7 +130,8 @@ static inline uint64_t ctrace__now(void)
 #define CTRACE_GAP_TICKS ((uint64_t)1 << 15)
 
 /* For tests alone: when non-zero, the recorder's slow paths for a new
- * pair and a new capture rule each take this many ns longer
+ * pair, a new capture rule and a public API call each take this many ns
+ * longer
  * (ctrace__clock_test_delay), so that a test can show that their time is
  * never in a call's duration with a margin no load or CPU can cover
  * (tests/durations.sh), or have a signal come inside the recorder for
