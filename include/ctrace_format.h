@@ -448,6 +448,11 @@ enum ctrace_lost_reason {
 	CTRACE_LOST_TOO_LARGE = 4, /* the trace reached its address limit */
 	CTRACE_LOST_JUMPED = 5,    /* a jump out of a handler left the hook */
 	CTRACE_LOST_EARLY = 6,     /* before the environment existed (IFUNC) */
+	/* A library call the recorder's list of calls waiting to return
+	 * (16384 a thread) had no room for: no ENTRY without its EXIT.  A
+	 * reason of this release's recorder; a reader from before it says
+	 * "unknown reason". */
+	CTRACE_LOST_RETURNS = 7,
 };
 
 /* ---------------------------------------------------------------------------

@@ -119,13 +119,12 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	  const struct ctrace__regs *r, const struct ctrace__plan_exit *x,
 	  int lib, const struct ctrace__libvals *lv)
 {
-	/* The recorder's library calls (errno's address too) go straight
-	 * on: in a thread's first event, as plt.c lets a new thread's
-	 * through (its first event may be a library call); and in one that
-	 * found the thread's recorder busy, whose stack pointer is stale
-	 * (busy_sp, left by a jump) until it is set below: a call above it
-	 * would be taken for the program's (plt.c, busy_left). */
-	ctrace__state_self_up();
+	/* A thread's first event: the recorder's library calls (errno's
+	 * address too) go straight on, as plt.c lets a new thread's through
+	 * (its first event may be a library call). */
+	int first = t->state == CTRACE_T_NEW;
+	if (first)
+		ctrace__state_self++;
 	ctrace__barrier(); /* __errno_location is `const`: not before */
 	int saved_errno = errno;
 
@@ -228,7 +227,8 @@ event_slow(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	}
 	errno = saved_errno;
 	ctrace__barrier();
-	ctrace__state_self_down();
+	if (first)
+		ctrace__state_self--;
 }
 
 /* Two entries, so that no hook passes an argument on the stack (a
@@ -261,6 +261,28 @@ event_slow_lib(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 	       uintptr_t site, uintptr_t sp, const struct ctrace__libvals *v)
 {
 	event_slow(t, exit_bit, fn, site, sp, 0, NULL, NULL, 1, v);
+}
+
+void ctrace__event_refused(void)
+{
+	struct ctrace__thread *t = &ctrace__state_tls;
+	if (t->state != CTRACE_T_IDLE) {
+		struct ctrace_file_header *h = ctrace__file.header;
+		if (h != NULL)
+			__atomic_fetch_add(&h->lost_events, 1,
+					   __ATOMIC_RELAXED);
+		return;
+	}
+	uintptr_t outer = t->busy_sp;
+	t->busy_sp = ctrace__sp();
+	ctrace__barrier();
+	t->state = CTRACE_T_BUSY;
+	ctrace__barrier();
+	ctrace__stream_lost(&t->main, ctrace__now(), CTRACE_LOST_RETURNS);
+	ctrace__barrier();
+	t->state = CTRACE_T_IDLE;
+	ctrace__barrier();
+	t->busy_sp = outer;
 }
 
 void ctrace__event_loaded(void)

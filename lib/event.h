@@ -267,6 +267,12 @@ CTRACE_HIDDEN void ctrace__event_lib(uint8_t exit_bit, uintptr_t fn,
 				     uintptr_t site, uintptr_t sp,
 				     const struct ctrace__libvals *v);
 
+/* A library call not recorded, as the list of calls waiting to return
+ * (retval.c) had no room for it: counted lost (CTRACE_LOST_RETURNS), in
+ * the thread's stream when its recorder is idle, else in the file's
+ * total alone. */
+CTRACE_HIDDEN void ctrace__event_refused(void);
+
 /* A library call that may have loaded modules (dlopen, plt.c) returned:
  * the loader's list is looked at now, new modules recorded and their
  * library-call slots redirected (modules.c), before its caller can call

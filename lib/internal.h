@@ -130,13 +130,11 @@ static inline uint64_t ctrace__now(void)
 #define CTRACE_GAP_TICKS ((uint64_t)1 << 15)
 
 /* For tests alone: when non-zero, the recorder's slow paths for a new
- * pair, a new capture rule and a public API call each take this many ns
- * longer
+ * pair and a new capture rule each take this many ns longer
  * (ctrace__clock_test_delay), so that a test can show that their time is
  * never in a call's duration with a margin no load or CPU can cover
- * (tests/durations.sh), or have a signal come inside the recorder for
- * certain (tests/libcall.sh jump).  Test programs set it through a weak
- * declaration (tests/progs/testdelay.h); nothing else does. */
+ * (tests/durations.sh).  Test programs set it through a weak declaration
+ * (tests/progs/testdelay.h); nothing else does. */
 CTRACE_HIDDEN extern volatile uint64_t ctrace__clock_test_delay_ns;
 CTRACE_HIDDEN void ctrace__clock_test_spin(uint64_t ns);
 static inline void ctrace__clock_test_delay(void)

@@ -45,7 +45,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <link.h>
-#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -276,88 +275,15 @@ static void learn_all(void)
 			learn(i);
 }
 
-/* The trampolines' own mark for the recorder's calls made inside their C
- * side (ctrace__plt_enter, ctrace__plt_exit), apart from
- * ctrace__state_self, the count the rest of the recorder raises for its
- * own work (a thread's first event, start-up, fork, the public API),
- * which this file only reads.  It is where the library call whose
- * trampoline runs keeps its return address, 0 when none runs: whatever
- * runs while that C side does (its calls into libc, a signal handler on
- * the same stack) runs below it, more than a trampoline's frame down.  A
- * signal handler that interrupted it and left with siglongjmp leaves it
- * behind (every later library call of the thread was taken for the
- * recorder's own and went unrecorded); a call at or above that place
- * cannot run inside the trampoline, and takes the mark as left.
- * volatile: no code outside this file can name it, so the compiler
- * would otherwise keep it in a register across the calls that must find
- * it in memory (a call into libc through a slot comes back here). */
-static __thread volatile uintptr_t plt_at
-	__attribute__((tls_model("initial-exec")));
-
-/* A library call whose return address lies at `ret` found plt_at set:
- * true if it runs inside the trampoline's C side (the recorder's own
- * call, or a signal handler's), to go straight on; false if the mark was
- * left by a jump.  On an alternate signal stack any address can be
- * inside, and sigaltstack tells (asked only then, with the mark moved to
- * ret first, so that its own call through a slot goes straight on). */
-static int plt_inside(uintptr_t ret)
-{
-	uintptr_t at = plt_at;
-	if (ret < at)
-		return 1;
-	plt_at = ret;
-	stack_t ss;
-	int on = sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK);
-	plt_at = at;
-	return on;
-}
-
-/* A library call whose return address lies at `ret` found
- * ctrace__state_self raised: true if the work that raised it was left by
- * a jump (see ctrace__state_self_at), and then it is taken down; false
- * for the recorder's own call, to go straight on.  sigaltstack is asked
- * as in plt_inside. */
-static int self_left(uintptr_t ret)
-{
-	uintptr_t at = ctrace__state_self_at;
-	if (at == 0 || ret < at)
-		return 0;
-	ctrace__state_self_at = ret;
-	stack_t ss;
-	if (sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK)) {
-		ctrace__state_self_at = at;
-		return 0;
-	}
-	ctrace__state_self = 0;
-	ctrace__barrier();
-	ctrace__state_self_at = 0;
-	return 1;
-}
-
-/* A library call whose return address lies at `ret` found the thread's
- * recorder busy with an event: true if a signal handler that interrupted
- * it left with siglongjmp (the call is at or above the stack pointer the
- * event began with, so not inside it on the same stack: ctrace__event
- * then puts the stream back in order, event.c's recover, and records
- * the call, which went unrecorded, as every library call of the thread
- * did until its next instrumented function's event), false for the
- * recorder's own call.  With plt_at raised, so that sigaltstack's own
- * call goes straight on. */
-static int busy_left(const struct ctrace__thread *t, uintptr_t ret)
-{
-	if (t->busy_sp == 0 || ret < t->busy_sp)
-		return 0;
-	stack_t ss;
-	return !(sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK));
-}
-
 uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 {
 	struct plt_slot *p = &slots[index];
 	struct ctrace__thread *t = &ctrace__state_tls;
-	/* The recorder's own calls (this one's too) go straight on. */
-	if ((ctrace__state_self && !self_left((uintptr_t)ret)) ||
-	    (plt_at && plt_inside((uintptr_t)ret))) {
+	/* The recorder's own calls (this one's too) go straight on.  (A
+	 * signal handler that interrupted this and left with siglongjmp
+	 * leaves the mark up, and the thread's later library calls go so
+	 * too: doc/recording.md.) */
+	if (ctrace__state_self) {
 		uintptr_t r = atomic_load_explicit(&p->real,
 						   memory_order_relaxed);
 		if (r != 0)
@@ -368,7 +294,7 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 		atomic_fetch_add(&unbound_called, 1);
 		return p->lazy;
 	}
-	plt_at = (uintptr_t)ret;
+	ctrace__state_self = 1;
 	uintptr_t target = atomic_load_explicit(&p->real, memory_order_relaxed);
 	if (target == 0) {
 		/* The loader may have bound it since (another thread). */
@@ -388,11 +314,10 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 	 * it), or not recording: the call goes straight on.  A thread's
 	 * first event may be a library call's (a thread function not
 	 * instrumented): ctrace__event starts the thread's recording. */
-	if ((t->state != CTRACE_T_IDLE && t->state != CTRACE_T_NEW &&
-	     !busy_left(t, (uintptr_t)ret)) ||
+	if ((t->state != CTRACE_T_IDLE && t->state != CTRACE_T_NEW) ||
 	    !(atomic_load_explicit(&ctrace__gate, memory_order_relaxed) &
 	      CTRACE_GATE_LIVE)) {
-		plt_at = 0;
+		ctrace__state_self = 0;
 		return target;
 	}
 	/* The stack pointer the library function starts with, as a hook's
@@ -408,7 +333,7 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 	if (unlikely(p->canon) &&
 	    (site == (uintptr_t)ctrace__plt_return ||
 	     (mode == CTRACE_PLT_ON && site - p->code_lo >= p->code_len))) {
-		plt_at = 0;
+		ctrace__state_self = 0;
 		return target;
 	}
 	/* A tail call through the PLT from a library call recorded here
@@ -423,10 +348,15 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 			site = real;
 	}
 	/* A call whose return cannot be patched (the list full, or the
-	 * thread exiting) is not recorded: no ENTRY without its EXIT. */
-	if (p->jumps || ctrace__retval_push((uintptr_t)ret, p->got,
-					    (uintptr_t)ctrace__plt_return,
-					    p->how.retmask)) {
+	 * thread exiting) is not recorded: no ENTRY without its EXIT; it is
+	 * counted lost. */
+	int pushed = p->jumps ? 1
+			      : ctrace__retval_push((uintptr_t)ret, p->got,
+						    (uintptr_t)ctrace__plt_return,
+						    p->how.retmask);
+	if (pushed == 0)
+		ctrace__event_refused();
+	if (pushed > 0) {
 		if (likely(!ctrace__state_capture_on)) {
 			ctrace__event(0, p->got, site, (uintptr_t)ret);
 		} else {
@@ -438,7 +368,7 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 					  &v);
 		}
 	}
-	plt_at = 0;
+	ctrace__state_self = 0;
 	return target;
 }
 
@@ -462,13 +392,8 @@ uintptr_t ctrace__plt_exit(uintptr_t sp)
 	uintptr_t real = ctrace__retval_pop(sp, &fn, &mask);
 	int loaded = mask & PLT_RET_LOADS;
 	mask &= (uint8_t)~PLT_RET_LOADS;
-	/* The function returned to sp: its return address was just below.
-	 * A mark left by a jump (plt_inside) is taken down. */
-	uintptr_t ret = sp - sizeof(uintptr_t), outer = plt_at;
-	if (outer && !plt_inside(ret))
-		outer = 0;
-	int self = (ctrace__state_self && !self_left(ret)) || outer;
-	plt_at = ret;
+	uint8_t self = ctrace__state_self;
+	ctrace__state_self = 1;
 	if (unlikely(atomic_load_explicit(&unbound_called,
 					  memory_order_relaxed))) {
 		atomic_store(&unbound_called, 0);
@@ -489,7 +414,7 @@ uintptr_t ctrace__plt_exit(uintptr_t sp)
 		ctrace__event_lib(CTRACE_TAG_EXIT_BIT, fn,
 				  exit_site(real, sp), sp, &v);
 	}
-	plt_at = outer;
+	ctrace__state_self = self;
 	return real;
 }
 

@@ -156,7 +156,7 @@ int ctrace__retval_push(uintptr_t slot, uintptr_t fn, uintptr_t tramp,
 {
 	struct retval_thread *c = &rt;
 	if (unlikely(c->stack == NULL) && !thread_ready(c))
-		return 0;
+		return -1;
 	struct ctrace__tramp_entry *e = push(c, slot, fn, tramp);
 	if (e == NULL)
 		return 0;

@@ -51,7 +51,8 @@ CTRACE_HIDDEN void ctrace__retval_patch(uintptr_t fn, uintptr_t site,
  * trampoline: plt.c's), listed as any patched frame, so that unwinding
  * and longjmp treat both alike; fn: what the caller names the call by,
  * mask: the return registers it wants (CTRACE_RETVAL_*), kept for it.
- * Returns 0 if the list is full (nothing patched). */
+ * Returns 1; 0 if the list is full, -1 if the thread has none (it is
+ * exiting, or no memory): nothing patched then. */
 CTRACE_HIDDEN int ctrace__retval_push(uintptr_t slot, uintptr_t fn,
 				      uintptr_t tramp, uint8_t mask);
 /* For that trampoline: the real return address of the frame whose return

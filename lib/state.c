@@ -12,8 +12,6 @@ uint8_t ctrace__state_entry_regs_on;
 uint8_t ctrace__state_exit_regs_on;
 
 __thread uint8_t ctrace__state_self __attribute__((tls_model("initial-exec")));
-__thread volatile uintptr_t ctrace__state_self_at
-	__attribute__((tls_model("initial-exec")));
 
 uint32_t ctrace__state_max_depth; /* CTRACE_DEPTH */
 uint64_t ctrace__state_min_ticks; /* CTRACE_MIN_DURATION */

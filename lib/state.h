@@ -44,59 +44,29 @@ CTRACE_HIDDEN extern uint8_t ctrace__state_entry_regs_on;
 CTRACE_HIDDEN extern uint8_t ctrace__state_exit_regs_on;
 
 /* Nonzero while the recorder does its own work on this thread outside an
- * event (start, exit, fork, markers; the library call trampolines keep a
- * mark of their own, plt.c): its calls into libc may go through the
- * program's GOT slots, and plt.c lets them go straight on, unrecorded. */
+ * event (start, exit, fork, markers, library call trampolines): its calls
+ * into libc may go through the program's GOT slots, and plt.c lets them
+ * go straight on, unrecorded. */
 CTRACE_HIDDEN extern __thread uint8_t ctrace__state_self
 	__attribute__((tls_model("initial-exec")));
-
-/* The stack pointer of the frame that raised ctrace__state_self from 0
- * with ctrace__state_self_up, 0 when it was raised otherwise (for good,
- * around a fork).  Such work may be interrupted by a signal handler that
- * leaves with siglongjmp, and the count stays up: plt.c then finds a
- * library call at or above that stack pointer, which cannot run inside
- * the work on the same stack, and takes the count down (else every later
- * library call of the thread would go unrecorded, as the recorder's). */
-CTRACE_HIDDEN extern __thread volatile uintptr_t ctrace__state_self_at
-	__attribute__((tls_model("initial-exec")));
-
-/* ctrace__state_self raised and lowered around work a jump may leave (see
- * ctrace__state_self_at), in the order that leaves a signal handler no
- * count without its place but a place of 0, never taken down. */
-static inline __attribute__((always_inline)) void ctrace__state_self_up(void)
-{
-	if (ctrace__state_self == 0)
-		ctrace__state_self_at = ctrace__sp();
-	ctrace__barrier();
-	ctrace__state_self++;
-}
-static inline void ctrace__state_self_down(void)
-{
-	ctrace__state_self--;
-	ctrace__barrier();
-	if (ctrace__state_self == 0)
-		ctrace__state_self_at = 0;
-}
 
 /* Work the recorder does when the program calls it (the public API, the
  * toggle signal's handler) is its own (ctrace__state_self raised), its
  * errno the program's.  Begun before errno is read, whose address is a
  * library call too, and `const`: the barrier keeps that call after the
  * mark.  Returns errno, for ctrace__api_end to put back before the mark
- * is lowered.  A test program may make it longer (tests/libcall.sh jump:
- * ctrace__clock_test_delay). */
-static inline __attribute__((always_inline)) int ctrace__api_begin(void)
+ * is lowered. */
+static inline int ctrace__api_begin(void)
 {
-	ctrace__state_self_up();
+	ctrace__state_self++;
 	ctrace__barrier();
-	ctrace__clock_test_delay();
 	return errno;
 }
 static inline void ctrace__api_end(int saved_errno)
 {
 	errno = saved_errno;
 	ctrace__barrier();
-	ctrace__state_self_down();
+	ctrace__state_self--;
 }
 
 /* The policy path's limits, set at start-up (switch.c). */

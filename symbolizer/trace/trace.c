@@ -576,6 +576,9 @@ const char *trace_lost_reason_text(unsigned reason)
 		return "a jump out of a signal handler interrupted the recorder";
 	case CTRACE_LOST_EARLY:
 		return "IFUNC resolvers ran before the environment was set up";
+	case CTRACE_LOST_RETURNS:
+		return "library calls while the recorder's list of calls "
+		       "waiting to return was full";
 	default:
 		return "unknown reason";
 	}

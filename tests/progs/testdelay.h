@@ -1,8 +1,7 @@
-/* testdelay.h -- the recorder's test delay, for tests/durations.sh and
- * tests/progs/libcall-jump.c.
+/* testdelay.h -- the recorder's test delay, for tests/durations.sh.
  *
  * `PROGRAM delay NS` makes each of the recorder's slow paths for a new
- * pair, a new capture rule or a public API call NS ns longer (ctrace__clock_test_delay_ns,
+ * pair or a new capture rule NS ns longer (ctrace__clock_test_delay_ns,
  * lib/clock.c: a weak reference, null unless linked with libctrace.a),
  * and the program prints "elapsed N", the ns its calls took in all, by
  * CLOCK_MONOTONIC: what the delays added, which no call's duration in the
