@@ -75,22 +75,6 @@ case_xcopy() {
 	printf '%s\n' '6 Box<int>::inner xcopy.cc:11' \
 		'6 Box<int>::twice xcopy.hh:15' | sort >expected
 	compare expected sites
-	# The copies ran in the program: its module, not libxcopy.so (whose
-	# functions their hooks name), in JSON, the tree's module column
-	# and the report by module.
-	symbolize json -f json trace.bin
-	sed -n 's/^{"function": "\(Box<int>::[a-z]*\)", "library": "\([^"]*\)".*/\1 \2/p' \
-		json | sed 's| .*/| |' | sort | uniq -c |
-		awk '{ print $1, $2, $3 }' >modules
-	printf '%s\n' '6 Box<int>::inner xcopy' '6 Box<int>::twice xcopy' \
-		>expected
-	compare expected modules
-	symbolize fields --fields=module trace.bin
-	grep 'Box<int>' fields | awk '{ print $1 }' | sort -u >modules
-	echo xcopy >expected
-	compare expected modules
-	symbolize report -f report --by-module trace.bin
-	! grep -q libxcopy report || { cat report; fail "calls of libxcopy.so in the report by module"; }
 }
 
 # An exception out of a function a library function jumped to (gcc,

@@ -155,7 +155,7 @@ uint32_t agg_row_id(struct thread *th, const struct pair *p)
 {
 	if (!agg_by_module)
 		return agg_name_id(p);
-	if (p->func->module_name_id && !p->inlined)
+	if (p->func->module_name_id)
 		return p->func->module_name_id;
 	const char *path = symtab_pair_module(th->trace->symtab, p);
 	const char *base = path ? strrchr(path, '/') : NULL;
@@ -178,11 +178,8 @@ uint32_t agg_row_id(struct thread *th, const struct pair *p)
 		m->name_id = intern(m);
 	/* A function's module is one, but a pair of another epoch may be
 	 * another object at the address: cached per func, whose epoch is
-	 * its own.  Not an inlined copy's: its module is its host's
-	 * (symtab_pair_module), which may be another object than the one
-	 * of the function its hooks name. */
-	if (!p->inlined)
-		p->func->module_name_id = m->name_id;
+	 * its own. */
+	p->func->module_name_id = m->name_id;
 	return m->name_id;
 }
 

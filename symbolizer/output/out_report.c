@@ -318,9 +318,6 @@ void out_report_init(struct output *o, const struct output_options *oo)
 		o->opts->per_process && !o->opts->per_thread;
 	state.sort = oo->sort;
 	agg_by_module = oo->by_module;
-	/* By module: an inlined copy's is its host's, which the replay
-	 * finds as it looks for the copy's call site (symtab_pair_module) */
-	o->call_sites = oo->by_module;
 	o->ops = &report_ops;
 	o->leaves = true;
 	o->no_values = true; /* shows no values */

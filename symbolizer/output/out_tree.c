@@ -492,11 +492,6 @@ void out_tree_init(struct output *o, const struct output_options *oo)
 	(void)oo; /* reads none of them */
 	o->ops = &tree_ops;
 	o->leaves = true;
-	/* Call sites shown, or the module column: an inlined copy's module
-	 * is its host's, found with its call site (symtab_pair_module). */
 	o->call_sites = o->opts->srcline;
-	for (size_t i = 0; i < o->opts->n_fields; i++)
-		if (o->opts->fields[i] == FIELD_MODULE)
-			o->call_sites = true;
 	o->state = &tree_state;
 }

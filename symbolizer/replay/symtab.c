@@ -384,14 +384,6 @@ const struct pair *symtab_inlined_pair(struct symtab *st, struct trace *t,
 	st->variants[st->n_variants++] = v;
 	vx = extra_of(st, &v->pair); /* px stays: pool objects never move */
 	vx->site_info = &v->inline_site;
-	/* The copy's code is its host's, whose object it ran in: not always
-	 * the object of the function its hooks name (a copy of another
-	 * object's function, bound to it through the GOT: an extern
-	 * template's member, libstdc++'s). */
-	vx->module = resolve_function_module(st->resolver, host_fn,
-					     symtab_pair_time(st, p));
-	if (!vx->module)
-		vx->module = no_module;
 	vx->variants = px->variants;
 	px->variants = &v->pair;
 	return &v->pair;
@@ -427,8 +419,7 @@ const char *symtab_pair_module(struct symtab *st, const struct pair *cp)
 
 	if (!x->module) {
 		uint64_t fn = pair_fn(cp);
-		/* a library call's module is its target's: the library (an
-		 * inlined copy's is its host's: symtab_inlined_pair) */
+		/* a library call's module is its target's: the library */
 		if (cp->func->libcall) {
 			const struct trace_plt_slot *ps = plt_slot(st, fn);
 			fn = ps ? ps->target : 0;
