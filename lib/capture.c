@@ -751,11 +751,12 @@ _Static_assert(4 + 10 + 2 +
 		       ARGS_MAX(0),
 	       "a library call's ARGS_LIB fits the room checked");
 
-/* The compact RETVAL, filled: rax and xmm0 whole, which every return
- * type the prototypes know needs no more of, and for a function they do
- * not know rdx, xmm1, st(0) and the memory rax points to too, where the
- * library's DWARF may say a value goes (ldiv_t, __int128, a struct of
- * two doubles; a long double; a struct returned in memory).  When st(1)
+/* A function the prototypes know: what its return kind needs (protos.c,
+ * known_ret), nothing for void, else the compact RETVAL, filled; for a
+ * function they do not know rax, rdx, xmm0, xmm1, st(0) and the memory
+ * rax points to, where the library's DWARF may say a value goes (ldiv_t,
+ * __int128, a struct of two doubles; a long double; a struct returned in
+ * memory).  When st(1)
  * held a value too (a _Complex long double), the record is a RETVAL_ST1:
  * the same, then st(1). */
 void ctrace__capture_lib_ret(struct ctrace__stream *s,

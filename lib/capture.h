@@ -518,8 +518,9 @@ CTRACE_HIDDEN void ctrace__capture_lib_args(struct ctrace__stream *s,
 					    const struct ctrace__libvals *v);
 /* Writes the filled RETVAL record of a library call's EXIT, of at most
  * CTRACE_LIBRET_BYTES (room checked by the caller): the registers of
- * v->how.retmask (x86-64 rax and xmm0, or rax, rdx, xmm0, xmm1 and st(0);
- * i386 eax, edx and st(0)), st(0) when it held a value (x86-64: and
+ * v->how.retmask (x86-64: none for a void function, eax or rax alone as
+ * a RETVAL_INT or RETVAL_WORD, xmm0's low half, or rax, rdx, xmm0, xmm1
+ * and st(0); i386 eax, edx and st(0)), st(0) when it held a value (x86-64: and
  * st(1) when it did too, in a RETVAL_ST1 record), and with
  * CTRACE_RETVAL_MEM up to CTRACE_LIBRET_MEM bytes at r0 when they lie
  * in the stack between sp (after the function's ret) and its top. */

@@ -266,6 +266,11 @@ event_slow_lib(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 void ctrace__event_refused(void)
 {
 	struct ctrace__thread *t = &ctrace__state_tls;
+	/* Recording switched off (ctrace_disable, the toggle signal, this
+	 * thread's): the call would not have been recorded, nor is it lost. */
+	uint8_t gate = atomic_load_explicit(&ctrace__gate, memory_order_relaxed);
+	if ((gate & CTRACE_GATE_OFF) || t->thread_off)
+		return;
 	if (t->state != CTRACE_T_IDLE) {
 		struct ctrace_file_header *h = ctrace__file.header;
 		if (h != NULL)

@@ -270,7 +270,7 @@ CTRACE_HIDDEN void ctrace__event_lib(uint8_t exit_bit, uintptr_t fn,
 /* A library call not recorded, as the list of calls waiting to return
  * (retval.c) had no room for it: counted lost (CTRACE_LOST_RETURNS), in
  * the thread's stream when its recorder is idle, else in the file's
- * total alone. */
+ * total alone; not while recording is switched off. */
 CTRACE_HIDDEN void ctrace__event_refused(void);
 
 /* A library call that may have loaded modules (dlopen, plt.c) returned:

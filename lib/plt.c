@@ -96,19 +96,28 @@ struct plt_slot {
  * is in, they find their caller's RUNPATH and namespace by it as by the
  * real one: there they are recorded, and the modules looked at when they
  * return (ctrace__plt_exit).  Kept with the slot's return mask, in a bit
- * no return register uses. */
+ * no return register uses (CTRACE_RETVAL_COMPACT's, a record's state,
+ * never a mask's): ctrace__plt_exit takes it out before the mask is
+ * read. */
 #define PLT_RET_LOADS 0x80
+_Static_assert((PLT_RET_LOADS &
+		(CTRACE_RETVAL_R0 | CTRACE_RETVAL_R1 | CTRACE_RETVAL_XMM0 |
+		 CTRACE_RETVAL_XMM1 | CTRACE_RETVAL_ST0 | CTRACE_RETVAL_MEM |
+		 CTRACE_RETVAL_NARROW)) == 0,
+	       "PLT_RET_LOADS is no return register's bit");
 static int loads(const char *name)
 {
 	return !strcmp(name, "dlopen") || !strcmp(name, "dlmopen");
 }
 
-/* The functions that jump and never return (struct plt_slot's jumps). */
+/* The functions that jump and never return (struct plt_slot's jumps):
+ * the longjmp family, and setcontext. */
 static int jumps(const char *name)
 {
 	static const char *const jump[] = {
-		"longjmp",	 "_longjmp",	      "siglongjmp",
-		"__longjmp_chk", "__libc_longjmp", "__libc_siglongjmp",
+		"longjmp",	   "_longjmp",	       "siglongjmp",
+		"__longjmp_chk",   "__libc_longjmp",   "__libc_siglongjmp",
+		"setcontext",
 	};
 	for (size_t i = 0; i < sizeof jump / sizeof jump[0]; i++)
 		if (!strcmp(name, jump[i]))
@@ -347,9 +356,10 @@ uintptr_t ctrace__plt_enter(uint32_t index, uintptr_t *ret)
 		if (real != 0)
 			site = real;
 	}
-	/* A call whose return cannot be patched (the list full, or the
-	 * thread exiting) is not recorded: no ENTRY without its EXIT; it is
-	 * counted lost. */
+	/* A call whose return cannot be patched is not recorded: no ENTRY
+	 * without its EXIT.  With the list full it is counted lost; a
+	 * thread that has no list (exiting, or its list could not be
+	 * mapped) records no more library calls. */
 	int pushed = p->jumps ? 1
 			      : ctrace__retval_push((uintptr_t)ret, p->got,
 						    (uintptr_t)ctrace__plt_return,

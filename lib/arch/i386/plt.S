@@ -97,6 +97,11 @@ ctrace__plt_return:
 	movups	%xmm0, 16(%esp)		/* an __m128 returned */
 #endif
 	movl	$0, 52(%esp)
+	/* TOP 0: the x87 stack empty, without fxam (x86-64's plt.S says
+	 * why). */
+	fnstsw	%ax
+	testw	$0x3800, %ax
+	jz	1f
 	fxam
 	fnstsw	%ax
 	andw	$0x4500, %ax

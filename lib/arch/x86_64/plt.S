@@ -138,10 +138,12 @@ ctrace__plt_return:
 	movq	$0, 64(%rsp)
 	/* The x87 stack is empty at a call (the ABI): a function that
 	 * returns in st(0) leaves TOP, in bits 11-13 of the status word,
-	 * at 7.  TOP 0: empty, said without fxam, which takes about 90 ns
-	 * on an empty register on some CPUs (an assist), at every library
-	 * call's return.  (One left at 0 by a value over a stack not empty
-	 * at the call, as the ABI forbids, shows as not captured.) */
+	 * one below where it was, 7 from the usual 0.  TOP 0: empty, said
+	 * without fxam, which takes about 90 ns on an empty register on
+	 * some CPUs (an assist), at every library call's return.  A value
+	 * returned over a TOP left at 1 (an unbalanced fincstp: the ABI
+	 * asks for empty registers, not for TOP 0) shows as not captured,
+	 * never as another value. */
 	fnstsw	%ax
 	testw	$0x3800, %ax
 	jz	1f
