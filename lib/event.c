@@ -278,16 +278,9 @@ void ctrace__event_refused(void)
 					   __ATOMIC_RELAXED);
 		return;
 	}
-	uintptr_t outer = t->busy_sp;
-	t->busy_sp = ctrace__sp();
-	ctrace__barrier();
-	t->state = CTRACE_T_BUSY;
-	ctrace__barrier();
+	uintptr_t outer = ctrace__event_busy(t, ctrace__sp());
 	ctrace__stream_lost(&t->main, ctrace__now(), CTRACE_LOST_RETURNS);
-	ctrace__barrier();
-	t->state = CTRACE_T_IDLE;
-	ctrace__barrier();
-	t->busy_sp = outer;
+	ctrace__event_idle(t, outer);
 }
 
 void ctrace__event_loaded(void)
@@ -312,16 +305,9 @@ void ctrace__event_lib(uint8_t exit_bit, uintptr_t fn, uintptr_t site,
 	 * a GOT slot that may be redirected: a trip through a trampoline,
 	 * twice a library call. */
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t outer = t->busy_sp;
-		t->busy_sp = sp;
-		ctrace__barrier();
-		t->state = CTRACE_T_BUSY;
-		ctrace__barrier();
+		uintptr_t outer = ctrace__event_busy(t, sp);
 		lib_record(t, exit_bit, fn, site, sp, v);
-		ctrace__barrier();
-		t->state = CTRACE_T_IDLE;
-		ctrace__barrier();
-		t->busy_sp = outer;
+		ctrace__event_idle(t, outer);
 	} else if (t->state != CTRACE_T_OFF) {
 		/* A thread's first event (its values too), or one that
 		 * found the recorder left by a jump. */

@@ -13,6 +13,39 @@
 #include "retval.h"
 #include "state.h"
 
+/* An event's source (a hook, a library call, the recorder counting one
+ * lost) goes busy, then idle, then leaves busy_sp as it found it.  A
+ * signal handler whose instrumented code runs between a hook's store of
+ * busy_sp and that of the state finds the thread idle and records on
+ * this path; had it left
+ * its own stack pointer in busy_sp, the hook would go busy with it, and
+ * a second handler during the same event, at the first one's depth,
+ * would take the live recorder for one left by a jump and recover under
+ * it: the event counted lost and written over the handler's events, the
+ * chunk given back under the writer.  The hooks' out-of-line paths take
+ * `outer` along (hooks.c: reached by a tail call, keeping nothing). */
+static inline __attribute__((always_inline)) void
+ctrace__event_idle(struct ctrace__thread *t, uintptr_t outer)
+{
+	ctrace__barrier();
+	t->state = CTRACE_T_IDLE;
+	ctrace__barrier();
+	t->busy_sp = outer;
+}
+
+/* Going busy, sp the stack pointer of the event's source: returns what
+ * busy_sp held, for ctrace__event_idle() to put back. */
+static inline __attribute__((always_inline)) uintptr_t
+ctrace__event_busy(struct ctrace__thread *t, uintptr_t sp)
+{
+	uintptr_t outer = t->busy_sp;
+	t->busy_sp = sp;
+	ctrace__barrier();
+	t->state = CTRACE_T_BUSY;
+	ctrace__barrier();
+	return outer;
+}
+
 /* For an exit, `fp` is the exit hook's CFA: return value capture tells the
  * function's own frame by it from those of callees a longjmp abandoned
  * below it. */

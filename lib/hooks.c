@@ -24,37 +24,6 @@ hook_self(void)
 	return t;
 }
 
-/* Each hook goes idle, then leaves busy_sp as it found it.  A signal handler whose
- * instrumented code runs between a hook's store of busy_sp and that of
- * the state finds the thread idle and records on this path; had it left
- * its own stack pointer in busy_sp, the hook would go busy with it, and
- * a second handler during the same event, at the first one's depth,
- * would take the live recorder for one left by a jump and recover under
- * it: the event counted lost and written over the handler's events, the
- * chunk given back under the writer.  The out-of-line paths below take
- * `outer` along (the hooks reach them by a tail call, keeping nothing). */
-static inline __attribute__((always_inline)) void
-hook_done(struct ctrace__thread *t, uintptr_t outer)
-{
-	ctrace__barrier();
-	t->state = CTRACE_T_IDLE;
-	ctrace__barrier();
-	t->busy_sp = outer;
-}
-
-/* A hook going busy, sp its stack pointer: returns what busy_sp held,
- * for hook_done() to put back. */
-static inline __attribute__((always_inline)) uintptr_t
-hook_busy(struct ctrace__thread *t, uintptr_t sp)
-{
-	uintptr_t outer = t->busy_sp;
-	t->busy_sp = sp;
-	ctrace__barrier();
-	t->state = CTRACE_T_BUSY;
-	ctrace__barrier();
-	return outer;
-}
-
 /* What a hook does inside the recorder when its event is not emit_fast()'s
  * common case.  Out of line and called last, so that no register is kept
  * across a call on the hooks' common path: the compiler makes these tail
@@ -68,7 +37,7 @@ enter_rest(uintptr_t fn, uintptr_t site, uintptr_t sp, uintptr_t fp,
 		       sp, NULL, fp, now, 1, &t->state);
 	pause_put(&t->main, now, 0, CTRACE_PAUSE_MIN_TICKS,
 		  CTRACE_PAUSE_NO_DRAIN);
-	hook_done(t, outer);
+	ctrace__event_idle(t, outer);
 }
 
 static __attribute__((noinline)) CTRACE_REALIGN void
@@ -80,7 +49,7 @@ exit_rest(int how, uintptr_t fn, uintptr_t site, uintptr_t sp, uint64_t now,
 		       0, now, 1, &t->state);
 	pause_put(&t->main, now, 0, CTRACE_PAUSE_MIN_TICKS,
 		  CTRACE_PAUSE_NO_DRAIN);
-	hook_done(t, outer);
+	ctrace__event_idle(t, outer);
 }
 
 /* The same when the gate asks for more than a filter (control, capture,
@@ -91,7 +60,7 @@ record_rest(uint8_t exit_bit, uintptr_t fn, uintptr_t site, uintptr_t sp,
 {
 	struct ctrace__thread *t = &ctrace__state_tls;
 	ctrace__event_record(t, exit_bit, fn, site, sp, fp);
-	hook_done(t, outer);
+	ctrace__event_idle(t, outer);
 }
 
 /* With filters alone, what ctrace__event_record() decides, inline in the hooks: 1 to
@@ -137,7 +106,7 @@ hook_gate(struct ctrace__thread *t, uint8_t exit_bit, uintptr_t fn,
 			if (go < 0)
 				record_rest(exit_bit, fn, site, sp, fp, outer);
 			else
-				hook_done(t, outer);
+				ctrace__event_idle(t, outer);
 			return 0;
 		}
 	}
@@ -156,7 +125,7 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 {
 	struct ctrace__thread *t = hook_self();
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t sp = CTRACE_CALLER_SP(), outer = hook_busy(t, sp);
+		uintptr_t sp = CTRACE_CALLER_SP(), outer = ctrace__event_busy(t, sp);
 		if (!hook_gate(t, 0, (uintptr_t)fn, (uintptr_t)site, sp, fp,
 			       outer))
 			return;
@@ -169,7 +138,7 @@ CTRACE_HOOK_ABI void ctrace__hook_enter(void *fn, void *site, uintptr_t fp)
 				   outer);
 			return;
 		}
-		hook_done(t, outer);
+		ctrace__event_idle(t, outer);
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
@@ -182,11 +151,11 @@ void ctrace__hook_enter_regs(void *fn, void *site,
 {
 	struct ctrace__thread *t = &ctrace__state_tls;
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t outer = hook_busy(t, r->sp);
+		uintptr_t outer = ctrace__event_busy(t, r->sp);
 		if (!ctrace__enter_quick(t, (uintptr_t)fn, (uintptr_t)site, r))
 			ctrace__policy_enter_regs(t, (uintptr_t)fn,
 						  (uintptr_t)site, r->sp, r);
-		hook_done(t, outer);
+		ctrace__event_idle(t, outer);
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
@@ -202,7 +171,7 @@ hook_exit(void *fn, void *site, uintptr_t sp, uintptr_t cfa)
 {
 	struct ctrace__thread *t = hook_self();
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t outer = hook_busy(t, sp);
+		uintptr_t outer = ctrace__event_busy(t, sp);
 		if (!hook_gate(t, CTRACE_TAG_EXIT_BIT, (uintptr_t)fn,
 			       (uintptr_t)site, sp, cfa, outer))
 			return;
@@ -215,7 +184,7 @@ hook_exit(void *fn, void *site, uintptr_t sp, uintptr_t cfa)
 				  now, outer);
 			return;
 		}
-		hook_done(t, outer);
+		ctrace__event_idle(t, outer);
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
@@ -245,12 +214,12 @@ void ctrace__hook_exit_regs(void *fn, void *site, const struct ctrace__regs *r,
 	}
 	struct ctrace__thread *t = &ctrace__state_tls;
 	if (likely(t->state == CTRACE_T_IDLE)) {
-		uintptr_t outer = hook_busy(t, r->sp);
+		uintptr_t outer = ctrace__event_busy(t, r->sp);
 		if (!ctrace__exit_quick(t, (uintptr_t)fn, (uintptr_t)site, x,
 					r))
 			ctrace__policy_exit_read(t, (uintptr_t)fn,
 						 (uintptr_t)site, r->sp, x, r);
-		hook_done(t, outer);
+		ctrace__event_idle(t, outer);
 		return;
 	}
 	if (t->state != CTRACE_T_OFF)
